@@ -1,0 +1,111 @@
+# benchtui: one hand-written Makefile (STYLE.md §2.8).
+#   make            build ./benchtui
+#   make check      install missing dependencies, build, run every test
+#   make demo       record and browse the bundled example benchmark
+#   make bench      performance comparisons against perf (bench/)
+#   make install PREFIX=/usr/local
+
+PREFIX ?= /usr/local
+BUILD ?= build
+CC ?= cc
+WERROR ?=
+SAN ?=
+
+PKG_LIBS := libdw libelf capstone
+CURSES := $(shell pkg-config --exists ncursesw && echo ncursesw || echo ncurses)
+DEP_CFLAGS := $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
+DEP_LIBS := $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null)
+# Debian's libzydis-dev 4.0 ships no pkg-config file.
+ZYDIS_LIBS := $(shell pkg-config --libs zydis 2>/dev/null || echo -lZydis -lZycore)
+CURSES_CFLAGS := $(shell pkg-config --cflags $(CURSES) 2>/dev/null)
+CURSES_LIBS := $(shell pkg-config --libs $(CURSES) 2>/dev/null || echo -lncursesw)
+CMOCKA_LIBS := $(shell pkg-config --libs cmocka 2>/dev/null || echo -lcmocka)
+
+WARN := -Wall -W -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
+	-Wpointer-arith -Wformat=2 -Wno-unused-parameter -Wno-format-nonliteral
+CFLAGS ?= -O2 -g
+ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(if $(WERROR),-Werror) $(SAN) \
+	-D_GNU_SOURCE -Iinclude $(DEP_CFLAGS) -MMD -MP
+LIBS := $(DEP_LIBS) $(ZYDIS_LIBS) -lstdc++ -lm
+
+CORE_SRCS := $(sort $(wildcard core/*/*.c))
+TUI_SRCS := $(sort $(wildcard tui/*.c tui/*/*.c))
+UNIT_SRCS := $(sort $(wildcard tests/unit/t-*.c))
+TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
+
+CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
+TUI_OBJS := $(TUI_SRCS:%.c=$(BUILD)/%.o)
+UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
+LIB := $(BUILD)/libbenchtui.a
+BIN := $(if $(filter build,$(BUILD)),benchtui,$(BUILD)/benchtui)
+
+.PHONY: all deps check unit demo bench install clean fuzz headers
+.DELETE_ON_ERROR:
+
+all: $(BIN)
+
+deps:
+	@sh scripts/deps.sh
+
+$(BUILD)/core/%.o: core/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Icore/base -Icore -c -o $@ $<
+
+# tui/ sees the public headers only, never core/ (STYLE.md §2.1).
+$(BUILD)/tui/%.o: tui/%.c
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(CURSES_CFLAGS) -Itui -c -o $@ $<
+
+$(LIB): $(CORE_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BIN): $(TUI_OBJS) $(LIB)
+	$(CC) $(ALL_CFLAGS) -o $@ $(TUI_OBJS) $(LIB) $(CURSES_LIBS) $(LIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Icore/base -Icore -o $@ $< $(LIB) $(CMOCKA_LIBS) $(LIBS)
+
+$(BUILD)/tools/%: tests/tools/%.c $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) -Icore/base -Icore -o $@ $< $(LIB) $(LIBS)
+
+# Every public header compiles on its own.
+headers:
+	@for h in include/benchtui/*.h; do \
+		echo "#include \"$${h#include/}\"" | \
+		$(CC) -std=gnu11 $(WARN) -Werror -Iinclude -x c -fsyntax-only - || exit 1; \
+	done
+
+unit: $(UNIT_BINS)
+	@fail=0; for t in $(UNIT_BINS); do \
+		echo "== $$t"; $$t || fail=1; done; exit $$fail
+
+check: deps
+	@$(MAKE) --no-print-directory headers
+	@$(MAKE) --no-print-directory all unit tools WERROR=$(or $(WERROR),1)
+	@$(MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 \
+		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+	@BUILD=$(BUILD) sh tests/run.sh
+
+tools: $(TOOL_BINS) $(BIN)
+
+demo: deps
+	@$(MAKE) --no-print-directory all
+	@sh examples/demo.sh
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@sh bench/run.sh
+
+install: $(BIN)
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/benchtui
+	install -m 644 docs/benchtui.1 $(DESTDIR)$(PREFIX)/share/man/man1/benchtui.1
+
+clean:
+	rm -rf build benchtui
+
+-include $(CORE_OBJS:.o=.d) $(TUI_OBJS:.o=.d)

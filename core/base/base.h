@@ -1,0 +1,116 @@
+/*
+ * Internal helpers every core module uses: allocation that cannot fail,
+ * growable buffers and vectors, error and log plumbing.
+ */
+#ifndef BENCHTUI_BASE_H
+#define BENCHTUI_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "benchtui/benchtui.h"
+
+#define BT_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define BT_MIN(a, b) ((a) < (b) ? (a) : (b))
+#define BT_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define FREE_AND_NULL(p) do { free(p); (p) = NULL; } while (0)
+
+/* Out of memory is fatal: call the fatal hook (the TUI restores the terminal), then abort. */
+typedef void (*bt_fatal_hook)(void);
+BT_API void bt_set_fatal_hook(bt_fatal_hook hook);
+void bt_fatal_oom(size_t size) __attribute__((noreturn));
+#define BT_BUG(msg) bt_bug(__FILE__, __LINE__, msg)
+void bt_bug(const char *file, int line, const char *msg) __attribute__((noreturn));
+
+void *bt_xmalloc(size_t n);
+void *bt_xcalloc(size_t n, size_t size);
+void *bt_xrealloc(void *p, size_t n);
+void *bt_xreallocarray(void *p, size_t n, size_t size);
+char *bt_xstrdup(const char *s);
+char *bt_xstrndup(const char *s, size_t n);
+char *bt_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grow *p (of *alloc elements of size) so that it holds at least n. */
+#define BT_ALLOC_GROW(p, n, alloc) do {					\
+	if ((size_t)(n) > (alloc)) {					\
+		size_t na_ = (alloc) ? (alloc) * 2 : 16;		\
+		if (na_ < (size_t)(n))					\
+			na_ = (n);					\
+		(p) = bt_xreallocarray((p), na_, sizeof(*(p)));		\
+		(alloc) = na_;						\
+	}								\
+} while (0)
+
+/* A vector: { T *v; size_t n, alloc; }. */
+#define BT_VEC(T) struct { T *v; size_t n, alloc; }
+#define BT_VEC_PUSH(vec, x) do {					\
+	BT_ALLOC_GROW((vec).v, (vec).n + 1, (vec).alloc);		\
+	(vec).v[(vec).n++] = (x);					\
+} while (0)
+#define BT_VEC_FREE(vec) do { free((vec).v); (vec).v = NULL;		\
+	(vec).n = (vec).alloc = 0; } while (0)
+
+/**
+ * struct bt_strbuf - growable string; buf is never NULL and always NUL-terminated
+ */
+struct bt_strbuf {
+	char *buf;
+	size_t len, alloc;
+};
+#define BT_STRBUF_INIT { bt_strbuf_empty, 0, 0 }
+extern char bt_strbuf_empty[];
+
+void bt_strbuf_init(struct bt_strbuf *sb);
+void bt_strbuf_release(struct bt_strbuf *sb);
+void bt_strbuf_reset(struct bt_strbuf *sb);
+void bt_strbuf_grow(struct bt_strbuf *sb, size_t extra);
+void bt_strbuf_add(struct bt_strbuf *sb, const void *data, size_t len);
+void bt_strbuf_addstr(struct bt_strbuf *sb, const char *s);
+void bt_strbuf_addch(struct bt_strbuf *sb, int c);
+void bt_strbuf_addchars(struct bt_strbuf *sb, int c, size_t n);
+void bt_strbuf_addf(struct bt_strbuf *sb, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void bt_strbuf_vaddf(struct bt_strbuf *sb, const char *fmt, va_list ap);
+char *bt_strbuf_detach(struct bt_strbuf *sb, size_t *len);
+/* Read a whole file; returns 0 or -errno. */
+int bt_strbuf_read_file(struct bt_strbuf *sb, const char *path, size_t max);
+
+/*
+ * An arena of strings: stable pointers, freed all at once. Views keep
+ * every cell's text here (STYLE.md §2.6).
+ */
+struct bt_strpool {
+	struct bt_pool_chunk *head;
+	size_t used, cap;
+};
+void bt_strpool_init(struct bt_strpool *p);
+void bt_strpool_release(struct bt_strpool *p);
+const char *bt_strpool_add(struct bt_strpool *p, const char *s, size_t len);
+const char *bt_strpool_addstr(struct bt_strpool *p, const char *s);
+const char *bt_strpool_addf(struct bt_strpool *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Errors: set err (if non-NULL) and return -code. */
+int bt_error_errno(struct bt_error *err, int code, int errnum, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+void bt_log(enum bt_log_level level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Hashing for open-addressing tables. */
+static inline uint64_t bt_hash64(uint64_t x)
+{
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdULL;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53ULL;
+	x ^= x >> 33;
+	return x;
+}
+
+/* Current time in seconds from CLOCK_MONOTONIC. */
+double bt_now(void);
+
+#endif

@@ -1,0 +1,235 @@
+/* Growable strings and a string arena. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base.h"
+
+char bt_strbuf_empty[1];
+
+void
+bt_strbuf_init(struct bt_strbuf *sb)
+{
+	sb->buf = bt_strbuf_empty;
+	sb->len = sb->alloc = 0;
+}
+
+void
+bt_strbuf_release(struct bt_strbuf *sb)
+{
+	if (sb->alloc)
+		free(sb->buf);
+	bt_strbuf_init(sb);
+}
+
+void
+bt_strbuf_reset(struct bt_strbuf *sb)
+{
+	sb->len = 0;
+	if (sb->alloc)
+		sb->buf[0] = '\0';
+}
+
+void
+bt_strbuf_grow(struct bt_strbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+
+	if (need <= sb->alloc)
+		return;
+	if (sb->alloc == 0)
+		sb->buf = NULL;
+	size_t na = sb->alloc ? sb->alloc * 2 : 64;
+	if (na < need)
+		na = need;
+	sb->buf = bt_xrealloc(sb->buf, na);
+	if (sb->alloc == 0)
+		sb->buf[0] = '\0';
+	sb->alloc = na;
+}
+
+void
+bt_strbuf_add(struct bt_strbuf *sb, const void *data, size_t len)
+{
+	bt_strbuf_grow(sb, len);
+	memcpy(sb->buf + sb->len, data, len);
+	sb->len += len;
+	sb->buf[sb->len] = '\0';
+}
+
+void
+bt_strbuf_addstr(struct bt_strbuf *sb, const char *s)
+{
+	bt_strbuf_add(sb, s, strlen(s));
+}
+
+void
+bt_strbuf_addch(struct bt_strbuf *sb, int c)
+{
+	bt_strbuf_grow(sb, 1);
+	sb->buf[sb->len++] = (char)c;
+	sb->buf[sb->len] = '\0';
+}
+
+void
+bt_strbuf_addchars(struct bt_strbuf *sb, int c, size_t n)
+{
+	bt_strbuf_grow(sb, n);
+	memset(sb->buf + sb->len, c, n);
+	sb->len += n;
+	sb->buf[sb->len] = '\0';
+}
+
+void
+bt_strbuf_vaddf(struct bt_strbuf *sb, const char *fmt, va_list ap)
+{
+	va_list cp;
+	int n;
+
+	bt_strbuf_grow(sb, 64);
+	va_copy(cp, ap);
+	n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, cp);
+	va_end(cp);
+	if (n < 0)
+		BT_BUG("vsnprintf failed");
+	if ((size_t)n >= sb->alloc - sb->len) {
+		bt_strbuf_grow(sb, (size_t)n);
+		n = vsnprintf(sb->buf + sb->len, sb->alloc - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void
+bt_strbuf_addf(struct bt_strbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	bt_strbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *
+bt_strbuf_detach(struct bt_strbuf *sb, size_t *len)
+{
+	char *s;
+
+	if (sb->alloc == 0)
+		bt_strbuf_grow(sb, 0);
+	s = sb->buf;
+	if (len != NULL)
+		*len = sb->len;
+	bt_strbuf_init(sb);
+	return s;
+}
+
+int
+bt_strbuf_read_file(struct bt_strbuf *sb, const char *path, size_t max)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		bt_strbuf_grow(sb, 65536);
+		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		sb->len += (size_t)n;
+		if (max && sb->len > max) {
+			n = -1;
+			errno = EFBIG;
+			break;
+		}
+	}
+	sb->buf[sb->len] = '\0';
+	if (n < 0) {
+		int e = errno;
+		close(fd);
+		return -e;
+	}
+	close(fd);
+	return 0;
+}
+
+struct bt_pool_chunk {
+	struct bt_pool_chunk *next;
+	char data[];
+};
+
+#define POOL_CHUNK (64 * 1024)
+
+void
+bt_strpool_init(struct bt_strpool *p)
+{
+	p->head = NULL;
+	p->used = p->cap = 0;
+}
+
+void
+bt_strpool_release(struct bt_strpool *p)
+{
+	struct bt_pool_chunk *c, *next;
+
+	for (c = p->head; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	bt_strpool_init(p);
+}
+
+const char *
+bt_strpool_add(struct bt_strpool *p, const char *s, size_t len)
+{
+	char *dst;
+
+	if (p->head == NULL || p->used + len + 1 > p->cap) {
+		size_t cap = len + 1 > POOL_CHUNK ? len + 1 : POOL_CHUNK;
+		struct bt_pool_chunk *c = bt_xmalloc(sizeof(*c) + cap);
+
+		c->next = p->head;
+		p->head = c;
+		p->used = 0;
+		p->cap = cap;
+	}
+	dst = p->head->data + p->used;
+	memcpy(dst, s, len);
+	dst[len] = '\0';
+	p->used += len + 1;
+	return dst;
+}
+
+const char *
+bt_strpool_addstr(struct bt_strpool *p, const char *s)
+{
+	return bt_strpool_add(p, s, strlen(s));
+}
+
+const char *
+bt_strpool_addf(struct bt_strpool *p, const char *fmt, ...)
+{
+	char small[256];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return bt_strpool_add(p, "", 0);
+	if ((size_t)n < sizeof(small))
+		return bt_strpool_add(p, small, (size_t)n);
+
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	va_start(ap, fmt);
+	bt_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	const char *r = bt_strpool_add(p, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	return r;
+}

@@ -1,0 +1,95 @@
+/*
+ * One decoder interface, two back ends (DESIGN.md §1): Zydis for x86-64
+ * (and i386), capstone for the other architectures (aarch64 first).
+ * Bytes no decoder accepts come back as one-byte BT_INSN_BAD "(bad)"
+ * instructions; the caller resynchronises at the next byte.
+ */
+#ifndef BENCHTUI_DISASM_H
+#define BENCHTUI_DISASM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct bt_error;
+
+enum bt_arch {
+	BT_ARCH_UNKNOWN,
+	BT_ARCH_X86_64,
+	BT_ARCH_I386,
+	BT_ARCH_AARCH64,
+	BT_ARCH_ARM,
+	BT_ARCH_RISCV64,
+	BT_ARCH_PPC64,
+};
+
+enum bt_syntax { BT_SYNTAX_ATT, BT_SYNTAX_INTEL };
+
+enum bt_insn_kind {
+	BT_INSN_OTHER,		/* falls through to the next instruction */
+	BT_INSN_JUMP,		/* unconditional direct jump; target set */
+	BT_INSN_CJUMP,		/* conditional direct jump (jcc, loop, jrcxz, cbz...); target set */
+	BT_INSN_IJUMP,		/* indirect jump (jmp *%rax, jump tables, tail calls through regs) */
+	BT_INSN_CALL,		/* direct call; target set */
+	BT_INSN_ICALL,		/* indirect call */
+	BT_INSN_RET,		/* return (ret, iret, sysret, eret) */
+	BT_INSN_SYSCALL,	/* syscall/sysenter/svc: falls through */
+	BT_INSN_STOP,		/* no fall-through: ud2, hlt, int3, brk */
+	BT_INSN_BAD,		/* undecodable byte: len 1, text "(bad)" */
+};
+
+/* Instruction flags (bit set in bt_insn.flags). */
+#define BT_INSN_F_MEM_READ	0x01	/* reads memory (explicit operand) */
+#define BT_INSN_F_MEM_WRITE	0x02	/* writes memory (explicit operand, incl. push) */
+#define BT_INSN_F_NOP		0x04	/* nop / endbr / padding */
+#define BT_INSN_F_TIMER		0x08	/* reads a clock: rdtsc, rdtscp, mrs cntvct_el0 */
+#define BT_INSN_F_RIPREL	0x10	/* has a PC-relative memory operand: mem_target set */
+#define BT_INSN_F_LOCK		0x20	/* atomic (lock prefix, ldxr/stxr...) */
+
+/**
+ * struct bt_insn - one decoded instruction
+ * @addr: address it was decoded at (link-time address, as objdump shows)
+ * @len: length in bytes (1 for BT_INSN_BAD)
+ * @kind: control-flow class
+ * @flags: BT_INSN_F_*
+ * @target: branch or call target for JUMP, CJUMP, CALL
+ * @mem_target: address of a PC-relative memory operand (BT_INSN_F_RIPREL)
+ * @mnemonic: e.g. "div", "vpcmpeqb", "(bad)"
+ * @text: the whole instruction in the chosen syntax, mnemonic first,
+ *        one space between mnemonic and operands, lower-case hex with a
+ *        0x prefix; branch targets printed as an absolute address
+ *        ("jne 0x11c0"), as objdump does but without the <sym> suffix,
+ *        which the caller adds
+ */
+struct bt_insn {
+	uint64_t addr;
+	uint8_t len;
+	enum bt_insn_kind kind;
+	unsigned flags;
+	uint64_t target;
+	uint64_t mem_target;
+	char mnemonic[32];
+	char text[160];
+};
+
+struct bt_disasm;
+
+/* Map an ELF e_machine (and ELF class) to an arch. */
+enum bt_arch bt_arch_from_elf(unsigned e_machine, int elfclass64);
+const char *bt_arch_name(enum bt_arch arch);
+
+/* A decoder for arch, or NULL with err set (BT_ENOTSUP for an arch no back end handles). */
+struct bt_disasm *bt_disasm_new(enum bt_arch arch, enum bt_syntax syntax,
+				struct bt_error *err);
+void bt_disasm_free(struct bt_disasm *d);
+enum bt_syntax bt_disasm_syntax(const struct bt_disasm *d);
+
+/*
+ * Decode one instruction from buf[0..len) at address addr. Always fills
+ * *out and returns its length (>= 1): an undecodable or truncated byte
+ * gives a BT_INSN_BAD of length 1. len must be > 0.
+ */
+size_t bt_disasm_one(struct bt_disasm *d, const uint8_t *buf, size_t len,
+		     uint64_t addr, struct bt_insn *out);
+
+#endif

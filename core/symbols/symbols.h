@@ -1,0 +1,171 @@
+/*
+ * Symbols, lines, inline frames and source for one module (DESIGN.md §1).
+ *
+ * A bt_msyms wraps one ELF image (file on disk, or an in-memory image such
+ * as the vDSO) and its debug info, found through libdwfl's standard
+ * callbacks (build-id under /usr/lib/debug, .gnu_debuglink). Every address
+ * here is the address as the module was linked (what objdump -d and
+ * addr2line print), never a runtime address. Nothing is looked up per
+ * sample: callers aggregate samples by address first, and the lookups
+ * below go through indexes built once per module (sorted symbol table)
+ * or once per compilation unit (line table, inline ranges).
+ */
+#ifndef BENCHTUI_SYMBOLS_H
+#define BENCHTUI_SYMBOLS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct bt_error;
+
+/* Where a function's bounds came from. */
+enum bt_func_src {
+	BT_FUNC_SYMTAB,		/* .symtab or .dynsym (or the debug file's .symtab) */
+	BT_FUNC_FDE,		/* .eh_frame / .debug_frame FDE: stripped code */
+	BT_FUNC_NONE,		/* nothing covers the address */
+};
+
+/**
+ * struct bt_func_sym - the function that contains an address
+ * @start: first address
+ * @end: one past the last address
+ * @name: demangled name; for BT_FUNC_FDE "<module basename>+0x<start>"
+ *        (e.g. "skid+0x11a0"); owned by the bt_msyms
+ * @raw_name: the symbol as in the ELF (mangled), or the same as name
+ * @src: where start/end came from
+ */
+struct bt_func_sym {
+	uint64_t start, end;
+	const char *name;
+	const char *raw_name;
+	enum bt_func_src src;
+};
+
+/**
+ * struct bt_line - one row of the line table
+ * @addr: first address the row covers
+ * @file: absolute path where known (comp_dir joined), owned by bt_msyms
+ * @line: line number, 0 when unknown
+ */
+struct bt_line {
+	uint64_t addr;
+	const char *file;
+	unsigned line;
+};
+
+/**
+ * struct bt_inline - one inlined call around an address
+ * @name: the inlined function (demangled), owned by bt_msyms
+ * @call_file: file of the call site, owned by bt_msyms
+ * @call_line: line of the call site
+ * @lo: first address of the inlined range containing the address
+ * @hi: one past its last address
+ */
+struct bt_inline {
+	const char *name;
+	const char *call_file;
+	unsigned call_line;
+	uint64_t lo, hi;
+};
+
+struct bt_msyms;
+
+/*
+ * Open the module at path. If image is non-NULL, the ELF is read from
+ * image[0..image_len) instead (the vDSO) and path only names it. Returns
+ * NULL with err set when the file cannot be opened or is not ELF. Missing
+ * symbols or debug info are not errors: see bt_msyms_info().
+ */
+struct bt_msyms *bt_msyms_open(const char *path, const void *image,
+			       size_t image_len, struct bt_error *err);
+void bt_msyms_free(struct bt_msyms *m);
+
+/**
+ * struct bt_msyms_info - what is known about a module
+ * @path: as given to bt_msyms_open
+ * @debug_path: file the DWARF came from (may equal path), NULL if none
+ * @build_id: hex string, NULL if the ELF has no build-id note
+ * @e_machine: ELF machine (EM_X86_64...)
+ * @elfclass64: true for ELFCLASS64
+ * @has_symtab: .symtab found (in the file or its debug file)
+ * @has_dwarf: line tables available
+ */
+struct bt_msyms_info {
+	const char *path;
+	const char *debug_path;
+	const char *build_id;
+	unsigned e_machine;
+	bool elfclass64;
+	bool has_symtab;
+	bool has_dwarf;
+};
+const struct bt_msyms_info *bt_msyms_info(const struct bt_msyms *m);
+
+/*
+ * Translate a file offset (runtime address - mapping start + mapping
+ * pgoff, as perf's MMAP2 records give) to a link-time address through
+ * the PT_LOAD program headers. Returns 0, or -BT_ENOENT when no loadable
+ * segment covers off.
+ */
+int bt_msyms_off_to_addr(const struct bt_msyms *m, uint64_t off, uint64_t *addr);
+
+/*
+ * The function containing addr: from the sorted symbol table (perf's
+ * choice among aliases: non-zero size, global over weak over local,
+ * fewer leading underscores, longer name), else from the FDE covering
+ * it. Returns 0, or -BT_ENOENT (out->src = BT_FUNC_NONE).
+ */
+int bt_msyms_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out);
+
+/*
+ * The code bytes of [start, end) from the section that holds them.
+ * *bytes is owned by the bt_msyms. Returns the number of bytes available
+ * from start (may be less than end - start at a section end), or a
+ * negative -BT_E* code (e.g. a NOBITS section, an address in no section).
+ */
+long bt_msyms_code(struct bt_msyms *m, uint64_t start, uint64_t end,
+		   const uint8_t **bytes);
+
+/*
+ * The line-table rows covering [start, end), sorted by address, with the
+ * row that covers start first (its addr may be < start). *rows is owned
+ * by the bt_msyms and valid until it is freed. Returns the row count,
+ * 0 when there is no line information.
+ */
+size_t bt_msyms_lines(struct bt_msyms *m, uint64_t start, uint64_t end,
+		      const struct bt_line **rows);
+
+/*
+ * The inline chain at addr, outermost first, into chain[0..max). Returns
+ * the depth (0 when addr is not in inlined code).
+ */
+size_t bt_msyms_inlines(struct bt_msyms *m, uint64_t addr,
+			struct bt_inline *chain, size_t max);
+
+/*
+ * DW_AT_producer of the compilation unit holding addr (e.g. "GNU C17
+ * 12.2.0 -mtune=generic -march=x86-64 -g -O2"), NULL when unknown.
+ */
+const char *bt_msyms_producer(struct bt_msyms *m, uint64_t addr);
+
+/* Demangle a C++/Rust-legacy name; returns a malloc'ed string or NULL. */
+char *bt_demangle(const char *name);
+
+/*
+ * Source files, read once each and indexed by line. Owned by a cache
+ * shared by every module of a session.
+ */
+struct bt_srcfile {
+	const char *path;
+	size_t nlines;
+	const char **lines;	/* lines[0] is line 1; no newline; NUL-terminated */
+	bool missing;		/* could not be read: nlines == 0 */
+};
+struct bt_srccache;
+struct bt_srccache *bt_srccache_new(void);
+void bt_srccache_free(struct bt_srccache *c);
+/* Never NULL: a missing file gives a bt_srcfile with missing set. */
+const struct bt_srcfile *bt_srccache_get(struct bt_srccache *c, const char *path);
+
+#endif

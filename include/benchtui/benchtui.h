@@ -1,0 +1,53 @@
+/*
+ * benchtui: look inside a microbenchmark.
+ *
+ * Umbrella header of libbenchtui: version, errors and logging. The library
+ * never prints and never exits; errors come back as negative -BT_E* codes
+ * with an optional struct bt_error that carries a one-line message, and
+ * diagnostics go through the function set with bt_set_log_fn().
+ */
+#ifndef BENCHTUI_BENCHTUI_H
+#define BENCHTUI_BENCHTUI_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+#define BT_API __attribute__((visibility("default")))
+
+#define BT_VERSION "0.1.0"
+
+/* Error codes, returned negated. */
+enum bt_errno {
+	BT_EOK = 0,
+	BT_EINVAL = 1,		/* bad argument or option */
+	BT_ENOENT,		/* file or command not found */
+	BT_EACCES,		/* permission denied */
+	BT_EPERF,		/* perf_event_open refused */
+	BT_EFORMAT,		/* malformed input file */
+	BT_EIO,			/* read or write failed */
+	BT_ENOTSUP,		/* not supported here */
+	BT_ENODATA,		/* nothing recorded / nothing to show */
+	BT_EEXEC,		/* the command could not be executed */
+};
+
+/**
+ * struct bt_error - a failure, as code and one-line message
+ * @code: positive BT_E* code, 0 when no error
+ * @msg: lowercase message, no final period, subject in quotes
+ */
+struct bt_error {
+	int code;
+	char msg[512];
+};
+
+BT_API int bt_error_set(struct bt_error *err, int code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+BT_API const char *bt_strerror(int code);
+
+enum bt_log_level { BT_LOG_DEBUG, BT_LOG_INFO, BT_LOG_WARN };
+typedef void (*bt_log_fn)(enum bt_log_level level, const char *msg, void *arg);
+
+/* Route library diagnostics; NULL drops them (the default). */
+BT_API void bt_set_log_fn(bt_log_fn fn, void *arg);
+
+#endif

@@ -1,0 +1,85 @@
+/* Unit tests: core/base (strbuf, strpool, vectors, errors). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "base.h"
+
+static void
+test_strbuf(void **state)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+
+	assert_string_equal(sb.buf, "");
+	bt_strbuf_addstr(&sb, "div");
+	bt_strbuf_addch(&sb, ' ');
+	bt_strbuf_addf(&sb, "%%r%s", "si");
+	assert_string_equal(sb.buf, "div %rsi");
+	for (int i = 0; i < 1000; i++)
+		bt_strbuf_addf(&sb, "%04d", i);
+	assert_int_equal(sb.len, 8 + 4000);
+	assert_memory_equal(sb.buf + 8 + 4 * 999, "0999", 4);
+	bt_strbuf_reset(&sb);
+	assert_string_equal(sb.buf, "");
+	bt_strbuf_release(&sb);
+}
+
+static void
+test_strpool(void **state)
+{
+	struct bt_strpool p;
+	const char *a, *b;
+	char big[100000];
+
+	bt_strpool_init(&p);
+	a = bt_strpool_addstr(&p, "alpha");
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	b = bt_strpool_addstr(&p, big);
+	assert_string_equal(a, "alpha");
+	assert_int_equal(strlen(b), sizeof(big) - 1);
+	assert_string_equal(bt_strpool_addf(&p, "%s+0x%x", "f", 0x20), "f+0x20");
+	bt_strpool_release(&p);
+}
+
+static void
+test_vec(void **state)
+{
+	BT_VEC(int) v = { 0 };
+
+	for (int i = 0; i < 100; i++)
+		BT_VEC_PUSH(v, i * i);
+	assert_int_equal(v.n, 100);
+	assert_int_equal(v.v[99], 99 * 99);
+	BT_VEC_FREE(v);
+	assert_null(v.v);
+}
+
+static void
+test_error(void **state)
+{
+	struct bt_error err = { 0 };
+
+	assert_int_equal(bt_error_set(&err, BT_ENOENT, "cannot open '%s'", "x"),
+	    -BT_ENOENT);
+	assert_int_equal(err.code, BT_ENOENT);
+	assert_string_equal(err.msg, "cannot open 'x'");
+	assert_int_equal(bt_error_set(NULL, BT_EIO, "ignored"), -BT_EIO);
+	assert_string_equal(bt_strerror(-BT_EFORMAT), "malformed file");
+	assert_string_equal(bt_strerror(999), "unknown error");
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_strbuf),
+		cmocka_unit_test(test_strpool),
+		cmocka_unit_test(test_vec),
+		cmocka_unit_test(test_error),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
