@@ -1,0 +1,92 @@
+/*
+ * The annotation of one function (DESIGN.md §1 "annotate"): decoded
+ * instructions joined with the address histogram, the line table and the
+ * inline chains, plus the skid-adjusted weights, hot regions and loops.
+ * Built lazily, one function at a time, and cached by the session.
+ */
+#ifndef BENCHTUI_ANNOTATE_INT_H
+#define BENCHTUI_ANNOTATE_INT_H
+
+#include "base.h"
+#include "disasm/disasm.h"
+#include "symbols/symbols.h"
+
+struct bt_session;
+
+#define BT_AI_SKID_TARGET	0x01	/* the adjustment credits it */
+#define BT_AI_LOOP_HEAD		0x02	/* target of a backward branch */
+#define BT_AI_BACK_EDGE		0x04	/* a backward branch */
+
+/**
+ * struct bt_ainsn - one instruction of an annotation
+ * @samples, @period: raw, as recorded at this address
+ * @adjusted: skid-adjusted samples (DESIGN.md §4)
+ * @file, @line: innermost source location (line table), NULL/0 if unknown
+ * @chain, @depth: its inline chain is frames[chain .. chain+depth), outermost first
+ * @target_name: "sym+0xoff" for a direct branch or call, else NULL
+ * @target_insn: index of a branch target inside this function, else -1
+ * @region: index in regions (hottest first), -1 if none
+ * @loop_depth: number of loops around it
+ */
+struct bt_ainsn {
+	struct bt_insn in;
+	uint64_t samples, period;
+	double adjusted;
+	const char *file;
+	unsigned line;
+	uint32_t chain, depth;
+	const char *target_name;
+	long target_insn;
+	unsigned flags;
+	int region;
+	int loop_depth;
+};
+
+/**
+ * struct bt_region - a hot address range (perfasm)
+ * @first, @last: instruction indexes, inclusive
+ */
+struct bt_region {
+	size_t first, last;
+	uint64_t samples;
+	double adjusted;
+};
+
+/**
+ * struct bt_loop - a backward branch and the range it closes
+ * @head, @tail: instruction indexes: the target and the branch
+ */
+struct bt_loop {
+	size_t head, tail;
+	int depth;
+	uint64_t samples;
+	double adjusted;
+};
+
+struct bt_annotation {
+	struct bt_session *s;
+	size_t func;
+	int syntax;
+	BT_VEC(struct bt_ainsn) insns;
+	BT_VEC(struct bt_inline) frames;
+	BT_VEC(struct bt_region) regions;
+	BT_VEC(struct bt_loop) loops;
+	uint64_t samples, period;	/* of the function */
+	uint64_t stray;			/* hits between instruction starts */
+	const char *file;		/* the function's own source file */
+	bool has_lines;
+	struct bt_strpool pool;
+};
+
+struct bt_annotation *bt_annotate(struct bt_session *s, size_t func, int syntax,
+				  struct bt_error *err);
+void bt_annotation_free(struct bt_annotation *a);
+/* Index of the instruction containing addr, or -1. */
+long bt_annotation_find(const struct bt_annotation *a, uint64_t addr);
+
+/* Algorithms of DESIGN.md §4 (core/annotate/skid.c). */
+void bt_skid_adjust(struct bt_annotation *a);
+void bt_find_loops(struct bt_annotation *a);
+void bt_find_regions(struct bt_annotation *a, double threshold, size_t margin);
+
+#endif

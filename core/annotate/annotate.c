@@ -1,0 +1,234 @@
+/* Build the annotation of one function: decode, join samples, lines, inlines. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate/annotate-int.h"
+#include "annotate/session-int.h"
+
+#define MAX_INLINE_DEPTH 16
+#define MAX_FUNC_BYTES (16u << 20)
+
+static struct bt_disasm *
+session_disasm(struct bt_session *s, struct bt_msyms *m, int syntax,
+	       struct bt_error *err)
+{
+	const struct bt_msyms_info *info = bt_msyms_info(m);
+	enum bt_arch arch = bt_arch_from_elf(info->e_machine, info->elfclass64);
+
+	if ((size_t)arch >= BT_ARRAY_SIZE(s->dis) || arch == BT_ARCH_UNKNOWN) {
+		bt_error_set(err, BT_ENOTSUP,
+		    "no disassembler for machine %u of '%s'", info->e_machine,
+		    info->path);
+		return NULL;
+	}
+	if (s->dis[arch][syntax] == NULL)
+		s->dis[arch][syntax] = bt_disasm_new(arch,
+		    syntax ? BT_SYNTAX_INTEL : BT_SYNTAX_ATT, err);
+	return s->dis[arch][syntax];
+}
+
+long
+bt_annotation_find(const struct bt_annotation *a, uint64_t addr)
+{
+	size_t lo = 0, hi = a->insns.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct bt_insn *in = &a->insns.v[mid].in;
+		if (addr < in->addr)
+			hi = mid;
+		else if (addr >= in->addr + in->len)
+			lo = mid + 1;
+		else
+			return (long)mid;
+	}
+	return -1;
+}
+
+static bool
+same_chain(const struct bt_inline *a, const struct bt_inline *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i].lo != b[i].lo || a[i].hi != b[i].hi ||
+		    a[i].call_line != b[i].call_line || a[i].name != b[i].name)
+			return false;
+	return true;
+}
+
+/* "sym+0xoff" for an address outside the function. */
+static const char *
+name_target(struct bt_annotation *a, struct bt_msyms *m, const struct bt_func *f,
+	    uint64_t target)
+{
+	struct bt_func_sym fs;
+
+	if (target >= f->start && target < f->end)
+		return target == f->start ?
+		    bt_strpool_addstr(&a->pool, f->name) :
+		    bt_strpool_addf(&a->pool, "%s+0x%llx", f->name,
+			(unsigned long long)(target - f->start));
+	if (bt_msyms_func(m, target, &fs) < 0)
+		return NULL;
+	if (target == fs.start)
+		return bt_strpool_addstr(&a->pool, fs.name);
+	return bt_strpool_addf(&a->pool, "%s+0x%llx", fs.name,
+	    (unsigned long long)(target - fs.start));
+}
+
+static void
+join_lines(struct bt_annotation *a, struct bt_msyms *m, uint64_t start, uint64_t end)
+{
+	const struct bt_line *rows;
+	size_t n = bt_msyms_lines(m, start, end, &rows), r = 0, i;
+	struct bt_inline chain[MAX_INLINE_DEPTH];
+	uint32_t prev_chain = 0, prev_depth = 0;
+
+	a->has_lines = n > 0;
+	for (i = 0; i < a->insns.n; i++) {
+		struct bt_ainsn *ai = &a->insns.v[i];
+		size_t depth;
+
+		while (r + 1 < n && rows[r + 1].addr <= ai->in.addr)
+			r++;
+		if (n > 0 && rows[r].addr <= ai->in.addr && rows[r].line) {
+			ai->file = rows[r].file;
+			ai->line = rows[r].line;
+		}
+		if (!a->has_lines)
+			continue;
+		depth = bt_msyms_inlines(m, ai->in.addr, chain, MAX_INLINE_DEPTH);
+		if (depth == prev_depth && depth > 0 &&
+		    same_chain(chain, &a->frames.v[prev_chain], depth)) {
+			ai->chain = prev_chain;
+			ai->depth = prev_depth;
+			continue;
+		}
+		ai->chain = (uint32_t)a->frames.n;
+		ai->depth = (uint32_t)depth;
+		for (size_t k = 0; k < depth; k++)
+			BT_VEC_PUSH(a->frames, chain[k]);
+		prev_chain = ai->chain;
+		prev_depth = ai->depth;
+	}
+}
+
+/* The function's own file: the outermost location of its hottest instruction. */
+static void
+own_file(struct bt_annotation *a)
+{
+	const struct bt_ainsn *best = NULL;
+	size_t i;
+
+	for (i = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
+		if (ai->file == NULL)
+			continue;
+		if (best == NULL || ai->samples > best->samples)
+			best = ai;
+	}
+	if (best == NULL)
+		return;
+	a->file = best->depth ? a->frames.v[best->chain].call_file : best->file;
+}
+
+struct bt_annotation *
+bt_annotate(struct bt_session *s, size_t fi, int syntax, struct bt_error *err)
+{
+	struct bt_sfunc *sf = &s->funcs.v[fi];
+	const struct bt_func *f = &sf->pub;
+	struct bt_msyms *m = bt_session_syms(s, sf->module);
+	struct bt_annotation *a;
+	struct bt_disasm *d;
+	const uint8_t *bytes;
+	uint64_t addr;
+	long n;
+	size_t i;
+
+	if (m == NULL || !f->can_annotate) {
+		bt_error_set(err, BT_ENODATA, "no code for '%s' (%s)", f->name,
+		    f->kind == BT_FK_KERNEL ? "kernel samples are one bucket" :
+		    "its module could not be read");
+		return NULL;
+	}
+	if (f->end <= f->start || f->end - f->start > MAX_FUNC_BYTES) {
+		bt_error_set(err, BT_EFORMAT, "'%s' has no usable bounds", f->name);
+		return NULL;
+	}
+	n = bt_msyms_code(m, f->start, f->end, &bytes);
+	if (n <= 0) {
+		bt_error_set(err, BT_ENODATA, "no code bytes for '%s' in '%s'",
+		    f->name, f->module);
+		return NULL;
+	}
+	d = session_disasm(s, m, syntax, err);
+	if (d == NULL)
+		return NULL;
+
+	a = bt_xcalloc(1, sizeof(*a));
+	a->s = s;
+	a->func = fi;
+	a->syntax = syntax;
+	bt_strpool_init(&a->pool);
+	for (addr = f->start; addr < f->start + (uint64_t)n;) {
+		struct bt_ainsn ai;
+		size_t len;
+
+		memset(&ai, 0, sizeof(ai));
+		len = bt_disasm_one(d, bytes + (addr - f->start),
+		    (size_t)(f->start + (uint64_t)n - addr), addr, &ai.in);
+		ai.target_insn = -1;
+		ai.region = -1;
+		BT_VEC_PUSH(a->insns, ai);
+		addr += len;
+	}
+	/* samples */
+	for (i = sf->hit_lo; i < sf->hit_hi; i++) {
+		const struct bt_hit *h = &s->hits.v[i];
+		long k = bt_annotation_find(a, h->addr);
+
+		a->samples += h->samples;
+		a->period += h->period;
+		if (k < 0) {
+			a->stray += h->samples;
+			continue;
+		}
+		if (a->insns.v[k].in.addr != h->addr)
+			a->stray += h->samples;
+		a->insns.v[k].samples += h->samples;
+		a->insns.v[k].period += h->period;
+	}
+	/* targets */
+	for (i = 0; i < a->insns.n; i++) {
+		struct bt_ainsn *ai = &a->insns.v[i];
+		if (ai->in.kind != BT_INSN_JUMP && ai->in.kind != BT_INSN_CJUMP &&
+		    ai->in.kind != BT_INSN_CALL)
+			continue;
+		ai->target_name = name_target(a, m, f, ai->in.target);
+		if (ai->in.kind != BT_INSN_CALL) {
+			long k = bt_annotation_find(a, ai->in.target);
+			if (k >= 0 && a->insns.v[k].in.addr == ai->in.target)
+				ai->target_insn = k;
+		}
+	}
+	join_lines(a, m, f->start, f->end);
+	own_file(a);
+	bt_skid_adjust(a);
+	bt_find_loops(a);
+	bt_find_regions(a, 0.01, 8);
+	return a;
+}
+
+void
+bt_annotation_free(struct bt_annotation *a)
+{
+	if (a == NULL)
+		return;
+	BT_VEC_FREE(a->insns);
+	BT_VEC_FREE(a->frames);
+	BT_VEC_FREE(a->regions);
+	BT_VEC_FREE(a->loops);
+	bt_strpool_release(&a->pool);
+	free(a);
+}

@@ -1,0 +1,488 @@
+/*
+ * The hot-function table: samples of the chosen event and time window are
+ * aggregated by (module, offset) first, then each distinct address is
+ * translated and resolved through the module's symbol index (DESIGN.md §1:
+ * a million samples touch a few thousand addresses).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "annotate/annotate-int.h"
+#include "annotate/session-int.h"
+#include "disasm/disasm.h"
+#include "record/record.h"
+#include "symbols/symbols.h"
+
+#define GUESS_GAP 256	/* bytes between sampled addresses of one guessed function */
+
+void
+bt_session_notef(struct bt_session *s, const char *fmt, ...)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	va_list ap;
+	size_t i;
+
+	va_start(ap, fmt);
+	bt_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	for (i = 0; i < s->notes.n; i++)
+		if (strcmp(s->notes.v[i], sb.buf) == 0) {
+			bt_strbuf_release(&sb);
+			return;
+		}
+	BT_VEC_PUSH(s->notes, bt_strbuf_detach(&sb, NULL));
+}
+
+static void
+hex(const uint8_t *id, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = '\0';
+}
+
+/* The vDSO image of the recording: saved in it, or this kernel's, or perf's cache. */
+static void
+find_vdso(struct bt_session *s, const struct bt_module *m, struct bt_smod *sm)
+{
+	const struct bt_meta *meta = &s->p->meta;
+	uint8_t id[20];
+	char bid[41], *path;
+	size_t len;
+	const void *own;
+
+	if (meta->vdso != NULL) {
+		sm->image = bt_xmalloc(meta->vdso_len);
+		memcpy(sm->image, meta->vdso, meta->vdso_len);
+		sm->image_len = meta->vdso_len;
+		return;
+	}
+	own = bt_own_vdso(&len);
+	if (own != NULL && (m->build_id_size == 0 ||
+	    (bt_elf_build_id_mem(own, len, id) == m->build_id_size &&
+	     memcmp(id, m->build_id, m->build_id_size) == 0))) {
+		sm->image = bt_xmalloc(len);
+		memcpy(sm->image, own, len);
+		sm->image_len = len;
+		return;
+	}
+	if (m->build_id_size && getenv("HOME") != NULL) {
+		struct bt_strbuf sb = BT_STRBUF_INIT;
+		hex(m->build_id, m->build_id_size, bid);
+		path = bt_xasprintf("%s/.debug/[vdso]/%s/vdso", getenv("HOME"), bid);
+		if (bt_strbuf_read_file(&sb, path, 1 << 20) == 0 && sb.len > 0) {
+			sm->image_len = sb.len;
+			sm->image = bt_strbuf_detach(&sb, NULL);
+		}
+		bt_strbuf_release(&sb);
+		free(path);
+	}
+}
+
+struct bt_msyms *
+bt_session_syms(struct bt_session *s, uint32_t mi)
+{
+	const struct bt_module *m = &s->p->modules.v[mi];
+	struct bt_smod *sm = &s->mods[mi];
+	const struct bt_msyms_info *info;
+	struct bt_error err = { 0 };
+	char want[41];
+
+	if (sm->tried)
+		return sm->syms;
+	sm->tried = true;
+	if (m->kind == BT_MOD_VDSO) {
+		find_vdso(s, m, sm);
+		if (sm->image == NULL) {
+			bt_session_notef(s, "no image of the recorded vDSO here: its samples show as addresses");
+			return NULL;
+		}
+		sm->syms = bt_msyms_open(m->path, sm->image, sm->image_len, &err);
+	} else if (m->kind == BT_MOD_ELF)
+		sm->syms = bt_msyms_open(m->path, NULL, 0, &err);
+	else
+		return NULL;
+	if (sm->syms == NULL) {
+		bt_session_notef(s, "%s: its samples show as addresses", err.msg);
+		return NULL;
+	}
+	info = bt_msyms_info(sm->syms);
+	if (m->build_id_size && m->kind == BT_MOD_ELF) {
+		hex(m->build_id, m->build_id_size, want);
+		if (info->build_id == NULL || strcmp(info->build_id, want) != 0) {
+			bt_session_notef(s,
+			    "'%s' changed since it was recorded (build-id %s, recorded %s): its samples show as addresses",
+			    m->path, info->build_id ? info->build_id : "none", want);
+			bt_msyms_free(sm->syms);
+			sm->syms = NULL;
+			return NULL;
+		}
+	}
+	if (!info->has_dwarf) {
+		sm->no_dwarf = true;
+		if (m->kind == BT_MOD_ELF)
+			bt_session_notef(s, "no debug info for '%s': no source lines", m->path);
+	}
+	return sm->syms;
+}
+
+/* Time window in nanoseconds of the recording's clock. */
+static void
+window(struct bt_session *s, uint64_t *lo, uint64_t *hi)
+{
+	struct bt_profile *p = s->p;
+	double span = p->last_time > p->first_time ?
+	    (double)(p->last_time - p->first_time) / 1e9 : 0;
+	double from = s->o.time_from, to = s->o.time_to;
+
+	if (s->o.time_percent) {
+		from = from >= 0 ? from / 100 * span : from;
+		to = to >= 0 ? to / 100 * span : to;
+	}
+	s->win_from = from >= 0 ? from : 0;
+	s->win_to = to >= 0 ? BT_MIN(to, span) : span;
+	*lo = from >= 0 ? p->first_time + (uint64_t)(from * 1e9) : 0;
+	*hi = to >= 0 ? p->first_time + (uint64_t)(to * 1e9) : UINT64_MAX;
+}
+
+struct agg_slot {
+	uint64_t off;
+	uint32_t module;
+	uint32_t used;
+	uint64_t samples, period;
+};
+
+/* Aggregate the window's samples by (module, offset). */
+static void
+aggregate(struct bt_session *s)
+{
+	struct bt_profile *p = s->p;
+	size_t nslots = 1024, used = 0, i;
+	struct agg_slot *t = bt_xcalloc(nslots, sizeof(*t));
+	uint64_t lo, hi;
+
+	window(s, &lo, &hi);
+	for (i = 0; i < p->samples.n; i++) {
+		const struct bt_sample *smp = &p->samples.v[i];
+		size_t j;
+
+		if (smp->attr != s->attr || smp->time < lo || smp->time >= hi)
+			continue;
+		s->samples++;
+		s->period += smp->period;
+		j = bt_hash64(smp->off * 31 + smp->module) & (nslots - 1);
+		while (t[j].used && (t[j].off != smp->off || t[j].module != smp->module))
+			j = (j + 1) & (nslots - 1);
+		if (!t[j].used) {
+			t[j].used = 1;
+			t[j].off = smp->off;
+			t[j].module = smp->module;
+			if (++used * 2 > nslots) {
+				size_t nn = nslots * 2, k;
+				struct agg_slot *n2 = bt_xcalloc(nn, sizeof(*n2));
+				t[j].samples++;
+				t[j].period += smp->period;
+				for (k = 0; k < nslots; k++) {
+					size_t m;
+					if (!t[k].used)
+						continue;
+					m = bt_hash64(t[k].off * 31 + t[k].module) & (nn - 1);
+					while (n2[m].used)
+						m = (m + 1) & (nn - 1);
+					n2[m] = t[k];
+				}
+				free(t);
+				t = n2;
+				nslots = nn;
+				continue;
+			}
+		}
+		t[j].samples++;
+		t[j].period += smp->period;
+	}
+	for (i = 0; i < nslots; i++) {
+		struct bt_hit h;
+		struct bt_msyms *m;
+
+		if (!t[i].used)
+			continue;
+		h.module = t[i].module;
+		h.addr = t[i].off;
+		h.samples = t[i].samples;
+		h.period = t[i].period;
+		m = bt_session_syms(s, h.module);
+		if (m != NULL && bt_msyms_off_to_addr(m, t[i].off, &h.addr) < 0)
+			h.addr = t[i].off;
+		BT_VEC_PUSH(s->hits, h);
+	}
+	free(t);
+}
+
+static int
+hit_cmp(const void *a, const void *b)
+{
+	const struct bt_hit *x = a, *y = b;
+
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+static int
+func_cmp(const void *a, const void *b)
+{
+	const struct bt_sfunc *x = a, *y = b;
+
+	if (x->pub.samples != y->pub.samples)
+		return x->pub.samples > y->pub.samples ? -1 : 1;
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	return x->pub.start < y->pub.start ? -1 : x->pub.start > y->pub.start;
+}
+
+static void
+new_func(struct bt_session *s, uint32_t mi, size_t hit, const char *name,
+	 uint64_t start, uint64_t end, enum bt_func_kind kind)
+{
+	const struct bt_module *m = &s->p->modules.v[mi];
+	struct bt_sfunc f;
+
+	memset(&f, 0, sizeof(f));
+	f.module = mi;
+	f.hit_lo = hit;
+	f.hit_hi = hit;
+	f.pub.name = bt_strpool_addstr(&s->pool, name);
+	f.pub.module = m->path;
+	f.pub.module_name = s->mods[mi].name;
+	f.pub.start = start;
+	f.pub.end = end;
+	f.pub.kind = kind;
+	f.pub.can_annotate = s->mods[mi].syms != NULL &&
+	    (kind == BT_FK_SYMBOL || kind == BT_FK_STRIPPED || kind == BT_FK_GUESSED);
+	BT_VEC_PUSH(s->funcs, f);
+}
+
+/* Group the sorted hits into functions. */
+static void
+build_funcs(struct bt_session *s)
+{
+	size_t i;
+	struct bt_sfunc *cur = NULL;
+
+	for (i = 0; i < s->hits.n; i++) {
+		const struct bt_hit *h = &s->hits.v[i];
+		const struct bt_module *m = &s->p->modules.v[h->module];
+		struct bt_msyms *ms = s->mods[h->module].syms;
+		struct bt_func_sym fs;
+
+		if (cur != NULL && cur->module == h->module &&
+		    (h->addr < cur->pub.end ||
+		     cur->pub.kind == BT_FK_KERNEL || cur->pub.kind == BT_FK_UNKNOWN)) {
+			cur->hit_hi = i + 1;
+			if (cur->pub.kind == BT_FK_GUESSED)
+				cur->pub.end = h->addr + GUESS_GAP;
+			continue;
+		}
+		if (m->kind == BT_MOD_KERNEL)
+			new_func(s, h->module, i, "[kernel]", 0, 0, BT_FK_KERNEL);
+		else if (m->kind == BT_MOD_UNKNOWN)
+			new_func(s, h->module, i, "[unknown]", 0, 0, BT_FK_UNKNOWN);
+		else if (ms != NULL && bt_msyms_func(ms, h->addr, &fs) == 0)
+			new_func(s, h->module, i, fs.name, fs.start, fs.end,
+			    fs.src == BT_FUNC_FDE ? BT_FK_STRIPPED : BT_FK_SYMBOL);
+		else {
+			char name[512];
+			snprintf(name, sizeof(name), "%s+0x%llx", s->mods[h->module].name,
+			    (unsigned long long)h->addr);
+			new_func(s, h->module, i, name, h->addr, h->addr + GUESS_GAP,
+			    BT_FK_GUESSED);
+		}
+		cur = &s->funcs.v[s->funcs.n - 1];
+		cur->hit_hi = i + 1;
+	}
+	for (i = 0; i < s->funcs.n; i++) {
+		struct bt_sfunc *f = &s->funcs.v[i];
+		size_t k;
+
+		if (f->pub.kind == BT_FK_GUESSED)	/* end after the last sampled instruction */
+			f->pub.end = s->hits.v[f->hit_hi - 1].addr + 16;
+		for (k = f->hit_lo; k < f->hit_hi; k++) {
+			f->pub.samples += s->hits.v[k].samples;
+			f->pub.period += s->hits.v[k].period;
+		}
+		f->pub.percent = s->samples ? 100.0 * (double)f->pub.samples /
+		    (double)s->samples : 0;
+		if (s->mods[f->module].syms != NULL && f->pub.end > f->pub.start) {
+			const struct bt_line *rows;
+			if (bt_msyms_lines(s->mods[f->module].syms, f->pub.start,
+			    f->pub.start + 1, &rows) > 0 && rows[0].line) {
+				f->pub.file = rows[0].file;
+				f->pub.line = rows[0].line;
+			}
+		}
+	}
+	qsort(s->funcs.v, s->funcs.n, sizeof(*s->funcs.v), func_cmp);
+}
+
+struct bt_session *
+bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
+	       struct bt_error *err)
+{
+	struct bt_session *s = bt_xcalloc(1, sizeof(*s));
+	size_t i;
+
+	s->p = p;
+	if (o != NULL)
+		s->o = *o;
+	else {
+		s->o.time_from = s->o.time_to = -1;
+	}
+	bt_strpool_init(&s->pool);
+	s->attr = 0;
+	if (s->o.event != NULL) {
+		s->attr = -1;
+		for (i = 0; i < p->info.nevents; i++)
+			if (strcmp(p->info.events[i], s->o.event) == 0)
+				s->attr = (int)i;
+		if (s->attr < 0) {
+			struct bt_strbuf sb = BT_STRBUF_INIT;
+			for (i = 0; i < p->info.nevents; i++)
+				bt_strbuf_addf(&sb, "%s'%s'", i ? ", " : "",
+				    p->info.events[i]);
+			bt_error_set(err, BT_EINVAL,
+			    "no event '%s' in the recording (it has %s)",
+			    s->o.event, sb.buf);
+			bt_strbuf_release(&sb);
+			bt_session_free(s);
+			return NULL;
+		}
+	}
+	s->mods = bt_xcalloc(p->modules.n, sizeof(*s->mods));
+	for (i = 0; i < p->modules.n; i++) {
+		const char *slash = strrchr(p->modules.v[i].path, '/');
+		s->mods[i].name = bt_xstrdup(slash && slash[1] ? slash + 1 :
+		    p->modules.v[i].path);
+	}
+	s->src = bt_srccache_new();
+	aggregate(s);
+	qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
+	build_funcs(s);
+	if (p->unresolved)
+		bt_session_notef(s, "%llu samples fell outside every recorded mapping",
+		    (unsigned long long)p->unresolved);
+	return s;
+}
+
+void
+bt_session_free(struct bt_session *s)
+{
+	size_t i, j;
+
+	if (s == NULL)
+		return;
+	for (i = 0; i < s->funcs.n; i++)
+		for (j = 0; j < 2; j++)
+			bt_annotation_free(s->funcs.v[i].ann[j]);
+	BT_VEC_FREE(s->funcs);
+	BT_VEC_FREE(s->hits);
+	if (s->mods != NULL)
+		for (i = 0; i < s->p->modules.n; i++) {
+			bt_msyms_free(s->mods[i].syms);
+			free(s->mods[i].name);
+			free(s->mods[i].image);
+		}
+	free(s->mods);
+	for (i = 0; i < s->notes.n; i++)
+		free(s->notes.v[i]);
+	BT_VEC_FREE(s->notes);
+	for (i = 0; i < BT_ARRAY_SIZE(s->dis); i++)
+		for (j = 0; j < 2; j++)
+			bt_disasm_free(s->dis[i][j]);
+	if (s->src != NULL)
+		bt_srccache_free(s->src);
+	bt_strpool_release(&s->pool);
+	bt_profile_free(s->p);
+	free(s);
+}
+
+const struct bt_profile_info *
+bt_session_info(const struct bt_session *s)
+{
+	return &s->p->info;
+}
+
+const struct bt_session_opts *
+bt_session_opts(const struct bt_session *s)
+{
+	return &s->o;
+}
+
+const char *
+bt_session_event(const struct bt_session *s)
+{
+	return s->p->info.nevents ? s->p->info.events[s->attr] : "";
+}
+
+uint64_t
+bt_session_samples(const struct bt_session *s)
+{
+	return s->samples;
+}
+
+uint64_t
+bt_session_period(const struct bt_session *s)
+{
+	return s->period;
+}
+
+void
+bt_session_window(const struct bt_session *s, double *from, double *to)
+{
+	*from = s->win_from;
+	*to = s->win_to;
+}
+
+size_t
+bt_session_nfuncs(const struct bt_session *s)
+{
+	return s->funcs.n;
+}
+
+const struct bt_func *
+bt_session_func(const struct bt_session *s, size_t i)
+{
+	return i < s->funcs.n ? &s->funcs.v[i].pub : NULL;
+}
+
+long
+bt_session_find(const struct bt_session *s, const char *name)
+{
+	size_t i, n = strlen(name);
+	long found = -1;
+
+	for (i = 0; i < s->funcs.n; i++)
+		if (strcmp(s->funcs.v[i].pub.name, name) == 0)
+			return (long)i;
+	for (i = 0; i < s->funcs.n; i++)
+		if (strncmp(s->funcs.v[i].pub.name, name, n) == 0) {
+			if (found >= 0)
+				return -1;
+			found = (long)i;
+		}
+	return found;
+}
+
+size_t
+bt_session_nnotes(const struct bt_session *s)
+{
+	return s->notes.n;
+}
+
+const char *
+bt_session_note(const struct bt_session *s, size_t i)
+{
+	return i < s->notes.n ? s->notes.v[i] : NULL;
+}

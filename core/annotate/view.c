@@ -1,0 +1,815 @@
+/*
+ * Materialize view rows (STYLE.md §2.3): the model computes every number,
+ * width and string; the browser and the exports only walk the rows.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "annotate/annotate-int.h"
+#include "annotate/session-int.h"
+#include "benchtui/view.h"
+
+#define HOT_MIN_PERCENT 0.5	/* BT_ROW_F_HOT and the mild heat colour */
+
+enum view_kind { VIEW_HEADER, VIEW_FUNCS, VIEW_ANNOTATE, VIEW_SOURCE };
+
+struct bt_view {
+	enum view_kind kind;
+	struct bt_session *s;
+	size_t func;
+	BT_VEC(struct bt_row) rows;
+	BT_VEC(struct bt_cell) cells;	/* rows point here once built */
+	BT_VEC(size_t) cell_start;	/* per row: first cell */
+	struct bt_row columns;
+	struct bt_cell colcells[16];
+	BT_VEC(size_t) hot;
+	BT_VEC(const char *) notes;
+	const char *title;
+	struct bt_strpool pool;
+};
+
+void
+bt_view_opts_init(struct bt_view_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->num = BT_NUM_PERCENT;
+	o->source = true;
+	o->addresses = true;
+}
+
+void
+bt_wilson(uint64_t k, uint64_t n, double *lo, double *hi)
+{
+	const double z = 1.959964;
+	double p, d, c, h;
+
+	if (n == 0) {
+		*lo = *hi = 0;
+		return;
+	}
+	p = (double)k / (double)n;
+	d = 1 + z * z / (double)n;
+	c = (p + z * z / (2.0 * (double)n)) / d;
+	h = z * sqrt(p * (1 - p) / (double)n + z * z / (4.0 * (double)n * (double)n)) / d;
+	*lo = 100 * BT_MAX(0.0, c - h);
+	*hi = 100 * BT_MIN(1.0, c + h);
+}
+
+static struct bt_view *
+view_new(struct bt_session *s, enum view_kind kind)
+{
+	struct bt_view *v = bt_xcalloc(1, sizeof(*v));
+
+	v->kind = kind;
+	v->s = s;
+	bt_strpool_init(&v->pool);
+	return v;
+}
+
+static struct bt_row *
+add_row(struct bt_view *v, enum bt_row_kind kind)
+{
+	struct bt_row r;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = kind;
+	r.target_row = -1;
+	r.region = -1;
+	BT_VEC_PUSH(v->rows, r);
+	BT_VEC_PUSH(v->cell_start, v->cells.n);
+	return &v->rows.v[v->rows.n - 1];
+}
+
+static void
+add_cell(struct bt_view *v, const char *text, enum bt_style style)
+{
+	struct bt_cell c = { text, style };
+
+	BT_VEC_PUSH(v->cells, c);
+}
+
+/* Point every row at its cells; call once when all rows are in. */
+static void
+seal(struct bt_view *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->rows.n; i++) {
+		size_t lo = v->cell_start.v[i];
+		size_t hi = i + 1 < v->rows.n ? v->cell_start.v[i + 1] : v->cells.n;
+		v->rows.v[i].cells = v->cells.v + lo;
+		v->rows.v[i].ncells = hi - lo;
+	}
+}
+
+static const char *
+pad(struct bt_view *v, const char *s, size_t width, bool right)
+{
+	size_t n = strlen(s);
+	char *buf;
+	const char *r;
+
+	if (n >= width)
+		return bt_strpool_addstr(&v->pool, s);
+	buf = bt_xmalloc(width + 1);
+	if (right) {
+		memset(buf, ' ', width - n);
+		memcpy(buf + width - n, s, n);
+	} else {
+		memcpy(buf, s, n);
+		memset(buf + n, ' ', width - n);
+	}
+	buf[width] = '\0';
+	r = bt_strpool_add(&v->pool, buf, width);
+	free(buf);
+	return r;
+}
+
+static enum bt_style
+heat(double percent, bool any)
+{
+	if (!any)
+		return BT_STYLE_DIM;
+	if (percent >= 10)
+		return BT_STYLE_HOT;
+	if (percent >= 2)
+		return BT_STYLE_WARM;
+	if (percent >= HOT_MIN_PERCENT)
+		return BT_STYLE_MILD;
+	return BT_STYLE_NORMAL;
+}
+
+static void
+set_columns(struct bt_view *v, const char *const *heads, const size_t *widths,
+	    const bool *right, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < BT_ARRAY_SIZE(v->colcells); i++) {
+		v->colcells[i].text = pad(v, heads[i], widths[i], right[i]);
+		v->colcells[i].style = BT_STYLE_TITLE;
+	}
+	v->columns.kind = BT_ROW_TEXT;
+	v->columns.cells = v->colcells;
+	v->columns.ncells = i;
+}
+
+static int
+hot_cmp_weight(const void *a, const void *b, void *arg)
+{
+	const struct bt_view *v = arg;
+	const struct bt_row *x = &v->rows.v[*(const size_t *)a];
+	const struct bt_row *y = &v->rows.v[*(const size_t *)b];
+
+	if (x->weight != y->weight)
+		return x->weight > y->weight ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+static void
+build_hot(struct bt_view *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->rows.n; i++)
+		if (v->rows.v[i].weight > 0)
+			BT_VEC_PUSH(v->hot, i);
+	qsort_r(v->hot.v, v->hot.n, sizeof(size_t), hot_cmp_weight, v);
+}
+
+/* Header. */
+
+static void
+text_row(struct bt_view *v, enum bt_style style, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+text_row(struct bt_view *v, enum bt_style style, const char *fmt, ...)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	struct bt_row *r;
+	va_list ap;
+
+	va_start(ap, fmt);
+	bt_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	r = add_row(v, BT_ROW_TEXT);
+	r->text = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	add_cell(v, r->text, style);
+	bt_strbuf_release(&sb);
+}
+
+/* "exit 3", "killed by SIGSEGV" */
+static const char *
+status_text(struct bt_view *v, const struct bt_profile_info *in)
+{
+	if (!in->has_status)
+		return "unknown";
+	if (WIFEXITED(in->wait_status))
+		return bt_strpool_addf(&v->pool, "exit %d", WEXITSTATUS(in->wait_status));
+	if (WIFSIGNALED(in->wait_status))
+		return bt_strpool_addf(&v->pool, "killed by signal %d (%s)%s",
+		    WTERMSIG(in->wait_status), strsignal(WTERMSIG(in->wait_status)),
+		    in->interrupted ? ", interrupted" : "");
+	return "unknown";
+}
+
+struct bt_view *
+bt_view_header(struct bt_session *s)
+{
+	struct bt_view *v = view_new(s, VIEW_HEADER);
+	const struct bt_profile_info *in = bt_session_info(s);
+	double from, to;
+	size_t i;
+
+	text_row(v, BT_STYLE_NORMAL, "command: %s", in->command);
+	if (in->frequency)
+		text_row(v, BT_STYLE_NORMAL, "event: %s, %u Hz%s%s",
+		    bt_session_event(s), in->frequency,
+		    in->event_note && in->event_note[0] ? " (" : "",
+		    in->event_note && in->event_note[0] ?
+		    bt_strpool_addf(&v->pool, "%s)", in->event_note) : "");
+	else
+		text_row(v, BT_STYLE_NORMAL, "event: %s", bt_session_event(s));
+	text_row(v, in->lost ? BT_STYLE_WARN : BT_STYLE_NORMAL,
+	    "samples: %llu, lost: %llu%s",
+	    (unsigned long long)bt_session_samples(s),
+	    (unsigned long long)in->lost,
+	    in->throttled ? bt_strpool_addf(&v->pool, ", throttled: %llu",
+		(unsigned long long)in->throttled) : "");
+	bt_session_window(s, &from, &to);
+	if (s->o.time_from >= 0 || s->o.time_to >= 0)
+		text_row(v, BT_STYLE_NORMAL, "duration: %.3f s, window %.3f-%.3f s",
+		    in->duration, from, to);
+	else
+		text_row(v, BT_STYLE_NORMAL, "duration: %.3f s", in->duration);
+	text_row(v, in->has_status && in->wait_status ? BT_STYLE_WARN :
+	    BT_STYLE_NORMAL, "status: %s", status_text(v, in));
+	for (i = 0; i < bt_session_nnotes(s); i++)
+		text_row(v, BT_STYLE_WARN, "note: %s", bt_session_note(s, i));
+	seal(v);
+	v->title = "header";
+	return v;
+}
+
+/* Hot functions. */
+
+static const char *
+basename_of(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+struct bt_view *
+bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max)
+{
+	static const char *const heads[] = { "Percent", "Samples", "Period",
+		"Module", "Symbol", "Source" };
+	static const bool right[] = { true, true, true, false, false, false };
+	struct bt_view *v = view_new(s, VIEW_FUNCS);
+	size_t n = bt_session_nfuncs(s), i, c;
+	size_t w[6] = { 7, 7, 6, 6, 6, 6 };
+	const char *txt[6];
+	struct bt_view_opts def;
+
+	if (o == NULL) {
+		bt_view_opts_init(&def);
+		o = &def;
+	}
+	if (max && max < n)
+		n = max;
+	/* pass 1: texts and widths; pass 2: padded cells */
+	const char **all = bt_xcalloc(n * 6 + 1, sizeof(char *));
+	for (i = 0; i < n; i++) {
+		const struct bt_func *f = bt_session_func(s, i);
+		txt[0] = bt_strpool_addf(&v->pool, "%.2f%%", f->percent);
+		txt[1] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->samples);
+		txt[2] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->period);
+		txt[3] = f->module_name;
+		txt[4] = f->name;
+		txt[5] = f->file ? bt_strpool_addf(&v->pool, "%s:%u",
+		    basename_of(f->file), f->line) : "";
+		for (c = 0; c < 6; c++) {
+			all[i * 6 + c] = txt[c];
+			w[c] = BT_MAX(w[c], strlen(txt[c]));
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct bt_func *f = bt_session_func(s, i);
+		struct bt_row *r = add_row(v, BT_ROW_FUNC);
+		enum bt_style hs = heat(f->percent, f->samples > 0);
+
+		r->func = i;
+		r->addr = f->start;
+		r->samples = f->samples;
+		r->period = f->period;
+		r->percent = f->percent;
+		bt_wilson(f->samples, bt_session_samples(s), &r->ci_lo, &r->ci_hi);
+		r->weight = o->num == BT_NUM_PERIOD ? (double)f->period : f->percent;
+		r->file = f->file;
+		r->line = f->line;
+		r->text = f->name;
+		add_cell(v, pad(v, all[i * 6 + (o->num == BT_NUM_PERIOD ? 2 : 0)],
+		    w[o->num == BT_NUM_PERIOD ? 2 : 0], true), hs);
+		add_cell(v, pad(v, all[i * 6 + 1], w[1], true), BT_STYLE_NORMAL);
+		add_cell(v, pad(v, all[i * 6 + 3], w[3], false), BT_STYLE_ADDR);
+		add_cell(v, pad(v, all[i * 6 + 4], w[4], false),
+		    f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
+		add_cell(v, all[i * 6 + 5], BT_STYLE_SOURCE);
+	}
+	{
+		const char *h[5] = { heads[o->num == BT_NUM_PERIOD ? 2 : 0], heads[1],
+			heads[3], heads[4], heads[5] };
+		size_t hw[5] = { w[o->num == BT_NUM_PERIOD ? 2 : 0], w[1], w[3], w[4], 0 };
+		bool hr[5] = { right[0], right[1], right[3], right[4], right[5] };
+		set_columns(v, h, hw, hr, 5);
+	}
+	free(all);
+	seal(v);
+	build_hot(v);
+	v->title = "hot functions";
+	return v;
+}
+
+/* Annotation. */
+
+static struct bt_annotation *
+get_annotation(struct bt_session *s, size_t func, struct bt_error *err)
+{
+	struct bt_sfunc *sf;
+	int syntax = s->o.syntax == BT_ASM_INTEL;
+
+	if (func >= s->funcs.n) {
+		bt_error_set(err, BT_EINVAL, "no function %zu", func);
+		return NULL;
+	}
+	sf = &s->funcs.v[func];
+	if (sf->ann[syntax] == NULL)
+		sf->ann[syntax] = bt_annotate(s, func, syntax, err);
+	return sf->ann[syntax];
+}
+
+static const char *
+source_text(struct bt_session *s, const char *file, unsigned line)
+{
+	const struct bt_srcfile *sf;
+
+	if (file == NULL || line == 0)
+		return NULL;
+	sf = bt_srccache_get(s->src, file);
+	if (sf->missing || line > sf->nlines)
+		return NULL;
+	return sf->lines[line - 1];
+}
+
+/* Gutter: skid mark, region start, loop bars. */
+static const char *
+gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col)
+{
+	char g[8];
+	int k = 0, d;
+
+	g[k++] = (!skid_col && (ai->flags & BT_AI_SKID_TARGET)) ? '*' : ' ';
+	for (d = 0; d < 3; d++)
+		g[k++] = d < ai->loop_depth ? (ai->flags & BT_AI_BACK_EDGE &&
+		    d == ai->loop_depth - 1 ? '+' : '|') : ' ';
+	g[k] = '\0';
+	return bt_strpool_add(&v->pool, g, (size_t)k);
+}
+
+struct bt_view *
+bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o,
+		 struct bt_error *err)
+{
+	struct bt_annotation *a = get_annotation(s, func, err);
+	const struct bt_func *f;
+	struct bt_view *v;
+	struct bt_view_opts def;
+	size_t i, wnum = 7, wadj = 7, wsmp = 7, waddr = 4;
+	double denom;
+	const char *prev_file = NULL;
+	unsigned prev_line = 0;
+	uint32_t prev_chain = 0, prev_depth = 0;
+	long *insn_row;
+
+	if (a == NULL)
+		return NULL;
+	if (o == NULL) {
+		bt_view_opts_init(&def);
+		o = &def;
+	}
+	f = bt_session_func(s, func);
+	v = view_new(s, VIEW_ANNOTATE);
+	v->func = func;
+	denom = o->global_percent ? (double)bt_session_samples(s) : (double)a->samples;
+	insn_row = bt_xcalloc(a->insns.n + 1, sizeof(long));
+
+	/* widths first: numbers and addresses */
+	for (i = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
+		char buf[64];
+		int n;
+		n = snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(
+		    o->num == BT_NUM_PERIOD ? ai->period : ai->samples));
+		wsmp = BT_MAX(wsmp, (size_t)n);
+		n = o->addresses ? snprintf(buf, sizeof(buf), "%llx:",
+		    (unsigned long long)ai->in.addr) :
+		    snprintf(buf, sizeof(buf), "%llx:",
+		    (unsigned long long)(ai->in.addr - f->start));
+		waddr = BT_MAX(waddr, (size_t)n);
+	}
+	if (o->num != BT_NUM_PERCENT)
+		wnum = wadj = wsmp;
+
+	for (i = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
+		double pct = denom > 0 ? 100.0 * (double)ai->samples / denom : 0;
+		double apct = denom > 0 ? 100.0 * ai->adjusted / denom : 0;
+		double primary = o->skid ? apct : pct;
+		const char *c0, *c1, *c2;
+		struct bt_row *r;
+
+		if (o->source && a->has_lines) {
+			/* inline frames entered here */
+			if (ai->depth != prev_depth || ai->chain != prev_chain) {
+				size_t common = 0, k;
+				while (common < ai->depth && common < prev_depth &&
+				    a->frames.v[ai->chain + common].lo ==
+				    a->frames.v[prev_chain + common].lo &&
+				    a->frames.v[ai->chain + common].name ==
+				    a->frames.v[prev_chain + common].name)
+					common++;
+				for (k = common; k < ai->depth; k++) {
+					const struct bt_inline *fr = &a->frames.v[ai->chain + k];
+					r = add_row(v, BT_ROW_INLINE);
+					r->func = func;
+					r->file = fr->call_file;
+					r->line = fr->call_line;
+					r->text = bt_strpool_addf(&v->pool,
+					    "%*sinlined %s() from %s:%u", (int)(2 * k), "",
+					    fr->name ? fr->name : "?",
+					    fr->call_file ? basename_of(fr->call_file) : "?",
+					    fr->call_line);
+					add_cell(v, pad(v, "", wnum + wadj + wsmp + 3 + 4 + 1 + waddr, false), BT_STYLE_NORMAL);
+					add_cell(v, r->text, BT_STYLE_INLINE);
+				}
+				prev_chain = ai->chain;
+				prev_depth = ai->depth;
+				prev_file = NULL;
+			}
+			if (ai->file != NULL && (ai->file != prev_file ||
+			    ai->line != prev_line)) {
+				const char *t = source_text(s, ai->file, ai->line);
+				r = add_row(v, BT_ROW_SOURCE);
+				r->func = func;
+				r->file = ai->file;
+				r->line = ai->line;
+				r->text = t ? t : "";
+				add_cell(v, pad(v, "", wnum + wadj + wsmp + 3 + 4 + 1 + waddr, false), BT_STYLE_NORMAL);
+				add_cell(v, bt_strpool_addf(&v->pool, "%s:%u",
+				    basename_of(ai->file), ai->line), BT_STYLE_SOURCE);
+				add_cell(v, bt_strpool_addf(&v->pool, "  %s", r->text),
+				    BT_STYLE_SOURCE);
+				prev_file = ai->file;
+				prev_line = ai->line;
+			}
+		}
+		insn_row[i] = (long)v->rows.n;
+		r = add_row(v, BT_ROW_INSN);
+		r->func = func;
+		r->insn = i;
+		r->addr = ai->in.addr;
+		r->samples = ai->samples;
+		r->period = ai->period;
+		r->adjusted = ai->adjusted;
+		r->percent = pct;
+		r->adjusted_percent = apct;
+		bt_wilson(ai->samples, (uint64_t)denom, &r->ci_lo, &r->ci_hi);
+		r->weight = o->num == BT_NUM_PERIOD ? (o->skid ? ai->adjusted *
+		    (ai->samples ? (double)ai->period / (double)ai->samples :
+		     a->samples ? (double)a->period / (double)a->samples : 0) :
+		    (double)ai->period) : primary;
+		r->file = ai->file;
+		r->line = ai->line;
+		r->text = ai->in.text;
+		r->region = ai->region;
+		r->loop_depth = ai->loop_depth;
+		if (ai->flags & BT_AI_SKID_TARGET)
+			r->flags |= BT_ROW_F_SKID_TARGET;
+		if (ai->flags & BT_AI_LOOP_HEAD)
+			r->flags |= BT_ROW_F_LOOP_HEAD;
+		if (ai->flags & BT_AI_BACK_EDGE)
+			r->flags |= BT_ROW_F_BACK_EDGE;
+		if (ai->region >= 0 && (i == 0 || a->insns.v[i - 1].region != ai->region))
+			r->flags |= BT_ROW_F_REGION_START;
+		if (primary >= HOT_MIN_PERCENT)
+			r->flags |= BT_ROW_F_HOT;
+		if (ai->in.kind == BT_INSN_CALL) {
+			r->flags |= BT_ROW_F_CALL;
+			r->has_target = true;
+			r->target = ai->in.target;
+		} else if (ai->in.kind == BT_INSN_JUMP || ai->in.kind == BT_INSN_CJUMP) {
+			r->flags |= BT_ROW_F_JUMP;
+			r->has_target = true;
+			r->target = ai->in.target;
+		}
+		r->target_name = ai->target_name;
+
+		if (o->num == BT_NUM_PERCENT) {
+			c0 = ai->samples || ai->adjusted > 0.005 * denom / 100 ?
+			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? apct : pct) : "";
+			c1 = ai->samples || ai->adjusted > 0 ?
+			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? pct : apct) : "";
+			c2 = ai->samples ? bt_strpool_addf(&v->pool, "%llu",
+			    (unsigned long long)ai->samples) : "";
+		} else {
+			uint64_t raw = o->num == BT_NUM_PERIOD ? ai->period : ai->samples;
+			double adj = o->num == BT_NUM_PERIOD ? r->weight : ai->adjusted;
+			if (o->num == BT_NUM_PERIOD && !o->skid)
+				adj = ai->adjusted * (a->samples ? (double)a->period /
+				    (double)a->samples : 0);
+			c0 = raw || adj > 0 ? bt_strpool_addf(&v->pool, "%llu",
+			    (unsigned long long)(o->skid ? (uint64_t)(adj + 0.5) : raw)) : "";
+			c1 = raw || adj > 0 ? bt_strpool_addf(&v->pool, "%llu",
+			    (unsigned long long)(o->skid ? raw : (uint64_t)(adj + 0.5))) : "";
+			c2 = "";
+		}
+		add_cell(v, pad(v, c0, wnum, true), heat(primary, r->weight > 0));
+		add_cell(v, pad(v, c1, wadj + 1, true), BT_STYLE_DIM);
+		add_cell(v, pad(v, c2, wsmp + 1, true), BT_STYLE_NORMAL);
+		add_cell(v, gutter(v, ai, o->skid), BT_STYLE_GUTTER);
+		add_cell(v, pad(v, o->addresses ?
+		    bt_strpool_addf(&v->pool, "%llx:", (unsigned long long)ai->in.addr) :
+		    bt_strpool_addf(&v->pool, "%llx:",
+			(unsigned long long)(ai->in.addr - f->start)),
+		    waddr + 1, true), BT_STYLE_ADDR);
+		add_cell(v, bt_strpool_addf(&v->pool, "  %s", ai->in.text),
+		    ai->in.kind == BT_INSN_CALL || ai->in.kind == BT_INSN_ICALL ?
+		    BT_STYLE_CALL : r->flags & BT_ROW_F_JUMP ||
+		    ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_RET ?
+		    BT_STYLE_JUMP : ai->samples ? heat(primary, true) : BT_STYLE_NORMAL);
+		if (ai->target_name != NULL)
+			add_cell(v, bt_strpool_addf(&v->pool, " <%s>", ai->target_name),
+			    BT_STYLE_COMMENT);
+	}
+	/* branch targets as rows */
+	for (i = 0; i < v->rows.n; i++) {
+		struct bt_row *r = &v->rows.v[i];
+		if (r->kind == BT_ROW_INSN && a->insns.v[r->insn].target_insn >= 0)
+			r->target_row = insn_row[a->insns.v[r->insn].target_insn];
+	}
+	free(insn_row);
+	{
+		const char *h[6];
+		size_t w[6] = { wnum, wadj + 1, wsmp + 1, 4, waddr + 1, 0 };
+		bool right[6] = { true, true, true, false, true, false };
+		if (o->num == BT_NUM_PERCENT) {
+			h[0] = o->skid ? "Skid%" : "Percent";
+			h[1] = o->skid ? "Raw%" : "Skid%";
+			h[2] = "Samples";
+		} else {
+			const char *u = o->num == BT_NUM_PERIOD ? "Period" : "Samples";
+			h[0] = o->skid ? "Skid" : u;
+			h[1] = o->skid ? u : "Skid";
+			h[2] = "";
+		}
+		h[3] = "";
+		h[4] = o->addresses ? "Address" : "Offset";
+		h[5] = "  Instruction";
+		set_columns(v, h, w, right, 6);
+	}
+	if (!a->has_lines)
+		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+		    "no source lines for '%s' (no debug info for '%s')", f->name,
+		    f->module));
+	else if (o->source && a->file != NULL &&
+	    bt_srccache_get(s->src, a->file)->missing)
+		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+		    "source file '%s' not found: lines shown without text", a->file));
+	if (a->stray)
+		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+		    "%llu samples fell between instruction starts",
+		    (unsigned long long)a->stray));
+	seal(v);
+	build_hot(v);
+	v->title = bt_strpool_addf(&v->pool, "%s  %s  %.2f%% of %llu samples",
+	    f->name, f->module_name, f->percent,
+	    (unsigned long long)bt_session_samples(s));
+	return v;
+}
+
+/* Source view. */
+
+/* The line of file that an instruction counts for (inlined code: its call site). */
+static unsigned
+line_in_file(const struct bt_annotation *a, const struct bt_ainsn *ai,
+	     const char *file)
+{
+	uint32_t k;
+
+	if (ai->file != NULL && strcmp(ai->file, file) == 0)
+		return ai->line;
+	for (k = ai->depth; k > 0; k--) {
+		const struct bt_inline *fr = &a->frames.v[ai->chain + k - 1];
+		if (fr->call_file != NULL && strcmp(fr->call_file, file) == 0)
+			return fr->call_line;
+	}
+	return 0;
+}
+
+struct bt_view *
+bt_view_source(struct bt_session *s, size_t func, const struct bt_view_opts *o,
+	       struct bt_error *err)
+{
+	struct bt_annotation *a = get_annotation(s, func, err);
+	const struct bt_srcfile *sf;
+	const struct bt_func *f;
+	struct bt_view *v;
+	struct bt_view_opts def;
+	uint64_t *smp, *per;
+	double *adj;
+	size_t nlines, i, wnum = 7, wline = 4;
+	double denom;
+
+	if (a == NULL)
+		return NULL;
+	if (a->file == NULL) {
+		bt_error_set(err, BT_ENODATA, "no source lines for '%s'",
+		    bt_session_func(s, func)->name);
+		return NULL;
+	}
+	if (o == NULL) {
+		bt_view_opts_init(&def);
+		o = &def;
+	}
+	f = bt_session_func(s, func);
+	sf = bt_srccache_get(s->src, a->file);
+	nlines = sf->nlines;
+	for (i = 0; i < a->insns.n; i++) {
+		unsigned l = line_in_file(a, &a->insns.v[i], a->file);
+		if (l > nlines && sf->missing)
+			nlines = l;
+	}
+	smp = bt_xcalloc(nlines + 1, sizeof(*smp));
+	per = bt_xcalloc(nlines + 1, sizeof(*per));
+	adj = bt_xcalloc(nlines + 1, sizeof(*adj));
+	for (i = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
+		unsigned l = line_in_file(a, ai, a->file);
+		if (l == 0 || l > nlines)
+			continue;
+		smp[l] += ai->samples;
+		per[l] += ai->period;
+		adj[l] += ai->adjusted;
+	}
+	v = view_new(s, VIEW_SOURCE);
+	v->func = func;
+	denom = o->global_percent ? (double)bt_session_samples(s) : (double)a->samples;
+	{
+		char buf[32];
+		wline = BT_MAX(wline, (size_t)snprintf(buf, sizeof(buf), "%zu", nlines));
+	}
+	for (i = 1; i <= nlines; i++) {
+		double pct = denom > 0 ? 100.0 * (double)smp[i] / denom : 0;
+		double apct = denom > 0 ? 100.0 * adj[i] / denom : 0;
+		double primary = o->skid ? apct : pct;
+		struct bt_row *r;
+		const char *num;
+
+		if (sf->missing && smp[i] == 0 && adj[i] == 0)
+			continue;
+		r = add_row(v, BT_ROW_LINE);
+		r->func = func;
+		r->file = a->file;
+		r->line = (unsigned)i;
+		r->samples = smp[i];
+		r->period = per[i];
+		r->adjusted = adj[i];
+		r->percent = pct;
+		r->adjusted_percent = apct;
+		bt_wilson(smp[i], (uint64_t)denom, &r->ci_lo, &r->ci_hi);
+		r->weight = o->num == BT_NUM_PERIOD ? (double)per[i] :
+		    o->num == BT_NUM_SAMPLES ? (o->skid ? adj[i] : (double)smp[i]) :
+		    primary;
+		r->text = sf->missing ? "" : sf->lines[i - 1];
+		if (primary >= HOT_MIN_PERCENT)
+			r->flags |= BT_ROW_F_HOT;
+		if (o->num == BT_NUM_PERCENT)
+			num = r->weight > 0 ? bt_strpool_addf(&v->pool, "%.2f", primary) : "";
+		else
+			num = r->weight > 0 ? bt_strpool_addf(&v->pool, "%.0f", r->weight) : "";
+		add_cell(v, pad(v, num, wnum, true), heat(primary, r->weight > 0));
+		add_cell(v, pad(v, smp[i] ? bt_strpool_addf(&v->pool, "%llu",
+		    (unsigned long long)smp[i]) : "", 8, true), BT_STYLE_NORMAL);
+		add_cell(v, pad(v, bt_strpool_addf(&v->pool, "%zu", i), wline + 2, true),
+		    BT_STYLE_ADDR);
+		add_cell(v, bt_strpool_addf(&v->pool, "  %s", r->text),
+		    r->weight > 0 ? heat(primary, true) : BT_STYLE_SOURCE);
+	}
+	{
+		const char *h[4] = { o->num == BT_NUM_PERCENT ? (o->skid ? "Skid%" : "Percent") :
+			o->num == BT_NUM_SAMPLES ? "Samples" : "Period", "Samples", "Line",
+			"  Source" };
+		size_t w[4] = { wnum, 8, wline + 2, 0 };
+		bool right[4] = { true, true, true, false };
+		set_columns(v, h, w, right, 4);
+	}
+	if (sf->missing)
+		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+		    "source file '%s' not found: only lines with samples are listed",
+		    a->file));
+	free(smp);
+	free(per);
+	free(adj);
+	seal(v);
+	build_hot(v);
+	v->title = bt_strpool_addf(&v->pool, "%s  (source of %s)", a->file, f->name);
+	return v;
+}
+
+void
+bt_view_free(struct bt_view *v)
+{
+	if (v == NULL)
+		return;
+	BT_VEC_FREE(v->rows);
+	BT_VEC_FREE(v->cells);
+	BT_VEC_FREE(v->cell_start);
+	BT_VEC_FREE(v->hot);
+	BT_VEC_FREE(v->notes);
+	bt_strpool_release(&v->pool);
+	free(v);
+}
+
+size_t
+bt_view_nrows(const struct bt_view *v)
+{
+	return v->rows.n;
+}
+
+const struct bt_row *
+bt_view_row(const struct bt_view *v, size_t i)
+{
+	return i < v->rows.n ? &v->rows.v[i] : NULL;
+}
+
+const struct bt_row *
+bt_view_columns(const struct bt_view *v)
+{
+	return &v->columns;
+}
+
+const char *
+bt_view_title(const struct bt_view *v)
+{
+	return v->title;
+}
+
+size_t
+bt_view_nnotes(const struct bt_view *v)
+{
+	return v->notes.n;
+}
+
+const char *
+bt_view_note(const struct bt_view *v, size_t i)
+{
+	return i < v->notes.n ? v->notes.v[i] : NULL;
+}
+
+size_t
+bt_view_hot(const struct bt_view *v, const size_t **rows)
+{
+	*rows = v->hot.v;
+	return v->hot.n;
+}
+
+long
+bt_view_find_addr(const struct bt_view *v, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < v->rows.n; i++) {
+		const struct bt_row *r = &v->rows.v[i];
+		if (r->kind == BT_ROW_INSN && addr >= r->addr &&
+		    (i + 1 == v->rows.n || addr < r->addr +
+		     v->s->funcs.v[v->func].ann[v->s->o.syntax == BT_ASM_INTEL]->insns.v[r->insn].in.len))
+			return (long)i;
+	}
+	return -1;
+}
+
+long
+bt_view_find_line(const struct bt_view *v, unsigned line)
+{
+	size_t i;
+
+	for (i = 0; i < v->rows.n; i++)
+		if (v->rows.v[i].kind == BT_ROW_LINE && v->rows.v[i].line == line)
+			return (long)i;
+	return -1;
+}

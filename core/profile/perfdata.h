@@ -1,0 +1,187 @@
+/*
+ * perf.data, the file format of `perf record` (tools/perf/Documentation/
+ * perf.data-file-format.txt): benchtui's recordings are written in it, and
+ * `benchtui -i` reads it, whoever wrote it.
+ *
+ * The reader treats the file as hostile: every size, offset and count is
+ * checked against the file before it is used, and an error names the
+ * offset. Both byte orders are read; pipe mode is refused.
+ */
+#ifndef BENCHTUI_PERFDATA_H
+#define BENCHTUI_PERFDATA_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct bt_error;
+
+/* Feature bits (HEADER_*) benchtui reads or writes. */
+enum {
+	BT_FEAT_BUILD_ID = 2,
+	BT_FEAT_HOSTNAME = 3,
+	BT_FEAT_OSRELEASE = 4,
+	BT_FEAT_VERSION = 5,
+	BT_FEAT_ARCH = 6,
+	BT_FEAT_NRCPUS = 7,
+	BT_FEAT_CMDLINE = 11,
+	BT_FEAT_EVENT_DESC = 12,
+	BT_FEAT_SAMPLE_TIME = 21,
+	/*
+	 * benchtui's own section (key=value lines, then the vDSO image):
+	 * the highest bit, far past any feature perf defines, so perf reads
+	 * the section table and skips it.
+	 */
+	BT_FEAT_BENCHTUI = 255,
+};
+
+/* perf's own record types that may appear in the data section. */
+enum {
+	BT_PD_HEADER_ATTR = 64,
+	BT_PD_HEADER_BUILD_ID = 67,
+	BT_PD_FINISHED_ROUND = 68,
+	BT_PD_ID_INDEX = 69,
+};
+
+/**
+ * struct bt_pd_attr - one event of the file
+ * @attr: the perf_event_attr, in native byte order, zero-extended
+ * @name: from EVENT_DESC, else derived from type/config ("cpu-clock")
+ * @ids: the sample ids that belong to this event
+ */
+struct bt_pd_attr {
+	struct perf_event_attr attr;
+	char *name;
+	uint64_t *ids;
+	size_t nids;
+};
+
+/**
+ * struct bt_pd_buildid - one entry of the BUILD_ID feature
+ * @misc: cpumode of the module (PERF_RECORD_MISC_USER/KERNEL)
+ * @size: build-id length in bytes (20 for GNU, up to 20)
+ */
+struct bt_pd_buildid {
+	int32_t pid;
+	uint16_t misc;
+	uint8_t size;
+	uint8_t id[20];
+	char *filename;
+};
+
+/**
+ * struct bt_pd_event - one record of the data section, decoded
+ * @type: PERF_RECORD_* (or a perf user type, which is skipped by callers)
+ * @misc: header.misc
+ * @offset: file offset of the record, for messages
+ * @attr: index of its event in the attribute list, -1 if unknown
+ * @pid, @tid, @time, @cpu: from the sample fields or the sample_id trailer
+ *   (has_time false when the record carries no time)
+ */
+struct bt_pd_event {
+	uint32_t type;
+	uint16_t misc;
+	uint64_t offset;
+	int attr;
+	uint32_t pid, tid, cpu;
+	uint64_t time;
+	bool has_time;
+	union {
+		struct {
+			uint64_t ip, period;
+		} sample;
+		struct {	/* MMAP and MMAP2 */
+			uint32_t pid, tid;
+			uint64_t start, len, pgoff;
+			uint32_t prot, flags;
+			uint8_t build_id_size;	/* 0: none in the record */
+			uint8_t build_id[20];
+			const char *filename;	/* borrowed: valid until the next call */
+		} mmap;
+		struct {
+			uint32_t pid, tid;
+			const char *comm;	/* borrowed */
+		} comm;
+		struct {	/* FORK and EXIT */
+			uint32_t pid, ppid, tid, ptid;
+			uint64_t time;
+		} task;
+		struct {	/* LOST (id, lost) and LOST_SAMPLES (lost) */
+			uint64_t id, lost;
+		} lost;
+		struct {	/* THROTTLE and UNTHROTTLE */
+			uint64_t time, id;
+		} throttle;
+	} u;
+};
+
+struct bt_pd_reader;
+
+/* Open and validate path (header, attrs, features). NULL with err set. */
+struct bt_pd_reader *bt_pd_open(const char *path, struct bt_error *err);
+/* Same, from memory (the fuzz target); data must outlive the reader. */
+struct bt_pd_reader *bt_pd_open_mem(const void *data, size_t size,
+				    struct bt_error *err);
+void bt_pd_close(struct bt_pd_reader *r);
+
+size_t bt_pd_nattrs(const struct bt_pd_reader *r);
+const struct bt_pd_attr *bt_pd_attr(const struct bt_pd_reader *r, size_t i);
+bool bt_pd_swapped(const struct bt_pd_reader *r);
+
+/* A string feature (HOSTNAME, OSRELEASE, VERSION, ARCH); NULL if absent. */
+const char *bt_pd_feature_str(const struct bt_pd_reader *r, int feat);
+/* CMDLINE feature as argv (NULL if absent). */
+char *const *bt_pd_cmdline(const struct bt_pd_reader *r, size_t *argc);
+int bt_pd_nr_cpus(const struct bt_pd_reader *r);
+size_t bt_pd_buildids(const struct bt_pd_reader *r,
+		      const struct bt_pd_buildid **ids);
+/* benchtui's own section, NULL if the file has none. */
+const void *bt_pd_benchtui(const struct bt_pd_reader *r, size_t *len);
+uint64_t bt_pd_data_size(const struct bt_pd_reader *r);
+
+/*
+ * Decode the next record into *ev. Returns 1, 0 at the end of the data
+ * section, or -BT_EFORMAT with err naming the offset.
+ */
+int bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev,
+	       struct bt_error *err);
+/* Restart iteration at the first record. */
+void bt_pd_rewind(struct bt_pd_reader *r);
+
+/* Fill attr name from type/config: "cycles", "cpu-clock", "raw 0x1c2"... */
+const char *bt_pd_event_name(const struct perf_event_attr *attr, char *buf,
+			     size_t len);
+
+/* Writing. */
+struct bt_pd_features {
+	const char *hostname, *osrelease, *arch, *version;
+	uint32_t nr_cpus_online, nr_cpus_avail;
+	char *const *cmdline;	/* NULL-terminated */
+	const struct bt_pd_buildid *buildids;
+	size_t nbuildids;
+	uint64_t first_sample_time, last_sample_time;
+	const void *benchtui;	/* benchtui's own section */
+	size_t benchtui_len;
+};
+
+struct bt_pd_writer;
+
+/*
+ * Start writing path: the data goes to "path.tmp" until bt_pd_finish
+ * renames it (an existing path is kept as "path.old", like perf).
+ */
+struct bt_pd_writer *bt_pd_create(const char *path,
+				  const struct bt_pd_attr *attrs, size_t nattrs,
+				  struct bt_error *err);
+/* Append one record (a perf_event_header and its payload). */
+int bt_pd_write(struct bt_pd_writer *w, const void *rec, size_t len,
+		struct bt_error *err);
+uint64_t bt_pd_written(const struct bt_pd_writer *w);
+/* Write attrs, features and header, then rename into place; frees w. */
+int bt_pd_finish(struct bt_pd_writer *w, const struct bt_pd_features *f,
+		 struct bt_error *err);
+/* Drop the temporary file; frees w. */
+void bt_pd_abort(struct bt_pd_writer *w);
+
+#endif

@@ -1,0 +1,97 @@
+/* Build-ids from ELF notes, and this process's vDSO image. */
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <unistd.h>
+
+#include "base.h"
+#include "record/record.h"
+
+static size_t
+elf_build_id(Elf *elf, uint8_t id[20])
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		Elf_Data *data;
+		GElf_Nhdr nh;
+		size_t off = 0, noff, doff;
+
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_NOTE)
+			continue;
+		data = elf_getdata(scn, NULL);
+		if (data == NULL)
+			continue;
+		while ((off = gelf_getnote(data, off, &nh, &noff, &doff)) > 0) {
+			if (nh.n_type == NT_GNU_BUILD_ID && nh.n_namesz == 4 &&
+			    memcmp((char *)data->d_buf + noff, "GNU", 4) == 0 &&
+			    nh.n_descsz > 0) {
+				size_t n = BT_MIN(nh.n_descsz, 20);
+				memcpy(id, (char *)data->d_buf + doff, n);
+				return n;
+			}
+		}
+	}
+	return 0;
+}
+
+size_t
+bt_elf_build_id(const char *path, uint8_t id[20])
+{
+	size_t n = 0;
+	Elf *elf;
+	int fd;
+
+	elf_version(EV_CURRENT);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	if (elf != NULL && elf_kind(elf) == ELF_K_ELF)
+		n = elf_build_id(elf, id);
+	elf_end(elf);
+	close(fd);
+	return n;
+}
+
+size_t
+bt_elf_build_id_mem(const void *image, size_t len, uint8_t id[20])
+{
+	size_t n = 0;
+	Elf *elf;
+
+	elf_version(EV_CURRENT);
+	elf = elf_memory((char *)image, len);
+	if (elf != NULL && elf_kind(elf) == ELF_K_ELF)
+		n = elf_build_id(elf, id);
+	elf_end(elf);
+	return n;
+}
+
+const void *
+bt_own_vdso(size_t *len)
+{
+	unsigned long base = getauxval(AT_SYSINFO_EHDR);
+	char line[512];
+	FILE *f;
+
+	*len = 0;
+	if (base == 0)
+		return NULL;
+	f = fopen("/proc/self/maps", "re");
+	if (f == NULL)
+		return NULL;
+	while (fgets(line, sizeof(line), f) != NULL) {
+		unsigned long lo, hi;
+		if (sscanf(line, "%lx-%lx", &lo, &hi) == 2 && lo == base &&
+		    strstr(line, "[vdso]") != NULL) {
+			*len = hi - lo;
+			break;
+		}
+	}
+	fclose(f);
+	return *len ? (const void *)base : NULL;
+}

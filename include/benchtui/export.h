@@ -1,0 +1,43 @@
+/*
+ * Exports (DESIGN.md §3): the same view rows as the browser, as text in
+ * the spirit of perf annotate --stdio, or as JSON for tools and CI.
+ */
+#ifndef BENCHTUI_EXPORT_H
+#define BENCHTUI_EXPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "benchtui/benchtui.h"
+#include "benchtui/view.h"
+
+struct bt_session;
+
+enum bt_format { BT_FORMAT_TEXT, BT_FORMAT_JSON };
+
+/**
+ * struct bt_export_opts - what a whole-profile export holds
+ * @format: text or JSON
+ * @top: annotate the N hottest functions (0: 5)
+ * @all: annotate every sampled function that has code
+ * @func: annotate only this function (-s NAME)
+ * @view: the view options every section uses
+ */
+struct bt_export_opts {
+	enum bt_format format;
+	size_t top;
+	bool all;
+	const char *func;
+	struct bt_view_opts view;
+};
+
+/* Header, hot-function table, findings, then the annotated functions. */
+BT_API int bt_export(FILE *out, struct bt_session *s,
+		     const struct bt_export_opts *o, struct bt_error *err);
+/* Exactly one view, as the browser shows it (the E key). */
+BT_API int bt_export_view(FILE *out, struct bt_session *s,
+			  const struct bt_view *v, enum bt_format format,
+			  struct bt_error *err);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * A recording loaded for viewing: samples resolved to modules, plus the
+ * run's metadata. Read from a perf.data file, benchtui's or perf's.
+ */
+#ifndef BENCHTUI_PROFILE_H
+#define BENCHTUI_PROFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchtui/benchtui.h"
+
+struct bt_profile;
+
+/**
+ * struct bt_profile_info - what the header of every view shows
+ * @command: the benchmark's command line (perf files: perf's cmdline)
+ * @events: names of the recorded events; @nevents of them
+ * @frequency: samples per second asked for (0 when period-based)
+ * @samples: samples of all events in the file
+ * @lost: samples the kernel dropped (LOST / LOST_SAMPLES records)
+ * @throttled: THROTTLE records
+ * @duration: seconds from the first to the last sample (the run's wall
+ *            time when benchtui recorded it)
+ * @has_status: @wait_status is known (benchtui recordings)
+ * @wait_status: the benchmark's status as waitpid() gave it
+ * @interrupted: the recording was stopped by Ctrl-C or a signal
+ * @event_note: why the event differs from the one asked for, or ""
+ * @hostname, @osrelease: where it was recorded ("" if unknown)
+ * @recorder: "benchtui 0.1.0", "perf 6.1.x"...
+ */
+struct bt_profile_info {
+	const char *command;
+	const char *const *events;
+	size_t nevents;
+	unsigned frequency;
+	uint64_t samples, lost, throttled;
+	double duration;
+	bool has_status;
+	int wait_status;
+	bool interrupted;
+	const char *event_note;
+	const char *hostname, *osrelease, *recorder;
+};
+
+BT_API struct bt_profile *bt_profile_open(const char *path, struct bt_error *err);
+BT_API void bt_profile_free(struct bt_profile *p);
+BT_API const struct bt_profile_info *bt_profile_info(const struct bt_profile *p);
+
+#endif

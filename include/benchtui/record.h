@@ -1,0 +1,67 @@
+/*
+ * Recording: run a command under sampling and save a perf.data file
+ * (DESIGN.md §1 "record").
+ */
+#ifndef BENCHTUI_RECORD_H
+#define BENCHTUI_RECORD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "benchtui/benchtui.h"
+
+/**
+ * struct bt_record_opts - what to run and how to sample it
+ * @argv: the command, NULL-terminated; executed directly (execvp, no shell)
+ * @event: "cycles", "cpu-clock", "instructions", ...; NULL for the default:
+ *         cycles at the highest precise_ip accepted, else cpu-clock
+ * @freq: samples per second per CPU (0: 4000)
+ * @delay_ms: drop samples taken in the first delay_ms after exec
+ * @output: the file to write (NULL: "benchtui.data")
+ * @mmap_pages: ring buffer data pages per CPU (0: 128; halved down to 4
+ *              when the locked-memory limit refuses)
+ */
+struct bt_record_opts {
+	char *const *argv;
+	const char *event;
+	unsigned freq;
+	unsigned delay_ms;
+	const char *output;
+	unsigned mmap_pages;
+};
+
+/**
+ * struct bt_record_result - how the run went
+ * @wait_status: the command's status as waitpid() gives it
+ * @event: the event that was used (may differ from the one asked for)
+ * @event_note: why, when it differs ("no hardware PMU: cycles not supported")
+ * @samples, @lost, @throttled: records counted while recording
+ * @duration: wall seconds from exec to exit
+ * @interrupted: bt_record_interrupt() stopped the command
+ */
+struct bt_record_result {
+	int wait_status;
+	char event[64];
+	char event_note[160];
+	uint64_t samples, lost, throttled;
+	double duration;
+	bool interrupted;
+};
+
+/*
+ * Run and record. Returns 0 when a recording was saved (whatever the
+ * command's own status), or a negative -BT_E* code with err set:
+ * BT_EEXEC (command missing or not executable: nothing saved), BT_EPERF
+ * (the kernel refused perf_event_open; the message names
+ * /proc/sys/kernel/perf_event_paranoid), BT_EIO.
+ */
+BT_API int bt_record_run(const struct bt_record_opts *o,
+			 struct bt_record_result *res, struct bt_error *err);
+
+/*
+ * Stop the command and keep what was recorded. Async-signal-safe: meant
+ * for SIGINT/SIGTERM handlers.
+ */
+BT_API void bt_record_interrupt(int sig);
+
+#endif

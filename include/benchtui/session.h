@@ -1,0 +1,92 @@
+/*
+ * A session: a profile being viewed, with its symbols, its hot-function
+ * table and the annotations built so far (lazily, one function at a time,
+ * cached). Every view and export starts here.
+ */
+#ifndef BENCHTUI_SESSION_H
+#define BENCHTUI_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchtui/benchtui.h"
+#include "benchtui/profile.h"
+
+struct bt_session;
+
+enum bt_asm_syntax { BT_ASM_ATT, BT_ASM_INTEL };
+
+/**
+ * struct bt_session_opts - what part of the profile to look at
+ * @event: event name to show; NULL for the first event of the file
+ * @time_from, @time_to: keep samples in [from, to); negative: unbounded
+ * @time_percent: from/to are percent of the run instead of seconds
+ * @syntax: assembly syntax for annotations
+ */
+struct bt_session_opts {
+	const char *event;
+	double time_from, time_to;
+	bool time_percent;
+	enum bt_asm_syntax syntax;
+};
+
+enum bt_func_kind {
+	BT_FK_SYMBOL,		/* from the symbol table */
+	BT_FK_STRIPPED,		/* bounds from .eh_frame (no symbol) */
+	BT_FK_GUESSED,		/* bounds from the sampled range itself */
+	BT_FK_KERNEL,		/* all kernel samples */
+	BT_FK_UNKNOWN,		/* samples outside any known mapping */
+};
+
+/**
+ * struct bt_func - one row of the hot-function table
+ * @name: demangled symbol, or "module+0xaddr" for stripped code
+ * @module: path of its module; @module_name: its basename
+ * @start, @end: link-time address range ("what objdump -d prints")
+ * @samples, @period: in the chosen event and time window
+ * @percent: of all samples in the window
+ * @file, @line: source location of its first instruction, NULL/0 if unknown
+ * @can_annotate: its code bytes are available
+ */
+struct bt_func {
+	const char *name;
+	const char *module, *module_name;
+	uint64_t start, end;
+	uint64_t samples, period;
+	double percent;
+	const char *file;
+	unsigned line;
+	enum bt_func_kind kind;
+	bool can_annotate;
+};
+
+/* Takes ownership of p (freed with the session, also on failure). */
+BT_API struct bt_session *bt_session_new(struct bt_profile *p,
+					 const struct bt_session_opts *o,
+					 struct bt_error *err);
+BT_API void bt_session_free(struct bt_session *s);
+
+BT_API const struct bt_profile_info *bt_session_info(const struct bt_session *s);
+BT_API const struct bt_session_opts *bt_session_opts(const struct bt_session *s);
+/* The event shown and the samples/period in the window. */
+BT_API const char *bt_session_event(const struct bt_session *s);
+BT_API uint64_t bt_session_samples(const struct bt_session *s);
+BT_API uint64_t bt_session_period(const struct bt_session *s);
+/* The window actually used, in seconds from the first sample. */
+BT_API void bt_session_window(const struct bt_session *s, double *from, double *to);
+
+/* Functions, hottest first. */
+BT_API size_t bt_session_nfuncs(const struct bt_session *s);
+BT_API const struct bt_func *bt_session_func(const struct bt_session *s, size_t i);
+/* Index of the function named name (exact, then unique prefix), or -1. */
+BT_API long bt_session_find(const struct bt_session *s, const char *name);
+
+/*
+ * Notes on what is missing or degraded ("no debug info for '/bin/x'",
+ * "'/bin/x' changed since it was recorded (build-id mismatch)").
+ */
+BT_API size_t bt_session_nnotes(const struct bt_session *s);
+BT_API const char *bt_session_note(const struct bt_session *s, size_t i);
+
+#endif

@@ -1,0 +1,163 @@
+/*
+ * View rows: the one model that the browser paints and both exports write
+ * (STYLE.md §2.3). A view is built from a session with explicit options,
+ * owns all its text, and is rebuilt rather than patched.
+ */
+#ifndef BENCHTUI_VIEW_H
+#define BENCHTUI_VIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchtui/benchtui.h"
+
+struct bt_session;
+
+enum bt_style {
+	BT_STYLE_NORMAL,
+	BT_STYLE_DIM,		/* no samples, or an interval that reaches zero */
+	BT_STYLE_MILD,		/* some samples (>= 0.5%) */
+	BT_STYLE_WARM,		/* >= 2% */
+	BT_STYLE_HOT,		/* >= 10% */
+	BT_STYLE_ADDR,
+	BT_STYLE_SOURCE,
+	BT_STYLE_INLINE,
+	BT_STYLE_JUMP,
+	BT_STYLE_CALL,
+	BT_STYLE_COMMENT,
+	BT_STYLE_GUTTER,
+	BT_STYLE_TITLE,
+	BT_STYLE_WARN,
+	BT_STYLE_COUNT
+};
+
+/* text is owned by the view; cells are already padded to their column */
+struct bt_cell {
+	const char *text;
+	enum bt_style style;
+};
+
+enum bt_row_kind {
+	BT_ROW_TEXT,		/* a header or note line */
+	BT_ROW_FUNC,		/* hot-function table */
+	BT_ROW_INSN,		/* an instruction */
+	BT_ROW_SOURCE,		/* an interleaved source line */
+	BT_ROW_INLINE,		/* entering an inlined function */
+	BT_ROW_LINE,		/* source view: one line of the file */
+	BT_ROW_FINDING,		/* a lint finding */
+};
+
+/* Row flags. */
+#define BT_ROW_F_SKID_TARGET	0x01	/* the skid adjustment credits it */
+#define BT_ROW_F_HOT		0x02	/* a stop for Tab / Shift-Tab */
+#define BT_ROW_F_LOOP_HEAD	0x04
+#define BT_ROW_F_BACK_EDGE	0x08
+#define BT_ROW_F_REGION_START	0x10	/* first instruction of a hot region */
+#define BT_ROW_F_CALL		0x20	/* a call: Enter opens the callee */
+#define BT_ROW_F_JUMP		0x40	/* a branch inside the function */
+
+/**
+ * struct bt_row - one row of a view, as data and as cells
+ * @kind: what it is
+ * @flags: BT_ROW_F_*
+ * @func: FUNC rows: index in the session's table; others: the function shown
+ * @insn: INSN rows: instruction index in the annotation
+ * @addr: INSN: link-time address; FUNC: start address
+ * @samples, @period, @adjusted: raw counts and skid-adjusted samples
+ * @percent, @adjusted_percent: of the function or of all samples (opts)
+ * @ci_lo, @ci_hi: 95% Wilson interval of @percent
+ * @weight: the primary number (what sorting, heat and Tab use)
+ * @file, @line: source location (INSN: innermost; SOURCE, LINE: the line)
+ * @text: the instruction, source or note text without columns
+ * @target: branch or call target address (has_target)
+ * @target_name: "sym+0xoff" of the target, NULL if unknown
+ * @target_row: row index of a branch target in this view, -1 if none
+ * @region: hot region index (0 is the hottest), -1 if none
+ * @loop_depth: loops around the instruction
+ */
+struct bt_row {
+	enum bt_row_kind kind;
+	unsigned flags;
+	size_t func;
+	size_t insn;
+	uint64_t addr;
+	uint64_t samples, period;
+	double adjusted;
+	double percent, adjusted_percent;
+	double ci_lo, ci_hi;
+	double weight;
+	const char *file;
+	unsigned line;
+	const char *text;
+	bool has_target;
+	uint64_t target;
+	const char *target_name;
+	long target_row;
+	int region;
+	int loop_depth;
+	size_t ncells;
+	const struct bt_cell *cells;
+};
+
+enum bt_numcol { BT_NUM_PERCENT, BT_NUM_SAMPLES, BT_NUM_PERIOD };
+
+/**
+ * struct bt_view_opts - how to show it (the browser's toggles)
+ * @num: the number columns: percent (with samples), samples, or period
+ * @skid: skid-adjusted attribution is the primary column
+ * @global_percent: percent of all samples instead of the function's
+ * @source: interleave source lines and inline markers
+ * @addresses: absolute addresses instead of offsets in the function
+ */
+struct bt_view_opts {
+	enum bt_numcol num;
+	bool skid;
+	bool global_percent;
+	bool source;
+	bool addresses;
+};
+
+/* The defaults: percent, raw, local percent, source on, absolute addresses. */
+BT_API void bt_view_opts_init(struct bt_view_opts *o);
+
+struct bt_view;
+
+/* The run's header lines ("command: ./bench", "event: cpu-clock"...). */
+BT_API struct bt_view *bt_view_header(struct bt_session *s);
+/* The hot-function table, hottest first; max 0 for all. */
+BT_API struct bt_view *bt_view_functions(struct bt_session *s,
+					 const struct bt_view_opts *o, size_t max);
+/* The annotated function. NULL with err set when it has no code. */
+BT_API struct bt_view *bt_view_annotate(struct bt_session *s, size_t func,
+					const struct bt_view_opts *o,
+					struct bt_error *err);
+/* The source file of the function with per-line totals. */
+BT_API struct bt_view *bt_view_source(struct bt_session *s, size_t func,
+				      const struct bt_view_opts *o,
+				      struct bt_error *err);
+BT_API void bt_view_free(struct bt_view *v);
+
+BT_API size_t bt_view_nrows(const struct bt_view *v);
+BT_API const struct bt_row *bt_view_row(const struct bt_view *v, size_t i);
+/* The column headings, as one row of cells aligned with the rows. */
+BT_API const struct bt_row *bt_view_columns(const struct bt_view *v);
+/* A title: "divchain  (skid)  97.9% of samples", "skid.c" ... */
+BT_API const char *bt_view_title(const struct bt_view *v);
+/* Notes about the view ("no source lines: no debug info for 'x'"). */
+BT_API size_t bt_view_nnotes(const struct bt_view *v);
+BT_API const char *bt_view_note(const struct bt_view *v, size_t i);
+/* Row of the instruction containing addr, or of the file line; -1 if none. */
+BT_API long bt_view_find_addr(const struct bt_view *v, uint64_t addr);
+BT_API long bt_view_find_line(const struct bt_view *v, unsigned line);
+
+/*
+ * Rows with a non-zero primary number, hottest first (Tab, Shift-Tab and
+ * H walk this order, as in perf annotate). *rows is owned by the view.
+ */
+BT_API size_t bt_view_hot(const struct bt_view *v, const size_t **rows);
+
+/* Wilson 95% interval of k successes out of n, in percent. */
+BT_API void bt_wilson(uint64_t k, uint64_t n, double *lo, double *hi);
+
+#endif

@@ -1,0 +1,14 @@
+/* The ncurses browser (tui/). */
+#ifndef BENCHTUI_TUI_H
+#define BENCHTUI_TUI_H
+
+#include "benchtui/benchtui.h"
+
+struct bt_session;
+struct bt_export_opts;
+
+/* Browse s until the user quits; the terminal is restored on every exit path. */
+int bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
+	       const char *symbol, struct bt_error *err);
+
+#endif
