@@ -1,0 +1,46 @@
+# Shared by tests/test-*.sh: paths, fixture builds, skips and checks.
+# Sourced with $BUILD set (default build); the binary is ./benchtui or $BUILD/benchtui.
+set -u
+BUILD=${BUILD:-build}
+TOP=$(pwd)
+if [ "$BUILD" = build ]; then BT=$TOP/benchtui; else BT=$TOP/$BUILD/benchtui; fi
+FIX=$TOP/$BUILD/fixtures
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/bt-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+mkdir -p "$FIX"
+nfail=0
+
+skip() { echo "   skip: $*"; exit 77; }
+fail() { echo "   FAIL: $*"; nfail=$((nfail + 1)); }
+ok() { echo "   ok: $*"; }
+finish() { [ "$nfail" -eq 0 ] || exit 1; exit 0; }
+
+# fixture NAME [CFLAGS...]: compile tests/fixtures/NAME.c into $FIX/NAME (once per run)
+fixture() {
+	name=$1; shift
+	if [ ! -x "$FIX/$name" ] || [ "$TOP/tests/fixtures/$name.c" -nt "$FIX/$name" ]; then
+		cc -O2 -g "$@" -o "$FIX/$name" "$TOP/tests/fixtures/$name.c" ||
+			{ echo "cannot build fixture $name"; exit 1; }
+	fi
+	echo "$FIX/$name"
+}
+
+# Skip (77) when the kernel refuses perf_event_open here.
+need_recording() {
+	out=$("$BT" -q -o "$TMP/probe.data" --stdio true 2>&1 >/dev/null)
+	case $out in
+	*perf_event_open*|*perf_event_paranoid*) skip "the kernel refuses perf_event_open: $out" ;;
+	esac
+}
+
+# expect_status WANT CMD...: run, compare the exit status
+expect_status() {
+	want=$1; shift
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	if [ "$got" -ne "$want" ]; then
+		fail "$* exited $got, want $want; stderr: $(head -c 300 "$TMP/err")"
+		return 1
+	fi
+	return 0
+}

@@ -1,0 +1,84 @@
+#!/bin/sh
+# Recording end to end: a known 3:1 split, the vDSO, and every error path of
+# the command (missing, not executable, crash, non-zero exit).
+. tests/lib.sh
+need_recording
+
+split=$(fixture split)
+"$BT" -q -o "$TMP/split.data" --stdio --top 2 "$split" >"$TMP/split.txt" 2>"$TMP/err" ||
+	fail "recording split failed: $(cat "$TMP/err")"
+# hot-function table rows: "  72.35%   1234  split  work_a  split.c:17"
+pa=$(awk '$4 == "work_a" { sub("%", "", $1); print $1; exit }' "$TMP/split.txt")
+pb=$(awk '$4 == "work_b" { sub("%", "", $1); print $1; exit }' "$TMP/split.txt")
+if [ -z "$pa" ] || [ -z "$pb" ]; then
+	fail "work_a/work_b missing from the hot-function table"
+	sed -n 1,20p "$TMP/split.txt"
+else
+	# 3:1 within 20% (the split is of the work, sampling noise is ~2% here)
+	if awk -v a="$pa" -v b="$pb" 'BEGIN { r = a / b; exit !(r > 2.4 && r < 3.6) }'; then
+		ok "work_a:work_b = $pa:$pb (want 3:1 within 20%)"
+	else
+		fail "work_a:work_b = $pa:$pb, want 3:1 within 20%"
+	fi
+fi
+# the annotated section of the hottest function has instructions with percentages and source
+if grep -q '^## work_a' "$TMP/split.txt" && grep -q 'split.c:[0-9]' "$TMP/split.txt"; then
+	ok "work_a annotated with source lines"
+else
+	fail "no annotated work_a with source lines"
+fi
+
+# the vDSO resolves
+clk=$(fixture clock)
+"$BT" -q -o "$TMP/clock.data" --stdio --top 1 "$clk" >"$TMP/clock.txt" 2>&1
+if grep -q '__vdso_clock_gettime' "$TMP/clock.txt"; then
+	ok "__vdso_clock_gettime resolves"
+else
+	fail "__vdso_clock_gettime not in the report"; sed -n 1,15p "$TMP/clock.txt"
+fi
+
+# a missing command: one line, exit 2, nothing saved
+rm -f "$TMP/none.data"
+if expect_status 2 "$BT" -o "$TMP/none.data" --stdio "$TMP/no-such-bench"; then
+	if [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q "cannot execute.*no-such-bench" "$TMP/err"; then
+		ok "missing command: $(cat "$TMP/err")"
+	else
+		fail "missing command message: $(cat "$TMP/err")"
+	fi
+	[ ! -e "$TMP/none.data" ] || fail "a recording was left for a missing command"
+fi
+
+# not executable
+printf 'not a program\n' >"$TMP/notexec"
+chmod 644 "$TMP/notexec"
+if expect_status 2 "$BT" -o "$TMP/none.data" --stdio "$TMP/notexec"; then
+	grep -q "cannot execute.*Permission denied" "$TMP/err" &&
+		ok "not executable: $(cat "$TMP/err")" ||
+		fail "not executable message: $(cat "$TMP/err")"
+fi
+
+# crash: profile kept and shown, exit 128+11
+crash=$(fixture crash)
+if expect_status 139 "$BT" -q -o "$TMP/crash.data" --stdio "$crash"; then
+	grep -q "killed by signal 11" "$TMP/err" || fail "crash message: $(cat "$TMP/err")"
+	grep -q "busy_before_crash" "$TMP/out" &&
+		ok "crashed benchmark: profile shown, exit 139" ||
+		fail "crashed benchmark's profile not shown"
+	[ -s "$TMP/crash.data" ] || fail "crashed benchmark's recording not saved"
+fi
+
+# non-zero exit: benchtui exits with it
+if expect_status 3 "$BT" -q -o "$TMP/exit.data" --stdio "$split" 100000 5 3; then
+	grep -q "exited with status 3" "$TMP/err" &&
+		ok "exit 3 passed through with a message" ||
+		fail "exit 3 message: $(cat "$TMP/err")"
+fi
+
+# reopening the saved recording gives the same table
+"$BT" -i "$TMP/split.data" --stdio --top 2 >"$TMP/split2.txt" 2>&1
+if cmp -s "$TMP/split.txt" "$TMP/split2.txt"; then
+	ok "-i gives the same report as the live run"
+else
+	fail "-i differs from the live run"; diff "$TMP/split.txt" "$TMP/split2.txt" | head
+fi
+finish
