@@ -265,6 +265,21 @@ new_func(struct bt_session *s, uint32_t mi, size_t hit, const char *name,
 	BT_VEC_PUSH(s->funcs, f);
 }
 
+/* The source location of a function's first instruction. */
+static void
+entry_line(struct bt_session *s, struct bt_sfunc *f)
+{
+	const struct bt_line *rows;
+
+	if (s->mods[f->module].syms == NULL || f->pub.end <= f->pub.start)
+		return;
+	if (bt_msyms_lines(s->mods[f->module].syms, f->pub.start,
+	    f->pub.start + 1, &rows) > 0 && rows[0].line) {
+		f->pub.file = rows[0].file;
+		f->pub.line = rows[0].line;
+	}
+}
+
 /* Group the sorted hits into functions. */
 static void
 build_funcs(struct bt_session *s)
@@ -315,14 +330,7 @@ build_funcs(struct bt_session *s)
 		}
 		f->pub.percent = s->samples ? 100.0 * (double)f->pub.samples /
 		    (double)s->samples : 0;
-		if (s->mods[f->module].syms != NULL && f->pub.end > f->pub.start) {
-			const struct bt_line *rows;
-			if (bt_msyms_lines(s->mods[f->module].syms, f->pub.start,
-			    f->pub.start + 1, &rows) > 0 && rows[0].line) {
-				f->pub.file = rows[0].file;
-				f->pub.line = rows[0].line;
-			}
-		}
+		entry_line(s, f);
 	}
 	qsort(s->funcs.v, s->funcs.n, sizeof(*s->funcs.v), func_cmp);
 }
@@ -473,6 +481,40 @@ bt_session_find(const struct bt_session *s, const char *name)
 			found = (long)i;
 		}
 	return found;
+}
+
+long
+bt_session_callee(struct bt_session *s, size_t func, uint64_t addr)
+{
+	struct bt_sfunc *sf;
+	struct bt_msyms *m;
+	struct bt_func_sym fs;
+	uint32_t mi;
+	size_t i;
+
+	if (func >= s->funcs.n)
+		return -1;
+	mi = s->funcs.v[func].module;
+	for (i = 0; i < s->funcs.n; i++) {
+		sf = &s->funcs.v[i];
+		if (sf->module == mi && addr >= sf->pub.start && addr < sf->pub.end)
+			return (long)i;
+	}
+	m = bt_session_syms(s, mi);
+	if (m == NULL || bt_msyms_func(m, addr, &fs) < 0)
+		return -1;
+	new_func(s, mi, s->hits.n, fs.name, fs.start, fs.end,
+	    fs.src == BT_FUNC_FDE ? BT_FK_STRIPPED : BT_FK_SYMBOL);
+	sf = &s->funcs.v[s->funcs.n - 1];
+	sf->hit_lo = sf->hit_hi = 0;
+	entry_line(s, sf);
+	return (long)(s->funcs.n - 1);
+}
+
+void
+bt_session_set_syntax(struct bt_session *s, enum bt_asm_syntax syntax)
+{
+	s->o.syntax = syntax;
 }
 
 size_t

@@ -280,12 +280,17 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		bt_view_opts_init(&def);
 		o = &def;
 	}
-	if (max && max < n)
-		n = max;
+	/* the functions shown: filtered, then cut at max */
+	size_t *idx = bt_xcalloc(n + 1, sizeof(size_t)), k = 0;
+	for (i = 0; i < n && (max == 0 || k < max); i++)
+		if (o->filter == NULL || o->filter[0] == '\0' ||
+		    strstr(bt_session_func(s, i)->name, o->filter) != NULL)
+			idx[k++] = i;
+	n = k;
 	/* pass 1: texts and widths; pass 2: padded cells */
 	const char **all = bt_xcalloc(n * 6 + 1, sizeof(char *));
 	for (i = 0; i < n; i++) {
-		const struct bt_func *f = bt_session_func(s, i);
+		const struct bt_func *f = bt_session_func(s, idx[i]);
 		txt[0] = bt_strpool_addf(&v->pool, "%.2f%%", f->percent);
 		txt[1] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->samples);
 		txt[2] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->period);
@@ -299,11 +304,11 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		}
 	}
 	for (i = 0; i < n; i++) {
-		const struct bt_func *f = bt_session_func(s, i);
+		const struct bt_func *f = bt_session_func(s, idx[i]);
 		struct bt_row *r = add_row(v, BT_ROW_FUNC);
 		enum bt_style hs = heat(f->percent, f->samples > 0);
 
-		r->func = i;
+		r->func = idx[i];
 		r->addr = f->start;
 		r->samples = f->samples;
 		r->period = f->period;
@@ -329,6 +334,7 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		set_columns(v, h, hw, hr, 5);
 	}
 	free(all);
+	free(idx);
 	seal(v);
 	build_hot(v);
 	v->title = "hot functions";

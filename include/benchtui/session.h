@@ -81,6 +81,14 @@ BT_API size_t bt_session_nfuncs(const struct bt_session *s);
 BT_API const struct bt_func *bt_session_func(const struct bt_session *s, size_t i);
 /* Index of the function named name (exact, then unique prefix), or -1. */
 BT_API long bt_session_find(const struct bt_session *s, const char *name);
+/*
+ * The function containing addr in the module of function func (a call
+ * target), added to the end of the table with no samples if it had none.
+ * -1 when no symbol covers addr. Pointers from bt_session_func() may move.
+ */
+BT_API long bt_session_callee(struct bt_session *s, size_t func, uint64_t addr);
+/* Assembly syntax of the annotations built from now on. */
+BT_API void bt_session_set_syntax(struct bt_session *s, enum bt_asm_syntax syntax);
 
 /*
  * Notes on what is missing or degraded ("no debug info for '/bin/x'",

@@ -109,6 +109,7 @@ enum bt_numcol { BT_NUM_PERCENT, BT_NUM_SAMPLES, BT_NUM_PERIOD };
  * @global_percent: percent of all samples instead of the function's
  * @source: interleave source lines and inline markers
  * @addresses: absolute addresses instead of offsets in the function
+ * @filter: hot-function table: only names containing it (NULL: all)
  */
 struct bt_view_opts {
 	enum bt_numcol num;
@@ -116,6 +117,7 @@ struct bt_view_opts {
 	bool global_percent;
 	bool source;
 	bool addresses;
+	const char *filter;
 };
 
 /* The defaults: percent, raw, local percent, source on, absolute addresses. */

@@ -1,0 +1,90 @@
+/*
+ * Navigation (STYLE.md §2.3 "navigation is pure core code"): the browser's
+ * state as data, and every key's effect as an action on it. The TUI maps
+ * keys to actions and paints bt_browser_view() rows [top, top + height);
+ * everything else happens here, where unit tests reach it without a terminal.
+ */
+#ifndef BENCHTUI_BROWSE_H
+#define BENCHTUI_BROWSE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "benchtui/benchtui.h"
+#include "benchtui/view.h"
+
+struct bt_session;
+
+enum bt_action {
+	BT_ACT_NONE,
+	BT_ACT_UP, BT_ACT_DOWN, BT_ACT_PAGE_UP, BT_ACT_PAGE_DOWN,
+	BT_ACT_HOME, BT_ACT_END,
+	BT_ACT_ENTER,		/* open function / follow jump / open callee / line -> code */
+	BT_ACT_BACK,		/* previous screen or position */
+	BT_ACT_QUIT,		/* q: back, or quit on the first screen */
+	BT_ACT_NEXT_HOT, BT_ACT_PREV_HOT, BT_ACT_HOTTEST,
+	BT_ACT_NEXT_REGION, BT_ACT_PREV_REGION,
+	BT_ACT_SEARCH_NEXT, BT_ACT_SEARCH_PREV,	/* n N: repeat the last search */
+	BT_ACT_TOGGLE_SOURCE,	/* s */
+	BT_ACT_SOURCE_VIEW,	/* S */
+	BT_ACT_TOGGLE_SKID,	/* K */
+	BT_ACT_CYCLE_NUM,	/* t */
+	BT_ACT_TOGGLE_PERCENT,	/* p */
+	BT_ACT_TOGGLE_SYNTAX,	/* M */
+	BT_ACT_TOGGLE_ADDR,	/* o */
+	BT_ACT_COUNT
+};
+
+enum bt_screen_kind { BT_SCREEN_FUNCS, BT_SCREEN_ANNOTATE, BT_SCREEN_SOURCE };
+
+/**
+ * struct bt_nav - position in a view
+ * @top: first row on screen
+ * @cursor: selected row
+ * @hot: position in the view's hot order (Tab), -1 before the first Tab
+ */
+struct bt_nav {
+	size_t top;
+	size_t cursor;
+	long hot;
+};
+
+struct bt_browser;
+
+/* A browser on s, opening on the hot-function table (or on symbol, if found). */
+BT_API struct bt_browser *bt_browser_new(struct bt_session *s,
+					 const struct bt_view_opts *o);
+BT_API void bt_browser_free(struct bt_browser *b);
+
+/*
+ * Apply an action for a screen of height rows. Returns 1 when the browser
+ * should quit, 0 otherwise; a message for the status line may be set.
+ */
+BT_API int bt_browser_apply(struct bt_browser *b, enum bt_action a, size_t height);
+/* Search forward or backward for text in the rows (also sets n/N). */
+BT_API bool bt_browser_search(struct bt_browser *b, const char *text,
+			      bool backward, size_t height);
+/* Hot-function table only: keep rows whose symbol contains text ("" clears). */
+BT_API void bt_browser_filter(struct bt_browser *b, const char *text);
+/* Open the function at index func of the session's table. */
+BT_API int bt_browser_open(struct bt_browser *b, size_t func, size_t height);
+/* Put the cursor on row (a mouse click); clamps. */
+BT_API void bt_browser_select(struct bt_browser *b, size_t row, size_t height);
+/* Scroll by delta rows, keeping the cursor visible (mouse wheel). */
+BT_API void bt_browser_scroll(struct bt_browser *b, long delta, size_t height);
+
+BT_API enum bt_screen_kind bt_browser_screen(const struct bt_browser *b);
+BT_API const struct bt_view *bt_browser_view(const struct bt_browser *b);
+BT_API const struct bt_nav *bt_browser_nav(const struct bt_browser *b);
+BT_API const struct bt_view_opts *bt_browser_opts(const struct bt_browser *b);
+BT_API const char *bt_browser_filter_text(const struct bt_browser *b);
+/* The message for the status line after the last action, "" if none. */
+BT_API const char *bt_browser_status(const struct bt_browser *b);
+BT_API void bt_browser_set_status(struct bt_browser *b, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Default export file name for the current screen ("work_a.txt"). */
+BT_API char *bt_browser_export_name(const struct bt_browser *b);
+/* Depth of the screen stack (1 on the first screen). */
+BT_API size_t bt_browser_depth(const struct bt_browser *b);
+
+#endif
