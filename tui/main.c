@@ -350,8 +350,13 @@ main(int argc, char **argv)
 			    export_path, strerror(errno));
 	} else if (stdio || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
 		ret = bt_export(stdout, s, &eo, &err);
-	else
+	else {
 		ret = bt_tui_run(s, &eo, symbol, &err);
+		if (ret > 0) {	/* ended by a signal, terminal restored */
+			bt_session_free(s);
+			return 128 + ret;
+		}
+	}
 	if (ret < 0) {
 		fprintf(stderr, "benchtui: %s\n", err.msg);
 		bt_session_free(s);

@@ -19,8 +19,6 @@
 #define FREE_AND_NULL(p) do { free(p); (p) = NULL; } while (0)
 
 /* Out of memory is fatal: call the fatal hook (the TUI restores the terminal), then abort. */
-typedef void (*bt_fatal_hook)(void);
-BT_API void bt_set_fatal_hook(bt_fatal_hook hook);
 void bt_fatal_oom(size_t size) __attribute__((noreturn));
 #define BT_BUG(msg) bt_bug(__FILE__, __LINE__, msg)
 void bt_bug(const char *file, int line, const char *msg) __attribute__((noreturn));

@@ -50,4 +50,11 @@ typedef void (*bt_log_fn)(enum bt_log_level level, const char *msg, void *arg);
 /* Route library diagnostics; NULL drops them (the default). */
 BT_API void bt_set_log_fn(bt_log_fn fn, void *arg);
 
+/*
+ * Out of memory and internal bugs abort; this hook runs first (the TUI
+ * restores the terminal in it).
+ */
+typedef void (*bt_fatal_hook)(void);
+BT_API void bt_set_fatal_hook(bt_fatal_hook hook);
+
 #endif
