@@ -269,7 +269,6 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 {
 	static const char *const heads[] = { "Percent", "Samples", "Period",
 		"Module", "Symbol", "Source" };
-	static const bool right[] = { true, true, true, false, false, false };
 	struct bt_view *v = view_new(s, VIEW_FUNCS);
 	size_t n = bt_session_nfuncs(s), i, c;
 	size_t w[6] = { 7, 7, 6, 6, 6, 6 };
@@ -319,19 +318,21 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		r->line = f->line;
 		r->text = f->name;
 		add_cell(v, pad(v, all[i * 6 + (o->num == BT_NUM_PERIOD ? 2 : 0)],
-		    w[o->num == BT_NUM_PERIOD ? 2 : 0], true), hs);
-		add_cell(v, pad(v, all[i * 6 + 1], w[1], true), BT_STYLE_NORMAL);
-		add_cell(v, pad(v, all[i * 6 + 3], w[3], false), BT_STYLE_ADDR);
-		add_cell(v, pad(v, all[i * 6 + 4], w[4], false),
+		    w[o->num == BT_NUM_PERIOD ? 2 : 0] + 1, true), hs);
+		add_cell(v, pad(v, all[i * 6 + 1], w[1] + 2, true), BT_STYLE_NORMAL);
+		add_cell(v, "  ", BT_STYLE_NORMAL);
+		add_cell(v, pad(v, all[i * 6 + 3], w[3] + 2, false), BT_STYLE_ADDR);
+		add_cell(v, pad(v, all[i * 6 + 4], w[4] + 2, false),
 		    f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
 		add_cell(v, all[i * 6 + 5], BT_STYLE_SOURCE);
 	}
 	{
-		const char *h[5] = { heads[o->num == BT_NUM_PERIOD ? 2 : 0], heads[1],
-			heads[3], heads[4], heads[5] };
-		size_t hw[5] = { w[o->num == BT_NUM_PERIOD ? 2 : 0], w[1], w[3], w[4], 0 };
-		bool hr[5] = { right[0], right[1], right[3], right[4], right[5] };
-		set_columns(v, h, hw, hr, 5);
+		const char *h[6] = { heads[o->num == BT_NUM_PERIOD ? 2 : 0], heads[1],
+			"", heads[3], heads[4], heads[5] };
+		size_t hw[6] = { w[o->num == BT_NUM_PERIOD ? 2 : 0] + 1, w[1] + 2, 2,
+			w[3] + 2, w[4] + 2, 0 };
+		bool hr[6] = { true, true, false, false, false, false };
+		set_columns(v, h, hw, hr, 6);
 	}
 	free(all);
 	free(idx);
@@ -526,10 +527,12 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		r->target_name = ai->target_name;
 
 		if (o->num == BT_NUM_PERCENT) {
-			c0 = ai->samples || ai->adjusted > 0.005 * denom / 100 ?
-			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? apct : pct) : "";
-			c1 = ai->samples || ai->adjusted > 0 ?
-			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? pct : apct) : "";
+			double first = o->skid ? ai->adjusted : (double)ai->samples;
+			double second = o->skid ? (double)ai->samples : ai->adjusted;
+			c0 = first > 0 ? bt_strpool_addf(&v->pool, "%.2f",
+			    o->skid ? apct : pct) : "";
+			c1 = second > 0 ? bt_strpool_addf(&v->pool, "%.2f",
+			    o->skid ? pct : apct) : "";
 			c2 = ai->samples ? bt_strpool_addf(&v->pool, "%llu",
 			    (unsigned long long)ai->samples) : "";
 		} else {

@@ -14,14 +14,27 @@
 
 /* Text. */
 
+/* A row as one line; lead, if not 0, replaces the first character ('#'). */
 static void
-put_cells(FILE *out, const struct bt_row *r)
+put_cells(FILE *out, const struct bt_row *r, char lead)
 {
 	struct bt_strbuf sb = BT_STRBUF_INIT;
 	size_t i;
 
 	for (i = 0; i < r->ncells; i++)
 		bt_strbuf_addstr(&sb, r->cells[i].text);
+	if (lead) {
+		if (sb.len && sb.buf[0] == ' ')
+			sb.buf[0] = lead;
+		else {
+			char c[2] = { lead, 0 };
+			struct bt_strbuf t = BT_STRBUF_INIT;
+			bt_strbuf_addstr(&t, c);
+			bt_strbuf_add(&t, sb.buf, sb.len);
+			bt_strbuf_release(&sb);
+			sb = t;
+		}
+	}
 	while (sb.len > 0 && sb.buf[sb.len - 1] == ' ')
 		sb.buf[--sb.len] = '\0';
 	fprintf(out, "%s\n", sb.buf);
@@ -37,12 +50,10 @@ text_view(FILE *out, const struct bt_view *v, bool title)
 		fprintf(out, "## %s\n", bt_view_title(v));
 	for (i = 0; i < bt_view_nnotes(v); i++)
 		fprintf(out, "# note: %s\n", bt_view_note(v, i));
-	if (bt_view_columns(v)->ncells) {
-		fputs("#", out);
-		put_cells(out, bt_view_columns(v));
-	}
+	if (bt_view_columns(v)->ncells)
+		put_cells(out, bt_view_columns(v), '#');
 	for (i = 0; i < bt_view_nrows(v); i++)
-		put_cells(out, bt_view_row(v, i));
+		put_cells(out, bt_view_row(v, i), 0);
 }
 
 static void

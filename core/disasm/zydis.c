@@ -1,0 +1,171 @@
+/* x86 decoding with Zydis: every AVX-512 instruction glibc runs decodes. */
+#include <Zydis/Zydis.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+#include "disasm/disasm-int.h"
+
+struct zydis {
+	ZydisDecoder dec;
+	ZydisFormatter fmt;
+};
+
+static enum bt_insn_kind
+classify(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
+	 bool *direct)
+{
+	*direct = in->operand_count_visible > 0 &&
+	    ops[0].type == ZYDIS_OPERAND_TYPE_IMMEDIATE && ops[0].imm.is_relative;
+	switch (in->meta.category) {
+	case ZYDIS_CATEGORY_COND_BR:
+		return *direct ? BT_INSN_CJUMP : BT_INSN_IJUMP;
+	case ZYDIS_CATEGORY_UNCOND_BR:
+		return *direct ? BT_INSN_JUMP : BT_INSN_IJUMP;
+	case ZYDIS_CATEGORY_CALL:
+		return *direct ? BT_INSN_CALL : BT_INSN_ICALL;
+	case ZYDIS_CATEGORY_RET:
+		return BT_INSN_RET;
+	case ZYDIS_CATEGORY_SYSCALL:
+		return BT_INSN_SYSCALL;
+	default:
+		break;
+	}
+	switch (in->mnemonic) {
+	case ZYDIS_MNEMONIC_IRET:
+	case ZYDIS_MNEMONIC_IRETD:
+	case ZYDIS_MNEMONIC_IRETQ:
+	case ZYDIS_MNEMONIC_SYSRET:
+	case ZYDIS_MNEMONIC_SYSEXIT:
+		return BT_INSN_RET;
+	case ZYDIS_MNEMONIC_SYSENTER:
+	case ZYDIS_MNEMONIC_INT:
+		return BT_INSN_SYSCALL;
+	case ZYDIS_MNEMONIC_UD0:
+	case ZYDIS_MNEMONIC_UD1:
+	case ZYDIS_MNEMONIC_UD2:
+	case ZYDIS_MNEMONIC_HLT:
+	case ZYDIS_MNEMONIC_INT3:
+		return BT_INSN_STOP;
+	default:
+		return BT_INSN_OTHER;
+	}
+}
+
+static unsigned
+flags_of(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
+	 uint64_t addr, uint64_t *mem_target)
+{
+	unsigned f = 0;
+	uint8_t i;
+
+	for (i = 0; i < in->operand_count; i++) {
+		const ZydisDecodedOperand *op = &ops[i];
+		if (op->type != ZYDIS_OPERAND_TYPE_MEMORY ||
+		    op->mem.type == ZYDIS_MEMOP_TYPE_AGEN)
+			continue;
+		if (op->actions & ZYDIS_OPERAND_ACTION_MASK_READ)
+			f |= BT_INSN_F_MEM_READ;
+		if (op->actions & ZYDIS_OPERAND_ACTION_MASK_WRITE)
+			f |= BT_INSN_F_MEM_WRITE;
+	}
+	for (i = 0; i < in->operand_count_visible; i++) {
+		const ZydisDecodedOperand *op = &ops[i];
+		ZyanU64 abs;
+		if (op->type == ZYDIS_OPERAND_TYPE_MEMORY &&
+		    (op->mem.base == ZYDIS_REGISTER_RIP || op->mem.base == ZYDIS_REGISTER_EIP) &&
+		    ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(in, op, addr, &abs))) {
+			*mem_target = abs;
+			f |= BT_INSN_F_RIPREL;
+			break;
+		}
+	}
+	if (in->meta.category == ZYDIS_CATEGORY_NOP ||
+	    in->meta.category == ZYDIS_CATEGORY_WIDENOP ||
+	    in->mnemonic == ZYDIS_MNEMONIC_ENDBR64 ||
+	    in->mnemonic == ZYDIS_MNEMONIC_ENDBR32)
+		f |= BT_INSN_F_NOP;
+	if (in->mnemonic == ZYDIS_MNEMONIC_RDTSC || in->mnemonic == ZYDIS_MNEMONIC_RDTSCP)
+		f |= BT_INSN_F_TIMER;
+	if ((in->attributes & ZYDIS_ATTRIB_HAS_LOCK) ||
+	    (in->mnemonic == ZYDIS_MNEMONIC_XCHG && (f & BT_INSN_F_MEM_WRITE)))
+		f |= BT_INSN_F_LOCK;
+	return f;
+}
+
+static size_t
+zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
+	  struct bt_insn *out)
+{
+	struct zydis *z = d->priv;
+	ZydisDecodedInstruction in;
+	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
+	bool direct;
+
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&z->dec, buf, len, &in, ops)))
+		return 0;
+	out->kind = classify(&in, ops, &direct);
+	if (direct) {
+		ZyanU64 abs;
+		if (ZYAN_SUCCESS(ZydisCalcAbsoluteAddress(&in, &ops[0], addr, &abs)))
+			out->target = abs;
+	}
+	out->flags = flags_of(&in, ops, addr, &out->mem_target);
+	snprintf(out->mnemonic, sizeof(out->mnemonic), "%s",
+	    ZydisMnemonicGetString(in.mnemonic));
+	if (!ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&z->fmt, &in, ops,
+	    in.operand_count_visible, out->text, sizeof(out->text), addr, NULL)))
+		snprintf(out->text, sizeof(out->text), "%s", out->mnemonic);
+	/* objdump's spacing: the mnemonic padded to a column */
+	{
+		char *sp = strchr(out->text, ' ');
+		size_t ml = sp ? (size_t)(sp - out->text) : 0;
+		if (sp != NULL && ml < 6 && strlen(out->text) + 6 - ml < sizeof(out->text)) {
+			memmove(sp + (6 - ml), sp, strlen(sp) + 1);
+			memset(sp, ' ', 6 - ml);
+		}
+	}
+	return in.length;
+}
+
+static void
+zydis_free(struct bt_disasm *d)
+{
+	free(d->priv);
+}
+
+static const struct bt_disasm_ops zydis_ops = { zydis_one, zydis_free };
+
+int
+bt_zydis_init(struct bt_disasm *d, struct bt_error *err)
+{
+	struct zydis *z = bt_xcalloc(1, sizeof(*z));
+	bool x64 = d->arch == BT_ARCH_X86_64;
+
+	if (!ZYAN_SUCCESS(ZydisDecoderInit(&z->dec,
+	    x64 ? ZYDIS_MACHINE_MODE_LONG_64 : ZYDIS_MACHINE_MODE_LEGACY_32,
+	    x64 ? ZYDIS_STACK_WIDTH_64 : ZYDIS_STACK_WIDTH_32)) ||
+	    !ZYAN_SUCCESS(ZydisFormatterInit(&z->fmt, d->syntax == BT_SYNTAX_INTEL ?
+	    ZYDIS_FORMATTER_STYLE_INTEL : ZYDIS_FORMATTER_STYLE_ATT))) {
+		free(z);
+		return bt_error_set(err, BT_ENOTSUP, "cannot initialise the Zydis decoder");
+	}
+	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE);
+	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_ADDR_PADDING_ABSOLUTE,
+	    ZYDIS_PADDING_DISABLED);
+	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_ADDR_PADDING_RELATIVE,
+	    ZYDIS_PADDING_DISABLED);
+	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_DISP_PADDING,
+	    ZYDIS_PADDING_DISABLED);
+	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_IMM_PADDING,
+	    ZYDIS_PADDING_DISABLED);
+	/* immediates as objdump shows them: $0xb504f32d, not $-0x4afb0cd3 */
+	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_IMM_SIGNEDNESS,
+	    ZYDIS_SIGNEDNESS_UNSIGNED);
+	/* disp(%rip) as objdump prints it; the absolute address goes to mem_target */
+	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_FORCE_RELATIVE_RIPREL,
+	    ZYAN_TRUE);
+	d->priv = z;
+	d->ops = &zydis_ops;
+	return 0;
+}

@@ -1,0 +1,692 @@
+/*
+ * One module's symbols, lines and inline frames through libdwfl
+ * (DESIGN.md §1 "symbols"). Each module gets its own Dwfl, reported at
+ * bias 0 so that every address is the link-time address objdump prints.
+ * Indexes are built once: the sorted function table per module, the line
+ * rows and the inline ranges per compilation unit, on first use.
+ */
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <gelf.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "base.h"
+#include "symbols/symbols.h"
+
+struct fsym {
+	uint64_t start, end;
+	const char *raw;	/* ELF name (owned by libdwfl) */
+	const char *name;	/* demangled, filled on first use */
+	int bind;
+	bool sized;
+};
+
+struct inl {
+	uint64_t lo, hi;
+	uint64_t pmax;		/* max hi of this and all entries before */
+	unsigned depth;
+	struct bt_inline f;
+};
+
+struct cu {
+	uint64_t off;			/* CU DIE offset: the cache key */
+	BT_VEC(struct bt_line) rows;	/* sorted, one per address; line 0 ends a sequence */
+	BT_VEC(struct inl) inl;		/* sorted by lo */
+	const char *producer;
+	bool inl_done;
+};
+
+struct bt_msyms {
+	struct bt_msyms_info info;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;			/* the main file (code, headers) */
+	int memfd;
+	BT_VEC(struct fsym) syms;
+	BT_VEC(struct cu *) cus;
+	struct bt_strpool pool;
+	char *base;			/* basename, for FDE names */
+	BT_VEC(struct bt_func_sym) fde_cache;
+};
+
+static char *debuginfo_path = (char *)"+:.debug:/usr/lib/debug";
+
+static const Dwfl_Callbacks callbacks = {
+	.find_elf = dwfl_build_id_find_elf,
+	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.section_address = dwfl_offline_section_address,
+	.debuginfo_path = &debuginfo_path,
+};
+
+char *__cxa_demangle(const char *mangled, char *buf, size_t *n, int *status);
+
+char *
+bt_demangle(const char *name)
+{
+	int status = 0;
+	char *d;
+	size_t n;
+
+	if (name == NULL || strncmp(name, "_Z", 2) != 0)
+		return NULL;
+	d = __cxa_demangle(name, NULL, NULL, &status);
+	if (d == NULL || status != 0) {
+		free(d);
+		return NULL;
+	}
+	/* Rust legacy symbols end in "::h" and 16 hex digits: drop the hash */
+	n = strlen(d);
+	if (n > 19 && strncmp(d + n - 19, "::h", 3) == 0 &&
+	    strspn(d + n - 16, "0123456789abcdef") == 16)
+		d[n - 19] = '\0';
+	return d;
+}
+
+static const char *
+pooled_demangle(struct bt_msyms *m, const char *name)
+{
+	char *d = bt_demangle(name);
+	const char *r;
+
+	if (d == NULL)
+		return name;
+	r = bt_strpool_addstr(&m->pool, d);
+	free(d);
+	return r;
+}
+
+static bool
+elf_has_symtab(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf == NULL)
+		return false;
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_SYMTAB)
+			return true;
+	return false;
+}
+
+static int
+underscores(const char *s)
+{
+	int n = 0;
+
+	while (s[n] == '_')
+		n++;
+	return n;
+}
+
+/* perf's choose_best_symbol(): true when b should replace a. */
+static bool
+better(const struct fsym *a, const struct fsym *b)
+{
+	int ua, ub;
+	size_t la, lb;
+
+	if (a->sized != b->sized)
+		return b->sized;
+	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
+		return a->bind == STB_WEAK;
+	if ((a->bind == STB_GLOBAL) != (b->bind == STB_GLOBAL))
+		return b->bind == STB_GLOBAL;
+	ua = underscores(a->raw);
+	ub = underscores(b->raw);
+	if (ua != ub)
+		return ub < ua;
+	la = strlen(a->raw);
+	lb = strlen(b->raw);
+	return lb > la;
+}
+
+static int
+fsym_cmp(const void *x, const void *y)
+{
+	const struct fsym *a = x, *b = y;
+
+	return a->start < b->start ? -1 : a->start > b->start;
+}
+
+/* End of the section holding addr, for extending zero-size symbols. */
+static uint64_t
+section_end(Elf *elf, uint64_t addr)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	if (elf == NULL)
+		return 0;
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && (sh.sh_flags & SHF_ALLOC) &&
+		    addr >= sh.sh_addr && addr < sh.sh_addr + sh.sh_size)
+			return sh.sh_addr + sh.sh_size;
+	return 0;
+}
+
+static void
+build_symbols(struct bt_msyms *m)
+{
+	int n = dwfl_module_getsymtab(m->mod), i;
+	size_t k, out;
+
+	for (i = 1; i < n; i++) {
+		GElf_Sym sym;
+		GElf_Addr addr;
+		GElf_Word shndx;
+		Elf *elf;
+		Dwarf_Addr bias;
+		const char *name = dwfl_module_getsym_info(m->mod, i, &sym, &addr,
+		    &shndx, &elf, &bias);
+		struct fsym f;
+		int type;
+
+		if (name == NULL || name[0] == '\0' || shndx == SHN_UNDEF)
+			continue;
+		type = GELF_ST_TYPE(sym.st_info);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+			continue;
+		f.start = addr;
+		f.end = addr + sym.st_size;
+		f.sized = sym.st_size > 0;
+		f.raw = name;
+		f.name = NULL;
+		f.bind = GELF_ST_BIND(sym.st_info);
+		BT_VEC_PUSH(m->syms, f);
+	}
+	qsort(m->syms.v, m->syms.n, sizeof(*m->syms.v), fsym_cmp);
+	/* aliases at one address: keep the best name */
+	for (k = 0, out = 0; k < m->syms.n; k++) {
+		if (out > 0 && m->syms.v[out - 1].start == m->syms.v[k].start) {
+			if (better(&m->syms.v[out - 1], &m->syms.v[k])) {
+				uint64_t end = BT_MAX(m->syms.v[out - 1].end, m->syms.v[k].end);
+				m->syms.v[out - 1] = m->syms.v[k];
+				m->syms.v[out - 1].end = end;
+			}
+			continue;
+		}
+		m->syms.v[out++] = m->syms.v[k];
+	}
+	m->syms.n = out;
+	/* zero-size symbols reach to the next symbol, within their section */
+	for (k = 0; k < m->syms.n; k++) {
+		struct fsym *f = &m->syms.v[k];
+		uint64_t lim;
+		if (f->sized)
+			continue;
+		lim = section_end(m->elf, f->start);
+		if (k + 1 < m->syms.n && (lim == 0 || m->syms.v[k + 1].start < lim))
+			lim = m->syms.v[k + 1].start;
+		f->end = lim > f->start ? lim : f->start + 1;
+	}
+}
+
+struct bt_msyms *
+bt_msyms_open(const char *path, const void *image, size_t image_len,
+	      struct bt_error *err)
+{
+	struct bt_msyms *m = bt_xcalloc(1, sizeof(*m));
+	const unsigned char *bid;
+	GElf_Addr bid_vaddr;
+	const char *mainfile = NULL, *debugfile = NULL;
+	Dwarf_Addr bias;
+	GElf_Ehdr eh;
+	int fd, len;
+	const char *slash;
+
+	bt_strpool_init(&m->pool);
+	m->memfd = -1;
+	m->info.path = bt_strpool_addstr(&m->pool, path);
+	slash = strrchr(path, '/');
+	m->base = bt_xstrdup(slash && slash[1] ? slash + 1 : path);
+	if (image != NULL) {
+		fd = memfd_create("benchtui-image", MFD_CLOEXEC);
+		if (fd < 0 || write(fd, image, image_len) != (ssize_t)image_len) {
+			bt_error_errno(err, BT_EIO, errno, "cannot load the image of '%s'", path);
+			if (fd >= 0)
+				close(fd);
+			goto fail;
+		}
+		m->memfd = fd;
+	} else {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			bt_error_errno(err, errno == ENOENT ? BT_ENOENT : BT_EACCES, errno,
+			    "cannot open '%s'", path);
+			goto fail;
+		}
+	}
+	m->dwfl = dwfl_begin(&callbacks);
+	if (m->dwfl == NULL) {
+		close(fd);
+		bt_error_set(err, BT_EIO, "libdwfl: %s", dwfl_errmsg(-1));
+		goto fail;
+	}
+	dwfl_report_begin(m->dwfl);
+	/* dwfl takes the fd; a memfd is dup'ed so that we can close ours */
+	m->mod = dwfl_report_elf(m->dwfl, m->base, image ? "" : path,
+	    image ? dup(fd) : fd, 0, false);
+	dwfl_report_end(m->dwfl, NULL, NULL);
+	if (m->mod == NULL) {
+		bt_error_set(err, BT_EFORMAT, "'%s' is not an ELF file we can read (%s)",
+		    path, dwfl_errmsg(-1));
+		goto fail;
+	}
+	m->elf = dwfl_module_getelf(m->mod, &bias);
+	if (m->elf == NULL || gelf_getehdr(m->elf, &eh) == NULL) {
+		bt_error_set(err, BT_EFORMAT, "cannot read the ELF header of '%s'", path);
+		goto fail;
+	}
+	m->info.e_machine = eh.e_machine;
+	m->info.elfclass64 = gelf_getclass(m->elf) == ELFCLASS64;
+	len = dwfl_module_build_id(m->mod, &bid, &bid_vaddr);
+	if (len > 0) {
+		char hex[2 * 64 + 1];
+		int i;
+		for (i = 0; i < len && i < 64; i++)
+			sprintf(hex + 2 * i, "%02x", bid[i]);
+		m->info.build_id = bt_strpool_addstr(&m->pool, hex);
+	}
+	m->info.has_dwarf = dwfl_module_getdwarf(m->mod, &bias) != NULL;
+	dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+	if (m->info.has_dwarf)
+		m->info.debug_path = bt_strpool_addstr(&m->pool,
+		    debugfile ? debugfile : path);
+	m->info.has_symtab = elf_has_symtab(m->elf);
+	if (!m->info.has_symtab && debugfile != NULL) {
+		Dwarf *dw = dwfl_module_getdwarf(m->mod, &bias);
+		m->info.has_symtab = dw && elf_has_symtab(dwarf_getelf(dw));
+	}
+	build_symbols(m);
+	return m;
+fail:
+	bt_msyms_free(m);
+	return NULL;
+}
+
+void
+bt_msyms_free(struct bt_msyms *m)
+{
+	size_t i;
+
+	if (m == NULL)
+		return;
+	for (i = 0; i < m->cus.n; i++) {
+		BT_VEC_FREE(m->cus.v[i]->rows);
+		BT_VEC_FREE(m->cus.v[i]->inl);
+		free(m->cus.v[i]);
+	}
+	BT_VEC_FREE(m->cus);
+	BT_VEC_FREE(m->syms);
+	BT_VEC_FREE(m->fde_cache);
+	if (m->dwfl != NULL)
+		dwfl_end(m->dwfl);
+	if (m->memfd >= 0)
+		close(m->memfd);
+	bt_strpool_release(&m->pool);
+	free(m->base);
+	free(m);
+}
+
+const struct bt_msyms_info *
+bt_msyms_info(const struct bt_msyms *m)
+{
+	return &m->info;
+}
+
+int
+bt_msyms_off_to_addr(const struct bt_msyms *m, uint64_t off, uint64_t *addr)
+{
+	size_t n, i;
+
+	if (elf_getphdrnum(m->elf, &n) != 0)
+		return -BT_EFORMAT;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(m->elf, (int)i, &ph) == NULL || ph.p_type != PT_LOAD)
+			continue;
+		if (off >= ph.p_offset && off < ph.p_offset + ph.p_memsz) {
+			*addr = ph.p_vaddr + (off - ph.p_offset);
+			return 0;
+		}
+	}
+	return -BT_ENOENT;
+}
+
+/* A function from the FDE covering addr (stripped code). */
+static int
+fde_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
+{
+	Dwarf_CFI *cfis[2];
+	Dwarf_Addr biases[2] = { 0, 0 };
+	size_t i;
+
+	for (i = 0; i < m->fde_cache.n; i++)
+		if (addr >= m->fde_cache.v[i].start && addr < m->fde_cache.v[i].end) {
+			*out = m->fde_cache.v[i];
+			return 0;
+		}
+	cfis[0] = dwfl_module_eh_cfi(m->mod, &biases[0]);
+	cfis[1] = dwfl_module_dwarf_cfi(m->mod, &biases[1]);
+	for (i = 0; i < 2; i++) {
+		Dwarf_Frame *fr = NULL;
+		Dwarf_Addr start, end;
+
+		if (cfis[i] == NULL ||
+		    dwarf_cfi_addrframe(cfis[i], addr - biases[i], &fr) != 0)
+			continue;
+		if (dwarf_frame_info(fr, &start, &end, NULL) >= 0 && end > start) {
+			out->start = start + biases[i];
+			out->end = end + biases[i];
+			out->name = bt_strpool_addf(&m->pool, "%s+0x%llx", m->base,
+			    (unsigned long long)out->start);
+			out->raw_name = out->name;
+			out->src = BT_FUNC_FDE;
+			free(fr);
+			BT_VEC_PUSH(m->fde_cache, *out);
+			return 0;
+		}
+		free(fr);
+	}
+	return -BT_ENOENT;
+}
+
+int
+bt_msyms_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
+{
+	size_t lo = 0, hi = m->syms.n, k;
+
+	memset(out, 0, sizeof(*out));
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->syms.v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* lo is the first symbol after addr; look at the few before it */
+	for (k = lo; k > 0 && k + 4 > lo; k--) {
+		struct fsym *f = &m->syms.v[k - 1];
+		if (addr >= f->start && addr < f->end) {
+			if (f->name == NULL)
+				f->name = pooled_demangle(m, f->raw);
+			out->start = f->start;
+			out->end = f->end;
+			out->name = f->name;
+			out->raw_name = f->raw;
+			out->src = BT_FUNC_SYMTAB;
+			return 0;
+		}
+	}
+	if (fde_func(m, addr, out) == 0)
+		return 0;
+	out->src = BT_FUNC_NONE;
+	return -BT_ENOENT;
+}
+
+long
+bt_msyms_code(struct bt_msyms *m, uint64_t start, uint64_t end,
+	      const uint8_t **bytes)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(m->elf, scn)) != NULL) {
+		Elf_Data *d;
+		uint64_t avail;
+
+		if (gelf_getshdr(scn, &sh) == NULL || !(sh.sh_flags & SHF_ALLOC) ||
+		    start < sh.sh_addr || start >= sh.sh_addr + sh.sh_size)
+			continue;
+		if (sh.sh_type == SHT_NOBITS)
+			return -BT_ENODATA;
+		d = elf_getdata(scn, NULL);
+		if (d == NULL || d->d_buf == NULL || d->d_size < sh.sh_size)
+			return -BT_ENODATA;
+		avail = sh.sh_addr + sh.sh_size - start;
+		if (end > start && end - start < avail)
+			avail = end - start;
+		*bytes = (const uint8_t *)d->d_buf + (start - sh.sh_addr);
+		return (long)avail;
+	}
+	return -BT_ENOENT;
+}
+
+/* The compilation unit at addr, with its line rows built. */
+static struct cu *
+cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cudie = dwfl_module_addrdie(m->mod, addr, &bias);
+	Dwarf_Lines *lines;
+	size_t nlines, i;
+	struct cu *c;
+	uint64_t off;
+	Dwarf_Attribute attr;
+
+	if (cudie == NULL)
+		return NULL;
+	*die_out = *cudie;
+	off = dwarf_dieoffset(cudie);
+	for (i = 0; i < m->cus.n; i++)
+		if (m->cus.v[i]->off == off)
+			return m->cus.v[i];
+	c = bt_xcalloc(1, sizeof(*c));
+	c->off = off;
+	if (dwarf_attr(cudie, DW_AT_producer, &attr) != NULL) {
+		const char *p = dwarf_formstring(&attr);
+		c->producer = p ? bt_strpool_addstr(&m->pool, p) : NULL;
+	}
+	if (dwarf_getsrclines(cudie, &lines, &nlines) == 0) {
+		const char *prev_src = NULL, *prev_pooled = NULL;
+		for (i = 0; i < nlines; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			Dwarf_Addr a;
+			int ln = 0;
+			bool endseq = false;
+			struct bt_line row;
+			const char *src;
+
+			if (l == NULL || dwarf_lineaddr(l, &a) != 0)
+				continue;
+			dwarf_lineendsequence(l, &endseq);
+			dwarf_lineno(l, &ln);
+			src = dwarf_linesrc(l, NULL, NULL);
+			row.addr = a + bias;
+			if (endseq || src == NULL) {
+				row.file = NULL;
+				row.line = 0;
+			} else {
+				if (src != prev_src) {
+					prev_src = src;
+					prev_pooled = bt_strpool_addstr(&m->pool, src);
+				}
+				row.file = prev_pooled;
+				row.line = (unsigned)ln;
+			}
+			/* one row per address: the last one, as addr2line reports */
+			if (c->rows.n && c->rows.v[c->rows.n - 1].addr == row.addr) {
+				if (row.line != 0 || c->rows.v[c->rows.n - 1].line == 0)
+					c->rows.v[c->rows.n - 1] = row;
+				continue;
+			}
+			BT_VEC_PUSH(c->rows, row);
+		}
+	}
+	BT_VEC_PUSH(m->cus, c);
+	return c;
+}
+
+size_t
+bt_msyms_lines(struct bt_msyms *m, uint64_t start, uint64_t end,
+	       const struct bt_line **rows)
+{
+	Dwarf_Die cudie;
+	struct cu *c = cu_at(m, start, &cudie);
+	size_t lo = 0, hi, first, last;
+
+	*rows = NULL;
+	if (c == NULL || c->rows.n == 0)
+		return 0;
+	hi = c->rows.n;
+	while (lo < hi) {	/* first row after start */
+		size_t mid = (lo + hi) / 2;
+		if (c->rows.v[mid].addr <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	first = lo - 1;
+	for (last = first + 1; last < c->rows.n && c->rows.v[last].addr < end; last++)
+		;
+	*rows = &c->rows.v[first];
+	return last - first;
+}
+
+static const char *
+die_name(struct bt_msyms *m, Dwarf_Die *die)
+{
+	Dwarf_Attribute attr;
+	const char *s;
+
+	if (dwarf_attr_integrate(die, DW_AT_linkage_name, &attr) != NULL ||
+	    dwarf_attr_integrate(die, DW_AT_MIPS_linkage_name, &attr) != NULL) {
+		s = dwarf_formstring(&attr);
+		if (s != NULL)
+			return pooled_demangle(m, s);
+	}
+	if (dwarf_attr_integrate(die, DW_AT_name, &attr) != NULL &&
+	    (s = dwarf_formstring(&attr)) != NULL)
+		return bt_strpool_addstr(&m->pool, s);
+	return "?";
+}
+
+static void
+walk_inlines(struct bt_msyms *m, struct cu *c, Dwarf_Die *parent,
+	     Dwarf_Files *files, size_t nfiles, unsigned depth, int level)
+{
+	Dwarf_Die child;
+
+	if (level > 64 || dwarf_child(parent, &child) != 0)
+		return;
+	do {
+		unsigned d = depth;
+		int tag = dwarf_tag(&child);
+
+		if (tag == DW_TAG_inlined_subroutine) {
+			Dwarf_Attribute attr;
+			Dwarf_Word fileidx = 0, line = 0;
+			Dwarf_Addr base, s, e;
+			ptrdiff_t off = 0;
+			struct inl in;
+
+			memset(&in, 0, sizeof(in));
+			in.depth = depth;
+			in.f.name = die_name(m, &child);
+			if (dwarf_attr(&child, DW_AT_call_file, &attr) != NULL &&
+			    dwarf_formudata(&attr, &fileidx) == 0 && files != NULL &&
+			    fileidx < nfiles) {
+				const char *fn = dwarf_filesrc(files, fileidx, NULL, NULL);
+				in.f.call_file = fn ? bt_strpool_addstr(&m->pool, fn) : NULL;
+			}
+			if (dwarf_attr(&child, DW_AT_call_line, &attr) != NULL &&
+			    dwarf_formudata(&attr, &line) == 0)
+				in.f.call_line = (unsigned)line;
+			while ((off = dwarf_ranges(&child, off, &base, &s, &e)) > 0) {
+				in.lo = in.f.lo = s;
+				in.hi = in.f.hi = e;
+				BT_VEC_PUSH(c->inl, in);
+			}
+			d = depth + 1;
+		}
+		if (dwarf_haschildren(&child))
+			walk_inlines(m, c, &child, files, nfiles, d, level + 1);
+	} while (dwarf_siblingof(&child, &child) == 0);
+}
+
+static int
+inl_cmp(const void *x, const void *y)
+{
+	const struct inl *a = x, *b = y;
+
+	if (a->lo != b->lo)
+		return a->lo < b->lo ? -1 : 1;
+	return a->depth < b->depth ? -1 : a->depth > b->depth;
+}
+
+size_t
+bt_msyms_inlines(struct bt_msyms *m, uint64_t addr, struct bt_inline *chain,
+		 size_t max)
+{
+	Dwarf_Die cudie;
+	struct cu *c = cu_at(m, addr, &cudie);
+	size_t lo = 0, hi, k, n = 0, i;
+
+	for (i = 0; i < max; i++)
+		chain[i].name = NULL;
+	if (c == NULL)
+		return 0;
+	if (!c->inl_done) {
+		Dwarf_Files *files = NULL;
+		size_t nfiles = 0;
+		Dwarf_Addr bias;
+
+		c->inl_done = true;
+		if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0)
+			files = NULL;
+		walk_inlines(m, c, &cudie, files, nfiles, 0, 0);
+		qsort(c->inl.v, c->inl.n, sizeof(*c->inl.v), inl_cmp);
+		/* dwfl reports DIE addresses unbiased; the module is at bias 0 */
+		(void)dwfl_module_getdwarf(m->mod, &bias);
+		for (i = 0; i < c->inl.n; i++) {
+			c->inl.v[i].lo += bias;
+			c->inl.v[i].hi += bias;
+			c->inl.v[i].f.lo = c->inl.v[i].lo;
+			c->inl.v[i].f.hi = c->inl.v[i].hi;
+			c->inl.v[i].pmax = BT_MAX(c->inl.v[i].hi,
+			    i ? c->inl.v[i - 1].pmax : 0);
+		}
+	}
+	hi = c->inl.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->inl.v[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	/* entries [0, lo) start at or before addr; walk back while one may cover it */
+	for (k = lo; k > 0 && c->inl.v[k - 1].pmax > addr; k--) {
+		const struct inl *in = &c->inl.v[k - 1];
+		if (addr < in->hi && in->depth < max) {
+			chain[in->depth] = in->f;
+			if (in->depth + 1 > n)
+				n = in->depth + 1;
+		}
+	}
+	/* a chain with a hole (ranges that disagree) stops at the hole */
+	for (i = 0; i < n; i++)
+		if (chain[i].name == NULL) {
+			n = i;
+			break;
+		}
+	return n;
+}
+
+const char *
+bt_msyms_producer(struct bt_msyms *m, uint64_t addr)
+{
+	Dwarf_Die cudie;
+	struct cu *c = cu_at(m, addr, &cudie);
+
+	return c ? c->producer : NULL;
+}
