@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Run every script test in tests/*.sh-style directories; 77 means skipped.
 set -u
 BUILD=${BUILD:-build}
@@ -7,7 +7,7 @@ fail=0
 for t in tests/test-*.sh; do
 	[ -e "$t" ] || continue
 	printf '== %s\n' "$t"
-	sh "$t"
+	bash "$t"
 	rc=$?
 	case $rc in
 	0) ;;

@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/bin/bash
 # Recording end to end: a known 3:1 split, the vDSO, and every error path of
 # the command (missing, not executable, crash, non-zero exit).
 . tests/lib.sh

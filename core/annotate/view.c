@@ -380,6 +380,7 @@ gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col)
 	char g[8];
 	int k = 0, d;
 
+	g[k++] = ' ';
 	g[k++] = (!skid_col && (ai->flags & BT_AI_SKID_TARGET)) ? '*' : ' ';
 	for (d = 0; d < 3; d++)
 		g[k++] = d < ai->loop_depth ? (ai->flags & BT_AI_BACK_EDGE &&
@@ -461,7 +462,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 					    fr->name ? fr->name : "?",
 					    fr->call_file ? basename_of(fr->call_file) : "?",
 					    fr->call_line);
-					add_cell(v, pad(v, "", wnum + wadj + wsmp + 3 + 4 + 1 + waddr, false), BT_STYLE_NORMAL);
+					add_cell(v, pad(v, "", wnum + wadj + wsmp + 2 + 5 + 1 + waddr, false), BT_STYLE_NORMAL);
 					add_cell(v, r->text, BT_STYLE_INLINE);
 				}
 				prev_chain = ai->chain;
@@ -476,7 +477,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 				r->file = ai->file;
 				r->line = ai->line;
 				r->text = t ? t : "";
-				add_cell(v, pad(v, "", wnum + wadj + wsmp + 3 + 4 + 1 + waddr, false), BT_STYLE_NORMAL);
+				add_cell(v, pad(v, "", wnum + wadj + wsmp + 2 + 5 + 1 + waddr, false), BT_STYLE_NORMAL);
 				add_cell(v, bt_strpool_addf(&v->pool, "%s:%u",
 				    basename_of(ai->file), ai->line), BT_STYLE_SOURCE);
 				add_cell(v, bt_strpool_addf(&v->pool, "  %s", r->text),
@@ -574,7 +575,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	free(insn_row);
 	{
 		const char *h[6];
-		size_t w[6] = { wnum, wadj + 1, wsmp + 1, 4, waddr + 1, 0 };
+		size_t w[6] = { wnum, wadj + 1, wsmp + 1, 5, waddr + 1, 0 };
 		bool right[6] = { true, true, true, false, true, false };
 		if (o->num == BT_NUM_PERCENT) {
 			h[0] = o->skid ? "Skid%" : "Percent";

@@ -93,6 +93,36 @@ flags_of(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 	return f;
 }
 
+/* Zydis names condition codes by their flags; objdump and perf users read ja, je, jne. */
+static void
+objdump_mnemonic(char *text, size_t size)
+{
+	static const char *const cc[][2] = {
+		{ "nbe", "a" }, { "nb", "ae" }, { "nz", "ne" }, { "z", "e" },
+		{ "nle", "g" }, { "nl", "ge" },
+	};
+	static const char *const stems[] = { "j", "cmov", "set" };
+	size_t s, c, sl, ml = strcspn(text, " ");
+
+	for (s = 0; s < BT_ARRAY_SIZE(stems); s++) {
+		sl = strlen(stems[s]);
+		if (strncmp(text, stems[s], sl) != 0)
+			continue;
+		for (c = 0; c < BT_ARRAY_SIZE(cc); c++) {
+			size_t from = strlen(cc[c][0]), to = strlen(cc[c][1]);
+			/* the whole mnemonic, maybe with an AT&T size suffix on cmov/set */
+			if (ml < sl + from || strncmp(text + sl, cc[c][0], from) != 0)
+				continue;
+			if (ml - sl - from > (s == 0 ? 0u : 1u))
+				continue;
+			memmove(text + sl + to, text + sl + from, strlen(text + sl + from) + 1);
+			memcpy(text + sl, cc[c][1], to);
+			(void)size;
+			return;
+		}
+	}
+}
+
 static size_t
 zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	  struct bt_insn *out)
@@ -116,6 +146,8 @@ zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	if (!ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&z->fmt, &in, ops,
 	    in.operand_count_visible, out->text, sizeof(out->text), addr, NULL)))
 		snprintf(out->text, sizeof(out->text), "%s", out->mnemonic);
+	objdump_mnemonic(out->text, sizeof(out->text));
+	objdump_mnemonic(out->mnemonic, sizeof(out->mnemonic));
 	/* objdump's spacing: the mnemonic padded to a column */
 	{
 		char *sp = strchr(out->text, ' ');

@@ -36,6 +36,7 @@ struct inl {
 
 struct cu {
 	uint64_t off;			/* CU DIE offset: the cache key */
+	const char *comp_dir;
 	BT_VEC(struct bt_line) rows;	/* sorted, one per address; line 0 ends a sequence */
 	BT_VEC(struct inl) inl;		/* sorted by lo */
 	const char *producer;
@@ -171,6 +172,99 @@ section_end(Elf *elf, uint64_t addr)
 	return 0;
 }
 
+static Elf_Scn *
+find_section(Elf *elf, const char *name, GElf_Shdr *sh)
+{
+	Elf_Scn *scn = NULL;
+	size_t shstrndx;
+
+	if (elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn)) != NULL) {
+		const char *n;
+		if (gelf_getshdr(scn, sh) == NULL)
+			continue;
+		n = elf_strptr(elf, shstrndx, sh->sh_name);
+		if (n != NULL && strcmp(n, name) == 0)
+			return scn;
+	}
+	return NULL;
+}
+
+/*
+ * PLT stubs have no symbols; name them "sym@plt" from the PLT relocations,
+ * in order, as objdump and perf do (x86-64: .plt.sec, else .plt after its
+ * 16-byte header; aarch64: .plt after its 32-byte header).
+ */
+static void
+synthesize_plt(struct bt_msyms *m)
+{
+	GElf_Shdr plt, rel, dsym;
+	Elf_Scn *rscn, *dscn;
+	Elf_Data *rdata, *ddata;
+	uint64_t first, entsz = 16, end;
+	size_t i, n;
+	bool rela = true;
+
+	if (m->info.e_machine != EM_X86_64 && m->info.e_machine != EM_386 &&
+	    m->info.e_machine != EM_AARCH64)
+		return;
+	rscn = find_section(m->elf, ".rela.plt", &rel);
+	if (rscn == NULL) {
+		rscn = find_section(m->elf, ".rel.plt", &rel);
+		rela = false;
+	}
+	if (rscn == NULL || rel.sh_entsize == 0)
+		return;
+	if (m->info.e_machine != EM_AARCH64 &&
+	    find_section(m->elf, ".plt.sec", &plt) != NULL)
+		first = plt.sh_addr;
+	else if (find_section(m->elf, ".plt", &plt) != NULL)
+		first = plt.sh_addr + (m->info.e_machine == EM_AARCH64 ? 32 : 16);
+	else
+		return;
+	end = plt.sh_addr + plt.sh_size;
+	dscn = elf_getscn(m->elf, rel.sh_link);
+	rdata = elf_getdata(rscn, NULL);
+	if (dscn == NULL || gelf_getshdr(dscn, &dsym) == NULL || rdata == NULL)
+		return;
+	ddata = elf_getdata(dscn, NULL);
+	if (ddata == NULL)
+		return;
+	n = rel.sh_size / rel.sh_entsize;
+	for (i = 0; i < n && first + (i + 1) * entsz <= end; i++) {
+		GElf_Rela ra;
+		GElf_Rel r;
+		GElf_Sym sym;
+		uint64_t info;
+		const char *name;
+		struct fsym f;
+
+		if (rela) {
+			if (gelf_getrela(rdata, (int)i, &ra) == NULL)
+				break;
+			info = ra.r_info;
+		} else {
+			if (gelf_getrel(rdata, (int)i, &r) == NULL)
+				break;
+			info = r.r_info;
+		}
+		if (gelf_getsym(ddata, (int)(m->info.elfclass64 ? GELF_R_SYM(info) :
+		    ELF32_R_SYM(info)), &sym) == NULL)
+			continue;
+		name = elf_strptr(m->elf, dsym.sh_link, sym.st_name);
+		if (name == NULL || name[0] == '\0')
+			continue;
+		f.start = first + i * entsz;
+		f.end = f.start + entsz;
+		f.sized = true;
+		f.raw = bt_strpool_addf(&m->pool, "%s@plt", name);
+		f.name = f.raw;
+		f.bind = STB_LOCAL;
+		BT_VEC_PUSH(m->syms, f);
+	}
+}
+
 static void
 build_symbols(struct bt_msyms *m)
 {
@@ -201,6 +295,7 @@ build_symbols(struct bt_msyms *m)
 		f.bind = GELF_ST_BIND(sym.st_info);
 		BT_VEC_PUSH(m->syms, f);
 	}
+	synthesize_plt(m);
 	qsort(m->syms.v, m->syms.n, sizeof(*m->syms.v), fsym_cmp);
 	/* aliases at one address: keep the best name */
 	for (k = 0, out = 0; k < m->syms.n; k++) {
@@ -459,6 +554,15 @@ bt_msyms_code(struct bt_msyms *m, uint64_t start, uint64_t end,
 	return -BT_ENOENT;
 }
 
+/* A source path as recorded, made absolute with the CU's comp_dir. */
+static const char *
+abs_path(struct bt_msyms *m, const struct cu *c, const char *src)
+{
+	if (src[0] == '/' || c->comp_dir == NULL)
+		return bt_strpool_addstr(&m->pool, src);
+	return bt_strpool_addf(&m->pool, "%s/%s", c->comp_dir, src);
+}
+
 /* The compilation unit at addr, with its line rows built. */
 static struct cu *
 cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
@@ -484,6 +588,10 @@ cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 		const char *p = dwarf_formstring(&attr);
 		c->producer = p ? bt_strpool_addstr(&m->pool, p) : NULL;
 	}
+	if (dwarf_attr(cudie, DW_AT_comp_dir, &attr) != NULL) {
+		const char *p = dwarf_formstring(&attr);
+		c->comp_dir = p ? bt_strpool_addstr(&m->pool, p) : NULL;
+	}
 	if (dwarf_getsrclines(cudie, &lines, &nlines) == 0) {
 		const char *prev_src = NULL, *prev_pooled = NULL;
 		for (i = 0; i < nlines; i++) {
@@ -506,7 +614,7 @@ cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 			} else {
 				if (src != prev_src) {
 					prev_src = src;
-					prev_pooled = bt_strpool_addstr(&m->pool, src);
+					prev_pooled = abs_path(m, c, src);
 				}
 				row.file = prev_pooled;
 				row.line = (unsigned)ln;
@@ -596,7 +704,7 @@ walk_inlines(struct bt_msyms *m, struct cu *c, Dwarf_Die *parent,
 			    dwarf_formudata(&attr, &fileidx) == 0 && files != NULL &&
 			    fileidx < nfiles) {
 				const char *fn = dwarf_filesrc(files, fileidx, NULL, NULL);
-				in.f.call_file = fn ? bt_strpool_addstr(&m->pool, fn) : NULL;
+				in.f.call_file = fn ? abs_path(m, c, fn) : NULL;
 			}
 			if (dwarf_attr(&child, DW_AT_call_line, &attr) != NULL &&
 			    dwarf_formudata(&attr, &line) == 0)
