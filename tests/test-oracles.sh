@@ -10,7 +10,7 @@ command -v addr2line >/dev/null || skip "addr2line is not installed"
 DUMP=$TOP/$BUILD/tools/disasm-dump
 SYMS=$TOP/$BUILD/tools/syms-dump
 LIBC=/lib/x86_64-linux-gnu/libc.so.6
-norm() { sed 's/ (discriminator [0-9]*)//; s/^??:?$/??:0/; s/^0x0*\([0-9a-f]\)/0x\1/' "$1"; }
+norm() { sed 's/ (discriminator [0-9]*)//; s/^??:?$/??:0/; s/^:?$/??:0/; s/^0x0*\([0-9a-f]\)/0x\1/' "$1"; }
 
 # decoder vs objdump: fixtures (plain, AVX2/FMA, AVX-512), then libc
 cc -O2 -g -o "$FIX/decode" tests/fixtures/decode.c
