@@ -119,7 +119,7 @@ bt_skid_adjust(struct bt_annotation *a)
 	}
 	for (i = 0; i < n; i++) {
 		struct bt_ainsn *ai = &a->insns.v[i];
-		if (ai->adjusted > (double)ai->samples + 1e-9)
+		if (ai->adjusted >= (double)ai->samples + 0.5)	/* credited at least half a sample */
 			ai->flags |= BT_AI_SKID_TARGET;
 	}
 	free(bweight);

@@ -491,6 +491,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		r->func = func;
 		r->insn = i;
 		r->addr = ai->in.addr;
+		r->size = ai->in.len;
 		r->samples = ai->samples;
 		r->period = ai->period;
 		r->adjusted = ai->adjusted;
@@ -530,10 +531,11 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		if (o->num == BT_NUM_PERCENT) {
 			double first = o->skid ? ai->adjusted : (double)ai->samples;
 			double second = o->skid ? (double)ai->samples : ai->adjusted;
-			c0 = first > 0 ? bt_strpool_addf(&v->pool, "%.2f",
-			    o->skid ? apct : pct) : "";
-			c1 = second > 0 ? bt_strpool_addf(&v->pool, "%.2f",
-			    o->skid ? pct : apct) : "";
+			/* blank, not 0.00, where nothing shows at this precision */
+			c0 = (o->skid ? apct : pct) >= 0.005 || (first > 0 && !o->skid) ?
+			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? apct : pct) : "";
+			c1 = (o->skid ? pct : apct) >= 0.005 || (second > 0 && o->skid) ?
+			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? pct : apct) : "";
 			c2 = ai->samples ? bt_strpool_addf(&v->pool, "%llu",
 			    (unsigned long long)ai->samples) : "";
 		} else {
@@ -805,9 +807,7 @@ bt_view_find_addr(const struct bt_view *v, uint64_t addr)
 
 	for (i = 0; i < v->rows.n; i++) {
 		const struct bt_row *r = &v->rows.v[i];
-		if (r->kind == BT_ROW_INSN && addr >= r->addr &&
-		    (i + 1 == v->rows.n || addr < r->addr +
-		     v->s->funcs.v[v->func].ann[v->s->o.syntax == BT_ASM_INTEL]->insns.v[r->insn].in.len))
+		if (r->kind == BT_ROW_INSN && addr >= r->addr && addr < r->addr + r->size)
 			return (long)i;
 	}
 	return -1;

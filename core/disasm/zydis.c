@@ -123,6 +123,33 @@ objdump_mnemonic(char *text, size_t size)
 	}
 }
 
+/* Two AT&T spellings objdump users know: movabs, and nopw/nopl MEM. */
+static void
+objdump_att(const struct zydis *z, const ZydisDecodedInstruction *in,
+	    const ZydisDecodedOperand *ops, uint64_t addr, struct bt_insn *out)
+{
+	uint8_t i;
+
+	if (in->mnemonic == ZYDIS_MNEMONIC_MOV && in->raw.imm[0].size == 64 &&
+	    strncmp(out->text, "mov ", 4) == 0) {
+		memmove(out->text + 6, out->text + 3, strlen(out->text + 3) + 1);
+		memcpy(out->text, "movabs", 6);
+		return;
+	}
+	if (in->mnemonic != ZYDIS_MNEMONIC_NOP)
+		return;
+	for (i = 0; i < in->operand_count_visible; i++) {
+		char mem[96];
+		if (ops[i].type != ZYDIS_OPERAND_TYPE_MEMORY ||
+		    !ZYAN_SUCCESS(ZydisFormatterFormatOperand(&z->fmt, in, &ops[i],
+		    mem, sizeof(mem), addr, NULL)))
+			continue;
+		snprintf(out->text, sizeof(out->text), "nop%c %s",
+		    ops[i].size == 16 ? 'w' : 'l', mem);
+		return;
+	}
+}
+
 static size_t
 zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	  struct bt_insn *out)
@@ -147,6 +174,8 @@ zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	    in.operand_count_visible, out->text, sizeof(out->text), addr, NULL)))
 		snprintf(out->text, sizeof(out->text), "%s", out->mnemonic);
 	objdump_mnemonic(out->text, sizeof(out->text));
+	if (d->syntax == BT_SYNTAX_ATT)
+		objdump_att(z, &in, ops, addr, out);
 	objdump_mnemonic(out->mnemonic, sizeof(out->mnemonic));
 	/* objdump's spacing: the mnemonic padded to a column */
 	{

@@ -251,7 +251,7 @@ json_regions(FILE *out, const struct bt_view *v)
 				continue;
 			if (!seen)
 				lo = r->addr;
-			hi = r->addr;
+			hi = r->addr + r->size;
 			seen = true;
 			smp += r->samples;
 			adj += r->adjusted;

@@ -64,6 +64,7 @@ enum bt_row_kind {
  * @func: FUNC rows: index in the session's table; others: the function shown
  * @insn: INSN rows: instruction index in the annotation
  * @addr: INSN: link-time address; FUNC: start address
+ * @size: INSN: length in bytes
  * @samples, @period, @adjusted: raw counts and skid-adjusted samples
  * @percent, @adjusted_percent: of the function or of all samples (opts)
  * @ci_lo, @ci_hi: 95% Wilson interval of @percent
@@ -82,6 +83,7 @@ struct bt_row {
 	size_t func;
 	size_t insn;
 	uint64_t addr;
+	unsigned size;
 	uint64_t samples, period;
 	double adjusted;
 	double percent, adjusted_percent;

@@ -1,0 +1,38 @@
+#!/bin/bash
+# Golden exports: a deterministic recording of the split fixture (written by
+# mkrec through benchtui's own perf.data writer: samples where we put them),
+# rendered as text and JSON, compared exactly with tests/expected/. Paths are
+# replaced by <fix> and <top>. Regenerate with GOLDEN_UPDATE=1 after
+# checking the difference by eye.
+. tests/lib.sh
+split=$(fixture split)
+MKREC=$TOP/$BUILD/tools/mkrec
+"$MKREC" "$TMP/g.data" "$split" work_a+0x24=1500 work_a+0x2b=600 work_a+0x20=30 \
+	work_b+0x24=500 work_b+0x2b=200 main+0x10=4 kernel=7 unknown=2 ||
+	fail "mkrec failed"
+
+check() {
+	name=$1; shift
+	"$BT" -i "$TMP/g.data" "$@" 2>"$TMP/err" | sed -e "s|$FIX|<fix>|g" -e "s|$TOP|<top>|g" >"$TMP/$name"
+	if [ -n "${GOLDEN_UPDATE:-}" ]; then
+		cp "$TMP/$name" "tests/expected/$name"
+	fi
+	if diff -u "tests/expected/$name" "$TMP/$name" >"$TMP/diff"; then
+		ok "$name ($*)"
+	else
+		fail "$name differs from tests/expected/$name"; head -40 "$TMP/diff"
+	fi
+}
+check golden.txt --stdio --top 2
+check golden.json --stdio --top 2 --format json
+check golden-skid.txt --stdio -s work_b --skid --no-source --percent global
+check golden-intel.txt --stdio -s work_a -M intel
+if command -v python3 >/dev/null; then
+	python3 -m json.tool "$TMP/golden.json" >/dev/null && ok "golden.json is valid JSON" ||
+		fail "golden.json is not valid JSON"
+fi
+# --export writes the same as --stdio
+"$BT" -i "$TMP/g.data" --export "$TMP/exp.txt" --top 2 &&
+	sed -e "s|$FIX|<fix>|g" -e "s|$TOP|<top>|g" "$TMP/exp.txt" | cmp -s - tests/expected/golden.txt &&
+	ok "--export FILE writes what --stdio prints" || fail "--export differs from --stdio"
+finish
