@@ -74,6 +74,63 @@ if expect_status 3 "$BT" -q -o "$TMP/exit.data" --stdio "$split" 100000 5 3; the
 		fail "exit 3 message: $(cat "$TMP/err")"
 fi
 
+# a stripped benchmark: its hot loop is still one entry, with annotated code
+cp "$split" "$TMP/split-stripped" && strip --strip-all "$TMP/split-stripped"
+"$BT" -q -o "$TMP/strip.data" --stdio --top 1 "$TMP/split-stripped" >"$TMP/strip.txt" 2>&1
+top=$(awk '/^#Percent/ { getline; print $4; exit }' "$TMP/strip.txt")
+case $top in
+split-stripped+0x*)
+	if grep -q "^## $top" "$TMP/strip.txt" && grep -q 'imul' "$TMP/strip.txt"; then
+		ok "stripped: hottest entry $top, annotated"
+	else
+		fail "stripped: $top not annotated"
+	fi ;;
+*) fail "stripped: hottest entry is '$top'"; sed -n 1,15p "$TMP/strip.txt" ;;
+esac
+
+# source moved away after the build: a note, instructions and line numbers still there
+mkdir -p "$TMP/src"
+cp tests/fixtures/split.c "$TMP/src/moved.c"
+cc -O2 -g -o "$TMP/moved" "$TMP/src/moved.c"
+rm -rf "$TMP/src"
+"$BT" -q -o "$TMP/moved.data" --stdio --top 1 "$TMP/moved" >"$TMP/moved.txt" 2>&1
+if grep -q "note: source file '$TMP/src/moved.c' not found" "$TMP/moved.txt" &&
+    grep -q 'moved.c:[0-9]' "$TMP/moved.txt" && grep -q 'imul' "$TMP/moved.txt"; then
+	ok "missing source: noted, instructions and lines shown"
+else
+	fail "missing source"; sed -n 1,30p "$TMP/moved.txt"
+fi
+
+# no debug info: symbols and code, a note instead of lines
+cc -O2 -o "$TMP/nodebug" tests/fixtures/split.c
+"$BT" -q -o "$TMP/nodebug.data" --stdio --top 1 "$TMP/nodebug" >"$TMP/nodebug.txt" 2>&1
+if grep -q "no debug info for '$TMP/nodebug'" "$TMP/nodebug.txt" &&
+    grep -q '^## work_a' "$TMP/nodebug.txt" && grep -q 'imul' "$TMP/nodebug.txt"; then
+	ok "no debug info: noted, work_a annotated without lines"
+else
+	fail "no debug info"; sed -n 1,30p "$TMP/nodebug.txt"
+fi
+
+# Ctrl-C (SIGINT to benchtui): the benchmark stops, the profile is kept and shown
+"$BT" -o "$TMP/int.data" --stdio --top 1 "$split" 100000000 1000 >"$TMP/int.txt" 2>"$TMP/int.err" &
+pid=$!
+# poll until the benchmark runs (it is benchtui's child), then let it sample a little
+for i in $(seq 100); do
+	child=$(pgrep -P $pid)
+	[ -n "$child" ] && [ "$(cat /proc/"$child"/comm 2>/dev/null)" = split ] && break
+	sleep 0.05
+done
+sleep 0.3
+kill -INT $pid
+wait $pid
+rc=$?
+if grep -q "interrupted" "$TMP/int.err" && grep -q "^## work_" "$TMP/int.txt" && [ -s "$TMP/int.data" ]; then
+	ok "interrupted: profile kept and shown (exit $rc)"
+else
+	fail "interrupted run (exit $rc): $(cat "$TMP/int.err")"
+fi
+[ ! -e "$TMP/int.data.tmp" ] || fail "a temporary recording was left behind"
+
 # reopening the saved recording gives the same table
 "$BT" -i "$TMP/split.data" --stdio --top 2 >"$TMP/split2.txt" 2>&1
 if cmp -s "$TMP/split.txt" "$TMP/split2.txt"; then
