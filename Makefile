@@ -32,11 +32,13 @@ CORE_SRCS := $(sort $(wildcard core/*/*.c))
 TUI_SRCS := $(sort $(wildcard tui/*.c tui/*/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/t-*.c))
 TOOL_SRCS := $(sort $(wildcard tests/tools/*.c))
+COMMON_SRCS := $(sort $(wildcard tests/common/*.c))
 
 CORE_OBJS := $(CORE_SRCS:%.c=$(BUILD)/%.o)
 TUI_OBJS := $(TUI_SRCS:%.c=$(BUILD)/%.o)
 UNIT_BINS := $(UNIT_SRCS:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_BINS := $(TOOL_SRCS:tests/tools/%.c=$(BUILD)/tools/%)
+COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libbenchtui.a
 BIN := $(if $(filter build,$(BUILD)),benchtui,$(BUILD)/benchtui)
 
@@ -64,13 +66,20 @@ $(LIB): $(CORE_OBJS)
 $(BIN): $(TUI_OBJS) $(LIB)
 	$(CC) $(ALL_CFLAGS) -o $@ $(TUI_OBJS) $(LIB) $(CURSES_LIBS) $(LIBS)
 
-$(BUILD)/tests/%: tests/unit/%.c $(LIB)
-	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Icore/base -Icore -o $@ $< $(LIB) $(CMOCKA_LIBS) $(LIBS)
+# Tests see core's internal headers; tests/common/ is shared by unit tests and tools.
+TEST_CFLAGS := -Icore/base -Icore -Itests/common
 
-$(BUILD)/tools/%: tests/tools/%.c $(LIB)
+$(BUILD)/tests/common/%.o: tests/common/%.c
 	@mkdir -p $(@D)
-	$(CC) $(ALL_CFLAGS) -Icore/base -Icore -o $@ $< $(LIB) $(LIBS)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/%: tests/unit/%.c $(COMMON_OBJS) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(COMMON_OBJS) $(LIB) $(CMOCKA_LIBS) $(LIBS)
+
+$(BUILD)/tools/%: tests/tools/%.c $(COMMON_OBJS) $(LIB)
+	@mkdir -p $(@D)
+	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -o $@ $< $(COMMON_OBJS) $(LIB) $(LIBS)
 
 # Every public header compiles on its own.
 headers:
@@ -108,4 +117,4 @@ install: $(BIN)
 clean:
 	rm -rf build benchtui
 
--include $(CORE_OBJS:.o=.d) $(TUI_OBJS:.o=.d)
+-include $(CORE_OBJS:.o=.d) $(TUI_OBJS:.o=.d) $(COMMON_OBJS:.o=.d)

@@ -292,6 +292,11 @@ page(struct screen *sc, long dir, size_t height)
 	}
 	sc->nav.cursor = (size_t)((long)sc->nav.cursor + (top - (long)sc->nav.top));
 	sc->nav.top = (size_t)top;
+	/* the screen may have changed height since the last action */
+	if (sc->nav.cursor < sc->nav.top)
+		sc->nav.cursor = sc->nav.top;
+	if (sc->nav.cursor >= sc->nav.top + height)
+		sc->nav.cursor = sc->nav.top + height - 1;
 	if (sc->nav.cursor >= n)
 		sc->nav.cursor = n - 1;
 }

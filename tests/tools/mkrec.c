@@ -1,184 +1,24 @@
 /*
- * mkrec: write a deterministic recording (perf.data, benchtui's section
- * included) of a real binary, with samples where the arguments say, for
- * the golden export tests. Everything goes through benchtui's writer.
+ * mkrec: write a deterministic recording of a real binary for the golden
+ * export tests (see tests/common/synth.c).
  *   mkrec OUT BINARY SYM+0xOFF=COUNT... [kernel=COUNT] [unknown=COUNT]
  */
-#include <gelf.h>
-#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
 
-#include "base.h"
-#include "elf-funcs.h"
-#include "profile/meta.h"
-#include "profile/perfdata.h"
-
-#define BASE 0x555555554000ULL
-#define PID 4242
-
-static uint64_t tnow = 1000000000ULL;
-
-struct lookup {
-	const char *name;
-	uint64_t addr;
-};
-
-static void
-find(uint64_t start, uint64_t size, const char *name, void *arg)
-{
-	struct lookup *l = arg;
-
-	(void)size;
-	if (strcmp(name, l->name) == 0)
-		l->addr = start;
-}
-
-static void
-sample(struct bt_pd_writer *w, uint64_t ip, uint16_t mode)
-{
-	struct {
-		struct perf_event_header h;
-		uint64_t ip;
-		uint32_t pid, tid;
-		uint64_t time;
-		uint32_t cpu, res;
-		uint64_t period;
-	} s = { { PERF_RECORD_SAMPLE, mode, sizeof(s) }, ip, PID, PID,
-		tnow += 250000, 0, 0, 250000 };
-
-	if (bt_pd_write(w, &s, sizeof(s), NULL) < 0)
-		exit(2);
-}
+#include "synth.h"
 
 int
 main(int argc, char **argv)
 {
-	struct bt_pd_attr a;
-	struct bt_error err = { 0 };
-	struct bt_pd_writer *w;
-	struct bt_pd_features f;
-	struct bt_meta m;
-	struct bt_strbuf sec = BT_STRBUF_INIT;
-	uint64_t ids[1] = { 1 };
-	char *cmd[3] = { (char *)"benchtui", NULL, NULL };
-	char *args[2] = { NULL, NULL };
-	const char *slash;
-	Elf *e;
-	size_t i, nph;
-	int k;
-	uint64_t map_start = 0, map_len = 0, pgoff = 0, nsamples = 0;
+	char msg[512];
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: mkrec OUT BINARY SYM+0xOFF=COUNT...\n");
 		return 1;
 	}
-	e = tool_open_elf(argv[2]);
-	if (e == NULL || elf_getphdrnum(e, &nph) != 0)
-		return 2;
-	for (i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(e, (int)i, &ph) != NULL && ph.p_type == PT_LOAD &&
-		    (ph.p_flags & PF_X)) {
-			map_start = BASE + (ph.p_vaddr & ~0xfffULL);
-			map_len = (ph.p_memsz + (ph.p_vaddr & 0xfff) + 0xfff) & ~0xfffULL;
-			pgoff = ph.p_offset & ~0xfffULL;
-		}
-	}
-	memset(&a, 0, sizeof(a));
-	a.attr.size = sizeof(a.attr);
-	a.attr.type = PERF_TYPE_SOFTWARE;
-	a.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	a.attr.freq = 1;
-	a.attr.sample_freq = 4000;
-	a.attr.sample_id_all = 1;
-	a.attr.mmap = a.attr.mmap2 = a.attr.comm = a.attr.task = 1;
-	a.name = (char *)"cpu-clock";
-	a.ids = ids;
-	a.nids = 1;
-	w = bt_pd_create(argv[1], &a, 1, &err);
-	if (w == NULL) {
-		fprintf(stderr, "mkrec: %s\n", err.msg);
+	if (synth_recording(argv[1], argv[2], argv + 3, argc - 3, msg, sizeof(msg))) {
+		fprintf(stderr, "mkrec: %s\n", msg);
 		return 2;
 	}
-	{	/* MMAP2 of the executable segment, with its sample_id trailer */
-		uint8_t buf[8 + 64 + 4096 + 24] = { 0 };
-		struct perf_event_header *h = (void *)buf;
-		size_t fl = (strlen(argv[2]) + 8) & ~7ul;
-		uint32_t pid = PID, prot = PROT_READ | PROT_EXEC;
-		uint64_t tr[3] = { (uint64_t)PID << 32 | PID, tnow, 0 };
-
-		h->type = PERF_RECORD_MMAP2;
-		h->misc = PERF_RECORD_MISC_USER;
-		h->size = (uint16_t)(8 + 64 + fl + 24);
-		memcpy(buf + 8, &pid, 4);
-		memcpy(buf + 12, &pid, 4);
-		memcpy(buf + 16, &map_start, 8);
-		memcpy(buf + 24, &map_len, 8);
-		memcpy(buf + 32, &pgoff, 8);
-		memcpy(buf + 8 + 56, &prot, 4);
-		memcpy(buf + 8 + 64, argv[2], strlen(argv[2]));
-		memcpy(buf + 8 + 64 + fl, tr, 24);
-		if (bt_pd_write(w, buf, h->size, &err) < 0)
-			return 2;
-	}
-	for (k = 3; k < argc; k++) {
-		char name[256], *eq = strchr(argv[k], '='), *plus;
-		long count = eq ? atol(eq + 1) : 0;
-		struct lookup l = { name, 0 };
-		uint64_t off = 0;
-
-		if (eq == NULL || count <= 0)
-			return 1;
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[k]), argv[k]);
-		if (strcmp(name, "kernel") == 0 || strcmp(name, "unknown") == 0) {
-			for (long c = 0; c < count; c++)
-				sample(w, name[0] == 'k' ? 0xffffffff81000000ULL :
-				    0x7f0000001000ULL, name[0] == 'k' ?
-				    PERF_RECORD_MISC_KERNEL : PERF_RECORD_MISC_USER);
-			nsamples += (uint64_t)count;
-			continue;
-		}
-		if ((plus = strchr(name, '+')) != NULL) {
-			*plus = '\0';
-			off = strtoull(plus + 1, NULL, 16);
-		}
-		tool_elf_funcs(e, find, &l);
-		if (l.addr == 0) {
-			fprintf(stderr, "mkrec: no function '%s'\n", name);
-			return 1;
-		}
-		for (long c = 0; c < count; c++)
-			sample(w, BASE + l.addr + off, PERF_RECORD_MISC_USER);
-		nsamples += (uint64_t)count;
-	}
-	slash = strrchr(argv[2], '/');
-	args[0] = (char *)(slash ? slash + 1 : argv[2]);
-	cmd[1] = args[0];
-	memset(&m, 0, sizeof(m));
-	m.argv = args;
-	m.argc = 1;
-	m.freq = 4000;
-	m.has_status = true;
-	m.duration = (double)nsamples / 4000;
-	bt_meta_encode(&m, &sec);
-	memset(&f, 0, sizeof(f));
-	f.hostname = "golden";
-	f.osrelease = "6.1.0";
-	f.arch = "x86_64";
-	f.version = "benchtui " BT_VERSION;
-	f.nr_cpus_online = f.nr_cpus_avail = 2;
-	f.cmdline = cmd;
-	f.benchtui = sec.buf;
-	f.benchtui_len = sec.len;
-	if (bt_pd_finish(w, &f, &err) < 0) {
-		fprintf(stderr, "mkrec: %s\n", err.msg);
-		return 2;
-	}
-	bt_strbuf_release(&sec);
 	return 0;
 }

@@ -1,0 +1,389 @@
+/*
+ * Unit tests: view rows and every browser action, on a real binary (the
+ * split fixture, compiled here) and a deterministic recording of it.
+ * No terminal: this is what the TUI does, minus painting.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base.h"
+#include "benchtui/browse.h"
+#include "benchtui/profile.h"
+#include "benchtui/session.h"
+#include "benchtui/view.h"
+#include "synth.h"
+
+#define H 20	/* screen height for the actions */
+
+static char dir[] = "/tmp/bt-browse.XXXXXX";
+static char bin[256], rec[256];
+
+static struct bt_session *
+open_session(void)
+{
+	struct bt_error err = { 0 };
+	struct bt_profile *p = bt_profile_open(rec, &err);
+	struct bt_session *s;
+
+	assert_non_null(p);
+	s = bt_session_new(p, NULL, &err);
+	assert_non_null(s);
+	return s;
+}
+
+static const struct bt_row *
+cur(const struct bt_browser *b)
+{
+	return bt_view_row(bt_browser_view(b), bt_browser_nav(b)->cursor);
+}
+
+/* Row index of the first instruction whose text starts with mnemonic. */
+static long
+find_insn(const struct bt_view *v, const char *mnemonic)
+{
+	size_t i;
+
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		if (r->kind == BT_ROW_INSN && strncmp(r->text, mnemonic, strlen(mnemonic)) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+static void
+test_functions_view(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_view_opts o;
+	struct bt_view *v;
+	double sum = 0;
+	size_t i;
+
+	bt_view_opts_init(&o);
+	v = bt_view_functions(s, &o, 0);
+	assert_int_equal(bt_view_nrows(v), 4);	/* work_a, work_b, main, [kernel] */
+	assert_string_equal(bt_view_row(v, 0)->text, "work_a");
+	assert_int_equal(bt_view_row(v, 0)->samples, 1530);
+	assert_string_equal(bt_view_row(v, 1)->text, "work_b");
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		sum += r->percent;
+		assert_true(r->ci_lo <= r->percent && r->percent <= r->ci_hi);
+		if (i)
+			assert_true(r->samples <= bt_view_row(v, i - 1)->samples);
+	}
+	assert_true(sum > 99.99 && sum < 100.01);
+	/* every row has the same cell layout as the column headings */
+	assert_int_equal(bt_view_row(v, 0)->ncells, bt_view_columns(v)->ncells);
+	assert_int_equal(strlen(bt_view_row(v, 0)->cells[0].text),
+	    strlen(bt_view_columns(v)->cells[0].text));
+	bt_view_free(v);
+	o.filter = "work_b";
+	v = bt_view_functions(s, &o, 0);
+	assert_int_equal(bt_view_nrows(v), 1);
+	assert_string_equal(bt_view_row(v, 0)->text, "work_b");
+	bt_view_free(v);
+	bt_session_free(s);
+}
+
+static void
+test_annotate_view(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_view_opts o;
+	struct bt_view *v;
+	const size_t *hot;
+	size_t nhot, i, nsrc = 0;
+	long add;
+
+	bt_view_opts_init(&o);
+	v = bt_view_annotate(s, 0, &o, NULL);
+	assert_non_null(v);
+	nhot = bt_view_hot(v, &hot);
+	assert_true(nhot >= 2);
+	/* the hottest row is the instruction with the 1000 samples: add $0x1 */
+	add = find_insn(v, "add    $0x1");
+	assert_true(add >= 0);
+	assert_int_equal(hot[0], (size_t)add);
+	assert_int_equal(bt_view_row(v, add)->samples, 1000);
+	assert_true(bt_view_row(v, add)->flags & BT_ROW_F_HOT);
+	for (i = 0; i < bt_view_nrows(v); i++)
+		nsrc += bt_view_row(v, i)->kind == BT_ROW_SOURCE;
+	assert_true(nsrc > 3);
+	/* skid: the imul before it is credited with most of its samples */
+	{
+		long imul = find_insn(v, "imul");
+		assert_true(imul >= 0 && imul < add);
+		assert_true(bt_view_row(v, imul)->adjusted > 990);
+		assert_true(bt_view_row(v, imul)->flags & BT_ROW_F_SKID_TARGET);
+		assert_true(bt_view_row(v, imul)->flags & BT_ROW_F_LOOP_HEAD);
+	}
+	bt_view_free(v);
+	o.source = false;
+	v = bt_view_annotate(s, 0, &o, NULL);
+	for (i = 0; i < bt_view_nrows(v); i++)
+		assert_int_equal(bt_view_row(v, i)->kind, BT_ROW_INSN);
+	bt_view_free(v);
+	bt_session_free(s);
+}
+
+static void
+test_open_hot_back_quit(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	uint64_t first_hot;
+
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_FUNCS);
+	assert_int_equal(bt_browser_nav(b)->cursor, 0);
+	assert_int_equal(bt_browser_apply(b, BT_ACT_ENTER, H), 0);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	/* opens on the hottest instruction */
+	assert_int_equal(cur(b)->samples, 1000);
+	first_hot = cur(b)->addr;
+	bt_browser_apply(b, BT_ACT_NEXT_HOT, H);
+	assert_true(cur(b)->weight <= 100.0 * 1000 / 1530);
+	assert_int_not_equal(cur(b)->addr, first_hot);
+	bt_browser_apply(b, BT_ACT_PREV_HOT, H);
+	assert_int_equal(cur(b)->addr, first_hot);
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	bt_browser_apply(b, BT_ACT_HOTTEST, H);
+	assert_int_equal(cur(b)->addr, first_hot);
+	/* q goes back, then quits */
+	assert_int_equal(bt_browser_apply(b, BT_ACT_QUIT, H), 0);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_FUNCS);
+	assert_int_equal(bt_browser_apply(b, BT_ACT_BACK, H), 0);	/* ← on the first screen stays */
+	assert_int_equal(bt_browser_apply(b, BT_ACT_QUIT, H), 1);
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+static void
+test_follow_jump_and_back(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	long jl, imul;
+	size_t before;
+
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	jl = find_insn(bt_browser_view(b), "jl  ");
+	imul = find_insn(bt_browser_view(b), "imul");
+	assert_true(jl > imul && imul >= 0);
+	bt_browser_select(b, (size_t)jl, H);
+	before = bt_browser_nav(b)->cursor;
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_int_equal(bt_browser_nav(b)->cursor, (size_t)imul);
+	assert_non_null(strstr(bt_browser_status(b), "work_a+0x20"));
+	bt_browser_apply(b, BT_ACT_BACK, H);
+	assert_int_equal(bt_browser_nav(b)->cursor, before);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	/* Enter on something that is not a jump says so */
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	assert_true(bt_browser_status(b)[0] != '\0');
+	assert_int_equal(bt_browser_depth(b), 2);
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+static void
+test_call_opens_callee(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	long main_idx = bt_session_find(s, "main"), call;
+
+	assert_true(main_idx >= 0);
+	assert_int_equal(bt_browser_open(b, (size_t)main_idx, H), 0);
+	call = find_insn(bt_browser_view(b), "call");
+	assert_true(call >= 0);
+	bt_browser_select(b, (size_t)call, H);
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	assert_int_equal(bt_browser_depth(b), 3);
+	assert_non_null(strstr(bt_view_title(bt_browser_view(b)), "work_"));
+	bt_browser_apply(b, BT_ACT_BACK, H);
+	assert_int_equal(bt_browser_depth(b), 2);
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+static void
+test_toggles_keep_cursor(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	uint64_t addr;
+	enum bt_action acts[] = { BT_ACT_TOGGLE_SOURCE, BT_ACT_TOGGLE_SKID,
+		BT_ACT_CYCLE_NUM, BT_ACT_TOGGLE_PERCENT, BT_ACT_TOGGLE_SYNTAX,
+		BT_ACT_TOGGLE_ADDR, BT_ACT_TOGGLE_SOURCE };
+	size_t i;
+
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	addr = cur(b)->addr;
+	for (i = 0; i < BT_ARRAY_SIZE(acts); i++) {
+		bt_browser_apply(b, acts[i], H);
+		assert_int_equal(cur(b)->kind, BT_ROW_INSN);
+		assert_int_equal(cur(b)->addr, addr);
+		assert_true(bt_browser_status(b)[0] != '\0');
+	}
+	/* Intel syntax now: the imul reads the other way round */
+	assert_int_not_equal(find_insn(bt_browser_view(b), "imul"), -1);
+	assert_non_null(strstr(bt_view_row(bt_browser_view(b),
+	    (size_t)find_insn(bt_browser_view(b), "imul"))->text, "rax, rdi"));
+	assert_true(bt_browser_opts(b)->skid);
+	assert_true(bt_browser_opts(b)->global_percent);
+	assert_int_equal(bt_browser_opts(b)->num, BT_NUM_SAMPLES);
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+static void
+test_source_view_and_back(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	unsigned line;
+	const struct bt_row *r;
+
+	/* from the function list, S opens the source at its hottest line */
+	bt_browser_apply(b, BT_ACT_SOURCE_VIEW, H);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_SOURCE);
+	r = cur(b);
+	assert_int_equal(r->kind, BT_ROW_LINE);
+	assert_non_null(strstr(r->text, "for (long i = 0; i < 3 * n; i++)"));
+	line = r->line;
+	/* Enter: the annotated code, on that line's hottest instruction */
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_int_equal(cur(b)->line, line);
+	assert_int_equal(cur(b)->samples, 1000);
+	/* and S from there comes back to the same line */
+	bt_browser_apply(b, BT_ACT_SOURCE_VIEW, H);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_SOURCE);
+	assert_int_equal(cur(b)->line, line);
+	assert_int_equal(bt_browser_depth(b), 4);
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+static void
+test_search_move_page(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	size_t n, c;
+
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	n = bt_view_nrows(bt_browser_view(b));
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	assert_true(bt_browser_search(b, "imul", false, H));
+	assert_non_null(strstr(cur(b)->text, "imul"));
+	c = bt_browser_nav(b)->cursor;
+	bt_browser_apply(b, BT_ACT_SEARCH_NEXT, H);	/* only one: wraps to itself */
+	assert_int_equal(bt_browser_nav(b)->cursor, c);
+	assert_false(bt_browser_search(b, "no such text", false, H));
+	assert_non_null(strstr(bt_browser_status(b), "not found"));
+	bt_browser_apply(b, BT_ACT_END, H);
+	assert_int_equal(bt_browser_nav(b)->cursor, n - 1);
+	bt_browser_apply(b, BT_ACT_DOWN, H);
+	assert_int_equal(bt_browser_nav(b)->cursor, n - 1);
+	bt_browser_apply(b, BT_ACT_PAGE_UP, 5);
+	assert_true(bt_browser_nav(b)->cursor < n - 1);
+	assert_true(bt_browser_nav(b)->cursor >= bt_browser_nav(b)->top);
+	assert_true(bt_browser_nav(b)->cursor < bt_browser_nav(b)->top + 5);
+	for (int i = 0; i < 100; i++)
+		bt_browser_apply(b, BT_ACT_PAGE_UP, 5);
+	assert_int_equal(bt_browser_nav(b)->cursor, 0);
+	assert_int_equal(bt_browser_nav(b)->top, 0);
+	bt_browser_apply(b, BT_ACT_UP, 5);
+	assert_int_equal(bt_browser_nav(b)->cursor, 0);
+	for (int i = 0; i < 100; i++)
+		bt_browser_apply(b, BT_ACT_PAGE_DOWN, 5);
+	assert_int_equal(bt_browser_nav(b)->cursor, n - 1);
+	bt_browser_scroll(b, -3, 5);
+	assert_true(bt_browser_nav(b)->cursor < bt_browser_nav(b)->top + 5);
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+static void
+test_filter_and_export_name(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	char *name;
+
+	name = bt_browser_export_name(b);
+	assert_string_equal(name, "functions.txt");
+	free(name);
+	bt_browser_filter(b, "work_b");
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 1);
+	assert_string_equal(bt_browser_filter_text(b), "work_b");
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	name = bt_browser_export_name(b);
+	assert_string_equal(name, "work_b.txt");
+	free(name);
+	bt_browser_apply(b, BT_ACT_QUIT, H);
+	bt_browser_filter(b, "");
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 4);
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+static int
+setup(void **state)
+{
+	char cmd[1024], msg[256];
+	char *specs[] = { (char *)"work_a+0x24=1000", (char *)"work_a+0x2b=500",
+		(char *)"work_a+0x20=30", (char *)"work_b+0x24=300",
+		(char *)"main+0x10=2", (char *)"kernel=5" };
+
+	if (mkdtemp(dir) == NULL)
+		return -1;
+	snprintf(bin, sizeof(bin), "%s/split", dir);
+	snprintf(rec, sizeof(rec), "%s/split.data", dir);
+	snprintf(cmd, sizeof(cmd), "cc -O2 -g -o %s tests/fixtures/split.c", bin);
+	if (system(cmd) != 0)
+		return -1;
+	if (synth_recording(rec, bin, specs, 6, msg, sizeof(msg)) != 0) {
+		fprintf(stderr, "%s\n", msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_functions_view),
+		cmocka_unit_test(test_annotate_view),
+		cmocka_unit_test(test_open_hot_back_quit),
+		cmocka_unit_test(test_follow_jump_and_back),
+		cmocka_unit_test(test_call_opens_callee),
+		cmocka_unit_test(test_toggles_keep_cursor),
+		cmocka_unit_test(test_source_view_and_back),
+		cmocka_unit_test(test_search_move_page),
+		cmocka_unit_test(test_filter_and_export_name),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
