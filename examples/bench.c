@@ -66,7 +66,7 @@ noop(const uint64_t *v, size_t n)
 int
 main(int argc, char **argv)
 {
-	int rounds = argc > 1 ? atoi(argv[1]) : 1500;
+	int rounds = argc > 1 ? atoi(argv[1]) : 5000;
 	double t, tmod = 0, tpop = 0, tnoop = 0;
 	uint64_t d = (uint64_t)rounds | 7;
 
