@@ -64,6 +64,10 @@ name_target(struct bt_annotation *a, struct bt_msyms *m, const struct bt_func *f
 {
 	struct bt_func_sym fs;
 
+	/* stripped code is named by address: name the target the same way */
+	if (f->kind != BT_FK_SYMBOL && target >= f->start && target < f->end)
+		return bt_strpool_addf(&a->pool, "%s+0x%llx", f->module_name,
+		    (unsigned long long)target);
 	if (target >= f->start && target < f->end)
 		return target == f->start ?
 		    bt_strpool_addstr(&a->pool, f->name) :

@@ -136,6 +136,21 @@ objdump_att(const struct zydis *z, const ZydisDecodedInstruction *in,
 		memcpy(out->text, "movabs", 6);
 		return;
 	}
+	if ((in->mnemonic == ZYDIS_MNEMONIC_MOVZX || in->mnemonic == ZYDIS_MNEMONIC_MOVSX ||
+	    in->mnemonic == ZYDIS_MNEMONIC_MOVSXD) && in->operand_count_visible == 2) {
+		/* movzbl, movswq, movslq: source size, then destination size */
+		static const char sfx[] = { [1] = 'b', [2] = 'w', [4] = 'l', [8] = 'q' };
+		unsigned ss = ops[1].size / 8, ds = ops[0].size / 8;
+		const char *rest = strchr(out->text, ' ');
+		char buf[sizeof(out->text)];
+		if (ss < sizeof(sfx) && ds < sizeof(sfx) && sfx[ss] && sfx[ds] && rest) {
+			snprintf(buf, sizeof(buf), "mov%c%c%c%s",
+			    in->mnemonic == ZYDIS_MNEMONIC_MOVZX ? 'z' : 's',
+			    sfx[ss], sfx[ds], rest);
+			snprintf(out->text, sizeof(out->text), "%s", buf);
+		}
+		return;
+	}
 	if (in->mnemonic != ZYDIS_MNEMONIC_NOP)
 		return;
 	for (i = 0; i < in->operand_count_visible; i++) {

@@ -1,0 +1,76 @@
+#!/bin/bash
+# Agreement with perf itself (issue 5): on a perf.data written by
+# `perf record`, and on one written by benchtui, the per-function sample
+# counts of user-space code equal `perf report`'s and the per-instruction
+# counts equal `perf annotate`'s; `perf report` opens benchtui's file.
+. tests/lib.sh
+command -v perf >/dev/null || skip "perf is not installed (scripts/deps.sh installs linux-perf)"
+need_recording
+split=$(fixture split)
+clk=$(fixture clock)
+
+# "samples dso symbol" for user-space functions, as perf report sees them
+perf_funcs() {
+	perf report -i "$1" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
+		awk '$3 == "[.]" { print $1, $2, $4 }' | sort -k2
+}
+# the same from benchtui's hot-function table. perf 6.1 counts samples in
+# PLT stubs for the symbol before .plt (_init); objdump and benchtui name
+# the stubs (sym@plt): their sum per module is what perf calls _init.
+bt_funcs() {
+	"$BT" -i "$1" --stdio --top 1 2>/dev/null |
+		awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit }
+		     t && $3 != "[kernel]" && $3 != "[unknown]" {
+			if ($4 ~ /@plt$/) { plt[$3] += $2; next }
+			print $2, $3, $4 }
+		     END { for (m in plt) print plt[m], m, "_init" }' | sort -k2
+}
+# "address samples" of one function
+perf_insns() {
+	perf annotate -i "$1" --stdio -s "$2" --show-nr-samples 2>/dev/null |
+		awk '$2 == ":" && $3 ~ /^[0-9a-f]+:$/ && $1 > 0 { sub(":", "", $3); print $3, $1 }'
+}
+bt_insns() {
+	"$BT" -i "$1" --stdio -s "$2" --format json 2>/dev/null |
+		sed -n 's/.*"kind": "insn", "address": "0x\([0-9a-f]*\)".*"samples": \([0-9]*\),.*/\1 \2/p' |
+		awk '$2 > 0'
+}
+
+compare() {	# compare WHAT FILE_A FILE_B
+	if [ ! -s "$2" ]; then
+		fail "$1: perf printed nothing"
+	elif diff "$2" "$3" >"$TMP/d"; then
+		ok "$1: $(wc -l <"$2") rows equal"
+	else
+		fail "$1 differs (< perf, > benchtui)"; head -20 "$TMP/d"
+	fi
+}
+
+perf record -q -e cpu-clock -F 4000 -o "$TMP/perf.data" "$split" >/dev/null 2>&1 ||
+	skip "perf record failed here"
+perf record -q -e cpu-clock -F 4000 -o "$TMP/perfclk.data" "$clk" >/dev/null 2>&1
+"$BT" -q -o "$TMP/bt.data" --stdio "$split" >/dev/null 2>&1
+"$BT" -q -o "$TMP/btclk.data" --stdio "$clk" >/dev/null 2>&1
+
+for f in perf.data perfclk.data bt.data btclk.data; do
+	perf_funcs "$TMP/$f" >"$TMP/p"
+	bt_funcs "$TMP/$f" >"$TMP/b"
+	compare "$f: functions" "$TMP/p" "$TMP/b"
+done
+for f in perf.data bt.data; do
+	for fn in work_a work_b; do
+		perf_insns "$TMP/$f" $fn | sort >"$TMP/p"
+		bt_insns "$TMP/$f" $fn | sort >"$TMP/b"
+		compare "$f: $fn instructions" "$TMP/p" "$TMP/b"
+	done
+done
+perf_insns "$TMP/btclk.data" main | sort >"$TMP/p"
+bt_insns "$TMP/btclk.data" main | sort >"$TMP/b"
+compare "btclk.data: main instructions" "$TMP/p" "$TMP/b"
+# perf opens benchtui's recording and sees the same event and sample count
+n=$(perf report -i "$TMP/bt.data" --stdio --sort comm -F sample 2>/dev/null |
+	awk '!/^#/ && NF { s += $1 } END { print s }')
+want=$("$BT" -i "$TMP/bt.data" --stdio 2>/dev/null | awk '/^# samples:/ { sub(",", "", $3); print $3 }')
+[ -n "$n" ] && [ "$n" = "$want" ] && ok "perf report -i benchtui.data: $n samples, as benchtui" ||
+	fail "perf report -i benchtui.data: '$n' samples, benchtui '$want'"
+finish
