@@ -29,7 +29,8 @@ static const char usage_text[] =
 "Recording:\n"
 "  -F, --freq HZ          samples per second (default 4000)\n"
 "  -e, --event EVENT      cycles, instructions, cpu-clock, task-clock, ... (default:\n"
-"                         cycles, or cpu-clock where there is no hardware PMU)\n"
+"                         cycles, or cpu-clock where there is no hardware PMU);\n"
+"                         with -i: which recorded event to show (default: the first)\n"
 "  -o, --output FILE      where to save the recording (default benchtui.data)\n"
 "      --delay MS         drop the first MS milliseconds (warm-up)\n"
 "  -q, --quiet            no recording summary on stderr\n"
@@ -39,20 +40,20 @@ static const char usage_text[] =
 "      --stdio            print instead of browsing (default when stdout is not a terminal)\n"
 "      --export FILE      write the export to FILE and exit\n"
 "      --format FMT       text (default) or json\n"
-"      --top N            annotate the N hottest functions in --stdio/--export (default 5)\n"
+"      --top N            annotate the N hottest functions in --stdio/--export\n"
+"                         (default 5; 0: the table only)\n"
 "      --all              annotate every sampled function\n"
 "      --skid             skid-adjusted attribution as the primary column\n"
 "      --no-source        no interleaved source lines\n"
 "  -M, --syntax SYNTAX    att (default) or intel\n"
 "      --percent WHICH    local (of the function, default) or global (of all samples)\n"
 "      --time FROM,TO     only samples in that part of the run: seconds, or N%\n"
-"      --event-view NAME  with -i: which recorded event to show\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n";
 
 enum {
 	OPT_DELAY = 256, OPT_STDIO, OPT_EXPORT, OPT_FORMAT, OPT_TOP, OPT_ALL,
-	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION, OPT_EVVIEW,
+	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
 };
 
 static const struct option long_opts[] = {
@@ -73,7 +74,6 @@ static const struct option long_opts[] = {
 	{ "syntax", required_argument, NULL, 'M' },
 	{ "percent", required_argument, NULL, OPT_PERCENT },
 	{ "time", required_argument, NULL, OPT_TIME },
-	{ "event-view", required_argument, NULL, OPT_EVVIEW },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -226,6 +226,7 @@ main(int argc, char **argv)
 	int c, ret, status;
 
 	memset(&eo, 0, sizeof(eo));
+	eo.top = 5;
 	bt_view_opts_init(&eo.view);
 	so.time_from = so.time_to = -1;
 	so.syntax = BT_ASM_ATT;
@@ -267,7 +268,7 @@ main(int argc, char **argv)
 				usage_error("unknown format '%s' (text or json)", optarg);
 			break;
 		case OPT_TOP:
-			eo.top = parse_num("--top", optarg, 1, 1000000);
+			eo.top = parse_num("--top", optarg, 0, 1000000);
 			break;
 		case OPT_ALL:
 			eo.all = true;
@@ -297,9 +298,6 @@ main(int argc, char **argv)
 		case OPT_TIME:
 			parse_time(optarg, &so);
 			break;
-		case OPT_EVVIEW:
-			so.event = optarg;
-			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -315,8 +313,10 @@ main(int argc, char **argv)
 		usage_error("give either -i FILE or a command, not both");
 	if (input == NULL && optind >= argc)
 		usage_error("no command to run and no recording to open (-i FILE)");
-	if (input != NULL && (event || freq || delay))
-		usage_error("-e, -F and --delay are for recording; with -i use --event-view");
+	if (input != NULL && (freq || delay))
+		usage_error("-F and --delay are for recording, not with -i");
+	if (input != NULL)
+		so.event = event;
 
 	if (input == NULL) {
 		ret = record(argv + optind, event, freq, delay, output, quiet);

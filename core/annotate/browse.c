@@ -430,7 +430,7 @@ line_to_code(struct bt_browser *b, struct screen *sc, size_t height)
 		bt_browser_set_status(b, "%s", err.msg);
 		return;
 	}
-	a = b->s->funcs.v[func].ann[b->s->o.syntax == BT_ASM_INTEL];
+	a = bt_session_annotation(b->s, func, NULL);
 	file = r->file;
 	for (i = 0; i < bt_view_nrows(v); i++) {
 		const struct bt_row *ir = bt_view_row(v, i);

@@ -3,6 +3,7 @@
 #define BENCHTUI_SESSION_INT_H
 
 #include "base.h"
+#include "benchtui/lint.h"
 #include "benchtui/session.h"
 #include "profile/profile-int.h"
 
@@ -54,7 +55,19 @@ struct bt_session {
 	struct bt_strpool pool;		/* names, files */
 	struct bt_srccache *src;
 	struct bt_disasm *dis[8][2];	/* by arch, syntax */
+
+	/* lint findings of the current selection (core/lint), computed once */
+	BT_VEC(struct bt_finding) findings;
+	bool findings_done;
+	struct bt_strpool lint_pool;
 };
+
+/* The annotation of function fi in the session's syntax, built on first use. */
+struct bt_annotation *bt_session_annotation(struct bt_session *s, size_t fi,
+					    struct bt_error *err);
+/* The module index of function fi. */
+uint32_t bt_session_func_module(const struct bt_session *s, size_t fi);
+void bt_lint_release(struct bt_session *s);
 
 /* The symbols of module mi, opening it on first use; NULL if unavailable. */
 struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);

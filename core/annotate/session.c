@@ -335,6 +335,77 @@ build_funcs(struct bt_session *s)
 	qsort(s->funcs.v, s->funcs.n, sizeof(*s->funcs.v), func_cmp);
 }
 
+/* Forget the function table and annotations of the last selection. */
+static void
+drop_selection(struct bt_session *s)
+{
+	size_t i, j;
+
+	for (i = 0; i < s->funcs.n; i++)
+		for (j = 0; j < 2; j++)
+			bt_annotation_free(s->funcs.v[i].ann[j]);
+	s->funcs.n = 0;
+	s->hits.n = 0;
+	s->samples = s->period = 0;
+	bt_lint_release(s);
+}
+
+struct bt_annotation *
+bt_session_annotation(struct bt_session *s, size_t fi, struct bt_error *err)
+{
+	struct bt_sfunc *sf;
+	int syntax = s->o.syntax == BT_ASM_INTEL;
+
+	if (fi >= s->funcs.n) {
+		bt_error_set(err, BT_EINVAL, "no function %zu", fi);
+		return NULL;
+	}
+	sf = &s->funcs.v[fi];
+	if (sf->ann[syntax] == NULL)
+		sf->ann[syntax] = bt_annotate(s, fi, syntax, err);
+	return sf->ann[syntax];
+}
+
+uint32_t
+bt_session_func_module(const struct bt_session *s, size_t fi)
+{
+	return s->funcs.v[fi].module;
+}
+
+/* Resolve the event, aggregate the window's samples, build the function table. */
+static int
+select_data(struct bt_session *s, struct bt_error *err)
+{
+	struct bt_profile *p = s->p;
+	size_t i;
+	int attr = 0;
+
+	if (s->o.event != NULL) {
+		attr = -1;
+		for (i = 0; i < p->info.nevents; i++)
+			if (strcmp(p->info.events[i], s->o.event) == 0)
+				attr = (int)i;
+		if (attr < 0) {
+			struct bt_strbuf sb = BT_STRBUF_INIT;
+			for (i = 0; i < p->info.nevents; i++)
+				bt_strbuf_addf(&sb, "%s'%s'", i ? ", " : "",
+				    p->info.events[i]);
+			bt_error_set(err, BT_EINVAL,
+			    "no event '%s' in the recording (it has %s)",
+			    s->o.event, sb.buf);
+			bt_strbuf_release(&sb);
+			return -BT_EINVAL;
+		}
+	}
+	drop_selection(s);
+	s->attr = attr;
+	s->o.event = p->info.nevents ? p->info.events[attr] : NULL;
+	aggregate(s);
+	qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
+	build_funcs(s);
+	return 0;
+}
+
 struct bt_session *
 bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	       struct bt_error *err)
@@ -345,29 +416,10 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	s->p = p;
 	if (o != NULL)
 		s->o = *o;
-	else {
+	else
 		s->o.time_from = s->o.time_to = -1;
-	}
 	bt_strpool_init(&s->pool);
-	s->attr = 0;
-	if (s->o.event != NULL) {
-		s->attr = -1;
-		for (i = 0; i < p->info.nevents; i++)
-			if (strcmp(p->info.events[i], s->o.event) == 0)
-				s->attr = (int)i;
-		if (s->attr < 0) {
-			struct bt_strbuf sb = BT_STRBUF_INIT;
-			for (i = 0; i < p->info.nevents; i++)
-				bt_strbuf_addf(&sb, "%s'%s'", i ? ", " : "",
-				    p->info.events[i]);
-			bt_error_set(err, BT_EINVAL,
-			    "no event '%s' in the recording (it has %s)",
-			    s->o.event, sb.buf);
-			bt_strbuf_release(&sb);
-			bt_session_free(s);
-			return NULL;
-		}
-	}
+	bt_strpool_init(&s->lint_pool);
 	s->mods = bt_xcalloc(p->modules.n, sizeof(*s->mods));
 	for (i = 0; i < p->modules.n; i++) {
 		const char *slash = strrchr(p->modules.v[i].path, '/');
@@ -375,13 +427,31 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 		    p->modules.v[i].path);
 	}
 	s->src = bt_srccache_new();
-	aggregate(s);
-	qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
-	build_funcs(s);
+	if (select_data(s, err) < 0) {
+		bt_session_free(s);
+		return NULL;
+	}
 	if (p->unresolved)
 		bt_session_notef(s, "%llu samples fell outside every recorded mapping",
 		    (unsigned long long)p->unresolved);
 	return s;
+}
+
+int
+bt_session_select(struct bt_session *s, const char *event, double from,
+		  double to, bool percent, struct bt_error *err)
+{
+	struct bt_session_opts old = s->o;
+
+	s->o.event = event;
+	s->o.time_from = from;
+	s->o.time_to = to;
+	s->o.time_percent = percent;
+	if (select_data(s, err) < 0) {
+		s->o = old;
+		return -BT_EINVAL;
+	}
+	return 0;
 }
 
 void
@@ -391,9 +461,7 @@ bt_session_free(struct bt_session *s)
 
 	if (s == NULL)
 		return;
-	for (i = 0; i < s->funcs.n; i++)
-		for (j = 0; j < 2; j++)
-			bt_annotation_free(s->funcs.v[i].ann[j]);
+	drop_selection(s);
 	BT_VEC_FREE(s->funcs);
 	BT_VEC_FREE(s->hits);
 	if (s->mods != NULL)
@@ -412,6 +480,8 @@ bt_session_free(struct bt_session *s)
 	if (s->src != NULL)
 		bt_srccache_free(s->src);
 	bt_strpool_release(&s->pool);
+	BT_VEC_FREE(s->findings);
+	bt_strpool_release(&s->lint_pool);
 	bt_profile_free(s->p);
 	free(s);
 }

@@ -254,6 +254,33 @@ bt_view_header(struct bt_session *s)
 	return v;
 }
 
+/* Lint findings. */
+
+struct bt_view *
+bt_view_findings(struct bt_session *s)
+{
+	struct bt_view *v = view_new(s, VIEW_HEADER);
+	const struct bt_finding *f;
+	size_t n = bt_session_findings(s, &f), i;
+
+	for (i = 0; i < n; i++) {
+		struct bt_row *r = add_row(v, BT_ROW_FINDING);
+		r->func = f[i].func >= 0 ? (size_t)f[i].func : (size_t)-1;
+		r->percent = f[i].percent;
+		r->text = f[i].message;
+		add_cell(v, pad(v, f[i].check, 18, false), BT_STYLE_WARN);
+		add_cell(v, pad(v, f[i].function ? f[i].function : "(run)", 20, false),
+		    BT_STYLE_NORMAL);
+		add_cell(v, bt_strpool_addf(&v->pool, "%6.1f%%  ", f[i].percent),
+		    BT_STYLE_HOT);
+		add_cell(v, f[i].message, BT_STYLE_NORMAL);
+	}
+	seal(v);
+	v->title = n ? bt_strpool_addf(&v->pool, "lint: %zu finding%s", n,
+	    n == 1 ? "" : "s") : "lint: no findings";
+	return v;
+}
+
 /* Hot functions. */
 
 static const char *
@@ -344,22 +371,6 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 
 /* Annotation. */
 
-static struct bt_annotation *
-get_annotation(struct bt_session *s, size_t func, struct bt_error *err)
-{
-	struct bt_sfunc *sf;
-	int syntax = s->o.syntax == BT_ASM_INTEL;
-
-	if (func >= s->funcs.n) {
-		bt_error_set(err, BT_EINVAL, "no function %zu", func);
-		return NULL;
-	}
-	sf = &s->funcs.v[func];
-	if (sf->ann[syntax] == NULL)
-		sf->ann[syntax] = bt_annotate(s, func, syntax, err);
-	return sf->ann[syntax];
-}
-
 static const char *
 source_text(struct bt_session *s, const char *file, unsigned line)
 {
@@ -393,7 +404,7 @@ struct bt_view *
 bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 		 struct bt_error *err)
 {
-	struct bt_annotation *a = get_annotation(s, func, err);
+	struct bt_annotation *a = bt_session_annotation(s, func, err);
 	const struct bt_func *f;
 	struct bt_view *v;
 	struct bt_view_opts def;
@@ -637,7 +648,7 @@ struct bt_view *
 bt_view_source(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 	       struct bt_error *err)
 {
-	struct bt_annotation *a = get_annotation(s, func, err);
+	struct bt_annotation *a = bt_session_annotation(s, func, err);
 	const struct bt_srcfile *sf;
 	const struct bt_func *f;
 	struct bt_view *v;

@@ -10,6 +10,7 @@
 
 #include "annotate/session-int.h"
 #include "benchtui/export.h"
+#include "benchtui/lint.h"
 #include "benchtui/view.h"
 
 /* Text. */
@@ -351,7 +352,7 @@ static size_t
 pick(struct bt_session *s, const struct bt_export_opts *o, size_t *idx, size_t max,
      struct bt_error *err)
 {
-	size_t n = 0, i, top = o->top ? o->top : 5;
+	size_t n = 0, i, top = o->top;
 
 	if (o->func != NULL) {
 		long f = bt_session_find(s, o->func);
@@ -391,10 +392,22 @@ bt_export(FILE *out, struct bt_session *s, const struct bt_export_opts *o,
 	}
 	fv = bt_view_functions(s, &o->view, 0);
 	if (o->format == BT_FORMAT_TEXT) {
+		const struct bt_finding *fd;
+		size_t nf2 = bt_session_findings(s, &fd);
+
 		text_header(out, s);
 		fputs("#\n", out);
 		text_view(out, fv, false);
 		fputs("\n", out);
+		if (nf2) {
+			fputs("## lint\n", out);
+			for (i = 0; i < nf2; i++)
+				fprintf(out, "# %s%s%s (%.1f%%): %s\n", fd[i].check,
+				    fd[i].function ? " in " : "",
+				    fd[i].function ? fd[i].function : "", fd[i].percent,
+				    fd[i].message);
+			fputs("\n", out);
+		}
 		for (i = 0; i < n; i++) {
 			struct bt_error aerr = { 0 };
 			struct bt_view *v = bt_view_annotate(s, idx[i], &o->view, &aerr);
@@ -414,7 +427,26 @@ bt_export(FILE *out, struct bt_session *s, const struct bt_export_opts *o,
 			fputs(i ? ",\n    " : "\n    ", out);
 			json_func(out, s, bt_view_row(fv, i)->func);
 		}
-		fputs(" ],\n  \"findings\": [],\n  \"annotations\": [", out);
+		fputs(" ],\n  \"findings\": [", out);
+		{
+			const struct bt_finding *fd;
+			size_t nf2 = bt_session_findings(s, &fd);
+			for (i = 0; i < nf2; i++) {
+				fputs(i ? ",\n    " : "\n    ", out);
+				fputs("{ \"check\": ", out);
+				json_str(out, fd[i].check);
+				if (fd[i].function != NULL) {
+					fputs(", \"function\": ", out);
+					json_str(out, fd[i].function);
+				}
+				fputs(", \"percent\": ", out);
+				json_num(out, fd[i].percent);
+				fputs(", \"message\": ", out);
+				json_str(out, fd[i].message);
+				fputs(" }", out);
+			}
+		}
+		fputs(" ],\n  \"annotations\": [", out);
 		for (i = 0; i < n; i++) {
 			struct bt_view *v = bt_view_annotate(s, idx[i], &o->view, NULL);
 			if (v == NULL)

@@ -19,7 +19,7 @@ enum bt_format { BT_FORMAT_TEXT, BT_FORMAT_JSON };
 /**
  * struct bt_export_opts - what a whole-profile export holds
  * @format: text or JSON
- * @top: annotate the N hottest functions (0: 5)
+ * @top: annotate the N hottest functions (0: none, the table only)
  * @all: annotate every sampled function that has code
  * @func: annotate only this function (-s NAME)
  * @view: the view options every section uses

@@ -87,6 +87,14 @@ BT_API long bt_session_find(const struct bt_session *s, const char *name);
  * -1 when no symbol covers addr. Pointers from bt_session_func() may move.
  */
 BT_API long bt_session_callee(struct bt_session *s, size_t func, uint64_t addr);
+/*
+ * Look at another event or time window (as in bt_session_opts; event NULL
+ * is the first). The function table and annotations are rebuilt: indexes
+ * and pointers from before are invalid. On error nothing changes.
+ */
+BT_API int bt_session_select(struct bt_session *s, const char *event,
+			     double from, double to, bool percent,
+			     struct bt_error *err);
 /* Assembly syntax of the annotations built from now on. */
 BT_API void bt_session_set_syntax(struct bt_session *s, enum bt_asm_syntax syntax);
 

@@ -136,6 +136,8 @@ BT_API struct bt_view *bt_view_functions(struct bt_session *s,
 BT_API struct bt_view *bt_view_annotate(struct bt_session *s, size_t func,
 					const struct bt_view_opts *o,
 					struct bt_error *err);
+/* The lint findings (benchtui/lint.h), one row each: "check  percent  message". */
+BT_API struct bt_view *bt_view_findings(struct bt_session *s);
 /* The source file of the function with per-line totals. */
 BT_API struct bt_view *bt_view_source(struct bt_session *s, size_t func,
 				      const struct bt_view_opts *o,

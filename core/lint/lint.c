@@ -1,0 +1,370 @@
+/*
+ * Benchmark lint (DESIGN.md §4, docs/lint.md): each check looks at the
+ * profile of the current event and window and either finds something it
+ * is sure of, or says nothing. No false alarm on a healthy benchmark is
+ * the bar, as much as finding the broken ones.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate/annotate-int.h"
+#include "annotate/session-int.h"
+#include "benchtui/lint.h"
+#include "benchtui/view.h"
+
+/* Thresholds, in percent of all samples of the window. */
+#define EMPTY_LOOP_MIN 20.0	/* a loop this hot that does nothing */
+#define EMPTY_LOOP_MAX_INSNS 8
+#define TIMER_MIN 10.0
+#define UNOPT_MIN 5.0		/* hot code whose build is checked */
+#define STARTUP_MIN 20.0
+#define KERNEL_MIN 30.0
+#define NODEBUG_MIN 10.0
+#define PRECISION_MAX 3.0	/* +- points of the hottest function's interval */
+#define MIN_RUN_SAMPLES 20	/* fewer: say only that */
+
+static void
+add(struct bt_session *s, const char *check, long func, double percent,
+    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+
+static void
+add(struct bt_session *s, const char *check, long func, double percent,
+    const char *fmt, ...)
+{
+	struct bt_finding f;
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	bt_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	f.check = check;
+	f.func = func;
+	f.function = func >= 0 ? bt_session_func(s, (size_t)func)->name : NULL;
+	f.percent = percent;
+	f.message = bt_strpool_add(&s->lint_pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	BT_VEC_PUSH(s->findings, f);
+}
+
+static double
+pct(const struct bt_session *s, double samples)
+{
+	return s->samples ? 100.0 * samples / (double)s->samples : 0;
+}
+
+/* An instruction that only counts: add/sub/inc/dec/cmp/test/lea on registers, nops, branches. */
+static bool
+counting_only(const struct bt_insn *in)
+{
+	static const char *const ok[] = { "add", "sub", "inc", "dec", "cmp",
+		"test", "lea", "nop", "nopw", "nopl", "endbr64", "xchg" };
+	size_t i;
+
+	if (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE | BT_INSN_F_LOCK))
+		return false;
+	if (in->flags & BT_INSN_F_NOP)
+		return true;
+	if (in->kind == BT_INSN_JUMP || in->kind == BT_INSN_CJUMP)
+		return true;
+	if (in->kind != BT_INSN_OTHER)
+		return false;
+	for (i = 0; i < BT_ARRAY_SIZE(ok); i++)
+		if (strcmp(in->mnemonic, ok[i]) == 0)
+			return true;
+	/* capstone (aarch64): add, sub, subs, cmp, b.cond */
+	return strcmp(in->mnemonic, "subs") == 0 || strcmp(in->mnemonic, "adds") == 0 ||
+	    strcmp(in->mnemonic, "cmn") == 0 || strncmp(in->mnemonic, "b.", 2) == 0 ||
+	    strcmp(in->mnemonic, "cbnz") == 0 || strcmp(in->mnemonic, "cbz") == 0;
+}
+
+static void
+check_empty_loops(struct bt_session *s)
+{
+	size_t fi, li, k;
+
+	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
+		const struct bt_func *f = bt_session_func(s, fi);
+		struct bt_annotation *a;
+
+		if (f->percent < EMPTY_LOOP_MIN)
+			break;	/* the table is hottest first */
+		if (!f->can_annotate || (a = bt_session_annotation(s, fi, NULL)) == NULL)
+			continue;
+		for (li = 0; li < a->loops.n; li++) {
+			const struct bt_loop *l = &a->loops.v[li];
+			size_t n = l->tail - l->head + 1, real = 0;
+			bool empty = true;
+			double share = pct(s, l->adjusted > (double)l->samples ?
+			    l->adjusted : (double)l->samples);
+
+			if (share < EMPTY_LOOP_MIN || n > EMPTY_LOOP_MAX_INSNS)
+				continue;
+			for (k = l->head; k <= l->tail && empty; k++) {
+				const struct bt_insn *in = &a->insns.v[k].in;
+				empty = counting_only(in);
+				real += !(in->flags & BT_INSN_F_NOP);
+			}
+			if (!empty)
+				continue;
+			add(s, "empty-loop", (long)fi, share,
+			    "%.1f%% of the samples are in a loop of %zu instructions at 0x%llx "
+			    "that only counts (no call, no load, no store, no arithmetic besides "
+			    "the counter): the work the benchmark means to measure was optimized "
+			    "away. Keep its result alive (benchmark::DoNotOptimize, an asm "
+			    "barrier, a store to a volatile or global sink; in Go, assign the "
+			    "result to a package-level variable)",
+			    share, real, (unsigned long long)a->insns.v[l->head].in.addr);
+			break;
+		}
+	}
+}
+
+/* Clock readers by name: libc, the vDSO, C++ and Go runtimes. */
+static bool
+is_clock(const char *name)
+{
+	static const char *const names[] = {
+		"clock_gettime", "__clock_gettime", "__clock_gettime64",
+		"__vdso_clock_gettime", "__vdso_gettimeofday", "__vdso_time",
+		"gettimeofday", "__gettimeofday", "time", "__vdso_clock_gettime64",
+		"runtime.nanotime", "runtime.nanotime1", "runtime.walltime",
+		"runtime.walltime1", "time.now", "time.Now", "time.Since",
+		"runtime.vdsoClockgettimeSym", "__x64_sys_clock_gettime",
+		"do_hres", "clock_gettime@plt", "gettimeofday@plt",
+	};
+	size_t i;
+	const char *at = strstr(name, "@@");
+
+	for (i = 0; i < BT_ARRAY_SIZE(names); i++)
+		if (strcmp(name, names[i]) == 0 ||
+		    (at && (size_t)(at - name) == strlen(names[i]) &&
+		     strncmp(name, names[i], (size_t)(at - name)) == 0))
+			return true;
+	return strstr(name, "std::chrono::") != NULL && strstr(name, "::now()") != NULL;
+}
+
+static void
+check_timer(struct bt_session *s)
+{
+	double t = 0, rdtsc = 0;
+	const char *top = NULL;
+	double topn = 0;
+	size_t fi, k;
+
+	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
+		const struct bt_func *f = bt_session_func(s, fi);
+		if (f->samples == 0)
+			break;
+		if (is_clock(f->name) ||
+		    strcmp(s->p->modules.v[bt_session_func_module(s, fi)].path, "[vdso]") == 0) {
+			t += (double)f->samples;
+			if ((double)f->samples > topn) {
+				topn = (double)f->samples;
+				top = f->name;
+			}
+		} else if (f->percent >= 1 && f->can_annotate) {
+			/* rdtsc read in the benchmark's own code: skid-adjusted weight */
+			struct bt_annotation *a = bt_session_annotation(s, fi, NULL);
+			for (k = 0; a != NULL && k < a->insns.n; k++)
+				if (a->insns.v[k].in.flags & BT_INSN_F_TIMER)
+					rdtsc += a->insns.v[k].adjusted;
+		}
+	}
+	if (pct(s, t + rdtsc) < TIMER_MIN)
+		return;
+	add(s, "timer-dominated", -1, pct(s, t + rdtsc),
+	    "%.1f%% of the samples are spent reading the clock (%s%s): the benchmark "
+	    "mostly measures its own timer. Time a batch of many iterations and read "
+	    "the clock once per batch (what Google Benchmark, JMH and go test -bench do)",
+	    pct(s, t + rdtsc), top ? top : "rdtsc", top && rdtsc > 0 ? ", rdtsc" : "");
+}
+
+/* Does a DW_AT_producer say the code was built without optimization? */
+static bool
+unoptimized(const char *producer)
+{
+	const char *p, *last = NULL;
+
+	if (producer == NULL)
+		return false;
+	if (strncmp(producer, "Go ", 3) == 0 || strstr(producer, "go1.") != NULL) {
+		/* Go records flags after ';' only when given: -N disables optimization */
+		p = strchr(producer, ';');
+		return p != NULL && (strstr(p, " -N") != NULL || strstr(p, ";-N") != NULL);
+	}
+	/*
+	 * GCC records its switches (-grecord-gcc-switches, the default): the
+	 * last -O decides, and none at all means -O0. clang and others record
+	 * no flags: nothing can be decided.
+	 */
+	if (strncmp(producer, "GNU ", 4) != 0 || strstr(producer, " -") == NULL)
+		return false;
+	for (p = producer; (p = strstr(p, " -O")) != NULL; p += 3)
+		last = p;
+	return last == NULL || (last[3] == '0' && (last[4] == ' ' || last[4] == '\0'));
+}
+
+static void
+check_unoptimized(struct bt_session *s)
+{
+	size_t fi;
+	const char *seen[8];
+	size_t nseen = 0, k;
+
+	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
+		const struct bt_func *f = bt_session_func(s, fi);
+		struct bt_msyms *m;
+		const char *prod;
+
+		if (f->percent < UNOPT_MIN)
+			break;
+		if (f->kind != BT_FK_SYMBOL ||
+		    (m = bt_session_syms(s, bt_session_func_module(s, fi))) == NULL)
+			continue;
+		prod = bt_msyms_producer(m, f->start);
+		if (!unoptimized(prod))
+			continue;
+		for (k = 0; k < nseen; k++)
+			if (seen[k] == f->module)
+				break;
+		if (k < nseen)
+			continue;
+		if (nseen < BT_ARRAY_SIZE(seen))
+			seen[nseen++] = f->module;
+		add(s, "unoptimized", (long)fi, f->percent,
+		    "%s (%.1f%% of the samples) was compiled without optimization "
+		    "(DW_AT_producer \"%s\"): an unoptimized build measures code nobody "
+		    "ships. Build the benchmark as the product is built (-O2)",
+		    f->name, f->percent, prod);
+	}
+}
+
+static void
+check_precision(struct bt_session *s)
+{
+	const struct bt_func *f;
+	double lo, hi;
+
+	if (bt_session_nfuncs(s) == 0)
+		return;
+	f = bt_session_func(s, 0);
+	if (s->samples < MIN_RUN_SAMPLES) {
+		add(s, "few-samples", -1, 100,
+		    "only %llu samples: the run is too short to say where time goes. "
+		    "Run the benchmark longer (more iterations) or raise -F",
+		    (unsigned long long)s->samples);
+		return;
+	}
+	bt_wilson(f->samples, s->samples, &lo, &hi);
+	if ((hi - lo) / 2 <= PRECISION_MAX)
+		return;
+	add(s, "few-samples", -1, 100,
+	    "%llu samples: the hottest function's %.1f%% is known only to within "
+	    "%.1f-%.1f%% (95%% interval), and smaller numbers less. Run the benchmark "
+	    "longer or raise -F for the precision the percentages show",
+	    (unsigned long long)s->samples, f->percent, lo, hi);
+}
+
+static void
+check_lost(struct bt_session *s)
+{
+	const struct bt_profile_info *in = &s->p->info;
+	uint64_t all = in->samples + in->lost;
+
+	if (in->lost > 0)
+		add(s, "lost-samples", -1, all ? 100.0 * (double)in->lost / (double)all : 0,
+		    "the kernel dropped %llu samples (%.1f%% of all): the profile is "
+		    "missing part of the run. Lower -F, or record to a faster disk",
+		    (unsigned long long)in->lost,
+		    all ? 100.0 * (double)in->lost / (double)all : 0);
+	if (in->throttled > 0)
+		add(s, "throttled", -1, 0,
+		    "sampling was throttled %llu times (the kernel's "
+		    "perf_event_max_sample_rate): parts of the run are missing. Lower -F",
+		    (unsigned long long)in->throttled);
+}
+
+static void
+check_startup_kernel(struct bt_session *s)
+{
+	double loader = 0, kernel = 0;
+	size_t fi;
+
+	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
+		const struct bt_func *f = bt_session_func(s, fi);
+		if (f->kind == BT_FK_KERNEL)
+			kernel += (double)f->samples;
+		else if (strstr(f->module_name, "ld-linux") != NULL ||
+		    strncmp(f->module_name, "ld-", 3) == 0 ||
+		    strcmp(f->module_name, "ld.so") == 0)
+			loader += (double)f->samples;
+	}
+	if (pct(s, loader) >= STARTUP_MIN)
+		add(s, "startup-dominated", -1, pct(s, loader),
+		    "%.1f%% of the samples are in the dynamic loader: start-up dominates "
+		    "a run of %.3f s. Run the benchmark longer, so that it measures its "
+		    "loop rather than the program starting", pct(s, loader),
+		    s->p->info.duration);
+	if (pct(s, kernel) >= KERNEL_MIN)
+		add(s, "kernel-dominated", -1, pct(s, kernel),
+		    "%.1f%% of the samples are in the kernel (system calls, page faults, "
+		    "interrupts): if the benchmark is meant to measure user code, look for "
+		    "I/O, allocation or first-touch page faults in the timed loop",
+		    pct(s, kernel));
+}
+
+static void
+check_debug_info(struct bt_session *s)
+{
+	size_t fi;
+
+	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
+		const struct bt_func *f = bt_session_func(s, fi);
+		struct bt_msyms *m;
+
+		if (f->percent < NODEBUG_MIN)
+			break;
+		if (f->kind == BT_FK_KERNEL || f->kind == BT_FK_UNKNOWN ||
+		    strcmp(f->module, "[vdso]") == 0)
+			continue;
+		m = bt_session_syms(s, bt_session_func_module(s, fi));
+		if (m != NULL && bt_msyms_info(m)->has_dwarf)
+			continue;
+		add(s, "no-debug-info", (long)fi, f->percent,
+		    "no debug info for '%s', where %s spends %.1f%% of the samples: no "
+		    "source lines%s. Build it with -g (or install its -dbg package)",
+		    f->module, f->name, f->percent,
+		    m == NULL ? ", and its code could not be read" : "");
+		return;
+	}
+}
+
+void
+bt_lint_release(struct bt_session *s)
+{
+	s->findings.n = 0;
+	s->findings_done = false;
+	bt_strpool_release(&s->lint_pool);
+	bt_strpool_init(&s->lint_pool);
+}
+
+size_t
+bt_session_findings(struct bt_session *s, const struct bt_finding **out)
+{
+	if (!s->findings_done) {
+		s->findings_done = true;
+		if (s->samples > 0) {
+			check_precision(s);
+			check_lost(s);
+			check_empty_loops(s);
+			check_timer(s);
+			check_unoptimized(s);
+			check_startup_kernel(s);
+			check_debug_info(s);
+		}
+	}
+	*out = s->findings.v;
+	return s->findings.n;
+}
