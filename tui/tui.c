@@ -20,6 +20,7 @@
 
 #include "benchtui/browse.h"
 #include "benchtui/export.h"
+#include "benchtui/lint.h"
 #include "benchtui/session.h"
 #include "benchtui/view.h"
 #include "keymap.h"
@@ -159,16 +160,46 @@ draw_header(struct tui *t)
 		else if (WIFSIGNALED(in->wait_status))
 			snprintf(st, sizeof(st), "killed by signal %d", WTERMSIG(in->wait_status));
 	}
-	snprintf(buf, sizeof(buf), " benchtui  %s | %s%s | %llu samples, %llu lost | %.3f s%s%s%s",
-	    in->command, bt_session_event(t->s),
-	    in->frequency ? "" : "", (unsigned long long)bt_session_samples(t->s),
-	    (unsigned long long)in->lost, in->duration, st[0] ? " | " : "", st,
-	    bt_session_nnotes(t->s) ? " | notes: see the function list" : "");
+	{
+		const struct bt_finding *f;
+		size_t nf = bt_session_findings(t->s, &f);
+		const struct bt_session_opts *o = bt_session_opts(t->s);
+		char win[80] = "";
+		if (o->time_from >= 0 || o->time_to >= 0) {
+			double a, b;
+			bt_session_window(t->s, &a, &b);
+			snprintf(win, sizeof(win), " (window %.3f-%.3f s)", a, b);
+		}
+		snprintf(buf, sizeof(buf),
+		    " benchtui  %s | %s | %llu samples%s, %llu lost | %.3f s%s%s%s",
+		    in->command, bt_session_event(t->s),
+		    (unsigned long long)bt_session_samples(t->s), win,
+		    (unsigned long long)in->lost, in->duration, st[0] ? " | " : "", st,
+		    nf ? "" : "");
+		if (nf) {
+			size_t l = strlen(buf);
+			snprintf(buf + l, sizeof(buf) - l, " | %zu lint finding%s: L",
+			    nf, nf == 1 ? "" : "s");
+		}
+	}
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', COLS);
 	attroff(A_REVERSE);
 	put(0, 0, buf, COLS, A_REVERSE |
 	    (in->lost || (in->has_status && in->wait_status) ? A_BOLD : 0));
+	{
+		const struct bt_finding *f;
+		if (bt_session_findings(t->s, &f)) {
+			const char *l = strstr(buf, " lint finding");
+			if (l != NULL) {	/* the findings in the warning colour */
+				const char *start = l;
+				while (start > buf && start[-1] != '|')
+					start--;
+				put(0, (int)(start - buf), start, COLS,
+				    A_REVERSE | t->attr[BT_STYLE_WARN]);
+			}
+		}
+	}
 }
 
 static void
@@ -250,11 +281,14 @@ static void
 draw_status(struct tui *t, const char *msg)
 {
 	const struct bt_view *v = bt_browser_view(t->b);
-	const char *hint = bt_browser_screen(t->b) == BT_SCREEN_FUNCS ?
-	    "Enter annotate  S source  / filter  E export  h help  q quit" :
-	    bt_browser_screen(t->b) == BT_SCREEN_ANNOTATE ?
-	    "Tab hot  Enter follow  s source  S source view  K skid  E export  h help  q back" :
-	    "Enter code  Tab hot  E export  h help  q back";
+	const char *hints[] = {
+		[BT_SCREEN_FUNCS] = "Enter annotate  S source  / filter  L lint  T timeline  E export  h help  q quit",
+		[BT_SCREEN_ANNOTATE] = "Tab hot  Enter follow  s source  S source view  K skid  E export  h help  q back",
+		[BT_SCREEN_SOURCE] = "Enter code  Tab hot  E export  h help  q back",
+		[BT_SCREEN_LINT] = "Enter open the function  E export  q back",
+		[BT_SCREEN_TIMELINE] = "[ start  ] end  Enter keep it  c whole run  q back",
+	};
+	const char *hint = hints[bt_browser_screen(t->b)];
 
 	move(LINES - 1, 0);
 	clrtoeol();

@@ -21,6 +21,9 @@ struct screen {
 	BT_VEC(struct bt_nav) jumps;	/* positions before followed jumps */
 };
 
+struct bt_browser;
+static void apply_window(struct bt_browser *b, struct screen *sc, bool whole);
+
 struct bt_browser {
 	struct bt_session *s;
 	struct bt_view_opts o;
@@ -29,6 +32,8 @@ struct bt_browser {
 	bool search_back;
 	char *filter;
 	char status[512];
+	size_t tl_bins;		/* timeline slices */
+	long mark_from, mark_to;	/* timeline marks, -1 none */
 };
 
 static struct screen *
@@ -80,6 +85,11 @@ build(struct bt_browser *b, enum bt_screen_kind kind, size_t func,
 		return bt_view_annotate(b->s, func, &o, err);
 	case BT_SCREEN_SOURCE:
 		return bt_view_source(b->s, func, &o, err);
+	case BT_SCREEN_LINT:
+		return bt_view_findings(b->s);
+	case BT_SCREEN_TIMELINE:
+		return bt_view_timeline(b->s, (long)func, b->tl_bins, b->mark_from,
+		    b->mark_to);
 	}
 	return NULL;
 }
@@ -117,6 +127,7 @@ bt_browser_new(struct bt_session *s, const struct bt_view_opts *o)
 	else
 		bt_view_opts_init(&b->o);
 	b->o.filter = NULL;
+	b->mark_from = b->mark_to = -1;
 	push(b, BT_SCREEN_FUNCS, 0, build(b, BT_SCREEN_FUNCS, 0, NULL));
 	return b;
 }
@@ -500,6 +511,15 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 	case BT_SCREEN_SOURCE:
 		line_to_code(b, sc, height);
 		return;
+	case BT_SCREEN_LINT:
+		if (r->func != (size_t)-1)
+			bt_browser_open(b, r->func, height);
+		else
+			bt_browser_set_status(b, "this finding is about the whole run");
+		return;
+	case BT_SCREEN_TIMELINE:
+		apply_window(b, sc, false);
+		return;
 	case BT_SCREEN_ANNOTATE:
 		break;
 	}
@@ -532,6 +552,117 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		    r->target_name ? r->target_name : "?");
 	else
 		bt_browser_set_status(b, "not a jump or a call");
+}
+
+/* After the event or window changed: only the function list stays, rebuilt. */
+static void
+reset_to_functions(struct bt_browser *b)
+{
+	struct screen *sc;
+
+	while (b->stack.n > 1)
+		screen_release(&b->stack.v[--b->stack.n]);
+	sc = &b->stack.v[0];
+	bt_view_free(sc->view);
+	sc->view = build(b, BT_SCREEN_FUNCS, 0, NULL);
+	sc->jumps.n = 0;
+	sc->nav.cursor = sc->nav.top = 0;
+	sc->nav.hot = -1;
+}
+
+static void
+open_timeline(struct bt_browser *b, struct screen *sc, size_t height)
+{
+	long func = -1;
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+	struct screen *nsc;
+
+	if (sc->kind == BT_SCREEN_TIMELINE)
+		return;
+	if (sc->kind == BT_SCREEN_FUNCS && r != NULL)
+		func = (long)r->func;
+	else if (sc->kind == BT_SCREEN_ANNOTATE || sc->kind == BT_SCREEN_SOURCE)
+		func = (long)sc->func;
+	b->tl_bins = height > 4 ? BT_MIN(height, 200) : 20;
+	b->mark_from = b->mark_to = -1;
+	nsc = push(b, BT_SCREEN_TIMELINE, (size_t)func,
+	    build(b, BT_SCREEN_TIMELINE, (size_t)func, NULL));
+	(void)nsc;
+	bt_browser_set_status(b, "[ and ] mark the part of the run to keep, Enter keeps it, c the whole run");
+}
+
+/* Redraw the timeline with the marks, cursor kept. */
+static void
+remark(struct bt_browser *b, struct screen *sc)
+{
+	bt_view_free(sc->view);
+	sc->view = build(b, BT_SCREEN_TIMELINE, sc->func, NULL);
+}
+
+static void
+apply_window(struct bt_browser *b, struct screen *sc, bool whole)
+{
+	struct bt_error err = { 0 };
+	const struct bt_row *from, *to;
+	double t0 = -1, t1 = -1;
+	char msg[200];
+
+	if (!whole) {
+		long lo = b->mark_from >= 0 ? b->mark_from : (long)sc->nav.cursor;
+		long hi = b->mark_to >= 0 ? b->mark_to : -1;
+		from = bt_view_row(sc->view, (size_t)lo);
+		to = hi >= 0 ? bt_view_row(sc->view, (size_t)hi) : NULL;
+		if (from == NULL)
+			return;
+		t0 = from->t_from;
+		t1 = to ? to->t_to : -1;
+		if (to != NULL && t1 <= t0) {
+			bt_browser_set_status(b, "the end mark is before the start mark");
+			return;
+		}
+	}
+	if (bt_session_select(b->s, bt_session_event(b->s), t0, t1, false, &err) < 0) {
+		bt_browser_set_status(b, "%s", err.msg);
+		return;
+	}
+	if (whole)
+		snprintf(msg, sizeof(msg), "the whole run: %llu samples",
+		    (unsigned long long)bt_session_samples(b->s));
+	else {
+		double f, t;
+		bt_session_window(b->s, &f, &t);
+		snprintf(msg, sizeof(msg), "window %.3f-%.3f s: %llu samples", f, t,
+		    (unsigned long long)bt_session_samples(b->s));
+	}
+	reset_to_functions(b);
+	bt_browser_set_status(b, "%s", msg);
+}
+
+static void
+next_event(struct bt_browser *b)
+{
+	const struct bt_profile_info *in = bt_session_info(b->s);
+	const char *cur = bt_session_event(b->s);
+	struct bt_error err = { 0 };
+	const struct bt_session_opts *o = bt_session_opts(b->s);
+	size_t i;
+
+	if (in->nevents < 2) {
+		bt_browser_set_status(b, "the recording has one event: %s", cur);
+		return;
+	}
+	for (i = 0; i < in->nevents; i++)
+		if (strcmp(in->events[i], cur) == 0)
+			break;
+	i = (i + 1) % in->nevents;
+	if (bt_session_select(b->s, in->events[i], o->time_from, o->time_to,
+	    o->time_percent, &err) < 0) {
+		bt_browser_set_status(b, "%s", err.msg);
+		return;
+	}
+	reset_to_functions(b);
+	bt_browser_set_status(b, "event %s: %llu samples", in->events[i],
+	    (unsigned long long)bt_session_samples(b->s));
 }
 
 /* Back: undo a followed jump, else leave the screen. Returns 1 on the first screen. */
@@ -656,6 +787,39 @@ bt_browser_apply(struct bt_browser *b, enum bt_action act, size_t height)
 		rebuild(b, height);
 		bt_browser_set_status(b, "%s syntax",
 		    bt_session_opts(b->s)->syntax == BT_ASM_ATT ? "AT&T" : "Intel");
+		break;
+	case BT_ACT_LINT:
+		if (sc->kind != BT_SCREEN_LINT) {
+			struct screen *nsc = push(b, BT_SCREEN_LINT, 0,
+			    build(b, BT_SCREEN_LINT, 0, NULL));
+			if (bt_view_nrows(nsc->view) == 0)
+				bt_browser_set_status(b, "no findings: nothing looks wrong with this benchmark");
+		}
+		break;
+	case BT_ACT_TIMELINE:
+		open_timeline(b, sc, height);
+		break;
+	case BT_ACT_MARK_FROM:
+	case BT_ACT_MARK_TO:
+		if (sc->kind != BT_SCREEN_TIMELINE) {
+			bt_browser_set_status(b, "[ and ] mark a window in the timeline (T)");
+			break;
+		}
+		if (act == BT_ACT_MARK_FROM)
+			b->mark_from = (long)sc->nav.cursor;
+		else
+			b->mark_to = (long)sc->nav.cursor;
+		remark(b, sc);
+		bt_browser_set_status(b, "Enter keeps the marked part of the run");
+		break;
+	case BT_ACT_CLEAR_WINDOW:
+		if (sc->kind == BT_SCREEN_TIMELINE)
+			apply_window(b, sc, true);
+		else
+			bt_browser_set_status(b, "c in the timeline (T) keeps the whole run");
+		break;
+	case BT_ACT_NEXT_EVENT:
+		next_event(b);
 		break;
 	case BT_ACT_TOGGLE_ADDR:
 		b->o.addresses = !b->o.addresses;

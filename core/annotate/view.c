@@ -281,6 +281,86 @@ bt_view_findings(struct bt_session *s)
 	return v;
 }
 
+/* Timeline. */
+
+struct bt_view *
+bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
+		 long mark_to)
+{
+	struct bt_view *v = view_new(s, VIEW_HEADER);
+	struct bt_profile *p = s->p;
+	uint64_t *all, *mine, maxn = 1;
+	double span = p->last_time > p->first_time ?
+	    (double)(p->last_time - p->first_time) : 1;
+	const struct bt_func *f = func >= 0 ? bt_session_func(s, (size_t)func) : NULL;
+	uint32_t fmod = f ? bt_session_func_module(s, (size_t)func) : 0;
+	struct bt_msyms *m = f ? bt_session_syms(s, fmod) : NULL;
+	size_t i, b;
+
+	if (nbins == 0)
+		nbins = 1;
+	all = bt_xcalloc(nbins, sizeof(*all));
+	mine = bt_xcalloc(nbins, sizeof(*mine));
+	for (i = 0; i < p->samples.n; i++) {
+		const struct bt_sample *smp = &p->samples.v[i];
+		uint64_t addr = smp->off;
+
+		if (smp->attr != s->attr)
+			continue;
+		b = (size_t)((double)(smp->time - p->first_time) / span * (double)nbins);
+		if (b >= nbins)
+			b = nbins - 1;
+		all[b]++;
+		if (f != NULL && smp->module == fmod) {
+			if (m != NULL && bt_msyms_off_to_addr(m, smp->off, &addr) < 0)
+				continue;
+			if (addr >= f->start && addr < f->end)
+				mine[b]++;
+		}
+	}
+	for (b = 0; b < nbins; b++)
+		maxn = BT_MAX(maxn, all[b]);
+	for (b = 0; b < nbins; b++) {
+		struct bt_row *r = add_row(v, BT_ROW_SLICE);
+		char bar[41];
+		size_t w = (size_t)((double)all[b] / (double)maxn * 40 + 0.5);
+		bool marked = mark_from >= 0 && (long)b >= mark_from &&
+		    (mark_to < 0 ? (long)b == mark_from : (long)b <= mark_to);
+
+		r->func = f ? (size_t)func : (size_t)-1;
+		r->samples = all[b];
+		r->t_from = span / 1e9 * (double)b / (double)nbins;
+		r->t_to = span / 1e9 * (double)(b + 1) / (double)nbins;
+		r->percent = all[b] ? 100.0 * (double)mine[b] / (double)all[b] : 0;
+		r->weight = (double)all[b];
+		memset(bar, '#', w);
+		bar[w] = '\0';
+		add_cell(v, marked ? ">" : " ", BT_STYLE_WARN);
+		add_cell(v, bt_strpool_addf(&v->pool, "%8.3f-%-8.3f", r->t_from, r->t_to),
+		    BT_STYLE_ADDR);
+		add_cell(v, bt_strpool_addf(&v->pool, "%8llu  ", (unsigned long long)all[b]),
+		    BT_STYLE_NORMAL);
+		add_cell(v, pad(v, bar, 41, false), marked ? BT_STYLE_WARN : BT_STYLE_MILD);
+		if (f != NULL)
+			add_cell(v, all[b] ? bt_strpool_addf(&v->pool, "%6.1f%%", r->percent) :
+			    "", heat(r->percent, mine[b] > 0));
+	}
+	{
+		const char *h[5] = { " ", "Seconds", "Samples", "  ", f ? "  Share" : "" };
+		size_t w[5] = { 1, 17, 10, 41, 0 };
+		bool right[5] = { false, false, true, false, false };
+		set_columns(v, h, w, right, f ? 5 : 4);
+	}
+	free(all);
+	free(mine);
+	seal(v);
+	v->title = f ? bt_strpool_addf(&v->pool, "timeline of %s: %zu slices of %.3f s",
+	    f->name, nbins, span / 1e9 / (double)nbins) :
+	    bt_strpool_addf(&v->pool, "timeline: %zu slices of %.3f s", nbins,
+	    span / 1e9 / (double)nbins);
+	return v;
+}
+
 /* Hot functions. */
 
 static const char *

@@ -199,6 +199,15 @@ json_row(FILE *out, const struct bt_row *r)
 		json_num(out, r->ci_hi);
 		fputs("] }", out);
 		break;
+	case BT_ROW_SLICE:
+		fputs("{ \"kind\": \"slice\", \"from_s\": ", out);
+		json_num(out, r->t_from);
+		fputs(", \"to_s\": ", out);
+		json_num(out, r->t_to);
+		fprintf(out, ", \"samples\": %" PRIu64 ", \"function_percent\": ", r->samples);
+		json_num(out, r->percent);
+		fputs(" }", out);
+		break;
 	case BT_ROW_FUNC:
 	case BT_ROW_TEXT:
 	case BT_ROW_FINDING:

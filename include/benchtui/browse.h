@@ -32,10 +32,19 @@ enum bt_action {
 	BT_ACT_TOGGLE_PERCENT,	/* p */
 	BT_ACT_TOGGLE_SYNTAX,	/* M */
 	BT_ACT_TOGGLE_ADDR,	/* o */
+	BT_ACT_LINT,		/* L: the lint findings */
+	BT_ACT_TIMELINE,	/* T: samples over time */
+	BT_ACT_MARK_FROM,	/* [ in the timeline: the window starts at this slice */
+	BT_ACT_MARK_TO,		/* ] in the timeline: ... and ends at this one */
+	BT_ACT_CLEAR_WINDOW,	/* c in the timeline: the whole run again */
+	BT_ACT_NEXT_EVENT,	/* e: the next recorded event */
 	BT_ACT_COUNT
 };
 
-enum bt_screen_kind { BT_SCREEN_FUNCS, BT_SCREEN_ANNOTATE, BT_SCREEN_SOURCE };
+enum bt_screen_kind {
+	BT_SCREEN_FUNCS, BT_SCREEN_ANNOTATE, BT_SCREEN_SOURCE, BT_SCREEN_LINT,
+	BT_SCREEN_TIMELINE,
+};
 
 /**
  * struct bt_nav - position in a view

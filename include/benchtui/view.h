@@ -46,6 +46,7 @@ enum bt_row_kind {
 	BT_ROW_INLINE,		/* entering an inlined function */
 	BT_ROW_LINE,		/* source view: one line of the file */
 	BT_ROW_FINDING,		/* a lint finding */
+	BT_ROW_SLICE,		/* timeline: a slice of the run */
 };
 
 /* Row flags. */
@@ -75,6 +76,7 @@ enum bt_row_kind {
  * @target_name: "sym+0xoff" of the target, NULL if unknown
  * @target_row: row index of a branch target in this view, -1 if none
  * @region: hot region index (0 is the hottest), -1 if none
+ * @t_from, @t_to: TIMELINE rows: the slice, in seconds from the first sample
  * @loop_depth: loops around the instruction
  */
 struct bt_row {
@@ -98,6 +100,7 @@ struct bt_row {
 	long target_row;
 	int region;
 	int loop_depth;
+	double t_from, t_to;
 	size_t ncells;
 	const struct bt_cell *cells;
 };
@@ -138,6 +141,14 @@ BT_API struct bt_view *bt_view_annotate(struct bt_session *s, size_t func,
 					struct bt_error *err);
 /* The lint findings (benchtui/lint.h), one row each: "check  percent  message". */
 BT_API struct bt_view *bt_view_findings(struct bt_session *s);
+/*
+ * The timeline: the run cut into nbins slices of time, one row each, with
+ * the slice's samples as a bar and, for func >= 0, that function's share of
+ * the slice. Rows in [mark_from, mark_to] (slice indexes, -1 none) are
+ * marked. Uses every sample of the event, whatever the window.
+ */
+BT_API struct bt_view *bt_view_timeline(struct bt_session *s, long func,
+					size_t nbins, long mark_from, long mark_to);
 /* The source file of the function with per-line totals. */
 BT_API struct bt_view *bt_view_source(struct bt_session *s, size_t func,
 				      const struct bt_view_opts *o,

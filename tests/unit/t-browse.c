@@ -340,6 +340,66 @@ test_filter_and_export_name(void **state)
 	bt_session_free(s);
 }
 
+static void
+test_timeline_window(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	uint64_t total = bt_session_samples(s), sum = 0, first10 = 0;
+	size_t i, n;
+
+	bt_browser_apply(b, BT_ACT_TIMELINE, H);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_TIMELINE);
+	n = bt_view_nrows(bt_browser_view(b));
+	assert_int_equal(n, H);
+	for (i = 0; i < n; i++) {
+		const struct bt_row *r = bt_view_row(bt_browser_view(b), i);
+		assert_int_equal(r->kind, BT_ROW_SLICE);
+		sum += r->samples;
+		if (i < 10)
+			first10 += r->samples;
+		if (i)
+			assert_true(r->t_from >= bt_view_row(bt_browser_view(b), i - 1)->t_to - 1e-9);
+	}
+	assert_int_equal(sum, total);
+	/* samples are synthesized work_a first: the first slice is all work_a */
+	assert_true(bt_view_row(bt_browser_view(b), 0)->percent > 99.9);
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	bt_browser_apply(b, BT_ACT_MARK_FROM, H);
+	for (i = 0; i < 9; i++)
+		bt_browser_apply(b, BT_ACT_DOWN, H);
+	bt_browser_apply(b, BT_ACT_MARK_TO, H);
+	assert_non_null(strstr(bt_view_row(bt_browser_view(b), 5)->cells[0].text, ">"));
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_FUNCS);
+	assert_int_equal(bt_browser_depth(b), 1);
+	/* the slice boundaries are the window: the same samples, give or take the edge */
+	assert_true(bt_session_samples(s) + 2 >= first10 && bt_session_samples(s) <= first10 + 2);
+	assert_non_null(strstr(bt_browser_status(b), "window"));
+	bt_browser_apply(b, BT_ACT_TIMELINE, H);
+	bt_browser_apply(b, BT_ACT_CLEAR_WINDOW, H);
+	assert_int_equal(bt_session_samples(s), total);
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+static void
+test_lint_and_events(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+
+	bt_browser_apply(b, BT_ACT_LINT, H);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_LINT);
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 0);	/* a healthy profile */
+	assert_non_null(strstr(bt_browser_status(b), "no findings"));
+	bt_browser_apply(b, BT_ACT_QUIT, H);
+	bt_browser_apply(b, BT_ACT_NEXT_EVENT, H);
+	assert_non_null(strstr(bt_browser_status(b), "one event"));
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
 static int
 setup(void **state)
 {
@@ -384,6 +444,8 @@ main(void)
 		cmocka_unit_test(test_source_view_and_back),
 		cmocka_unit_test(test_search_move_page),
 		cmocka_unit_test(test_filter_and_export_name),
+		cmocka_unit_test(test_timeline_window),
+		cmocka_unit_test(test_lint_and_events),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
