@@ -131,6 +131,18 @@ else
 fi
 [ ! -e "$TMP/int.data.tmp" ] || fail "a temporary recording was left behind"
 
+# a real div loop: raw samples land after the div, the skid-adjusted view puts the div on top
+dl=$(fixture divloop)
+"$BT" -q -o "$TMP/div.data" --stdio -s divchain --format json "$dl" 2>/dev/null |
+	sed -n 's/.*"kind": "insn", "address": "\(0x[0-9a-f]*\)", "text": "\([a-z]*\)[^"]*", "samples": \([0-9]*\),.*"adjusted_samples": \([0-9.]*\),.*/\1 \2 \3 \4/p' >"$TMP/div.rows"
+top_raw=$(sort -k3 -n -r "$TMP/div.rows" | head -1 | cut -d' ' -f2)
+top_adj=$(sort -k4 -g -r "$TMP/div.rows" | head -1 | cut -d' ' -f2)
+if [ "$top_adj" = div ] && [ "$top_raw" != div ]; then
+	ok "div loop: raw samples peak on '$top_raw', skid-adjusted on 'div'"
+else
+	fail "div loop: raw top '$top_raw', adjusted top '$top_adj'"; cat "$TMP/div.rows"
+fi
+
 # reopening the saved recording gives the same table
 "$BT" -i "$TMP/split.data" --stdio --top 2 >"$TMP/split2.txt" 2>&1
 if cmp -s "$TMP/split.txt" "$TMP/split2.txt"; then

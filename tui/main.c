@@ -48,12 +48,16 @@ static const char usage_text[] =
 "  -M, --syntax SYNTAX    att (default) or intel\n"
 "      --percent WHICH    local (of the function, default) or global (of all samples)\n"
 "      --time FROM,TO     only samples in that part of the run: seconds, or N%\n"
+"      --region-threshold PCT  hot regions start at instructions with PCT% of\n"
+"                         the function's samples (default 1)\n"
+"      --region-margin N  merge hot instructions up to N cold ones apart (default 8)\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n";
 
 enum {
 	OPT_DELAY = 256, OPT_STDIO, OPT_EXPORT, OPT_FORMAT, OPT_TOP, OPT_ALL,
 	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
+	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN,
 };
 
 static const struct option long_opts[] = {
@@ -74,6 +78,8 @@ static const struct option long_opts[] = {
 	{ "syntax", required_argument, NULL, 'M' },
 	{ "percent", required_argument, NULL, OPT_PERCENT },
 	{ "time", required_argument, NULL, OPT_TIME },
+	{ "region-threshold", required_argument, NULL, OPT_REGION_THRESHOLD },
+	{ "region-margin", required_argument, NULL, OPT_REGION_MARGIN },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -218,7 +224,7 @@ main(int argc, char **argv)
 	const char *symbol = NULL, *export_path = NULL;
 	unsigned freq = 0, delay = 0;
 	bool quiet = false, stdio = false;
-	struct bt_session_opts so = { 0 };
+	struct bt_session_opts so;
 	struct bt_export_opts eo;
 	struct bt_error err = { 0 };
 	struct bt_profile *p;
@@ -228,8 +234,7 @@ main(int argc, char **argv)
 	memset(&eo, 0, sizeof(eo));
 	eo.top = 5;
 	bt_view_opts_init(&eo.view);
-	so.time_from = so.time_to = -1;
-	so.syntax = BT_ASM_ATT;
+	bt_session_opts_init(&so);
 	while ((c = getopt_long(argc, argv, "+F:e:o:qi:s:M:h", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'F':
@@ -297,6 +302,17 @@ main(int argc, char **argv)
 			break;
 		case OPT_TIME:
 			parse_time(optarg, &so);
+			break;
+		case OPT_REGION_THRESHOLD: {
+			char *end;
+			so.region_threshold = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || so.region_threshold <= 0 ||
+			    so.region_threshold > 100)
+				usage_error("bad --region-threshold '%s' (a percent, above 0)", optarg);
+			break;
+		}
+		case OPT_REGION_MARGIN:
+			so.region_margin = (unsigned)parse_num("--region-margin", optarg, 0, 10000);
 			break;
 		case 'h':
 			fputs(usage_text, stdout);

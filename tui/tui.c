@@ -251,11 +251,13 @@ draw_jump(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size_t
 	size_t lo, hi, i;
 	int gx = 0;
 
-	if (r == NULL || r->kind != BT_ROW_INSN || r->target_row < 0 || r->ncells < 4)
+	/* cells: numbers (3), interval, gutter (" *|||"): draw in the gutter's last column */
+	if (r == NULL || r->kind != BT_ROW_INSN || r->target_row < 0 || r->ncells < 5)
 		return;
-	for (i = 0; i < 3; i++)
-		gx += (int)strlen(r->cells[i].text);
-	gx += 3;
+	for (i = 0; i < 4; i++)
+		for (const char *c = r->cells[i].text; *c; c++)
+			gx += ((unsigned char)*c & 0xc0) != 0x80;
+	gx += 4;
 	if (gx >= COLS)
 		return;
 	lo = n->cursor < (size_t)r->target_row ? n->cursor : (size_t)r->target_row;

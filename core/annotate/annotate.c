@@ -220,7 +220,7 @@ bt_annotate(struct bt_session *s, size_t fi, int syntax, struct bt_error *err)
 	own_file(a);
 	bt_skid_adjust(a);
 	bt_find_loops(a);
-	bt_find_regions(a, 0.01, 8);
+	bt_find_regions(a, s->o.region_threshold / 100, s->o.region_margin);
 	return a;
 }
 

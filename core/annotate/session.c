@@ -332,7 +332,7 @@ build_funcs(struct bt_session *s)
 		    (double)s->samples : 0;
 		entry_line(s, f);
 	}
-	qsort(s->funcs.v, s->funcs.n, sizeof(*s->funcs.v), func_cmp);
+	bt_qsort(s->funcs.v, s->funcs.n, sizeof(*s->funcs.v), func_cmp);
 }
 
 /* Forget the function table and annotations of the last selection. */
@@ -401,9 +401,19 @@ select_data(struct bt_session *s, struct bt_error *err)
 	s->attr = attr;
 	s->o.event = p->info.nevents ? p->info.events[attr] : NULL;
 	aggregate(s);
-	qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
+	bt_qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
 	build_funcs(s);
 	return 0;
+}
+
+void
+bt_session_opts_init(struct bt_session_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->time_from = o->time_to = -1;
+	o->syntax = BT_ASM_ATT;
+	o->region_threshold = 1;
+	o->region_margin = 8;
 }
 
 struct bt_session *
@@ -417,7 +427,7 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	if (o != NULL)
 		s->o = *o;
 	else
-		s->o.time_from = s->o.time_to = -1;
+		bt_session_opts_init(&s->o);
 	bt_strpool_init(&s->pool);
 	bt_strpool_init(&s->lint_pool);
 	s->mods = bt_xcalloc(p->modules.n, sizeof(*s->mods));

@@ -159,7 +159,7 @@ bt_find_loops(struct bt_annotation *a)
 		a->insns.v[l.head].flags |= BT_AI_LOOP_HEAD;
 		BT_VEC_PUSH(a->loops, l);
 	}
-	qsort(a->loops.v, a->loops.n, sizeof(*a->loops.v), loop_cmp);
+	bt_qsort(a->loops.v, a->loops.n, sizeof(*a->loops.v), loop_cmp);
 	for (i = 0; i < a->loops.n; i++) {
 		struct bt_loop *l = &a->loops.v[i];
 		for (j = 0; j < i; j++)
@@ -228,7 +228,7 @@ bt_find_regions(struct bt_annotation *a, double threshold, size_t margin)
 			g->adjusted += a->insns.v[k].adjusted;
 		}
 	}
-	qsort(a->regions.v, a->regions.n, sizeof(*a->regions.v), region_cmp);
+	bt_qsort(a->regions.v, a->regions.n, sizeof(*a->regions.v), region_cmp);
 	for (i = 0; i < a->regions.n; i++) {
 		size_t k;
 		for (k = a->regions.v[i].first; k <= a->regions.v[i].last; k++)

@@ -12,6 +12,7 @@
 #include "benchtui/view.h"
 
 #define HOT_MIN_PERCENT 0.5	/* BT_ROW_F_HOT and the mild heat colour */
+#define WCI 7			/* the "±0.81" column, UTF-8 counted as one column */
 
 enum view_kind { VIEW_HEADER, VIEW_FUNCS, VIEW_ANNOTATE, VIEW_SOURCE };
 
@@ -104,27 +105,51 @@ seal(struct bt_view *v)
 	}
 }
 
+/* Columns a UTF-8 string takes (one per character). */
+static size_t
+ncols(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* s padded with spaces to width columns, on the left (right-aligned) or right. */
 static const char *
 pad(struct bt_view *v, const char *s, size_t width, bool right)
 {
-	size_t n = strlen(s);
+	size_t n = strlen(s), cols = ncols(s), fill;
 	char *buf;
 	const char *r;
 
-	if (n >= width)
+	if (cols >= width)
 		return bt_strpool_addstr(&v->pool, s);
-	buf = bt_xmalloc(width + 1);
+	fill = width - cols;
+	buf = bt_xmalloc(n + fill + 1);
 	if (right) {
-		memset(buf, ' ', width - n);
-		memcpy(buf + width - n, s, n);
+		memset(buf, ' ', fill);
+		memcpy(buf + fill, s, n);
 	} else {
 		memcpy(buf, s, n);
-		memset(buf + n, ' ', width - n);
+		memset(buf + n, ' ', fill);
 	}
-	buf[width] = '\0';
-	r = bt_strpool_add(&v->pool, buf, width);
+	buf[n + fill] = '\0';
+	r = bt_strpool_add(&v->pool, buf, n + fill);
 	free(buf);
 	return r;
+}
+
+/*
+ * Too few samples to tell the number from noise: the 95% interval's low
+ * end is under a third of the estimate (1 or 2 samples in a normal run).
+ * Such numbers are dimmed instead of coloured hot.
+ */
+static bool
+few_samples(const struct bt_row *r)
+{
+	return r->samples > 0 && r->ci_lo < r->percent / 3;
 }
 
 static enum bt_style
@@ -176,7 +201,8 @@ build_hot(struct bt_view *v)
 	for (i = 0; i < v->rows.n; i++)
 		if (v->rows.v[i].weight > 0)
 			BT_VEC_PUSH(v->hot, i);
-	qsort_r(v->hot.v, v->hot.n, sizeof(size_t), hot_cmp_weight, v);
+	if (v->hot.n > 1)
+		qsort_r(v->hot.v, v->hot.n, sizeof(size_t), hot_cmp_weight, v);
 }
 
 /* Header. */
@@ -406,7 +432,7 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		    basename_of(f->file), f->line) : "";
 		for (c = 0; c < 6; c++) {
 			all[i * 6 + c] = txt[c];
-			w[c] = BT_MAX(w[c], strlen(txt[c]));
+			w[c] = BT_MAX(w[c], ncols(txt[c]));
 		}
 	}
 	for (i = 0; i < n; i++) {
@@ -523,6 +549,8 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	}
 	if (o->num != BT_NUM_PERCENT)
 		wnum = wadj = wsmp;
+	/* numbers, the 95% interval, gutter, address: what source rows are indented by */
+	size_t wpre = wnum + (wadj + 1) + (wsmp + 1) + WCI + 5 + waddr + 1;
 
 	for (i = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
@@ -553,7 +581,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 					    fr->name ? fr->name : "?",
 					    fr->call_file ? basename_of(fr->call_file) : "?",
 					    fr->call_line);
-					add_cell(v, pad(v, "", wnum + wadj + wsmp + 2 + 5 + 1 + waddr, false), BT_STYLE_NORMAL);
+					add_cell(v, pad(v, "", wpre, false), BT_STYLE_NORMAL);
 					add_cell(v, r->text, BT_STYLE_INLINE);
 				}
 				prev_chain = ai->chain;
@@ -568,7 +596,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 				r->file = ai->file;
 				r->line = ai->line;
 				r->text = t ? t : "";
-				add_cell(v, pad(v, "", wnum + wadj + wsmp + 2 + 5 + 1 + waddr, false), BT_STYLE_NORMAL);
+				add_cell(v, pad(v, "", wpre, false), BT_STYLE_NORMAL);
 				add_cell(v, bt_strpool_addf(&v->pool, "%s:%u",
 				    basename_of(ai->file), ai->line), BT_STYLE_SOURCE);
 				add_cell(v, bt_strpool_addf(&v->pool, "  %s", r->text),
@@ -641,9 +669,13 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			    (unsigned long long)(o->skid ? raw : (uint64_t)(adj + 0.5))) : "";
 			c2 = "";
 		}
-		add_cell(v, pad(v, c0, wnum, true), heat(primary, r->weight > 0));
+		add_cell(v, pad(v, c0, wnum, true), few_samples(r) ? BT_STYLE_DIM :
+		    heat(primary, r->weight > 0));
 		add_cell(v, pad(v, c1, wadj + 1, true), BT_STYLE_DIM);
 		add_cell(v, pad(v, c2, wsmp + 1, true), BT_STYLE_NORMAL);
+		add_cell(v, pad(v, o->num == BT_NUM_PERCENT && ai->samples ?
+		    bt_strpool_addf(&v->pool, "±%.2f", (r->ci_hi - r->ci_lo) / 2) : "",
+		    WCI, true), BT_STYLE_DIM);
 		add_cell(v, gutter(v, ai, o->skid), BT_STYLE_GUTTER);
 		add_cell(v, pad(v, o->addresses ?
 		    bt_strpool_addf(&v->pool, "%llx:", (unsigned long long)ai->in.addr) :
@@ -667,9 +699,9 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	}
 	free(insn_row);
 	{
-		const char *h[6];
-		size_t w[6] = { wnum, wadj + 1, wsmp + 1, 5, waddr + 1, 0 };
-		bool right[6] = { true, true, true, false, true, false };
+		const char *h[7];
+		size_t w[7] = { wnum, wadj + 1, wsmp + 1, WCI, 5, waddr + 1, 0 };
+		bool right[7] = { true, true, true, true, false, true, false };
 		if (o->num == BT_NUM_PERCENT) {
 			h[0] = o->skid ? "Skid%" : "Percent";
 			h[1] = o->skid ? "Raw%" : "Skid%";
@@ -680,10 +712,11 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			h[1] = o->skid ? u : "Skid";
 			h[2] = "";
 		}
-		h[3] = "";
-		h[4] = o->addresses ? "Address" : "Offset";
-		h[5] = "  Instruction";
-		set_columns(v, h, w, right, 6);
+		h[3] = o->num == BT_NUM_PERCENT ? "±95%" : "";
+		h[4] = "";
+		h[5] = o->addresses ? "Address" : "Offset";
+		h[6] = "  Instruction";
+		set_columns(v, h, w, right, 7);
 	}
 	if (!a->has_lines)
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,

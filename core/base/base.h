@@ -109,6 +109,14 @@ static inline uint64_t bt_hash64(uint64_t x)
 	return x;
 }
 
+/* qsort that accepts an empty (NULL) array, which qsort itself must not get. */
+static inline void
+bt_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
 /* Current time in seconds from CLOCK_MONOTONIC. */
 double bt_now(void);
 

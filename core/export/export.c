@@ -42,6 +42,39 @@ put_cells(FILE *out, const struct bt_row *r, char lead)
 	bt_strbuf_release(&sb);
 }
 
+/* Hot regions of an annotation view, hottest first: "# region 1: ..." */
+static void
+text_regions(FILE *out, const struct bt_view *v)
+{
+	int want;
+	size_t i;
+
+	for (want = 0;; want++) {
+		uint64_t lo = 0, hi = 0, smp = 0;
+		double pct = 0, adj = 0;
+		bool seen = false, loop = false;
+
+		for (i = 0; i < bt_view_nrows(v); i++) {
+			const struct bt_row *r = bt_view_row(v, i);
+			if (r->kind != BT_ROW_INSN || r->region != want)
+				continue;
+			if (!seen)
+				lo = r->addr;
+			seen = true;
+			hi = r->addr + r->size;
+			smp += r->samples;
+			pct += r->percent;
+			adj += r->adjusted_percent;
+			loop |= (r->flags & BT_ROW_F_BACK_EDGE) != 0;
+		}
+		if (!seen)
+			break;
+		fprintf(out, "# hot region %d: %" PRIx64 "-%" PRIx64 ": %.2f%% (%.2f%% "
+		    "skid-adjusted), %" PRIu64 " samples%s\n", want + 1, lo, hi, pct, adj,
+		    smp, loop ? ", closes a loop" : "");
+	}
+}
+
 static void
 text_view(FILE *out, const struct bt_view *v, bool title)
 {
@@ -49,6 +82,7 @@ text_view(FILE *out, const struct bt_view *v, bool title)
 
 	if (title)
 		fprintf(out, "## %s\n", bt_view_title(v));
+	text_regions(out, v);
 	for (i = 0; i < bt_view_nnotes(v); i++)
 		fprintf(out, "# note: %s\n", bt_view_note(v, i));
 	if (bt_view_columns(v)->ncells)
@@ -160,7 +194,11 @@ json_row(FILE *out, const struct bt_row *r)
 		json_num(out, r->adjusted);
 		fputs(", \"adjusted_percent\": ", out);
 		json_num(out, r->adjusted_percent);
-		fputs(", \"text\": ", out);
+		fputs(", \"ci95\": [", out);
+		json_num(out, r->ci_lo);
+		fputs(", ", out);
+		json_num(out, r->ci_hi);
+		fputs("], \"text\": ", out);
 		json_str(out, r->text);
 		fputs(" }", out);
 		break;
@@ -231,6 +269,15 @@ json_func(FILE *out, struct bt_session *s, size_t i)
 	    ", \"period\": %" PRIu64 ", \"percent\": ", f->start, f->samples,
 	    f->period);
 	json_num(out, f->percent);
+	{
+		double lo, hi;
+		bt_wilson(f->samples, bt_session_samples(s), &lo, &hi);
+		fputs(", \"ci95\": [", out);
+		json_num(out, lo);
+		fputs(", ", out);
+		json_num(out, hi);
+		fputs("]", out);
+	}
 	if (f->file != NULL) {
 		fputs(", \"file\": ", out);
 		json_str(out, f->file);

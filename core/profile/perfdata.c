@@ -261,7 +261,7 @@ read_attrs(struct bt_pd_reader *r, uint64_t attr_size,
 			r->ids[r->nids].id = r->attrs[i].ids[j];
 			r->ids[r->nids++].attr = (int)i;
 		}
-	qsort(r->ids, r->nids, sizeof(*r->ids), id_cmp);
+	bt_qsort(r->ids, r->nids, sizeof(*r->ids), id_cmp);
 
 	/* Where the id sits in a sample (perf's evlist id_pos). */
 	uint64_t st = r->attrs[0].attr.sample_type;

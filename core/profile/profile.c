@@ -445,7 +445,7 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 	if (ret < 0)
 		goto fail;
 
-	qsort(sb.v, sb.n, sizeof(*sb.v), sb_cmp);
+	bt_qsort(sb.v, sb.n, sizeof(*sb.v), sb_cmp);
 	for (i = 0; i < sb.n; i++)
 		apply_sideband(p, &ps, &sb.v[i]);
 	for (i = 0; i < p->samples.n; i++) {

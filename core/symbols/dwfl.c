@@ -296,7 +296,7 @@ build_symbols(struct bt_msyms *m)
 		BT_VEC_PUSH(m->syms, f);
 	}
 	synthesize_plt(m);
-	qsort(m->syms.v, m->syms.n, sizeof(*m->syms.v), fsym_cmp);
+	bt_qsort(m->syms.v, m->syms.n, sizeof(*m->syms.v), fsym_cmp);
 	/* aliases at one address: keep the best name */
 	for (k = 0, out = 0; k < m->syms.n; k++) {
 		if (out > 0 && m->syms.v[out - 1].start == m->syms.v[k].start) {
@@ -752,7 +752,7 @@ bt_msyms_inlines(struct bt_msyms *m, uint64_t addr, struct bt_inline *chain,
 		if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0)
 			files = NULL;
 		walk_inlines(m, c, &cudie, files, nfiles, 0, 0);
-		qsort(c->inl.v, c->inl.n, sizeof(*c->inl.v), inl_cmp);
+		bt_qsort(c->inl.v, c->inl.n, sizeof(*c->inl.v), inl_cmp);
 		/* dwfl reports DIE addresses unbiased; the module is at bias 0 */
 		(void)dwfl_module_getdwarf(m->mod, &bias);
 		for (i = 0; i < c->inl.n; i++) {

@@ -23,13 +23,21 @@ enum bt_asm_syntax { BT_ASM_ATT, BT_ASM_INTEL };
  * @time_from, @time_to: keep samples in [from, to); negative: unbounded
  * @time_percent: from/to are percent of the run instead of seconds
  * @syntax: assembly syntax for annotations
+ * @region_threshold: an instruction with at least this percent of its
+ *                    function's samples (raw or adjusted) is hot (1)
+ * @region_margin: hot instructions this many cold ones apart are one region (8)
  */
 struct bt_session_opts {
 	const char *event;
 	double time_from, time_to;
 	bool time_percent;
 	enum bt_asm_syntax syntax;
+	double region_threshold;
+	unsigned region_margin;
 };
+
+/* The defaults: first event, whole run, AT&T, regions at 1% with margin 8. */
+BT_API void bt_session_opts_init(struct bt_session_opts *o);
 
 enum bt_func_kind {
 	BT_FK_SYMBOL,		/* from the symbol table */

@@ -1,0 +1,212 @@
+/*
+ * Unit tests: skid-adjusted attribution, loops and regions (DESIGN.md §4)
+ * on the exact shapes of tests/fixtures/shapes.S, with samples placed where
+ * a timer interrupt would put them.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+#include "benchtui/profile.h"
+#include "benchtui/session.h"
+#include "benchtui/view.h"
+#include "synth.h"
+
+static char dir[] = "/tmp/bt-skid.XXXXXX";
+static char bin[256], rec[256];
+
+static struct bt_session *
+session_with(char **specs, int n)
+{
+	struct bt_error err = { 0 };
+	struct bt_profile *p;
+	struct bt_session *s;
+	char msg[256];
+
+	assert_int_equal(synth_recording(rec, bin, specs, n, msg, sizeof(msg)), 0);
+	p = bt_profile_open(rec, &err);
+	assert_non_null(p);
+	s = bt_session_new(p, NULL, &err);
+	assert_non_null(s);
+	return s;
+}
+
+/* Offset in fn of the nth instruction whose text starts with mnemonic. */
+static uint64_t
+offset_of(const char *fn, const char *mnemonic, int nth)
+{
+	char *specs[] = { (char *)"divlea=1", (char *)"loophead=1" };
+	struct bt_session *s = session_with(specs, 2);
+	long f = bt_session_find(s, fn);
+	struct bt_view *v;
+	uint64_t off = (uint64_t)-1;
+	size_t i;
+
+	assert_true(f >= 0);
+	v = bt_view_annotate(s, (size_t)f, NULL, NULL);
+	assert_non_null(v);
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		if (r->kind == BT_ROW_INSN && strncmp(r->text, mnemonic, strlen(mnemonic)) == 0 &&
+		    nth-- == 0) {
+			off = r->addr - bt_session_func(s, (size_t)f)->start;
+			break;
+		}
+	}
+	bt_view_free(v);
+	bt_session_free(s);
+	assert_int_not_equal(off, (uint64_t)-1);
+	return off;
+}
+
+static const struct bt_row *
+row_of(const struct bt_view *v, const char *mnemonic)
+{
+	size_t i;
+
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		if (r->kind == BT_ROW_INSN && strncmp(r->text, mnemonic, strlen(mnemonic)) == 0)
+			return r;
+	}
+	fail_msg("no %s", mnemonic);
+	return NULL;
+}
+
+static void
+test_div_then_lea(void **state)
+{
+	char spec[64], *specs[1];
+	struct bt_session *s;
+	struct bt_view *v;
+	struct bt_view_opts o;
+	const struct bt_row *div, *lea;
+	const size_t *hot;
+
+	snprintf(spec, sizeof(spec), "divlea+0x%llx=1000",
+	    (unsigned long long)offset_of("divlea", "lea", 0));
+	specs[0] = spec;
+	s = session_with(specs, 1);
+	bt_view_opts_init(&o);
+	v = bt_view_annotate(s, (size_t)bt_session_find(s, "divlea"), &o, NULL);
+	div = row_of(v, "div");
+	lea = row_of(v, "lea");
+	/* raw: everything on the lea; adjusted: everything on the div, which is marked */
+	assert_int_equal(lea->samples, 1000);
+	assert_int_equal(div->samples, 0);
+	assert_true(div->adjusted > 999.9);
+	assert_true(lea->adjusted < 0.1);
+	assert_true(div->flags & BT_ROW_F_SKID_TARGET);
+	assert_false(lea->flags & BT_ROW_F_SKID_TARGET);
+	bt_view_free(v);
+	/* K: the adjusted column drives the hot order and the heat */
+	o.skid = true;
+	v = bt_view_annotate(s, (size_t)bt_session_find(s, "divlea"), &o, NULL);
+	assert_true(bt_view_hot(v, &hot) >= 1);
+	assert_string_equal(bt_view_row(v, hot[0])->text, row_of(v, "div")->text);
+	assert_int_equal(bt_view_row(v, hot[0])->cells[0].style, BT_STYLE_HOT);
+	bt_view_free(v);
+	bt_session_free(s);
+}
+
+static void
+test_loop_head_after_jmp(void **state)
+{
+	char s1[64], s2[64], s3[64], *specs[3];
+	struct bt_session *s;
+	struct bt_view *v;
+	const struct bt_row *jmp, *jb, *imul, *add, *cmp;
+
+	/* 900 samples at the loop head (imul: after the entry jmp in address order),
+	 * 600 on the condition (cmp: target of the jmp, after the add), 300 on add */
+	snprintf(s1, sizeof(s1), "loophead+0x%llx=900",
+	    (unsigned long long)offset_of("loophead", "imul", 0));
+	snprintf(s2, sizeof(s2), "loophead+0x%llx=600",
+	    (unsigned long long)offset_of("loophead", "cmp", 0));
+	snprintf(s3, sizeof(s3), "loophead+0x%llx=300",
+	    (unsigned long long)offset_of("loophead", "add", 0));
+	specs[0] = s1;
+	specs[1] = s2;
+	specs[2] = s3;
+	s = session_with(specs, 3);
+	v = bt_view_annotate(s, (size_t)bt_session_find(s, "loophead"), NULL, NULL);
+	jmp = row_of(v, "jmp");
+	jb = row_of(v, "jb");
+	imul = row_of(v, "imul");
+	add = row_of(v, "add");
+	cmp = row_of(v, "cmp");
+	/* the head's only predecessor is the back edge: the entry jmp gets none of it */
+	assert_true(jb->adjusted >= 900 - 1e-6);
+	/* the condition has two: the cold entry jmp and the hot add; the add wins */
+	assert_true(jmp->adjusted < 600 * 0.01);
+	assert_true(add->adjusted > 600 * 0.99);
+	/* add's 300 go to the imul before it */
+	assert_true(imul->adjusted > 299.9);
+	assert_true(cmp->adjusted < 1e-6);
+	/* one loop: head imul, back edge jb, nesting 1 */
+	assert_true(imul->flags & BT_ROW_F_LOOP_HEAD);
+	assert_true(jb->flags & BT_ROW_F_BACK_EDGE);
+	assert_int_equal(imul->loop_depth, 1);
+	assert_int_equal(jb->loop_depth, 1);
+	assert_int_equal(jmp->loop_depth, 0);
+	/* one hot region over the loop */
+	assert_int_equal(imul->region, 0);
+	assert_int_equal(cmp->region, 0);
+	assert_true(imul->flags & BT_ROW_F_REGION_START);
+	bt_view_free(v);
+	bt_session_free(s);
+}
+
+static void
+test_wilson(void **state)
+{
+	double lo, hi;
+
+	bt_wilson(0, 100, &lo, &hi);
+	assert_true(lo == 0 && hi > 3.6 && hi < 3.8);	/* 3.70 */
+	bt_wilson(50, 100, &lo, &hi);
+	assert_true(lo > 40.3 && lo < 40.4 && hi > 59.6 && hi < 59.7);	/* 40.38-59.62 */
+	bt_wilson(1000, 1000, &lo, &hi);
+	assert_true(lo > 99.6 && hi == 100);
+	bt_wilson(0, 0, &lo, &hi);
+	assert_true(lo == 0 && hi == 0);
+}
+
+static int
+setup(void **state)
+{
+	char cmd[1024];
+
+	if (mkdtemp(dir) == NULL)
+		return -1;
+	snprintf(bin, sizeof(bin), "%s/shapes", dir);
+	snprintf(rec, sizeof(rec), "%s/shapes.data", dir);
+	snprintf(cmd, sizeof(cmd), "cc -g -o %s tests/fixtures/shapes.S", bin);
+	return system(cmd) != 0;
+}
+
+static int
+teardown(void **state)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_div_then_lea),
+		cmocka_unit_test(test_loop_head_after_jmp),
+		cmocka_unit_test(test_wilson),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
