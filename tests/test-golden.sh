@@ -13,7 +13,11 @@ MKREC=$TOP/$BUILD/tools/mkrec
 
 check() {
 	name=$1; shift
-	"$BT" -i "$TMP/g.data" "$@" 2>"$TMP/err" | sed -e "s|$FIX|<fix>|g" -e "s|$TOP|<top>|g" >"$TMP/$name"
+	if ! "$BT" -i "$TMP/g.data" "$@" >"$TMP/raw" 2>"$TMP/err" || [ ! -s "$TMP/raw" ]; then
+		fail "$name: benchtui $* failed: $(cat "$TMP/err")"
+		return
+	fi
+	sed -e "s|$FIX|<fix>|g" -e "s|$TOP|<top>|g" "$TMP/raw" >"$TMP/$name"
 	if [ -n "${GOLDEN_UPDATE:-}" ]; then
 		cp "$TMP/$name" "tests/expected/$name"
 	fi
@@ -27,6 +31,8 @@ check golden.txt --stdio --top 2
 check golden.json --stdio --top 2 --format json
 check golden-skid.txt --stdio -s work_b --skid --no-source --percent global
 check golden-intel.txt --stdio -s work_a -M intel
+check golden-window.txt --stdio --top 1 --time 0,50%
+check golden-regions.txt --stdio -s work_a --no-source --region-threshold 30 --region-margin 0
 if command -v python3 >/dev/null; then
 	python3 -m json.tool "$TMP/golden.json" >/dev/null && ok "golden.json is valid JSON" ||
 		fail "golden.json is not valid JSON"

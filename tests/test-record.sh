@@ -143,6 +143,12 @@ else
 	fail "div loop: raw top '$top_raw', adjusted top '$top_adj'"; cat "$TMP/div.rows"
 fi
 
+# --delay: no sample in the first 300 ms after exec
+"$BT" -q -o "$TMP/delay.data" --delay 300 --stdio "$split" 2000000 100 >/dev/null 2>&1
+d=$("$TOP/$BUILD/tools/pd-dump" "$TMP/delay.data" times)
+[ -n "$d" ] && [ "$d" -ge 300000000 ] && ok "--delay 300: first sample $((d / 1000000)) ms after exec" ||
+	fail "--delay 300: first sample after $d ns"
+
 # reopening the saved recording gives the same table
 "$BT" -i "$TMP/split.data" --stdio --top 2 >"$TMP/split2.txt" 2>&1
 if cmp -s "$TMP/split.txt" "$TMP/split2.txt"; then

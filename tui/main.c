@@ -145,7 +145,9 @@ parse_time(const char *arg, struct bt_session_opts *so)
 		usage_error("bad --time value '%s' (FROM,TO, e.g. 0.5,2 or 10%%,90%%)", arg);
 	so->time_from = parse_time_side(arg, (size_t)(comma - arg), &p1);
 	so->time_to = parse_time_side(comma + 1, strlen(comma + 1), &p2);
-	if ((comma > arg && comma[1] != '\0' && p1 != p2))
+	/* 0 is 0 in both units; otherwise the two sides must agree */
+	if (comma > arg && comma[1] != '\0' && p1 != p2 &&
+	    so->time_from != 0 && so->time_to != 0)
 		usage_error("--time: use seconds or percent on both sides");
 	so->time_percent = p1 || p2;
 	if (so->time_from >= 0 && so->time_to >= 0 && so->time_to <= so->time_from)

@@ -4,6 +4,7 @@
  *   pd-dump FILE            summary: attrs, features, record counts
  *   pd-dump FILE samples    one line per sample: pid tid time cpu period ip
  *   pd-dump FILE mmaps      one line per MMAP/MMAP2
+ *   pd-dump FILE times      ns from the first record (exec) to the first sample
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +21,7 @@ main(int argc, char **argv)
 	struct bt_pd_event ev;
 	const char *mode = argc > 2 ? argv[2] : "summary";
 	uint64_t counts[128] = { 0 };
+	uint64_t first_rec = 0, first_sample = 0;
 	size_t i, n;
 	int ret;
 
@@ -34,6 +36,11 @@ main(int argc, char **argv)
 	}
 	while ((ret = bt_pd_next(r, &ev, &err)) > 0) {
 		counts[ev.type < 128 ? ev.type : 127]++;
+		if (ev.has_time && ev.time && (first_rec == 0 || ev.time < first_rec))
+			first_rec = ev.time;
+		if (ev.type == PERF_RECORD_SAMPLE && ev.time &&
+		    (first_sample == 0 || ev.time < first_sample))
+			first_sample = ev.time;
 		if (strcmp(mode, "samples") == 0 && ev.type == PERF_RECORD_SAMPLE)
 			printf("%u %u %" PRIu64 " %u %" PRIu64 " %#" PRIx64 " %d %u\n",
 			    ev.pid, ev.tid, ev.time, ev.cpu, ev.u.sample.period,
@@ -48,6 +55,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "pd-dump: %s\n", err.msg);
 		return 2;
 	}
+	if (strcmp(mode, "times") == 0)
+		printf("%" PRIu64 "\n", first_sample - first_rec);
 	if (strcmp(mode, "summary") != 0)
 		goto out;
 	printf("swapped %d\n", bt_pd_swapped(r));
