@@ -42,7 +42,7 @@ COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libbenchtui.a
 BIN := $(if $(filter build,$(BUILD)),benchtui,$(BUILD)/benchtui)
 
-.PHONY: all deps check unit demo bench install clean fuzz headers
+.PHONY: all deps check unit demo bench install clean fuzz fuzz-build headers
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -100,6 +100,31 @@ check: deps
 	@BUILD=$(BUILD) sh tests/run.sh
 
 tools: $(TOOL_BINS) $(BIN)
+
+# Fuzzing (libFuzzer, clang): the library rebuilt with coverage and sanitizers.
+FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz-*.c))
+FUZZ_BUILD := build/fuzz
+FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_TIME ?= 300
+
+fuzz-build:
+	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
+		SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/libbenchtui.a
+	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+
+$(FUZZ_BUILD)/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_BUILD)/libbenchtui.a
+	clang -std=gnu11 -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -D_GNU_SOURCE -Iinclude \
+		-Icore/base -Icore $(DEP_CFLAGS) -o $@ $< $(FUZZ_BUILD)/libbenchtui.a $(LIBS)
+
+# A long run of every target (make check runs a short one: tests/test-fuzz.sh).
+fuzz: deps fuzz-build
+	@for f in $(FUZZ_BINS); do \
+		n=$$(basename $$f); mkdir -p build/fuzz-corpus/$$n; \
+		echo "== $$n ($(FUZZ_TIME) s)"; \
+		$$f -max_total_time=$(FUZZ_TIME) -rss_limit_mb=1024 -timeout=5 \
+			build/fuzz-corpus/$$n tests/fuzz/corpus/$${n#fuzz-} || exit 1; \
+	done
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -340,7 +340,7 @@ read_event_desc(struct bt_pd_reader *r, uint64_t off, uint64_t end)
 		uint32_t nr_ids;
 		char *name;
 
-		if (asz + 4 > end - off)
+		if ((uint64_t)asz + 4 > end - off)
 			return;
 		nr_ids = g32(r, r->data + off + asz);
 		off += asz + 4;
