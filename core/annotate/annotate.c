@@ -1,4 +1,5 @@
 /* Build the annotation of one function: decode, join samples, lines, inlines. */
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -175,16 +176,21 @@ bt_annotate(struct bt_session *s, size_t fi, int syntax, struct bt_error *err)
 	a->func = fi;
 	a->syntax = syntax;
 	bt_strpool_init(&a->pool);
+	/* about 4 bytes an instruction on x86: presize, then decode in place */
+	BT_ALLOC_GROW(a->insns.v, (size_t)n / 3 + 16, a->insns.alloc);
 	for (addr = f->start; addr < f->start + (uint64_t)n;) {
-		struct bt_ainsn ai;
+		struct bt_ainsn *ai;
 		size_t len;
 
-		memset(&ai, 0, sizeof(ai));
+		BT_ALLOC_GROW(a->insns.v, a->insns.n + 1, a->insns.alloc);
+		ai = &a->insns.v[a->insns.n++];
+		memset(ai, 0, offsetof(struct bt_ainsn, in));
+		memset((char *)ai + offsetof(struct bt_ainsn, in) + sizeof(ai->in), 0,
+		    sizeof(*ai) - offsetof(struct bt_ainsn, in) - sizeof(ai->in));
 		len = bt_disasm_one(d, bytes + (addr - f->start),
-		    (size_t)(f->start + (uint64_t)n - addr), addr, &ai.in);
-		ai.target_insn = -1;
-		ai.region = -1;
-		BT_VEC_PUSH(a->insns, ai);
+		    (size_t)(f->start + (uint64_t)n - addr), addr, &ai->in);
+		ai->target_insn = -1;
+		ai->region = -1;
 		addr += len;
 	}
 	/* samples */

@@ -40,24 +40,32 @@ ends_block(const struct bt_insn *in)
 void
 bt_skid_adjust(struct bt_annotation *a)
 {
-	size_t n = a->insns.n, i, b;
+	size_t n = a->insns.n, i, b, k;
+	/* compact copies of what the graph needs: the instructions are large */
+	uint8_t *fall = bt_xcalloc(n ? n : 1, 1);	/* falls through */
+	long *tgt = bt_xcalloc(n ? n : 1, sizeof(long));
+	double *smp = bt_xcalloc(n ? n : 1, sizeof(double));
+	double *adj = bt_xcalloc(n ? n : 1, sizeof(double));
 	size_t *block = bt_xcalloc(n ? n : 1, sizeof(size_t));
-	double *bweight;
 	size_t *pred_off = bt_xcalloc(n + 1, sizeof(size_t));
-	size_t *preds, npreds = 0;
 	bool *leader = bt_xcalloc(n ? n : 1, sizeof(bool));
+	size_t *preds = NULL, *fill;
+	double *bweight = NULL;
 
 	if (n == 0)
-		goto out_nopreds;
-	/* basic blocks */
-	leader[0] = true;
+		goto out;
 	for (i = 0; i < n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
-		if (ai->target_insn >= 0)
-			leader[ai->target_insn] = true;
+		fall[i] = falls_through(&ai->in);
+		tgt[i] = ai->target_insn;
+		smp[i] = (double)ai->samples;
+		/* basic blocks start at targets and after anything that ends one */
+		if (tgt[i] >= 0)
+			leader[tgt[i]] = true;
 		if (ends_block(&ai->in) && i + 1 < n)
 			leader[i + 1] = true;
 	}
+	leader[0] = true;
 	for (i = 0, b = 0; i < n; i++) {
 		if (leader[i] && i > 0)
 			b++;
@@ -65,69 +73,63 @@ bt_skid_adjust(struct bt_annotation *a)
 	}
 	bweight = bt_xcalloc(b + 1, sizeof(double));
 	for (i = 0; i < n; i++)
-		bweight[block[i]] += (double)a->insns.v[i].samples;
+		bweight[block[i]] += smp[i];
 
-	/* predecessor lists (CSR): count, then fill */
+	/* predecessor lists (CSR): pred_off[t] ends t's list after the prefix sum */
 	for (i = 0; i < n; i++) {
-		const struct bt_ainsn *ai = &a->insns.v[i];
-		if (i + 1 < n && falls_through(&ai->in))
+		if (i + 1 < n && fall[i])
 			pred_off[i + 1]++;
-		if (ai->target_insn >= 0)
-			pred_off[ai->target_insn]++;
+		if (tgt[i] >= 0)
+			pred_off[tgt[i]]++;
 	}
 	for (i = 0; i < n; i++)
 		pred_off[i + 1] += pred_off[i];
-	npreds = pred_off[n];
-	preds = bt_xcalloc(npreds ? npreds : 1, sizeof(size_t));
-	{
-		size_t *fill = bt_xcalloc(n, sizeof(size_t));
-		for (i = 0; i < n; i++) {
-			const struct bt_ainsn *ai = &a->insns.v[i];
-			size_t t;
-			if (i + 1 < n && falls_through(&ai->in)) {
-				t = i + 1;
-				preds[(t ? pred_off[t - 1] : 0) + fill[t]++] = i;
-			}
-			if (ai->target_insn >= 0) {
-				t = (size_t)ai->target_insn;
-				preds[(t ? pred_off[t - 1] : 0) + fill[t]++] = i;
-			}
-		}
-		free(fill);
-	}
-
-	for (i = 0; i < n; i++)
-		a->insns.v[i].adjusted = 0;
+	preds = bt_xcalloc(pred_off[n] ? pred_off[n] : 1, sizeof(size_t));
+	fill = bt_xcalloc(n, sizeof(size_t));
 	for (i = 0; i < n; i++) {
-		struct bt_ainsn *ai = &a->insns.v[i];
-		size_t lo = i ? pred_off[i - 1] : 0, hi = pred_off[i], k;
+		size_t t;
+		if (i + 1 < n && fall[i]) {
+			t = i + 1;
+			preds[(t ? pred_off[t - 1] : 0) + fill[t]++] = i;
+		}
+		if (tgt[i] >= 0) {
+			t = (size_t)tgt[i];
+			preds[(t ? pred_off[t - 1] : 0) + fill[t]++] = i;
+		}
+	}
+	free(fill);
+
+	for (i = 0; i < n; i++) {
+		size_t lo = i ? pred_off[i - 1] : 0, hi = pred_off[i];
 		double total = 0;
 
-		if (ai->samples == 0)
+		if (smp[i] == 0)
 			continue;
 		if (lo == hi) {	/* entry with no predecessor here: keep */
-			ai->adjusted += (double)ai->samples;
+			adj[i] += smp[i];
 			continue;
 		}
 		for (k = lo; k < hi; k++)
 			total += bweight[block[preds[k]]] + SKID_PRIOR;
-		for (k = lo; k < hi; k++) {
-			struct bt_ainsn *p = &a->insns.v[preds[k]];
-			p->adjusted += (double)ai->samples *
-			    (bweight[block[preds[k]]] + SKID_PRIOR) / total;
-		}
+		for (k = lo; k < hi; k++)
+			adj[preds[k]] += smp[i] * (bweight[block[preds[k]]] + SKID_PRIOR) / total;
 	}
 	for (i = 0; i < n; i++) {
 		struct bt_ainsn *ai = &a->insns.v[i];
-		if (ai->adjusted >= (double)ai->samples + 0.5)	/* credited at least half a sample */
+		ai->adjusted = adj[i];
+		if (adj[i] >= smp[i] + 0.5)	/* credited at least half a sample */
 			ai->flags |= BT_AI_SKID_TARGET;
 	}
-	free(bweight);
-	free(preds);
-out_nopreds:
+out:
+	free(fall);
+	free(tgt);
+	free(smp);
+	free(adj);
 	free(block);
 	free(pred_off);
 	free(leader);
+	free(preds);
+	free(bweight);
 }
 
 static int

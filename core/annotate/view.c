@@ -29,6 +29,7 @@ struct bt_view {
 	BT_VEC(const char *) notes;
 	const char *title;
 	struct bt_strpool pool;
+	const char *blanks[64];		/* shared all-space cells, by width */
 };
 
 void
@@ -48,6 +49,11 @@ bt_wilson(uint64_t k, uint64_t n, double *lo, double *hi)
 
 	if (n == 0) {
 		*lo = *hi = 0;
+		return;
+	}
+	if (k == 0) {	/* the common case in a big function: no sqrt needed */
+		*lo = 0;
+		*hi = 100 * z * z / ((double)n + z * z);
 		return;
 	}
 	p = (double)k / (double)n;
@@ -120,14 +126,26 @@ ncols(const char *s)
 static const char *
 pad(struct bt_view *v, const char *s, size_t width, bool right)
 {
-	size_t n = strlen(s), cols = ncols(s), fill;
+	size_t n, cols, fill;
 	char *buf;
-	const char *r;
+
+	if (s[0] == '\0' && width < BT_ARRAY_SIZE(v->blanks)) {
+		/* most cells of a big function are empty: share them */
+		if (v->blanks[width] == NULL) {
+			buf = bt_strpool_alloc(&v->pool, width);
+			memset(buf, ' ', width);
+			buf[width] = '\0';
+			v->blanks[width] = buf;
+		}
+		return v->blanks[width];
+	}
+	n = strlen(s);
+	cols = ncols(s);
 
 	if (cols >= width)
-		return bt_strpool_addstr(&v->pool, s);
+		return bt_strpool_add(&v->pool, s, n);
 	fill = width - cols;
-	buf = bt_xmalloc(n + fill + 1);
+	buf = bt_strpool_alloc(&v->pool, n + fill);
 	if (right) {
 		memset(buf, ' ', fill);
 		memcpy(buf + fill, s, n);
@@ -136,9 +154,60 @@ pad(struct bt_view *v, const char *s, size_t width, bool right)
 		memset(buf + n, ' ', fill);
 	}
 	buf[n + fill] = '\0';
-	r = bt_strpool_add(&v->pool, buf, n + fill);
-	free(buf);
-	return r;
+	return buf;
+}
+
+/* a then b, in the pool (no printf: this runs for every row). */
+static const char *
+cat(struct bt_view *v, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *buf = bt_strpool_alloc(&v->pool, na + nb);
+
+	memcpy(buf, a, na);
+	memcpy(buf + na, b, nb + 1);
+	return buf;
+}
+
+/* "file.c:42" */
+static const char *
+file_line(struct bt_view *v, const char *file, unsigned line)
+{
+	char num[16];
+	int n = 0;
+	size_t nf = strlen(file);
+	char *buf;
+
+	do {
+		num[n++] = (char)('0' + line % 10);
+		line /= 10;
+	} while (line);
+	buf = bt_strpool_alloc(&v->pool, nf + 1 + (size_t)n);
+	memcpy(buf, file, nf);
+	buf[nf] = ':';
+	for (int i = 0; i < n; i++)
+		buf[nf + 1 + i] = num[n - 1 - i];
+	buf[nf + 1 + n] = '\0';
+	return buf;
+}
+
+/* "1a2b:" */
+static const char *
+hex_colon(struct bt_view *v, uint64_t x)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[x & 15];
+		x >>= 4;
+	} while (x);
+	char *buf = bt_strpool_alloc(&v->pool, (size_t)n + 1);
+	for (int i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = ':';
+	buf[n + 1] = '\0';
+	return buf;
 }
 
 /*
@@ -532,20 +601,26 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	v->func = func;
 	denom = o->global_percent ? (double)bt_session_samples(s) : (double)a->samples;
 	insn_row = bt_xcalloc(a->insns.n + 1, sizeof(long));
+	/* room for an instruction, a source line and their cells each: no regrowth */
+	BT_ALLOC_GROW(v->rows.v, 2 * a->insns.n + 16, v->rows.alloc);
+	BT_ALLOC_GROW(v->cell_start.v, 2 * a->insns.n + 16, v->cell_start.alloc);
+	BT_ALLOC_GROW(v->cells.v, 11 * a->insns.n + 16, v->cells.alloc);
 
-	/* widths first: numbers and addresses */
+	/* widths first: numbers and addresses (digit counts, no printf) */
 	for (i = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
-		char buf[64];
-		int n;
-		n = snprintf(buf, sizeof(buf), "%llu", (unsigned long long)(
-		    o->num == BT_NUM_PERIOD ? ai->period : ai->samples));
-		wsmp = BT_MAX(wsmp, (size_t)n);
-		n = o->addresses ? snprintf(buf, sizeof(buf), "%llx:",
-		    (unsigned long long)ai->in.addr) :
-		    snprintf(buf, sizeof(buf), "%llx:",
-		    (unsigned long long)(ai->in.addr - f->start));
-		waddr = BT_MAX(waddr, (size_t)n);
+		uint64_t x = o->num == BT_NUM_PERIOD ? ai->period : ai->samples;
+		size_t n = 1;
+
+		while (x >= 10) {
+			x /= 10;
+			n++;
+		}
+		wsmp = BT_MAX(wsmp, n);
+		x = o->addresses ? ai->in.addr : ai->in.addr - f->start;
+		for (n = 2; x >= 16; x >>= 4)
+			n++;
+		waddr = BT_MAX(waddr, n);
 	}
 	if (o->num != BT_NUM_PERCENT)
 		wnum = wadj = wsmp;
@@ -597,10 +672,9 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 				r->line = ai->line;
 				r->text = t ? t : "";
 				add_cell(v, pad(v, "", wpre, false), BT_STYLE_NORMAL);
-				add_cell(v, bt_strpool_addf(&v->pool, "%s:%u",
-				    basename_of(ai->file), ai->line), BT_STYLE_SOURCE);
-				add_cell(v, bt_strpool_addf(&v->pool, "  %s", r->text),
+				add_cell(v, file_line(v, basename_of(ai->file), ai->line),
 				    BT_STYLE_SOURCE);
+				add_cell(v, cat(v, "  ", r->text), BT_STYLE_SOURCE);
 				prev_file = ai->file;
 				prev_line = ai->line;
 			}
@@ -677,18 +751,15 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		    bt_strpool_addf(&v->pool, "±%.2f", (r->ci_hi - r->ci_lo) / 2) : "",
 		    WCI, true), BT_STYLE_DIM);
 		add_cell(v, gutter(v, ai, o->skid), BT_STYLE_GUTTER);
-		add_cell(v, pad(v, o->addresses ?
-		    bt_strpool_addf(&v->pool, "%llx:", (unsigned long long)ai->in.addr) :
-		    bt_strpool_addf(&v->pool, "%llx:",
-			(unsigned long long)(ai->in.addr - f->start)),
-		    waddr + 1, true), BT_STYLE_ADDR);
-		add_cell(v, bt_strpool_addf(&v->pool, "  %s", ai->in.text),
+		add_cell(v, pad(v, hex_colon(v, o->addresses ? ai->in.addr :
+		    ai->in.addr - f->start), waddr + 1, true), BT_STYLE_ADDR);
+		add_cell(v, cat(v, "  ", ai->in.text),
 		    ai->in.kind == BT_INSN_CALL || ai->in.kind == BT_INSN_ICALL ?
 		    BT_STYLE_CALL : r->flags & BT_ROW_F_JUMP ||
 		    ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_RET ?
 		    BT_STYLE_JUMP : ai->samples ? heat(primary, true) : BT_STYLE_NORMAL);
 		if (ai->target_name != NULL)
-			add_cell(v, bt_strpool_addf(&v->pool, " <%s>", ai->target_name),
+			add_cell(v, cat(v, cat(v, " <", ai->target_name), ">"),
 			    BT_STYLE_COMMENT);
 	}
 	/* branch targets as rows */

@@ -88,6 +88,8 @@ struct bt_strpool {
 void bt_strpool_init(struct bt_strpool *p);
 void bt_strpool_release(struct bt_strpool *p);
 const char *bt_strpool_add(struct bt_strpool *p, const char *s, size_t len);
+/* len + 1 writable bytes in the pool, for the caller to fill (and NUL-terminate). */
+char *bt_strpool_alloc(struct bt_strpool *p, size_t len);
 const char *bt_strpool_addstr(struct bt_strpool *p, const char *s);
 const char *bt_strpool_addf(struct bt_strpool *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

@@ -162,7 +162,7 @@ struct bt_pool_chunk {
 	char data[];
 };
 
-#define POOL_CHUNK (64 * 1024)
+#define POOL_CHUNK (256 * 1024)
 
 void
 bt_strpool_init(struct bt_strpool *p)
@@ -183,8 +183,8 @@ bt_strpool_release(struct bt_strpool *p)
 	bt_strpool_init(p);
 }
 
-const char *
-bt_strpool_add(struct bt_strpool *p, const char *s, size_t len)
+char *
+bt_strpool_alloc(struct bt_strpool *p, size_t len)
 {
 	char *dst;
 
@@ -198,9 +198,17 @@ bt_strpool_add(struct bt_strpool *p, const char *s, size_t len)
 		p->cap = cap;
 	}
 	dst = p->head->data + p->used;
+	p->used += len + 1;
+	return dst;
+}
+
+const char *
+bt_strpool_add(struct bt_strpool *p, const char *s, size_t len)
+{
+	char *dst = bt_strpool_alloc(p, len);
+
 	memcpy(dst, s, len);
 	dst[len] = '\0';
-	p->used += len + 1;
 	return dst;
 }
 

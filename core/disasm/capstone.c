@@ -115,9 +115,9 @@ cs_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	if (out->kind != BT_INSN_JUMP && out->kind != BT_INSN_CJUMP &&
 	    out->kind != BT_INSN_CALL)
 		out->target = 0;
-	snprintf(out->mnemonic, sizeof(out->mnemonic), "%s", in->mnemonic);
+	snprintf(out->mnemonic, sizeof(out->mnemonic), "%.23s", in->mnemonic);
 	if (in->op_str[0])
-		snprintf(out->text, sizeof(out->text), "%-6s %.120s", in->mnemonic, in->op_str);
+		snprintf(out->text, sizeof(out->text), "%-6.23s %.80s", in->mnemonic, in->op_str);
 	else
 		snprintf(out->text, sizeof(out->text), "%s", in->mnemonic);
 	return in->size;

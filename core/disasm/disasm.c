@@ -80,7 +80,10 @@ bt_disasm_one(struct bt_disasm *d, const uint8_t *buf, size_t len,
 {
 	size_t n;
 
-	memset(out, 0, sizeof(*out));
+	out->kind = BT_INSN_OTHER;
+	out->flags = 0;
+	out->target = out->mem_target = 0;
+	out->mnemonic[0] = out->text[0] = '\0';
 	out->addr = addr;
 	n = len ? d->ops->one(d, buf, len, addr, out) : 0;
 	if (n == 0) {

@@ -68,8 +68,8 @@ struct bt_insn {
 	unsigned flags;
 	uint64_t target;
 	uint64_t mem_target;
-	char mnemonic[32];
-	char text[160];
+	char mnemonic[24];
+	char text[112];
 };
 
 struct bt_disasm;

@@ -102,8 +102,11 @@ objdump_mnemonic(char *text, size_t size)
 		{ "nle", "g" }, { "nl", "ge" },
 	};
 	static const char *const stems[] = { "j", "cmov", "set" };
-	size_t s, c, sl, ml = strcspn(text, " ");
+	size_t s, c, sl, ml;
 
+	if (text[0] != 'j' && text[0] != 'c' && text[0] != 's')
+		return;	/* the quick answer for almost every instruction */
+	ml = strcspn(text, " ");
 	for (s = 0; s < BT_ARRAY_SIZE(stems); s++) {
 		sl = strlen(stems[s]);
 		if (strncmp(text, stems[s], sl) != 0)
@@ -183,8 +186,14 @@ zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 			out->target = abs;
 	}
 	out->flags = flags_of(&in, ops, addr, &out->mem_target);
-	snprintf(out->mnemonic, sizeof(out->mnemonic), "%s",
-	    ZydisMnemonicGetString(in.mnemonic));
+	{
+		const char *mn = ZydisMnemonicGetString(in.mnemonic);
+		size_t ml = mn ? strlen(mn) : 0;
+		if (ml >= sizeof(out->mnemonic))
+			ml = sizeof(out->mnemonic) - 1;
+		memcpy(out->mnemonic, mn ? mn : "", ml);
+		out->mnemonic[ml] = '\0';
+	}
 	if (!ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&z->fmt, &in, ops,
 	    in.operand_count_visible, out->text, sizeof(out->text), addr, NULL)))
 		snprintf(out->text, sizeof(out->text), "%s", out->mnemonic);

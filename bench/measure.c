@@ -1,0 +1,61 @@
+/*
+ * measure: run a command N times, print the median wall time (s) and the
+ * largest peak RSS (KiB) of the command's own process (not its children:
+ * for perf record and benchtui that leaves out the benchmark they run).
+ *   measure N CMD [ARGS...]     (the command's stdout goes to /dev/null)
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+main(int argc, char **argv)
+{
+	int n = argc > 2 ? atoi(argv[1]) : 0, i;
+	double *t;
+	long rss = 0;
+
+	if (n < 1) {
+		fprintf(stderr, "usage: measure N CMD [ARGS...]\n");
+		return 1;
+	}
+	t = calloc((size_t)n, sizeof(*t));
+	for (i = 0; i < n; i++) {
+		struct timespec a, b;
+		struct rusage ru;
+		int st;
+		pid_t pid;
+
+		clock_gettime(CLOCK_MONOTONIC, &a);
+		pid = fork();
+		if (pid == 0) {
+			int fd = open("/dev/null", O_WRONLY);
+			dup2(fd, 1);
+			execvp(argv[2], argv + 2);
+			_exit(127);
+		}
+		if (wait4(pid, &st, 0, &ru) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+			fprintf(stderr, "measure: '%s' failed\n", argv[2]);
+			return 2;
+		}
+		clock_gettime(CLOCK_MONOTONIC, &b);
+		t[i] = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		if (ru.ru_maxrss > rss)
+			rss = ru.ru_maxrss;
+	}
+	qsort(t, (size_t)n, sizeof(*t), cmp);
+	printf("%.4f %ld\n", t[n / 2], rss);
+	return 0;
+}
