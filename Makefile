@@ -113,9 +113,12 @@ fuzz-build:
 		SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/libbenchtui.a
 	@$(MAKE) --no-print-directory $(FUZZ_BINS)
 
-$(FUZZ_BUILD)/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_BUILD)/libbenchtui.a
+# the command-line fuzzer also needs the front end's parser
+$(FUZZ_BUILD)/fuzz-cmdline: FUZZ_EXTRA = tui/cli.c
+$(FUZZ_BUILD)/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_BUILD)/libbenchtui.a tui/cli.c
 	clang -std=gnu11 -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -D_GNU_SOURCE -Iinclude \
-		-Icore/base -Icore $(DEP_CFLAGS) -o $@ $< $(FUZZ_BUILD)/libbenchtui.a $(LIBS)
+		-Icore/base -Icore -Itui $(DEP_CFLAGS) -o $@ $< $(FUZZ_EXTRA) \
+		$(FUZZ_BUILD)/libbenchtui.a $(LIBS)
 
 # A long run of every target (make check runs a short one: tests/test-fuzz.sh).
 fuzz: deps fuzz-build

@@ -158,6 +158,49 @@ else
 	ok "NO_COLOR: no colours"
 fi
 
+# an unknown terminal type, and a dumb one: the report is printed instead
+for term in no-such-terminal dumb; do
+	$T kill-session -t bt 2>/dev/null
+	rm -f "$TMP/status"
+	$T new-session -d -s bt -x 120 -y 30 -c "$TMP" \
+		"env TERM=$term $BT -i $TMP/t.data --top 0; echo \$? >$TMP/status; exec sleep 60"
+	st=$(dead_status)
+	if [ "$st" = 0 ] && screen | grep -q "printing the report instead" && screen | grep -q "work_a"; then
+		ok "TERM=$term: falls back to printing, with a note"
+	else
+		fail "TERM=$term: status $st"; screen | head -5
+	fi
+done
+
+# 20x5: too small, says so; a resize storm; then normal again
+COLS_=20 LINES_=5 start "$BT" -i "$TMP/t.data"
+wait_for "needs at" && ok "20x5: says it needs more room"
+for i in $(seq 30); do $T resize-window -t bt -x $((40 + i * 3)) -y $((8 + i % 20)); done
+$T resize-window -t bt -x 120 -y 30
+wait_for "hot functions" && ok "a storm of 30 resizes: still drawing" 
+$T send-keys -t bt Enter
+wait_for "work_a  split" && ok "and still working"
+
+$T send-keys -t bt q q
+[ "$(dead_status)" = 0 ] && ok "and quits normally"
+
+# suspend and resume (Ctrl-Z, fg) under a job-control shell: the terminal is
+# given back while stopped, the browser redrawn on fg
+$T kill-session -t bt 2>/dev/null
+$T new-session -d -s bt -x 120 -y 30 -c "$TMP" "env PS1='prompt$ ' TERM=screen LC_ALL=C.UTF-8 bash --norc -i"
+wait_for 'prompt\$'
+$T send-keys -t bt "$BT -i $TMP/t.data" Enter
+wait_for "hot functions"
+$T send-keys -t bt Enter
+wait_for "work_a  split"
+$T send-keys -t bt C-z
+wait_for "Stopped" && ! screen | grep -q "work_a  split" &&
+	ok "Ctrl-Z: stopped, the shell's screen is back" || fail "Ctrl-Z: the browser is still on screen"
+$T send-keys -t bt fg Enter
+wait_for "work_a  split" && ok "fg: the browser is redrawn where it was"
+$T send-keys -t bt q q
+wait_for 'prompt\$.*$' && ok "and quits back to the shell"
+
 # -s opens a function directly
 start "$BT" -i "$TMP/t.data" -s work_b
 wait_for "work_b  split" && ok "-s work_b opens it"

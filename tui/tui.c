@@ -513,6 +513,17 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 		    "cannot use terminal '%s': try TERM=xterm, or --stdio",
 		    getenv("TERM") ? getenv("TERM") : "(unset)");
 	curses_on = true;
+	{
+		/* a terminal that cannot place the cursor (dumb) cannot browse */
+		const char *cup = tigetstr("cup");
+		if (cup == NULL || cup == (char *)-1) {
+			restore_terminal();
+			delscreen(scr);
+			return bt_error_set(err, BT_ENOTSUP,
+			    "terminal '%s' cannot move the cursor",
+			    getenv("TERM") ? getenv("TERM") : "(unset)");
+		}
+	}
 	bt_set_fatal_hook(restore_terminal);
 	atexit(restore_terminal);
 	setup_signals();

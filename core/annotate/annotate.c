@@ -222,7 +222,8 @@ bt_annotate(struct bt_session *s, size_t fi, int syntax, struct bt_error *err)
 				ai->target_insn = k;
 		}
 	}
-	join_lines(a, m, f->start, f->end);
+	if (bt_session_dwarf(s, sf->module))
+		join_lines(a, m, f->start, f->end);
 	own_file(a);
 	bt_skid_adjust(a);
 	bt_find_loops(a);

@@ -16,10 +16,12 @@ struct bt_annotation;
 struct bt_smod {
 	struct bt_msyms *syms;	/* NULL: not openable (see note) */
 	bool tried;
+	bool dwarf_checked;	/* bt_session_dwarf() ran */
 	bool no_dwarf;		/* opened, but no line info */
 	char *name;		/* basename */
 	void *image;		/* vDSO image, owned */
 	size_t image_len;
+	int64_t mtime;		/* of the file, to spot newer sources */
 };
 
 /**
@@ -39,6 +41,7 @@ struct bt_sfunc {
 	uint32_t module;
 	size_t hit_lo, hit_hi;		/* [lo, hi) in s->hits */
 	struct bt_annotation *ann[2];	/* per syntax, built on demand */
+	bool located;			/* pub.file/line looked up */
 };
 
 struct bt_session {
@@ -71,6 +74,8 @@ void bt_lint_release(struct bt_session *s);
 
 /* The symbols of module mi, opening it on first use; NULL if unavailable. */
 struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);
+/* Load module mi's DWARF once; false (and a note) when it has none. */
+bool bt_session_dwarf(struct bt_session *s, uint32_t mi);
 void bt_session_notef(struct bt_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 

@@ -6,6 +6,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "annotate/annotate-int.h"
@@ -15,6 +16,8 @@
 #include "symbols/symbols.h"
 
 #define GUESS_GAP 256	/* bytes between sampled addresses of one guessed function */
+#define LOCATE_TOP 30	/* table rows that always get their source location */
+#define LOCATE_MIN_PERCENT 0.5
 
 void
 bt_session_notef(struct bt_session *s, const char *fmt, ...)
@@ -101,9 +104,12 @@ bt_session_syms(struct bt_session *s, uint32_t mi)
 			return NULL;
 		}
 		sm->syms = bt_msyms_open(m->path, sm->image, sm->image_len, &err);
-	} else if (m->kind == BT_MOD_ELF)
+	} else if (m->kind == BT_MOD_ELF) {
+		struct stat st;
 		sm->syms = bt_msyms_open(m->path, NULL, 0, &err);
-	else
+		if (stat(m->path, &st) == 0)
+			sm->mtime = (int64_t)st.st_mtime;
+	} else
 		return NULL;
 	if (sm->syms == NULL) {
 		bt_session_notef(s, "%s: its samples show as addresses", err.msg);
@@ -121,12 +127,36 @@ bt_session_syms(struct bt_session *s, uint32_t mi)
 			return NULL;
 		}
 	}
-	if (!info->has_dwarf) {
-		sm->no_dwarf = true;
-		if (m->kind == BT_MOD_ELF)
-			bt_session_notef(s, "no debug info for '%s': no source lines", m->path);
-	}
 	return sm->syms;
+}
+
+/* Load module mi's DWARF (once) and note when there is none. */
+bool
+bt_session_dwarf(struct bt_session *s, uint32_t mi)
+{
+	struct bt_smod *sm = &s->mods[mi];
+	struct bt_msyms *m = bt_session_syms(s, mi);
+
+	if (m == NULL)
+		return false;
+	if (!sm->dwarf_checked) {
+		sm->dwarf_checked = true;
+		sm->no_dwarf = !bt_msyms_has_dwarf(m);
+		if (sm->no_dwarf && s->p->modules.v[mi].kind == BT_MOD_ELF)
+			bt_session_notef(s, "no debug info for '%s': no source lines",
+			    s->p->modules.v[mi].path);
+	}
+	return !sm->no_dwarf;
+}
+
+static int
+key_cmp(const void *a, const void *b)
+{
+	const struct { uint64_t off; uint32_t module; uint32_t period; } *x = a, *y = b;
+
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
 }
 
 /* Time window in nanoseconds of the recording's clock. */
@@ -148,77 +178,74 @@ window(struct bt_session *s, uint64_t *lo, uint64_t *hi)
 	*hi = to >= 0 ? p->first_time + (uint64_t)(to * 1e9) : UINT64_MAX;
 }
 
-struct agg_slot {
-	uint64_t off;
-	uint32_t module;
-	uint32_t used;
-	uint64_t samples, period;
-};
-
-/* Aggregate the window's samples by (module, offset). */
+/* A hit from (module, offset): translated to the module's link-time address. */
 static void
-aggregate(struct bt_session *s)
+add_hit(struct bt_session *s, uint32_t module, uint64_t off, uint64_t samples,
+	uint64_t period)
+{
+	struct bt_msyms *m = bt_session_syms(s, module);
+	struct bt_hit h;
+
+	h.module = module;
+	h.addr = off;
+	h.samples = samples;
+	h.period = period;
+	if (m != NULL && bt_msyms_off_to_addr(m, off, &h.addr) < 0)
+		h.addr = off;
+	BT_VEC_PUSH(s->hits, h);
+}
+
+/*
+ * The chosen event's samples by address: the profile's whole-run
+ * histogram, or, for a time window, the samples in it (read on demand).
+ */
+static int
+aggregate(struct bt_session *s, struct bt_error *err)
 {
 	struct bt_profile *p = s->p;
-	size_t nslots = 1024, used = 0, i;
-	struct agg_slot *t = bt_xcalloc(nslots, sizeof(*t));
 	uint64_t lo, hi;
+	size_t i;
 
 	window(s, &lo, &hi);
-	for (i = 0; i < p->samples.n; i++) {
-		const struct bt_sample *smp = &p->samples.v[i];
-		size_t j;
-
-		if (smp->attr != s->attr || smp->time < lo || smp->time >= hi)
-			continue;
-		s->samples++;
-		s->period += smp->period;
-		j = bt_hash64(smp->off * 31 + smp->module) & (nslots - 1);
-		while (t[j].used && (t[j].off != smp->off || t[j].module != smp->module))
-			j = (j + 1) & (nslots - 1);
-		if (!t[j].used) {
-			t[j].used = 1;
-			t[j].off = smp->off;
-			t[j].module = smp->module;
-			if (++used * 2 > nslots) {
-				size_t nn = nslots * 2, k;
-				struct agg_slot *n2 = bt_xcalloc(nn, sizeof(*n2));
-				t[j].samples++;
-				t[j].period += smp->period;
-				for (k = 0; k < nslots; k++) {
-					size_t m;
-					if (!t[k].used)
-						continue;
-					m = bt_hash64(t[k].off * 31 + t[k].module) & (nn - 1);
-					while (n2[m].used)
-						m = (m + 1) & (nn - 1);
-					n2[m] = t[k];
-				}
-				free(t);
-				t = n2;
-				nslots = nn;
-				continue;
-			}
+	if (s->o.time_from < 0 && s->o.time_to < 0) {
+		BT_ALLOC_GROW(s->hits.v, p->hist[s->attr].n, s->hits.alloc);
+		for (i = 0; i < p->hist[s->attr].n; i++) {
+			const struct bt_phit *ph = &p->hist[s->attr].v[i];
+			add_hit(s, ph->module, ph->off, ph->samples, ph->period);
 		}
-		t[j].samples++;
-		t[j].period += smp->period;
+		s->samples = p->event_samples[s->attr];
+		s->period = p->event_period[s->attr];
+		return 0;
 	}
-	for (i = 0; i < nslots; i++) {
-		struct bt_hit h;
-		struct bt_msyms *m;
+	if (bt_profile_samples(p, err) < 0)
+		return -BT_EIO;
+	{
+		/* few distinct addresses: sort (module, offset) pairs of the window */
+		struct key { uint64_t off; uint32_t module; uint32_t period; } *k;
+		size_t n = 0, j;
 
-		if (!t[i].used)
-			continue;
-		h.module = t[i].module;
-		h.addr = t[i].off;
-		h.samples = t[i].samples;
-		h.period = t[i].period;
-		m = bt_session_syms(s, h.module);
-		if (m != NULL && bt_msyms_off_to_addr(m, t[i].off, &h.addr) < 0)
-			h.addr = t[i].off;
-		BT_VEC_PUSH(s->hits, h);
+		k = bt_xmalloc((p->samples.n + 1) * sizeof(*k));
+		for (i = 0; i < p->samples.n; i++) {
+			const struct bt_sample *smp = &p->samples.v[i];
+			if (smp->attr != s->attr || smp->time < lo || smp->time >= hi)
+				continue;
+			k[n].off = smp->off;
+			k[n].module = smp->module;
+			k[n].period = smp->period;
+			n++;
+			s->samples++;
+			s->period += smp->period;
+		}
+		bt_qsort(k, n, sizeof(*k), key_cmp);
+		for (i = 0; i < n; i = j) {
+			uint64_t per = 0;
+			for (j = i; j < n && k[j].off == k[i].off && k[j].module == k[i].module; j++)
+				per += k[j].period;
+			add_hit(s, k[i].module, k[i].off, j - i, per);
+		}
+		free(k);
 	}
-	free(t);
+	return 0;
 }
 
 static int
@@ -271,7 +298,9 @@ entry_line(struct bt_session *s, struct bt_sfunc *f)
 {
 	const struct bt_line *rows;
 
-	if (s->mods[f->module].syms == NULL || f->pub.end <= f->pub.start)
+	f->located = true;
+	if (s->mods[f->module].syms == NULL || f->pub.end <= f->pub.start ||
+	    !bt_session_dwarf(s, f->module))
 		return;
 	if (bt_msyms_lines(s->mods[f->module].syms, f->pub.start,
 	    f->pub.start + 1, &rows) > 0 && rows[0].line) {
@@ -330,9 +359,27 @@ build_funcs(struct bt_session *s)
 		}
 		f->pub.percent = s->samples ? 100.0 * (double)f->pub.samples /
 		    (double)s->samples : 0;
-		entry_line(s, f);
 	}
 	bt_qsort(s->funcs.v, s->funcs.n, sizeof(*s->funcs.v), func_cmp);
+	/*
+	 * Source locations for the table: the hot functions, and any whose
+	 * module's DWARF is loaded anyway. Loading (often decompressing) a
+	 * library's debug info for a function with a few samples is what makes
+	 * a first screen slow; bt_session_func_locate() fills in the rest.
+	 */
+	for (i = 0; i < s->funcs.n; i++) {
+		struct bt_sfunc *f = &s->funcs.v[i];
+		if (i < LOCATE_TOP || f->pub.percent >= LOCATE_MIN_PERCENT ||
+		    s->mods[f->module].dwarf_checked)
+			entry_line(s, f);
+	}
+}
+
+void
+bt_session_func_locate(struct bt_session *s, size_t i)
+{
+	if (i < s->funcs.n && !s->funcs.v[i].located)
+		entry_line(s, &s->funcs.v[i]);
 }
 
 /* Forget the function table and annotations of the last selection. */
@@ -400,7 +447,8 @@ select_data(struct bt_session *s, struct bt_error *err)
 	drop_selection(s);
 	s->attr = attr;
 	s->o.event = p->info.nevents ? p->info.events[attr] : NULL;
-	aggregate(s);
+	if (aggregate(s, err) < 0)
+		return -BT_EIO;
 	bt_qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
 	build_funcs(s);
 	return 0;
@@ -458,7 +506,9 @@ bt_session_select(struct bt_session *s, const char *event, double from,
 	s->o.time_to = to;
 	s->o.time_percent = percent;
 	if (select_data(s, err) < 0) {
+		/* back to what worked: its data is at hand, this cannot fail */
 		s->o = old;
+		select_data(s, NULL);
 		return -BT_EINVAL;
 	}
 	return 0;

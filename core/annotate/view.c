@@ -394,6 +394,7 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 
 	if (nbins == 0)
 		nbins = 1;
+	bt_profile_samples(p, NULL);	/* on failure: an empty timeline */
 	all = bt_xcalloc(nbins, sizeof(*all));
 	mine = bt_xcalloc(nbins, sizeof(*mine));
 	for (i = 0; i < p->samples.n; i++) {
@@ -793,10 +794,17 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 		    "no source lines for '%s' (no debug info for '%s')", f->name,
 		    f->module));
-	else if (o->source && a->file != NULL &&
-	    bt_srccache_get(s->src, a->file)->missing)
-		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
-		    "source file '%s' not found: lines shown without text", a->file));
+	else if (o->source && a->file != NULL) {
+		const struct bt_srcfile *sf = bt_srccache_get(s->src, a->file);
+		int64_t bin = s->mods[bt_session_func_module(s, func)].mtime;
+		if (sf->missing)
+			BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+			    "source file '%s' not found: lines shown without text", a->file));
+		else if (bin && sf->mtime > bin)
+			BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+			    "source file '%s' is newer than '%s': it was edited after the "
+			    "build, the lines shown may not match the code", a->file, f->module));
+	}
 	if (a->stray)
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 		    "%llu samples fell between instruction starts",

@@ -104,3 +104,4 @@ bt_xasprintf(const char *fmt, ...)
 	va_end(ap);
 	return bt_strbuf_detach(&sb, NULL);
 }
+

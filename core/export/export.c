@@ -259,7 +259,10 @@ json_row(FILE *out, const struct bt_row *r)
 static void
 json_func(FILE *out, struct bt_session *s, size_t i)
 {
-	const struct bt_func *f = bt_session_func(s, i);
+	const struct bt_func *f;
+
+	bt_session_func_locate(s, i);
+	f = bt_session_func(s, i);
 
 	fputs("{ \"name\": ", out);
 	json_str(out, f->name);

@@ -4,6 +4,7 @@
  * is sure of, or says nothing. No false alarm on a healthy benchmark is
  * the bar, as much as finding the broken ones.
  */
+#include <elf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +146,29 @@ is_clock(const char *name)
 	return strstr(name, "std::chrono::") != NULL && strstr(name, "::now()") != NULL;
 }
 
+/*
+ * Could function fi hold rdtsc (0f 31) or rdtscp (0f 01 f9)? A byte scan,
+ * so that only such functions get decoded. x86 only: elsewhere, decode.
+ */
+static bool
+has_rdtsc(struct bt_session *s, size_t fi)
+{
+	const struct bt_func *f = bt_session_func(s, fi);
+	struct bt_msyms *m = bt_session_syms(s, bt_session_func_module(s, fi));
+	const uint8_t *code;
+	long n;
+
+	if (m == NULL)
+		return false;
+	if (bt_msyms_info(m)->e_machine != EM_X86_64 && bt_msyms_info(m)->e_machine != EM_386)
+		return true;
+	n = bt_msyms_code(m, f->start, f->end, &code);
+	if (n <= 0)
+		return false;
+	return memmem(code, (size_t)n, "\x0f\x31", 2) != NULL ||
+	    memmem(code, (size_t)n, "\x0f\x01\xf9", 3) != NULL;
+}
+
 static void
 check_timer(struct bt_session *s)
 {
@@ -164,7 +188,7 @@ check_timer(struct bt_session *s)
 				topn = (double)f->samples;
 				top = f->name;
 			}
-		} else if (f->percent >= 1 && f->can_annotate) {
+		} else if (f->percent >= 1 && f->can_annotate && has_rdtsc(s, fi)) {
 			/* rdtsc read in the benchmark's own code: skid-adjusted weight */
 			struct bt_annotation *a = bt_session_annotation(s, fi, NULL);
 			for (k = 0; a != NULL && k < a->insns.n; k++)
@@ -330,7 +354,7 @@ check_debug_info(struct bt_session *s)
 		    strcmp(f->module, "[vdso]") == 0)
 			continue;
 		m = bt_session_syms(s, bt_session_func_module(s, fi));
-		if (m != NULL && bt_msyms_info(m)->has_dwarf)
+		if (m != NULL && bt_msyms_has_dwarf(m))
 			continue;
 		add(s, "no-debug-info", (long)fi, f->percent,
 		    "no debug info for '%s', where %s spends %.1f%% of the samples: no "

@@ -44,6 +44,7 @@ struct bt_pd_reader {
 	struct pd_id { uint64_t id; int attr; } *ids;
 	size_t nids;
 	bool has_identifier;
+	bool skip_samples;	/* return samples undecoded (bt_pd_skip_samples) */
 	int id_pos;		/* u64 index of ID in a sample, -1 if none */
 
 	char *feat_str[PD_FEAT_BITS];
@@ -523,7 +524,9 @@ bt_pd_open(const char *path, struct bt_error *err)
 		close(fd);
 		return NULL;
 	}
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	/* prefault: one call instead of a page fault per 4 KiB of samples */
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE |
+	    (st.st_size < (1LL << 30) ? MAP_POPULATE : 0), fd, 0);
 	close(fd);
 	if (p == MAP_FAILED) {
 		bt_error_errno(err, BT_EIO, errno, "cannot map '%s'", path);
@@ -627,6 +630,95 @@ bt_pd_data_size(const struct bt_pd_reader *r)
 	return r->data_sec.size;
 }
 
+bool
+bt_pd_fast_layout(const struct bt_pd_reader *r, struct bt_pd_layout *l)
+{
+	uint64_t st;
+	int off = 8;
+
+	if (r->swapped || r->nattrs != 1)
+		return false;
+	st = r->attrs[0].attr.sample_type;
+	l->ip = l->tid = l->time = l->cpu = l->period = -1;
+	l->fixed_period = r->attrs[0].attr.freq ? 1 : r->attrs[0].attr.sample_period;
+	if (st & PERF_SAMPLE_IDENTIFIER)
+		off += 8;
+	if (st & PERF_SAMPLE_IP) {
+		l->ip = off;
+		off += 8;
+	}
+	if (st & PERF_SAMPLE_TID) {
+		l->tid = off;
+		off += 8;
+	}
+	if (st & PERF_SAMPLE_TIME) {
+		l->time = off;
+		off += 8;
+	}
+	if (st & PERF_SAMPLE_ADDR)
+		off += 8;
+	if (st & PERF_SAMPLE_ID)
+		off += 8;
+	if (st & PERF_SAMPLE_STREAM_ID)
+		off += 8;
+	if (st & PERF_SAMPLE_CPU) {
+		l->cpu = off;
+		off += 8;
+	}
+	if (st & PERF_SAMPLE_PERIOD) {
+		l->period = off;
+		off += 8;
+	}
+	l->min_size = (unsigned)off;
+	return true;
+}
+
+int
+bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
+	       const uint8_t **rec, size_t *size, struct bt_error *err)
+{
+	uint64_t end = r->data_sec.offset + r->data_sec.size;
+	const uint8_t *p;
+	uint16_t sz;
+
+	if (r->pos >= end)
+		return 0;
+	if (end - r->pos < 8)
+		return bt_error_set(err, BT_EFORMAT,
+		    "truncated record header at offset %llu", (unsigned long long)r->pos);
+	p = r->data + r->pos;
+	memcpy(type, p, 4);
+	memcpy(misc, p + 4, 2);
+	memcpy(&sz, p + 6, 2);
+	if (sz < 8 || sz > end - r->pos)
+		return bt_error_set(err, BT_EFORMAT,
+		    "record at offset %llu has a bad size %u",
+		    (unsigned long long)r->pos, sz);
+	*rec = p;
+	*size = sz;
+	r->pos += sz;
+	return 1;
+}
+
+uint64_t
+bt_pd_tell(const struct bt_pd_reader *r)
+{
+	return r->pos;
+}
+
+void
+bt_pd_seek(struct bt_pd_reader *r, uint64_t pos)
+{
+	if (pos >= r->data_sec.offset && pos <= r->data_sec.offset + r->data_sec.size)
+		r->pos = pos;
+}
+
+void
+bt_pd_skip_samples(struct bt_pd_reader *r, bool skip)
+{
+	r->skip_samples = skip;
+}
+
 void
 bt_pd_rewind(struct bt_pd_reader *r)
 {
@@ -676,6 +768,7 @@ parse_sample(const struct bt_pd_reader *r, const uint8_t *p, size_t size,
 			ai = 0;	/* unknown id: perf would drop it; keep the layout of the first */
 	}
 	ev->attr = ai;
+	ev->u.sample.ip = 0;
 	st = r->attrs[ai].attr.sample_type;
 #define NEED(n) do { if ((size_t)(end - q) < (n)) goto short_rec; } while (0)
 	if (st & PERF_SAMPLE_IDENTIFIER) {
@@ -801,7 +894,10 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 
 	if (r->pos >= end)
 		return 0;
-	memset(ev, 0, sizeof(*ev));
+	/* no memset of the whole event: this runs for every sample */
+	ev->pid = ev->tid = ev->cpu = 0;
+	ev->time = 0;
+	ev->has_time = false;
 	ev->offset = r->pos;
 	if (end - r->pos < 8)
 		return bt_error_set(err, BT_EFORMAT,
@@ -822,8 +918,11 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 	r->pos += size;
 	ev->attr = r->nattrs == 1 ? 0 : -1;
 
-	if (ev->type == PERF_RECORD_SAMPLE)
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		if (r->skip_samples)
+			return 1;
 		return parse_sample(r, p, size, ev, err) ? -BT_EFORMAT : 1;
+	}
 	if (ev->type >= BT_PD_HEADER_ATTR)
 		return 1;	/* perf's own records: the caller skips them */
 
@@ -835,6 +934,7 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 	case PERF_RECORD_MMAP2: {
 		size_t fixed = ev->type == PERF_RECORD_MMAP ? 32 : 64;
 
+		memset(&ev->u.mmap, 0, sizeof(ev->u.mmap));
 		if (body < fixed)
 			goto short_rec;
 		ev->u.mmap.pid = g32(r, p);
@@ -879,6 +979,7 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 	case PERF_RECORD_LOST_SAMPLES:
 		if (body < 8)
 			goto short_rec;
+		ev->u.lost.id = 0;
 		ev->u.lost.lost = g64(r, p);
 		break;
 	case PERF_RECORD_THROTTLE:

@@ -146,6 +146,35 @@ uint64_t bt_pd_data_size(const struct bt_pd_reader *r);
  */
 int bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev,
 	       struct bt_error *err);
+/**
+ * struct bt_pd_layout - where a sample's fields sit, for the fast path
+ * @ip, @tid, @time, @cpu, @period: byte offsets from the record start, -1 absent
+ * @min_size: the smallest record that holds them all
+ */
+struct bt_pd_layout {
+	int ip, tid, time, cpu, period;
+	unsigned min_size;
+	uint64_t fixed_period;	/* when PERIOD is absent and the event is not freq */
+};
+
+/*
+ * The sample layout when every sample of the file can be read at fixed
+ * offsets without swapping (one event, native byte order): returns true
+ * and fills *l; false means bt_pd_next() must be used.
+ */
+bool bt_pd_fast_layout(const struct bt_pd_reader *r, struct bt_pd_layout *l);
+/*
+ * The next record as raw bytes (for the fast path): type, misc, the record
+ * and its size. Returns 1, 0 at the end, or -BT_EFORMAT.
+ */
+int bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
+		   const uint8_t **rec, size_t *size, struct bt_error *err);
+
+/* The file offset of the next record; go back to one seen before. */
+uint64_t bt_pd_tell(const struct bt_pd_reader *r);
+void bt_pd_seek(struct bt_pd_reader *r, uint64_t pos);
+/* Return SAMPLE records without decoding them (a pass over the side-band). */
+void bt_pd_skip_samples(struct bt_pd_reader *r, bool skip);
 /* Restart iteration at the first record. */
 void bt_pd_rewind(struct bt_pd_reader *r);
 

@@ -25,12 +25,14 @@ enum bt_mod_kind {
  * struct bt_module - one mapped object samples fall into
  * @path: as recorded ("[kernel]", "[unknown]", "//anon" for the synthetic ones)
  * @build_id: as recorded (MMAP2 with build-id, or the BUILD_ID feature)
+ * @off_lo, @off_hi: the span of file offsets its executable mappings cover
  */
 struct bt_module {
 	char *path;
 	enum bt_mod_kind kind;
 	uint8_t build_id[20];
 	uint8_t build_id_size;
+	uint64_t off_lo, off_hi;	/* file offsets mapped executable: [lo, hi) */
 };
 
 /**
@@ -48,6 +50,24 @@ struct bt_sample {
 	uint8_t flags;
 };
 
+/**
+ * struct bt_phit - samples of one event at one (module, offset)
+ * @off: file offset in the module (ELF, vDSO), else the runtime address
+ */
+struct bt_phit {
+	uint64_t off;
+	uint32_t module;
+	uint32_t samples;
+	uint64_t period;
+};
+
+struct bt_resolver;	/* process and mapping histories (profile.c) */
+
+/*
+ * The whole-run histogram of every event is built while the file is read;
+ * the samples themselves (for a time window or the timeline) are read again
+ * only when asked for (bt_profile_samples): a million samples cost 32 MB.
+ */
 struct bt_profile {
 	struct bt_profile_info info;
 	struct bt_meta meta;
@@ -55,14 +75,23 @@ struct bt_profile {
 	char *command;
 	char **events;
 	uint64_t *event_samples;	/* per event */
+	uint64_t *event_period;
 	char *hostname, *osrelease, *recorder;
 
 	BT_VEC(struct bt_module) modules;
+	BT_VEC(struct bt_phit) *hist;	/* per event, unsorted */
 	BT_VEC(struct bt_sample) samples;
+	bool samples_loaded;
+	const void *mem;		/* read from memory: no file to read again */
+	size_t mem_len;
+	struct bt_resolver *res;
 	uint64_t first_time, last_time;
 	uint64_t unresolved;		/* user samples in no mapping */
 	void *vdso_owned;		/* copy of meta.vdso */
 };
+
+/* Every sample, in file order (read on first call). Returns 0 or -BT_E*. */
+int bt_profile_samples(struct bt_profile *p, struct bt_error *err);
 
 /* Module index by kind+path; created if new. */
 uint32_t bt_profile_module(struct bt_profile *p, enum bt_mod_kind kind,

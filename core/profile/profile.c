@@ -43,6 +43,11 @@ struct procs {
 	size_t nslots;
 };
 
+struct bt_resolver {
+	struct procs ps;
+	uint32_t kmod, umod;
+};
+
 static int
 proc_find(struct procs *ps, uint32_t pid)
 {
@@ -302,12 +307,12 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 		p->command = bt_xstrdup("");
 	in->command = p->command;
 	p->events = bt_xcalloc(bt_pd_nattrs(r) + 1, sizeof(char *));
+	/* the histogram of an event with a name seen twice stays with its index */
 	for (i = 0; i < bt_pd_nattrs(r); i++)
 		p->events[i] = bt_xstrdup(bt_pd_attr(r, i)->name);
 	in->events = (const char *const *)p->events;
 	in->nevents = bt_pd_nattrs(r);
 	in->frequency = a0->freq ? (unsigned)a0->sample_freq : 0;
-	in->samples = p->samples.n;
 	in->duration = p->meta.duration > 0 ? p->meta.duration :
 	    p->last_time > p->first_time ?
 	    (double)(p->last_time - p->first_time) / 1e9 : 0;
@@ -329,63 +334,41 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	in->recorder = p->recorder;
 }
 
-struct bt_profile *
-bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
+/* Side-band records and counts: everything but the samples' addresses. */
+static int
+pass_sideband(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err)
 {
-	struct bt_profile *p = bt_xcalloc(1, sizeof(*p));
 	BT_VEC(struct sideband) sb = { 0 };
-	BT_VEC(uint32_t) pids = { 0 };
-	struct procs ps = { 0 };
 	const struct bt_pd_buildid *bids;
-	size_t nbids, i;
+	size_t nbids = bt_pd_buildids(r, &bids), i;
 	struct bt_pd_event ev;
 	uint64_t order = 0;
-	const void *btsec;
-	size_t btlen;
-	uint32_t kmod, umod;
 	int ret;
 
-	p->path = bt_xstrdup(path ? path : "");
-	btsec = bt_pd_benchtui(r, &btlen);
-	if (btsec != NULL)
-		bt_meta_decode(btsec, btlen, &p->meta);
-	nbids = bt_pd_buildids(r, &bids);
-	kmod = bt_profile_module(p, BT_MOD_KERNEL, "[kernel]", NULL, 0);
-	umod = bt_profile_module(p, BT_MOD_UNKNOWN, "[unknown]", NULL, 0);
-	p->event_samples = bt_xcalloc(bt_pd_nattrs(r), sizeof(uint64_t));
-
 	bt_pd_rewind(r);
-	while ((ret = bt_pd_next(r, &ev, err)) > 0) {
+	bt_pd_skip_samples(r, true);
+	for (;;) {
 		struct sideband s;
 
-		switch (ev.type) {
-		case PERF_RECORD_SAMPLE: {
-			struct bt_sample smp;
-			unsigned mode = ev.misc & PERF_RECORD_MISC_CPUMODE_MASK;
+		if (!bt_pd_swapped(r)) {
+			/* step over samples by their size; decode only the rest */
+			uint32_t type;
+			uint16_t misc;
+			const uint8_t *rec;
+			size_t size;
 
-			if (ev.attr < 0 || ev.attr > 255)
-				continue;
-			smp.time = ev.time;
-			smp.off = ev.u.sample.ip;
-			smp.tid = ev.tid;
-			smp.period = (uint32_t)BT_MIN(ev.u.sample.period, UINT32_MAX);
-			smp.cpu = (uint16_t)ev.cpu;
-			smp.attr = (uint8_t)ev.attr;
-			smp.flags = (uint8_t)mode;
-			smp.module = UINT32_MAX;
-			if (mode == PERF_RECORD_MISC_KERNEL ||
-			    mode == PERF_RECORD_MISC_GUEST_KERNEL ||
-			    mode == PERF_RECORD_MISC_HYPERVISOR)
-				smp.module = kmod;
-			BT_VEC_PUSH(p->samples, smp);
-			BT_VEC_PUSH(pids, ev.pid);
-			p->event_samples[ev.attr]++;
-			if (ev.time && (p->first_time == 0 || ev.time < p->first_time))
-				p->first_time = ev.time;
-			if (ev.time > p->last_time)
-				p->last_time = ev.time;
-			continue;
+			do
+				ret = bt_pd_next_raw(r, &type, &misc, &rec, &size, err);
+			while (ret > 0 && type == PERF_RECORD_SAMPLE);
+			if (ret <= 0)
+				break;
+			bt_pd_seek(r, bt_pd_tell(r) - size);
 		}
+		ret = bt_pd_next(r, &ev, err);
+		if (ret <= 0)
+			break;
+
+		switch (ev.type) {
 		case PERF_RECORD_LOST:
 		case PERF_RECORD_LOST_SAMPLES:
 			p->info.lost += ev.u.lost.lost;
@@ -420,6 +403,14 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 			s.len = ev.u.mmap.len;
 			s.pgoff = k == BT_MOD_ELF ? ev.u.mmap.pgoff : 0;
 			s.module = bt_profile_module(p, k, fn, bid, bsz);
+			{
+				struct bt_module *mo = &p->modules.v[s.module];
+				uint64_t hi = s.pgoff + s.len;
+				if (mo->off_hi == 0 || s.pgoff < mo->off_lo)
+					mo->off_lo = s.pgoff;
+				if (hi > mo->off_hi)
+					mo->off_hi = hi;
+			}
 			break;
 		}
 		case PERF_RECORD_COMM:
@@ -442,39 +433,331 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 		s.order = order++;
 		BT_VEC_PUSH(sb, s);
 	}
-	if (ret < 0)
-		goto fail;
+	bt_pd_skip_samples(r, false);
+	if (ret == 0) {
+		bt_qsort(sb.v, sb.n, sizeof(*sb.v), sb_cmp);
+		for (i = 0; i < sb.n; i++)
+			apply_sideband(p, &p->res->ps, &sb.v[i]);
+	}
+	BT_VEC_FREE(sb);
+	return ret;
+}
 
-	bt_qsort(sb.v, sb.n, sizeof(*sb.v), sb_cmp);
-	for (i = 0; i < sb.n; i++)
-		apply_sideband(p, &ps, &sb.v[i]);
-	for (i = 0; i < p->samples.n; i++) {
-		struct bt_sample *smp = &p->samples.v[i];
-		const struct map *m;
+/* Resolve one sample to (module, offset); false when it is not a sample we keep. */
+static bool
+resolve_sample(struct bt_profile *p, const struct bt_pd_event *ev,
+	       struct bt_sample *smp)
+{
+	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	const struct map *m;
 
-		if (smp->module != UINT32_MAX)
+	if (ev->attr < 0 || ev->attr > 255 || (size_t)ev->attr >= p->info.nevents)
+		return false;
+	smp->time = ev->time;
+	smp->off = ev->u.sample.ip;
+	smp->tid = ev->tid;
+	smp->period = (uint32_t)BT_MIN(ev->u.sample.period, UINT32_MAX);
+	smp->cpu = (uint16_t)ev->cpu;
+	smp->attr = (uint8_t)ev->attr;
+	smp->flags = (uint8_t)mode;
+	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    mode == PERF_RECORD_MISC_HYPERVISOR) {
+		smp->module = p->res->kmod;
+		return true;
+	}
+	m = resolve(&p->res->ps, ev->pid, smp->off, smp->time);
+	if (m == NULL) {
+		smp->module = p->res->umod;
+		return true;
+	}
+	smp->module = m->module;
+	if (p->modules.v[m->module].kind != BT_MOD_ANON)
+		smp->off = smp->off - m->start + m->pgoff;
+	return true;
+}
+
+struct hist_table {
+	struct bt_phit *t;
+	size_t nslots, used, last;
+};
+
+static size_t
+hist_find(const struct hist_table *h, uint64_t off, uint32_t module)
+{
+	size_t j = bt_hash64(off ^ (uint64_t)module << 48) & (h->nslots - 1);
+
+	while (h->t[j].module != UINT32_MAX &&
+	    (h->t[j].off != off || h->t[j].module != module))
+		j = (j + 1) & (h->nslots - 1);
+	return j;
+}
+
+static void
+hist_init(struct hist_table *h, size_t nslots)
+{
+	size_t i;
+
+	h->t = bt_xmalloc(nslots * sizeof(*h->t));
+	for (i = 0; i < nslots; i++) {
+		h->t[i].module = UINT32_MAX;
+		h->t[i].samples = 0;
+		h->t[i].period = 0;
+	}
+	h->nslots = nslots;
+	h->used = 0;
+	h->last = SIZE_MAX;
+}
+
+static void
+hist_add(struct hist_table *h, const struct bt_sample *smp)
+{
+	size_t j = h->last;
+
+	/* hot loops repeat addresses: the last slot first */
+	if (j == SIZE_MAX || h->t[j].off != smp->off || h->t[j].module != smp->module) {
+		j = hist_find(h, smp->off, smp->module);
+		if (h->t[j].module == UINT32_MAX) {
+			h->t[j].off = smp->off;
+			h->t[j].module = smp->module;
+			if (++h->used * 2 > h->nslots) {
+				struct hist_table n;
+				size_t k;
+				hist_init(&n, h->nslots * 2);
+				n.used = h->used;
+				for (k = 0; k < h->nslots; k++)
+					if (h->t[k].module != UINT32_MAX)
+						n.t[hist_find(&n, h->t[k].off, h->t[k].module)] = h->t[k];
+				free(h->t);
+				*h = n;
+				j = hist_find(h, smp->off, smp->module);
+			}
+		}
+	}
+	h->t[j].samples++;
+	h->t[j].period += smp->period;
+	h->last = j;
+}
+
+#define DENSE_MAX (64u << 20)	/* bytes of code counted in a plain array */
+
+/*
+ * Counts for one module and event indexed by file offset: a hot program's
+ * samples spread over tens of thousands of addresses, where a hash table
+ * misses the cache on every sample and an array does not.
+ */
+struct dense_slot {
+	uint64_t per;
+	uint32_t cnt;
+};
+
+struct dense {
+	uint64_t base, len;
+	struct dense_slot *s;	/* one cache line per sample, not two */
+	uint64_t lo, hi;	/* touched indexes [lo, hi] */
+};
+
+static struct dense *
+dense_get(struct bt_profile *p, struct dense **d, uint32_t attr, uint32_t module)
+{
+	size_t nm = p->modules.n;
+	struct dense *x = &d[attr][module];
+	const struct bt_module *mo = &p->modules.v[module];
+
+	(void)nm;
+	if (x->len == 0) {
+		if ((mo->kind != BT_MOD_ELF && mo->kind != BT_MOD_VDSO) ||
+		    mo->off_hi <= mo->off_lo || mo->off_hi - mo->off_lo > DENSE_MAX) {
+			x->len = UINT64_MAX;	/* not for this module: the hash */
+			return NULL;
+		}
+		x->base = mo->off_lo;
+		x->len = mo->off_hi - mo->off_lo;
+		x->s = bt_xcalloc(x->len, sizeof(*x->s));
+		x->lo = UINT64_MAX;
+		x->hi = 0;
+	}
+	return x->len == UINT64_MAX ? NULL : x;
+}
+
+/*
+ * The samples: resolved at their own time, then either counted into the
+ * per-event histograms (the first read) or kept (bt_profile_samples).
+ */
+static int
+pass_samples(struct bt_profile *p, struct bt_pd_reader *r, bool keep,
+	     struct bt_error *err)
+{
+	size_t ne = p->info.nevents, i;
+	struct hist_table *h = NULL;
+	struct dense **dn = NULL;
+	struct bt_pd_event ev;
+	struct bt_pd_layout l;
+	bool fast;
+	int ret;
+
+	if (keep) {
+		size_t guess = (size_t)BT_MIN(bt_pd_data_size(r) / 40, (uint64_t)1 << 28);
+		BT_ALLOC_GROW(p->samples.v, guess, p->samples.alloc);
+	} else {
+		h = bt_xcalloc(ne, sizeof(*h));
+		dn = bt_xcalloc(ne, sizeof(*dn));
+		for (i = 0; i < ne; i++) {
+			hist_init(&h[i], 1024);
+			dn[i] = bt_xcalloc(p->modules.n, sizeof(**dn));
+		}
+	}
+	bt_pd_rewind(r);
+	fast = bt_pd_fast_layout(r, &l);
+	for (;;) {
+		struct bt_sample smp;
+
+		if (fast) {
+			/* one event, native order: read the fields where they sit */
+			uint32_t type;
+			const uint8_t *rec;
+			size_t size;
+
+			ret = bt_pd_next_raw(r, &type, &ev.misc, &rec, &size, err);
+			if (ret <= 0)
+				break;
+			if (type != PERF_RECORD_SAMPLE)
+				continue;
+			if (size < l.min_size) {
+				ret = bt_error_set(err, BT_EFORMAT,
+				    "sample at offset %llu is shorter than its sample_type says",
+				    (unsigned long long)(bt_pd_tell(r) - size));
+				break;
+			}
+			ev.type = type;
+			ev.attr = 0;
+			ev.u.sample.ip = 0;
+			ev.pid = ev.tid = ev.cpu = 0;
+			ev.time = 0;
+			ev.u.sample.period = l.fixed_period;
+			if (l.ip >= 0)
+				memcpy(&ev.u.sample.ip, rec + l.ip, 8);
+			if (l.tid >= 0) {
+				memcpy(&ev.pid, rec + l.tid, 4);
+				memcpy(&ev.tid, rec + l.tid + 4, 4);
+			}
+			if (l.time >= 0)
+				memcpy(&ev.time, rec + l.time, 8);
+			if (l.cpu >= 0)
+				memcpy(&ev.cpu, rec + l.cpu, 4);
+			if (l.period >= 0)
+				memcpy(&ev.u.sample.period, rec + l.period, 8);
+		} else {
+			ret = bt_pd_next(r, &ev, err);
+			if (ret <= 0)
+				break;
+			if (ev.type != PERF_RECORD_SAMPLE)
+				continue;
+		}
+		if (!resolve_sample(p, &ev, &smp))
 			continue;
-		m = resolve(&ps, pids.v[i], smp->off, smp->time);
-		if (m == NULL) {
-			smp->module = umod;
-			p->unresolved++;
+		if (keep) {
+			BT_VEC_PUSH(p->samples, smp);
 			continue;
 		}
-		smp->module = m->module;
-		if (p->modules.v[m->module].kind != BT_MOD_ANON)
-			smp->off = smp->off - m->start + m->pgoff;
+		{
+			struct dense *x = dense_get(p, dn, smp.attr, smp.module);
+			uint64_t idx;
+			if (x != NULL && smp.off >= x->base &&
+			    (idx = smp.off - x->base) < x->len) {
+				x->s[idx].cnt++;
+				x->s[idx].per += smp.period;
+				if (idx < x->lo)
+					x->lo = idx;
+				if (idx > x->hi)
+					x->hi = idx;
+			} else
+				hist_add(&h[smp.attr], &smp);
+		}
+		p->event_samples[smp.attr]++;
+		p->event_period[smp.attr] += smp.period;
+		if (smp.module == p->res->umod)
+			p->unresolved++;
+		if (ev.time && (p->first_time == 0 || ev.time < p->first_time))
+			p->first_time = ev.time;
+		if (ev.time > p->last_time)
+			p->last_time = ev.time;
 	}
+	if (!keep) {
+		p->hist = bt_xcalloc(ne, sizeof(*p->hist));
+		for (i = 0; i < ne; i++) {
+			size_t k;
+			uint64_t idx;
+			BT_ALLOC_GROW(p->hist[i].v, h[i].used, p->hist[i].alloc);
+			for (k = 0; k < h[i].nslots; k++)
+				if (h[i].t[k].module != UINT32_MAX)
+					p->hist[i].v[p->hist[i].n++] = h[i].t[k];
+			free(h[i].t);
+			for (k = 0; k < p->modules.n; k++) {
+				struct dense *x = &dn[i][k];
+				if (x->len == 0 || x->len == UINT64_MAX)
+					continue;
+				for (idx = x->lo; idx <= x->hi && x->lo != UINT64_MAX; idx++)
+					if (x->s[idx].cnt) {
+						struct bt_phit ph = { x->base + idx, (uint32_t)k,
+							x->s[idx].cnt, x->s[idx].per };
+						BT_VEC_PUSH(p->hist[i], ph);
+					}
+				free(x->s);
+			}
+			free(dn[i]);
+		}
+		free(h);
+		free(dn);
+	}
+	return ret;
+}
+
+struct bt_profile *
+bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
+{
+	struct bt_profile *p = bt_xcalloc(1, sizeof(*p));
+	const void *btsec;
+	size_t btlen, ne = bt_pd_nattrs(r), i;
+
+	p->path = bt_xstrdup(path ? path : "");
+	btsec = bt_pd_benchtui(r, &btlen);
+	if (btsec != NULL)
+		bt_meta_decode(btsec, btlen, &p->meta);
+	p->res = bt_xcalloc(1, sizeof(*p->res));
+	p->res->kmod = bt_profile_module(p, BT_MOD_KERNEL, "[kernel]", NULL, 0);
+	p->res->umod = bt_profile_module(p, BT_MOD_UNKNOWN, "[unknown]", NULL, 0);
+	p->event_samples = bt_xcalloc(ne, sizeof(uint64_t));
+	p->event_period = bt_xcalloc(ne, sizeof(uint64_t));
+	p->info.nevents = ne;
+	if (pass_sideband(p, r, err) < 0 || pass_samples(p, r, false, err) < 0) {
+		bt_profile_free(p);
+		return NULL;
+	}
+	for (i = 0; i < ne; i++)
+		p->info.samples += p->event_samples[i];
 	fill_info(p, r);
-	BT_VEC_FREE(sb);
-	BT_VEC_FREE(pids);
-	procs_release(&ps);
 	return p;
-fail:
-	BT_VEC_FREE(sb);
-	BT_VEC_FREE(pids);
-	procs_release(&ps);
-	bt_profile_free(p);
-	return NULL;
+}
+
+int
+bt_profile_samples(struct bt_profile *p, struct bt_error *err)
+{
+	struct bt_pd_reader *r;
+	int ret;
+
+	if (p->samples_loaded)
+		return 0;
+	r = p->mem ? bt_pd_open_mem(p->mem, p->mem_len, err) : bt_pd_open(p->path, err);
+	if (r == NULL)
+		return -BT_EIO;
+	ret = pass_samples(p, r, true, err);
+	bt_pd_close(r);
+	if (ret < 0) {
+		BT_VEC_FREE(p->samples);
+		return ret;
+	}
+	p->samples_loaded = true;
+	return 0;
 }
 
 struct bt_profile *
@@ -508,6 +791,15 @@ bt_profile_free(struct bt_profile *p)
 		free(p->modules.v[i].path);
 	BT_VEC_FREE(p->modules);
 	BT_VEC_FREE(p->samples);
+	if (p->hist != NULL)
+		for (i = 0; i < p->info.nevents; i++)
+			BT_VEC_FREE(p->hist[i]);
+	free(p->hist);
+	if (p->res != NULL) {
+		procs_release(&p->res->ps);
+		free(p->res);
+	}
+	free(p->event_period);
 	bt_meta_release(&p->meta);
 	free(p->vdso_owned);
 	if (p->events != NULL)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -26,7 +27,7 @@
 
 #define DEFAULT_FREQ 4000
 #define DEFAULT_PAGES 128
-#define MIN_PAGES 4
+#define MIN_PAGES 1
 
 static volatile sig_atomic_t interrupt_sig;
 
@@ -302,12 +303,10 @@ opened:
 		char name[64];
 		bt_pd_event_name(&rc->attr, name, sizeof(name));
 		snprintf(rc->res->event, sizeof(rc->res->event), "%s", name);
-		if (fell_back)
-			snprintf(rc->res->event_note, sizeof(rc->res->event_note),
-			    "no hardware cycles event here (no PMU): sampling cpu-clock instead");
-		else if (rc->attr.exclude_kernel)
-			snprintf(rc->res->event_note, sizeof(rc->res->event_note),
-			    "kernel samples excluded (perf_event_paranoid)");
+		snprintf(rc->res->event_note, sizeof(rc->res->event_note), "%s%s%s",
+		    fell_back ? "no hardware cycles event here (no PMU): sampling cpu-clock instead" : "",
+		    fell_back && rc->attr.exclude_kernel ? "; " : "",
+		    rc->attr.exclude_kernel ? "kernel samples excluded (perf_event_paranoid)" : "");
 	}
 	return 0;
 }
@@ -685,11 +684,17 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	close(ep[0]);
 	ep[0] = -1;
 	if (n == (ssize_t)sizeof(e)) {
+		struct stat st;
 		waitpid(rc.child, NULL, 0);
 		bt_pd_abort(rc.w);
 		rc.w = NULL;
-		ret = bt_error_set(err, e == ENOENT ? BT_ENOENT : BT_EEXEC,
-		    "cannot execute '%s': %s", o->argv[0], strerror(e));
+		if (e == EACCES && strchr(o->argv[0], '/') != NULL &&
+		    stat(o->argv[0], &st) == 0 && S_ISDIR(st.st_mode))
+			ret = bt_error_set(err, BT_EEXEC,
+			    "cannot execute '%s': it is a directory", o->argv[0]);
+		else
+			ret = bt_error_set(err, e == ENOENT ? BT_ENOENT : BT_EEXEC,
+			    "cannot execute '%s': %s", o->argv[0], strerror(e));
 		goto out_rings;
 	}
 

@@ -53,6 +53,7 @@ struct bt_msyms {
 	BT_VEC(struct cu *) cus;
 	struct bt_strpool pool;
 	char *base;			/* basename, for FDE names */
+	bool dwarf_checked;
 	BT_VEC(struct bt_func_sym) fde_cache;
 };
 
@@ -265,6 +266,37 @@ synthesize_plt(struct bt_msyms *m)
 	}
 }
 
+static size_t
+dynsym_count(Elf *elf)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(elf, scn)) != NULL)
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_DYNSYM &&
+		    sh.sh_entsize)
+			return sh.sh_size / sh.sh_entsize;
+	return 0;
+}
+
+bool
+bt_msyms_has_dwarf(struct bt_msyms *m)
+{
+	const char *mainfile = NULL, *debugfile = NULL;
+	Dwarf_Addr bias;
+
+	if (!m->dwarf_checked) {
+		m->dwarf_checked = true;
+		m->info.has_dwarf = dwfl_module_getdwarf(m->mod, &bias) != NULL;
+		dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
+		    &debugfile);
+		if (m->info.has_dwarf)
+			m->info.debug_path = bt_strpool_addstr(&m->pool,
+			    debugfile ? debugfile : m->info.path);
+	}
+	return m->info.has_dwarf;
+}
+
 static void
 build_symbols(struct bt_msyms *m)
 {
@@ -389,17 +421,18 @@ bt_msyms_open(const char *path, const void *image, size_t image_len,
 			sprintf(hex + 2 * i, "%02x", bid[i]);
 		m->info.build_id = bt_strpool_addstr(&m->pool, hex);
 	}
-	m->info.has_dwarf = dwfl_module_getdwarf(m->mod, &bias) != NULL;
-	dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
-	if (m->info.has_dwarf)
-		m->info.debug_path = bt_strpool_addstr(&m->pool,
-		    debugfile ? debugfile : path);
+	/*
+	 * DWARF is loaded on first use (bt_msyms_has_dwarf, lines, inlines):
+	 * a separate debug file is often compressed, and a module with a
+	 * handful of samples should not cost its decompression.
+	 */
+	(void)mainfile;
+	(void)debugfile;
 	m->info.has_symtab = elf_has_symtab(m->elf);
-	if (!m->info.has_symtab && debugfile != NULL) {
-		Dwarf *dw = dwfl_module_getdwarf(m->mod, &bias);
-		m->info.has_symtab = dw && elf_has_symtab(dwarf_getelf(dw));
-	}
 	build_symbols(m);
+	if (!m->info.has_symtab)	/* more symbols than .dynsym: a debug file's .symtab */
+		m->info.has_symtab = (size_t)dwfl_module_getsymtab(m->mod) >
+		    dynsym_count(m->elf) + 1;
 	return m;
 fail:
 	bt_msyms_free(m);
@@ -568,13 +601,16 @@ static struct cu *
 cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 {
 	Dwarf_Addr bias;
-	Dwarf_Die *cudie = dwfl_module_addrdie(m->mod, addr, &bias);
+	Dwarf_Die *cudie;
 	Dwarf_Lines *lines;
 	size_t nlines, i;
 	struct cu *c;
 	uint64_t off;
 	Dwarf_Attribute attr;
 
+	if (!bt_msyms_has_dwarf(m))
+		return NULL;
+	cudie = dwfl_module_addrdie(m->mod, addr, &bias);
 	if (cudie == NULL)
 		return NULL;
 	*die_out = *cudie;

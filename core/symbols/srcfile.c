@@ -1,6 +1,7 @@
 /* Source files, read once each and split into lines. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base.h"
 #include "symbols/symbols.h"
@@ -39,23 +40,24 @@ bt_srccache_free(struct bt_srccache *c)
 	free(c);
 }
 
-static void
-split(struct entry *e, char *data, size_t len)
+size_t
+bt_src_index(char *data, size_t len, const char ***lines)
 {
 	size_t n = 0, alloc = 0;
 	char *p = data, *end = data + len;
 
+	*lines = NULL;
 	while (p < end) {
 		char *nl = memchr(p, '\n', (size_t)(end - p));
 		char *eol = nl ? nl : end;
 		if (eol > p && eol[-1] == '\r')
 			eol[-1] = '\0';
 		*eol = '\0';	/* data has one spare byte at end */
-		BT_ALLOC_GROW(e->f.lines, n + 1, alloc);
-		e->f.lines[n++] = p;
+		BT_ALLOC_GROW(*lines, n + 1, alloc);
+		(*lines)[n++] = p;
 		p = eol + 1;
 	}
-	e->f.nlines = n;
+	return n;
 }
 
 const struct bt_srcfile *
@@ -70,9 +72,14 @@ bt_srccache_get(struct bt_srccache *c, const char *path)
 			return &c->files.v[i]->f;
 	e = bt_xcalloc(1, sizeof(*e));
 	e->f.path = bt_xstrdup(path);
+	{
+		struct stat st;
+		if (stat(path, &st) == 0)
+			e->f.mtime = (int64_t)st.st_mtime;
+	}
 	if (bt_strbuf_read_file(&sb, path, MAX_SOURCE) == 0) {
 		e->data = bt_strbuf_detach(&sb, &len);
-		split(e, e->data, len);
+		e->f.nlines = bt_src_index(e->data, len, &e->f.lines);
 	} else {
 		e->f.missing = true;
 		bt_strbuf_release(&sb);

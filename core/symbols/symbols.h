@@ -89,7 +89,8 @@ void bt_msyms_free(struct bt_msyms *m);
  * @e_machine: ELF machine (EM_X86_64...)
  * @elfclass64: true for ELFCLASS64
  * @has_symtab: .symtab found (in the file or its debug file)
- * @has_dwarf: line tables available
+ * @has_dwarf: line tables available; @has_dwarf and @debug_path are set by
+ *             the first bt_msyms_has_dwarf() (DWARF is loaded on first use)
  */
 struct bt_msyms_info {
 	const char *path;
@@ -101,6 +102,8 @@ struct bt_msyms_info {
 	bool has_dwarf;
 };
 const struct bt_msyms_info *bt_msyms_info(const struct bt_msyms *m);
+/* Load the DWARF (once) and say whether there is any. */
+bool bt_msyms_has_dwarf(struct bt_msyms *m);
 
 /*
  * Translate a file offset (runtime address - mapping start + mapping
@@ -161,10 +164,16 @@ struct bt_srcfile {
 	size_t nlines;
 	const char **lines;	/* lines[0] is line 1; no newline; NUL-terminated */
 	bool missing;		/* could not be read: nlines == 0 */
+	int64_t mtime;		/* modification time (s), 0 if unknown */
 };
 struct bt_srccache;
 struct bt_srccache *bt_srccache_new(void);
 void bt_srccache_free(struct bt_srccache *c);
+/*
+ * Split data[0..len) (with a spare byte at data[len]) into lines in place:
+ * '\n' and a '\r' before it become NUL. *lines is malloc'ed. Returns the count.
+ */
+size_t bt_src_index(char *data, size_t len, const char ***lines);
 /* Never NULL: a missing file gives a bt_srcfile with missing set. */
 const struct bt_srcfile *bt_srccache_get(struct bt_srccache *c, const char *path);
 

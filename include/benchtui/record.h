@@ -18,7 +18,7 @@
  * @freq: samples per second per CPU (0: 4000)
  * @delay_ms: drop samples taken in the first delay_ms after exec
  * @output: the file to write (NULL: "benchtui.data")
- * @mmap_pages: ring buffer data pages per CPU (0: 128; halved down to 4
+ * @mmap_pages: ring buffer data pages per CPU (0: 128; halved down to 1
  *              when the locked-memory limit refuses)
  */
 struct bt_record_opts {

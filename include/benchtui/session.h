@@ -55,6 +55,7 @@ enum bt_func_kind {
  * @samples, @period: in the chosen event and time window
  * @percent: of all samples in the window
  * @file, @line: source location of its first instruction, NULL/0 if unknown
+ *               or not looked up yet (see bt_session_func_locate)
  * @can_annotate: its code bytes are available
  */
 struct bt_func {
@@ -87,6 +88,12 @@ BT_API void bt_session_window(const struct bt_session *s, double *from, double *
 /* Functions, hottest first. */
 BT_API size_t bt_session_nfuncs(const struct bt_session *s);
 BT_API const struct bt_func *bt_session_func(const struct bt_session *s, size_t i);
+/*
+ * Look up a function's file and line if that was not done yet: the table
+ * fills them for its hot rows only, so that a library's debug info is not
+ * loaded for a function with a few samples (exports call this for all).
+ */
+BT_API void bt_session_func_locate(struct bt_session *s, size_t i);
 /* Index of the function named name (exact, then unique prefix), or -1. */
 BT_API long bt_session_find(const struct bt_session *s, const char *name);
 /*

@@ -1,30 +1,38 @@
 /*
- * libFuzzer target: benchtui's own section of a recording (the command
- * line, status and vDSO image, core/profile/meta.c), parsed from bytes.
+ * libFuzzer target: the command-line parser (tui/cli.c). The input is cut
+ * at NUL bytes into argv; whatever it holds, the parser must return a
+ * result or a message, never crash.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
-#include "base.h"
-#include "profile/meta.h"
+#include "cli.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct bt_meta m;
-	struct bt_strbuf sb = BT_STRBUF_INIT;
+	char *copy = malloc(size + 1), *argv[64], msg[512];
+	struct cli c;
+	size_t i, start = 0;
+	int argc = 0;
 
-	if (bt_meta_decode(data, size, &m) == 0) {
-		/* what decodes must encode and decode to the same */
-		struct bt_meta m2;
-		bt_meta_encode(&m, &sb);
-		if (bt_meta_decode(sb.buf, sb.len, &m2) != 0 || m2.argc != m.argc)
-			__builtin_trap();
-		bt_meta_release(&m2);
-	}
-	bt_meta_release(&m);
-	bt_strbuf_release(&sb);
+	if (copy == NULL)
+		return 0;
+	memcpy(copy, data, size);
+	copy[size] = '\0';
+	argv[argc++] = (char *)"benchtui";
+	for (i = 0; i <= size && argc < 63; i++)
+		if (copy[i] == '\0') {
+			argv[argc++] = copy + start;
+			start = i + 1;
+		}
+	argv[argc] = NULL;
+	if (cli_parse(argc, argv, &c, msg, sizeof(msg)) < 0 && msg[0] == '\0')
+		__builtin_trap();	/* an error always says what */
+	free(copy);
 	return 0;
 }

@@ -109,6 +109,7 @@ main(int argc, char **argv)
 	}
 	info = bt_msyms_info(c.m);
 	if (strcmp(argv[1], "info") == 0) {
+		bt_msyms_has_dwarf(c.m);
 		printf("build-id %s\ndebug %s\nsymtab %d\ndwarf %d\nopen+index %.1f ms\n",
 		    info->build_id ? info->build_id : "-",
 		    info->debug_path ? info->debug_path : "-", info->has_symtab,

@@ -1,0 +1,151 @@
+#!/bin/bash
+# The reliability matrix (issue 7, docs/reliability.md): commands, binaries,
+# kernel limits and files, each with its expected message and exit status,
+# and the profile kept whenever anything was recorded.
+. tests/lib.sh
+need_recording
+P=$(fixture procs -pthread)
+split=$(fixture split)
+
+# top FILE: the hottest function's name in a --stdio report
+top() { awk '/^#Percent/ { getline; print $4; exit }' "$1"; }
+has() { grep -q -- "$2" "$1"; }
+run() { "$BT" -q -o "$TMP/r.data" --stdio --top 1 "$@" >"$TMP/out" 2>"$TMP/err"; echo $? >"$TMP/rc"; }
+
+# --- commands
+mkdir -p "$TMP/adir"
+run "$TMP/adir"
+[ "$(cat "$TMP/rc")" = 2 ] && has "$TMP/err" "it is a directory" && ok "a directory: $(cat "$TMP/err")" ||
+	fail "a directory: rc $(cat "$TMP/rc"): $(cat "$TMP/err")"
+# execvp runs a file without #! with /bin/sh, as a shell would: profiled, its status kept
+printf 'i=0\nwhile [ $i -lt 200000 ]; do i=$((i+1)); done\nexit 7\n' >"$TMP/noshebang"; chmod +x "$TMP/noshebang"
+run "$TMP/noshebang"
+[ "$(cat "$TMP/rc")" = 7 ] && has "$TMP/err" "exited with status 7" && has "$TMP/out" " dash \| sh " &&
+	ok "a script without #!: run by /bin/sh, profiled, exit 7 passed on" ||
+	fail "no shebang: rc $(cat "$TMP/rc"): $(cat "$TMP/err")"
+printf '#!/bin/sh\ni=0\nwhile [ $i -lt 400000 ]; do i=$((i+1)); done\n' >"$TMP/script.sh"; chmod +x "$TMP/script.sh"
+run "$TMP/script.sh"
+[ "$(cat "$TMP/rc")" = 0 ] && awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit } t' "$TMP/out" | grep -q ' dash \| sh \| bash ' &&
+	ok "a #! script: the interpreter is profiled ($(top "$TMP/out"))" || fail "script: $(head -12 "$TMP/out")"
+if cc -O2 -g -static -o "$TMP/static" tests/fixtures/split.c 2>/dev/null; then
+	run "$TMP/static"
+	[ "$(top "$TMP/out")" = work_a ] && ok "a static binary" || fail "static: top $(top "$TMP/out")"
+else
+	echo "   note: no static libc here: static binary not tried"
+fi
+cc -O2 -g -no-pie -fno-pie -o "$TMP/nopie" tests/fixtures/split.c
+run "$TMP/nopie"
+[ "$(top "$TMP/out")" = work_a ] && has "$TMP/out" "^## work_a" && has "$TMP/out" "imul" &&
+	ok "a non-PIE binary: symbols and code" || fail "non-PIE: top $(top "$TMP/out")"
+run "$P" exec "$split" 2000000 40
+has "$TMP/out" " before_exec " && has "$TMP/out" " work_a " &&
+	ok "exec: code before and after exec both profiled" || fail "exec: $(head -14 "$TMP/out")"
+run "$P" fork
+has "$TMP/out" " worker_child " && has "$TMP/out" " worker_parent " &&
+	ok "forked workers profiled with the parent" || fail "fork: $(head -14 "$TMP/out")"
+run "$P" threads 16
+[ "$(top "$TMP/out")" = thread_body ] && ok "16 threads: all in thread_body" || fail "threads: $(top "$TMP/out")"
+run "$P" abort
+[ "$(cat "$TMP/rc")" = 134 ] && has "$TMP/err" "killed by signal 6" && has "$TMP/out" "before_abort" &&
+	ok "abort(): profile kept, exit 134" || fail "abort: rc $(cat "$TMP/rc") $(cat "$TMP/err")"
+run "$P" noisy close
+[ "$(cat "$TMP/rc")" = 0 ] && has "$TMP/out" "noisy_work" && ok "a benchmark that closes stdin/stdout/stderr" ||
+	fail "noisy close: $(cat "$TMP/err")"
+run "$P" noisy flood
+[ "$(cat "$TMP/rc")" = 0 ] && has "$TMP/out" "^## noisy_work" && [ "$(grep -c '^line ' "$TMP/out")" = 20000 ] &&
+	ok "a benchmark that floods stdout: its output, then the report" || fail "noisy flood"
+run "$P" jit
+awk '/^#Percent/ { getline; print; exit }' "$TMP/out" | grep -q 'anon' &&
+	ok "JIT-like code in an anonymous mapping: shown as addresses ($(top "$TMP/out"))" ||
+	fail "jit: $(head -12 "$TMP/out")"
+"$BT" -q -o "$TMP/forever.data" --stdio --top 1 "$P" forever >"$TMP/out" 2>"$TMP/err" &
+pid=$!
+for _ in $(seq 100); do c=$(pgrep -P $pid); [ -n "$c" ] && [ "$(cat /proc/$c/comm 2>/dev/null)" = procs ] && break; sleep 0.05; done
+sleep 0.3
+kill -TERM $pid
+wait $pid
+rc=$?
+[ "$rc" = 143 ] && has "$TMP/out" "forever_work" && ok "runs forever, SIGTERM to benchtui: stopped, profile kept, exit 143" ||
+	fail "forever: rc $rc $(cat "$TMP/err")"
+"$BT" -q -o "$TMP/short.data" --stdio --top 0 "$split" 1000 1 >"$TMP/out" 2>&1
+has "$TMP/out" "few-samples" && ok "a 0.01 s run: too few samples, said" || fail "short run: no few-samples finding"
+
+# --- binaries
+for flags in "-gdwarf-4" "-gdwarf-5" "-g -gz"; do
+	cc -O2 $flags -o "$TMP/dw" tests/fixtures/split.c
+	run "$TMP/dw"
+	has "$TMP/out" "split.c:18" && ok "debug info $flags: source lines" || fail "$flags: no lines"
+done
+cc -O2 -g -o "$TMP/sep" tests/fixtures/split.c
+objcopy --only-keep-debug "$TMP/sep" "$TMP/sep.debug"
+objcopy --strip-debug --add-gnu-debuglink="$TMP/sep.debug" "$TMP/sep"
+run "$TMP/sep"
+has "$TMP/out" "split.c:18" && ok "a separate debug file (.gnu_debuglink): source lines" || fail "separate debug: no lines"
+(cd "$TMP" && cc -O2 -g -gsplit-dwarf -o "$TMP/splitdw" "$TOP/tests/fixtures/split.c")
+run "$TMP/splitdw"
+if has "$TMP/out" "split.c:18"; then ok "split DWARF (.dwo): source lines"
+else echo "   note: split DWARF (-gsplit-dwarf): no source lines (libdw 0.188 did not find the .dwo); symbols still shown"; fi
+[ "$(top "$TMP/out")" = work_a ] || fail "split DWARF: top $(top "$TMP/out")"
+cc -O2 -g -o "$TMP/rebuilt" tests/fixtures/split.c
+"$BT" -q -o "$TMP/rebuilt.data" --stdio --top 0 "$TMP/rebuilt" >/dev/null 2>&1
+cc -O2 -g -DREBUILT=1 -fno-inline -o "$TMP/rebuilt" tests/fixtures/split.c
+"$BT" -i "$TMP/rebuilt.data" --stdio --top 1 >"$TMP/out" 2>&1
+has "$TMP/out" "changed since it was recorded (build-id" && ok "binary rebuilt after recording: said, addresses shown" ||
+	fail "rebuilt: $(grep note "$TMP/out")"
+mkdir -p "$TMP/src"; cp tests/fixtures/split.c "$TMP/src/edited.c"
+cc -O2 -g -o "$TMP/edited" "$TMP/src/edited.c"
+touch -d '+1 minute' "$TMP/src/edited.c"
+run "$TMP/edited"
+has "$TMP/out" "is newer than" && ok "source edited after the build: warned" || fail "stale source not warned"
+latin=$(fixture latin1)
+"$BT" -q -o "$TMP/l1.data" --stdio --top 1 --format json "$latin" >"$TMP/l1.json" 2>&1
+if command -v python3 >/dev/null && python3 -m json.tool "$TMP/l1.json" >/dev/null 2>&1 &&
+    grep -q 'caf\\ufffd cr\\ufffdme' "$TMP/l1.json"; then
+	ok "non-UTF-8 source: valid JSON, bad bytes as U+FFFD"
+else
+	fail "non-UTF-8 source in JSON"
+fi
+
+# --- kernel limits: an unprivileged user (perf_event_paranoid, locked memory)
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+	nb=$(mktemp -d /tmp/bt-nobody.XXXXXX)
+	chmod 777 "$nb"
+	chmod 755 "$TMP"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$BT" -q -o "$nb/nobody.data" --stdio --top 1 "$split" \
+		>"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ $rc = 0 ] && has "$TMP/out" "^## work_a"; then
+		ok "as an unprivileged user: recorded ($(grep -o 'event: [^)]*)' "$TMP/out" | head -1))"
+	elif has "$TMP/err" "perf_event_paranoid"; then
+		ok "as an unprivileged user: refused with the paranoid hint: $(cat "$TMP/err")"
+	else
+		fail "unprivileged: rc $rc $(cat "$TMP/err")"
+	fi
+	chmod 700 "$TMP"
+	rm -rf "$nb"
+fi
+"$BT" -q -o "$TMP/lost.data" -F 50000 -m 1 --stdio --top 0 "$P" threads 2 >"$TMP/out" 2>&1
+lost=$(awk '/^# samples:/ { print $5; exit }' "$TMP/out")
+if [ "${lost:-0}" -gt 0 ]; then
+	has "$TMP/out" "lost-samples" && ok "one-page rings at 50 kHz: $lost samples lost, counted and flagged" ||
+		fail "lost samples not flagged"
+else
+	echo "   note: no samples were lost with one-page rings at 50 kHz here"
+fi
+
+# --- files
+for bad in "$TMP/adir" /dev/null "$TMP/noshebang" /nonexistent.data; do
+	"$BT" -i "$bad" --stdio >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	[ $rc = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && ok "-i $(basename "$bad"): $(cat "$TMP/err")" ||
+		fail "-i $bad: rc $rc $(cat "$TMP/err")"
+done
+"$BT" -i "$TMP/r.data" --export "$TMP/adir" >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && has "$TMP/err" "cannot write" && ok "export to a directory: $(cat "$TMP/err")" || fail "export to a directory"
+if [ -w /dev/full ]; then
+	"$BT" -i "$TMP/r.data" --export /dev/full >/dev/null 2>"$TMP/err"
+	[ $? = 2 ] && has "$TMP/err" "No space left" && ok "export to a full disk: $(cat "$TMP/err")" || fail "export to /dev/full: $(cat "$TMP/err")"
+	"$BT" -i "$TMP/r.data" --stdio >/dev/full 2>"$TMP/err"
+	[ $? = 2 ] && has "$TMP/err" "cannot write" && ok "report to a full stdout: exit 2 with a message" || fail "stdout full"
+fi
+finish

@@ -1,0 +1,294 @@
+/*
+ * Command-line parsing (DESIGN.md §2): every option into a struct cli, every
+ * mistake into a one-line message. Nothing here prints or exits, so that
+ * the parser can be fuzzed (tests/fuzz/fuzz-cmdline.c).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char cli_usage[] =
+"usage: benchtui [OPTIONS] [--] COMMAND [ARGS...]   record COMMAND, save, then browse\n"
+"       benchtui [OPTIONS] -i FILE                  browse a saved recording (benchtui's or perf's)\n"
+"\n"
+"Recording:\n"
+"  -F, --freq HZ          samples per second (default 4000)\n"
+"  -e, --event EVENT      cycles, instructions, cpu-clock, task-clock, ... (default:\n"
+"                         cycles, or cpu-clock where there is no hardware PMU);\n"
+"                         with -i: which recorded event to show (default: the first)\n"
+"  -o, --output FILE      where to save the recording (default benchtui.data)\n"
+"  -m, --mmap-pages N     ring buffer pages per CPU, a power of 2 (default 128;\n"
+"                         halved automatically under a low locked-memory limit)\n"
+"      --delay MS         drop the first MS milliseconds (warm-up)\n"
+"  -q, --quiet            no recording summary on stderr\n"
+"Viewing:\n"
+"  -i, --input FILE       open a recording instead of running a command\n"
+"  -s, --symbol NAME      open this function\n"
+"      --stdio            print instead of browsing (default when stdout is not a terminal)\n"
+"      --export FILE      write the export to FILE and exit\n"
+"      --format FMT       text (default) or json\n"
+"      --top N            annotate the N hottest functions in --stdio/--export\n"
+"                         (default 5; 0: the table only)\n"
+"      --all              annotate every sampled function\n"
+"      --skid             skid-adjusted attribution as the primary column\n"
+"      --no-source        no interleaved source lines\n"
+"  -M, --syntax SYNTAX    att (default) or intel\n"
+"      --percent WHICH    local (of the function, default) or global (of all samples)\n"
+"      --time FROM,TO     only samples in that part of the run: seconds, or N%\n"
+"      --region-threshold PCT  hot regions start at instructions with PCT% of\n"
+"                         the function's samples (default 1)\n"
+"      --region-margin N  merge hot instructions up to N cold ones apart (default 8)\n"
+"  -h, --help             this help\n"
+"      --version          print the version\n";
+
+enum {
+	OPT_DELAY = 256, OPT_STDIO, OPT_EXPORT, OPT_FORMAT, OPT_TOP, OPT_ALL,
+	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
+	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN,
+};
+
+static const struct option long_opts[] = {
+	{ "freq", required_argument, NULL, 'F' },
+	{ "event", required_argument, NULL, 'e' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "mmap-pages", required_argument, NULL, 'm' },
+	{ "delay", required_argument, NULL, OPT_DELAY },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "input", required_argument, NULL, 'i' },
+	{ "symbol", required_argument, NULL, 's' },
+	{ "stdio", no_argument, NULL, OPT_STDIO },
+	{ "export", required_argument, NULL, OPT_EXPORT },
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "all", no_argument, NULL, OPT_ALL },
+	{ "skid", no_argument, NULL, OPT_SKID },
+	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+	{ "syntax", required_argument, NULL, 'M' },
+	{ "percent", required_argument, NULL, OPT_PERCENT },
+	{ "time", required_argument, NULL, OPT_TIME },
+	{ "region-threshold", required_argument, NULL, OPT_REGION_THRESHOLD },
+	{ "region-margin", required_argument, NULL, OPT_REGION_MARGIN },
+	{ "help", no_argument, NULL, 'h' },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ NULL, 0, NULL, 0 },
+};
+
+struct perr {
+	char *buf;
+	size_t len;
+};
+
+static int __attribute__((format(printf, 2, 3)))
+bad(struct perr *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(e->buf, e->len, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static int
+parse_num(struct perr *e, const char *opt, const char *s, unsigned long min,
+	  unsigned long max, unsigned long *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end != '\0' || s[0] == '-' || v < min || v > max)
+		return bad(e, "bad value '%s' for %s (a number from %lu to %lu)", s,
+		    opt, min, max);
+	*out = v;
+	return 0;
+}
+
+/* One side of --time: seconds or N%; empty means unbounded (-1). */
+static int
+parse_time_side(struct perr *e, const char *s, size_t n, bool *pct, double *out)
+{
+	char buf[64], *end;
+
+	*out = -1;
+	if (n == 0)
+		return 0;
+	if (n >= sizeof(buf))
+		return bad(e, "bad --time value (FROM,TO in seconds or percent)");
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	if (buf[n - 1] == '%') {
+		*pct = true;
+		buf[--n] = '\0';
+	}
+	*out = strtod(buf, &end);
+	if (end == buf || *end != '\0' || !(*out >= 0) || *out > 1e9)
+		return bad(e, "bad --time value '%s' (FROM,TO in seconds or percent)", buf);
+	return 0;
+}
+
+static int
+parse_time(struct perr *e, const char *arg, struct bt_session_opts *so)
+{
+	const char *comma = strchr(arg, ',');
+	bool p1 = false, p2 = false;
+
+	if (comma == NULL)
+		return bad(e, "bad --time value '%s' (FROM,TO, e.g. 0.5,2 or 10%%,90%%)", arg);
+	if (parse_time_side(e, arg, (size_t)(comma - arg), &p1, &so->time_from) ||
+	    parse_time_side(e, comma + 1, strlen(comma + 1), &p2, &so->time_to))
+		return -1;
+	/* 0 is 0 in both units; otherwise the two sides must agree */
+	if (comma > arg && comma[1] != '\0' && p1 != p2 &&
+	    so->time_from != 0 && so->time_to != 0)
+		return bad(e, "--time: use seconds or percent on both sides");
+	so->time_percent = p1 || p2;
+	if ((p1 && so->time_from > 100) || (p2 && so->time_to > 100))
+		return bad(e, "--time: a percent is at most 100");
+	if (so->time_from >= 0 && so->time_to >= 0 && so->time_to <= so->time_from)
+		return bad(e, "--time: TO must be after FROM");
+	return 0;
+}
+
+int
+cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
+{
+	struct perr e = { err, errlen };
+	unsigned long v;
+	int opt;
+
+	memset(c, 0, sizeof(*c));
+	c->output = "benchtui.data";
+	c->eo.top = 5;
+	bt_view_opts_init(&c->eo.view);
+	bt_session_opts_init(&c->so);
+	err[0] = '\0';
+	optind = 0;	/* GNU getopt: start over */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:s:M:h", long_opts, NULL)) != -1) {
+		switch (opt) {
+		case 'F':
+			if (parse_num(&e, "-F", optarg, 1, 100000, &v))
+				return -1;
+			c->freq = (unsigned)v;
+			break;
+		case 'e':
+			c->event = optarg;
+			break;
+		case 'o':
+			c->output = optarg;
+			break;
+		case 'm':
+			if (parse_num(&e, "-m", optarg, 1, 65536, &v))
+				return -1;
+			if (v & (v - 1))
+				return bad(&e, "bad value '%s' for -m (a power of 2)", optarg);
+			c->mmap_pages = (unsigned)v;
+			break;
+		case OPT_DELAY:
+			if (parse_num(&e, "--delay", optarg, 0, 86400000, &v))
+				return -1;
+			c->delay = (unsigned)v;
+			break;
+		case 'q':
+			c->quiet = true;
+			break;
+		case 'i':
+			c->input = optarg;
+			break;
+		case 's':
+			c->symbol = optarg;
+			break;
+		case OPT_STDIO:
+			c->stdio = true;
+			break;
+		case OPT_EXPORT:
+			c->export_path = optarg;
+			break;
+		case OPT_FORMAT:
+			if (strcmp(optarg, "text") == 0)
+				c->eo.format = BT_FORMAT_TEXT;
+			else if (strcmp(optarg, "json") == 0)
+				c->eo.format = BT_FORMAT_JSON;
+			else
+				return bad(&e, "unknown format '%s' (text or json)", optarg);
+			break;
+		case OPT_TOP:
+			if (parse_num(&e, "--top", optarg, 0, 1000000, &v))
+				return -1;
+			c->eo.top = v;
+			break;
+		case OPT_ALL:
+			c->eo.all = true;
+			break;
+		case OPT_SKID:
+			c->eo.view.skid = true;
+			break;
+		case OPT_NO_SOURCE:
+			c->eo.view.source = false;
+			break;
+		case 'M':
+			if (strcmp(optarg, "att") == 0)
+				c->so.syntax = BT_ASM_ATT;
+			else if (strcmp(optarg, "intel") == 0)
+				c->so.syntax = BT_ASM_INTEL;
+			else
+				return bad(&e, "unknown syntax '%s' (att or intel)", optarg);
+			break;
+		case OPT_PERCENT:
+			if (strcmp(optarg, "local") == 0)
+				c->eo.view.global_percent = false;
+			else if (strcmp(optarg, "global") == 0)
+				c->eo.view.global_percent = true;
+			else
+				return bad(&e, "unknown --percent '%s' (local or global)", optarg);
+			break;
+		case OPT_TIME:
+			if (parse_time(&e, optarg, &c->so))
+				return -1;
+			break;
+		case OPT_REGION_THRESHOLD: {
+			char *end;
+			double t = strtod(optarg, &end);
+			if (end == optarg || *end != '\0' || !(t > 0) || t > 100)
+				return bad(&e, "bad --region-threshold '%s' (a percent, above 0)", optarg);
+			c->so.region_threshold = t;
+			break;
+		}
+		case OPT_REGION_MARGIN:
+			if (parse_num(&e, "--region-margin", optarg, 0, 10000, &v))
+				return -1;
+			c->so.region_margin = (unsigned)v;
+			break;
+		case 'h':
+			c->help = true;
+			return 0;
+		case OPT_VERSION:
+			c->version = true;
+			return 0;
+		case ':':
+			return bad(&e, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			if (optopt)
+				return bad(&e, "unknown option '-%c'", optopt);
+			return bad(&e, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (c->input != NULL && optind < argc)
+		return bad(&e, "give either -i FILE or a command, not both");
+	if (c->input == NULL && optind >= argc)
+		return bad(&e, "no command to run and no recording to open (-i FILE)");
+	if (c->input != NULL && (c->freq || c->delay || c->mmap_pages))
+		return bad(&e, "-F, -m and --delay are for recording, not with -i");
+	if (c->input != NULL)
+		c->so.event = c->event;
+	else
+		c->cmd = argv + optind;
+	return 0;
+}

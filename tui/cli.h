@@ -1,0 +1,32 @@
+/* The command line (DESIGN.md §2), parsed without printing or exiting. */
+#ifndef BENCHTUI_CLI_H
+#define BENCHTUI_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "benchtui/export.h"
+#include "benchtui/session.h"
+
+/**
+ * struct cli - what the command line asks for
+ * @cmd: the command to record (NULL-terminated, inside argv), NULL with -i
+ */
+struct cli {
+	const char *event, *output, *input, *symbol, *export_path;
+	unsigned freq, delay, mmap_pages;
+	bool quiet, stdio, help, version;
+	struct bt_session_opts so;
+	struct bt_export_opts eo;
+	char **cmd;
+};
+
+extern const char cli_usage[];
+
+/*
+ * Parse argv into c. Returns 0, or -1 with a one-line message in err
+ * (a usage error). May be called again (getopt is reset).
+ */
+int cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen);
+
+#endif
