@@ -92,12 +92,17 @@ unit: $(UNIT_BINS)
 	@fail=0; for t in $(UNIT_BINS); do \
 		echo "== $$t"; $$t || fail=1; done; exit $$fail
 
+ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+
+# Unit and end-to-end tests, then both again built with ASan+UBSan (leak
+# checking on: a leak makes the binary exit 23, which the tests catch).
 check: deps
 	@$(MAKE) --no-print-directory headers
 	@$(MAKE) --no-print-directory all unit tools WERROR=$(or $(WERROR),1)
-	@$(MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 \
-		SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
-	@BUILD=$(BUILD) sh tests/run.sh
+	@$(MAKE) --no-print-directory unit tools BUILD=build/asan WERROR=1 SAN="$(ASAN)"
+	@BUILD=$(BUILD) bash tests/run.sh
+	@echo "== the end-to-end tests again, under AddressSanitizer and UBSan"
+	@BUILD=build/asan SKIP_TESTS="fuzz long" ASAN_OPTIONS=detect_leaks=1 bash tests/run.sh
 
 tools: $(TOOL_BINS) $(BIN)
 

@@ -9,7 +9,8 @@ BT=./benchtui
 RUNS=${RUNS:-3}
 export LC_ALL=C
 
-cc -O2 -o "$B/measure" bench/measure.c
+make --no-print-directory tools >/dev/null
+cp build/tools/measure "$B/measure"
 cc -O2 -Iinclude -o "$B/annotate-big" bench/annotate-big.c build/libbenchtui.a \
 	$(pkg-config --libs libdw libelf capstone) -lZydis -lZycore -lstdc++ -lm
 if [ ! -x "$B/big" ] || [ bench/gen.sh -nt "$B/big" ]; then

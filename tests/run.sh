@@ -1,16 +1,21 @@
 #!/bin/bash
-# Run every script test in tests/*.sh-style directories; 77 means skipped.
+# Run every script test (tests/test-*.sh); 77 means skipped. SKIP_TESTS
+# lists names to leave out (the sanitizer pass skips "fuzz long").
 set -u
 BUILD=${BUILD:-build}
 export BUILD
 fail=0
 for t in tests/test-*.sh; do
 	[ -e "$t" ] || continue
-	printf '== %s\n' "$t"
+	name=${t#tests/test-}
+	name=${name%.sh}
+	case " ${SKIP_TESTS:-} " in *" $name "*) continue ;; esac
+	printf '== %s (%s)\n' "$t" "$BUILD"
+	start=$(date +%s)
 	bash "$t"
 	rc=$?
 	case $rc in
-	0) ;;
+	0) echo "   passed in $(( $(date +%s) - start )) s" ;;
 	77) echo "   (skipped)" ;;
 	*) echo "   FAILED ($rc)"; fail=1 ;;
 	esac

@@ -6,6 +6,7 @@
  * Ctrl-C, SIGTERM/SIGHUP, a fatal error, a crash.
  */
 #include <curses.h>
+#include <term.h>
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
@@ -507,23 +508,29 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 	t.utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
 	if (getenv("ESCDELAY") == NULL)
 		setenv("ESCDELAY", "25", 1);
+	{
+		/*
+		 * Probe the terminal type first: newterm() on an unknown or dumb
+		 * terminal fails (or limps) and leaks what it allocated.
+		 */
+		int e = 0;
+		bool usable = false;
+		if (setupterm(NULL, STDOUT_FILENO, &e) == OK) {
+			const char *cup = tigetstr("cup");
+			usable = cup != NULL && cup != (char *)-1;
+			del_curterm(cur_term);
+		}
+		if (!usable)
+			return bt_error_set(err, BT_ENOTSUP,
+			    "terminal '%s' cannot be used for browsing",
+			    getenv("TERM") ? getenv("TERM") : "(unset)");
+	}
 	scr = newterm(NULL, stdout, stdin);
 	if (scr == NULL)
 		return bt_error_set(err, BT_ENOTSUP,
 		    "cannot use terminal '%s': try TERM=xterm, or --stdio",
 		    getenv("TERM") ? getenv("TERM") : "(unset)");
 	curses_on = true;
-	{
-		/* a terminal that cannot place the cursor (dumb) cannot browse */
-		const char *cup = tigetstr("cup");
-		if (cup == NULL || cup == (char *)-1) {
-			restore_terminal();
-			delscreen(scr);
-			return bt_error_set(err, BT_ENOTSUP,
-			    "terminal '%s' cannot move the cursor",
-			    getenv("TERM") ? getenv("TERM") : "(unset)");
-		}
-	}
 	bt_set_fatal_hook(restore_terminal);
 	atexit(restore_terminal);
 	setup_signals();

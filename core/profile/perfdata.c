@@ -24,6 +24,7 @@
 #define PD_NAME_ALIGN 64
 #define PD_MISC_BUILD_ID_SIZE (1 << 15)
 #define PD_MAX_ATTRS 4096
+#define WINDOW (16u << 20)	/* of a big mapped file, the part kept resident */
 
 struct pd_section {
 	uint64_t offset, size;
@@ -34,6 +35,7 @@ struct bt_pd_reader {
 	size_t size;
 	bool mapped;
 	bool swapped;
+	uint64_t dropped;	/* pages before this offset were given back */
 
 	struct bt_pd_attr *attrs;
 	size_t nattrs;
@@ -524,9 +526,13 @@ bt_pd_open(const char *path, struct bt_error *err)
 		close(fd);
 		return NULL;
 	}
-	/* prefault: one call instead of a page fault per 4 KiB of samples */
+	/*
+	 * A small file is prefaulted (one call instead of a fault per page); a
+	 * big one is read in a window: pages behind it are dropped, so memory
+	 * does not grow with the length of the recording.
+	 */
 	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE |
-	    (st.st_size < (1LL << 30) ? MAP_POPULATE : 0), fd, 0);
+	    (st.st_size <= WINDOW ? MAP_POPULATE : 0), fd, 0);
 	close(fd);
 	if (p == MAP_FAILED) {
 		bt_error_errno(err, BT_EIO, errno, "cannot map '%s'", path);
@@ -673,6 +679,19 @@ bt_pd_fast_layout(const struct bt_pd_reader *r, struct bt_pd_layout *l)
 	return true;
 }
 
+/* Give back the pages of a big mapped file well behind the read position. */
+static void
+drop_behind(struct bt_pd_reader *r)
+{
+	uint64_t upto;
+
+	if (!r->mapped || r->size <= WINDOW || r->pos < r->dropped + 2 * WINDOW)
+		return;
+	upto = (r->pos - WINDOW) & ~(uint64_t)4095;
+	madvise((void *)(r->data + r->dropped), upto - r->dropped, MADV_DONTNEED);
+	r->dropped = upto;
+}
+
 int
 bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
 	       const uint8_t **rec, size_t *size, struct bt_error *err)
@@ -683,6 +702,7 @@ bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
 
 	if (r->pos >= end)
 		return 0;
+	drop_behind(r);
 	if (end - r->pos < 8)
 		return bt_error_set(err, BT_EFORMAT,
 		    "truncated record header at offset %llu", (unsigned long long)r->pos);
@@ -723,6 +743,7 @@ void
 bt_pd_rewind(struct bt_pd_reader *r)
 {
 	r->pos = r->data_sec.offset;
+	r->dropped = 0;
 }
 
 static int
@@ -894,6 +915,7 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 
 	if (r->pos >= end)
 		return 0;
+	drop_behind(r);
 	/* no memset of the whole event: this runs for every sample */
 	ev->pid = ev->tid = ev->cpu = 0;
 	ev->time = 0;

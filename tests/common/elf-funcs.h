@@ -13,6 +13,7 @@
 typedef void (*elf_func_cb)(uint64_t start, uint64_t size, const char *name,
 			    void *arg);
 
+/* An ELF handle on path; release with tool_close_elf(). */
 static inline Elf *
 tool_open_elf(const char *path)
 {
@@ -26,6 +27,12 @@ tool_open_elf(const char *path)
 	if (e == NULL || elf_kind(e) != ELF_K_ELF)
 		return NULL;
 	return e;
+}
+
+static inline void
+tool_close_elf(Elf *e)
+{
+	elf_end(e);	/* the tools exit next: the descriptor goes with them */
 }
 
 /* Call cb for each sized function symbol; returns how many, -1 without symbols. */

@@ -200,6 +200,8 @@ main(int argc, char **argv)
 	fprintf(stderr, "disasm-dump: %" PRIu64 " functions, %" PRIu64
 	    " instructions, %" PRIu64 " (bad)\n", dp.nfuncs, dp.ninsns, dp.nbad);
 	bt_disasm_free(dp.d);
+	if (syms != dp.code)
+		tool_close_elf(syms);
 	if (dp.vs_objdump) {
 		size_t i, resync = 0, nall;
 		int bad = 0;
@@ -228,7 +230,9 @@ main(int argc, char **argv)
 			BT_VEC_FREE(dp.funcs.v[i].a);
 		BT_VEC_FREE(dp.funcs);
 		free(oaddr);
+		tool_close_elf(dp.code);
 		return bad || dp.nbad ? 1 : 0;
 	}
+	tool_close_elf(dp.code);
 	return 0;
 }

@@ -143,5 +143,6 @@ main(int argc, char **argv)
 	    (bt_now() - t0) * 1e3);
 	bt_disasm_free(c.d);
 	bt_msyms_free(c.m);
+	tool_close_elf(e);
 	return 0;
 }
