@@ -143,7 +143,7 @@ attr_swap(struct perf_event_attr *a, size_t size)
 	a->type = bswap_32(a->type);
 	a->size = bswap_32(a->size);
 	/* u64 fields up to the bitfield word */
-	for (i = 8; i + 8 <= 32 && i + 8 <= size; i += 8) {
+	for (i = 8; i + 8 <= 40 && i + 8 <= size; i += 8) {	/* config .. read_format */
 		uint64_t v;
 		memcpy(&v, p + i, 8);
 		v = bswap_64(v);
