@@ -20,7 +20,7 @@ struct bt_session;
 /**
  * struct bt_ainsn - one instruction of an annotation
  * @samples, @period: raw, as recorded at this address
- * @adjusted: skid-adjusted samples (DESIGN.md §4)
+ * @adjusted, @adjusted_period: skid-adjusted samples and period (DESIGN.md §4)
  * @file, @line: innermost source location (line table), NULL/0 if unknown
  * @chain, @depth: its inline chain is frames[chain .. chain+depth), outermost first
  * @target_name: "sym+0xoff" for a direct branch or call, else NULL
@@ -31,7 +31,7 @@ struct bt_session;
 struct bt_ainsn {
 	struct bt_insn in;
 	uint64_t samples, period;
-	double adjusted;
+	double adjusted, adjusted_period;
 	const char *file;
 	unsigned line;
 	uint32_t chain, depth;

@@ -68,6 +68,8 @@ struct bt_session {
 /* The annotation of function fi in the session's syntax, built on first use. */
 struct bt_annotation *bt_session_annotation(struct bt_session *s, size_t fi,
 					    struct bt_error *err);
+/* Drop function fi's cached annotations (an export is done with them). */
+void bt_session_forget(struct bt_session *s, size_t fi);
 /* The module index of function fi. */
 uint32_t bt_session_func_module(const struct bt_session *s, size_t fi);
 void bt_lint_release(struct bt_session *s);

@@ -413,6 +413,19 @@ bt_session_annotation(struct bt_session *s, size_t fi, struct bt_error *err)
 	return sf->ann[syntax];
 }
 
+void
+bt_session_forget(struct bt_session *s, size_t fi)
+{
+	size_t j;
+
+	if (fi >= s->funcs.n)
+		return;
+	for (j = 0; j < 2; j++) {
+		bt_annotation_free(s->funcs.v[fi].ann[j]);
+		s->funcs.v[fi].ann[j] = NULL;
+	}
+}
+
 uint32_t
 bt_session_func_module(const struct bt_session *s, size_t fi)
 {

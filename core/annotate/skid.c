@@ -46,6 +46,8 @@ bt_skid_adjust(struct bt_annotation *a)
 	long *tgt = bt_xcalloc(n ? n : 1, sizeof(long));
 	double *smp = bt_xcalloc(n ? n : 1, sizeof(double));
 	double *adj = bt_xcalloc(n ? n : 1, sizeof(double));
+	double *per = bt_xcalloc(n ? n : 1, sizeof(double));	/* raw, then moved */
+	double *adjper = bt_xcalloc(n ? n : 1, sizeof(double));
 	size_t *block = bt_xcalloc(n ? n : 1, sizeof(size_t));
 	size_t *pred_off = bt_xcalloc(n + 1, sizeof(size_t));
 	bool *leader = bt_xcalloc(n ? n : 1, sizeof(bool));
@@ -59,6 +61,7 @@ bt_skid_adjust(struct bt_annotation *a)
 		fall[i] = falls_through(&ai->in);
 		tgt[i] = ai->target_insn;
 		smp[i] = (double)ai->samples;
+		per[i] = (double)ai->period;
 		/* basic blocks start at targets and after anything that ends one */
 		if (tgt[i] >= 0)
 			leader[tgt[i]] = true;
@@ -107,16 +110,21 @@ bt_skid_adjust(struct bt_annotation *a)
 			continue;
 		if (lo == hi) {	/* entry with no predecessor here: keep */
 			adj[i] += smp[i];
+			adjper[i] += per[i];
 			continue;
 		}
 		for (k = lo; k < hi; k++)
 			total += bweight[block[preds[k]]] + SKID_PRIOR;
-		for (k = lo; k < hi; k++)
-			adj[preds[k]] += smp[i] * (bweight[block[preds[k]]] + SKID_PRIOR) / total;
+		for (k = lo; k < hi; k++) {
+			double share = (bweight[block[preds[k]]] + SKID_PRIOR) / total;
+			adj[preds[k]] += smp[i] * share;
+			adjper[preds[k]] += per[i] * share;
+		}
 	}
 	for (i = 0; i < n; i++) {
 		struct bt_ainsn *ai = &a->insns.v[i];
 		ai->adjusted = adj[i];
+		ai->adjusted_period = adjper[i];
 		if (adj[i] >= smp[i] + 0.5)	/* credited at least half a sample */
 			ai->flags |= BT_AI_SKID_TARGET;
 	}
@@ -125,6 +133,8 @@ out:
 	free(tgt);
 	free(smp);
 	free(adj);
+	free(per);
+	free(adjper);
 	free(block);
 	free(pred_off);
 	free(leader);

@@ -692,10 +692,10 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		r->percent = pct;
 		r->adjusted_percent = apct;
 		bt_wilson(ai->samples, (uint64_t)denom, &r->ci_lo, &r->ci_hi);
-		r->weight = o->num == BT_NUM_PERIOD ? (o->skid ? ai->adjusted *
-		    (ai->samples ? (double)ai->period / (double)ai->samples :
-		     a->samples ? (double)a->period / (double)a->samples : 0) :
-		    (double)ai->period) : primary;
+		/* the primary number: what sorts, colours and Tab walk */
+		r->weight = o->num == BT_NUM_PERCENT ? primary :
+		    o->num == BT_NUM_SAMPLES ? (o->skid ? ai->adjusted : (double)ai->samples) :
+		    (o->skid ? ai->adjusted_period : (double)ai->period);
 		r->file = ai->file;
 		r->line = ai->line;
 		r->text = ai->in.text;
@@ -733,15 +733,14 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			c2 = ai->samples ? bt_strpool_addf(&v->pool, "%llu",
 			    (unsigned long long)ai->samples) : "";
 		} else {
-			uint64_t raw = o->num == BT_NUM_PERIOD ? ai->period : ai->samples;
-			double adj = o->num == BT_NUM_PERIOD ? r->weight : ai->adjusted;
-			if (o->num == BT_NUM_PERIOD && !o->skid)
-				adj = ai->adjusted * (a->samples ? (double)a->period /
-				    (double)a->samples : 0);
-			c0 = raw || adj > 0 ? bt_strpool_addf(&v->pool, "%llu",
-			    (unsigned long long)(o->skid ? (uint64_t)(adj + 0.5) : raw)) : "";
-			c1 = raw || adj > 0 ? bt_strpool_addf(&v->pool, "%llu",
-			    (unsigned long long)(o->skid ? raw : (uint64_t)(adj + 0.5))) : "";
+			/* counts: samples or period, raw and skid-adjusted */
+			bool per = o->num == BT_NUM_PERIOD;
+			uint64_t raw = per ? ai->period : ai->samples;
+			uint64_t adj = (uint64_t)((per ? ai->adjusted_period : ai->adjusted) + 0.5);
+			c0 = (o->skid ? adj : raw) ? bt_strpool_addf(&v->pool, "%llu",
+			    (unsigned long long)(o->skid ? adj : raw)) : "";
+			c1 = (o->skid ? raw : adj) ? bt_strpool_addf(&v->pool, "%llu",
+			    (unsigned long long)(o->skid ? raw : adj)) : "";
 			c2 = "";
 		}
 		add_cell(v, pad(v, c0, wnum, true), few_samples(r) ? BT_STYLE_DIM :
@@ -846,7 +845,7 @@ bt_view_source(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 	struct bt_view *v;
 	struct bt_view_opts def;
 	uint64_t *smp, *per;
-	double *adj;
+	double *adj, *adjper;
 	size_t nlines, i, wnum = 7, wline = 4;
 	double denom;
 
@@ -872,6 +871,7 @@ bt_view_source(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 	smp = bt_xcalloc(nlines + 1, sizeof(*smp));
 	per = bt_xcalloc(nlines + 1, sizeof(*per));
 	adj = bt_xcalloc(nlines + 1, sizeof(*adj));
+	adjper = bt_xcalloc(nlines + 1, sizeof(*adjper));
 	for (i = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
 		unsigned l = line_in_file(a, ai, a->file);
@@ -880,6 +880,7 @@ bt_view_source(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 		smp[l] += ai->samples;
 		per[l] += ai->period;
 		adj[l] += ai->adjusted;
+		adjper[l] += ai->adjusted_period;
 	}
 	v = view_new(s, VIEW_SOURCE);
 	v->func = func;
@@ -907,9 +908,9 @@ bt_view_source(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 		r->percent = pct;
 		r->adjusted_percent = apct;
 		bt_wilson(smp[i], (uint64_t)denom, &r->ci_lo, &r->ci_hi);
-		r->weight = o->num == BT_NUM_PERIOD ? (double)per[i] :
+		r->weight = o->num == BT_NUM_PERCENT ? primary :
 		    o->num == BT_NUM_SAMPLES ? (o->skid ? adj[i] : (double)smp[i]) :
-		    primary;
+		    (o->skid ? adjper[i] : (double)per[i]);
 		r->text = sf->missing ? "" : sf->lines[i - 1];
 		if (primary >= HOT_MIN_PERCENT)
 			r->flags |= BT_ROW_F_HOT;
@@ -940,6 +941,7 @@ bt_view_source(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 	free(smp);
 	free(per);
 	free(adj);
+	free(adjper);
 	seal(v);
 	build_hot(v);
 	v->title = bt_strpool_addf(&v->pool, "%s  (source of %s)", a->file, f->name);

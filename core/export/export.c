@@ -478,6 +478,8 @@ bt_export(FILE *out, struct bt_session *s, const struct bt_export_opts *o,
 			text_view(out, v, true);
 			fputs("\n", out);
 			bt_view_free(v);
+			if (o->all)	/* thousands of functions: keep memory flat */
+				bt_session_forget(s, idx[i]);
 		}
 	} else {
 		json_header(out, s);
@@ -514,6 +516,8 @@ bt_export(FILE *out, struct bt_session *s, const struct bt_export_opts *o,
 			first = false;
 			json_annotation(out, s, v);
 			bt_view_free(v);
+			if (o->all)
+				bt_session_forget(s, idx[i]);
 		}
 		fputs(" ] }\n", out);
 	}
