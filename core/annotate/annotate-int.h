@@ -25,6 +25,7 @@ struct bt_session;
  * @chain, @depth: its inline chain is frames[chain .. chain+depth), outermost first
  * @target_name: "sym+0xoff" for a direct branch or call, else NULL
  * @target_insn: index of a branch target inside this function, else -1
+ * @mem_name: "sym" or "sym+0xoff" of a PC-relative memory operand, else NULL
  * @region: index in regions (hottest first), -1 if none
  * @loop_depth: number of loops around it
  */
@@ -36,6 +37,7 @@ struct bt_ainsn {
 	unsigned line;
 	uint32_t chain, depth;
 	const char *target_name;
+	const char *mem_name;
 	long target_insn;
 	unsigned flags;
 	int region;

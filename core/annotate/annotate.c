@@ -212,6 +212,16 @@ bt_annotate(struct bt_session *s, size_t fi, int syntax, struct bt_error *err)
 	/* targets */
 	for (i = 0; i < a->insns.n; i++) {
 		struct bt_ainsn *ai = &a->insns.v[i];
+		if (ai->in.flags & BT_INSN_F_RIPREL) {
+			/* what objdump prints after it: the data (or code) it names */
+			const char *dn;
+			uint64_t doff;
+			if (bt_msyms_data(m, ai->in.mem_target, &dn, &doff) == 0)
+				ai->mem_name = doff ? bt_strpool_addf(&a->pool, "%s+0x%llx",
+				    dn, (unsigned long long)doff) : dn;
+			else
+				ai->mem_name = name_target(a, m, f, ai->in.mem_target);
+		}
 		if (ai->in.kind != BT_INSN_JUMP && ai->in.kind != BT_INSN_CJUMP &&
 		    ai->in.kind != BT_INSN_CALL)
 			continue;

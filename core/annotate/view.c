@@ -721,6 +721,11 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			r->target = ai->in.target;
 		}
 		r->target_name = ai->target_name;
+		if (ai->in.flags & BT_INSN_F_RIPREL) {
+			r->has_mem_target = true;
+			r->mem_target = ai->in.mem_target;
+			r->mem_name = ai->mem_name;
+		}
 
 		if (o->num == BT_NUM_PERCENT) {
 			double first = o->skid ? ai->adjusted : (double)ai->samples;
@@ -761,6 +766,11 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		if (ai->target_name != NULL)
 			add_cell(v, cat(v, cat(v, " <", ai->target_name), ">"),
 			    BT_STYLE_COMMENT);
+		else if (ai->in.flags & BT_INSN_F_RIPREL)	/* objdump's "# 4020 <sink>" */
+			add_cell(v, ai->mem_name ? bt_strpool_addf(&v->pool, "  # %llx <%s>",
+			    (unsigned long long)ai->in.mem_target, ai->mem_name) :
+			    bt_strpool_addf(&v->pool, "  # %llx",
+			    (unsigned long long)ai->in.mem_target), BT_STYLE_COMMENT);
 	}
 	/* branch targets as rows */
 	for (i = 0; i < v->rows.n; i++) {

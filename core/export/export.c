@@ -227,6 +227,13 @@ json_row(FILE *out, const struct bt_row *r)
 				json_str(out, r->target_name);
 			}
 		}
+		if (r->has_mem_target) {
+			fprintf(out, ", \"mem_target\": \"0x%" PRIx64 "\"", r->mem_target);
+			if (r->mem_name != NULL) {
+				fputs(", \"mem_target_name\": ", out);
+				json_str(out, r->mem_name);
+			}
+		}
 		if (r->region >= 0)
 			fprintf(out, ", \"region\": %d", r->region);
 		if (r->loop_depth)

@@ -50,6 +50,7 @@ struct bt_msyms {
 	Elf *elf;			/* the main file (code, headers) */
 	int memfd;
 	BT_VEC(struct fsym) syms;
+	BT_VEC(struct fsym) objs;	/* data objects, sorted, for PC-relative operands */
 	BT_VEC(struct cu *) cus;
 	struct bt_strpool pool;
 	char *base;			/* basename, for FDE names */
@@ -317,6 +318,12 @@ build_symbols(struct bt_msyms *m)
 		if (name == NULL || name[0] == '\0' || shndx == SHN_UNDEF)
 			continue;
 		type = GELF_ST_TYPE(sym.st_info);
+		if ((type == STT_OBJECT || type == STT_TLS) && sym.st_size > 0) {
+			struct fsym o = { addr, addr + sym.st_size, name, NULL,
+				GELF_ST_BIND(sym.st_info), true };
+			BT_VEC_PUSH(m->objs, o);
+			continue;
+		}
 		if (type != STT_FUNC && type != STT_GNU_IFUNC)
 			continue;
 		f.start = addr;
@@ -329,6 +336,7 @@ build_symbols(struct bt_msyms *m)
 	}
 	synthesize_plt(m);
 	bt_qsort(m->syms.v, m->syms.n, sizeof(*m->syms.v), fsym_cmp);
+	bt_qsort(m->objs.v, m->objs.n, sizeof(*m->objs.v), fsym_cmp);
 	/* aliases at one address: keep the best name */
 	for (k = 0, out = 0; k < m->syms.n; k++) {
 		if (out > 0 && m->syms.v[out - 1].start == m->syms.v[k].start) {
@@ -453,6 +461,7 @@ bt_msyms_free(struct bt_msyms *m)
 	}
 	BT_VEC_FREE(m->cus);
 	BT_VEC_FREE(m->syms);
+	BT_VEC_FREE(m->objs);
 	BT_VEC_FREE(m->fde_cache);
 	if (m->dwfl != NULL)
 		dwfl_end(m->dwfl);
@@ -557,6 +566,31 @@ bt_msyms_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
 		return 0;
 	out->src = BT_FUNC_NONE;
 	return -BT_ENOENT;
+}
+
+int
+bt_msyms_data(struct bt_msyms *m, uint64_t addr, const char **name, uint64_t *off)
+{
+	size_t lo = 0, hi = m->objs.n;
+	struct fsym *o;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->objs.v[mid].start <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return -BT_ENOENT;
+	o = &m->objs.v[lo - 1];
+	if (addr >= o->end)
+		return -BT_ENOENT;
+	if (o->name == NULL)
+		o->name = pooled_demangle(m, o->raw);
+	*name = o->name;
+	*off = addr - o->start;
+	return 0;
 }
 
 long

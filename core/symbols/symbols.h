@@ -122,6 +122,13 @@ int bt_msyms_off_to_addr(const struct bt_msyms *m, uint64_t off, uint64_t *addr)
 int bt_msyms_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out);
 
 /*
+ * The data object (STT_OBJECT, STT_TLS) containing addr, as "name" or
+ * "name+0xoff" in *name (owned by the bt_msyms). Returns 0 or -BT_ENOENT.
+ */
+int bt_msyms_data(struct bt_msyms *m, uint64_t addr, const char **name,
+		  uint64_t *off);
+
+/*
  * The code bytes of [start, end) from the section that holds them.
  * *bytes is owned by the bt_msyms. Returns the number of bytes available
  * from start (may be less than end - start at a section end), or a

@@ -75,6 +75,8 @@ enum bt_row_kind {
  * @target: branch or call target address (has_target)
  * @target_name: "sym+0xoff" of the target, NULL if unknown
  * @target_row: row index of a branch target in this view, -1 if none
+ * @mem_target: address of a PC-relative memory operand (has_mem_target)
+ * @mem_name: the symbol there ("sink", "table+0x8"), NULL if none
  * @region: hot region index (0 is the hottest), -1 if none
  * @t_from, @t_to: TIMELINE rows: the slice, in seconds from the first sample
  * @loop_depth: loops around the instruction
@@ -98,6 +100,9 @@ struct bt_row {
 	uint64_t target;
 	const char *target_name;
 	long target_row;
+	bool has_mem_target;
+	uint64_t mem_target;
+	const char *mem_name;
 	int region;
 	int loop_depth;
 	double t_from, t_to;
