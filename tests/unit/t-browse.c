@@ -205,6 +205,21 @@ test_call_opens_callee(void **state)
 
 	assert_true(main_idx >= 0);
 	assert_int_equal(bt_browser_open(b, (size_t)main_idx, H), 0);
+	{
+		/* main stores to the global sink: the operand is named, as objdump does */
+		const struct bt_view *v = bt_browser_view(b);
+		size_t i, named = 0;
+		for (i = 0; i < bt_view_nrows(v); i++) {
+			const struct bt_row *r = bt_view_row(v, i);
+			if (r->kind == BT_ROW_INSN && strstr(r->text, "(%rip)") && r->has_mem_target) {
+				assert_non_null(r->mem_name);
+				assert_string_equal(r->mem_name, "sink");
+				assert_non_null(strstr(r->cells[r->ncells - 1].text, "<sink>"));
+				named++;
+			}
+		}
+		assert_true(named > 0);
+	}
 	call = find_insn(bt_browser_view(b), "call");
 	assert_true(call >= 0);
 	bt_browser_select(b, (size_t)call, H);
