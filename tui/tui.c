@@ -171,9 +171,14 @@ draw_header(struct tui *t)
 			bt_session_window(t->s, &a, &b);
 			snprintf(win, sizeof(win), " (window %.3f-%.3f s)", a, b);
 		}
+		char ev[96];
+		if (in->frequency)
+			snprintf(ev, sizeof(ev), "%s %u Hz", bt_session_event(t->s), in->frequency);
+		else
+			snprintf(ev, sizeof(ev), "%s", bt_session_event(t->s));
 		snprintf(buf, sizeof(buf),
 		    " benchtui  %s | %s | %llu samples%s, %llu lost | %.3f s%s%s%s",
-		    in->command, bt_session_event(t->s),
+		    in->command, ev,
 		    (unsigned long long)bt_session_samples(t->s), win,
 		    (unsigned long long)in->lost, in->duration, st[0] ? " | " : "", st,
 		    nf ? "" : "");
