@@ -201,6 +201,32 @@ wait_for "work_a  split" && ok "fg: the browser is redrawn where it was"
 $T send-keys -t bt q q
 wait_for 'prompt\$.*$' && ok "and quits back to the shell"
 
+# the mouse: X10 mouse reports, as a terminal sends them (TERM=screen)
+mouse() {	# mouse BUTTON X Y (0-based cell)
+	$T send-keys -t bt -l "$(printf '\033[M%b%b%b' "\\$(printf '%03o' $((32 + $1)))" \
+		"\\$(printf '%03o' $((33 + $2)))" "\\$(printf '%03o' $((33 + $3)))")"
+}
+click() { mouse 0 "$1" "$2"; mouse 3 "$1" "$2"; }
+start "$BT" -i "$TMP/t.data"
+wait_for "hot functions"
+click 20 4	# the second function's row (rows start under three lines of headings)
+sleep 0.4
+cursor_row | grep -q "work_b" && ok "a click selects the row" || fail "click: $(cursor_row)"
+click 20 4; click 20 4
+wait_for "work_b  split" && ok "a double click opens it"
+sleep 0.3	# ncurses waits out the click interval before it reads the next key
+$T send-keys -t bt q
+wait_for "hot functions"
+$T send-keys -t bt g Enter
+wait_for "work_a  split"
+$T resize-window -t bt -x 100 -y 12
+first=$(screen | sed -n 4p)
+mouse 65 10 6	# wheel down
+mouse 65 10 6
+sleep 0.4
+[ "$(screen | sed -n 4p)" != "$first" ] && ok "the wheel scrolls" || fail "wheel: the view did not move"
+$T send-keys -t bt q q
+
 # -s opens a function directly
 start "$BT" -i "$TMP/t.data" -s work_b
 wait_for "work_b  split" && ok "-s work_b opens it"
