@@ -83,6 +83,13 @@ struct bt_annotation {
 struct bt_annotation *bt_annotate(struct bt_session *s, size_t func, int syntax,
 				  struct bt_error *err);
 void bt_annotation_free(struct bt_annotation *a);
+/*
+ * The line of file an instruction counts for: its own line when its code
+ * is from file, else the call site in file of the code inlined there; 0 if
+ * none. (The source view's per-line totals, and Enter on a line.)
+ */
+unsigned bt_annotation_line_in(const struct bt_annotation *a,
+			       const struct bt_ainsn *ai, const char *file);
 /* Index of the instruction containing addr, or -1. */
 long bt_annotation_find(const struct bt_annotation *a, uint64_t addr);
 

@@ -241,6 +241,22 @@ bt_annotate(struct bt_session *s, size_t fi, int syntax, struct bt_error *err)
 	return a;
 }
 
+unsigned
+bt_annotation_line_in(const struct bt_annotation *a, const struct bt_ainsn *ai,
+		      const char *file)
+{
+	uint32_t k;
+
+	if (ai->file != NULL && strcmp(ai->file, file) == 0)
+		return ai->line;
+	for (k = ai->depth; k > 0; k--) {	/* innermost call site first */
+		const struct bt_inline *fr = &a->frames.v[ai->chain + k - 1];
+		if (fr->call_file != NULL && strcmp(fr->call_file, file) == 0)
+			return fr->call_line;
+	}
+	return 0;
+}
+
 void
 bt_annotation_free(struct bt_annotation *a)
 {

@@ -445,21 +445,11 @@ line_to_code(struct bt_browser *b, struct screen *sc, size_t height)
 	file = r->file;
 	for (i = 0; i < bt_view_nrows(v); i++) {
 		const struct bt_row *ir = bt_view_row(v, i);
-		const struct bt_ainsn *ai;
-		unsigned line = 0;
-		uint32_t k;
 
 		if (ir->kind != BT_ROW_INSN)
 			continue;
-		ai = &a->insns.v[ir->insn];
-		if (ai->file && strcmp(ai->file, file) == 0)
-			line = ai->line;
-		for (k = ai->depth; line == 0 && k > 0; k--) {
-			const struct bt_inline *fr = &a->frames.v[ai->chain + k - 1];
-			if (fr->call_file && strcmp(fr->call_file, file) == 0)
-				line = fr->call_line;
-		}
-		if (line == r->line && ir->weight > bw) {
+		if (bt_annotation_line_in(a, &a->insns.v[ir->insn], file) == r->line &&
+		    ir->weight > bw) {
 			bw = ir->weight;
 			best = (long)i;
 		}

@@ -828,23 +828,6 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 
 /* Source view. */
 
-/* The line of file that an instruction counts for (inlined code: its call site). */
-static unsigned
-line_in_file(const struct bt_annotation *a, const struct bt_ainsn *ai,
-	     const char *file)
-{
-	uint32_t k;
-
-	if (ai->file != NULL && strcmp(ai->file, file) == 0)
-		return ai->line;
-	for (k = ai->depth; k > 0; k--) {
-		const struct bt_inline *fr = &a->frames.v[ai->chain + k - 1];
-		if (fr->call_file != NULL && strcmp(fr->call_file, file) == 0)
-			return fr->call_line;
-	}
-	return 0;
-}
-
 struct bt_view *
 bt_view_source(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 	       struct bt_error *err)
@@ -874,7 +857,7 @@ bt_view_source(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 	sf = bt_srccache_get(s->src, a->file);
 	nlines = sf->nlines;
 	for (i = 0; i < a->insns.n; i++) {
-		unsigned l = line_in_file(a, &a->insns.v[i], a->file);
+		unsigned l = bt_annotation_line_in(a, &a->insns.v[i], a->file);
 		if (l > nlines && sf->missing)
 			nlines = l;
 	}
@@ -884,7 +867,7 @@ bt_view_source(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 	adjper = bt_xcalloc(nlines + 1, sizeof(*adjper));
 	for (i = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
-		unsigned l = line_in_file(a, ai, a->file);
+		unsigned l = bt_annotation_line_in(a, ai, a->file);
 		if (l == 0 || l > nlines)
 			continue;
 		smp[l] += ai->samples;

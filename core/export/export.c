@@ -168,6 +168,17 @@ json_num(FILE *out, double d)
 		fprintf(out, "%.2f", d);
 }
 
+/* , "ci95": [lo, hi] */
+static void
+json_ci95(FILE *out, double lo, double hi)
+{
+	fputs(", \"ci95\": [", out);
+	json_num(out, lo);
+	fputs(", ", out);
+	json_num(out, hi);
+	fputs("]", out);
+}
+
 static void
 json_row(FILE *out, const struct bt_row *r)
 {
@@ -194,11 +205,8 @@ json_row(FILE *out, const struct bt_row *r)
 		json_num(out, r->adjusted);
 		fputs(", \"adjusted_percent\": ", out);
 		json_num(out, r->adjusted_percent);
-		fputs(", \"ci95\": [", out);
-		json_num(out, r->ci_lo);
-		fputs(", ", out);
-		json_num(out, r->ci_hi);
-		fputs("], \"text\": ", out);
+		json_ci95(out, r->ci_lo, r->ci_hi);
+		fputs(", \"text\": ", out);
 		json_str(out, r->text);
 		fputs(" }", out);
 		break;
@@ -238,11 +246,8 @@ json_row(FILE *out, const struct bt_row *r)
 			fprintf(out, ", \"region\": %d", r->region);
 		if (r->loop_depth)
 			fprintf(out, ", \"loop_depth\": %d", r->loop_depth);
-		fputs(", \"ci95\": [", out);
-		json_num(out, r->ci_lo);
-		fputs(", ", out);
-		json_num(out, r->ci_hi);
-		fputs("] }", out);
+		json_ci95(out, r->ci_lo, r->ci_hi);
+		fputs(" }", out);
 		break;
 	case BT_ROW_SLICE:
 		fputs("{ \"kind\": \"slice\", \"from_s\": ", out);
@@ -282,11 +287,7 @@ json_func(FILE *out, struct bt_session *s, size_t i)
 	{
 		double lo, hi;
 		bt_wilson(f->samples, bt_session_samples(s), &lo, &hi);
-		fputs(", \"ci95\": [", out);
-		json_num(out, lo);
-		fputs(", ", out);
-		json_num(out, hi);
-		fputs("]", out);
+		json_ci95(out, lo, hi);
 	}
 	if (f->file != NULL) {
 		fputs(", \"file\": ", out);

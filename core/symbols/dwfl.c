@@ -510,12 +510,16 @@ fde_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
 			*out = m->fde_cache.v[i];
 			return 0;
 		}
-	cfis[0] = dwfl_module_eh_cfi(m->mod, &biases[0]);
-	cfis[1] = dwfl_module_dwarf_cfi(m->mod, &biases[1]);
 	for (i = 0; i < 2; i++) {
 		Dwarf_Frame *fr = NULL;
 		Dwarf_Addr start, end;
 
+		/*
+		 * .eh_frame first; .debug_frame only if that fails, since getting
+		 * it loads (often decompresses) all of the module's DWARF
+		 */
+		cfis[i] = i == 0 ? dwfl_module_eh_cfi(m->mod, &biases[0]) :
+		    dwfl_module_dwarf_cfi(m->mod, &biases[1]);
 		if (cfis[i] == NULL ||
 		    dwarf_cfi_addrframe(cfis[i], addr - biases[i], &fr) != 0)
 			continue;

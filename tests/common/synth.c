@@ -33,8 +33,9 @@ find(uint64_t start, uint64_t size, const char *name, void *arg)
 		l->addr = start;
 }
 
-static int
-sample(struct bt_pd_writer *w, uint64_t *t, uint64_t ip, uint16_t mode)
+int
+synth_sample(struct bt_pd_writer *w, uint64_t ip, uint32_t pid, uint32_t tid,
+	     uint64_t time, uint16_t misc)
 {
 	struct {
 		struct perf_event_header h;
@@ -43,10 +44,68 @@ sample(struct bt_pd_writer *w, uint64_t *t, uint64_t ip, uint16_t mode)
 		uint64_t time;
 		uint32_t cpu, res;
 		uint64_t period;
-	} s = { { PERF_RECORD_SAMPLE, mode, sizeof(s) }, ip, PID, PID,
-		*t += 250000, 0, 0, 250000 };
+	} s = { { PERF_RECORD_SAMPLE, misc, sizeof(s) }, ip, pid, tid, time, 0, 0,
+		250000 };
 
 	return bt_pd_write(w, &s, sizeof(s), NULL);
+}
+
+int
+synth_mmap2(struct bt_pd_writer *w, uint32_t pid, uint64_t start, uint64_t len,
+	    uint64_t pgoff, const char *path, uint64_t time)
+{
+	uint8_t buf[8 + 64 + 4096 + 24] = { 0 };
+	struct perf_event_header *h = (void *)buf;
+	size_t fl = (strlen(path) + 8) & ~7ul;
+	uint32_t prot = PROT_READ | PROT_EXEC;
+	uint64_t tr[3] = { (uint64_t)pid << 32 | pid, time, 0 };
+
+	if (fl > 4096)
+		return -1;
+	h->type = PERF_RECORD_MMAP2;
+	h->misc = PERF_RECORD_MISC_USER;
+	h->size = (uint16_t)(8 + 64 + fl + 24);
+	memcpy(buf + 8, &pid, 4);
+	memcpy(buf + 12, &pid, 4);
+	memcpy(buf + 16, &start, 8);
+	memcpy(buf + 24, &len, 8);
+	memcpy(buf + 32, &pgoff, 8);
+	memcpy(buf + 8 + 56, &prot, 4);
+	memcpy(buf + 8 + 64, path, strlen(path));
+	memcpy(buf + 8 + 64 + fl, tr, 24);
+	return bt_pd_write(w, buf, h->size, NULL);
+}
+
+static int
+sample(struct bt_pd_writer *w, uint64_t *t, uint64_t ip, uint16_t mode)
+{
+	return synth_sample(w, ip, PID, PID, *t += 250000, mode);
+}
+
+int
+test_tmpdir(char *tmpl)
+{
+	return mkdtemp(tmpl) == NULL ? -1 : 0;
+}
+
+int
+test_compile(const char *dir, const char *name, const char *src,
+	     const char *flags, char *out, size_t outlen)
+{
+	char cmd[1024];
+
+	snprintf(out, outlen, "%s/%s", dir, name);
+	snprintf(cmd, sizeof(cmd), "cc %s -o %s tests/fixtures/%s", flags, out, src);
+	return system(cmd) == 0 ? 0 : -1;
+}
+
+int
+test_rmdir(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	return system(cmd) == 0 ? 0 : -1;
 }
 
 int
@@ -100,29 +159,8 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 		snprintf(msg, msglen, "%s", err.msg);
 		return -1;
 	}
-	{	/* MMAP2 of the executable segment, with its sample_id trailer */
-		uint8_t buf[8 + 64 + 4096 + 24] = { 0 };
-		struct perf_event_header *h = (void *)buf;
-		size_t fl = (strlen(binary) + 8) & ~7ul;
-		uint32_t pid = PID, prot = PROT_READ | PROT_EXEC;
-		uint64_t tr[3] = { (uint64_t)PID << 32 | PID, t, 0 };
-
-		if (fl > 4096)
-			goto fail;
-		h->type = PERF_RECORD_MMAP2;
-		h->misc = PERF_RECORD_MISC_USER;
-		h->size = (uint16_t)(8 + 64 + fl + 24);
-		memcpy(buf + 8, &pid, 4);
-		memcpy(buf + 12, &pid, 4);
-		memcpy(buf + 16, &map_start, 8);
-		memcpy(buf + 24, &map_len, 8);
-		memcpy(buf + 32, &pgoff, 8);
-		memcpy(buf + 8 + 56, &prot, 4);
-		memcpy(buf + 8 + 64, binary, strlen(binary));
-		memcpy(buf + 8 + 64 + fl, tr, 24);
-		if (bt_pd_write(w, buf, h->size, &err) < 0)
-			goto fail;
-	}
+	if (synth_mmap2(w, PID, map_start, map_len, pgoff, binary, t) < 0)
+		goto fail;
 	for (k = 0; k < nspecs; k++) {
 		char name[256], *eq = strchr(specs[k], '='), *plus;
 		long count = eq ? atol(eq + 1) : 0, c;

@@ -3,6 +3,26 @@
 #define BENCHTUI_TEST_SYNTH_H
 
 #include <stddef.h>
+#include <stdint.h>
+
+struct bt_pd_writer;
+
+/* One SAMPLE record in benchtui's layout (ip, pid/tid, time, cpu, period). */
+int synth_sample(struct bt_pd_writer *w, uint64_t ip, uint32_t pid, uint32_t tid,
+		 uint64_t time, uint16_t misc);
+/* One executable MMAP2 record of path, with its sample_id trailer. */
+int synth_mmap2(struct bt_pd_writer *w, uint32_t pid, uint64_t start, uint64_t len,
+		uint64_t pgoff, const char *path, uint64_t time);
+
+/*
+ * A temporary directory for a test (mkdtemp on tmpl, "/tmp/bt-x.XXXXXX"),
+ * and a fixture compiled into it: cc FLAGS -o DIR/NAME tests/fixtures/SRC.
+ * Return 0, or -1.
+ */
+int test_tmpdir(char *tmpl);
+int test_compile(const char *dir, const char *name, const char *src,
+		 const char *flags, char *out, size_t outlen);
+int test_rmdir(const char *dir);
 
 /*
  * Write a recording of binary at out with samples per spec: "SYM+0xOFF=N"

@@ -418,18 +418,15 @@ test_lint_and_events(void **state)
 static int
 setup(void **state)
 {
-	char cmd[1024], msg[256];
+	char msg[256];
 	char *specs[] = { (char *)"work_a+0x24=1000", (char *)"work_a+0x2b=500",
 		(char *)"work_a+0x20=30", (char *)"work_b+0x24=300",
 		(char *)"main+0x10=2", (char *)"kernel=5" };
 
-	if (mkdtemp(dir) == NULL)
+	if (test_tmpdir(dir) || test_compile(dir, "split", "split.c", "-O2 -g", bin,
+	    sizeof(bin)))
 		return -1;
-	snprintf(bin, sizeof(bin), "%s/split", dir);
 	snprintf(rec, sizeof(rec), "%s/split.data", dir);
-	snprintf(cmd, sizeof(cmd), "cc -O2 -g -o %s tests/fixtures/split.c", bin);
-	if (system(cmd) != 0)
-		return -1;
 	if (synth_recording(rec, bin, specs, 6, msg, sizeof(msg)) != 0) {
 		fprintf(stderr, "%s\n", msg);
 		return -1;
@@ -440,10 +437,7 @@ setup(void **state)
 static int
 teardown(void **state)
 {
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return test_rmdir(dir);
 }
 
 int

@@ -12,46 +12,9 @@
 #include "base.h"
 #include "profile/meta.h"
 #include "profile/perfdata.h"
+#include "synth.h"
 
 static char dir[] = "/tmp/bt-pd.XXXXXX";
-
-static void
-put_sample(struct bt_pd_writer *w, uint64_t ip, uint32_t pid, uint64_t t)
-{
-	struct {
-		struct perf_event_header h;
-		uint64_t ip;
-		uint32_t pid, tid;
-		uint64_t time;
-		uint32_t cpu, res;
-		uint64_t period;
-	} s = { { PERF_RECORD_SAMPLE, PERF_RECORD_MISC_USER, sizeof(s) },
-		ip, pid, pid + 1, t, 1, 0, 250000 };
-
-	assert_int_equal(bt_pd_write(w, &s, sizeof(s), NULL), 0);
-}
-
-static void
-put_mmap2(struct bt_pd_writer *w, uint32_t pid, uint64_t start, uint64_t len,
-	  const char *fn, uint64_t t)
-{
-	uint8_t buf[256] = { 0 };
-	struct perf_event_header *h = (void *)buf;
-	size_t fl = (strlen(fn) + 8) & ~7ul;
-	uint64_t trailer[3] = { (uint64_t)pid | (uint64_t)pid << 32, t, 0 };
-	uint32_t prot = PROT_READ | PROT_EXEC;
-
-	h->type = PERF_RECORD_MMAP2;
-	h->size = (uint16_t)(8 + 64 + fl + sizeof(trailer));
-	memcpy(buf + 8, &pid, 4);
-	memcpy(buf + 12, &pid, 4);
-	memcpy(buf + 16, &start, 8);
-	memcpy(buf + 24, &len, 8);
-	memcpy(buf + 8 + 56, &prot, 4);
-	memcpy(buf + 8 + 64, fn, strlen(fn));
-	memcpy(buf + 8 + 64 + fl, trailer, sizeof(trailer));
-	assert_int_equal(bt_pd_write(w, buf, h->size, NULL), 0);
-}
 
 static struct bt_pd_attr
 test_attr(void)
@@ -89,9 +52,10 @@ write_file(const char *name)
 	struct bt_strbuf sec = BT_STRBUF_INIT;
 
 	assert_non_null(w);
-	put_mmap2(w, 100, 0x400000, 0x1000, "/bin/bench", 10);
+	assert_int_equal(synth_mmap2(w, 100, 0x400000, 0x1000, 0, "/bin/bench", 10), 0);
 	for (int i = 0; i < 1000; i++)
-		put_sample(w, 0x400100 + (uint64_t)(i % 16), 100, 20 + (uint64_t)i);
+		assert_int_equal(synth_sample(w, 0x400100 + (uint64_t)(i % 16), 100, 101,
+		    20 + (uint64_t)i, PERF_RECORD_MISC_USER), 0);
 	memset(&m, 0, sizeof(m));
 	m.argv = argv;
 	m.argc = 2;

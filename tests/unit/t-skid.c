@@ -181,23 +181,17 @@ test_wilson(void **state)
 static int
 setup(void **state)
 {
-	char cmd[1024];
-
-	if (mkdtemp(dir) == NULL)
+	if (test_tmpdir(dir) || test_compile(dir, "shapes", "shapes.S", "-g", bin,
+	    sizeof(bin)))
 		return -1;
-	snprintf(bin, sizeof(bin), "%s/shapes", dir);
 	snprintf(rec, sizeof(rec), "%s/shapes.data", dir);
-	snprintf(cmd, sizeof(cmd), "cc -g -o %s tests/fixtures/shapes.S", bin);
-	return system(cmd) != 0;
+	return 0;
 }
 
 static int
 teardown(void **state)
 {
-	char cmd[512];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	return system(cmd);
+	return test_rmdir(dir);
 }
 
 int
