@@ -42,6 +42,7 @@ for n in 10000 100000 1000000; do
 	rec[bt$n]=$("$BT" -i "$B/bt-$n.data" --stdio --top 0 | awk '/^# samples:/ { sub(",", "", $3); print $3 }')
 done
 
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 out=bench/results.md.tmp
 {
 echo "# benchtui vs perf: results"
@@ -54,6 +55,8 @@ echo "Workload: bench/gen.sh, $nfunc small functions with a long tail of calls a
 echo "function of $nhuge instructions, two threads. Times are medians of $RUNS runs"
 echo "(perf annotate of everything: 1 run); memory is the peak RSS of the tool's own"
 echo "process. Ratios are perf / benchtui: above 1, benchtui is faster or smaller."
+echo "Load average when the measurements started: $load_before (on 2 CPUs: anything"
+echo "above 0 is another process sharing the machine, and the times swing with it)."
 echo
 echo "Recordings: perf record / benchtui at 20 kHz: ${rec[10000]}/${rec[bt10000]},"
 echo "${rec[100000]}/${rec[bt100000]}, ${rec[1000000]}/${rec[bt1000000]} samples."

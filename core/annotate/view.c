@@ -250,28 +250,39 @@ set_columns(struct bt_view *v, const char *const *heads, const size_t *widths,
 	v->columns.ncells = i;
 }
 
-static int
-hot_cmp_weight(const void *a, const void *b, void *arg)
-{
-	const struct bt_view *v = arg;
-	const struct bt_row *x = &v->rows.v[*(const size_t *)a];
-	const struct bt_row *y = &v->rows.v[*(const size_t *)b];
+struct hot_key {
+	double w;
+	size_t row;
+};
 
-	if (x->weight != y->weight)
-		return x->weight > y->weight ? -1 : 1;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+static int
+hot_cmp(const void *a, const void *b)
+{
+	const struct hot_key *x = a, *y = b;
+
+	if (x->w != y->w)
+		return x->w > y->w ? -1 : 1;
+	return x->row < y->row ? -1 : 1;
 }
 
+/* Rows with weight, hottest first (sorted as flat keys: a big function has thousands). */
 static void
 build_hot(struct bt_view *v)
 {
-	size_t i;
+	struct hot_key *k = bt_xmalloc((v->rows.n + 1) * sizeof(*k));
+	size_t i, n = 0;
 
 	for (i = 0; i < v->rows.n; i++)
-		if (v->rows.v[i].weight > 0)
-			BT_VEC_PUSH(v->hot, i);
-	if (v->hot.n > 1)
-		qsort_r(v->hot.v, v->hot.n, sizeof(size_t), hot_cmp_weight, v);
+		if (v->rows.v[i].weight > 0) {
+			k[n].w = v->rows.v[i].weight;
+			k[n++].row = i;
+		}
+	bt_qsort(k, n, sizeof(*k), hot_cmp);
+	BT_ALLOC_GROW(v->hot.v, n, v->hot.alloc);
+	for (i = 0; i < n; i++)
+		v->hot.v[i] = k[i].row;
+	v->hot.n = n;
+	free(k);
 }
 
 /* Header. */
