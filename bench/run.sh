@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 B=build/bench
 mkdir -p "$B"
 BT=./benchtui
-RUNS=${RUNS:-3}
+RUNS=${RUNS:-5}
 export LC_ALL=C
 
 make --no-print-directory tools >/dev/null
@@ -104,8 +104,8 @@ done
 echo
 echo "## The huge function"
 echo
-read -r ta ni mt mb < <("$B/annotate-big" "$B/bt-100000.data" huge 5)
-echo "Annotating \`huge\` ($ni instructions) from a fresh session: $ta ms (median of 5;"
+read -r ta ni mt mb < <("$B/annotate-big" "$B/bt-100000.data" huge 15)
+echo "Annotating \`huge\` ($ni instructions) from a fresh session: $ta ms (median of 15;"
 echo "target: under 30 ms). A cursor move costs $mt ns at the top and $mb ns at the"
 echo "bottom (constant: the view is built once, the browser only moves an index)."
 echo
