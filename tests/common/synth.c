@@ -33,6 +33,22 @@ find(uint64_t start, uint64_t size, const char *name, void *arg)
 		l->addr = start;
 }
 
+void
+synth_attr(struct bt_pd_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->attr.size = sizeof(a->attr);
+	a->attr.type = PERF_TYPE_SOFTWARE;
+	a->attr.config = PERF_COUNT_SW_CPU_CLOCK;
+	a->attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	a->attr.freq = 1;
+	a->attr.sample_freq = 4000;
+	a->attr.sample_id_all = 1;
+	a->attr.mmap = a->attr.mmap2 = a->attr.comm = a->attr.task = 1;
+	a->name = (char *)"cpu-clock";
+}
+
 int
 synth_sample(struct bt_pd_writer *w, uint64_t ip, uint32_t pid, uint32_t tid,
 	     uint64_t time, uint16_t misc)
@@ -141,17 +157,7 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 			pgoff = ph.p_offset & ~0xfffULL;
 		}
 	}
-	memset(&a, 0, sizeof(a));
-	a.attr.size = sizeof(a.attr);
-	a.attr.type = PERF_TYPE_SOFTWARE;
-	a.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	a.attr.freq = 1;
-	a.attr.sample_freq = 4000;
-	a.attr.sample_id_all = 1;
-	a.attr.mmap = a.attr.mmap2 = a.attr.comm = a.attr.task = 1;
-	a.name = (char *)"cpu-clock";
+	synth_attr(&a);
 	a.ids = ids;
 	a.nids = 1;
 	w = bt_pd_create(out, &a, 1, &err);

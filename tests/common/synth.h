@@ -7,6 +7,11 @@
 
 struct bt_pd_writer;
 
+struct bt_pd_attr;
+
+/* The cpu-clock attribute (4000 Hz, benchtui's sample layout) of every synthesized recording. */
+void synth_attr(struct bt_pd_attr *a);
+
 /* One SAMPLE record in benchtui's layout (ip, pid/tid, time, cpu, period). */
 int synth_sample(struct bt_pd_writer *w, uint64_t ip, uint32_t pid, uint32_t tid,
 		 uint64_t time, uint16_t misc);

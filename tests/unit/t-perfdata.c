@@ -22,16 +22,7 @@ test_attr(void)
 	static uint64_t ids[2] = { 41, 42 };
 	struct bt_pd_attr a;
 
-	memset(&a, 0, sizeof(a));
-	a.attr.size = sizeof(a.attr);
-	a.attr.type = PERF_TYPE_SOFTWARE;
-	a.attr.config = PERF_COUNT_SW_CPU_CLOCK;
-	a.attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	a.attr.sample_id_all = 1;
-	a.attr.freq = 1;
-	a.attr.sample_freq = 4000;
-	a.name = (char *)"cpu-clock";
+	synth_attr(&a);
 	a.ids = ids;
 	a.nids = 2;
 	return a;
