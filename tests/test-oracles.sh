@@ -16,7 +16,9 @@ norm() { sed 's/ (discriminator [0-9]*)//; s/^??:?$/??:0/; s/^:?$/??:0/; s/^0x0*
 cc -O2 -g -o "$FIX/decode" tests/fixtures/decode.c
 cc -O2 -g -mavx2 -mfma -o "$FIX/decode-avx2" tests/fixtures/decode.c
 cc -O2 -g -mavx512f -mavx512bw -mavx512vl -o "$FIX/decode-avx512" tests/fixtures/decode.c
-for f in decode decode-avx2 decode-avx512; do
+targets="decode decode-avx2 decode-avx512"
+cc -m32 -O2 -g -o "$FIX/decode-i386" tests/fixtures/decode.c 2>/dev/null && targets="$targets decode-i386"
+for f in $targets; do
 	if out=$("$DUMP" --objdump "$FIX/$f" 2>/dev/null); then
 		ok "$f: $(echo "$out" | tail -1)"
 	else

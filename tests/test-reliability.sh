@@ -33,6 +33,14 @@ if cc -O2 -g -static -o "$TMP/static" tests/fixtures/split.c 2>/dev/null; then
 else
 	echo "   note: no static libc here: static binary not tried"
 fi
+if cc -m32 -O2 -g -o "$TMP/split32" tests/fixtures/split.c 2>/dev/null; then
+	run "$TMP/split32"
+	[ "$(top "$TMP/out")" = work_a ] && has "$TMP/out" "^## work_a" && has "$TMP/out" "%esp" &&
+		has "$TMP/out" "split.c:18" && ok "a 32-bit binary: symbols, i386 code, lines" ||
+		fail "32-bit: top $(top "$TMP/out")"
+else
+	echo "   note: no 32-bit C library here (gcc-multilib): 32-bit binary not tried"
+fi
 cc -O2 -g -no-pie -fno-pie -o "$TMP/nopie" tests/fixtures/split.c
 run "$TMP/nopie"
 [ "$(top "$TMP/out")" = work_a ] && has "$TMP/out" "^## work_a" && has "$TMP/out" "imul" &&
