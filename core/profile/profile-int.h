@@ -11,7 +11,7 @@
 
 #include "base.h"
 #include "benchtui/profile.h"
-#include "profile/meta.h"
+#include "perf/meta.h"
 
 enum bt_mod_kind {
 	BT_MOD_ELF,		/* a file: executable or shared library */

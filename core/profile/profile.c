@@ -9,7 +9,7 @@
 #include <sys/mman.h>
 
 #include "base.h"
-#include "profile/perfdata.h"
+#include "perf/perfdata.h"
 #include "profile/profile-int.h"
 
 struct sideband {
@@ -454,9 +454,9 @@ resolve_sample(struct bt_profile *p, const struct bt_pd_event *ev,
 	if (ev->attr < 0 || ev->attr > 255 || (size_t)ev->attr >= p->info.nevents)
 		return false;
 	smp->time = ev->time;
-	smp->off = ev->u.sample.ip;
+	smp->off = ev->sample.ip;
 	smp->tid = ev->tid;
-	smp->period = (uint32_t)BT_MIN(ev->u.sample.period, UINT32_MAX);
+	smp->period = (uint32_t)BT_MIN(ev->sample.period, UINT32_MAX);
 	smp->cpu = (uint16_t)ev->cpu;
 	smp->attr = (uint8_t)ev->attr;
 	smp->flags = (uint8_t)mode;
@@ -591,8 +591,7 @@ pass_samples(struct bt_profile *p, struct bt_pd_reader *r, bool keep,
 	struct hist_table *h = NULL;
 	struct dense **dn = NULL;
 	struct bt_pd_event ev;
-	struct bt_pd_layout l;
-	bool fast;
+	const struct bt_perf_layout *l;
 	int ret;
 
 	if (keep) {
@@ -607,11 +606,11 @@ pass_samples(struct bt_profile *p, struct bt_pd_reader *r, bool keep,
 		}
 	}
 	bt_pd_rewind(r);
-	fast = bt_pd_fast_layout(r, &l);
+	l = bt_pd_fast_layout(r);
 	for (;;) {
 		struct bt_sample smp;
 
-		if (fast) {
+		if (l != NULL) {
 			/* one event, native order: read the fields where they sit */
 			uint32_t type;
 			const uint8_t *rec;
@@ -622,7 +621,7 @@ pass_samples(struct bt_profile *p, struct bt_pd_reader *r, bool keep,
 				break;
 			if (type != PERF_RECORD_SAMPLE)
 				continue;
-			if (size < l.min_size) {
+			if (size < l->fixed_size) {
 				ret = bt_error_set(err, BT_EFORMAT,
 				    "sample at offset %llu is shorter than its sample_type says",
 				    (unsigned long long)(bt_pd_tell(r) - size));
@@ -630,22 +629,22 @@ pass_samples(struct bt_profile *p, struct bt_pd_reader *r, bool keep,
 			}
 			ev.type = type;
 			ev.attr = 0;
-			ev.u.sample.ip = 0;
+			ev.sample.ip = 0;
 			ev.pid = ev.tid = ev.cpu = 0;
 			ev.time = 0;
-			ev.u.sample.period = l.fixed_period;
-			if (l.ip >= 0)
-				memcpy(&ev.u.sample.ip, rec + l.ip, 8);
-			if (l.tid >= 0) {
-				memcpy(&ev.pid, rec + l.tid, 4);
-				memcpy(&ev.tid, rec + l.tid + 4, 4);
+			ev.sample.period = l->fixed_period;
+			if (l->off[BT_PF_IP] >= 0)
+				memcpy(&ev.sample.ip, rec + l->off[BT_PF_IP], 8);
+			if (l->off[BT_PF_TID] >= 0) {
+				memcpy(&ev.pid, rec + l->off[BT_PF_TID], 4);
+				memcpy(&ev.tid, rec + l->off[BT_PF_TID] + 4, 4);
 			}
-			if (l.time >= 0)
-				memcpy(&ev.time, rec + l.time, 8);
-			if (l.cpu >= 0)
-				memcpy(&ev.cpu, rec + l.cpu, 4);
-			if (l.period >= 0)
-				memcpy(&ev.u.sample.period, rec + l.period, 8);
+			if (l->off[BT_PF_TIME] >= 0)
+				memcpy(&ev.time, rec + l->off[BT_PF_TIME], 8);
+			if (l->off[BT_PF_CPU] >= 0)
+				memcpy(&ev.cpu, rec + l->off[BT_PF_CPU], 4);
+			if (l->off[BT_PF_PERIOD] >= 0)
+				memcpy(&ev.sample.period, rec + l->off[BT_PF_PERIOD], 8);
 		} else {
 			ret = bt_pd_next(r, &ev, err);
 			if (ret <= 0)

@@ -21,8 +21,8 @@
 
 #include "base.h"
 #include "benchtui/record.h"
-#include "profile/meta.h"
-#include "profile/perfdata.h"
+#include "perf/meta.h"
+#include "perf/perfdata.h"
 #include "record/record.h"
 
 #define DEFAULT_FREQ 4000
@@ -49,6 +49,7 @@ struct recorder {
 	const struct bt_record_opts *o;
 	struct bt_record_result *res;
 	struct perf_event_attr attr;
+	struct bt_perf_layout layout;	/* of attr's samples */
 	struct ring *rings;
 	size_t nrings;
 	size_t pagesz;
@@ -71,46 +72,14 @@ perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
 	return syscall(SYS_perf_event_open, a, pid, cpu, group, flags);
 }
 
-/* Event names we accept with -e. */
-static const struct {
-	const char *name;
-	uint32_t type;
-	uint64_t config;
-} events[] = {
-	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "cpu-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES },
-	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS },
-	{ "cache-references", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES },
-	{ "cache-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES },
-	{ "branches", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS },
-	{ "branch-misses", PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_MISSES },
-	{ "ref-cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES },
-	{ "cpu-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK },
-	{ "task-clock", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_TASK_CLOCK },
-	{ "page-faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-	{ "faults", PERF_TYPE_SOFTWARE, PERF_COUNT_SW_PAGE_FAULTS },
-};
-
 static int
 parse_event(const char *name, struct perf_event_attr *a, struct bt_error *err)
 {
-	size_t i;
+	uint64_t config;
 
-	for (i = 0; i < BT_ARRAY_SIZE(events); i++)
-		if (strcmp(name, events[i].name) == 0) {
-			a->type = events[i].type;
-			a->config = events[i].config;
-			return 0;
-		}
-	if (name[0] == 'r' && name[1] != '\0') {
-		char *end;
-		unsigned long long v = strtoull(name + 1, &end, 16);
-		if (*end == '\0') {
-			a->type = PERF_TYPE_RAW;
-			a->config = v;
-			return 0;
-		}
+	if (bt_perf_event_parse(name, &a->type, &config) == 0) {
+		a->config = config;
+		return 0;
 	}
 	return bt_error_set(err, BT_EINVAL,
 	    "unknown event '%s' (try cycles, instructions, cpu-clock, task-clock, branch-misses, cache-misses or rNNNN)",
@@ -270,6 +239,7 @@ open_events(struct recorder *rc, pid_t pid, struct bt_error *err)
 				ret = open_on_cpus(rc, &t, pid);
 				if (ret == 0) {
 					rc->attr = t;
+					bt_perf_layout_init(&rc->layout, &t);
 					goto opened;
 				}
 				if (ret != -EINVAL && ret != -EACCES && ret != -EPERM)
@@ -301,7 +271,7 @@ open_events(struct recorder *rc, pid_t pid, struct bt_error *err)
 opened:
 	{
 		char name[64];
-		bt_pd_event_name(&rc->attr, name, sizeof(name));
+		bt_perf_event_name(&rc->attr, name, sizeof(name));
 		snprintf(rc->res->event, sizeof(rc->res->event), "%s", name);
 		snprintf(rc->res->event_note, sizeof(rc->res->event_note), "%s%s%s",
 		    fell_back ? "no hardware cycles event here (no PMU): sampling cpu-clock instead" : "",
@@ -378,70 +348,43 @@ note_mapping(struct recorder *rc, const struct bt_pd_event *ev)
 static bool
 inspect(struct recorder *rc, const struct perf_event_header *h)
 {
-	const uint8_t *p = (const uint8_t *)h;
+	struct bt_pd_event ev;
+	char scratch[16];
 
+	if (bt_pd_decode(&rc->layout, (const uint8_t *)h, h->size, &ev, scratch,
+	    sizeof(scratch)) < 0)
+		return true;	/* written as it came: the reader will say */
+	/* the run starts at its first side-band record (exec) */
+	if (ev.has_time && (h->type == PERF_RECORD_COMM ||
+	    h->type == PERF_RECORD_MMAP || h->type == PERF_RECORD_MMAP2) &&
+	    (rc->start_time == 0 || ev.time < rc->start_time))
+		rc->start_time = ev.time;
 	switch (h->type) {
-	case PERF_RECORD_SAMPLE: {
-		uint64_t t;
-		/* ip, pid/tid, time: fixed layout of our sample_type */
-		if (h->size < 32)
+	case PERF_RECORD_SAMPLE:
+		if (!ev.has_time)
 			return true;
-		memcpy(&t, p + 24, 8);
 		if (rc->start_time == 0)
-			rc->start_time = t;
-		if (rc->delay_ns && t < rc->start_time + rc->delay_ns)
+			rc->start_time = ev.time;
+		if (rc->delay_ns && ev.time < rc->start_time + rc->delay_ns)
 			return false;
-		if (rc->first_time == 0 || t < rc->first_time)
-			rc->first_time = t;
-		if (t > rc->last_time)
-			rc->last_time = t;
+		if (rc->first_time == 0 || ev.time < rc->first_time)
+			rc->first_time = ev.time;
+		if (ev.time > rc->last_time)
+			rc->last_time = ev.time;
 		rc->res->samples++;
 		return true;
-	}
-	case PERF_RECORD_LOST: {
-		uint64_t lost;
-		if (h->size >= 24) {
-			memcpy(&lost, p + 16, 8);
-			rc->res->lost += lost;
-		}
+	case PERF_RECORD_LOST:
+		rc->res->lost += ev.u.lost.lost;
 		return true;
-	}
 	case PERF_RECORD_THROTTLE:
 		rc->res->throttled++;
 		return true;
-	case PERF_RECORD_COMM:
 	case PERF_RECORD_MMAP:
-	case PERF_RECORD_MMAP2: {
-		/* sample_id trailer: tid(8) time(8) cpu(8); time is 16 bytes from the end */
-		uint64_t t;
-		if (h->size >= 8 + 24) {
-			memcpy(&t, p + h->size - 16, 8);
-			if (rc->start_time == 0 || t < rc->start_time)
-				rc->start_time = t;
-		}
-		if (h->type != PERF_RECORD_COMM) {
-			struct bt_pd_event ev;
-			memset(&ev, 0, sizeof(ev));
-			ev.type = h->type;
-			if (h->type == PERF_RECORD_MMAP2 && h->size >= 8 + 64 + 24) {
-				memcpy(&ev.u.mmap.prot, p + 8 + 56, 4);
-				if (h->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
-					ev.u.mmap.build_id_size = BT_MIN(p[8 + 32], 20);
-					memcpy(ev.u.mmap.build_id, p + 8 + 36, 20);
-				}
-				ev.u.mmap.filename = (const char *)p + 8 + 64;
-			} else if (h->type == PERF_RECORD_MMAP && h->size >= 8 + 32 + 24) {
-				ev.u.mmap.prot = PROT_EXEC;
-				ev.u.mmap.filename = (const char *)p + 8 + 32;
-			} else
-				return true;
-			if (strnlen(ev.u.mmap.filename, (size_t)((const char *)p +
-			    h->size - ev.u.mmap.filename)) <
-			    (size_t)((const char *)p + h->size - ev.u.mmap.filename))
-				note_mapping(rc, &ev);
-		}
+	case PERF_RECORD_MMAP2:
+		/* an unterminated name was copied, cut, into scratch: skip it */
+		if (ev.u.mmap.filename != scratch)
+			note_mapping(rc, &ev);
 		return true;
-	}
 	}
 	return true;
 }

@@ -11,8 +11,8 @@
 
 #include "base.h"
 #include "elf-funcs.h"
-#include "profile/meta.h"
-#include "profile/perfdata.h"
+#include "perf/meta.h"
+#include "perf/perfdata.h"
 #include "synth.h"
 
 #define BASE 0x555555554000ULL

@@ -6,7 +6,7 @@
 #include <stdint.h>
 
 #include "base.h"
-#include "profile/meta.h"
+#include "perf/meta.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 
 #include "base.h"
-#include "profile/perfdata.h"
+#include "perf/perfdata.h"
 #include "profile/profile-int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

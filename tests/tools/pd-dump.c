@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "base.h"
-#include "profile/perfdata.h"
+#include "perf/perfdata.h"
 
 int
 main(int argc, char **argv)
@@ -43,8 +43,8 @@ main(int argc, char **argv)
 			first_sample = ev.time;
 		if (strcmp(mode, "samples") == 0 && ev.type == PERF_RECORD_SAMPLE)
 			printf("%u %u %" PRIu64 " %u %" PRIu64 " %#" PRIx64 " %d %u\n",
-			    ev.pid, ev.tid, ev.time, ev.cpu, ev.u.sample.period,
-			    ev.u.sample.ip, ev.attr, ev.misc & PERF_RECORD_MISC_CPUMODE_MASK);
+			    ev.pid, ev.tid, ev.time, ev.cpu, ev.sample.period,
+			    ev.sample.ip, ev.attr, ev.misc & PERF_RECORD_MISC_CPUMODE_MASK);
 		if (strcmp(mode, "mmaps") == 0 && (ev.type == PERF_RECORD_MMAP ||
 		    ev.type == PERF_RECORD_MMAP2))
 			printf("%u %#" PRIx64 " %#" PRIx64 " %#" PRIx64 " %x %s\n",

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "base.h"
-#include "profile/meta.h"
-#include "profile/perfdata.h"
+#include "perf/meta.h"
+#include "perf/perfdata.h"
 #include "synth.h"
 
 static char dir[] = "/tmp/bt-pd.XXXXXX";
@@ -112,11 +112,11 @@ test_round_trip(void **state)
 	assert_int_equal(b[0].id[19], 0xab);
 	while ((ret = bt_pd_next(r, &ev, &err)) > 0) {
 		if (ev.type == PERF_RECORD_SAMPLE) {
-			assert_int_equal(ev.u.sample.ip, 0x400100 + nsamples % 16);
+			assert_int_equal(ev.sample.ip, 0x400100 + nsamples % 16);
 			assert_int_equal(ev.pid, 100);
 			assert_int_equal(ev.tid, 101);
 			assert_int_equal(ev.time, 20 + nsamples);
-			assert_int_equal(ev.u.sample.period, 250000);
+			assert_int_equal(ev.sample.period, 250000);
 			nsamples++;
 		} else if (ev.type == PERF_RECORD_MMAP2) {
 			assert_string_equal(ev.u.mmap.filename, "/bin/bench");

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "base.h"
-#include "profile/meta.h"
+#include "perf/meta.h"
 
 /* Escape backslash and newline so that an argument stays on one line. */
 static void

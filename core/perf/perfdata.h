@@ -15,6 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "perf/sample.h"
+
 struct bt_error;
 
 /* Feature bits (HEADER_*) benchtui reads or writes. */
@@ -78,6 +80,7 @@ struct bt_pd_buildid {
  * @attr: index of its event in the attribute list, -1 if unknown
  * @pid, @tid, @time, @cpu: from the sample fields or the sample_id trailer
  *   (has_time false when the record carries no time)
+ * @sample: PERF_RECORD_SAMPLE: every field of the sample
  */
 struct bt_pd_event {
 	uint32_t type;
@@ -87,10 +90,8 @@ struct bt_pd_event {
 	uint32_t pid, tid, cpu;
 	uint64_t time;
 	bool has_time;
+	struct bt_perf_sample sample;
 	union {
-		struct {
-			uint64_t ip, period;
-		} sample;
 		struct {	/* MMAP and MMAP2 */
 			uint32_t pid, tid;
 			uint64_t start, len, pgoff;
@@ -146,23 +147,22 @@ uint64_t bt_pd_data_size(const struct bt_pd_reader *r);
  */
 int bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev,
 	       struct bt_error *err);
-/**
- * struct bt_pd_layout - where a sample's fields sit, for the fast path
- * @ip, @tid, @time, @cpu, @period: byte offsets from the record start, -1 absent
- * @min_size: the smallest record that holds them all
- */
-struct bt_pd_layout {
-	int ip, tid, time, cpu, period;
-	unsigned min_size;
-	uint64_t fixed_period;	/* when PERIOD is absent and the event is not freq */
-};
-
 /*
- * The sample layout when every sample of the file can be read at fixed
- * offsets without swapping (one event, native byte order): returns true
- * and fills *l; false means bt_pd_next() must be used.
+ * Decode one record of a stream in native byte order whose events share
+ * layout l (the recorder's ring buffers), as bt_pd_next() does; strings
+ * that are not terminated are copied into scratch. Returns 0, or -1 when
+ * the record is shorter than its type needs.
  */
-bool bt_pd_fast_layout(const struct bt_pd_reader *r, struct bt_pd_layout *l);
+int bt_pd_decode(const struct bt_perf_layout *l, const uint8_t *rec, size_t size,
+		 struct bt_pd_event *ev, char *scratch, size_t scratch_len);
+/* The sample layout of event i. */
+const struct bt_perf_layout *bt_pd_layout(const struct bt_pd_reader *r, size_t i);
+/*
+ * The layout when every sample of the file can be read at its fixed
+ * offsets without swapping (one event, native byte order), else NULL and
+ * bt_pd_next() must be used.
+ */
+const struct bt_perf_layout *bt_pd_fast_layout(const struct bt_pd_reader *r);
 /*
  * The next record as raw bytes (for the fast path): type, misc, the record
  * and its size. Returns 1, 0 at the end, or -BT_EFORMAT.
@@ -177,10 +177,6 @@ void bt_pd_seek(struct bt_pd_reader *r, uint64_t pos);
 void bt_pd_skip_samples(struct bt_pd_reader *r, bool skip);
 /* Restart iteration at the first record. */
 void bt_pd_rewind(struct bt_pd_reader *r);
-
-/* Fill attr name from type/config: "cycles", "cpu-clock", "raw 0x1c2"... */
-const char *bt_pd_event_name(const struct perf_event_attr *attr, char *buf,
-			     size_t len);
 
 /* Writing. */
 struct bt_pd_features {

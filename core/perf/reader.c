@@ -1,0 +1,696 @@
+/*
+ * perf.data reader: header, attributes and the data section's records.
+ * The whole file is mapped and every offset is checked against it; both
+ * byte orders are read. Feature sections are in features.c, the sample
+ * layout in sample.c.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perf/perfdata-int.h"
+
+#define PD_MAX_ATTRS 4096
+#define WINDOW (16u << 20)	/* of a big mapped file, the part kept resident */
+
+static uint8_t
+revbyte(uint8_t b)
+{
+	b = (uint8_t)((b & 0xf0) >> 4 | (b & 0x0f) << 4);
+	b = (uint8_t)((b & 0xcc) >> 2 | (b & 0x33) << 2);
+	b = (uint8_t)((b & 0xaa) >> 1 | (b & 0x55) << 1);
+	return b;
+}
+
+/* Byte-swap an attr read from a file of the other endianness, as perf does. */
+static void
+attr_swap(struct perf_event_attr *a, size_t size)
+{
+	uint8_t *p = (uint8_t *)a;
+	size_t i;
+
+	a->type = bswap_32(a->type);
+	a->size = bswap_32(a->size);
+	/* u64 fields up to the bitfield word */
+	for (i = 8; i + 8 <= 40 && i + 8 <= size; i += 8) {	/* config .. read_format */
+		uint64_t v;
+		memcpy(&v, p + i, 8);
+		v = bswap_64(v);
+		memcpy(p + i, &v, 8);
+	}
+	if (size >= 48)		/* bitfields: bits reversed in each byte */
+		for (i = 40; i < 48; i++)
+			p[i] = revbyte(p[i]);
+	/* wakeup_events, bp_type (u32 each) */
+	for (i = 48; i + 4 <= 56 && i + 4 <= size; i += 4) {
+		uint32_t v;
+		memcpy(&v, p + i, 4);
+		v = bswap_32(v);
+		memcpy(p + i, &v, 4);
+	}
+	/* config1, config2, branch_sample_type, sample_regs_user */
+	for (i = 56; i + 8 <= 88 && i + 8 <= size; i += 8) {
+		uint64_t v;
+		memcpy(&v, p + i, 8);
+		v = bswap_64(v);
+		memcpy(p + i, &v, 8);
+	}
+	if (size >= 92)
+		a->sample_stack_user = bswap_32(a->sample_stack_user);
+	if (size >= 96)
+		a->clockid = (int32_t)bswap_32((uint32_t)a->clockid);
+	if (size >= 104)
+		a->sample_regs_intr = bswap_64(a->sample_regs_intr);
+	if (size >= 108)
+		a->aux_watermark = bswap_32(a->aux_watermark);
+	if (size >= 110)
+		a->sample_max_stack = bswap_16(a->sample_max_stack);
+	if (size >= 116)
+		a->aux_sample_size = bswap_32(a->aux_sample_size);
+	if (size >= 128)
+		a->sig_data = bswap_64(a->sig_data);
+}
+
+/* Read a perf_event_attr of file size fsize at p into *a (native order). */
+static int
+read_attr(struct bt_pd_reader *r, const uint8_t *p, size_t fsize,
+	  struct perf_event_attr *a, uint64_t off, struct bt_error *err)
+{
+	uint32_t asize;
+
+	memset(a, 0, sizeof(*a));
+	if (fsize < PERF_ATTR_SIZE_VER0)
+		return bt_error_set(err, BT_EFORMAT,
+		    "attribute at offset %llu is too small (%zu bytes)",
+		    (unsigned long long)off, fsize);
+	asize = pd_g32(r, p + 4);
+	if (asize == 0)
+		asize = PERF_ATTR_SIZE_VER0;
+	if (asize > fsize)
+		asize = (uint32_t)fsize;
+	memcpy(a, p, BT_MIN(asize, sizeof(*a)));
+	if (r->swapped)
+		attr_swap(a, BT_MIN(asize, sizeof(*a)));
+	a->size = sizeof(*a);
+	return 0;
+}
+
+static int
+id_cmp(const void *a, const void *b)
+{
+	const struct pd_id *x = a, *y = b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+static int
+read_attrs(struct bt_pd_reader *r, uint64_t attr_size,
+	   struct pd_section sec, struct bt_error *err)
+{
+	size_t n, i, j;
+
+	if (attr_size < PERF_ATTR_SIZE_VER0 + 16 || attr_size > 4096)
+		return bt_error_set(err, BT_EFORMAT,
+		    "bad attribute size %llu in the header",
+		    (unsigned long long)attr_size);
+	if (!pd_in_file(r, sec.offset, sec.size))
+		return bt_error_set(err, BT_EFORMAT,
+		    "attribute section at offset %llu is past the end of the file",
+		    (unsigned long long)sec.offset);
+	n = sec.size / attr_size;
+	if (n == 0)
+		return bt_error_set(err, BT_EFORMAT, "the file has no events");
+	if (n > PD_MAX_ATTRS)
+		return bt_error_set(err, BT_EFORMAT, "too many events (%zu)", n);
+	r->attrs = bt_xcalloc(n, sizeof(*r->attrs));
+	r->nattrs = n;
+	for (i = 0; i < n; i++) {
+		uint64_t off = sec.offset + i * attr_size;
+		const uint8_t *p = r->data + off;
+		struct bt_pd_attr *a = &r->attrs[i];
+		uint64_t ids_off, ids_size;
+		int ret;
+
+		ret = read_attr(r, p, attr_size - 16, &a->attr, off, err);
+		if (ret)
+			return ret;
+		ids_off = pd_g64(r, p + attr_size - 16);
+		ids_size = pd_g64(r, p + attr_size - 8);
+		if (!pd_in_file(r, ids_off, ids_size) || ids_size % 8)
+			return bt_error_set(err, BT_EFORMAT,
+			    "event ids of attribute at offset %llu are out of bounds",
+			    (unsigned long long)off);
+		a->nids = ids_size / 8;
+		a->ids = bt_xcalloc(a->nids, sizeof(uint64_t));
+		for (j = 0; j < a->nids; j++)
+			a->ids[j] = pd_g64(r, r->data + ids_off + j * 8);
+		r->nids += a->nids;
+	}
+	r->ids = bt_xcalloc(r->nids, sizeof(*r->ids));
+	r->nids = 0;
+	for (i = 0; i < n; i++)
+		for (j = 0; j < r->attrs[i].nids; j++) {
+			r->ids[r->nids].id = r->attrs[i].ids[j];
+			r->ids[r->nids++].attr = (int)i;
+		}
+	bt_qsort(r->ids, r->nids, sizeof(*r->ids), id_cmp);
+	r->layouts = bt_xcalloc(n, sizeof(*r->layouts));
+	for (i = 0; i < n; i++)
+		bt_perf_layout_init(&r->layouts[i], &r->attrs[i].attr);
+	return 0;
+}
+
+static int
+parse_header(struct bt_pd_reader *r, struct bt_error *err)
+{
+	uint64_t magic, hsize, attr_size;
+	struct pd_section attrs;
+	uint8_t bits[PD_FEAT_BITS / 8];
+	size_t i;
+	int ret;
+
+	if (r->size < 16)
+		return bt_error_set(err, BT_EFORMAT,
+		    "file too short for a perf.data header (%zu bytes)", r->size);
+	memcpy(&magic, r->data, 8);
+	if (magic == bswap_64(PD_MAGIC))
+		r->swapped = true;
+	else if (magic != PD_MAGIC) {
+		if (memcmp(r->data, "PERFFILE", 8) == 0)
+			return bt_error_set(err, BT_EFORMAT,
+			    "perf.data version 1 is not supported");
+		return bt_error_set(err, BT_EFORMAT,
+		    "not a perf.data file (bad magic at offset 0)");
+	}
+	hsize = pd_g64(r, r->data + 8);
+	if (hsize == 16)
+		return bt_error_set(err, BT_ENOTSUP,
+		    "pipe-mode perf.data is not supported; record to a file (perf record -o FILE)");
+	if (hsize < PD_HEADER_SIZE || r->size < PD_HEADER_SIZE)
+		return bt_error_set(err, BT_EFORMAT,
+		    "truncated perf.data header (%zu bytes)", r->size);
+	attr_size = pd_g64(r, r->data + 16);
+	attrs.offset = pd_g64(r, r->data + 24);
+	attrs.size = pd_g64(r, r->data + 32);
+	r->data_sec.offset = pd_g64(r, r->data + 40);
+	r->data_sec.size = pd_g64(r, r->data + 48);
+	for (i = 0; i < 4; i++) {
+		uint64_t w = pd_g64(r, r->data + 72 + i * 8);
+		memcpy(bits + i * 8, &w, 8);	/* bitmap as little-endian words */
+	}
+	if (!pd_in_file(r, r->data_sec.offset, r->data_sec.size)) {
+		if (r->data_sec.offset > r->size)
+			return bt_error_set(err, BT_EFORMAT,
+			    "data section at offset %llu is past the end of the file (%zu bytes)",
+			    (unsigned long long)r->data_sec.offset, r->size);
+		/* truncated: read what is there, as perf does */
+		r->data_sec.size = r->size - r->data_sec.offset;
+		memset(bits, 0, sizeof(bits));
+	}
+	ret = read_attrs(r, attr_size, attrs, err);
+	if (ret)
+		return ret;
+	pd_read_features(r, bits);
+	for (i = 0; i < r->nattrs; i++) {
+		char buf[64];
+		if (r->attrs[i].name == NULL)
+			r->attrs[i].name = bt_xstrdup(bt_perf_event_name(
+			    &r->attrs[i].attr, buf, sizeof(buf)));
+	}
+	r->pos = r->data_sec.offset;
+	return 0;
+}
+
+struct bt_pd_reader *
+bt_pd_open_mem(const void *data, size_t size, struct bt_error *err)
+{
+	struct bt_pd_reader *r = bt_xcalloc(1, sizeof(*r));
+
+	r->data = data;
+	r->size = size;
+	if (parse_header(r, err)) {
+		bt_pd_close(r);
+		return NULL;
+	}
+	return r;
+}
+
+struct bt_pd_reader *
+bt_pd_open(const char *path, struct bt_error *err)
+{
+	struct bt_pd_reader *r;
+	struct stat st;
+	void *p;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		bt_error_errno(err, errno == ENOENT ? BT_ENOENT :
+		    errno == EACCES ? BT_EACCES : BT_EIO, errno,
+		    "cannot open '%s'", path);
+		return NULL;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		bt_error_set(err, BT_EFORMAT, "'%s' is not a regular file", path);
+		close(fd);
+		return NULL;
+	}
+	if (st.st_size == 0) {
+		bt_error_set(err, BT_EFORMAT, "'%s' is empty", path);
+		close(fd);
+		return NULL;
+	}
+	/*
+	 * A small file is prefaulted (one call instead of a fault per page); a
+	 * big one is read in a window: pages behind it are dropped, so memory
+	 * does not grow with the length of the recording.
+	 */
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE |
+	    (st.st_size <= WINDOW ? MAP_POPULATE : 0), fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		bt_error_errno(err, BT_EIO, errno, "cannot map '%s'", path);
+		return NULL;
+	}
+	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+	r = bt_pd_open_mem(p, (size_t)st.st_size, err);
+	if (r == NULL) {
+		if (err != NULL) {
+			char msg[sizeof(err->msg)];
+			snprintf(msg, sizeof(msg), "'%.200s': %.300s", path, err->msg);
+			memcpy(err->msg, msg, sizeof(msg));
+		}
+		munmap(p, (size_t)st.st_size);
+		return NULL;
+	}
+	r->mapped = true;
+	return r;
+}
+
+void
+bt_pd_close(struct bt_pd_reader *r)
+{
+	size_t i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < r->nattrs; i++) {
+		free(r->attrs[i].name);
+		free(r->attrs[i].ids);
+	}
+	free(r->attrs);
+	free(r->layouts);
+	free(r->ids);
+	for (i = 0; i < PD_FEAT_BITS; i++)
+		free(r->feat_str[i]);
+	for (i = 0; i < r->cmdline_argc; i++)
+		free(r->cmdline[i]);
+	free(r->cmdline);
+	for (i = 0; i < r->nbuildids; i++)
+		free(r->buildids[i].filename);
+	free(r->buildids);
+	if (r->mapped)
+		munmap((void *)r->data, r->size);
+	free(r);
+}
+
+size_t
+bt_pd_nattrs(const struct bt_pd_reader *r)
+{
+	return r->nattrs;
+}
+
+const struct bt_pd_attr *
+bt_pd_attr(const struct bt_pd_reader *r, size_t i)
+{
+	return i < r->nattrs ? &r->attrs[i] : NULL;
+}
+
+bool
+bt_pd_swapped(const struct bt_pd_reader *r)
+{
+	return r->swapped;
+}
+
+const char *
+bt_pd_feature_str(const struct bt_pd_reader *r, int feat)
+{
+	return feat > 0 && feat < PD_FEAT_BITS ? r->feat_str[feat] : NULL;
+}
+
+char *const *
+bt_pd_cmdline(const struct bt_pd_reader *r, size_t *argc)
+{
+	*argc = r->cmdline_argc;
+	return r->cmdline;
+}
+
+int
+bt_pd_nr_cpus(const struct bt_pd_reader *r)
+{
+	return r->nr_cpus;
+}
+
+size_t
+bt_pd_buildids(const struct bt_pd_reader *r, const struct bt_pd_buildid **ids)
+{
+	*ids = r->buildids;
+	return r->nbuildids;
+}
+
+const void *
+bt_pd_benchtui(const struct bt_pd_reader *r, size_t *len)
+{
+	*len = r->bt_section_len;
+	return r->bt_section;
+}
+
+uint64_t
+bt_pd_data_size(const struct bt_pd_reader *r)
+{
+	return r->data_sec.size;
+}
+
+const struct bt_perf_layout *
+bt_pd_layout(const struct bt_pd_reader *r, size_t i)
+{
+	return i < r->nattrs ? &r->layouts[i] : NULL;
+}
+
+const struct bt_perf_layout *
+bt_pd_fast_layout(const struct bt_pd_reader *r)
+{
+	return r->swapped || r->nattrs != 1 ? NULL : &r->layouts[0];
+}
+
+/* Give back the pages of a big mapped file well behind the read position. */
+static void
+drop_behind(struct bt_pd_reader *r)
+{
+	uint64_t upto;
+
+	if (!r->mapped || r->size <= WINDOW || r->pos < r->dropped + 2 * WINDOW)
+		return;
+	upto = (r->pos - WINDOW) & ~(uint64_t)4095;
+	madvise((void *)(r->data + r->dropped), upto - r->dropped, MADV_DONTNEED);
+	r->dropped = upto;
+}
+
+int
+bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
+	       const uint8_t **rec, size_t *size, struct bt_error *err)
+{
+	uint64_t end = r->data_sec.offset + r->data_sec.size;
+	const uint8_t *p;
+	uint16_t sz;
+
+	if (r->pos >= end)
+		return 0;
+	drop_behind(r);
+	if (end - r->pos < 8)
+		return bt_error_set(err, BT_EFORMAT,
+		    "truncated record header at offset %llu", (unsigned long long)r->pos);
+	p = r->data + r->pos;
+	memcpy(type, p, 4);
+	memcpy(misc, p + 4, 2);
+	memcpy(&sz, p + 6, 2);
+	if (sz < 8 || sz > end - r->pos)
+		return bt_error_set(err, BT_EFORMAT,
+		    "record at offset %llu has a bad size %u",
+		    (unsigned long long)r->pos, sz);
+	*rec = p;
+	*size = sz;
+	r->pos += sz;
+	return 1;
+}
+
+uint64_t
+bt_pd_tell(const struct bt_pd_reader *r)
+{
+	return r->pos;
+}
+
+void
+bt_pd_seek(struct bt_pd_reader *r, uint64_t pos)
+{
+	if (pos >= r->data_sec.offset && pos <= r->data_sec.offset + r->data_sec.size)
+		r->pos = pos;
+}
+
+void
+bt_pd_skip_samples(struct bt_pd_reader *r, bool skip)
+{
+	r->skip_samples = skip;
+}
+
+void
+bt_pd_rewind(struct bt_pd_reader *r)
+{
+	r->pos = r->data_sec.offset;
+	r->dropped = 0;
+}
+
+static int
+attr_of_id(const struct bt_pd_reader *r, uint64_t id)
+{
+	size_t lo = 0, hi = r->nids;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (r->ids[mid].id < id)
+			lo = mid + 1;
+		else if (r->ids[mid].id > id)
+			hi = mid;
+		else
+			return r->ids[mid].attr;
+	}
+	return -1;
+}
+
+/*
+ * The event a sample belongs to: by its IDENTIFIER, or its ID at the
+ * place the first event's layout gives (perf's id_pos); an unknown id
+ * keeps the first event, as its layout is the best guess.
+ */
+static int
+sample_attr(const struct bt_pd_reader *r, const uint8_t *p, size_t size,
+	    int *attr)
+{
+	int pos = r->layouts[0].id_pos, ai;
+
+	*attr = 0;
+	if (r->nattrs == 1 || pos < 0)
+		return 0;
+	if (size < 16 + (size_t)pos * 8)
+		return -1;
+	ai = attr_of_id(r, pd_g64(r, p + 8 + (size_t)pos * 8));
+	*attr = ai < 0 ? 0 : ai;
+	return 0;
+}
+
+/* A NUL-terminated string inside [p, p+len), copied if it is not terminated. */
+static const char *
+rec_string(char *scratch, size_t scratch_len, const uint8_t *p, size_t len)
+{
+	size_t n = strnlen((const char *)p, len);
+
+	if (n < len)
+		return (const char *)p;
+	n = BT_MIN(n, scratch_len - 1);
+	memcpy(scratch, p, n);
+	scratch[n] = '\0';
+	return scratch;
+}
+
+/*
+ * The body (after the header, before the sample_id trailer) of a side-band
+ * record: MMAP, MMAP2, COMM, FORK, EXIT, LOST, LOST_SAMPLES, THROTTLE.
+ * Returns -1 when it is shorter than its type needs.
+ */
+static int
+decode_side(bool swapped, const uint8_t *p, size_t body, struct bt_pd_event *ev,
+	    char *scratch, size_t scratch_len)
+{
+	switch (ev->type) {
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		size_t fixed = ev->type == PERF_RECORD_MMAP ? 32 : 64;
+
+		memset(&ev->u.mmap, 0, sizeof(ev->u.mmap));
+		if (body < fixed)
+			goto short_rec;
+		ev->u.mmap.pid = bt_perf_get32(p, swapped);
+		ev->u.mmap.tid = bt_perf_get32(p + 4, swapped);
+		ev->u.mmap.start = bt_perf_get64(p + 8, swapped);
+		ev->u.mmap.len = bt_perf_get64(p + 16, swapped);
+		ev->u.mmap.pgoff = bt_perf_get64(p + 24, swapped);
+		if (ev->type == PERF_RECORD_MMAP2) {
+			if (ev->misc & PERF_RECORD_MISC_MMAP_BUILD_ID) {
+				ev->u.mmap.build_id_size = BT_MIN(p[32], 20);
+				memcpy(ev->u.mmap.build_id, p + 36, 20);
+			}
+			ev->u.mmap.prot = bt_perf_get32(p + 56, swapped);
+			ev->u.mmap.flags = bt_perf_get32(p + 60, swapped);
+		}
+		ev->u.mmap.filename = rec_string(scratch, scratch_len, p + fixed, body - fixed);
+		break;
+	}
+	case PERF_RECORD_COMM:
+		if (body < 8)
+			goto short_rec;
+		ev->u.comm.pid = bt_perf_get32(p, swapped);
+		ev->u.comm.tid = bt_perf_get32(p + 4, swapped);
+		ev->u.comm.comm = rec_string(scratch, scratch_len, p + 8, body - 8);
+		break;
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		if (body < 24)
+			goto short_rec;
+		ev->u.task.pid = bt_perf_get32(p, swapped);
+		ev->u.task.ppid = bt_perf_get32(p + 4, swapped);
+		ev->u.task.tid = bt_perf_get32(p + 8, swapped);
+		ev->u.task.ptid = bt_perf_get32(p + 12, swapped);
+		ev->u.task.time = bt_perf_get64(p + 16, swapped);
+		break;
+	case PERF_RECORD_LOST:
+		if (body < 16)
+			goto short_rec;
+		ev->u.lost.id = bt_perf_get64(p, swapped);
+		ev->u.lost.lost = bt_perf_get64(p + 8, swapped);
+		break;
+	case PERF_RECORD_LOST_SAMPLES:
+		if (body < 8)
+			goto short_rec;
+		ev->u.lost.id = 0;
+		ev->u.lost.lost = bt_perf_get64(p, swapped);
+		break;
+	case PERF_RECORD_THROTTLE:
+	case PERF_RECORD_UNTHROTTLE:
+		if (body < 16)
+			goto short_rec;
+		ev->u.throttle.time = bt_perf_get64(p, swapped);
+		ev->u.throttle.id = bt_perf_get64(p + 8, swapped);
+		break;
+	default:
+		break;	/* other kernel records: skipped by size */
+	}
+	return 0;
+short_rec:
+	return -1;
+}
+
+int
+bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
+{
+	uint64_t end = r->data_sec.offset + r->data_sec.size;
+	const uint8_t *p;
+	uint16_t size;
+	size_t body, trailer;
+	struct bt_perf_sample id;
+
+	if (r->pos >= end)
+		return 0;
+	drop_behind(r);
+	/* no memset of the whole event: this runs for every sample */
+	ev->pid = ev->tid = ev->cpu = 0;
+	ev->time = 0;
+	ev->has_time = false;
+	ev->offset = r->pos;
+	if (end - r->pos < 8)
+		return bt_error_set(err, BT_EFORMAT,
+		    "truncated record header at offset %llu",
+		    (unsigned long long)r->pos);
+	p = r->data + r->pos;
+	ev->type = pd_g32(r, p);
+	ev->misc = pd_g16(r, p + 4);
+	size = pd_g16(r, p + 6);
+	if (size < 8)
+		return bt_error_set(err, BT_EFORMAT,
+		    "record at offset %llu has a bad size %u",
+		    (unsigned long long)r->pos, size);
+	if (size > end - r->pos)
+		return bt_error_set(err, BT_EFORMAT,
+		    "record at offset %llu runs past the end of the data (truncated file?)",
+		    (unsigned long long)r->pos);
+	r->pos += size;
+	ev->attr = r->nattrs == 1 ? 0 : -1;
+
+	if (ev->type == PERF_RECORD_SAMPLE) {
+		if (r->skip_samples)
+			return 1;
+		if (sample_attr(r, p, size, &ev->attr) < 0 ||
+		    bt_perf_sample_parse(&r->layouts[ev->attr], p, size, r->swapped,
+		    &ev->sample) < 0)
+			return bt_error_set(err, BT_EFORMAT,
+			    "sample at offset %llu is shorter than its sample_type says",
+			    (unsigned long long)ev->offset);
+		ev->pid = ev->sample.pid;
+		ev->tid = ev->sample.tid;
+		ev->cpu = ev->sample.cpu;
+		ev->time = ev->sample.time;
+		ev->has_time = BT_PF_HAS(&ev->sample, BT_PF_TIME);
+		return 1;
+	}
+	if (ev->type >= BT_PD_HEADER_ATTR)
+		return 1;	/* perf's own records: the caller skips them */
+
+	trailer = bt_perf_sample_id_parse(&r->layouts[0], p, size, r->swapped, &id);
+	if (trailer) {
+		ev->pid = id.pid;
+		ev->tid = id.tid;
+		ev->cpu = id.cpu;
+		ev->time = id.time;
+		ev->has_time = BT_PF_HAS(&id, BT_PF_TIME);
+		if (BT_PF_HAS(&id, BT_PF_IDENTIFIER))
+			ev->attr = attr_of_id(r, id.identifier);
+		else if (BT_PF_HAS(&id, BT_PF_ID) && r->nattrs > 1)
+			ev->attr = attr_of_id(r, id.id);
+	}
+	body = size - 8 - trailer;
+	if (decode_side(r->swapped, p + 8, body, ev, r->scratch, sizeof(r->scratch)) < 0)
+		return bt_error_set(err, BT_EFORMAT,
+		    "record of type %u at offset %llu is too short (%u bytes)",
+		    ev->type, (unsigned long long)ev->offset, size);
+	return 1;
+}
+
+int
+bt_pd_decode(const struct bt_perf_layout *l, const uint8_t *rec, size_t size,
+	     struct bt_pd_event *ev, char *scratch, size_t scratch_len)
+{
+	struct perf_event_header h;
+	struct bt_perf_sample id;
+	size_t trailer;
+
+	memcpy(&h, rec, sizeof(h));
+	memset(ev, 0, offsetof(struct bt_pd_event, sample));
+	ev->type = h.type;
+	ev->misc = h.misc;
+	if (h.size < 8 || h.size > size)
+		return -1;
+	if (h.type == PERF_RECORD_SAMPLE) {
+		if (bt_perf_sample_parse(l, rec, h.size, false, &ev->sample) < 0)
+			return -1;
+		ev->pid = ev->sample.pid;
+		ev->tid = ev->sample.tid;
+		ev->cpu = ev->sample.cpu;
+		ev->time = ev->sample.time;
+		ev->has_time = BT_PF_HAS(&ev->sample, BT_PF_TIME);
+		return 0;
+	}
+	trailer = bt_perf_sample_id_parse(l, rec, h.size, false, &id);
+	ev->pid = id.pid;
+	ev->tid = id.tid;
+	ev->cpu = id.cpu;
+	ev->time = id.time;
+	ev->has_time = BT_PF_HAS(&id, BT_PF_TIME);
+	if (h.type >= BT_PD_HEADER_ATTR)
+		return 0;
+	return decode_side(false, rec + 8, h.size - 8 - trailer, ev, scratch,
+	    scratch_len);
+}
+

@@ -1,0 +1,266 @@
+/*
+ * perf.data writer. Layout written:
+ *
+ *   [perf_file_header][id arrays][perf_file_attr...][data...]
+ *   [feature section table][feature payloads]
+ *
+ * Records go to "path.tmp" as they come; bt_pd_finish() writes the
+ * features and the header, then renames the file into place.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "perf/perfdata-int.h"
+
+struct bt_pd_writer;
+static void writer_free(struct bt_pd_writer *w);
+
+struct bt_pd_writer {
+	int fd;
+	char *path, *tmp;
+	struct bt_pd_attr *attrs;	/* copies */
+	size_t nattrs;
+	uint64_t attrs_off, data_off, written;
+	uint8_t buf[256 * 1024];
+	size_t buflen;
+};
+
+static int
+write_all(int fd, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int
+wflush(struct bt_pd_writer *w, struct bt_error *err)
+{
+	int ret;
+
+	if (w->buflen == 0)
+		return 0;
+	ret = write_all(w->fd, w->buf, w->buflen);
+	if (ret)
+		return bt_error_errno(err, BT_EIO, -ret, "cannot write '%s'", w->tmp);
+	w->buflen = 0;
+	return 0;
+}
+
+static int
+wbytes(struct bt_pd_writer *w, const void *data, size_t len,
+       struct bt_error *err)
+{
+	if (w->buflen + len > sizeof(w->buf)) {
+		int ret = wflush(w, err);
+		if (ret)
+			return ret;
+		if (len > sizeof(w->buf)) {
+			ret = write_all(w->fd, data, len);
+			if (ret)
+				return bt_error_errno(err, BT_EIO, -ret,
+				    "cannot write '%s'", w->tmp);
+			return 0;
+		}
+	}
+	memcpy(w->buf + w->buflen, data, len);
+	w->buflen += len;
+	return 0;
+}
+
+struct bt_pd_writer *
+bt_pd_create(const char *path, const struct bt_pd_attr *attrs, size_t nattrs,
+	     struct bt_error *err)
+{
+	struct bt_pd_writer *w = bt_xcalloc(1, sizeof(*w));
+	uint8_t zero[PD_HEADER_SIZE] = { 0 };
+	size_t i;
+
+	w->path = bt_xstrdup(path);
+	w->tmp = bt_xasprintf("%s.tmp", path);
+	w->attrs = bt_xcalloc(nattrs, sizeof(*w->attrs));
+	w->nattrs = nattrs;
+	for (i = 0; i < nattrs; i++) {
+		w->attrs[i].attr = attrs[i].attr;
+		w->attrs[i].name = bt_xstrdup(attrs[i].name ? attrs[i].name : "");
+		w->attrs[i].nids = attrs[i].nids;
+		w->attrs[i].ids = bt_xcalloc(attrs[i].nids, sizeof(uint64_t));
+		memcpy(w->attrs[i].ids, attrs[i].ids, attrs[i].nids * 8);
+	}
+	w->fd = open(w->tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (w->fd < 0) {
+		bt_error_errno(err, errno == EACCES ? BT_EACCES : BT_EIO, errno,
+		    "cannot create '%s'", w->tmp);
+		writer_free(w);
+		return NULL;
+	}
+	/* header placeholder, id arrays, then attrs */
+	if (wbytes(w, zero, sizeof(zero), err))
+		goto fail;
+	for (i = 0; i < nattrs; i++)
+		if (wbytes(w, attrs[i].ids, attrs[i].nids * 8, err))
+			goto fail;
+	w->attrs_off = PD_HEADER_SIZE;
+	for (i = 0; i < nattrs; i++)
+		w->attrs_off += attrs[i].nids * 8;
+	{
+		uint64_t ids_off = PD_HEADER_SIZE;
+		for (i = 0; i < nattrs; i++) {
+			struct perf_event_attr a = attrs[i].attr;
+			uint64_t sec[2] = { ids_off, attrs[i].nids * 8 };
+
+			a.size = sizeof(a);
+			if (wbytes(w, &a, sizeof(a), err) ||
+			    wbytes(w, sec, sizeof(sec), err))
+				goto fail;
+			ids_off += attrs[i].nids * 8;
+		}
+	}
+	w->data_off = w->attrs_off + nattrs * (sizeof(struct perf_event_attr) + 16);
+	return w;
+fail:
+	bt_pd_abort(w);
+	return NULL;
+}
+
+int
+bt_pd_write(struct bt_pd_writer *w, const void *rec, size_t len,
+	    struct bt_error *err)
+{
+	w->written += len;
+	return wbytes(w, rec, len, err);
+}
+
+uint64_t
+bt_pd_written(const struct bt_pd_writer *w)
+{
+	return w->written;
+}
+
+int
+bt_pd_finish(struct bt_pd_writer *w, const struct bt_pd_features *f,
+	     struct bt_error *err)
+{
+	const int *feats = pd_write_feats;
+	struct bt_strbuf payload[16];
+	bool present[16];
+	uint64_t bits[4] = { 0 };
+	uint64_t hdr[13];
+	uint64_t off;
+	size_t i, nsec = 0;
+	int ret = -BT_EIO;
+
+	for (i = 0; i < pd_nwrite_feats; i++) {
+		bt_strbuf_init(&payload[i]);
+		present[i] = pd_build_feature(w->attrs, w->nattrs, f, feats[i],
+		    &payload[i]);
+		if (present[i]) {
+			bits[feats[i] / 64] |= 1ULL << (feats[i] % 64);
+			nsec++;
+		}
+	}
+	/* section table right after the data, payloads after the table */
+	off = w->data_off + w->written + nsec * 16;
+	for (i = 0; i < pd_nwrite_feats; i++) {
+		uint64_t sec[2];
+		if (!present[i])
+			continue;
+		sec[0] = off;
+		sec[1] = payload[i].len;
+		if (wbytes(w, sec, sizeof(sec), err))
+			goto out;
+		off += payload[i].len;
+	}
+	for (i = 0; i < pd_nwrite_feats; i++)
+		if (present[i] && wbytes(w, payload[i].buf, payload[i].len, err))
+			goto out;
+	if (wflush(w, err))
+		goto out;
+
+	hdr[0] = PD_MAGIC;
+	hdr[1] = PD_HEADER_SIZE;
+	hdr[2] = sizeof(struct perf_event_attr) + 16;
+	hdr[3] = w->attrs_off;
+	hdr[4] = w->nattrs * (sizeof(struct perf_event_attr) + 16);
+	hdr[5] = w->data_off;
+	hdr[6] = w->written;
+	hdr[7] = 0;	/* event_types */
+	hdr[8] = 0;
+	memcpy(&hdr[9], bits, sizeof(bits));
+	if (pwrite(w->fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr)) {
+		bt_error_errno(err, BT_EIO, errno, "cannot write '%s'", w->tmp);
+		goto out;
+	}
+	if (close(w->fd) < 0) {
+		w->fd = -1;
+		bt_error_errno(err, BT_EIO, errno, "cannot write '%s'", w->tmp);
+		goto out;
+	}
+	w->fd = -1;
+	{
+		struct stat st;
+		if (stat(w->path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+			char *old = bt_xasprintf("%s.old", w->path);
+			int r2 = rename(w->path, old);
+			free(old);
+			if (r2 < 0) {
+				bt_error_errno(err, BT_EIO, errno,
+				    "cannot move '%s' out of the way", w->path);
+				goto out;
+			}
+		}
+	}
+	if (rename(w->tmp, w->path) < 0) {
+		bt_error_errno(err, BT_EIO, errno, "cannot rename '%s' to '%s'",
+		    w->tmp, w->path);
+		goto out;
+	}
+	ret = 0;
+out:
+	for (i = 0; i < pd_nwrite_feats; i++)
+		bt_strbuf_release(&payload[i]);
+	if (ret)
+		bt_pd_abort(w);
+	else
+		writer_free(w);
+	return ret;
+}
+
+static void
+writer_free(struct bt_pd_writer *w)
+{
+	size_t i;
+
+	for (i = 0; i < w->nattrs; i++) {
+		free(w->attrs[i].name);
+		free(w->attrs[i].ids);
+	}
+	free(w->attrs);
+	free(w->path);
+	free(w->tmp);
+	free(w);
+}
+
+void
+bt_pd_abort(struct bt_pd_writer *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	unlink(w->tmp);
+	writer_free(w);
+}
