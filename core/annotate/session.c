@@ -12,7 +12,6 @@
 #include "annotate/annotate-int.h"
 #include "annotate/session-int.h"
 #include "disasm/disasm.h"
-#include "record/record.h"
 #include "symbols/symbols.h"
 
 #define GUESS_GAP 256	/* bytes between sampled addresses of one guessed function */
@@ -37,54 +36,6 @@ bt_session_notef(struct bt_session *s, const char *fmt, ...)
 	BT_VEC_PUSH(s->notes, bt_strbuf_detach(&sb, NULL));
 }
 
-static void
-hex(const uint8_t *id, size_t n, char *out)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		sprintf(out + 2 * i, "%02x", id[i]);
-	out[2 * n] = '\0';
-}
-
-/* The vDSO image of the recording: saved in it, or this kernel's, or perf's cache. */
-static void
-find_vdso(struct bt_session *s, const struct bt_module *m, struct bt_smod *sm)
-{
-	const struct bt_meta *meta = &s->p->meta;
-	uint8_t id[20];
-	char bid[41], *path;
-	size_t len;
-	const void *own;
-
-	if (meta->vdso != NULL) {
-		sm->image = bt_xmalloc(meta->vdso_len);
-		memcpy(sm->image, meta->vdso, meta->vdso_len);
-		sm->image_len = meta->vdso_len;
-		return;
-	}
-	own = bt_own_vdso(&len);
-	if (own != NULL && (m->build_id_size == 0 ||
-	    (bt_elf_build_id_mem(own, len, id) == m->build_id_size &&
-	     memcmp(id, m->build_id, m->build_id_size) == 0))) {
-		sm->image = bt_xmalloc(len);
-		memcpy(sm->image, own, len);
-		sm->image_len = len;
-		return;
-	}
-	if (m->build_id_size && getenv("HOME") != NULL) {
-		struct bt_strbuf sb = BT_STRBUF_INIT;
-		hex(m->build_id, m->build_id_size, bid);
-		path = bt_xasprintf("%s/.debug/[vdso]/%s/vdso", getenv("HOME"), bid);
-		if (bt_strbuf_read_file(&sb, path, 1 << 20) == 0 && sb.len > 0) {
-			sm->image_len = sb.len;
-			sm->image = bt_strbuf_detach(&sb, NULL);
-		}
-		bt_strbuf_release(&sb);
-		free(path);
-	}
-}
-
 struct bt_msyms *
 bt_session_syms(struct bt_session *s, uint32_t mi)
 {
@@ -98,7 +49,8 @@ bt_session_syms(struct bt_session *s, uint32_t mi)
 		return sm->syms;
 	sm->tried = true;
 	if (m->kind == BT_MOD_VDSO) {
-		find_vdso(s, m, sm);
+		sm->image = bt_vdso_find(s->p->meta.vdso, s->p->meta.vdso_len,
+		    m->build_id, m->build_id_size, &sm->image_len);
 		if (sm->image == NULL) {
 			bt_session_notef(s, "no image of the recorded vDSO here: its samples show as addresses");
 			return NULL;
@@ -117,7 +69,7 @@ bt_session_syms(struct bt_session *s, uint32_t mi)
 	}
 	info = bt_msyms_info(sm->syms);
 	if (m->build_id_size && m->kind == BT_MOD_ELF) {
-		hex(m->build_id, m->build_id_size, want);
+		bt_build_id_hex(m->build_id, m->build_id_size, want);
 		if (info->build_id == NULL || strcmp(info->build_id, want) != 0) {
 			bt_session_notef(s,
 			    "'%s' changed since it was recorded (build-id %s, recorded %s): its samples show as addresses",

@@ -119,6 +119,13 @@ bt_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void 
 		qsort(base, n, size, cmp);
 }
 
+/*
+ * Open path for reading if it is a regular file (never a FIFO, device or
+ * directory, and without blocking on one): the fd, or -errno (-EINVAL for
+ * something that is not a regular file, -EISDIR for a directory).
+ */
+int bt_open_regular(const char *path);
+
 /* Current time in seconds from CLOCK_MONOTONIC. */
 double bt_now(void);
 

@@ -128,11 +128,11 @@ bt_strbuf_detach(struct bt_strbuf *sb, size_t *len)
 int
 bt_strbuf_read_file(struct bt_strbuf *sb, const char *path, size_t max)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = bt_open_regular(path);
 	ssize_t n;
 
 	if (fd < 0)
-		return -errno;
+		return fd;
 	for (;;) {
 		bt_strbuf_grow(sb, 65536);
 		n = read(fd, sb->buf + sb->len, sb->alloc - sb->len - 1);

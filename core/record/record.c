@@ -1,33 +1,27 @@
 /*
  * Run a command under sampling (DESIGN.md §1 "record"): fork it stopped,
- * open one sampling event per CPU for it (inherit, enable_on_exec), map a
- * ring buffer per event, let it exec, and drain the rings into a perf.data
- * writer while it runs.
+ * open the event on every CPU for it, map the rings, let it exec, and
+ * drain the rings into a perf.data writer while it runs; then save the
+ * features and benchtui's own section.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/mman.h>
-#include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "base.h"
 #include "benchtui/record.h"
 #include "perf/meta.h"
 #include "perf/perfdata.h"
-#include "record/record.h"
+#include "record/record-int.h"
+#include "symbols/symbols.h"
 
 #define DEFAULT_FREQ 4000
 #define DEFAULT_PAGES 128
-#define MIN_PAGES 1
 
 static volatile sig_atomic_t interrupt_sig;
 
@@ -37,24 +31,15 @@ bt_record_interrupt(int sig)
 	interrupt_sig = sig ? sig : SIGINT;
 }
 
-struct ring {
-	int fd;
-	int cpu;
-	void *base;
-	size_t size;		/* data area bytes */
-	uint64_t id;
-};
-
 struct recorder {
 	const struct bt_record_opts *o;
 	struct bt_record_result *res;
-	struct perf_event_attr attr;
-	struct bt_perf_layout layout;	/* of attr's samples */
-	struct ring *rings;
-	size_t nrings;
-	size_t pagesz;
+	struct bt_rec_events ev;
+	struct bt_perf_layout layout;	/* of the event's samples */
+	struct bt_ring *rings;
 	struct bt_pd_writer *w;
-	pid_t child;
+	struct bt_child child;
+	struct bt_error werr;		/* the first write error */
 	uint64_t first_time, last_time;	/* sample times */
 	uint64_t start_time;		/* first record time (exec) */
 	uint64_t delay_ns;
@@ -64,258 +49,6 @@ struct recorder {
 	struct bt_pd_buildid *bids;
 	size_t nbids, bids_alloc;
 };
-
-static long
-perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
-		unsigned long flags)
-{
-	return syscall(SYS_perf_event_open, a, pid, cpu, group, flags);
-}
-
-static int
-parse_event(const char *name, struct perf_event_attr *a, struct bt_error *err)
-{
-	uint64_t config;
-
-	if (bt_perf_event_parse(name, &a->type, &config) == 0) {
-		a->config = config;
-		return 0;
-	}
-	return bt_error_set(err, BT_EINVAL,
-	    "unknown event '%s' (try cycles, instructions, cpu-clock, task-clock, branch-misses, cache-misses or rNNNN)",
-	    name);
-}
-
-static void
-base_attr(struct perf_event_attr *a, unsigned freq)
-{
-	memset(a, 0, sizeof(*a));
-	a->size = sizeof(*a);
-	a->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-	    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	a->freq = 1;
-	a->sample_freq = freq;
-	a->disabled = 1;
-	a->inherit = 1;
-	a->enable_on_exec = 1;
-	a->mmap = 1;
-	a->mmap2 = 1;
-	a->comm = 1;
-	a->comm_exec = 1;
-	a->task = 1;
-	a->sample_id_all = 1;
-	a->exclude_hv = 1;
-	a->watermark = 1;
-	a->use_clockid = 1;
-	a->clockid = CLOCK_MONOTONIC;
-	a->build_id = 1;
-}
-
-static int
-online_cpus(int *cpus, int max)
-{
-	char buf[256];
-	int n = 0, fd = open("/sys/devices/system/cpu/online", O_RDONLY | O_CLOEXEC);
-	ssize_t len;
-	char *p;
-
-	if (fd >= 0) {
-		len = read(fd, buf, sizeof(buf) - 1);
-		close(fd);
-		if (len > 0) {
-			buf[len] = '\0';
-			for (p = buf; *p && *p != '\n';) {
-				long lo = strtol(p, &p, 10), hi = lo;
-				if (*p == '-')
-					hi = strtol(p + 1, &p, 10);
-				for (; lo <= hi && n < max; lo++)
-					cpus[n++] = (int)lo;
-				if (*p == ',')
-					p++;
-				else
-					break;
-			}
-		}
-	}
-	if (n == 0) {
-		long c = sysconf(_SC_NPROCESSORS_ONLN);
-		for (n = 0; n < c && n < max; n++)
-			cpus[n] = n;
-	}
-	return n;
-}
-
-static void
-close_rings(struct recorder *rc)
-{
-	size_t i;
-
-	for (i = 0; i < rc->nrings; i++) {
-		if (rc->rings[i].base != NULL)
-			munmap(rc->rings[i].base, rc->rings[i].size + rc->pagesz);
-		if (rc->rings[i].fd >= 0)
-			close(rc->rings[i].fd);
-	}
-	free(rc->rings);
-	rc->rings = NULL;
-	rc->nrings = 0;
-}
-
-static const char *
-paranoid_hint(char *buf, size_t len)
-{
-	char v[32] = "?";
-	int fd = open("/proc/sys/kernel/perf_event_paranoid", O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		ssize_t n = read(fd, v, sizeof(v) - 1);
-		v[n > 0 ? n : 0] = '\0';
-		v[strcspn(v, "\n")] = '\0';
-		close(fd);
-	}
-	snprintf(buf, len,
-	    "/proc/sys/kernel/perf_event_paranoid is %s: run as root, grant CAP_PERFMON, or lower it (sysctl kernel.perf_event_paranoid=1)",
-	    v);
-	return buf;
-}
-
-/*
- * Open the event on every CPU for pid. On failure all fds are closed and
- * -errno returned.
- */
-static int
-open_on_cpus(struct recorder *rc, struct perf_event_attr *a, pid_t pid)
-{
-	int cpus[1024];
-	int n = online_cpus(cpus, 1024), i;
-
-	rc->rings = bt_xcalloc((size_t)n, sizeof(*rc->rings));
-	for (i = 0; i < n; i++) {
-		long fd = perf_event_open(a, pid, cpus[i], -1, PERF_FLAG_FD_CLOEXEC);
-		if (fd < 0) {
-			int e = errno;
-			close_rings(rc);
-			return -e;
-		}
-		rc->rings[rc->nrings].fd = (int)fd;
-		rc->rings[rc->nrings].cpu = cpus[i];
-		rc->nrings++;
-	}
-	return 0;
-}
-
-/* Try attr variants from the most to the least demanding. */
-static int
-open_events(struct recorder *rc, pid_t pid, struct bt_error *err)
-{
-	const struct bt_record_opts *o = rc->o;
-	unsigned freq = o->freq ? o->freq : DEFAULT_FREQ;
-	const char *want = o->event ? o->event : "cycles";
-	struct perf_event_attr a;
-	int ret, precise, pass;
-	char hint[256];
-	bool fell_back = false;
-
-	base_attr(&a, freq);
-	ret = parse_event(want, &a, err);
-	if (ret)
-		return ret;
-
-	for (pass = 0; pass < 2; pass++) {
-		bool hw = a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_RAW;
-		/* drop what older kernels or unprivileged users refuse, one at a time */
-		for (precise = hw ? 3 : 0; precise >= 0; precise--) {
-			struct perf_event_attr t = a;
-			int v;
-
-			t.precise_ip = (unsigned)precise;
-			for (v = 0; v < 4; v++) {
-				if (v >= 1)
-					t.build_id = 0;
-				if (v >= 2)
-					t.use_clockid = 0, t.clockid = 0;
-				if (v >= 3)
-					t.exclude_kernel = 1;
-				ret = open_on_cpus(rc, &t, pid);
-				if (ret == 0) {
-					rc->attr = t;
-					bt_perf_layout_init(&rc->layout, &t);
-					goto opened;
-				}
-				if (ret != -EINVAL && ret != -EACCES && ret != -EPERM)
-					break;
-			}
-			if (ret == -EACCES || ret == -EPERM) {
-				return bt_error_set(err, BT_EPERF,
-				    "perf_event_open refused (%s): %s",
-				    strerror(-ret), paranoid_hint(hint, sizeof(hint)));
-			}
-		}
-		/* no PMU (virtual machines): cycles falls back to cpu-clock */
-		if (o->event == NULL && pass == 0 &&
-		    (ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV ||
-		     ret == -EINVAL)) {
-			a.type = PERF_TYPE_SOFTWARE;
-			a.config = PERF_COUNT_SW_CPU_CLOCK;
-			fell_back = true;
-			continue;
-		}
-		break;
-	}
-	if (ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV)
-		return bt_error_set(err, BT_EPERF,
-		    "event '%s' is not supported here (%s); try -e cpu-clock",
-		    want, strerror(-ret));
-	return bt_error_set(err, BT_EPERF, "perf_event_open failed for '%s': %s",
-	    want, strerror(-ret));
-opened:
-	{
-		char name[64];
-		bt_perf_event_name(&rc->attr, name, sizeof(name));
-		snprintf(rc->res->event, sizeof(rc->res->event), "%s", name);
-		snprintf(rc->res->event_note, sizeof(rc->res->event_note), "%s%s%s",
-		    fell_back ? "no hardware cycles event here (no PMU): sampling cpu-clock instead" : "",
-		    fell_back && rc->attr.exclude_kernel ? "; " : "",
-		    rc->attr.exclude_kernel ? "kernel samples excluded (perf_event_paranoid)" : "");
-	}
-	return 0;
-}
-
-static int
-map_rings(struct recorder *rc, struct bt_error *err)
-{
-	unsigned pages = rc->o->mmap_pages ? rc->o->mmap_pages : DEFAULT_PAGES;
-	size_t i;
-
-	for (; pages >= MIN_PAGES; pages /= 2) {
-		bool ok = true;
-
-		for (i = 0; i < rc->nrings; i++) {
-			struct ring *rg = &rc->rings[i];
-			rg->size = pages * rc->pagesz;
-			rg->base = mmap(NULL, rg->size + rc->pagesz,
-			    PROT_READ | PROT_WRITE, MAP_SHARED, rg->fd, 0);
-			if (rg->base == MAP_FAILED) {
-				rg->base = NULL;
-				ok = false;
-				break;
-			}
-			if (ioctl(rg->fd, PERF_EVENT_IOC_ID, &rg->id) < 0)
-				rg->id = 0;
-		}
-		if (ok)
-			return 0;
-		for (i = 0; i < rc->nrings; i++)
-			if (rc->rings[i].base != NULL) {
-				munmap(rc->rings[i].base, rc->rings[i].size + rc->pagesz);
-				rc->rings[i].base = NULL;
-			}
-		if (errno != EPERM && errno != ENOMEM)
-			break;
-	}
-	return bt_error_errno(err, BT_EPERF, errno,
-	    "cannot map the perf ring buffers (locked-memory limit: ulimit -l, /proc/sys/kernel/perf_event_mlock_kb)");
-}
 
 static void
 note_mapping(struct recorder *rc, const struct bt_pd_event *ev)
@@ -333,7 +66,7 @@ note_mapping(struct recorder *rc, const struct bt_pd_event *ev)
 		if (strcmp(rc->bids[i].filename, fn) == 0)
 			return;
 	memset(&b, 0, sizeof(b));
-	b.pid = strcmp(fn, "[vdso]") == 0 ? (int32_t)rc->child : -1;
+	b.pid = strcmp(fn, "[vdso]") == 0 ? (int32_t)rc->child.pid : -1;
 	b.misc = PERF_RECORD_MISC_USER;
 	if (ev->u.mmap.build_id_size) {
 		b.size = ev->u.mmap.build_id_size;
@@ -389,60 +122,26 @@ inspect(struct recorder *rc, const struct perf_event_header *h)
 	return true;
 }
 
-/* Copy out every complete record of one ring. Returns bytes consumed. */
 static int
-drain_ring(struct recorder *rc, struct ring *rg, struct bt_error *err)
+take_record(const struct perf_event_header *rec, void *arg)
 {
-	struct perf_event_mmap_page *mp = rg->base;
-	const uint8_t *data = (const uint8_t *)rg->base + rc->pagesz;
-	uint64_t head = __atomic_load_n(&mp->data_head, __ATOMIC_ACQUIRE);
-	uint64_t tail = mp->data_tail;
-	int ret = 0;
+	struct recorder *rc = arg;
 
-	while (tail < head) {
-		size_t off = (size_t)(tail % rg->size);
-		struct perf_event_header h;
-		const struct perf_event_header *rec;
-
-		if (off + sizeof(h) <= rg->size)
-			memcpy(&h, data + off, sizeof(h));
-		else {
-			size_t first = rg->size - off;
-			memcpy(&h, data + off, first);
-			memcpy((uint8_t *)&h + first, data, sizeof(h) - first);
-		}
-		if (h.size < sizeof(h) || h.size > head - tail)
-			break;	/* corrupt or partial: resynchronise at head */
-		if (off + h.size <= rg->size)
-			rec = (const void *)(data + off);
-		else {
-			size_t first = rg->size - off;
-			memcpy(rc->scratch, data + off, first);
-			memcpy(rc->scratch + first, data, h.size - first);
-			rec = (const void *)rc->scratch;
-		}
-		if (inspect(rc, rec)) {
-			ret = bt_pd_write(rc->w, rec, rec->size, err);
-			if (ret)
-				break;
-		}
-		tail += h.size;
-	}
-	if (tail < head && ret == 0)
-		tail = head;
-	__atomic_store_n(&mp->data_tail, tail, __ATOMIC_RELEASE);
-	return ret;
+	if (!inspect(rc, rec))
+		return 0;
+	return bt_pd_write(rc->w, rec, rec->size, &rc->werr);
 }
 
+/* Drain every ring; a FINISHED_ROUND after each pass that wrote, as perf does. */
 static int
-drain_all(struct recorder *rc, struct bt_error *err)
+drain_all(struct recorder *rc)
 {
 	uint64_t before = bt_pd_written(rc->w);
 	size_t i;
 	int ret;
 
-	for (i = 0; i < rc->nrings; i++) {
-		ret = drain_ring(rc, &rc->rings[i], err);
+	for (i = 0; i < rc->ev.n; i++) {
+		ret = bt_ring_drain(&rc->rings[i], rc->scratch, take_record, rc);
 		if (ret)
 			return ret;
 	}
@@ -450,29 +149,21 @@ drain_all(struct recorder *rc, struct bt_error *err)
 		struct perf_event_header fr = {
 			.type = BT_PD_FINISHED_ROUND, .misc = 0, .size = sizeof(fr),
 		};
-		return bt_pd_write(rc->w, &fr, sizeof(fr), err);
+		return bt_pd_write(rc->w, &fr, sizeof(fr), &rc->werr);
 	}
 	return 0;
 }
 
 static void
-child_exec(char *const *argv, int go_fd, int err_fd)
+close_rings(struct recorder *rc)
 {
-	char c;
-	int e;
+	size_t i;
 
-	/* wait until the events are attached */
-	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
-		;
-	close(go_fd);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
-	execvp(argv[0], argv);
-	e = errno;
-	if (write(err_fd, &e, sizeof(e)) < 0)
-		_exit(127);
-	_exit(127);
+	if (rc->rings != NULL)
+		for (i = 0; i < rc->ev.n; i++)
+			bt_ring_unmap(&rc->rings[i]);
+	FREE_AND_NULL(rc->rings);
+	bt_rec_events_close(&rc->ev);
 }
 
 static void
@@ -549,158 +240,115 @@ save(struct recorder *rc, struct bt_error *err)
 	return ret;
 }
 
+/* Events, rings and the writer, before the command may exec. */
+static int
+setup(struct recorder *rc, struct bt_error *err)
+{
+	const struct bt_record_opts *o = rc->o;
+	struct bt_pd_attr pa;
+	size_t i;
+	int ret;
+
+	ret = bt_rec_events_open(&rc->ev, o->event, o->freq, rc->child.pid, err);
+	if (ret)
+		return ret;
+	bt_perf_layout_init(&rc->layout, &rc->ev.attr);
+	snprintf(rc->res->event, sizeof(rc->res->event), "%s", rc->ev.name);
+	snprintf(rc->res->event_note, sizeof(rc->res->event_note), "%s", rc->ev.note);
+	rc->rings = bt_xcalloc(rc->ev.n, sizeof(*rc->rings));
+	ret = bt_rings_map(rc->rings, rc->ev.fds, rc->ev.n,
+	    o->mmap_pages ? o->mmap_pages : DEFAULT_PAGES, err);
+	if (ret)
+		return ret;
+	memset(&pa, 0, sizeof(pa));
+	pa.attr = rc->ev.attr;
+	pa.name = rc->res->event;
+	pa.ids = bt_xcalloc(rc->ev.n, sizeof(uint64_t));
+	for (i = 0; i < rc->ev.n; i++)
+		if (rc->rings[i].id)
+			pa.ids[pa.nids++] = rc->rings[i].id;
+	rc->w = bt_pd_create(o->output ? o->output : "benchtui.data", &pa, 1, err);
+	free(pa.ids);
+	return rc->w == NULL ? -BT_EIO : 0;
+}
+
+/* Drain while the command runs; stop it step by step when interrupted. */
+static int
+run(struct recorder *rc, double t0)
+{
+	bool failed = false;
+	int status = 0;
+
+	for (;;) {
+		struct pollfd pfd[256];
+		size_t np = BT_MIN(rc->ev.n, BT_ARRAY_SIZE(pfd)), i;
+
+		for (i = 0; i < np; i++) {
+			pfd[i].fd = rc->ev.fds[i];
+			pfd[i].events = POLLIN;
+		}
+		poll(pfd, np, 50);
+		if (!failed && drain_all(rc))
+			failed = true;
+		if (bt_child_reap(&rc->child, &status))
+			break;
+		if (interrupt_sig) {
+			rc->res->interrupted = true;
+			bt_child_interrupt(&rc->child, interrupt_sig, bt_now());
+		}
+	}
+	rc->res->duration = bt_now() - t0;
+	rc->res->wait_status = status;
+	if (!failed && drain_all(rc))
+		failed = true;
+	return failed ? -1 : 0;
+}
+
 int
 bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	      struct bt_error *err)
 {
-	struct recorder rc;
-	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
-	struct bt_pd_attr pa;
-	double t0 = 0;
-	int ret, status = 0, e;
-	bool exited = false, saved_error = false;
-	ssize_t n;
+	struct recorder *rc;
+	double t0;
 	size_t i;
-	struct bt_error werr = { 0 };
-	double kill_at = 0;
-	int kill_stage = 0;
+	int ret;
 
 	memset(res, 0, sizeof(*res));
-	memset(&rc, 0, sizeof(rc));
-	rc.o = o;
-	rc.res = res;
-	rc.pagesz = (size_t)sysconf(_SC_PAGESIZE);
-	rc.delay_ns = (uint64_t)o->delay_ms * 1000000ULL;
 	interrupt_sig = 0;
 	if (o->argv == NULL || o->argv[0] == NULL)
 		return bt_error_set(err, BT_EINVAL, "no command to run");
+	rc = bt_xcalloc(1, sizeof(*rc));
+	rc->o = o;
+	rc->res = res;
+	rc->delay_ns = (uint64_t)o->delay_ms * 1000000ULL;
 
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
-		ret = bt_error_errno(err, BT_EIO, errno, "cannot create a pipe");
-		goto out_pipes;
-	}
-	rc.child = fork();
-	if (rc.child < 0) {
-		ret = bt_error_errno(err, BT_EIO, errno, "cannot fork");
-		goto out_pipes;
-	}
-	if (rc.child == 0) {
-		close(go[1]);
-		close(ep[0]);
-		child_exec(o->argv, go[0], ep[1]);
-	}
-	close(go[0]);
-	close(ep[1]);
-	go[0] = ep[1] = -1;
-
-	ret = open_events(&rc, rc.child, err);
-	if (ret == 0)
-		ret = map_rings(&rc, err);
-	if (ret == 0) {
-		memset(&pa, 0, sizeof(pa));
-		pa.attr = rc.attr;
-		pa.name = res->event;
-		pa.ids = bt_xcalloc(rc.nrings, sizeof(uint64_t));
-		for (i = 0; i < rc.nrings; i++)
-			if (rc.rings[i].id)
-				pa.ids[pa.nids++] = rc.rings[i].id;
-		rc.w = bt_pd_create(o->output ? o->output : "benchtui.data",
-		    &pa, 1, err);
-		free(pa.ids);
-		if (rc.w == NULL)
-			ret = -BT_EIO;
-	}
+	ret = bt_child_fork(&rc->child, o->argv, err);
+	if (ret)
+		goto out;
+	ret = setup(rc, err);
 	if (ret) {
-		kill(rc.child, SIGKILL);
-		waitpid(rc.child, NULL, 0);
-		goto out_rings;
-	}
-
-	/* let it run, then see whether exec worked */
-	t0 = bt_now();
-	n = write(go[1], "g", 1);	/* a dead child shows up in waitpid */
-	close(go[1]);
-	go[1] = -1;
-	do
-		n = read(ep[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	close(ep[0]);
-	ep[0] = -1;
-	if (n == (ssize_t)sizeof(e)) {
-		struct stat st;
-		waitpid(rc.child, NULL, 0);
-		bt_pd_abort(rc.w);
-		rc.w = NULL;
-		if (e == EACCES && strchr(o->argv[0], '/') != NULL &&
-		    stat(o->argv[0], &st) == 0 && S_ISDIR(st.st_mode))
-			ret = bt_error_set(err, BT_EEXEC,
-			    "cannot execute '%s': it is a directory", o->argv[0]);
-		else
-			ret = bt_error_set(err, e == ENOENT ? BT_ENOENT : BT_EEXEC,
-			    "cannot execute '%s': %s", o->argv[0], strerror(e));
-		goto out_rings;
-	}
-
-	while (!exited) {
-		struct pollfd pfd[256];
-		size_t np = BT_MIN(rc.nrings, BT_ARRAY_SIZE(pfd));
-		pid_t w;
-
-		for (i = 0; i < np; i++) {
-			pfd[i].fd = rc.rings[i].fd;
-			pfd[i].events = POLLIN;
-		}
-		poll(pfd, np, 50);
-		if (!saved_error && drain_all(&rc, &werr))
-			saved_error = true;
-		w = waitpid(rc.child, &status, WNOHANG);
-		if (w == rc.child)
-			exited = true;
-		else if (interrupt_sig) {
-			double now = bt_now();
-			res->interrupted = true;
-			if (kill_stage == 0) {
-				/* the terminal's SIGINT reached it too; SIGTERM is ours */
-				if (interrupt_sig != SIGINT)
-					kill(rc.child, interrupt_sig);
-				kill_at = now + 1.0;
-				kill_stage = 1;
-			} else if (kill_stage == 1 && now >= kill_at) {
-				kill(rc.child, SIGTERM);
-				kill_at = now + 2.0;
-				kill_stage = 2;
-			} else if (kill_stage == 2 && now >= kill_at) {
-				kill(rc.child, SIGKILL);
-				kill_stage = 3;
-			}
-		}
-	}
-	res->duration = bt_now() - t0;
-	res->wait_status = status;
-	if (!saved_error && drain_all(&rc, &werr))
-		saved_error = true;
-	close_rings(&rc);
-	if (saved_error) {
-		bt_pd_abort(rc.w);
-		rc.w = NULL;
-		ret = bt_error_set(err, werr.code, "%s", werr.msg);
+		bt_child_kill(&rc->child);
 		goto out;
 	}
-	ret = save(&rc, err);
-	goto out;
-
-out_rings:
-	close_rings(&rc);
-out:
-	for (i = 0; i < rc.nbids; i++)
-		free(rc.bids[i].filename);
-	free(rc.bids);
-out_pipes:
-	for (i = 0; i < 2; i++) {
-		if (go[i] >= 0)
-			close(go[i]);
-		if (ep[i] >= 0)
-			close(ep[i]);
+	t0 = bt_now();
+	ret = bt_child_start(&rc->child, o->argv, err);
+	if (ret)
+		goto out;
+	ret = run(rc, t0);
+	close_rings(rc);
+	if (ret) {
+		ret = bt_error_set(err, rc->werr.code, "%s", rc->werr.msg);
+		goto out;
 	}
+	ret = save(rc, err);
+out:
+	if (rc->w != NULL)
+		bt_pd_abort(rc->w);
+	close_rings(rc);
+	bt_child_release(&rc->child);
+	for (i = 0; i < rc->nbids; i++)
+		free(rc->bids[i].filename);
+	free(rc->bids);
+	free(rc);
 	return ret;
 }

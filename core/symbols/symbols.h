@@ -159,6 +159,21 @@ size_t bt_msyms_inlines(struct bt_msyms *m, uint64_t addr,
  */
 const char *bt_msyms_producer(struct bt_msyms *m, uint64_t addr);
 
+/* Build-id of an ELF file or image; returns its length (0 if none). */
+size_t bt_elf_build_id(const char *path, uint8_t id[20]);
+size_t bt_elf_build_id_mem(const void *image, size_t len, uint8_t id[20]);
+/* id[0..n) as 2n hex digits into out (2n + 1 bytes). */
+void bt_build_id_hex(const uint8_t *id, size_t n, char *out);
+/* This process's vDSO image (the same for every process of this kernel). */
+const void *bt_own_vdso(size_t *len);
+/*
+ * The image of a recorded vDSO (malloc'ed, NULL if none is found): the copy
+ * the recording carries, else this kernel's if the build-id matches (or is
+ * not known), else perf's cache ~/.debug/[vdso]/<build-id>/vdso.
+ */
+void *bt_vdso_find(const void *recorded, size_t recorded_len, const uint8_t *bid,
+		   size_t bid_size, size_t *len);
+
 /* Demangle a C++/Rust-legacy name; returns a malloc'ed string or NULL. */
 char *bt_demangle(const char *name);
 

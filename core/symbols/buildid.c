@@ -1,5 +1,10 @@
-/* Build-ids from ELF notes, and this process's vDSO image. */
+/*
+ * Build-ids from ELF notes, and the vDSO image: this process's, or the one
+ * a recording needs (from the recording, this kernel or perf's cache).
+ */
 #include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <gelf.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,7 +12,7 @@
 #include <unistd.h>
 
 #include "base.h"
-#include "record/record.h"
+#include "symbols/symbols.h"
 
 static size_t
 elf_build_id(Elf *elf, uint8_t id[20])
@@ -46,7 +51,7 @@ bt_elf_build_id(const char *path, uint8_t id[20])
 	int fd;
 
 	elf_version(EV_CURRENT);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = bt_open_regular(path);
 	if (fd < 0)
 		return 0;
 	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
@@ -94,4 +99,57 @@ bt_own_vdso(size_t *len)
 	}
 	fclose(f);
 	return *len ? (const void *)base : NULL;
+}
+
+void
+bt_build_id_hex(const uint8_t *id, size_t n, char *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		sprintf(out + 2 * i, "%02x", id[i]);
+	out[2 * n] = '\0';
+}
+
+void *
+bt_vdso_find(const void *recorded, size_t recorded_len, const uint8_t *bid,
+	     size_t bid_size, size_t *len)
+{
+	uint8_t id[20];
+	char hex[41];
+	const void *own;
+	size_t n;
+	void *image;
+
+	*len = 0;
+	if (recorded != NULL) {
+		image = bt_xmalloc(recorded_len);
+		memcpy(image, recorded, recorded_len);
+		*len = recorded_len;
+		return image;
+	}
+	own = bt_own_vdso(&n);
+	if (own != NULL && (bid_size == 0 ||
+	    (bt_elf_build_id_mem(own, n, id) == bid_size &&
+	     memcmp(id, bid, bid_size) == 0))) {
+		image = bt_xmalloc(n);
+		memcpy(image, own, n);
+		*len = n;
+		return image;
+	}
+	if (bid_size && getenv("HOME") != NULL) {
+		struct bt_strbuf sb = BT_STRBUF_INIT;
+		char *path;
+
+		bt_build_id_hex(bid, bid_size, hex);
+		path = bt_xasprintf("%s/.debug/[vdso]/%s/vdso", getenv("HOME"), hex);
+		if (bt_strbuf_read_file(&sb, path, 1 << 20) == 0 && sb.len > 0) {
+			*len = sb.len;
+			free(path);
+			return bt_strbuf_detach(&sb, NULL);
+		}
+		bt_strbuf_release(&sb);
+		free(path);
+	}
+	return NULL;
 }

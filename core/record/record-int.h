@@ -1,0 +1,108 @@
+/*
+ * The recorder's parts (DESIGN.md §1 "record"), each testable alone:
+ * events.c opens the sampling event on every CPU, ring.c maps and drains
+ * the ring buffers, child.c runs the command (fork, exec handshake, kill
+ * escalation), record.c puts them together and writes the file.
+ */
+#ifndef BENCHTUI_RECORD_INT_H
+#define BENCHTUI_RECORD_INT_H
+
+#include <linux/perf_event.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct bt_error;
+
+/**
+ * struct bt_rec_events - one sampling event, opened on every online CPU
+ * @attr: the attr the kernel accepted (after the fallbacks)
+ * @fds, @cpus: one per CPU, @n of them
+ * @name: the event's name ("cpu-clock")
+ * @note: why it differs from what was asked for, or ""
+ */
+struct bt_rec_events {
+	struct perf_event_attr attr;
+	int *fds;
+	int *cpus;
+	size_t n;
+	char name[64];
+	char note[160];
+};
+
+/*
+ * Open event (NULL: cycles at the highest precise_ip, else cpu-clock) at
+ * freq Hz for pid on every CPU, inherited, enabled on exec. Variants the
+ * kernel refuses are dropped one at a time (precise_ip, build-ids in MMAP2,
+ * the monotonic clock, kernel samples). Returns 0 or -BT_EINVAL (unknown
+ * event), -BT_EPERF (refused; the message names perf_event_paranoid).
+ */
+int bt_rec_events_open(struct bt_rec_events *ev, const char *event,
+		       unsigned freq, pid_t pid, struct bt_error *err);
+void bt_rec_events_close(struct bt_rec_events *ev);
+
+/**
+ * struct bt_ring - one mmap'ed perf ring buffer
+ * @base: the control page, then @size bytes of data
+ * @id: the event id of its fd (PERF_EVENT_IOC_ID), 0 if unknown
+ */
+struct bt_ring {
+	int fd;
+	void *base;
+	size_t size;
+	size_t pagesz;
+	uint64_t id;
+};
+
+/*
+ * Map a ring of pages data pages for each of fds[0..n); when the
+ * locked-memory limit refuses, halve pages down to 1. Returns 0 or
+ * -BT_EPERF.
+ */
+int bt_rings_map(struct bt_ring *rings, const int *fds, size_t n,
+		 unsigned pages, struct bt_error *err);
+void bt_ring_unmap(struct bt_ring *r);
+/* A record as it leaves the ring; non-zero stops the drain and is returned. */
+typedef int (*bt_ring_fn)(const struct perf_event_header *rec, void *arg);
+/*
+ * Hand every complete record of r to fn, in order, then give the space
+ * back to the kernel. A record that wraps the ring's end is copied into
+ * scratch (at least 65536 bytes). A corrupt header skips to the head.
+ */
+int bt_ring_drain(struct bt_ring *r, uint8_t *scratch, bt_ring_fn fn, void *arg);
+
+/**
+ * struct bt_child - the command, forked and waiting to exec
+ * @pid: its pid
+ * @go_fd: closing (writing) it lets the child exec
+ * @err_fd: the child writes errno here when exec fails (close-on-exec)
+ * @kill_stage, @kill_at: where the interrupt escalation is
+ */
+struct bt_child {
+	pid_t pid;
+	int go_fd, err_fd;
+	int kill_stage;
+	double kill_at;
+};
+
+/* Fork argv[0] (no shell), stopped before exec. Returns 0 or -BT_EIO. */
+int bt_child_fork(struct bt_child *c, char *const *argv, struct bt_error *err);
+/*
+ * Let it exec, and see whether exec worked: 0, or -BT_ENOENT/-BT_EEXEC
+ * with the message (the child is reaped).
+ */
+int bt_child_start(struct bt_child *c, char *const *argv, struct bt_error *err);
+/* Has it exited? Non-blocking; fills *status when it has. */
+bool bt_child_reap(struct bt_child *c, int *status);
+/* Kill and reap it (setting up failed). */
+void bt_child_kill(struct bt_child *c);
+/*
+ * One step of stopping it after benchtui got sig (SIGINT: the terminal
+ * sent it to the child too): sig itself, SIGTERM after 1 s, SIGKILL after
+ * 3 s. Call it on every poll wakeup with the time.
+ */
+void bt_child_interrupt(struct bt_child *c, int sig, double now);
+void bt_child_release(struct bt_child *c);
+
+#endif
