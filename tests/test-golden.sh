@@ -5,7 +5,7 @@
 # replaced by <fix> and <top>. Regenerate with GOLDEN_UPDATE=1 after
 # checking the difference by eye.
 . tests/lib.sh
-split=$(fixture split)
+split=$TOP/tests/fixtures/prebuilt/split	# the goldens need its code layout
 MKREC=$TOP/$BUILD/tools/mkrec
 "$MKREC" "$TMP/g.data" "$split" work_a+0x24=1500 work_a+0x2b=600 work_a+0x20=30 \
 	work_b+0x24=500 work_b+0x2b=200 main+0x10=4 kernel=7 unknown=2 ||
@@ -49,6 +49,22 @@ else
 	"$BT" -i "$TMP/swapped.data" --stdio --top 2 2>&1 | sed -e "s|$FIX|<fix>|g" -e "s|$TOP|<top>|g" |
 		diff tests/expected/golden.txt - | head -10
 fi
+
+# the text and JSON exports carry the same rows and numbers (one set of views)
+agree() {	# agree WHAT FILE [OPTIONS...]
+	what=$1; f=$2; shift 2
+	"$BT" -i "$f" --stdio "$@" >"$TMP/agree.txt" 2>/dev/null &&
+		"$BT" -i "$f" --stdio --format json "$@" >"$TMP/agree.json" 2>/dev/null ||
+		{ fail "$what: export failed"; return; }
+	if out=$(python3 "$TOP/tests/tools/export-agree.py" "$TMP/agree.txt" "$TMP/agree.json"); then
+		ok "$what: text and JSON $out"
+	else
+		fail "$what: text and JSON disagree: $out"
+	fi
+}
+agree "golden recording" "$TMP/g.data" --top 2
+agree "golden recording, skid, global percent" "$TMP/g.data" --all --skid --percent global
+agree "golden recording, a window" "$TMP/g.data" --all --time 0,50%
 
 # --export writes the same as --stdio
 "$BT" -i "$TMP/g.data" --export "$TMP/exp.txt" --top 2 &&

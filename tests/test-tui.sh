@@ -3,7 +3,9 @@
 # recording (STYLE.md §2.7: private socket, fixed size, polling, exit status).
 . tests/lib.sh
 command -v tmux >/dev/null || skip "tmux is not installed (scripts/deps.sh installs it)"
-split=$(fixture split)
+split=$TOP/tests/fixtures/prebuilt/split
+# its DWARF names its source relative to the top of the tree; the browser runs in $TMP
+mkdir -p "$TMP/tests" && ln -s "$TOP/tests/fixtures" "$TMP/tests/fixtures"
 "$TOP/$BUILD/tools/mkrec" "$TMP/t.data" "$split" work_a+0x24=1500 work_a+0x2b=600 \
 	work_a+0x20=30 work_b+0x24=500 main+0x10=4 || fail "mkrec"
 
@@ -33,6 +35,14 @@ cursor_row() {
 	$T capture-pane -p -e -t bt | grep -E $'\e\\[([0-9]+;)*7(;[0-9]+)*m' | sed -n 2p |
 		sed 's/\x1b\[[0-9;]*m//g'
 }
+# wait_cursor PATTERN: poll until the cursor row matches
+wait_cursor() {
+	for _ in $(seq 100); do
+		cursor_row | grep -q -- "$1" && return 0
+		sleep 0.1
+	done
+	return 1
+}
 # a session that stays, so that the server outlives the browser
 $T new-session -d -s keep
 # The pane runs a shell that keeps benchtui's exit status in $TMP/status
@@ -59,7 +69,7 @@ screen | sed -n 4p | grep -q "work_a" && ok "hottest function first, under the c
 
 # open the hottest function: the hottest instruction under the cursor, with its source line
 $T send-keys -t bt Enter
-wait_for "work_a  split" && cursor_row | grep -q "1500.*add    \$0x1, %rdx" &&
+wait_for "work_a  split  [0-9.]*% of" && cursor_row | grep -q "1500.*add    \$0x1, %rdx" &&
 	ok "Enter opens work_a on its hottest instruction" || { fail "cursor not on the hottest instruction: $(cursor_row)"; }
 screen | grep -q "split.c:18.*for (long i = 0; i < 3 \* n; i++)" &&
 	ok "source line shown above it" || fail "no source line"
@@ -78,15 +88,14 @@ $T send-keys -t bt Enter
 wait_for "jumped to work_a+0x20" && cursor_row | grep -q "1240:  imul" &&
 	ok "Enter on jl goes to its target" || fail "jump: $(cursor_row)"
 $T send-keys -t bt Left
-sleep 0.2
-cursor_row | grep -q "jl     0x1240" && ok "Left comes back to the jump" || fail "back: $(cursor_row)"
+wait_cursor "jl     0x1240" && ok "Left comes back to the jump" || fail "back: $(cursor_row)"
 
 # source view and back from a line
 $T send-keys -t bt H S
 wait_for "(source of work_a)" && cursor_row | grep -q "for (long i = 0; i < 3 \* n; i++)" &&
 	ok "S opens the source view on the current line" || fail "S: $(cursor_row)"
 $T send-keys -t bt Enter
-wait_for "work_a  split" && cursor_row | grep -q "1500.*add" &&
+wait_for "work_a  split  [0-9.]*% of" && cursor_row | grep -q "1500.*add" &&
 	ok "Enter on a source line shows its hottest instruction" || fail "line -> code: $(cursor_row)"
 
 # export what is on screen
@@ -111,7 +120,7 @@ $T send-keys -t bt h
 wait_for "benchtui keys" && screen | grep -q "Tab.*next hot instruction" &&
 	ok "h shows the keys" || fail "help"
 $T send-keys -t bt x
-wait_for "work_a  split"
+wait_for "work_a  split  [0-9.]*% of"
 
 # resize: smaller, too small, back
 $T resize-window -t bt -x 80 -y 24
@@ -119,7 +128,7 @@ wait_for "Percent" && ok "80x24 works"
 $T resize-window -t bt -x 40 -y 8
 wait_for "needs at least" && ok "too small: says so"
 $T resize-window -t bt -x 120 -y 30
-wait_for "work_a  split" && ok "recovers when enlarged"
+wait_for "work_a  split  [0-9.]*% of" && ok "recovers when enlarged"
 
 # quit: q goes back screen by screen to the list, then out, with a clean terminal and exit 0
 for _ in 1 2 3; do
@@ -179,7 +188,7 @@ for i in $(seq 30); do $T resize-window -t bt -x $((40 + i * 3)) -y $((8 + i % 2
 $T resize-window -t bt -x 120 -y 30
 wait_for "hot functions" && ok "a storm of 30 resizes: still drawing" 
 $T send-keys -t bt Enter
-wait_for "work_a  split" && ok "and still working"
+wait_for "work_a  split  [0-9.]*% of" && ok "and still working"
 
 $T send-keys -t bt q q
 [ "$(dead_status)" = 0 ] && ok "and quits normally"
@@ -192,12 +201,12 @@ wait_for 'prompt\$'
 $T send-keys -t bt "$BT -i $TMP/t.data" Enter
 wait_for "hot functions"
 $T send-keys -t bt Enter
-wait_for "work_a  split"
+wait_for "work_a  split  [0-9.]*% of"
 $T send-keys -t bt C-z
 wait_for "Stopped" && ! screen | grep -q "work_a  split" &&
 	ok "Ctrl-Z: stopped, the shell's screen is back" || fail "Ctrl-Z: the browser is still on screen"
 $T send-keys -t bt fg Enter
-wait_for "work_a  split" && ok "fg: the browser is redrawn where it was"
+wait_for "work_a  split  [0-9.]*% of" && ok "fg: the browser is redrawn where it was"
 $T send-keys -t bt q q
 wait_for 'prompt\$.*$' && ok "and quits back to the shell"
 
@@ -210,24 +219,26 @@ click() { mouse 0 "$1" "$2"; mouse 3 "$1" "$2"; }
 start "$BT" -i "$TMP/t.data"
 wait_for "hot functions"
 click 20 4	# the second function's row (rows start under three lines of headings)
-sleep 0.4
-cursor_row | grep -q "work_b" && ok "a click selects the row" || fail "click: $(cursor_row)"
+wait_cursor "work_b" && ok "a click selects the row" || fail "click: $(cursor_row)"
 click 20 4; click 20 4
-wait_for "work_b  split" && ok "a double click opens it"
-sleep 0.3	# ncurses waits out the click interval before it reads the next key
+wait_for "work_b  split  [0-9.]*% of" && ok "a double click opens it"
+# not a wait for the screen: ncurses itself holds keys until the click
+# interval (mouseinterval, 166 ms) has passed, and a key sent sooner is
+# read as part of the click
+sleep 0.3
 $T send-keys -t bt q
 wait_for "hot functions"
 $T send-keys -t bt g Enter
-wait_for "work_a  split"
+wait_for "work_a  split  [0-9.]*% of"
 $T resize-window -t bt -x 100 -y 12
 first=$(screen | sed -n 4p)
 mouse 65 10 6	# wheel down
 mouse 65 10 6
-sleep 0.4
+for _ in $(seq 100); do [ "$(screen | sed -n 4p)" != "$first" ] && break; sleep 0.1; done
 [ "$(screen | sed -n 4p)" != "$first" ] && ok "the wheel scrolls" || fail "wheel: the view did not move"
 $T send-keys -t bt q q
 
 # -s opens a function directly
 start "$BT" -i "$TMP/t.data" -s work_b
-wait_for "work_b  split" && ok "-s work_b opens it"
+wait_for "work_b  split  [0-9.]*% of" && ok "-s work_b opens it"
 finish

@@ -235,9 +235,9 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			break;
 		case 'M':
 			if (strcmp(optarg, "att") == 0)
-				c->so.syntax = BT_ASM_ATT;
+				c->eo.view.syntax = BT_ASM_ATT;
 			else if (strcmp(optarg, "intel") == 0)
-				c->so.syntax = BT_ASM_INTEL;
+				c->eo.view.syntax = BT_ASM_INTEL;
 			else
 				return bad(&e, "unknown syntax '%s' (att or intel)", optarg);
 			break;

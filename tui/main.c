@@ -32,13 +32,7 @@ on_signal(int sig)
 static int
 bench_status(const struct bt_profile_info *in)
 {
-	if (!in->has_status)
-		return 0;
-	if (WIFEXITED(in->wait_status))
-		return WEXITSTATUS(in->wait_status);
-	if (WIFSIGNALED(in->wait_status))
-		return 128 + WTERMSIG(in->wait_status);
-	return 0;
+	return in->has_status ? bt_wait_code(in->wait_status) : 0;
 }
 
 static int

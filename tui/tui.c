@@ -16,12 +16,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "benchtui/browse.h"
 #include "benchtui/export.h"
-#include "benchtui/lint.h"
 #include "benchtui/session.h"
 #include "benchtui/view.h"
 #include "keymap.h"
@@ -149,63 +147,36 @@ put(int y, int x, const char *text, int maxx, attr_t attr)
 	return x;
 }
 
+/* The header bar: the run's summary; the findings part in the warning colour. */
 static void
 draw_header(struct tui *t)
 {
-	const struct bt_profile_info *in = bt_session_info(t->s);
-	char buf[1024], st[64] = "";
+	struct bt_view *h = bt_view_header(t->s);
+	const struct bt_view_summary *m = bt_view_summary(h);
+	char buf[1024], win[80] = "", ev[96], lint[64] = "";
+	int x;
 
-	if (in->has_status) {
-		if (WIFEXITED(in->wait_status))
-			snprintf(st, sizeof(st), "exit %d", WEXITSTATUS(in->wait_status));
-		else if (WIFSIGNALED(in->wait_status))
-			snprintf(st, sizeof(st), "killed by signal %d", WTERMSIG(in->wait_status));
-	}
-	{
-		const struct bt_finding *f;
-		size_t nf = bt_session_findings(t->s, &f);
-		const struct bt_session_opts *o = bt_session_opts(t->s);
-		char win[80] = "";
-		if (o->time_from >= 0 || o->time_to >= 0) {
-			double a, b;
-			bt_session_window(t->s, &a, &b);
-			snprintf(win, sizeof(win), " (window %.3f-%.3f s)", a, b);
-		}
-		char ev[96];
-		if (in->frequency)
-			snprintf(ev, sizeof(ev), "%s %u Hz", bt_session_event(t->s), in->frequency);
-		else
-			snprintf(ev, sizeof(ev), "%s", bt_session_event(t->s));
-		snprintf(buf, sizeof(buf),
-		    " benchtui  %s | %s | %llu samples%s, %llu lost | %.3f s%s%s%s",
-		    in->command, ev,
-		    (unsigned long long)bt_session_samples(t->s), win,
-		    (unsigned long long)in->lost, in->duration, st[0] ? " | " : "", st,
-		    nf ? "" : "");
-		if (nf) {
-			size_t l = strlen(buf);
-			snprintf(buf + l, sizeof(buf) - l, " | %zu lint finding%s: L",
-			    nf, nf == 1 ? "" : "s");
-		}
-	}
+	if (m->windowed)
+		snprintf(win, sizeof(win), " (window %.3f-%.3f s)", m->win_from, m->win_to);
+	if (m->frequency)
+		snprintf(ev, sizeof(ev), "%s %u Hz", m->event, m->frequency);
+	else
+		snprintf(ev, sizeof(ev), "%s", m->event);
+	snprintf(buf, sizeof(buf),
+	    " benchtui  %s | %s | %llu samples%s, %llu lost | %.3f s%s%s",
+	    m->command, ev, (unsigned long long)m->samples, win,
+	    (unsigned long long)m->lost, m->duration, m->has_status ? " | " : "",
+	    m->has_status ? m->status : "");
+	if (m->nfindings)
+		snprintf(lint, sizeof(lint), " | %zu lint finding%s: L", m->nfindings,
+		    m->nfindings == 1 ? "" : "s");
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', COLS);
 	attroff(A_REVERSE);
-	put(0, 0, buf, COLS, A_REVERSE |
-	    (in->lost || (in->has_status && in->wait_status) ? A_BOLD : 0));
-	{
-		const struct bt_finding *f;
-		if (bt_session_findings(t->s, &f)) {
-			const char *l = strstr(buf, " lint finding");
-			if (l != NULL) {	/* the findings in the warning colour */
-				const char *start = l;
-				while (start > buf && start[-1] != '|')
-					start--;
-				put(0, (int)(start - buf), start, COLS,
-				    A_REVERSE | t->attr[BT_STYLE_WARN]);
-			}
-		}
-	}
+	x = put(0, 0, buf, COLS, A_REVERSE |
+	    (m->lost || (m->has_status && m->exit_code) ? A_BOLD : 0));
+	put(0, x, lint, COLS, A_REVERSE | t->attr[BT_STYLE_WARN]);
+	bt_view_free(h);
 }
 
 static void
@@ -225,7 +196,7 @@ draw_title(struct tui *t, const struct bt_view *v)
 	    o->skid ? "[skid]" : "[raw]",
 	    o->global_percent ? "[global%]" : "[local%]",
 	    o->source ? "[src]" : "[no src]",
-	    bt_session_opts(t->s)->syntax == BT_ASM_INTEL ? "[intel]" : "[att]");
+	    o->syntax == BT_ASM_INTEL ? "[intel]" : "[att]");
 	if ((int)strlen(right) + x + 2 < COLS)
 		put(1, COLS - (int)strlen(right), right, COLS, A_DIM);
 	/* the first note of the view, if any, replaces nothing: it goes to the status line */
@@ -249,22 +220,16 @@ draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
 		x = put(y, x, r->cells[i].text, COLS, t->attr[r->cells[i].style] | base);
 }
 
-/* Arrows for the jump under the cursor, in the gutter cell's last column. */
+/* Arrows for the jump under the cursor, in the view's arrow column. */
 static void
 draw_jump(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size_t h)
 {
 	const struct bt_row *r = bt_view_row(v, n->cursor);
+	long gx = bt_view_arrow_col(v);
 	size_t lo, hi, i;
-	int gx = 0;
 
-	/* cells: numbers (3), interval, gutter (" *|||"): draw in the gutter's last column */
-	if (r == NULL || r->kind != BT_ROW_INSN || r->target_row < 0 || r->ncells < 5)
-		return;
-	for (i = 0; i < 4; i++)
-		for (const char *c = r->cells[i].text; *c; c++)
-			gx += ((unsigned char)*c & 0xc0) != 0x80;
-	gx += 4;
-	if (gx >= COLS)
+	if (r == NULL || r->kind != BT_ROW_INSN || r->target_row < 0 || gx < 0 ||
+	    gx >= COLS)
 		return;
 	lo = n->cursor < (size_t)r->target_row ? n->cursor : (size_t)r->target_row;
 	hi = n->cursor > (size_t)r->target_row ? n->cursor : (size_t)r->target_row;
@@ -275,12 +240,12 @@ draw_jump(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size_t
 			continue;
 		y = HEAD_LINES + (int)(i - n->top);
 		if (i == (size_t)r->target_row)
-			mvaddstr(y, gx, t->utf8 ? "\u25b6" : ">");
+			mvaddstr(y, (int)gx, t->utf8 ? "\u25b6" : ">");
 		else if (i == n->cursor)
-			mvaddstr(y, gx, (size_t)r->target_row < n->cursor ?
+			mvaddstr(y, (int)gx, (size_t)r->target_row < n->cursor ?
 			    (t->utf8 ? "\u2518" : "^") : (t->utf8 ? "\u2510" : "v"));
 		else
-			mvaddstr(y, gx, t->utf8 ? "\u2502" : "|");
+			mvaddstr(y, (int)gx, t->utf8 ? "\u2502" : "|");
 	}
 	attroff(t->attr[BT_STYLE_JUMP] | A_BOLD);
 }
@@ -289,14 +254,7 @@ static void
 draw_status(struct tui *t, const char *msg)
 {
 	const struct bt_view *v = bt_browser_view(t->b);
-	const char *hints[] = {
-		[BT_SCREEN_FUNCS] = "Enter annotate  S source  / filter  L lint  T timeline  E export  h help  q quit",
-		[BT_SCREEN_ANNOTATE] = "Tab hot  Enter follow  s source  S source view  K skid  E export  h help  q back",
-		[BT_SCREEN_SOURCE] = "Enter code  Tab hot  E export  h help  q back",
-		[BT_SCREEN_LINT] = "Enter open the function  E export  q back",
-		[BT_SCREEN_TIMELINE] = "[ start  ] end  Enter keep it  c whole run  q back",
-	};
-	const char *hint = hints[bt_browser_screen(t->b)];
+	const char *hint = bt_browser_hint(t->b);
 
 	move(LINES - 1, 0);
 	clrtoeol();

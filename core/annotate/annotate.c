@@ -3,30 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate/annotate-int.h"
-#include "annotate/session-int.h"
+#include "annotate/annotate.h"
 
 #define MAX_INLINE_DEPTH 16
 #define MAX_FUNC_BYTES (16u << 20)
-
-static struct bt_disasm *
-session_disasm(struct bt_session *s, struct bt_msyms *m, int syntax,
-	       struct bt_error *err)
-{
-	const struct bt_msyms_info *info = bt_msyms_info(m);
-	enum bt_arch arch = bt_arch_from_elf(info->e_machine, info->elfclass64);
-
-	if ((size_t)arch >= BT_ARRAY_SIZE(s->dis) || arch == BT_ARCH_UNKNOWN) {
-		bt_error_set(err, BT_ENOTSUP,
-		    "no disassembler for machine %u of '%s'", info->e_machine,
-		    info->path);
-		return NULL;
-	}
-	if (s->dis[arch][syntax] == NULL)
-		s->dis[arch][syntax] = bt_disasm_new(arch,
-		    syntax ? BT_SYNTAX_INTEL : BT_SYNTAX_ATT, err);
-	return s->dis[arch][syntax];
-}
 
 long
 bt_annotation_find(const struct bt_annotation *a, uint64_t addr)
@@ -58,15 +38,16 @@ same_chain(const struct bt_inline *a, const struct bt_inline *b, size_t n)
 	return true;
 }
 
-/* "sym+0xoff" for an address outside the function. */
+/* "sym+0xoff" for a branch, call or data target. */
 static const char *
-name_target(struct bt_annotation *a, struct bt_msyms *m, const struct bt_func *f,
+name_target(struct bt_annotation *a, const struct bt_annotate_in *f,
 	    uint64_t target)
 {
+	struct bt_msyms *m = f->syms;
 	struct bt_func_sym fs;
 
 	/* stripped code is named by address: name the target the same way */
-	if (f->kind != BT_FK_SYMBOL && target >= f->start && target < f->end)
+	if (f->by_address && target >= f->start && target < f->end)
 		return bt_strpool_addf(&a->pool, "%s+0x%llx", f->module_name,
 		    (unsigned long long)target);
 	if (target >= f->start && target < f->end)
@@ -139,24 +120,15 @@ own_file(struct bt_annotation *a)
 }
 
 struct bt_annotation *
-bt_annotate(struct bt_session *s, size_t fi, int syntax, struct bt_error *err)
+bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 {
-	struct bt_sfunc *sf = &s->funcs.v[fi];
-	const struct bt_func *f = &sf->pub;
-	struct bt_msyms *m = bt_session_syms(s, sf->module);
+	struct bt_msyms *m = f->syms;
 	struct bt_annotation *a;
-	struct bt_disasm *d;
 	const uint8_t *bytes;
 	uint64_t addr;
 	long n;
 	size_t i;
 
-	if (m == NULL || !f->can_annotate) {
-		bt_error_set(err, BT_ENODATA, "no code for '%s' (%s)", f->name,
-		    f->kind == BT_FK_KERNEL ? "kernel samples are one bucket" :
-		    "its module could not be read");
-		return NULL;
-	}
 	if (f->end <= f->start || f->end - f->start > MAX_FUNC_BYTES) {
 		bt_error_set(err, BT_EFORMAT, "'%s' has no usable bounds", f->name);
 		return NULL;
@@ -164,17 +136,11 @@ bt_annotate(struct bt_session *s, size_t fi, int syntax, struct bt_error *err)
 	n = bt_msyms_code(m, f->start, f->end, &bytes);
 	if (n <= 0) {
 		bt_error_set(err, BT_ENODATA, "no code bytes for '%s' in '%s'",
-		    f->name, f->module);
+		    f->name, bt_msyms_info(m)->path);
 		return NULL;
 	}
-	d = session_disasm(s, m, syntax, err);
-	if (d == NULL)
-		return NULL;
 
 	a = bt_xcalloc(1, sizeof(*a));
-	a->s = s;
-	a->func = fi;
-	a->syntax = syntax;
 	bt_strpool_init(&a->pool);
 	/* about 4 bytes an instruction on x86: presize, then decode in place */
 	BT_ALLOC_GROW(a->insns.v, (size_t)n / 3 + 16, a->insns.alloc);
@@ -187,15 +153,15 @@ bt_annotate(struct bt_session *s, size_t fi, int syntax, struct bt_error *err)
 		memset(ai, 0, offsetof(struct bt_ainsn, in));
 		memset((char *)ai + offsetof(struct bt_ainsn, in) + sizeof(ai->in), 0,
 		    sizeof(*ai) - offsetof(struct bt_ainsn, in) - sizeof(ai->in));
-		len = bt_disasm_one(d, bytes + (addr - f->start),
+		len = bt_disasm_one(f->dis, bytes + (addr - f->start),
 		    (size_t)(f->start + (uint64_t)n - addr), addr, &ai->in);
 		ai->target_insn = -1;
 		ai->region = -1;
 		addr += len;
 	}
 	/* samples */
-	for (i = sf->hit_lo; i < sf->hit_hi; i++) {
-		const struct bt_hit *h = &s->hits.v[i];
+	for (i = 0; i < f->nhits; i++) {
+		const struct bt_hit *h = &f->hits[i];
 		long k = bt_annotation_find(a, h->addr);
 
 		a->samples += h->samples;
@@ -220,24 +186,24 @@ bt_annotate(struct bt_session *s, size_t fi, int syntax, struct bt_error *err)
 				ai->mem_name = doff ? bt_strpool_addf(&a->pool, "%s+0x%llx",
 				    dn, (unsigned long long)doff) : dn;
 			else
-				ai->mem_name = name_target(a, m, f, ai->in.mem_target);
+				ai->mem_name = name_target(a, f, ai->in.mem_target);
 		}
 		if (ai->in.kind != BT_INSN_JUMP && ai->in.kind != BT_INSN_CJUMP &&
 		    ai->in.kind != BT_INSN_CALL)
 			continue;
-		ai->target_name = name_target(a, m, f, ai->in.target);
+		ai->target_name = name_target(a, f, ai->in.target);
 		if (ai->in.kind != BT_INSN_CALL) {
 			long k = bt_annotation_find(a, ai->in.target);
 			if (k >= 0 && a->insns.v[k].in.addr == ai->in.target)
 				ai->target_insn = k;
 		}
 	}
-	if (bt_session_dwarf(s, sf->module))
+	if (f->lines)
 		join_lines(a, m, f->start, f->end);
 	own_file(a);
 	bt_skid_adjust(a);
 	bt_find_loops(a);
-	bt_find_regions(a, s->o.region_threshold / 100, s->o.region_margin);
+	bt_find_regions(a, f->region_threshold, f->region_margin);
 	return a;
 }
 

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate/annotate-int.h"
+#include "annotate/annotate.h"
 
 #define SKID_PRIOR 1.0	/* equal prior added to each predecessor's block weight */
 

@@ -1,5 +1,6 @@
 /* Errors as code + message, and the replaceable log routine. */
 #include <string.h>
+#include <sys/wait.h>
 #include <time.h>
 
 #include "base.h"
@@ -91,4 +92,27 @@ bt_now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+int
+bt_wait_code(int status)
+{
+	if (WIFEXITED(status))
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 0;
+}
+
+const char *
+bt_wait_describe(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status))
+		snprintf(buf, len, "exit %d", WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(status),
+		    strsignal(WTERMSIG(status)));
+	else
+		snprintf(buf, len, "unknown");
+	return buf;
 }

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "annotate/annotate-int.h"
-#include "annotate/session-int.h"
+#include "annotate/annotate.h"
 #include "benchtui/lint.h"
 #include "benchtui/view.h"
+#include "session/session-int.h"
 
 /* Thresholds, in percent of all samples of the window. */
 #define EMPTY_LOOP_MIN 20.0	/* a loop this hot that does nothing */
@@ -25,6 +25,22 @@
 #define PRECISION_MAX 3.0	/* +- points of the hottest function's interval */
 #define MIN_RUN_SAMPLES 20	/* fewer: say only that */
 
+/* The findings of one selection, kept in the session's lint cache slot. */
+struct lint {
+	BT_VEC(struct bt_finding) findings;
+	struct bt_strpool pool;
+};
+
+static void
+lint_free(void *data)
+{
+	struct lint *l = data;
+
+	BT_VEC_FREE(l->findings);
+	bt_strpool_release(&l->pool);
+	free(l);
+}
+
 static void
 add(struct bt_session *s, const char *check, long func, double percent,
     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -33,6 +49,7 @@ static void
 add(struct bt_session *s, const char *check, long func, double percent,
     const char *fmt, ...)
 {
+	struct lint *l = bt_session_cache(s, BT_CACHE_LINT);
 	struct bt_finding f;
 	struct bt_strbuf sb = BT_STRBUF_INIT;
 	va_list ap;
@@ -44,9 +61,9 @@ add(struct bt_session *s, const char *check, long func, double percent,
 	f.func = func;
 	f.function = func >= 0 ? bt_session_func(s, (size_t)func)->name : NULL;
 	f.percent = percent;
-	f.message = bt_strpool_add(&s->lint_pool, sb.buf, sb.len);
+	f.message = bt_strpool_add(&l->pool, sb.buf, sb.len);
 	bt_strbuf_release(&sb);
-	BT_VEC_PUSH(s->findings, f);
+	BT_VEC_PUSH(l->findings, f);
 }
 
 static double
@@ -91,7 +108,7 @@ check_empty_loops(struct bt_session *s)
 
 		if (f->percent < EMPTY_LOOP_MIN)
 			break;	/* the table is hottest first */
-		if (!f->can_annotate || (a = bt_session_annotation(s, fi, NULL)) == NULL)
+		if (!f->can_annotate || (a = bt_session_annotation(s, fi, BT_ASM_ATT, NULL)) == NULL)
 			continue;
 		for (li = 0; li < a->loops.n; li++) {
 			const struct bt_loop *l = &a->loops.v[li];
@@ -190,7 +207,7 @@ check_timer(struct bt_session *s)
 			}
 		} else if (f->percent >= 1 && f->can_annotate && has_rdtsc(s, fi)) {
 			/* rdtsc read in the benchmark's own code: skid-adjusted weight */
-			struct bt_annotation *a = bt_session_annotation(s, fi, NULL);
+			struct bt_annotation *a = bt_session_annotation(s, fi, BT_ASM_ATT, NULL);
 			for (k = 0; a != NULL && k < a->insns.n; k++)
 				if (a->insns.v[k].in.flags & BT_INSN_F_TIMER)
 					rdtsc += a->insns.v[k].adjusted;
@@ -365,20 +382,15 @@ check_debug_info(struct bt_session *s)
 	}
 }
 
-void
-bt_lint_release(struct bt_session *s)
-{
-	s->findings.n = 0;
-	s->findings_done = false;
-	bt_strpool_release(&s->lint_pool);
-	bt_strpool_init(&s->lint_pool);
-}
-
 size_t
 bt_session_findings(struct bt_session *s, const struct bt_finding **out)
 {
-	if (!s->findings_done) {
-		s->findings_done = true;
+	struct lint *l = bt_session_cache(s, BT_CACHE_LINT);
+
+	if (l == NULL) {
+		l = bt_xcalloc(1, sizeof(*l));
+		bt_strpool_init(&l->pool);
+		bt_session_set_cache(s, BT_CACHE_LINT, l, lint_free);
 		if (s->samples > 0) {
 			check_precision(s);
 			check_lost(s);
@@ -389,6 +401,6 @@ bt_session_findings(struct bt_session *s, const struct bt_finding **out)
 			check_debug_info(s);
 		}
 	}
-	*out = s->findings.v;
-	return s->findings.n;
+	*out = l->findings.v;
+	return l->findings.n;
 }

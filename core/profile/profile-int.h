@@ -12,6 +12,7 @@
 #include "base.h"
 #include "benchtui/profile.h"
 #include "perf/meta.h"
+#include "profile/hist.h"
 
 enum bt_mod_kind {
 	BT_MOD_ELF,		/* a file: executable or shared library */
@@ -35,38 +36,13 @@ struct bt_module {
 	uint64_t off_lo, off_hi;	/* file offsets mapped executable: [lo, hi) */
 };
 
-/**
- * struct bt_sample - one sample, resolved
- * @off: file offset in the module (ELF, vDSO), else the runtime address
- */
-struct bt_sample {
-	uint64_t time;
-	uint64_t off;
-	uint32_t module;
-	uint32_t tid;
-	uint32_t period;
-	uint16_t cpu;
-	uint8_t attr;
-	uint8_t flags;
-};
-
-/**
- * struct bt_phit - samples of one event at one (module, offset)
- * @off: file offset in the module (ELF, vDSO), else the runtime address
- */
-struct bt_phit {
-	uint64_t off;
-	uint32_t module;
-	uint32_t samples;
-	uint64_t period;
-};
-
 struct bt_resolver;	/* process and mapping histories (profile.c) */
 
 /*
- * The whole-run histogram of every event is built while the file is read;
- * the samples themselves (for a time window or the timeline) are read again
- * only when asked for (bt_profile_samples): a million samples cost 32 MB.
+ * The whole-run histogram of every event is built while the file is read
+ * (group = event); a time window or the timeline reads the samples again
+ * (bt_profile_scan): nothing per sample is kept, so memory does not grow
+ * with the length of the recording.
  */
 struct bt_profile {
 	struct bt_profile_info info;
@@ -79,9 +55,8 @@ struct bt_profile {
 	char *hostname, *osrelease, *recorder;
 
 	BT_VEC(struct bt_module) modules;
-	BT_VEC(struct bt_phit) *hist;	/* per event, unsorted */
-	BT_VEC(struct bt_sample) samples;
-	bool samples_loaded;
+	struct bt_hist_entry *hist;	/* every event's, sorted by (event, module, offset) */
+	size_t *hist_start;		/* event i's entries: [start[i], start[i + 1]) */
 	const void *mem;		/* read from memory: no file to read again */
 	size_t mem_len;
 	struct bt_resolver *res;
@@ -90,8 +65,31 @@ struct bt_profile {
 	void *vdso_owned;		/* copy of meta.vdso */
 };
 
-/* Every sample, in file order (read on first call). Returns 0 or -BT_E*. */
-int bt_profile_samples(struct bt_profile *p, struct bt_error *err);
+/**
+ * struct bt_scan - which samples to count again, and how to group them
+ * @attr: the event
+ * @t_lo, @t_hi: samples with t_lo <= time < t_hi (the recording's clock)
+ * @nbins: more than 0: group by slice of the run (nbins equal slices of
+ *         [first_time, last_time]), else everything in group 0
+ * @fold: count only whether a sample falls in module @fold_module at file
+ *        offsets [@fold_lo, @fold_hi) (offset 1) or not (offset 0), all
+ *        under module 0 (the timeline's share of one function)
+ */
+struct bt_scan {
+	int attr;
+	uint64_t t_lo, t_hi;
+	size_t nbins;
+	bool fold;
+	uint32_t fold_module;
+	uint64_t fold_lo, fold_hi;
+};
+
+/*
+ * Read the samples again and count those sc selects into a new histogram
+ * (*out, malloc'ed, sorted by (group, module, offset)). Returns 0 or -BT_E*.
+ */
+int bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
+		    struct bt_hist_entry **out, size_t *n, struct bt_error *err);
 
 /* Module index by kind+path; created if new. */
 uint32_t bt_profile_module(struct bt_profile *p, enum bt_mod_kind kind,

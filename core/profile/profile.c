@@ -306,6 +306,8 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	else
 		p->command = bt_xstrdup("");
 	in->command = p->command;
+	in->argv = (const char *const *)p->meta.argv;
+	in->argc = p->meta.argc;
 	p->events = bt_xcalloc(bt_pd_nattrs(r) + 1, sizeof(char *));
 	/* the histogram of an event with a name seen twice stays with its index */
 	for (i = 0; i < bt_pd_nattrs(r); i++)
@@ -443,6 +445,21 @@ pass_sideband(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err
 	return ret;
 }
 
+/**
+ * struct bt_sample - one sample, resolved
+ * @off: file offset in the module (ELF, vDSO), else the runtime address
+ */
+struct bt_sample {
+	uint64_t time;
+	uint64_t off;
+	uint64_t period;
+	uint32_t module;
+	uint32_t tid;
+	uint16_t cpu;
+	uint8_t attr;
+	uint8_t mode;
+};
+
 /* Resolve one sample to (module, offset); false when it is not a sample we keep. */
 static bool
 resolve_sample(struct bt_profile *p, const struct bt_pd_event *ev,
@@ -456,10 +473,10 @@ resolve_sample(struct bt_profile *p, const struct bt_pd_event *ev,
 	smp->time = ev->time;
 	smp->off = ev->sample.ip;
 	smp->tid = ev->tid;
-	smp->period = (uint32_t)BT_MIN(ev->sample.period, UINT32_MAX);
+	smp->period = BT_MIN(ev->sample.period, UINT32_MAX);
 	smp->cpu = (uint16_t)ev->cpu;
 	smp->attr = (uint8_t)ev->attr;
-	smp->flags = (uint8_t)mode;
+	smp->mode = (uint8_t)mode;
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
 	    mode == PERF_RECORD_MISC_HYPERVISOR) {
 		smp->module = p->res->kmod;
@@ -476,142 +493,28 @@ resolve_sample(struct bt_profile *p, const struct bt_pd_event *ev,
 	return true;
 }
 
-struct hist_table {
-	struct bt_phit *t;
-	size_t nslots, used, last;
-};
-
-static size_t
-hist_find(const struct hist_table *h, uint64_t off, uint32_t module)
-{
-	size_t j = bt_hash64(off ^ (uint64_t)module << 48) & (h->nslots - 1);
-
-	while (h->t[j].module != UINT32_MAX &&
-	    (h->t[j].off != off || h->t[j].module != module))
-		j = (j + 1) & (h->nslots - 1);
-	return j;
-}
-
-static void
-hist_init(struct hist_table *h, size_t nslots)
-{
-	size_t i;
-
-	h->t = bt_xmalloc(nslots * sizeof(*h->t));
-	for (i = 0; i < nslots; i++) {
-		h->t[i].module = UINT32_MAX;
-		h->t[i].samples = 0;
-		h->t[i].period = 0;
-	}
-	h->nslots = nslots;
-	h->used = 0;
-	h->last = SIZE_MAX;
-}
-
-static void
-hist_add(struct hist_table *h, const struct bt_sample *smp)
-{
-	size_t j = h->last;
-
-	/* hot loops repeat addresses: the last slot first */
-	if (j == SIZE_MAX || h->t[j].off != smp->off || h->t[j].module != smp->module) {
-		j = hist_find(h, smp->off, smp->module);
-		if (h->t[j].module == UINT32_MAX) {
-			h->t[j].off = smp->off;
-			h->t[j].module = smp->module;
-			if (++h->used * 2 > h->nslots) {
-				struct hist_table n;
-				size_t k;
-				hist_init(&n, h->nslots * 2);
-				n.used = h->used;
-				for (k = 0; k < h->nslots; k++)
-					if (h->t[k].module != UINT32_MAX)
-						n.t[hist_find(&n, h->t[k].off, h->t[k].module)] = h->t[k];
-				free(h->t);
-				*h = n;
-				j = hist_find(h, smp->off, smp->module);
-			}
-		}
-	}
-	h->t[j].samples++;
-	h->t[j].period += smp->period;
-	h->last = j;
-}
-
-#define DENSE_MAX (64u << 20)	/* bytes of code counted in a plain array */
+typedef void (*sample_fn)(struct bt_profile *p, const struct bt_sample *smp,
+			  void *arg);
 
 /*
- * Counts for one module and event indexed by file offset: a hot program's
- * samples spread over tens of thousands of addresses, where a hash table
- * misses the cache on every sample and an array does not.
- */
-struct dense_slot {
-	uint64_t per;
-	uint32_t cnt;
-};
-
-struct dense {
-	uint64_t base, len;
-	struct dense_slot *s;	/* one cache line per sample, not two */
-	uint64_t lo, hi;	/* touched indexes [lo, hi] */
-};
-
-static struct dense *
-dense_get(struct bt_profile *p, struct dense **d, uint32_t attr, uint32_t module)
-{
-	size_t nm = p->modules.n;
-	struct dense *x = &d[attr][module];
-	const struct bt_module *mo = &p->modules.v[module];
-
-	(void)nm;
-	if (x->len == 0) {
-		if ((mo->kind != BT_MOD_ELF && mo->kind != BT_MOD_VDSO) ||
-		    mo->off_hi <= mo->off_lo || mo->off_hi - mo->off_lo > DENSE_MAX) {
-			x->len = UINT64_MAX;	/* not for this module: the hash */
-			return NULL;
-		}
-		x->base = mo->off_lo;
-		x->len = mo->off_hi - mo->off_lo;
-		x->s = bt_xcalloc(x->len, sizeof(*x->s));
-		x->lo = UINT64_MAX;
-		x->hi = 0;
-	}
-	return x->len == UINT64_MAX ? NULL : x;
-}
-
-/*
- * The samples: resolved at their own time, then either counted into the
- * per-event histograms (the first read) or kept (bt_profile_samples).
+ * Every sample of the file, resolved at its own time, to fn. With one
+ * event in native byte order, samples are read at their fixed offsets
+ * (no per-record decoding): the first screen of a million samples
+ * depends on it.
  */
 static int
-pass_samples(struct bt_profile *p, struct bt_pd_reader *r, bool keep,
-	     struct bt_error *err)
+for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
+		void *arg, struct bt_error *err)
 {
-	size_t ne = p->info.nevents, i;
-	struct hist_table *h = NULL;
-	struct dense **dn = NULL;
+	const struct bt_perf_layout *l = bt_pd_fast_layout(r);
 	struct bt_pd_event ev;
-	const struct bt_perf_layout *l;
 	int ret;
 
-	if (keep) {
-		size_t guess = (size_t)BT_MIN(bt_pd_data_size(r) / 40, (uint64_t)1 << 28);
-		BT_ALLOC_GROW(p->samples.v, guess, p->samples.alloc);
-	} else {
-		h = bt_xcalloc(ne, sizeof(*h));
-		dn = bt_xcalloc(ne, sizeof(*dn));
-		for (i = 0; i < ne; i++) {
-			hist_init(&h[i], 1024);
-			dn[i] = bt_xcalloc(p->modules.n, sizeof(**dn));
-		}
-	}
 	bt_pd_rewind(r);
-	l = bt_pd_fast_layout(r);
 	for (;;) {
 		struct bt_sample smp;
 
 		if (l != NULL) {
-			/* one event, native order: read the fields where they sit */
 			uint32_t type;
 			const uint8_t *rec;
 			size_t size;
@@ -652,63 +555,100 @@ pass_samples(struct bt_profile *p, struct bt_pd_reader *r, bool keep,
 			if (ev.type != PERF_RECORD_SAMPLE)
 				continue;
 		}
-		if (!resolve_sample(p, &ev, &smp))
-			continue;
-		if (keep) {
-			BT_VEC_PUSH(p->samples, smp);
-			continue;
-		}
-		{
-			struct dense *x = dense_get(p, dn, smp.attr, smp.module);
-			uint64_t idx;
-			if (x != NULL && smp.off >= x->base &&
-			    (idx = smp.off - x->base) < x->len) {
-				x->s[idx].cnt++;
-				x->s[idx].per += smp.period;
-				if (idx < x->lo)
-					x->lo = idx;
-				if (idx > x->hi)
-					x->hi = idx;
-			} else
-				hist_add(&h[smp.attr], &smp);
-		}
-		p->event_samples[smp.attr]++;
-		p->event_period[smp.attr] += smp.period;
-		if (smp.module == p->res->umod)
-			p->unresolved++;
-		if (ev.time && (p->first_time == 0 || ev.time < p->first_time))
-			p->first_time = ev.time;
-		if (ev.time > p->last_time)
-			p->last_time = ev.time;
-	}
-	if (!keep) {
-		p->hist = bt_xcalloc(ne, sizeof(*p->hist));
-		for (i = 0; i < ne; i++) {
-			size_t k;
-			uint64_t idx;
-			BT_ALLOC_GROW(p->hist[i].v, h[i].used, p->hist[i].alloc);
-			for (k = 0; k < h[i].nslots; k++)
-				if (h[i].t[k].module != UINT32_MAX)
-					p->hist[i].v[p->hist[i].n++] = h[i].t[k];
-			free(h[i].t);
-			for (k = 0; k < p->modules.n; k++) {
-				struct dense *x = &dn[i][k];
-				if (x->len == 0 || x->len == UINT64_MAX)
-					continue;
-				for (idx = x->lo; idx <= x->hi && x->lo != UINT64_MAX; idx++)
-					if (x->s[idx].cnt) {
-						struct bt_phit ph = { x->base + idx, (uint32_t)k,
-							x->s[idx].cnt, x->s[idx].per };
-						BT_VEC_PUSH(p->hist[i], ph);
-					}
-				free(x->s);
-			}
-			free(dn[i]);
-		}
-		free(h);
-		free(dn);
+		if (resolve_sample(p, &ev, &smp))
+			fn(p, &smp, arg);
 	}
 	return ret;
+}
+
+/* The first read: every event's whole-run histogram, counts and times. */
+static void
+count_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
+{
+	bt_hist_add(arg, smp->attr, smp->module, smp->off, smp->period);
+	p->event_samples[smp->attr]++;
+	p->event_period[smp->attr] += smp->period;
+	if (smp->module == p->res->umod)
+		p->unresolved++;
+	if (smp->time && (p->first_time == 0 || smp->time < p->first_time))
+		p->first_time = smp->time;
+	if (smp->time > p->last_time)
+		p->last_time = smp->time;
+}
+
+static int
+pass_samples(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err)
+{
+	struct bt_hist *h = bt_hist_new();
+	size_t n, i, e;
+	int ret;
+
+	ret = for_each_sample(p, r, count_sample, h, err);
+	n = bt_hist_take(h, &p->hist);
+	bt_hist_free(h);
+	p->hist_start = bt_xcalloc(p->info.nevents + 1, sizeof(size_t));
+	for (e = 0, i = 0; e <= p->info.nevents; e++) {
+		while (i < n && p->hist[i].group < e)
+			i++;
+		p->hist_start[e] = i;
+	}
+	return ret;
+}
+
+struct scan_state {
+	const struct bt_scan *sc;
+	struct bt_hist *h;
+	double span;
+};
+
+static void
+scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
+{
+	struct scan_state *st = arg;
+	const struct bt_scan *sc = st->sc;
+	uint32_t group = 0;
+
+	if (smp->attr != sc->attr || smp->time < sc->t_lo || smp->time >= sc->t_hi)
+		return;
+	if (sc->nbins) {
+		group = (uint32_t)((double)(smp->time - p->first_time) / st->span *
+		    (double)sc->nbins);
+		if (group >= sc->nbins)
+			group = (uint32_t)sc->nbins - 1;
+	}
+	if (sc->fold)
+		bt_hist_add(st->h, group, 0, smp->module == sc->fold_module &&
+		    smp->off >= sc->fold_lo && smp->off < sc->fold_hi, smp->period);
+	else
+		bt_hist_add(st->h, group, smp->module, smp->off, smp->period);
+}
+
+int
+bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
+		struct bt_hist_entry **out, size_t *n, struct bt_error *err)
+{
+	struct scan_state st = { sc, NULL, 1 };
+	struct bt_pd_reader *r;
+	int ret;
+
+	*out = NULL;
+	*n = 0;
+	r = p->mem ? bt_pd_open_mem(p->mem, p->mem_len, err) : bt_pd_open(p->path, err);
+	if (r == NULL)
+		return -BT_EIO;
+	if (p->last_time > p->first_time)
+		st.span = (double)(p->last_time - p->first_time);
+	st.h = bt_hist_new();
+	ret = for_each_sample(p, r, scan_sample, &st, err);
+	bt_pd_close(r);
+	*n = bt_hist_take(st.h, out);
+	bt_hist_free(st.h);
+	if (ret < 0) {
+		FREE_AND_NULL(*out);
+		*n = 0;
+		return ret;
+	}
+	return 0;
 }
 
 struct bt_profile *
@@ -728,7 +668,7 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 	p->event_samples = bt_xcalloc(ne, sizeof(uint64_t));
 	p->event_period = bt_xcalloc(ne, sizeof(uint64_t));
 	p->info.nevents = ne;
-	if (pass_sideband(p, r, err) < 0 || pass_samples(p, r, false, err) < 0) {
+	if (pass_sideband(p, r, err) < 0 || pass_samples(p, r, err) < 0) {
 		bt_profile_free(p);
 		return NULL;
 	}
@@ -736,27 +676,6 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 		p->info.samples += p->event_samples[i];
 	fill_info(p, r);
 	return p;
-}
-
-int
-bt_profile_samples(struct bt_profile *p, struct bt_error *err)
-{
-	struct bt_pd_reader *r;
-	int ret;
-
-	if (p->samples_loaded)
-		return 0;
-	r = p->mem ? bt_pd_open_mem(p->mem, p->mem_len, err) : bt_pd_open(p->path, err);
-	if (r == NULL)
-		return -BT_EIO;
-	ret = pass_samples(p, r, true, err);
-	bt_pd_close(r);
-	if (ret < 0) {
-		BT_VEC_FREE(p->samples);
-		return ret;
-	}
-	p->samples_loaded = true;
-	return 0;
 }
 
 struct bt_profile *
@@ -789,11 +708,8 @@ bt_profile_free(struct bt_profile *p)
 	for (i = 0; i < p->modules.n; i++)
 		free(p->modules.v[i].path);
 	BT_VEC_FREE(p->modules);
-	BT_VEC_FREE(p->samples);
-	if (p->hist != NULL)
-		for (i = 0; i < p->info.nevents; i++)
-			BT_VEC_FREE(p->hist[i]);
 	free(p->hist);
+	free(p->hist_start);
 	if (p->res != NULL) {
 		procs_release(&p->res->ps);
 		free(p->res);

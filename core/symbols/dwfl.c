@@ -497,6 +497,25 @@ bt_msyms_off_to_addr(const struct bt_msyms *m, uint64_t off, uint64_t *addr)
 	return -BT_ENOENT;
 }
 
+int
+bt_msyms_addr_to_off(const struct bt_msyms *m, uint64_t addr, uint64_t *off)
+{
+	size_t n, i;
+
+	if (elf_getphdrnum(m->elf, &n) != 0)
+		return -BT_EFORMAT;
+	for (i = 0; i < n; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(m->elf, (int)i, &ph) == NULL || ph.p_type != PT_LOAD)
+			continue;
+		if (addr >= ph.p_vaddr && addr < ph.p_vaddr + ph.p_filesz) {
+			*off = ph.p_offset + (addr - ph.p_vaddr);
+			return 0;
+		}
+	}
+	return -BT_ENOENT;
+}
+
 /* A function from the FDE covering addr (stripped code). */
 static int
 fde_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)

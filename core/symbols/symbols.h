@@ -113,6 +113,9 @@ bool bt_msyms_has_dwarf(struct bt_msyms *m);
  */
 int bt_msyms_off_to_addr(const struct bt_msyms *m, uint64_t off, uint64_t *addr);
 
+/* The reverse: the file offset of link-time address addr. 0 or -BT_ENOENT. */
+int bt_msyms_addr_to_off(const struct bt_msyms *m, uint64_t addr, uint64_t *off);
+
 /*
  * The function containing addr: from the sorted symbol table (perf's
  * choice among aliases: non-zero size, global over weak over local,

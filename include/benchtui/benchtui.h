@@ -11,6 +11,7 @@
 
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define BT_API __attribute__((visibility("default")))
 
@@ -43,6 +44,14 @@ struct bt_error {
 BT_API int bt_error_set(struct bt_error *err, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 BT_API const char *bt_strerror(int code);
+
+/* A wait status as a shell's exit code: the status, or 128 + the signal. */
+BT_API int bt_wait_code(int status);
+/* A wait status in words: "exit 3", "killed by signal 11 (Segmentation fault)". */
+BT_API const char *bt_wait_describe(int status, char *buf, size_t len);
+
+/* Wilson 95% interval of k successes out of n, in percent. */
+BT_API void bt_wilson(uint64_t k, uint64_t n, double *lo, double *hi);
 
 enum bt_log_level { BT_LOG_DEBUG, BT_LOG_INFO, BT_LOG_WARN };
 typedef void (*bt_log_fn)(enum bt_log_level level, const char *msg, void *arg);

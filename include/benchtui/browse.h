@@ -87,6 +87,8 @@ BT_API const struct bt_view *bt_browser_view(const struct bt_browser *b);
 BT_API const struct bt_nav *bt_browser_nav(const struct bt_browser *b);
 BT_API const struct bt_view_opts *bt_browser_opts(const struct bt_browser *b);
 BT_API const char *bt_browser_filter_text(const struct bt_browser *b);
+/* The keys that matter on the current screen, for an idle status line. */
+BT_API const char *bt_browser_hint(const struct bt_browser *b);
 /* The message for the status line after the last action, "" if none. */
 BT_API const char *bt_browser_status(const struct bt_browser *b);
 BT_API void bt_browser_set_status(struct bt_browser *b, const char *fmt, ...)

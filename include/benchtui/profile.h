@@ -16,6 +16,8 @@ struct bt_profile;
 /**
  * struct bt_profile_info - what the header of every view shows
  * @command: the benchmark's command line (perf files: perf's cmdline)
+ * @argv, @argc: the benchmark's own argv when the recording has it
+ *               (benchtui's), else argc 0
  * @events: names of the recorded events; @nevents of them
  * @frequency: samples per second asked for (0 when period-based)
  * @samples: samples of all events in the file
@@ -32,6 +34,8 @@ struct bt_profile;
  */
 struct bt_profile_info {
 	const char *command;
+	const char *const *argv;
+	size_t argc;
 	const char *const *events;
 	size_t nevents;
 	unsigned frequency;

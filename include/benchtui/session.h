@@ -15,6 +15,7 @@
 
 struct bt_session;
 
+/* Assembly syntax: annotations are built (and cached) in either. */
 enum bt_asm_syntax { BT_ASM_ATT, BT_ASM_INTEL };
 
 /**
@@ -22,7 +23,6 @@ enum bt_asm_syntax { BT_ASM_ATT, BT_ASM_INTEL };
  * @event: event name to show; NULL for the first event of the file
  * @time_from, @time_to: keep samples in [from, to); negative: unbounded
  * @time_percent: from/to are percent of the run instead of seconds
- * @syntax: assembly syntax for annotations
  * @region_threshold: an instruction with at least this percent of its
  *                    function's samples (raw or adjusted) is hot (1)
  * @region_margin: hot instructions this many cold ones apart are one region (8)
@@ -31,12 +31,11 @@ struct bt_session_opts {
 	const char *event;
 	double time_from, time_to;
 	bool time_percent;
-	enum bt_asm_syntax syntax;
 	double region_threshold;
 	unsigned region_margin;
 };
 
-/* The defaults: first event, whole run, AT&T, regions at 1% with margin 8. */
+/* The defaults: first event, whole run, regions at 1% with margin 8. */
 BT_API void bt_session_opts_init(struct bt_session_opts *o);
 
 enum bt_func_kind {
@@ -94,6 +93,11 @@ BT_API const struct bt_func *bt_session_func(const struct bt_session *s, size_t 
  * loaded for a function with a few samples (exports call this for all).
  */
 BT_API void bt_session_func_locate(struct bt_session *s, size_t i);
+/*
+ * Drop function i's cached annotations (an export of thousands of
+ * functions is done with each one after writing it).
+ */
+BT_API void bt_session_forget(struct bt_session *s, size_t i);
 /* Index of the function named name (exact, then unique prefix), or -1. */
 BT_API long bt_session_find(const struct bt_session *s, const char *name);
 /*
@@ -110,8 +114,6 @@ BT_API long bt_session_callee(struct bt_session *s, size_t func, uint64_t addr);
 BT_API int bt_session_select(struct bt_session *s, const char *event,
 			     double from, double to, bool percent,
 			     struct bt_error *err);
-/* Assembly syntax of the annotations built from now on. */
-BT_API void bt_session_set_syntax(struct bt_session *s, enum bt_asm_syntax syntax);
 
 /*
  * Notes on what is missing or degraded ("no debug info for '/bin/x'",

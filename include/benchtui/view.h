@@ -1,7 +1,10 @@
 /*
  * View rows: the one model that the browser paints and both exports write
- * (STYLE.md §2.3). A view is built from a session with explicit options,
- * owns all its text, and is rebuilt rather than patched.
+ * (STYLE.md §2.3). A view is built from a session with explicit options
+ * and is rebuilt rather than patched. Its strings live in the view, or in
+ * the session (function and file names, source lines), which outlives it:
+ * nothing a view holds is freed by a new selection or bt_session_forget.
+ * The renderers read views only.
  */
 #ifndef BENCHTUI_VIEW_H
 #define BENCHTUI_VIEW_H
@@ -11,8 +14,7 @@
 #include <stdint.h>
 
 #include "benchtui/benchtui.h"
-
-struct bt_session;
+#include "benchtui/session.h"
 
 enum bt_style {
 	BT_STYLE_NORMAL,
@@ -63,6 +65,10 @@ enum bt_row_kind {
  * @kind: what it is
  * @flags: BT_ROW_F_*
  * @func: FUNC rows: index in the session's table; others: the function shown
+ *        ((size_t)-1 for none)
+ * @name, @module: FUNC and FINDING rows: the function's name and module
+ *                 path (NULL for a finding about the whole run)
+ * @label: FINDING rows: the check ("empty-loop")
  * @insn: INSN rows: instruction index in the annotation
  * @addr: INSN: link-time address; FUNC: start address
  * @size: INSN: length in bytes
@@ -85,6 +91,7 @@ struct bt_row {
 	enum bt_row_kind kind;
 	unsigned flags;
 	size_t func;
+	const char *name, *module, *label;
 	size_t insn;
 	uint64_t addr;
 	unsigned size;
@@ -119,7 +126,10 @@ enum bt_numcol { BT_NUM_PERCENT, BT_NUM_SAMPLES, BT_NUM_PERIOD };
  * @global_percent: percent of all samples instead of the function's
  * @source: interleave source lines and inline markers
  * @addresses: absolute addresses instead of offsets in the function
+ * @syntax: AT&T or Intel assembly
  * @filter: hot-function table: only names containing it (NULL: all)
+ * @locate: hot-function table: look up every row's source file and line
+ *          (exports), not only the hot rows' (the first screen)
  */
 struct bt_view_opts {
 	enum bt_numcol num;
@@ -127,16 +137,52 @@ struct bt_view_opts {
 	bool global_percent;
 	bool source;
 	bool addresses;
+	enum bt_asm_syntax syntax;
 	const char *filter;
+	bool locate;
 };
 
-/* The defaults: percent, raw, local percent, source on, absolute addresses. */
+/* The defaults: percent, raw, local percent, source on, absolute addresses, AT&T. */
 BT_API void bt_view_opts_init(struct bt_view_opts *o);
 
 struct bt_view;
 
 /* The run's header lines ("command: ./bench", "event: cpu-clock"...). */
 BT_API struct bt_view *bt_view_header(struct bt_session *s);
+
+/**
+ * struct bt_view_summary - the run, as the header view's fields
+ * @command: the command line as one string; @argv, @argc the benchmark's
+ *           own argv when the recording has it (argc 0 otherwise)
+ * @event, @frequency, @event_note: the event shown (@frequency 0: by period)
+ * @samples: in the event and window shown; @lost, @throttled: of the run
+ * @windowed: a time window is chosen: [@win_from, @win_to) seconds
+ * @has_status: @exit_code (a shell's: 128 + signal when killed) and
+ *              @signal (0 if none) are known; @status says it in words
+ * @nfindings: lint findings for this event and window
+ * @notes, @nnotes: what is missing or degraded
+ */
+struct bt_view_summary {
+	const char *command;
+	const char *const *argv;
+	size_t argc;
+	const char *event;
+	unsigned frequency;
+	const char *event_note;
+	uint64_t samples, lost, throttled;
+	double duration;
+	bool windowed;
+	double win_from, win_to;
+	bool has_status;
+	int exit_code, signal;
+	bool interrupted;
+	const char *status;
+	size_t nfindings;
+	const char *const *notes;
+	size_t nnotes;
+};
+/* The summary of a header view (NULL for other views). */
+BT_API const struct bt_view_summary *bt_view_summary(const struct bt_view *v);
 /* The hot-function table, hottest first; max 0 for all. */
 BT_API struct bt_view *bt_view_functions(struct bt_session *s,
 					 const struct bt_view_opts *o, size_t max);
@@ -166,6 +212,44 @@ BT_API const struct bt_row *bt_view_row(const struct bt_view *v, size_t i);
 BT_API const struct bt_row *bt_view_columns(const struct bt_view *v);
 /* A title: "divchain  (skid)  97.9% of samples", "skid.c" ... */
 BT_API const char *bt_view_title(const struct bt_view *v);
+/**
+ * struct bt_view_func - the function a view shows (annotation, source,
+ * timeline of one function)
+ */
+struct bt_view_func {
+	size_t index;
+	const char *name, *module, *module_name;
+	uint64_t address;
+	uint64_t samples;
+	double percent;
+};
+/* The function, NULL for a view of no one function. */
+BT_API const struct bt_view_func *bt_view_func(const struct bt_view *v);
+
+/**
+ * struct bt_view_region - a hot region of an annotation (perfasm), with the
+ * share of the function's (or all, --percent global) samples it holds
+ * @start, @end: addresses [start, end)
+ * @samples, @adjusted: raw and skid-adjusted samples
+ * @percent, @adjusted_percent: the same as percent
+ * @closes_loop: its last branch jumps back into it
+ */
+struct bt_view_region {
+	uint64_t start, end;
+	uint64_t samples;
+	double adjusted;
+	double percent, adjusted_percent;
+	bool closes_loop;
+};
+/* An annotation's hot regions, hottest first; *regions owned by the view. */
+BT_API size_t bt_view_regions(const struct bt_view *v,
+			      const struct bt_view_region **regions);
+/*
+ * The screen column (counted in characters from the row's start) where the
+ * jump arrows of an annotation go: the gutter's last column; -1 if none.
+ */
+BT_API long bt_view_arrow_col(const struct bt_view *v);
+
 /* Notes about the view ("no source lines: no debug info for 'x'"). */
 BT_API size_t bt_view_nnotes(const struct bt_view *v);
 BT_API const char *bt_view_note(const struct bt_view *v, size_t i);
@@ -179,7 +263,5 @@ BT_API long bt_view_find_line(const struct bt_view *v, unsigned line);
  */
 BT_API size_t bt_view_hot(const struct bt_view *v, const size_t **rows);
 
-/* Wilson 95% interval of k successes out of n, in percent. */
-BT_API void bt_wilson(uint64_t k, uint64_t n, double *lo, double *hi);
 
 #endif

@@ -1,9 +1,14 @@
-/* The session's insides, shared by core/annotate, core/export and core/lint. */
+/*
+ * The session's insides, for the stages after it (lint, view, browse):
+ * the function table of the current selection (event and time window),
+ * each module's symbols opened on first use, and each function's
+ * annotation built on first use.
+ */
 #ifndef BENCHTUI_SESSION_INT_H
 #define BENCHTUI_SESSION_INT_H
 
+#include "annotate/annotate.h"
 #include "base.h"
-#include "benchtui/lint.h"
 #include "benchtui/session.h"
 #include "profile/profile-int.h"
 
@@ -24,17 +29,6 @@ struct bt_smod {
 	int64_t mtime;		/* of the file, to spot newer sources */
 };
 
-/**
- * struct bt_hit - samples at one address
- * @addr: link-time address (ELF, vDSO), else the runtime address
- * @off: the file offset it came from
- */
-struct bt_hit {
-	uint32_t module;
-	uint64_t addr;
-	uint64_t samples, period;
-};
-
 /* A function of the table: the public part plus where its hits are. */
 struct bt_sfunc {
 	struct bt_func pub;
@@ -43,6 +37,13 @@ struct bt_sfunc {
 	struct bt_annotation *ann[2];	/* per syntax, built on demand */
 	bool located;			/* pub.file/line looked up */
 };
+
+/*
+ * Caches that later stages keep per selection (lint's findings): the
+ * session frees them with their own release function when the selection
+ * changes, without knowing what they hold.
+ */
+enum bt_session_cache { BT_CACHE_LINT, BT_CACHE_COUNT };
 
 struct bt_session {
 	struct bt_profile *p;
@@ -55,30 +56,40 @@ struct bt_session {
 	BT_VEC(struct bt_hit) hits;	/* sorted by (module, addr) */
 	BT_VEC(struct bt_sfunc) funcs;	/* hottest first */
 	BT_VEC(char *) notes;
-	struct bt_strpool pool;		/* names, files */
+	struct bt_strpool pool;		/* names, files: live as long as the session */
 	struct bt_srccache *src;
 	struct bt_disasm *dis[8][2];	/* by arch, syntax */
-
-	/* lint findings of the current selection (core/lint), computed once */
-	BT_VEC(struct bt_finding) findings;
-	bool findings_done;
-	struct bt_strpool lint_pool;
+	struct {
+		void *data;
+		void (*release)(void *data);
+	} cache[BT_CACHE_COUNT];
 };
 
-/* The annotation of function fi in the session's syntax, built on first use. */
+/*
+ * The annotation of function fi in syntax, built on first use (owned by
+ * the session until bt_session_forget or a new selection).
+ */
 struct bt_annotation *bt_session_annotation(struct bt_session *s, size_t fi,
+					    enum bt_asm_syntax syntax,
 					    struct bt_error *err);
-/* Drop function fi's cached annotations (an export is done with them). */
-void bt_session_forget(struct bt_session *s, size_t fi);
 /* The module index of function fi. */
 uint32_t bt_session_func_module(const struct bt_session *s, size_t fi);
-void bt_lint_release(struct bt_session *s);
+/* The time window in the recording's clock: [*lo, *hi). */
+void bt_session_window_clock(const struct bt_session *s, uint64_t *lo, uint64_t *hi);
 
+/* The decoder for m's machine in syntax, made on first use. */
+struct bt_disasm *bt_session_disasm(struct bt_session *s, struct bt_msyms *m,
+				    enum bt_asm_syntax syntax, struct bt_error *err);
 /* The symbols of module mi, opening it on first use; NULL if unavailable. */
 struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);
 /* Load module mi's DWARF once; false (and a note) when it has none. */
 bool bt_session_dwarf(struct bt_session *s, uint32_t mi);
 void bt_session_notef(struct bt_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/* A per-selection cache slot: get it, or set it with its release function. */
+void *bt_session_cache(const struct bt_session *s, enum bt_session_cache which);
+void bt_session_set_cache(struct bt_session *s, enum bt_session_cache which,
+			  void *data, void (*release)(void *data));
 
 #endif

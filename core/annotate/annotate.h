@@ -2,16 +2,25 @@
  * The annotation of one function (DESIGN.md §1 "annotate"): decoded
  * instructions joined with the address histogram, the line table and the
  * inline chains, plus the skid-adjusted weights, hot regions and loops.
- * Built lazily, one function at a time, and cached by the session.
+ * Built from explicit inputs (the session builds them lazily, one
+ * function at a time, and caches them); nothing here knows the session.
  */
-#ifndef BENCHTUI_ANNOTATE_INT_H
-#define BENCHTUI_ANNOTATE_INT_H
+#ifndef BENCHTUI_ANNOTATE_H
+#define BENCHTUI_ANNOTATE_H
 
 #include "base.h"
 #include "disasm/disasm.h"
 #include "symbols/symbols.h"
 
-struct bt_session;
+/**
+ * struct bt_hit - samples at one address
+ * @addr: link-time address (ELF, vDSO), else the runtime address
+ */
+struct bt_hit {
+	uint32_t module;
+	uint64_t addr;
+	uint64_t samples, period;
+};
 
 #define BT_AI_SKID_TARGET	0x01	/* the adjustment credits it */
 #define BT_AI_LOOP_HEAD		0x02	/* target of a backward branch */
@@ -66,9 +75,6 @@ struct bt_loop {
 };
 
 struct bt_annotation {
-	struct bt_session *s;
-	size_t func;
-	int syntax;
 	BT_VEC(struct bt_ainsn) insns;
 	BT_VEC(struct bt_inline) frames;
 	BT_VEC(struct bt_region) regions;
@@ -80,7 +86,34 @@ struct bt_annotation {
 	struct bt_strpool pool;
 };
 
-struct bt_annotation *bt_annotate(struct bt_session *s, size_t func, int syntax,
+/**
+ * struct bt_annotate_in - what one function's annotation is built from
+ * @syms: the module's symbols (code bytes, names of targets, lines)
+ * @dis: the decoder, in the syntax wanted
+ * @name, @module_name: the function's name and its module's basename
+ * @start, @end: its bounds (link-time addresses)
+ * @by_address: stripped or guessed code: targets inside it are named
+ *              "module+0xaddr", as the function is
+ * @hits, @nhits: its samples, sorted by address
+ * @lines: join line rows and inline chains (the module has DWARF)
+ * @region_threshold: fraction of the function's samples that makes an
+ *                    instruction hot; @region_margin: cold ones between
+ */
+struct bt_annotate_in {
+	struct bt_msyms *syms;
+	struct bt_disasm *dis;
+	const char *name, *module_name;
+	uint64_t start, end;
+	bool by_address;
+	const struct bt_hit *hits;
+	size_t nhits;
+	bool lines;
+	double region_threshold;
+	size_t region_margin;
+};
+
+/* NULL with err set when the function has no code to decode. */
+struct bt_annotation *bt_annotate(const struct bt_annotate_in *in,
 				  struct bt_error *err);
 void bt_annotation_free(struct bt_annotation *a);
 /*

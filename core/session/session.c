@@ -9,107 +9,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "annotate/annotate-int.h"
-#include "annotate/session-int.h"
 #include "disasm/disasm.h"
+#include "session/session-int.h"
 #include "symbols/symbols.h"
 
 #define GUESS_GAP 256	/* bytes between sampled addresses of one guessed function */
 #define LOCATE_TOP 30	/* table rows that always get their source location */
 #define LOCATE_MIN_PERCENT 0.5
-
-void
-bt_session_notef(struct bt_session *s, const char *fmt, ...)
-{
-	struct bt_strbuf sb = BT_STRBUF_INIT;
-	va_list ap;
-	size_t i;
-
-	va_start(ap, fmt);
-	bt_strbuf_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	for (i = 0; i < s->notes.n; i++)
-		if (strcmp(s->notes.v[i], sb.buf) == 0) {
-			bt_strbuf_release(&sb);
-			return;
-		}
-	BT_VEC_PUSH(s->notes, bt_strbuf_detach(&sb, NULL));
-}
-
-struct bt_msyms *
-bt_session_syms(struct bt_session *s, uint32_t mi)
-{
-	const struct bt_module *m = &s->p->modules.v[mi];
-	struct bt_smod *sm = &s->mods[mi];
-	const struct bt_msyms_info *info;
-	struct bt_error err = { 0 };
-	char want[41];
-
-	if (sm->tried)
-		return sm->syms;
-	sm->tried = true;
-	if (m->kind == BT_MOD_VDSO) {
-		sm->image = bt_vdso_find(s->p->meta.vdso, s->p->meta.vdso_len,
-		    m->build_id, m->build_id_size, &sm->image_len);
-		if (sm->image == NULL) {
-			bt_session_notef(s, "no image of the recorded vDSO here: its samples show as addresses");
-			return NULL;
-		}
-		sm->syms = bt_msyms_open(m->path, sm->image, sm->image_len, &err);
-	} else if (m->kind == BT_MOD_ELF) {
-		struct stat st;
-		sm->syms = bt_msyms_open(m->path, NULL, 0, &err);
-		if (stat(m->path, &st) == 0)
-			sm->mtime = (int64_t)st.st_mtime;
-	} else
-		return NULL;
-	if (sm->syms == NULL) {
-		bt_session_notef(s, "%s: its samples show as addresses", err.msg);
-		return NULL;
-	}
-	info = bt_msyms_info(sm->syms);
-	if (m->build_id_size && m->kind == BT_MOD_ELF) {
-		bt_build_id_hex(m->build_id, m->build_id_size, want);
-		if (info->build_id == NULL || strcmp(info->build_id, want) != 0) {
-			bt_session_notef(s,
-			    "'%s' changed since it was recorded (build-id %s, recorded %s): its samples show as addresses",
-			    m->path, info->build_id ? info->build_id : "none", want);
-			bt_msyms_free(sm->syms);
-			sm->syms = NULL;
-			return NULL;
-		}
-	}
-	return sm->syms;
-}
-
-/* Load module mi's DWARF (once) and note when there is none. */
-bool
-bt_session_dwarf(struct bt_session *s, uint32_t mi)
-{
-	struct bt_smod *sm = &s->mods[mi];
-	struct bt_msyms *m = bt_session_syms(s, mi);
-
-	if (m == NULL)
-		return false;
-	if (!sm->dwarf_checked) {
-		sm->dwarf_checked = true;
-		sm->no_dwarf = !bt_msyms_has_dwarf(m);
-		if (sm->no_dwarf && s->p->modules.v[mi].kind == BT_MOD_ELF)
-			bt_session_notef(s, "no debug info for '%s': no source lines",
-			    s->p->modules.v[mi].path);
-	}
-	return !sm->no_dwarf;
-}
-
-static int
-key_cmp(const void *a, const void *b)
-{
-	const struct { uint64_t off; uint32_t module; uint32_t period; } *x = a, *y = b;
-
-	if (x->module != y->module)
-		return x->module < y->module ? -1 : 1;
-	return x->off < y->off ? -1 : x->off > y->off;
-}
 
 /* Time window in nanoseconds of the recording's clock. */
 static void
@@ -130,73 +36,61 @@ window(struct bt_session *s, uint64_t *lo, uint64_t *hi)
 	*hi = to >= 0 ? p->first_time + (uint64_t)(to * 1e9) : UINT64_MAX;
 }
 
+void
+bt_session_window_clock(const struct bt_session *s, uint64_t *lo, uint64_t *hi)
+{
+	const struct bt_profile *p = s->p;
+
+	*lo = s->o.time_from >= 0 ? p->first_time + (uint64_t)(s->win_from * 1e9) : 0;
+	*hi = s->o.time_to >= 0 ? p->first_time + (uint64_t)(s->win_to * 1e9) : UINT64_MAX;
+}
+
 /* A hit from (module, offset): translated to the module's link-time address. */
 static void
-add_hit(struct bt_session *s, uint32_t module, uint64_t off, uint64_t samples,
-	uint64_t period)
+add_hit(struct bt_session *s, const struct bt_hist_entry *e)
 {
-	struct bt_msyms *m = bt_session_syms(s, module);
+	struct bt_msyms *m = bt_session_syms(s, e->module);
 	struct bt_hit h;
 
-	h.module = module;
-	h.addr = off;
-	h.samples = samples;
-	h.period = period;
-	if (m != NULL && bt_msyms_off_to_addr(m, off, &h.addr) < 0)
-		h.addr = off;
+	h.module = e->module;
+	h.addr = e->off;
+	h.samples = e->samples;
+	h.period = e->period;
+	if (m != NULL && bt_msyms_off_to_addr(m, e->off, &h.addr) < 0)
+		h.addr = e->off;
 	BT_VEC_PUSH(s->hits, h);
+	s->samples += e->samples;
+	s->period += e->period;
 }
 
 /*
  * The chosen event's samples by address: the profile's whole-run
- * histogram, or, for a time window, the samples in it (read on demand).
+ * histogram, or, for a time window, the samples in it counted again.
  */
 static int
 aggregate(struct bt_session *s, struct bt_error *err)
 {
 	struct bt_profile *p = s->p;
-	uint64_t lo, hi;
-	size_t i;
+	struct bt_scan sc;
+	struct bt_hist_entry *e;
+	size_t n, i;
 
-	window(s, &lo, &hi);
+	memset(&sc, 0, sizeof(sc));
+	sc.attr = s->attr;
+	window(s, &sc.t_lo, &sc.t_hi);
 	if (s->o.time_from < 0 && s->o.time_to < 0) {
-		BT_ALLOC_GROW(s->hits.v, p->hist[s->attr].n, s->hits.alloc);
-		for (i = 0; i < p->hist[s->attr].n; i++) {
-			const struct bt_phit *ph = &p->hist[s->attr].v[i];
-			add_hit(s, ph->module, ph->off, ph->samples, ph->period);
-		}
-		s->samples = p->event_samples[s->attr];
-		s->period = p->event_period[s->attr];
+		size_t lo = p->hist_start[s->attr], hi = p->hist_start[s->attr + 1];
+		BT_ALLOC_GROW(s->hits.v, hi - lo, s->hits.alloc);
+		for (i = lo; i < hi; i++)
+			add_hit(s, &p->hist[i]);
 		return 0;
 	}
-	if (bt_profile_samples(p, err) < 0)
+	if (bt_profile_scan(p, &sc, &e, &n, err) < 0)
 		return -BT_EIO;
-	{
-		/* few distinct addresses: sort (module, offset) pairs of the window */
-		struct key { uint64_t off; uint32_t module; uint32_t period; } *k;
-		size_t n = 0, j;
-
-		k = bt_xmalloc((p->samples.n + 1) * sizeof(*k));
-		for (i = 0; i < p->samples.n; i++) {
-			const struct bt_sample *smp = &p->samples.v[i];
-			if (smp->attr != s->attr || smp->time < lo || smp->time >= hi)
-				continue;
-			k[n].off = smp->off;
-			k[n].module = smp->module;
-			k[n].period = smp->period;
-			n++;
-			s->samples++;
-			s->period += smp->period;
-		}
-		bt_qsort(k, n, sizeof(*k), key_cmp);
-		for (i = 0; i < n; i = j) {
-			uint64_t per = 0;
-			for (j = i; j < n && k[j].off == k[i].off && k[j].module == k[i].module; j++)
-				per += k[j].period;
-			add_hit(s, k[i].module, k[i].off, j - i, per);
-		}
-		free(k);
-	}
+	BT_ALLOC_GROW(s->hits.v, n, s->hits.alloc);
+	for (i = 0; i < n; i++)
+		add_hit(s, &e[i]);
+	free(e);
 	return 0;
 }
 
@@ -346,23 +240,73 @@ drop_selection(struct bt_session *s)
 	s->funcs.n = 0;
 	s->hits.n = 0;
 	s->samples = s->period = 0;
-	bt_lint_release(s);
+	for (i = 0; i < BT_CACHE_COUNT; i++)
+		bt_session_set_cache(s, (enum bt_session_cache)i, NULL, NULL);
+}
+
+void *
+bt_session_cache(const struct bt_session *s, enum bt_session_cache which)
+{
+	return s->cache[which].data;
+}
+
+void
+bt_session_set_cache(struct bt_session *s, enum bt_session_cache which,
+		     void *data, void (*release)(void *data))
+{
+	if (s->cache[which].data != NULL && s->cache[which].release != NULL)
+		s->cache[which].release(s->cache[which].data);
+	s->cache[which].data = data;
+	s->cache[which].release = release;
+}
+
+static struct bt_annotation *
+annotate(struct bt_session *s, struct bt_sfunc *sf, enum bt_asm_syntax syntax,
+	 struct bt_error *err)
+{
+	const struct bt_func *f = &sf->pub;
+	struct bt_msyms *m = bt_session_syms(s, sf->module);
+	struct bt_annotate_in in;
+
+	if (m == NULL || !f->can_annotate) {
+		bt_error_set(err, BT_ENODATA, "no code for '%s' (%s)", f->name,
+		    f->kind == BT_FK_KERNEL ? "kernel samples are one bucket" :
+		    "its module could not be read");
+		return NULL;
+	}
+	memset(&in, 0, sizeof(in));
+	in.syms = m;
+	in.dis = bt_session_disasm(s, m, syntax, err);
+	if (in.dis == NULL)
+		return NULL;
+	in.name = f->name;
+	in.module_name = f->module_name;
+	in.start = f->start;
+	in.end = f->end;
+	in.by_address = f->kind != BT_FK_SYMBOL;
+	in.hits = s->hits.v + sf->hit_lo;
+	in.nhits = sf->hit_hi - sf->hit_lo;
+	in.lines = bt_session_dwarf(s, sf->module);
+	in.region_threshold = s->o.region_threshold / 100;
+	in.region_margin = s->o.region_margin;
+	return bt_annotate(&in, err);
 }
 
 struct bt_annotation *
-bt_session_annotation(struct bt_session *s, size_t fi, struct bt_error *err)
+bt_session_annotation(struct bt_session *s, size_t fi, enum bt_asm_syntax syntax,
+		      struct bt_error *err)
 {
 	struct bt_sfunc *sf;
-	int syntax = s->o.syntax == BT_ASM_INTEL;
+	int k = syntax == BT_ASM_INTEL;
 
 	if (fi >= s->funcs.n) {
 		bt_error_set(err, BT_EINVAL, "no function %zu", fi);
 		return NULL;
 	}
 	sf = &s->funcs.v[fi];
-	if (sf->ann[syntax] == NULL)
-		sf->ann[syntax] = bt_annotate(s, fi, syntax, err);
-	return sf->ann[syntax];
+	if (sf->ann[k] == NULL)
+		sf->ann[k] = annotate(s, sf, syntax, err);
+	return sf->ann[k];
 }
 
 void
@@ -424,7 +368,6 @@ bt_session_opts_init(struct bt_session_opts *o)
 {
 	memset(o, 0, sizeof(*o));
 	o->time_from = o->time_to = -1;
-	o->syntax = BT_ASM_ATT;
 	o->region_threshold = 1;
 	o->region_margin = 8;
 }
@@ -442,7 +385,6 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	else
 		bt_session_opts_init(&s->o);
 	bt_strpool_init(&s->pool);
-	bt_strpool_init(&s->lint_pool);
 	s->mods = bt_xcalloc(p->modules.n, sizeof(*s->mods));
 	for (i = 0; i < p->modules.n; i++) {
 		const char *slash = strrchr(p->modules.v[i].path, '/');
@@ -505,8 +447,6 @@ bt_session_free(struct bt_session *s)
 	if (s->src != NULL)
 		bt_srccache_free(s->src);
 	bt_strpool_release(&s->pool);
-	BT_VEC_FREE(s->findings);
-	bt_strpool_release(&s->lint_pool);
 	bt_profile_free(s->p);
 	free(s);
 }
@@ -604,12 +544,6 @@ bt_session_callee(struct bt_session *s, size_t func, uint64_t addr)
 	sf->hit_lo = sf->hit_hi = 0;
 	entry_line(s, sf);
 	return (long)(s->funcs.n - 1);
-}
-
-void
-bt_session_set_syntax(struct bt_session *s, enum bt_asm_syntax syntax)
-{
-	s->o.syntax = syntax;
 }
 
 size_t

@@ -1,0 +1,99 @@
+/*
+ * The browser's insides: a stack of screens, each a mode with its own ops
+ * table in its own file (screen-*.c), as tmux's window modes sit on
+ * mode-tree.c. browse.c holds what every screen shares (moving, searching,
+ * toggles, the stack); nothing in it switches on a screen's kind.
+ */
+#ifndef BENCHTUI_BROWSE_INT_H
+#define BENCHTUI_BROWSE_INT_H
+
+#include "base.h"
+#include "benchtui/browse.h"
+#include "benchtui/view.h"
+
+struct bt_browser;
+struct screen;
+
+/*
+ * A stable key for the row under the cursor, to find it again after a
+ * rebuild: an instruction by address, a source line by number, a function
+ * by index, anything else by row.
+ */
+struct anchor {
+	enum bt_row_kind kind;
+	uint64_t addr;
+	unsigned line;
+	size_t func;
+	size_t row;
+};
+
+/**
+ * struct screen_ops - one screen (mode)
+ * @kind: what bt_browser_screen() says
+ * @build: the view of sc with the browser's options; NULL with err set
+ * @enter: Enter (and Right) on the cursor row
+ * @subject: the function the screen is about or the cursor is on, -1 none
+ *           (what S, T and the export name use)
+ * @anchor: what the cursor row stands for (NULL: the row itself)
+ * @export_name: the default file name for E, without ".txt"
+ * @hint: the keys that matter here, for the status line
+ */
+struct screen_ops {
+	enum bt_screen_kind kind;
+	struct bt_view *(*build)(struct bt_browser *b, const struct screen *sc,
+				 struct bt_error *err);
+	void (*enter)(struct bt_browser *b, struct screen *sc, size_t height);
+	long (*subject)(const struct bt_browser *b, const struct screen *sc);
+	struct anchor (*anchor)(const struct screen *sc);
+	char *(*export_name)(const struct bt_browser *b, const struct screen *sc);
+	const char *hint;
+};
+
+/**
+ * struct screen - a mode on the stack, its view and position
+ * @func: the function it shows (annotate, source), or the timeline's
+ *        (-1 none)
+ * @jumps: positions before followed jumps (Left goes back through them)
+ * @nbins, @mark_from, @mark_to: the timeline's slices and marks (-1 none)
+ */
+struct screen {
+	const struct screen_ops *ops;
+	long func;
+	struct bt_view *view;
+	struct bt_nav nav;
+	BT_VEC(struct bt_nav) jumps;
+	size_t nbins;
+	long mark_from, mark_to;
+};
+
+struct bt_browser {
+	struct bt_session *s;
+	struct bt_view_opts o;
+	BT_VEC(struct screen) stack;
+	char *search;
+	bool search_back;
+	char *filter;
+	char status[512];
+};
+
+extern const struct screen_ops screen_funcs, screen_annotate, screen_source,
+    screen_lint, screen_timeline;
+
+/* Push a new screen of ops for func; builds its view. NULL (status set) on failure. */
+struct screen *browse_push(struct bt_browser *b, const struct screen_ops *ops,
+			   long func, size_t height);
+/* Keep the cursor on screen; center it when it had to move far. */
+void browse_show_cursor(struct bt_nav *n, size_t nrows, size_t height);
+/* Cursor on the hottest row of the view (the first in its hot order). */
+void browse_cursor_hottest(struct bt_nav *n, const struct bt_view *v, size_t height);
+/* Rebuild sc's view with the current options, the cursor on the same row. */
+void browse_rebuild(struct bt_browser *b, struct screen *sc, size_t height);
+/* Open the source view of func, on line of file if that is its file. */
+void browse_open_source(struct bt_browser *b, long func, const char *file,
+			unsigned line, size_t height);
+/* The export name of function func: its name, made safe for a file name. */
+char *browse_func_file_name(const struct bt_browser *b, long func, const char *suffix);
+/* Use the samples in [from, to) seconds of the run (whole: -1, -1). */
+void browse_select_window(struct bt_browser *b, double from, double to);
+
+#endif

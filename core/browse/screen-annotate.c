@@ -1,0 +1,86 @@
+/* The annotated function: Enter follows a jump or opens a call. */
+#include "benchtui/session.h"
+#include "browse/browse-int.h"
+
+static struct bt_view *
+build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
+{
+	return bt_view_annotate(b->s, (size_t)sc->func, &b->o, err);
+}
+
+static void
+enter(struct bt_browser *b, struct screen *sc, size_t height)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+	long f;
+
+	if (r->kind != BT_ROW_INSN) {
+		bt_browser_set_status(b, "Enter follows a jump or opens a call");
+		return;
+	}
+	if ((r->flags & BT_ROW_F_JUMP) && r->target_row >= 0) {
+		BT_VEC_PUSH(sc->jumps, sc->nav);
+		sc->nav.cursor = (size_t)r->target_row;
+		browse_show_cursor(&sc->nav, bt_view_nrows(sc->view), height);
+		bt_browser_set_status(b, "jumped to %s (<- back)",
+		    r->target_name ? r->target_name : "target");
+		return;
+	}
+	if (r->flags & BT_ROW_F_CALL) {
+		f = bt_session_callee(b->s, (size_t)sc->func, r->target);
+		if (f < 0) {
+			bt_browser_set_status(b, "no code for the callee %s",
+			    r->target_name ? r->target_name : "");
+			return;
+		}
+		if (bt_browser_open(b, (size_t)f, height) == 0)
+			bt_browser_set_status(b, "opened %s (<- back)",
+			    bt_session_func(b->s, (size_t)f)->name);
+		return;
+	}
+	if (r->flags & BT_ROW_F_JUMP)
+		bt_browser_set_status(b, "the jump leaves the function (%s)",
+		    r->target_name ? r->target_name : "?");
+	else
+		bt_browser_set_status(b, "not a jump or a call");
+}
+
+static long
+subject(const struct bt_browser *b, const struct screen *sc)
+{
+	return sc->func;
+}
+
+/* A source or inline row stands for the instruction after it. */
+static struct anchor
+anchor(const struct screen *sc)
+{
+	struct anchor a = { BT_ROW_TEXT, 0, 0, 0, sc->nav.cursor };
+	size_t i;
+
+	for (i = sc->nav.cursor; i < bt_view_nrows(sc->view); i++) {
+		const struct bt_row *r = bt_view_row(sc->view, i);
+		if (r->kind == BT_ROW_INSN) {
+			a.kind = BT_ROW_INSN;
+			a.addr = r->addr;
+			break;
+		}
+	}
+	return a;
+}
+
+static char *
+export_name(const struct bt_browser *b, const struct screen *sc)
+{
+	return browse_func_file_name(b, sc->func, "");
+}
+
+const struct screen_ops screen_annotate = {
+	.kind = BT_SCREEN_ANNOTATE,
+	.build = build,
+	.enter = enter,
+	.subject = subject,
+	.anchor = anchor,
+	.export_name = export_name,
+	.hint = "Tab hot  Enter follow  s source  S source view  K skid  E export  h help  q back",
+};

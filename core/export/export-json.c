@@ -1,0 +1,260 @@
+/*
+ * The JSON export (DESIGN.md §3): the same rows as the text export, as
+ * data. Addresses are hex strings of link-time addresses.
+ */
+#include "base.h"
+#include "export/export-int.h"
+
+static void
+ci95(struct bt_jw *w, const struct bt_row *r)
+{
+	bt_jw_array(w, "ci95", BT_JW_COMPACT, 0);
+	bt_jw_num(w, NULL, r->ci_lo);
+	bt_jw_num(w, NULL, r->ci_hi);
+	bt_jw_end(w);
+}
+
+static void
+func_row(struct bt_jw *w, const struct bt_row *r)
+{
+	bt_jw_object(w, NULL, BT_JW_SPACED, 0);
+	bt_jw_str(w, "name", r->name);
+	bt_jw_str(w, "module", r->module);
+	bt_jw_hex(w, "address", r->addr);
+	bt_jw_u64(w, "samples", r->samples);
+	bt_jw_u64(w, "period", r->period);
+	bt_jw_num(w, "percent", r->percent);
+	ci95(w, r);
+	if (r->file != NULL) {
+		bt_jw_str(w, "file", r->file);
+		bt_jw_u64(w, "line", r->line);
+	}
+	bt_jw_end(w);
+}
+
+static void
+row(struct bt_jw *w, const struct bt_row *r)
+{
+	if (r->kind == BT_ROW_FUNC) {
+		func_row(w, r);
+		return;
+	}
+	bt_jw_object(w, NULL, BT_JW_SPACED, 0);
+	switch (r->kind) {
+	case BT_ROW_SOURCE:
+		bt_jw_str(w, "kind", "source");
+		bt_jw_str(w, "file", r->file);
+		bt_jw_u64(w, "line", r->line);
+		bt_jw_str(w, "text", r->text);
+		break;
+	case BT_ROW_INLINE:
+		bt_jw_str(w, "kind", "inline");
+		bt_jw_str(w, "text", r->text);
+		bt_jw_str(w, "call_file", r->file);
+		bt_jw_u64(w, "call_line", r->line);
+		break;
+	case BT_ROW_LINE:
+		bt_jw_str(w, "kind", "line");
+		bt_jw_u64(w, "line", r->line);
+		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_num(w, "percent", r->percent);
+		bt_jw_num(w, "adjusted_samples", r->adjusted);
+		bt_jw_num(w, "adjusted_percent", r->adjusted_percent);
+		ci95(w, r);
+		bt_jw_str(w, "text", r->text);
+		break;
+	case BT_ROW_INSN:
+		bt_jw_str(w, "kind", "insn");
+		bt_jw_hex(w, "address", r->addr);
+		bt_jw_str(w, "text", r->text);
+		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_u64(w, "period", r->period);
+		bt_jw_num(w, "percent", r->percent);
+		bt_jw_num(w, "adjusted_samples", r->adjusted);
+		bt_jw_num(w, "adjusted_percent", r->adjusted_percent);
+		bt_jw_bool(w, "skid_target", r->flags & BT_ROW_F_SKID_TARGET);
+		if (r->file != NULL) {
+			bt_jw_str(w, "file", r->file);
+			bt_jw_u64(w, "line", r->line);
+		}
+		if (r->has_target) {
+			bt_jw_hex(w, "target", r->target);
+			if (r->target_name != NULL)
+				bt_jw_str(w, "target_name", r->target_name);
+		}
+		if (r->has_mem_target) {
+			bt_jw_hex(w, "mem_target", r->mem_target);
+			if (r->mem_name != NULL)
+				bt_jw_str(w, "mem_target_name", r->mem_name);
+		}
+		if (r->region >= 0)
+			bt_jw_int(w, "region", r->region);
+		if (r->loop_depth)
+			bt_jw_int(w, "loop_depth", r->loop_depth);
+		ci95(w, r);
+		break;
+	case BT_ROW_SLICE:
+		bt_jw_str(w, "kind", "slice");
+		bt_jw_num(w, "from_s", r->t_from);
+		bt_jw_num(w, "to_s", r->t_to);
+		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_num(w, "function_percent", r->percent);
+		break;
+	case BT_ROW_FINDING:
+		bt_jw_str(w, "check", r->label);
+		if (r->name != NULL)
+			bt_jw_str(w, "function", r->name);
+		bt_jw_num(w, "percent", r->percent);
+		bt_jw_str(w, "message", r->text);
+		break;
+	case BT_ROW_FUNC:
+	case BT_ROW_TEXT:
+		bt_jw_str(w, "kind", "text");
+		bt_jw_str(w, "text", r->text);
+		break;
+	}
+	bt_jw_end(w);
+}
+
+/* Opens the top object and writes the run's fields; the caller closes it. */
+static void
+header(struct bt_jw *w, const struct bt_view *h)
+{
+	const struct bt_view_summary *m = bt_view_summary(h);
+	size_t i;
+
+	bt_jw_object(w, NULL, BT_JW_SPACED, 0);
+	bt_jw_str(w, "format", "benchtui-1");
+	bt_jw_array(w, "command", BT_JW_COMPACT, 0);
+	for (i = 0; i < m->argc; i++)
+		bt_jw_str(w, NULL, m->argv[i]);
+	if (m->argc == 0 && m->command[0])
+		bt_jw_str(w, NULL, m->command);
+	bt_jw_end(w);
+	bt_jw_str(w, "event", m->event);
+	bt_jw_u64(w, "frequency", m->frequency);
+	bt_jw_break(w, 2);
+	bt_jw_u64(w, "samples", m->samples);
+	bt_jw_u64(w, "lost", m->lost);
+	bt_jw_u64(w, "throttled", m->throttled);
+	bt_jw_num(w, "duration_s", m->duration);
+	bt_jw_array(w, "window_s", BT_JW_COMPACT, 0);
+	bt_jw_num(w, NULL, m->win_from);
+	bt_jw_num(w, NULL, m->win_to);
+	bt_jw_end(w);
+	if (m->has_status) {
+		bt_jw_int(w, "exit_status", m->exit_code);
+		if (m->signal)
+			bt_jw_int(w, "signal", m->signal);
+	}
+	if (m->event_note[0])
+		bt_jw_str(w, "event_note", m->event_note);
+	bt_jw_break(w, 2);
+	bt_jw_array(w, "notes", BT_JW_SPACED, 0);
+	for (i = 0; i < m->nnotes; i++)
+		bt_jw_str(w, NULL, m->notes[i]);
+	bt_jw_end(w);
+}
+
+static void
+rows(struct bt_jw *w, const struct bt_view *v, int indent)
+{
+	size_t i;
+
+	bt_jw_array(w, "rows", BT_JW_LINES, indent);
+	for (i = 0; i < bt_view_nrows(v); i++)
+		row(w, bt_view_row(v, i));
+	bt_jw_end(w);
+}
+
+static void
+json_begin(struct export_out *o, const struct bt_view *h,
+	   const struct bt_view *funcs, const struct bt_view *findings)
+{
+	struct bt_jw *w = &o->jw;
+	size_t i;
+
+	bt_jw_init(w, o->f);
+	header(w, h);
+	bt_jw_break(w, 2);
+	bt_jw_array(w, "functions", BT_JW_LINES, 4);
+	for (i = 0; i < bt_view_nrows(funcs); i++)
+		func_row(w, bt_view_row(funcs, i));
+	bt_jw_end(w);
+	bt_jw_break(w, 2);
+	bt_jw_array(w, "findings", BT_JW_LINES, 4);
+	for (i = 0; i < bt_view_nrows(findings); i++)
+		row(w, bt_view_row(findings, i));
+	bt_jw_end(w);
+	bt_jw_break(w, 2);
+	bt_jw_array(w, "annotations", BT_JW_LINES, 4);
+}
+
+static void
+json_annotation(struct export_out *o, const struct bt_view *v)
+{
+	struct bt_jw *w = &o->jw;
+	const struct bt_view_func *f = bt_view_func(v);
+	const struct bt_view_region *rg;
+	size_t i, nr = bt_view_regions(v, &rg);
+
+	bt_jw_object(w, NULL, BT_JW_SPACED, 0);
+	bt_jw_str(w, "function", f->name);
+	bt_jw_str(w, "module", f->module);
+	bt_jw_hex(w, "address", f->address);
+	bt_jw_u64(w, "samples", f->samples);
+	bt_jw_break(w, 6);
+	bt_jw_array(w, "notes", BT_JW_SPACED, 0);
+	for (i = 0; i < bt_view_nnotes(v); i++)
+		bt_jw_str(w, NULL, bt_view_note(v, i));
+	bt_jw_end(w);
+	bt_jw_break(w, 6);
+	bt_jw_array(w, "regions", BT_JW_SPACED, 0);
+	for (i = 0; i < nr; i++) {
+		bt_jw_object(w, NULL, BT_JW_SPACED, 0);
+		bt_jw_hex(w, "start", rg[i].start);
+		bt_jw_hex(w, "end", rg[i].end);
+		bt_jw_u64(w, "samples", rg[i].samples);
+		bt_jw_num(w, "percent", rg[i].percent);
+		bt_jw_num(w, "adjusted_samples", rg[i].adjusted);
+		bt_jw_num(w, "adjusted_percent", rg[i].adjusted_percent);
+		bt_jw_end(w);
+	}
+	bt_jw_end(w);
+	bt_jw_break(w, 6);
+	rows(w, v, 8);
+	bt_jw_end(w);
+}
+
+static void
+json_failed(struct export_out *o, const char *name, const char *msg)
+{
+}
+
+static void
+json_end(struct export_out *o)
+{
+	bt_jw_end(&o->jw);	/* annotations */
+	bt_jw_end(&o->jw);	/* the top object */
+	fputc('\n', o->f);
+}
+
+static void
+json_view(struct export_out *o, const struct bt_view *h, const struct bt_view *v)
+{
+	struct bt_jw *w = &o->jw;
+
+	bt_jw_init(w, o->f);
+	header(w, h);
+	bt_jw_break(w, 2);
+	bt_jw_object(w, "view", BT_JW_SPACED, 0);
+	bt_jw_str(w, "title", bt_view_title(v));
+	rows(w, v, 4);
+	bt_jw_end(w);
+	bt_jw_end(w);
+	fputc('\n', o->f);
+}
+
+const struct export_ops export_json = {
+	json_begin, json_annotation, json_failed, json_end, json_view,
+};

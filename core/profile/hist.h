@@ -1,0 +1,45 @@
+/*
+ * The histogram accumulator: samples counted by (group, module, file
+ * offset), where the group is the event for the whole run, a time slice
+ * for the timeline, or (later) a benchmark. One accumulator serves them
+ * all; its memory grows with the addresses samples touch, never with the
+ * size of a mapping.
+ *
+ * Counts live in chunks of BT_HIST_CHUNK consecutive offsets, found by a
+ * small hash of (group, module, offset / BT_HIST_CHUNK) with the last chunk
+ * remembered: a hot loop's samples fall into one or two chunks, so the
+ * common case is two compares and an add.
+ */
+#ifndef BENCHTUI_HIST_H
+#define BENCHTUI_HIST_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define BT_HIST_CHUNK 64
+
+/**
+ * struct bt_hist_entry - samples at one (group, module, offset)
+ * @off: file offset in the module (ELF, vDSO), else the runtime address
+ */
+struct bt_hist_entry {
+	uint32_t group;
+	uint32_t module;
+	uint64_t off;
+	uint64_t samples;
+	uint64_t period;
+};
+
+struct bt_hist;
+
+struct bt_hist *bt_hist_new(void);
+void bt_hist_free(struct bt_hist *h);
+void bt_hist_add(struct bt_hist *h, uint32_t group, uint32_t module,
+		 uint64_t off, uint64_t period);
+/*
+ * Every non-zero entry, sorted by (group, module, offset), into a
+ * malloc'ed array the caller owns; the accumulator is emptied.
+ */
+size_t bt_hist_take(struct bt_hist *h, struct bt_hist_entry **out);
+
+#endif

@@ -1,0 +1,342 @@
+/*
+ * The annotated function: one row per instruction with its numbers,
+ * interleaved with the source lines and inline frames it came from; the
+ * hot regions; the jump arrows' column.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/session-int.h"
+#include "symbols/symbols.h"
+#include "view/view-int.h"
+
+#define WCI 7	/* the "±0.81" column, UTF-8 counted as one column */
+
+static const char *
+view_source_text(struct bt_session *s, const char *file, unsigned line)
+{
+	const struct bt_srcfile *sf;
+
+	if (file == NULL || line == 0)
+		return NULL;
+	sf = bt_srccache_get(s->src, file);
+	if (sf->missing || line > sf->nlines)
+		return NULL;
+	return sf->lines[line - 1];
+}
+
+/* Gutter: skid mark, loop bars. */
+static const char *
+gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col)
+{
+	char g[8];
+	int k = 0, d;
+
+	g[k++] = ' ';
+	g[k++] = (!skid_col && (ai->flags & BT_AI_SKID_TARGET)) ? '*' : ' ';
+	for (d = 0; d < 3; d++)
+		g[k++] = d < ai->loop_depth ? (ai->flags & BT_AI_BACK_EDGE &&
+		    d == ai->loop_depth - 1 ? '+' : '|') : ' ';
+	g[k] = '\0';
+	return bt_strpool_add(&v->pool, g, (size_t)k);
+}
+
+/* Rows for the inline frames entered at ai (those not open before it). */
+static void
+inline_rows(struct bt_view *v, const struct bt_annotation *a,
+	    const struct bt_ainsn *ai, uint32_t prev_chain, uint32_t prev_depth,
+	    size_t func, size_t wpre)
+{
+	size_t common = 0, k;
+
+	while (common < ai->depth && common < prev_depth &&
+	    a->frames.v[ai->chain + common].lo == a->frames.v[prev_chain + common].lo &&
+	    a->frames.v[ai->chain + common].name == a->frames.v[prev_chain + common].name)
+		common++;
+	for (k = common; k < ai->depth; k++) {
+		const struct bt_inline *fr = &a->frames.v[ai->chain + k];
+		struct bt_row *r = view_add_row(v, BT_ROW_INLINE);
+
+		r->func = func;
+		r->file = fr->call_file;
+		r->line = fr->call_line;
+		r->text = bt_strpool_addf(&v->pool, "%*sinlined %s() from %s:%u",
+		    (int)(2 * k), "", fr->name ? fr->name : "?",
+		    fr->call_file ? view_basename(fr->call_file) : "?", fr->call_line);
+		view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
+		view_add_cell(v, r->text, BT_STYLE_INLINE);
+	}
+}
+
+/* The hot regions as the rows show them, hottest first (the annotation's order). */
+static void
+regions(struct bt_view *v)
+{
+	size_t i;
+	int want;
+
+	for (want = 0;; want++) {
+		struct bt_view_region g;
+		bool seen = false;
+
+		memset(&g, 0, sizeof(g));
+		for (i = 0; i < v->rows.n; i++) {
+			const struct bt_row *r = &v->rows.v[i];
+			if (r->kind != BT_ROW_INSN || r->region != want)
+				continue;
+			if (!seen)
+				g.start = r->addr;
+			seen = true;
+			g.end = r->addr + r->size;
+			g.samples += r->samples;
+			g.adjusted += r->adjusted;
+			g.percent += r->percent;
+			g.adjusted_percent += r->adjusted_percent;
+			g.closes_loop |= (r->flags & BT_ROW_F_BACK_EDGE) != 0;
+		}
+		if (!seen)
+			break;
+		BT_VEC_PUSH(v->regions, g);
+	}
+}
+
+static void
+notes(struct bt_view *v, struct bt_session *s, const struct bt_annotation *a,
+      size_t func, const struct bt_view_opts *o)
+{
+	const struct bt_func *f = bt_session_func(s, func);
+
+	if (!a->has_lines)
+		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+		    "no source lines for '%s' (no debug info for '%s')", f->name,
+		    f->module));
+	else if (o->source && a->file != NULL) {
+		const struct bt_srcfile *sf = bt_srccache_get(s->src, a->file);
+		int64_t bin = s->mods[bt_session_func_module(s, func)].mtime;
+		if (sf->missing)
+			BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+			    "source file '%s' not found: lines shown without text", a->file));
+		else if (bin && sf->mtime > bin)
+			BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+			    "source file '%s' is newer than '%s': it was edited after the "
+			    "build, the lines shown may not match the code", a->file, f->module));
+	}
+	if (a->stray)
+		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+		    "%llu samples fell between instruction starts",
+		    (unsigned long long)a->stray));
+}
+
+struct bt_view *
+bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o,
+		 struct bt_error *err)
+{
+	struct bt_view_opts def;
+	const struct bt_annotation *a;
+	const struct bt_func *f;
+	struct bt_view *v;
+	size_t i, wnum = 7, wadj = 7, wsmp = 7, waddr = 4, wpre;
+	double denom;
+	const char *prev_file = NULL;
+	unsigned prev_line = 0;
+	uint32_t prev_chain = 0, prev_depth = 0;
+	long *insn_row;
+
+	if (o == NULL) {
+		bt_view_opts_init(&def);
+		o = &def;
+	}
+	a = bt_session_annotation(s, func, o->syntax, err);
+	if (a == NULL)
+		return NULL;
+	f = bt_session_func(s, func);
+	v = view_new(s);
+	view_set_func(v, func);
+	denom = o->global_percent ? (double)bt_session_samples(s) : (double)a->samples;
+	insn_row = bt_xcalloc(a->insns.n + 1, sizeof(long));
+	/* room for an instruction, a source line and their cells each: no regrowth */
+	BT_ALLOC_GROW(v->rows.v, 2 * a->insns.n + 16, v->rows.alloc);
+	BT_ALLOC_GROW(v->cell_start.v, 2 * a->insns.n + 16, v->cell_start.alloc);
+	BT_ALLOC_GROW(v->cells.v, 11 * a->insns.n + 16, v->cells.alloc);
+
+	/* widths first: numbers and addresses (digit counts, no printf) */
+	for (i = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
+		uint64_t x = o->num == BT_NUM_PERIOD ? ai->period : ai->samples;
+		size_t n = 1;
+
+		while (x >= 10) {
+			x /= 10;
+			n++;
+		}
+		wsmp = BT_MAX(wsmp, n);
+		x = o->addresses ? ai->in.addr : ai->in.addr - f->start;
+		for (n = 2; x >= 16; x >>= 4)
+			n++;
+		waddr = BT_MAX(waddr, n);
+	}
+	if (o->num != BT_NUM_PERCENT)
+		wnum = wadj = wsmp;
+	/*
+	 * Columns at least as wide as their headings; the first one a space
+	 * wider, which the text export's '#' takes
+	 */
+	wnum = BT_MAX(wnum, strlen(o->skid ? "Skid%" : o->num == BT_NUM_PERCENT ?
+	    "Percent" : o->num == BT_NUM_SAMPLES ? "Samples" : "Period") + 1);
+	waddr = BT_MAX(waddr, strlen(o->addresses ? "Address" : "Offset") - 1);
+	/* numbers, the 95% interval, gutter, address: what source rows are indented by */
+	wpre = wnum + (wadj + 1) + (wsmp + 1) + WCI + 5 + waddr + 1;
+	/* the jump arrows go in the gutter's last column */
+	v->arrow_col = (long)(wnum + (wadj + 1) + (wsmp + 1) + WCI + 4);
+
+	for (i = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
+		const char *c0, *c1, *c2, *text;
+		double primary;
+		struct bt_row *r;
+
+		if (o->source && a->has_lines) {
+			if (ai->depth != prev_depth || ai->chain != prev_chain) {
+				inline_rows(v, a, ai, prev_chain, prev_depth, func, wpre);
+				prev_chain = ai->chain;
+				prev_depth = ai->depth;
+				prev_file = NULL;
+			}
+			if (ai->file != NULL && (ai->file != prev_file ||
+			    ai->line != prev_line)) {
+				const char *t = view_source_text(s, ai->file, ai->line);
+				r = view_add_row(v, BT_ROW_SOURCE);
+				r->func = func;
+				r->file = ai->file;
+				r->line = ai->line;
+				r->text = t ? t : "";
+				view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
+				view_add_cell(v, view_file_line(v, view_basename(ai->file),
+				    ai->line), BT_STYLE_SOURCE);
+				view_add_cell(v, view_cat(v, "  ", r->text), BT_STYLE_SOURCE);
+				prev_file = ai->file;
+				prev_line = ai->line;
+			}
+		}
+		insn_row[i] = (long)v->rows.n;
+		r = view_add_row(v, BT_ROW_INSN);
+		r->func = func;
+		r->insn = i;
+		r->addr = ai->in.addr;
+		r->size = ai->in.len;
+		primary = view_set_numbers(r, o, ai->samples, ai->period, ai->adjusted,
+		    ai->adjusted_period, denom);
+		r->file = ai->file;
+		r->line = ai->line;
+		r->region = ai->region;
+		r->loop_depth = ai->loop_depth;
+		if (ai->flags & BT_AI_SKID_TARGET)
+			r->flags |= BT_ROW_F_SKID_TARGET;
+		if (ai->flags & BT_AI_LOOP_HEAD)
+			r->flags |= BT_ROW_F_LOOP_HEAD;
+		if (ai->flags & BT_AI_BACK_EDGE)
+			r->flags |= BT_ROW_F_BACK_EDGE;
+		if (ai->region >= 0 && (i == 0 || a->insns.v[i - 1].region != ai->region))
+			r->flags |= BT_ROW_F_REGION_START;
+		if (ai->in.kind == BT_INSN_CALL) {
+			r->flags |= BT_ROW_F_CALL;
+			r->has_target = true;
+			r->target = ai->in.target;
+		} else if (ai->in.kind == BT_INSN_JUMP || ai->in.kind == BT_INSN_CJUMP) {
+			r->flags |= BT_ROW_F_JUMP;
+			r->has_target = true;
+			r->target = ai->in.target;
+		}
+		/* the annotation's strings go with it: the row keeps copies */
+		if (ai->target_name != NULL)
+			r->target_name = bt_strpool_addstr(&v->pool, ai->target_name);
+		if (ai->in.flags & BT_INSN_F_RIPREL) {
+			r->has_mem_target = true;
+			r->mem_target = ai->in.mem_target;
+			if (ai->mem_name != NULL)
+				r->mem_name = bt_strpool_addstr(&v->pool, ai->mem_name);
+		}
+
+		if (o->num == BT_NUM_PERCENT) {
+			double pct = r->percent, apct = r->adjusted_percent;
+			double first = o->skid ? ai->adjusted : (double)ai->samples;
+			double second = o->skid ? (double)ai->samples : ai->adjusted;
+			/* blank, not 0.00, where nothing shows at this precision */
+			c0 = (o->skid ? apct : pct) >= 0.005 || (first > 0 && !o->skid) ?
+			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? apct : pct) : "";
+			c1 = (o->skid ? pct : apct) >= 0.005 || (second > 0 && o->skid) ?
+			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? pct : apct) : "";
+			c2 = ai->samples ? bt_strpool_addf(&v->pool, "%llu",
+			    (unsigned long long)ai->samples) : "";
+		} else {
+			/* counts: samples or period, raw and skid-adjusted */
+			bool per = o->num == BT_NUM_PERIOD;
+			uint64_t raw = per ? ai->period : ai->samples;
+			uint64_t adj = (uint64_t)((per ? ai->adjusted_period : ai->adjusted) + 0.5);
+			c0 = (o->skid ? adj : raw) ? bt_strpool_addf(&v->pool, "%llu",
+			    (unsigned long long)(o->skid ? adj : raw)) : "";
+			c1 = (o->skid ? raw : adj) ? bt_strpool_addf(&v->pool, "%llu",
+			    (unsigned long long)(o->skid ? raw : adj)) : "";
+			c2 = "";
+		}
+		view_add_cell(v, view_pad(v, c0, wnum, true), view_few_samples(r) ?
+		    BT_STYLE_DIM : view_heat(primary, r->weight > 0));
+		view_add_cell(v, view_pad(v, c1, wadj + 1, true), BT_STYLE_DIM);
+		view_add_cell(v, view_pad(v, c2, wsmp + 1, true), BT_STYLE_NORMAL);
+		view_add_cell(v, view_pad(v, o->num == BT_NUM_PERCENT && ai->samples ?
+		    bt_strpool_addf(&v->pool, "±%.2f", (r->ci_hi - r->ci_lo) / 2) : "",
+		    WCI, true), BT_STYLE_DIM);
+		view_add_cell(v, gutter(v, ai, o->skid), BT_STYLE_GUTTER);
+		view_add_cell(v, view_pad(v, view_hex_colon(v, o->addresses ? ai->in.addr :
+		    ai->in.addr - f->start), waddr + 1, true), BT_STYLE_ADDR);
+		text = view_cat(v, "  ", ai->in.text);
+		r->text = text + 2;
+		view_add_cell(v, text,
+		    ai->in.kind == BT_INSN_CALL || ai->in.kind == BT_INSN_ICALL ?
+		    BT_STYLE_CALL : r->flags & BT_ROW_F_JUMP ||
+		    ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_RET ?
+		    BT_STYLE_JUMP : ai->samples ? view_heat(primary, true) : BT_STYLE_NORMAL);
+		if (r->target_name != NULL)
+			view_add_cell(v, view_cat(v, view_cat(v, " <", r->target_name), ">"),
+			    BT_STYLE_COMMENT);
+		else if (ai->in.flags & BT_INSN_F_RIPREL)	/* objdump's "# 4020 <sink>" */
+			view_add_cell(v, r->mem_name ? bt_strpool_addf(&v->pool,
+			    "  # %llx <%s>", (unsigned long long)ai->in.mem_target,
+			    r->mem_name) : bt_strpool_addf(&v->pool, "  # %llx",
+			    (unsigned long long)ai->in.mem_target), BT_STYLE_COMMENT);
+	}
+	/* branch targets as rows */
+	for (i = 0; i < v->rows.n; i++) {
+		struct bt_row *r = &v->rows.v[i];
+		if (r->kind == BT_ROW_INSN && a->insns.v[r->insn].target_insn >= 0)
+			r->target_row = insn_row[a->insns.v[r->insn].target_insn];
+	}
+	free(insn_row);
+	{
+		const char *h[7];
+		size_t w[7] = { wnum, wadj + 1, wsmp + 1, WCI, 5, waddr + 1, 0 };
+		bool right[7] = { true, true, true, true, false, true, false };
+		if (o->num == BT_NUM_PERCENT) {
+			h[0] = o->skid ? "Skid%" : "Percent";
+			h[1] = o->skid ? "Raw%" : "Skid%";
+			h[2] = "Samples";
+		} else {
+			const char *u = o->num == BT_NUM_PERIOD ? "Period" : "Samples";
+			h[0] = o->skid ? "Skid" : u;
+			h[1] = o->skid ? u : "Skid";
+			h[2] = "";
+		}
+		h[3] = o->num == BT_NUM_PERCENT ? "±95%" : "";
+		h[4] = "";
+		h[5] = o->addresses ? "Address" : "Offset";
+		h[6] = "  Instruction";
+		view_set_columns(v, h, w, right, 7);
+	}
+	notes(v, s, a, func, o);
+	view_seal(v);
+	regions(v);
+	v->title = bt_strpool_addf(&v->pool, "%s  %s  %.2f%% of %llu samples",
+	    f->name, f->module_name, f->percent,
+	    (unsigned long long)bt_session_samples(s));
+	return v;
+}

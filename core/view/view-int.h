@@ -1,0 +1,69 @@
+/*
+ * The view's insides, shared by its builders: view.c (rows, cells and the
+ * helpers every view uses), view-tables.c (header, hot functions,
+ * findings, timeline), view-annotate.c, view-source.c.
+ */
+#ifndef BENCHTUI_VIEW_INT_H
+#define BENCHTUI_VIEW_INT_H
+
+#include "base.h"
+#include "benchtui/view.h"
+
+#define HOT_MIN_PERCENT 0.5	/* BT_ROW_F_HOT and the mild heat colour */
+
+struct bt_view {
+	struct bt_session *s;
+	BT_VEC(struct bt_row) rows;
+	BT_VEC(struct bt_cell) cells;	/* rows point here once sealed */
+	BT_VEC(size_t) cell_start;	/* per row: first cell */
+	struct bt_row columns;
+	struct bt_cell colcells[16];
+	BT_VEC(size_t) hot;
+	BT_VEC(const char *) notes;
+	BT_VEC(struct bt_view_region) regions;
+	const char *title;
+	bool has_func;
+	struct bt_view_func func;
+	bool has_summary;
+	struct bt_view_summary summary;
+	long arrow_col;
+	struct bt_strpool pool;
+	const char *blanks[64];		/* shared all-space cells, by width */
+};
+
+struct bt_view *view_new(struct bt_session *s);
+struct bt_row *view_add_row(struct bt_view *v, enum bt_row_kind kind);
+void view_add_cell(struct bt_view *v, const char *text, enum bt_style style);
+/* Point every row at its cells and build the hot order; call once at the end. */
+void view_seal(struct bt_view *v);
+void view_set_columns(struct bt_view *v, const char *const *heads,
+		      const size_t *widths, const bool *right, size_t n);
+/* The function a view is about (sets v->func). */
+void view_set_func(struct bt_view *v, size_t fi);
+
+/* Columns a UTF-8 string takes (one per character). */
+size_t view_ncols(const char *s);
+/* s padded with spaces to width columns, right-aligned or left. */
+const char *view_pad(struct bt_view *v, const char *s, size_t width, bool right);
+/* a then b, in the pool (no printf: this runs for every row). */
+const char *view_cat(struct bt_view *v, const char *a, const char *b);
+/* "file.c:42" */
+const char *view_file_line(struct bt_view *v, const char *file, unsigned line);
+/* "1a2b:" */
+const char *view_hex_colon(struct bt_view *v, uint64_t x);
+const char *view_basename(const char *path);
+
+enum bt_style view_heat(double percent, bool any);
+/* Too few samples to tell the number from noise: dimmed, not coloured hot. */
+bool view_few_samples(const struct bt_row *r);
+/*
+ * The number fields of an instruction or line row from its raw and
+ * skid-adjusted counts: percent and adjusted_percent of denom, the 95%
+ * interval, the primary weight (what sorts, colours and Tab walk) and the
+ * HOT flag. Returns the primary percent.
+ */
+double view_set_numbers(struct bt_row *r, const struct bt_view_opts *o,
+			uint64_t samples, uint64_t period, double adjusted,
+			double adjusted_period, double denom);
+
+#endif

@@ -1,0 +1,329 @@
+/*
+ * The views of the whole run: the header (and its summary), the
+ * hot-function table, the lint findings and the timeline.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchtui/lint.h"
+#include "profile/hist.h"
+#include "session/session-int.h"
+#include "symbols/symbols.h"
+#include "view/view-int.h"
+
+/* Header. */
+
+static void
+text_row(struct bt_view *v, enum bt_style style, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+text_row(struct bt_view *v, enum bt_style style, const char *fmt, ...)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	struct bt_row *r;
+	va_list ap;
+
+	va_start(ap, fmt);
+	bt_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	r = view_add_row(v, BT_ROW_TEXT);
+	r->text = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	view_add_cell(v, r->text, style);
+	bt_strbuf_release(&sb);
+}
+
+/* The run as fields: what every header (screen, text, JSON) is made of. */
+static void
+summarize(struct bt_view *v, struct bt_session *s)
+{
+	const struct bt_profile_info *in = bt_session_info(s);
+	struct bt_view_summary *m = &v->summary;
+	const struct bt_finding *f;
+	char buf[128];
+	size_t i;
+
+	v->has_summary = true;
+	m->command = in->command;
+	m->argv = in->argv;
+	m->argc = in->argc;
+	m->event = bt_session_event(s);
+	m->frequency = in->frequency;
+	m->event_note = in->event_note ? in->event_note : "";
+	m->samples = bt_session_samples(s);
+	m->lost = in->lost;
+	m->throttled = in->throttled;
+	m->duration = in->duration;
+	m->windowed = s->o.time_from >= 0 || s->o.time_to >= 0;
+	bt_session_window(s, &m->win_from, &m->win_to);
+	m->has_status = in->has_status;
+	m->interrupted = in->interrupted;
+	if (in->has_status) {
+		m->exit_code = bt_wait_code(in->wait_status);
+		m->signal = WIFSIGNALED(in->wait_status) ? WTERMSIG(in->wait_status) : 0;
+		bt_wait_describe(in->wait_status, buf, sizeof(buf));
+		m->status = m->signal && in->interrupted ?
+		    bt_strpool_addf(&v->pool, "%s, interrupted", buf) :
+		    bt_strpool_addstr(&v->pool, buf);
+	} else
+		m->status = "unknown";
+	m->nfindings = bt_session_findings(s, &f);
+	for (i = 0; i < bt_session_nnotes(s); i++)
+		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_session_note(s, i)));
+	m->notes = v->notes.v;
+	m->nnotes = v->notes.n;
+}
+
+struct bt_view *
+bt_view_header(struct bt_session *s)
+{
+	struct bt_view *v = view_new(s);
+	const struct bt_view_summary *m = &v->summary;
+	size_t i;
+
+	summarize(v, s);
+	text_row(v, BT_STYLE_NORMAL, "command: %s", m->command);
+	if (m->frequency)
+		text_row(v, BT_STYLE_NORMAL, "event: %s, %u Hz%s%s%s", m->event,
+		    m->frequency, m->event_note[0] ? " (" : "", m->event_note,
+		    m->event_note[0] ? ")" : "");
+	else
+		text_row(v, BT_STYLE_NORMAL, "event: %s", m->event);
+	text_row(v, m->lost ? BT_STYLE_WARN : BT_STYLE_NORMAL,
+	    "samples: %llu, lost: %llu%s", (unsigned long long)m->samples,
+	    (unsigned long long)m->lost, m->throttled ?
+	    bt_strpool_addf(&v->pool, ", throttled: %llu",
+		(unsigned long long)m->throttled) : "");
+	if (m->windowed)
+		text_row(v, BT_STYLE_NORMAL, "duration: %.3f s, window %.3f-%.3f s",
+		    m->duration, m->win_from, m->win_to);
+	else
+		text_row(v, BT_STYLE_NORMAL, "duration: %.3f s", m->duration);
+	text_row(v, m->has_status && m->exit_code ? BT_STYLE_WARN : BT_STYLE_NORMAL,
+	    "status: %s", m->status);
+	for (i = 0; i < m->nnotes; i++)
+		text_row(v, BT_STYLE_WARN, "note: %s", m->notes[i]);
+	view_seal(v);
+	v->title = "header";
+	return v;
+}
+
+/* Lint findings. */
+
+struct bt_view *
+bt_view_findings(struct bt_session *s)
+{
+	struct bt_view *v = view_new(s);
+	const struct bt_finding *f;
+	size_t n = bt_session_findings(s, &f), i;
+
+	for (i = 0; i < n; i++) {
+		struct bt_row *r = view_add_row(v, BT_ROW_FINDING);
+		r->func = f[i].func >= 0 ? (size_t)f[i].func : (size_t)-1;
+		r->percent = f[i].percent;
+		/* the findings are the selection's: copied, they outlive it */
+		r->label = bt_strpool_addstr(&v->pool, f[i].check);
+		r->name = f[i].function;
+		r->module = f[i].func >= 0 ? bt_session_func(s, (size_t)f[i].func)->module :
+		    NULL;
+		r->text = bt_strpool_addstr(&v->pool, f[i].message);
+		view_add_cell(v, view_pad(v, r->label, 18, false), BT_STYLE_WARN);
+		view_add_cell(v, view_pad(v, r->name ? r->name : "(run)", 20, false),
+		    BT_STYLE_NORMAL);
+		view_add_cell(v, bt_strpool_addf(&v->pool, "%6.1f%%  ", r->percent),
+		    BT_STYLE_HOT);
+		view_add_cell(v, r->text, BT_STYLE_NORMAL);
+	}
+	view_seal(v);
+	v->title = n ? bt_strpool_addf(&v->pool, "lint: %zu finding%s", n,
+	    n == 1 ? "" : "s") : "lint: no findings";
+	return v;
+}
+
+/* Timeline. */
+
+/* The file offsets [*lo, *hi) of function f's code, through its PT_LOAD. */
+static bool
+func_offsets(struct bt_session *s, size_t fi, uint64_t *lo, uint64_t *hi)
+{
+	const struct bt_func *f = bt_session_func(s, fi);
+	struct bt_msyms *m = bt_session_syms(s, bt_session_func_module(s, fi));
+	uint64_t off;
+
+	if (m == NULL) {	/* no file: the addresses are the offsets */
+		*lo = f->start;
+		*hi = f->end;
+		return true;
+	}
+	if (f->end <= f->start || bt_msyms_addr_to_off(m, f->start, lo) < 0 ||
+	    bt_msyms_addr_to_off(m, f->end - 1, &off) < 0)
+		return false;
+	*hi = off + 1;
+	return true;
+}
+
+struct bt_view *
+bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
+		 long mark_to)
+{
+	struct bt_view *v = view_new(s);
+	struct bt_profile *p = s->p;
+	struct bt_hist_entry *e = NULL;
+	struct bt_scan sc;
+	uint64_t *all, *mine, maxn = 1;
+	double span = p->last_time > p->first_time ?
+	    (double)(p->last_time - p->first_time) : 1;
+	const struct bt_func *f = func >= 0 ? bt_session_func(s, (size_t)func) : NULL;
+	size_t i, b, n = 0;
+
+	if (nbins == 0)
+		nbins = 1;
+	memset(&sc, 0, sizeof(sc));
+	sc.attr = s->attr;
+	sc.t_hi = UINT64_MAX;
+	sc.nbins = nbins;
+	/* every sample of the event, by slice: in the function or not */
+	sc.fold = true;
+	sc.fold_module = UINT32_MAX;
+	if (f != NULL && func_offsets(s, (size_t)func, &sc.fold_lo, &sc.fold_hi))
+		sc.fold_module = bt_session_func_module(s, (size_t)func);
+	bt_profile_scan(p, &sc, &e, &n, NULL);	/* on failure: an empty timeline */
+	all = bt_xcalloc(nbins, sizeof(*all));
+	mine = bt_xcalloc(nbins, sizeof(*mine));
+	for (i = 0; i < n; i++) {
+		all[e[i].group] += e[i].samples;
+		if (e[i].off == 1)
+			mine[e[i].group] += e[i].samples;
+	}
+	free(e);
+	if (f != NULL)
+		view_set_func(v, (size_t)func);
+	for (b = 0; b < nbins; b++)
+		maxn = BT_MAX(maxn, all[b]);
+	for (b = 0; b < nbins; b++) {
+		struct bt_row *r = view_add_row(v, BT_ROW_SLICE);
+		char bar[41];
+		size_t w = (size_t)((double)all[b] / (double)maxn * 40 + 0.5);
+		bool marked = mark_from >= 0 && (long)b >= mark_from &&
+		    (mark_to < 0 ? (long)b == mark_from : (long)b <= mark_to);
+
+		r->func = f ? (size_t)func : (size_t)-1;
+		r->samples = all[b];
+		r->t_from = span / 1e9 * (double)b / (double)nbins;
+		r->t_to = span / 1e9 * (double)(b + 1) / (double)nbins;
+		r->percent = all[b] ? 100.0 * (double)mine[b] / (double)all[b] : 0;
+		r->weight = (double)all[b];
+		memset(bar, '#', w);
+		bar[w] = '\0';
+		view_add_cell(v, marked ? ">" : " ", BT_STYLE_WARN);
+		view_add_cell(v, bt_strpool_addf(&v->pool, "%8.3f-%-8.3f", r->t_from,
+		    r->t_to), BT_STYLE_ADDR);
+		view_add_cell(v, bt_strpool_addf(&v->pool, "%8llu  ",
+		    (unsigned long long)all[b]), BT_STYLE_NORMAL);
+		view_add_cell(v, view_pad(v, bar, 41, false), marked ? BT_STYLE_WARN :
+		    BT_STYLE_MILD);
+		if (f != NULL)
+			view_add_cell(v, all[b] ? bt_strpool_addf(&v->pool, "%6.1f%%",
+			    r->percent) : "", view_heat(r->percent, mine[b] > 0));
+	}
+	{
+		const char *h[5] = { " ", "Seconds", "Samples", "  ", f ? "  Share" : "" };
+		size_t w[5] = { 1, 17, 10, 41, 0 };
+		bool right[5] = { false, false, true, false, false };
+		view_set_columns(v, h, w, right, f ? 5 : 4);
+	}
+	free(all);
+	free(mine);
+	view_seal(v);
+	v->title = f ? bt_strpool_addf(&v->pool, "timeline of %s: %zu slices of %.3f s",
+	    f->name, nbins, span / 1e9 / (double)nbins) :
+	    bt_strpool_addf(&v->pool, "timeline: %zu slices of %.3f s", nbins,
+	    span / 1e9 / (double)nbins);
+	return v;
+}
+
+/* Hot functions. */
+
+struct bt_view *
+bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max)
+{
+	static const char *const heads[] = { "Percent", "Samples", "Period",
+		"Module", "Symbol", "Source" };
+	struct bt_view *v = view_new(s);
+	size_t n = bt_session_nfuncs(s), i, c, k = 0;
+	size_t w[6] = { 7, 7, 6, 6, 6, 6 };
+	const char *txt[6];
+	struct bt_view_opts def;
+	size_t *idx;
+	const char **all;
+	int num = 0;
+
+	if (o == NULL) {
+		bt_view_opts_init(&def);
+		o = &def;
+	}
+	num = o->num == BT_NUM_PERIOD ? 2 : 0;
+	/* the functions shown: filtered, then cut at max */
+	idx = bt_xcalloc(n + 1, sizeof(size_t));
+	for (i = 0; i < n && (max == 0 || k < max); i++)
+		if (o->filter == NULL || o->filter[0] == '\0' ||
+		    strstr(bt_session_func(s, i)->name, o->filter) != NULL)
+			idx[k++] = i;
+	n = k;
+	/* pass 1: texts and widths; pass 2: padded cells */
+	all = bt_xcalloc(n * 6 + 1, sizeof(char *));
+	for (i = 0; i < n; i++) {
+		const struct bt_func *f;
+
+		if (o->locate)
+			bt_session_func_locate(s, idx[i]);
+		f = bt_session_func(s, idx[i]);
+		txt[0] = bt_strpool_addf(&v->pool, "%.2f%%", f->percent);
+		txt[1] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->samples);
+		txt[2] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->period);
+		txt[3] = f->module_name;
+		txt[4] = f->name;
+		txt[5] = f->file ? bt_strpool_addf(&v->pool, "%s:%u",
+		    view_basename(f->file), f->line) : "";
+		for (c = 0; c < 6; c++) {
+			all[i * 6 + c] = txt[c];
+			w[c] = BT_MAX(w[c], view_ncols(txt[c]));
+		}
+	}
+	for (i = 0; i < n; i++) {
+		const struct bt_func *f = bt_session_func(s, idx[i]);
+		struct bt_row *r = view_add_row(v, BT_ROW_FUNC);
+		enum bt_style hs = view_heat(f->percent, f->samples > 0);
+
+		r->func = idx[i];
+		r->name = f->name;
+		r->module = f->module;
+		r->addr = f->start;
+		r->samples = f->samples;
+		r->period = f->period;
+		r->percent = f->percent;
+		bt_wilson(f->samples, bt_session_samples(s), &r->ci_lo, &r->ci_hi);
+		r->weight = o->num == BT_NUM_PERIOD ? (double)f->period : f->percent;
+		r->file = f->file;
+		r->line = f->line;
+		r->text = f->name;
+		view_add_cell(v, view_pad(v, all[i * 6 + num], w[num] + 1, true), hs);
+		view_add_cell(v, view_pad(v, all[i * 6 + 1], w[1] + 2, true), BT_STYLE_NORMAL);
+		view_add_cell(v, "  ", BT_STYLE_NORMAL);
+		view_add_cell(v, view_pad(v, all[i * 6 + 3], w[3] + 2, false), BT_STYLE_ADDR);
+		view_add_cell(v, view_pad(v, all[i * 6 + 4], w[4] + 2, false),
+		    f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
+		view_add_cell(v, all[i * 6 + 5], BT_STYLE_SOURCE);
+	}
+	{
+		const char *h[6] = { heads[num], heads[1], "", heads[3], heads[4], heads[5] };
+		size_t hw[6] = { w[num] + 1, w[1] + 2, 2, w[3] + 2, w[4] + 2, 0 };
+		bool hr[6] = { true, true, false, false, false, false };
+		view_set_columns(v, h, hw, hr, 6);
+	}
+	free(all);
+	free(idx);
+	view_seal(v);
+	v->title = "hot functions";
+	return v;
+}

@@ -1,0 +1,393 @@
+/*
+ * View rows (STYLE.md §2.3): the model computes every number, width and
+ * string; the browser and the exports only walk the rows. This file holds
+ * what every view is made of; the builders are in view-tables.c,
+ * view-annotate.c and view-source.c.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/session-int.h"
+#include "view/view-int.h"
+
+void
+bt_view_opts_init(struct bt_view_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->num = BT_NUM_PERCENT;
+	o->source = true;
+	o->addresses = true;
+	o->syntax = BT_ASM_ATT;
+}
+
+struct bt_view *
+view_new(struct bt_session *s)
+{
+	struct bt_view *v = bt_xcalloc(1, sizeof(*v));
+
+	v->s = s;
+	v->arrow_col = -1;
+	bt_strpool_init(&v->pool);
+	return v;
+}
+
+struct bt_row *
+view_add_row(struct bt_view *v, enum bt_row_kind kind)
+{
+	struct bt_row r;
+
+	memset(&r, 0, sizeof(r));
+	r.kind = kind;
+	r.func = (size_t)-1;
+	r.target_row = -1;
+	r.region = -1;
+	BT_VEC_PUSH(v->rows, r);
+	BT_VEC_PUSH(v->cell_start, v->cells.n);
+	return &v->rows.v[v->rows.n - 1];
+}
+
+void
+view_add_cell(struct bt_view *v, const char *text, enum bt_style style)
+{
+	struct bt_cell c = { text, style };
+
+	BT_VEC_PUSH(v->cells, c);
+}
+
+void
+view_set_func(struct bt_view *v, size_t fi)
+{
+	const struct bt_func *f = bt_session_func(v->s, fi);
+
+	v->has_func = f != NULL;
+	if (f == NULL)
+		return;
+	v->func.index = fi;
+	v->func.name = f->name;
+	v->func.module = f->module;
+	v->func.module_name = f->module_name;
+	v->func.address = f->start;
+	v->func.samples = f->samples;
+	v->func.percent = f->percent;
+}
+
+size_t
+view_ncols(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+const char *
+view_pad(struct bt_view *v, const char *s, size_t width, bool right)
+{
+	size_t n, cols, fill;
+	char *buf;
+
+	if (s[0] == '\0' && width < BT_ARRAY_SIZE(v->blanks)) {
+		/* most cells of a big function are empty: share them */
+		if (v->blanks[width] == NULL) {
+			buf = bt_strpool_alloc(&v->pool, width);
+			memset(buf, ' ', width);
+			buf[width] = '\0';
+			v->blanks[width] = buf;
+		}
+		return v->blanks[width];
+	}
+	n = strlen(s);
+	cols = view_ncols(s);
+
+	if (cols >= width)
+		return bt_strpool_add(&v->pool, s, n);
+	fill = width - cols;
+	buf = bt_strpool_alloc(&v->pool, n + fill);
+	if (right) {
+		memset(buf, ' ', fill);
+		memcpy(buf + fill, s, n);
+	} else {
+		memcpy(buf, s, n);
+		memset(buf + n, ' ', fill);
+	}
+	buf[n + fill] = '\0';
+	return buf;
+}
+
+const char *
+view_cat(struct bt_view *v, const char *a, const char *b)
+{
+	size_t na = strlen(a), nb = strlen(b);
+	char *buf = bt_strpool_alloc(&v->pool, na + nb);
+
+	memcpy(buf, a, na);
+	memcpy(buf + na, b, nb + 1);
+	return buf;
+}
+
+const char *
+view_file_line(struct bt_view *v, const char *file, unsigned line)
+{
+	char num[16];
+	int n = 0;
+	size_t nf = strlen(file);
+	char *buf;
+
+	do {
+		num[n++] = (char)('0' + line % 10);
+		line /= 10;
+	} while (line);
+	buf = bt_strpool_alloc(&v->pool, nf + 1 + (size_t)n);
+	memcpy(buf, file, nf);
+	buf[nf] = ':';
+	for (int i = 0; i < n; i++)
+		buf[nf + 1 + i] = num[n - 1 - i];
+	buf[nf + 1 + n] = '\0';
+	return buf;
+}
+
+const char *
+view_hex_colon(struct bt_view *v, uint64_t x)
+{
+	char tmp[24];
+	int n = 0;
+
+	do {
+		tmp[n++] = "0123456789abcdef"[x & 15];
+		x >>= 4;
+	} while (x);
+	char *buf = bt_strpool_alloc(&v->pool, (size_t)n + 1);
+	for (int i = 0; i < n; i++)
+		buf[i] = tmp[n - 1 - i];
+	buf[n] = ':';
+	buf[n + 1] = '\0';
+	return buf;
+}
+
+const char *
+view_basename(const char *path)
+{
+	const char *s = strrchr(path, '/');
+
+	return s ? s + 1 : path;
+}
+
+/*
+ * Too few samples to tell the number from noise: the 95% interval's low
+ * end is under a third of the estimate (1 or 2 samples in a normal run).
+ * Such numbers are dimmed instead of coloured hot.
+ */
+bool
+view_few_samples(const struct bt_row *r)
+{
+	return r->samples > 0 && r->ci_lo < r->percent / 3;
+}
+
+enum bt_style
+view_heat(double percent, bool any)
+{
+	if (!any)
+		return BT_STYLE_DIM;
+	if (percent >= 10)
+		return BT_STYLE_HOT;
+	if (percent >= 2)
+		return BT_STYLE_WARM;
+	if (percent >= HOT_MIN_PERCENT)
+		return BT_STYLE_MILD;
+	return BT_STYLE_NORMAL;
+}
+
+double
+view_set_numbers(struct bt_row *r, const struct bt_view_opts *o,
+		 uint64_t samples, uint64_t period, double adjusted,
+		 double adjusted_period, double denom)
+{
+	double pct = denom > 0 ? 100.0 * (double)samples / denom : 0;
+	double apct = denom > 0 ? 100.0 * adjusted / denom : 0;
+	double primary = o->skid ? apct : pct;
+
+	r->samples = samples;
+	r->period = period;
+	r->adjusted = adjusted;
+	r->percent = pct;
+	r->adjusted_percent = apct;
+	bt_wilson(samples, (uint64_t)denom, &r->ci_lo, &r->ci_hi);
+	r->weight = o->num == BT_NUM_PERCENT ? primary :
+	    o->num == BT_NUM_SAMPLES ? (o->skid ? adjusted : (double)samples) :
+	    (o->skid ? adjusted_period : (double)period);
+	if (primary >= HOT_MIN_PERCENT)
+		r->flags |= BT_ROW_F_HOT;
+	return primary;
+}
+
+void
+view_set_columns(struct bt_view *v, const char *const *heads, const size_t *widths,
+		 const bool *right, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n && i < BT_ARRAY_SIZE(v->colcells); i++) {
+		v->colcells[i].text = view_pad(v, heads[i], widths[i], right[i]);
+		v->colcells[i].style = BT_STYLE_TITLE;
+	}
+	v->columns.kind = BT_ROW_TEXT;
+	v->columns.cells = v->colcells;
+	v->columns.ncells = i;
+}
+
+struct hot_key {
+	double w;
+	size_t row;
+};
+
+static int
+hot_cmp(const void *a, const void *b)
+{
+	const struct hot_key *x = a, *y = b;
+
+	if (x->w != y->w)
+		return x->w > y->w ? -1 : 1;
+	return x->row < y->row ? -1 : 1;
+}
+
+/* Rows with weight, hottest first (sorted as flat keys: a big function has thousands). */
+static void
+build_hot(struct bt_view *v)
+{
+	struct hot_key *k = bt_xmalloc((v->rows.n + 1) * sizeof(*k));
+	size_t i, n = 0;
+
+	for (i = 0; i < v->rows.n; i++)
+		if (v->rows.v[i].weight > 0) {
+			k[n].w = v->rows.v[i].weight;
+			k[n++].row = i;
+		}
+	bt_qsort(k, n, sizeof(*k), hot_cmp);
+	BT_ALLOC_GROW(v->hot.v, n, v->hot.alloc);
+	for (i = 0; i < n; i++)
+		v->hot.v[i] = k[i].row;
+	v->hot.n = n;
+	free(k);
+}
+
+void
+view_seal(struct bt_view *v)
+{
+	size_t i;
+
+	for (i = 0; i < v->rows.n; i++) {
+		size_t lo = v->cell_start.v[i];
+		size_t hi = i + 1 < v->rows.n ? v->cell_start.v[i + 1] : v->cells.n;
+		v->rows.v[i].cells = v->cells.v + lo;
+		v->rows.v[i].ncells = hi - lo;
+	}
+	build_hot(v);
+}
+
+void
+bt_view_free(struct bt_view *v)
+{
+	if (v == NULL)
+		return;
+	BT_VEC_FREE(v->rows);
+	BT_VEC_FREE(v->cells);
+	BT_VEC_FREE(v->cell_start);
+	BT_VEC_FREE(v->hot);
+	BT_VEC_FREE(v->notes);
+	BT_VEC_FREE(v->regions);
+	bt_strpool_release(&v->pool);
+	free(v);
+}
+
+size_t
+bt_view_nrows(const struct bt_view *v)
+{
+	return v->rows.n;
+}
+
+const struct bt_row *
+bt_view_row(const struct bt_view *v, size_t i)
+{
+	return i < v->rows.n ? &v->rows.v[i] : NULL;
+}
+
+const struct bt_row *
+bt_view_columns(const struct bt_view *v)
+{
+	return &v->columns;
+}
+
+const char *
+bt_view_title(const struct bt_view *v)
+{
+	return v->title;
+}
+
+size_t
+bt_view_nnotes(const struct bt_view *v)
+{
+	return v->notes.n;
+}
+
+const char *
+bt_view_note(const struct bt_view *v, size_t i)
+{
+	return i < v->notes.n ? v->notes.v[i] : NULL;
+}
+
+size_t
+bt_view_hot(const struct bt_view *v, const size_t **rows)
+{
+	*rows = v->hot.v;
+	return v->hot.n;
+}
+
+const struct bt_view_summary *
+bt_view_summary(const struct bt_view *v)
+{
+	return v->has_summary ? &v->summary : NULL;
+}
+
+const struct bt_view_func *
+bt_view_func(const struct bt_view *v)
+{
+	return v->has_func ? &v->func : NULL;
+}
+
+size_t
+bt_view_regions(const struct bt_view *v, const struct bt_view_region **regions)
+{
+	*regions = v->regions.v;
+	return v->regions.n;
+}
+
+long
+bt_view_arrow_col(const struct bt_view *v)
+{
+	return v->arrow_col;
+}
+
+long
+bt_view_find_addr(const struct bt_view *v, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < v->rows.n; i++) {
+		const struct bt_row *r = &v->rows.v[i];
+		if (r->kind == BT_ROW_INSN && addr >= r->addr && addr < r->addr + r->size)
+			return (long)i;
+	}
+	return -1;
+}
+
+long
+bt_view_find_line(const struct bt_view *v, unsigned line)
+{
+	size_t i;
+
+	for (i = 0; i < v->rows.n; i++)
+		if (v->rows.v[i].kind == BT_ROW_LINE && v->rows.v[i].line == line)
+			return (long)i;
+	return -1;
+}

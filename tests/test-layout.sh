@@ -1,0 +1,49 @@
+#!/bin/bash
+# The tree reads as the pipeline (docs/architecture.md): no cycle between
+# core/ folders, neither by #include nor by the symbols their objects call
+# (tsort finds loops), and the renderers (core/export, tui/) see public
+# headers only.
+. tests/lib.sh
+
+# folder -> folder edges from #include "folder/..." lines
+inc_edges() {
+	for f in core/*/*.[ch]; do
+		from=$(basename "$(dirname "$f")")
+		sed -n 's|^#include "\([a-z]*\)/[^"]*"|\1|p' "$f" | while read -r to; do
+			[ "$to" = benchtui ] || [ "$to" = "$from" ] || echo "$from $to"
+		done
+	done | sort -u
+}
+# folder -> folder edges from the symbols each folder's objects use
+objs() {
+	for c in core/*/*.c; do echo "$TOP/$BUILD/${c%.c}.o"; done
+}
+sym_edges() {
+	for o in $(objs); do
+		d=$(basename "$(dirname "$o")")
+		nm --defined-only "$o" | awk -v d="$d" '$2 ~ /[TDRB]/ { print $3, d }'
+	done | sort -u >"$TMP/defs"
+	for o in $(objs); do
+		d=$(basename "$(dirname "$o")")
+		nm -u "$o" | awk -v d="$d" '{ print $2, d }'
+	done | sort -u >"$TMP/uses"
+	join "$TMP/uses" "$TMP/defs" | awk '$2 != $3 { print $2, $3 }' | sort -u
+}
+
+for kind in inc sym; do
+	${kind}_edges >"$TMP/$kind"
+	if [ ! -s "$TMP/$kind" ]; then
+		fail "$kind: no edges found (build first)"
+	elif tsort "$TMP/$kind" >"$TMP/order" 2>"$TMP/loop"; then
+		ok "no $kind cycle between core folders: $(tac "$TMP/order" | tr '\n' ' ')"
+	else
+		fail "$kind: folders call each other in a cycle:"; cat "$TMP/loop"
+	fi
+done
+
+# renderers: public headers (benchtui/*), base.h and their own folder only
+bad=$(grep -Hn '^#include "' core/export/*.[ch] tui/*.[ch] |
+	grep -v -e '"benchtui/' -e '"base.h"' -e '"export/' -e '"cli.h"' -e '"keymap.h"' -e '"tui.h"')
+[ -z "$bad" ] && ok "core/export and tui/ include public headers only" ||
+	fail "a renderer includes an internal header: $bad"
+finish

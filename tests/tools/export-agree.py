@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""Do a text export and a JSON export of the same recording say the same?
+
+    export-agree.py TEXT JSON
+
+Both are made from the same views (core/export), so every function row,
+finding, annotation, hot region and instruction row of one must be in the
+other with the same numbers (the text rounds: percents to 2 decimals,
+findings to 1). The text is read by its column headings, which the view
+pads exactly as it pads the rows. Prints a summary; exits 1 on the first
+disagreement (with both sides).
+"""
+import json
+import re
+import sys
+
+
+def fail(msg):
+    print("export-agree: " + msg)
+    sys.exit(1)
+
+
+def columns(header):
+    """Column (start, end) by heading: headings are left-aligned to their
+    column or right-aligned to its end, as the view pads them. The '#' that
+    starts the heading line stands in for the first column's leading space."""
+    spans = []
+    for m in re.finditer(r"\S+", " " + header[1:]):
+        spans.append([m.group(0), m.start(), m.end()])
+    return spans
+
+
+def cut(row, start, end):
+    return row[start:end].strip() if start < len(row) else ""
+
+
+def num(s):
+    s = s.strip().rstrip("%")
+    return float(s) if s else 0.0
+
+
+def close(a, b, tol):
+    return abs(a - b) <= tol
+
+
+def main():
+    text = open(sys.argv[1], encoding="utf-8", errors="replace").read().split("\n")
+    js = json.load(open(sys.argv[2], encoding="utf-8"))
+
+    # header
+    samples = None
+    for line in text:
+        m = re.match(r"# samples: (\d+), lost: (\d+)", line)
+        if m:
+            samples = int(m.group(1))
+            if int(m.group(2)) != js["lost"]:
+                fail("lost differs")
+            break
+    if samples != js["samples"]:
+        fail("samples: text %s, json %s" % (samples, js["samples"]))
+
+    # the function table: from "#Percent" to the first empty line
+    i = next(k for k, l in enumerate(text) if l.startswith("#Percent") or l.startswith("#Period"))
+    head = text[i]
+    pos = {h: (s, e) for h, s, e in columns(head)}
+    # Module, Symbol, Source are left-aligned: each reaches the next heading
+    starts = sorted(pos.values())
+    left = {}
+    for name in ("Module", "Symbol", "Source"):
+        s = pos[name][0]
+        nxt = [x for x, _ in starts if x > s]
+        left[name] = (s, nxt[0] if nxt else 10**6)
+    rows = []
+    k = i + 1
+    while k < len(text) and text[k].strip():
+        rows.append(text[k])
+        k += 1
+    funcs = js["functions"]
+    if len(rows) != len(funcs):
+        fail("%d function rows in text, %d in json" % (len(rows), len(funcs)))
+    for r, f in zip(rows, funcs):
+        sym = cut(r, *left["Symbol"])
+        if sym != f["name"]:
+            fail("function %r in text, %r in json" % (sym, f["name"]))
+        if int(cut(r, pos["Percent"][1], pos["Samples"][1])) != f["samples"]:
+            fail("%s: samples differ" % sym)
+        if not close(num(cut(r, 0, pos["Percent"][1])), f["percent"], 0.006):
+            fail("%s: percent differs: %s vs %s" % (sym, cut(r, 0, pos["Percent"][1]), f["percent"]))
+        src = cut(r, *left["Source"])
+        want = "%s:%d" % (f["file"].rsplit("/", 1)[-1], f["line"]) if "file" in f else ""
+        if src != want:
+            fail("%s: source %r in text, %r in json" % (sym, src, want))
+
+    # findings
+    found = [l for l in text if re.match(r"# [a-z-]+( in .*)? \(\d+\.\d%\): ", l)]
+    if len(found) != len(js["findings"]):
+        fail("%d findings in text, %d in json" % (len(found), len(js["findings"])))
+    for l, f in zip(found, js["findings"]):
+        want = "# %s%s (%.1f%%): %s" % (f["check"], " in " + f["function"] if "function" in f else "",
+                                        f["percent"], f["message"])
+        if l != want:
+            fail("finding differs:\n  %s\n  %s" % (l, want))
+
+    # annotations: "## " sections in order
+    secs = [k for k, l in enumerate(text) if l.startswith("## ") and not l.startswith("## lint")]
+    anns = js["annotations"]
+    secs = [k for k in secs if not text[k + 1].startswith("# note: ") or
+            any(text[k].startswith("## " + a["function"] + "  ") for a in anns)]
+    if len(secs) != len(anns):
+        fail("%d annotated functions in text, %d in json" % (len(secs), len(anns)))
+    ninsn = 0
+    for k, a in zip(secs, anns):
+        if not text[k].startswith("## " + a["function"] + "  "):
+            fail("annotation %r in text, %r in json" % (text[k], a["function"]))
+        k += 1
+        regions = []
+        while text[k].startswith("# hot region"):
+            m = re.match(r"# hot region \d+: ([0-9a-f]+)-([0-9a-f]+): ([0-9.]+)% \(([0-9.]+)% skid-adjusted\), (\d+) samples", text[k])
+            regions.append(m.groups())
+            k += 1
+        if len(regions) != len(a["regions"]):
+            fail("%s: %d regions in text, %d in json" % (a["function"], len(regions), len(a["regions"])))
+        for t, g in zip(regions, a["regions"]):
+            if (int(t[0], 16), int(t[1], 16), int(t[4])) != (int(g["start"], 16), int(g["end"], 16), g["samples"]) \
+                    or not close(float(t[2]), g["percent"], 0.006) \
+                    or not close(float(t[3]), g["adjusted_percent"], 0.006):
+                fail("%s: region differs: %s vs %s" % (a["function"], t, g))
+        notes = []
+        while text[k].startswith("# note: "):
+            notes.append(text[k][8:])
+            k += 1
+        if notes != a["notes"]:
+            fail("%s: notes differ" % a["function"])
+        head = text[k]
+        cols = columns(head)
+        names = [c[0] for c in cols]
+        # number columns end where their headings end; the address ends at "Address:"
+        end = {c[0]: c[2] for c in cols}
+        k += 1
+        insns = [r for r in a["rows"] if r["kind"] == "insn"]
+        trows = []
+        while k < len(text) and text[k].strip():
+            trows.append(text[k])
+            k += 1
+        # instruction rows carry "ADDR:  " after the gutter; the rest are source/inline
+        addr_end = end["Address"] if "Address" in end else end["Offset"]
+        got = [r for r in trows if len(r) >= addr_end and r[addr_end - 1] == ":"]
+        if len(got) != len(insns):
+            fail("%s: %d instruction rows in text, %d in json" % (a["function"], len(got), len(insns)))
+        for r, j in zip(got, insns):
+            addr = int(r[:addr_end].rsplit(None, 1)[-1].rstrip(":"), 16)
+            if addr != int(j["address"], 16):
+                fail("%s: address %x vs %s" % (a["function"], addr, j["address"]))
+            if names[0] == "Percent":
+                p = num(r[:end["Percent"]])
+                s = r[end["Skid%"]:end["Samples"]].strip()
+                if not close(p, j["percent"], 0.006) or int(s or 0) != j["samples"]:
+                    fail("%s %s: %s%% %s samples in text, %s%% %s in json" %
+                         (a["function"], j["address"], p, s, j["percent"], j["samples"]))
+                if not close(num(r[end["Percent"]:end["Skid%"]]), j["adjusted_percent"], 0.006):
+                    fail("%s %s: skid-adjusted percent differs" % (a["function"], j["address"]))
+            if not r.rstrip().split(":  ", 1)[1].startswith(j["text"]):
+                fail("%s %s: %r vs %r" % (a["function"], j["address"], r, j["text"]))
+            ninsn += 1
+    print("agree: %d functions, %d findings, %d annotations, %d instructions"
+          % (len(funcs), len(found), len(anns), ninsn))
+
+
+main()
