@@ -1,6 +1,7 @@
 # benchtui: one hand-written Makefile (STYLE.md §2.8).
 #   make            build ./benchtui
 #   make check      install missing dependencies, build, run every test
+#   make check-long the long recording and fuzzing runs (minutes)
 #   make demo       record and browse the bundled example benchmark
 #   make bench      performance comparisons against perf (bench/)
 #   make install PREFIX=/usr/local
@@ -42,7 +43,7 @@ COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libbenchtui.a
 BIN := $(if $(filter build,$(BUILD)),benchtui,$(BUILD)/benchtui)
 
-.PHONY: all deps check unit demo bench install clean fuzz fuzz-build headers
+.PHONY: all deps check check-long unit demo bench install clean fuzz fuzz-build headers
 .DELETE_ON_ERROR:
 
 all: $(BIN)
@@ -100,9 +101,16 @@ check: deps
 	@$(MAKE) --no-print-directory headers
 	@$(MAKE) --no-print-directory all unit tools WERROR=$(or $(WERROR),1)
 	@$(MAKE) --no-print-directory unit tools BUILD=build/asan WERROR=1 SAN="$(ASAN)"
-	@BUILD=$(BUILD) bash tests/run.sh
+	@BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh
 	@echo "== the end-to-end tests again, under AddressSanitizer and UBSan"
 	@BUILD=build/asan SKIP_TESTS="fuzz long" ASAN_OPTIONS=detect_leaks=1 bash tests/run.sh
+
+# The long versions of what make check runs short: a 60 s recording (memory
+# bounded, every sample accounted for) and a minute of each fuzz target.
+check-long: deps
+	@$(MAKE) --no-print-directory all tools
+	@LONG_SECONDS=60 bash tests/test-long.sh
+	@FUZZ_SECONDS=60 bash tests/test-fuzz.sh
 
 tools: $(TOOL_BINS) $(BIN)
 
@@ -140,7 +148,7 @@ demo: deps
 
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@sh bench/run.sh
+	@bash bench/run.sh
 
 install: $(BIN)
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1

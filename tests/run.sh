@@ -3,7 +3,9 @@
 # lists names to leave out (the sanitizer pass skips "fuzz long").
 set -u
 BUILD=${BUILD:-build}
-export BUILD
+SKIP_LOG=$(mktemp)
+export BUILD SKIP_LOG
+trap 'rm -f "$SKIP_LOG"' EXIT
 fail=0
 for t in tests/test-*.sh; do
 	[ -e "$t" ] || continue
@@ -16,8 +18,12 @@ for t in tests/test-*.sh; do
 	rc=$?
 	case $rc in
 	0) echo "   passed in $(( $(date +%s) - start )) s" ;;
-	77) echo "   (skipped)" ;;
+	77) echo "   (skipped)"; echo "$name: the whole test" >>"$SKIP_LOG" ;;
 	*) echo "   FAILED ($rc)"; fail=1 ;;
 	esac
 done
+if [ -s "$SKIP_LOG" ]; then
+	echo "== skipped here, not passed:"
+	sed 's/^/   /' "$SKIP_LOG"
+fi
 exit $fail

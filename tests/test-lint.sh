@@ -52,8 +52,8 @@ fi
 c++ -O2 -g -o "$FIX/cxx" tests/fixtures/cxx.cc
 silent "$FIX/cxx" 400000
 if command -v go >/dev/null; then
-	echo "   note: Go toolchain found but the Go fixture is not written yet"
+	skipped "Go toolchain found but the Go fixture is not written yet"
 else
-	echo "   note: no Go toolchain here: the Go benchmark case is not run"
+	skipped "no Go toolchain here: the Go benchmark case is not run"
 fi
 finish

@@ -38,7 +38,7 @@ if [ -r "$LIBC" ]; then
 		[ "$nevex" -gt 10 ] && ok "$nevex *_evex functions decoded without (bad)" ||
 			fail "only $nevex *_evex functions found in libc's symbols"
 	else
-		echo "   note: libc6-dbg missing: libc compared over its dynamic symbols only"
+		skipped "libc6-dbg missing: libc compared over its dynamic symbols only"
 		out=$("$DUMP" --objdump "$LIBC" 2>/dev/null) && ok "libc: $(echo "$out" | tail -1)" ||
 			fail "libc: $(echo "$out" | tail -5)"
 	fi
@@ -82,7 +82,7 @@ if [ -n "$SYMB" ] && [ -r "$LIBC" ]; then
 		fail "libc: differs from llvm-symbolizer"; diff "$TMP/a" "$TMP/b" | head -10
 	fi
 else
-	echo "   note: llvm-symbolizer missing: libc lines not compared"
+	skipped "llvm-symbolizer missing: libc lines not compared"
 fi
 
 # a stripped binary: function bounds from .eh_frame equal the symbols' bounds

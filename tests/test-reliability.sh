@@ -31,7 +31,7 @@ if cc -O2 -g -static -o "$TMP/static" tests/fixtures/split.c 2>/dev/null; then
 	run "$TMP/static"
 	[ "$(top "$TMP/out")" = work_a ] && ok "a static binary" || fail "static: top $(top "$TMP/out")"
 else
-	echo "   note: no static libc here: static binary not tried"
+	skipped "no static libc here: static binary not tried"
 fi
 if cc -m32 -O2 -g -o "$TMP/split32" tests/fixtures/split.c 2>/dev/null; then
 	run "$TMP/split32"
@@ -39,7 +39,7 @@ if cc -m32 -O2 -g -o "$TMP/split32" tests/fixtures/split.c 2>/dev/null; then
 		has "$TMP/out" "split.c:18" && ok "a 32-bit binary: symbols, i386 code, lines" ||
 		fail "32-bit: top $(top "$TMP/out")"
 else
-	echo "   note: no 32-bit C library here (gcc-multilib): 32-bit binary not tried"
+	skipped "no 32-bit C library here (gcc-multilib): 32-bit binary not tried"
 fi
 cc -O2 -g -no-pie -fno-pie -o "$TMP/nopie" tests/fixtures/split.c
 run "$TMP/nopie"
@@ -92,7 +92,7 @@ has "$TMP/out" "split.c:18" && ok "a separate debug file (.gnu_debuglink): sourc
 (cd "$TMP" && cc -O2 -g -gsplit-dwarf -o "$TMP/splitdw" "$TOP/tests/fixtures/split.c")
 run "$TMP/splitdw"
 if has "$TMP/out" "split.c:18"; then ok "split DWARF (.dwo): source lines"
-else echo "   note: split DWARF (-gsplit-dwarf): no source lines (libdw 0.188 did not find the .dwo); symbols still shown"; fi
+else skipped "split DWARF (-gsplit-dwarf): no source lines (libdw 0.188 did not find the .dwo); symbols still shown"; fi
 [ "$(top "$TMP/out")" = work_a ] || fail "split DWARF: top $(top "$TMP/out")"
 cc -O2 -g -o "$TMP/rebuilt" tests/fixtures/split.c
 "$BT" -q -o "$TMP/rebuilt.data" --stdio --top 0 "$TMP/rebuilt" >/dev/null 2>&1
@@ -138,7 +138,7 @@ if [ "${lost:-0}" -gt 0 ]; then
 	has "$TMP/out" "lost-samples" && ok "one-page rings at 50 kHz: $lost samples lost, counted and flagged" ||
 		fail "lost samples not flagged"
 else
-	echo "   note: no samples were lost with one-page rings at 50 kHz here"
+	skipped "no samples were lost with one-page rings at 50 kHz here"
 fi
 
 # --- files
