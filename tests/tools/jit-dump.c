@@ -3,10 +3,14 @@
  * (compared with the jitted-PID-N.so files of `perf inject --jit`).
  *   jit-dump dump FILE             header, counts, parse time, one line per load
  *   jit-dump dump FILE loads       "code_index code_addr code_size nlines name"
- *   jit-dump dump FILE lines       "code_index addr line discrim file"
+ *   jit-dump dump FILE lines       "code_index addr offset line discrim file"
  *   jit-dump dump FILE moves       "code_index old new size load"
  *   jit-dump dump FILE code DIR    write DIR/CODE_INDEX.bin, the code bytes of each load
+ *   jit-dump dump FILE hex         "code_index HEX" (the code bytes of each load)
  *   jit-dump dump FILE find ADDR [TIME]   the load covering ADDR
+ *   jit-dump dump FILE findall     for each "TIME ADDR" line of stdin (decimal
+ *                                  ns, hex address), "TIME ADDR CODE_INDEX" or
+ *                                  "TIME ADDR none"
  *   jit-dump map FILE              counts, then "start size line name" per entry
  *   jit-dump map FILE find ADDR
  * Exit 2 when the file cannot be read, 3 when it was damaged (everything
@@ -68,8 +72,9 @@ dump(const char *path, const char *mode, char **args, int nargs)
 		    "unknown %zu bad %zu orphan_debug %zu debug_repaired %zu\n", st->records, st->loads,
 		    st->moves, st->debug_infos, st->unwind_infos, st->closes,
 		    st->unknown, st->bad, st->orphan_debug, st->debug_repaired);
-		printf("size %" PRIu64 " good_size %" PRIu64 " truncated %d closed %d\n",
-		    st->size, st->good_size, st->truncated, st->closed);
+		printf("size %" PRIu64 " good_size %" PRIu64 " truncated %d closed %d "
+		    "line_bias %#" PRIx64 "\n", st->size, st->good_size, st->truncated,
+		    st->closed, h->line_bias);
 		printf("parse_ms %.3f\n", (t1 - t0) * 1e3);
 		if (st->damage[0])
 			printf("damage %s\n", st->damage);
@@ -87,8 +92,9 @@ dump(const char *path, const char *mode, char **args, int nargs)
 	} else if (strcmp(mode, "lines") == 0) {
 		for (i = 0; i < n; i++)
 			for (j = 0; j < l[i].nlines; j++)
-				printf("%" PRIu64 " %#" PRIx64 " %u %u %s\n",
+				printf("%" PRIu64 " %#" PRIx64 " %" PRId64 " %u %u %s\n",
 				    l[i].code_index, l[i].lines[j].addr,
+				    (int64_t)(l[i].lines[j].addr - l[i].code_addr),
 				    l[i].lines[j].line, l[i].lines[j].discrim,
 				    l[i].lines[j].file);
 	} else if (strcmp(mode, "moves") == 0) {
@@ -103,6 +109,24 @@ dump(const char *path, const char *mode, char **args, int nargs)
 				bt_jitdump_free(jd);
 				return 2;
 			}
+	} else if (strcmp(mode, "hex") == 0) {
+		for (i = 0; i < n; i++) {
+			if (l[i].code == NULL)
+				continue;
+			printf("%" PRIu64 " ", l[i].code_index);
+			for (j = 0; j < l[i].code_size; j++)
+				printf("%02x", l[i].code[j]);
+			printf("\n");
+		}
+	} else if (strcmp(mode, "findall") == 0) {
+		unsigned long long t, a;
+		while (scanf("%llu %llx", &t, &a) == 2) {
+			const struct bt_jit_load *f = bt_jitdump_find(jd, a, t, NULL);
+			if (f == NULL)
+				printf("%llu %#llx none\n", t, a);
+			else
+				printf("%llu %#llx %" PRIu64 "\n", t, a, f->code_index);
+		}
 	} else if (strcmp(mode, "find") == 0 && nargs >= 1) {
 		uint64_t addr = strtoull(args[0], NULL, 0), start = 0;
 		uint64_t t = nargs >= 2 ? strtoull(args[1], NULL, 0) : UINT64_MAX;
