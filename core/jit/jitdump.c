@@ -484,8 +484,13 @@ parse(struct bt_jitdump *jd, struct bt_error *err)
 	jd->hdr.header_size = g32(jd, d + 8);
 	jd->hdr.elf_mach = g32(jd, d + 12);
 	jd->hdr.reserved = g32(jd, d + 16);
+	/*
+	 * V8 and Dart mark their files so, and add the size of an ELF header
+	 * (of the target's class) to every line address
+	 */
 	if (jd->hdr.reserved == BT_JITDUMP_V8_RESERVED)
-		jd->hdr.line_bias = 0x40;
+		jd->hdr.line_bias = jd->hdr.elf_mach == 3 /* EM_386 */ ||
+		    jd->hdr.elf_mach == 40 /* EM_ARM */ ? 0x34 : 0x40;
 	jd->hdr.pid = g32(jd, d + 20);
 	jd->hdr.timestamp = g64(jd, d + 24);
 	jd->hdr.flags = g64(jd, d + 32);

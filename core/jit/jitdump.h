@@ -3,9 +3,10 @@
  * code: names, code bytes, line tables, code moves (Linux
  * tools/perf/Documentation/jitdump-specification.txt). V8 (`node
  * --perf-prof`), benchtui's JVMTI agent, perf's libperf-jvmti, .NET
- * (DOTNET_PerfMapEnabled=1), CPython 3.12+ and Dart write it; the runtime
- * maps the file PROT_EXEC once, and that MMAP record in the perf stream is
- * how a profiler finds it (docs/jit.md).
+ * (DOTNET_PerfMapEnabled=1 or 2), CPython 3.13+ (-X perf_jit) and Dart
+ * (--generate-perf-jitdump) write it; the runtime maps the file PROT_EXEC
+ * once, and that MMAP record in the perf stream is how a profiler finds
+ * it (docs/jit.md).
  *
  * The reader treats the file as hostile: every size and count is checked
  * against the record it sits in, both byte orders are read (the header
@@ -36,7 +37,7 @@ struct bt_error;
 #define BT_JITDUMP_MAGIC_SWAPPED 0x4454694Au
 #define BT_JITDUMP_HEADER_SIZE 40u
 #define BT_JITDUMP_FLAGS_ARCH_TIMESTAMP (1ULL << 0)
-/* V8 fills the header's reserved word with this: the reader's only sign of V8 */
+/* V8 and Dart fill the header's reserved word with this: the only sign of them */
 #define BT_JITDUMP_V8_RESERVED 0xDEADBEEFu
 
 /* Record ids (the spec's JIT_CODE_*). */
@@ -53,16 +54,18 @@ enum bt_jit_record {
  * @version: 1 (V8, perf's agent, benchtui's agent) or 2 (the spec's revision)
  * @header_size: the header's total_size; records start there
  * @elf_mach: ELF e_machine of the code (62 = x86-64, 183 = aarch64)
- * @reserved: the spec's pad1 (BT_JITDUMP_V8_RESERVED from V8, else 0)
+ * @reserved: the spec's pad1 (BT_JITDUMP_V8_RESERVED from V8 and Dart, else 0)
  * @pid: the runtime's process
  * @timestamp: when the file was created. Clock not fixed by the spec:
- *	V8 writes wall-clock microseconds here, CLOCK_MONOTONIC ns in records
+ *	V8 and Dart write wall-clock microseconds here (CLOCK_MONOTONIC ns
+ *	in the records), benchtui's agent CLOCK_MONOTONIC ns
  * @flags: BT_JITDUMP_FLAGS_ARCH_TIMESTAMP: record times are the CPU's
  *	counter (TSC), convertible with perf's time_conv, not CLOCK_MONOTONIC
  * @swapped: the file was written in the other byte order
- * @line_bias: subtracted from every line-table address as read: 0x40 for
- *	V8, which adds the size of the ELF header that perf inject puts
- *	before the code (perf before 5.6 did not place the code there)
+ * @line_bias: subtracted from every line-table address as read: V8 and
+ *	Dart add the size of an ELF header (0x40; 0x34 for 32-bit targets),
+ *	for the ELF image they expect perf inject to make of the code (perf
+ *	6.1 puts the code at 0x80, so their lines are off in perf itself)
  */
 struct bt_jitdump_header {
 	uint32_t version;

@@ -3,9 +3,9 @@
  * line per piece of code, "START SIZE NAME", START and SIZE in hex with or
  * without 0x, NAME the rest of the line (spaces included). Node
  * (--perf-basic-prof), HotSpot (-XX:+DumpPerfMapAtExit, jcmd
- * Compiler.perfmap), .NET (DOTNET_PerfMapEnabled) and CPython 3.12+ (-X
- * perf) write it. It gives names and ranges only: no code bytes, no
- * lines, no times (docs/jit.md).
+ * Compiler.perfmap), .NET (DOTNET_PerfMapEnabled=1 or 3), CPython 3.12+
+ * (-X perf) and Dart (--generate-perf-events-symbols) write it. It gives
+ * names and ranges only: no code bytes, no lines, no times (docs/jit.md).
  *
  * The reader treats the file as hostile: a line that does not parse is
  * counted and skipped, the rest is read; it never prints.
