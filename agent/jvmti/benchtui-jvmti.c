@@ -299,12 +299,13 @@ static struct {
 	long heap_memory, heap_segmap, heap_log2;
 	long vs_low, vs_high;
 	long hb_used, hb_size;
-	long cb_code_begin, cb_code_end;
+	long cb_code_begin, cb_code_end;	/* JDK 17-22: pointers */
+	long cb_code_off, cb_data_off;		/* JDK 23+: int offsets from the blob */
 	long nm_method;
 	long nm_level, nm_id, nm_bci;
 	long level_size;
 } hs = { PTHREAD_ONCE_INIT, 0, NULL, -1, -1, -1, -1, -1, -1, -1, -1, -1,
-	-1, -1, -1, -1, -1, -1, 0 };
+	-1, -1, -1, -1, -1, -1, -1, -1, 0 };
 
 static uint64_t
 vm_sym(const char *name, int *ok)
@@ -393,6 +394,8 @@ vm_init(void)
 	hs.hb_size = vm_type_size("HeapBlock");
 	hs.cb_code_begin = vm_field("CodeBlob", "_code_begin", NULL, NULL);
 	hs.cb_code_end = vm_field("CodeBlob", "_code_end", NULL, NULL);
+	hs.cb_code_off = vm_field("CodeBlob", "_code_offset", NULL, NULL);
+	hs.cb_data_off = vm_field("CodeBlob", "_data_offset", NULL, NULL);
 	hs.nm_method = vm_field("CompiledMethod", "_method", NULL, NULL);
 	if (hs.nm_method < 0)	/* JDK 23 folded CompiledMethod into nmethod */
 		hs.nm_method = vm_field("nmethod", "_method", NULL, NULL);
@@ -403,7 +406,8 @@ vm_init(void)
 	hs.ok = hs.ga_len >= 0 && hs.ga_data >= 0 && hs.heap_memory >= 0 &&
 	    hs.heap_segmap >= 0 && hs.heap_log2 >= 0 && hs.vs_low >= 0 &&
 	    hs.vs_high >= 0 && hs.hb_used >= 0 && hs.hb_size > 0 &&
-	    hs.cb_code_begin >= 0 && hs.cb_code_end >= 0 && hs.nm_method >= 0 &&
+	    ((hs.cb_code_begin >= 0 && hs.cb_code_end >= 0) ||
+	    (hs.cb_code_off >= 0 && hs.cb_data_off >= 0)) && hs.nm_method >= 0 &&
 	    hs.nm_level >= 0 && (hs.level_size == 1 || hs.level_size == 4) &&
 	    hs.nm_id >= 0 && hs.nm_bci >= 0;
 }
@@ -463,15 +467,21 @@ vm_find_nmethod(const void *addr)
 static void
 tier_suffix(jmethodID method, const void *addr, struct buf *b)
 {
-	const char *nm;
+	const char *nm, *begin, *end;
 	char s[64];
 	int level, id, bci, n;
 
 	pthread_once(&hs.once, vm_init);
 	if (!hs.ok || method == NULL || (nm = vm_find_nmethod(addr)) == NULL)
 		return;
-	if ((const char *)addr < AT(nm, hs.cb_code_begin, const char *) ||
-	    (const char *)addr >= AT(nm, hs.cb_code_end, const char *))
+	if (hs.cb_code_begin >= 0 && hs.cb_code_end >= 0) {
+		begin = AT(nm, hs.cb_code_begin, const char *);
+		end = AT(nm, hs.cb_code_end, const char *);
+	} else {
+		begin = nm + AT(nm, hs.cb_code_off, int);
+		end = nm + AT(nm, hs.cb_data_off, int);
+	}
+	if ((const char *)addr < begin || (const char *)addr >= end)
 		return;
 	/* a jmethodID points at its Method*: this must be that method's code */
 	if (AT(nm, hs.nm_method, const void *) != *(const void *const *)method)
