@@ -392,8 +392,10 @@ attach_lines(struct bt_jitdump *jd)
 		if (best != NULL && !best->used &&
 		    (i == 0 || k[i - 1].key != k[i].key || best->seq > k[i - 1].seq)) {
 			best->used = true;
-			l->lines = jd->lines.v + best->first;
-			l->nlines = best->n;
+			if (best->n > 0) {
+				l->lines = jd->lines.v + best->first;
+				l->nlines = best->n;
+			}
 		}
 	}
 	for (i = 0; i < jd->debug.n; i++)

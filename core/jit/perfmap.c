@@ -86,7 +86,7 @@ struct bt_perfmap *
 bt_perfmap_open_mem(const void *data, size_t size, struct bt_error *err)
 {
 	struct bt_perfmap *m = bt_xcalloc(1, sizeof(*m));
-	const char *p = data, *end = p + (data == NULL ? 0 : size);
+	const char *p = data, *end = data != NULL ? p + size : p;
 	size_t lineno = 0, i;
 
 	bt_strpool_init(&m->names);
