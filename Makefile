@@ -43,10 +43,10 @@ COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libbenchtui.a
 BIN := $(if $(filter build,$(BUILD)),benchtui,$(BUILD)/benchtui)
 
-.PHONY: all deps check check-long unit demo bench install clean fuzz fuzz-build headers
+.PHONY: all deps check check-long unit demo bench install clean fuzz fuzz-build headers agent
 .DELETE_ON_ERROR:
 
-all: $(BIN)
+all: $(BIN) agent
 
 deps:
 	@sh scripts/deps.sh
@@ -112,7 +112,26 @@ check-long: deps
 	@LONG_SECONDS=60 bash tests/test-long.sh
 	@FUZZ_SECONDS=60 bash tests/test-fuzz.sh
 
-tools: $(TOOL_BINS) $(BIN)
+tools: $(TOOL_BINS) $(BIN) agent
+
+# The JVMTI agent (docs/jit.md): jvmti.h from the JDK of javac (JAVA_HOME
+# first), else Debian's default-java; skipped, with a note, without one.
+# Never built with sanitizers: it is loaded into a JVM.
+JAVAC_HOME := $(patsubst %/bin/javac,%,$(realpath $(shell command -v javac 2>/dev/null)))
+JDK_INC := $(patsubst %/jvmti.h,%,$(firstword $(wildcard $(JAVA_HOME)/include/jvmti.h \
+	$(JAVAC_HOME)/include/jvmti.h /usr/lib/jvm/default-java/include/jvmti.h)))
+AGENT := $(BUILD)/libbenchtui-jvmti.so
+ifneq ($(JDK_INC),)
+agent: $(AGENT)
+$(AGENT): agent/jvmti/benchtui-jvmti.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(if $(WERROR),-Werror) -D_GNU_SOURCE \
+		-fPIC -shared -fvisibility=hidden -pthread -isystem $(JDK_INC) -isystem $(JDK_INC)/linux \
+		-o $@ $< -ldl
+else
+agent:
+	@echo "note: no JDK headers (jvmti.h) found: the JVMTI agent is not built (install openjdk-17-jdk-headless)"
+endif
 
 # Fuzzing (libFuzzer, clang): the library rebuilt with coverage and sanitizers.
 FUZZ_SRCS := $(sort $(wildcard tests/fuzz/fuzz-*.c))
