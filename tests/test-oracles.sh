@@ -101,6 +101,33 @@ for fn in work_a work_b; do
 	fi
 done
 
+# stripped code at scale: every FDE of a stripped program (zstd), looked up
+# at its first, middle and last byte, gives that FDE's bounds and its
+# start as the name (oracle: readelf --debug-dump=frames); never the
+# narrower CFI row an address falls in
+if z=$(command -v zstd) && [ -z "$(nm "$z" 2>/dev/null | head -1)" ]; then
+	readelf --debug-dump=frames "$z" 2>/dev/null |
+		sed -n 's/.* FDE .*pc=\([0-9a-f]*\)\.\.\([0-9a-f]*\)$/\1 \2/p' |
+		while read -r s e; do
+			s=$((16#$s)); e=$((16#$e))
+			[ "$e" -gt "$s" ] && printf '%x %x %x %x %x\n' $s $e $s $((s + (e - s) / 2)) $((e - 1))
+		done >"$TMP/fdes"
+	awk '{ print $3; print $4; print $5 }' "$TMP/fdes" | xargs "$SYMS" func "$z" >"$TMP/got"
+	awk -v b="$(basename "$z")" '{ w = $1 " " $2 " " b "+0x" $1 " fde"; print w; print w; print w }' \
+		"$TMP/fdes" >"$TMP/want"
+	# the PLT has one FDE for all its stubs; the stubs are named sym@plt
+	paste -d'|' "$TMP/want" "$TMP/got" | grep -v '@plt symtab$' >"$TMP/pairs"
+	n=$(wc -l <"$TMP/fdes")
+	if [ "$n" -gt 100 ] && awk -F'|' '$1 != $2 { print; bad = 1 } END { exit bad }' \
+	    "$TMP/pairs" >"$TMP/d"; then
+		ok "stripped $z: all $n FDEs (but the PLT's), at their start, middle and end, give their bounds"
+	else
+		fail "stripped $z: $n FDEs; bounds differ from readelf's:"; head -6 "$TMP/d"
+	fi
+else
+	skipped "no stripped zstd here: FDE bounds checked on the fixture only"
+fi
+
 # C++: demangled
 cxx=$FIX/cxx
 [ "$TOP/tests/fixtures/cxx.cc" -nt "$cxx" ] || [ ! -x "$cxx" ] && c++ -O2 -g -o "$cxx" tests/fixtures/cxx.cc

@@ -66,6 +66,13 @@ run "$P" jit
 awk '/^#Percent/ { getline; print; exit }' "$TMP/out" | grep -q 'anon' &&
 	ok "JIT-like code in an anonymous mapping: shown as addresses ($(top "$TMP/out"))" ||
 	fail "jit: $(head -12 "$TMP/out")"
+# code no symbol covers keeps its name in every part of the run, so -s finds it
+jit=$(top "$TMP/out")
+n1=$("$BT" -i "$TMP/r.data" --stdio --top 0 --time 0,50% | awk '/^#Percent/ { getline; print $4; exit }')
+n2=$("$BT" -i "$TMP/r.data" --stdio --top 0 --time 50%,100% | awk '/^#Percent/ { getline; print $4; exit }')
+[ "$n1" = "$jit" ] && [ "$n2" = "$jit" ] && "$BT" -i "$TMP/r.data" --stdio --time 50%,100% -s "$jit" | grep -q "^## $jit\( \|$\)" &&
+	ok "code without a symbol: one name in every window ($jit), and -s finds it" ||
+	fail "unnamed code renamed by the window: '$jit', '$n1', '$n2'"
 "$BT" -q -o "$TMP/forever.data" --stdio --top 1 "$P" forever >"$TMP/out" 2>"$TMP/err" &
 pid=$!
 for _ in $(seq 100); do c=$(pgrep -P $pid); [ -n "$c" ] && [ "$(cat /proc/$c/comm 2>/dev/null)" = procs ] && break; sleep 0.05; done

@@ -17,6 +17,10 @@ struct bt_srccache;
 struct bt_disasm;
 struct bt_annotation;
 
+struct bt_range {
+	uint64_t start, end;
+};
+
 /* Per module of the profile: its symbols, opened on first use. */
 struct bt_smod {
 	struct bt_msyms *syms;	/* NULL: not openable (see note) */
@@ -27,6 +31,8 @@ struct bt_smod {
 	void *image;		/* vDSO image, owned */
 	size_t image_len;
 	int64_t mtime;		/* of the file, to spot newer sources */
+	BT_VEC(struct bt_range) guessed;	/* functions guessed from samples */
+	bool guessed_done;
 };
 
 /* A function of the table: the public part plus where its hits are. */

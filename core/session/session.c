@@ -95,6 +95,14 @@ aggregate(struct bt_session *s, struct bt_error *err)
 }
 
 static int
+u64_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return *x < *y ? -1 : *x > *y;
+}
+
+static int
 hit_cmp(const void *a, const void *b)
 {
 	const struct bt_hit *x = a, *y = b;
@@ -155,6 +163,62 @@ entry_line(struct bt_session *s, struct bt_sfunc *f)
 	}
 }
 
+/*
+ * Code no symbol or FDE covers: functions guessed from the addresses the
+ * whole run sampled (every event, whatever the window), grouped where they
+ * lie less than GUESS_GAP apart, so that the same code has the same name
+ * and bounds in every window and event. Built once per module.
+ */
+static bool
+guessed_range(struct bt_session *s, uint32_t mi, uint64_t addr, uint64_t *start,
+	      uint64_t *end)
+{
+	struct bt_smod *sm = &s->mods[mi];
+	const struct bt_profile *p = s->p;
+	size_t i, lo, hi;
+
+	if (!sm->guessed_done) {
+		BT_VEC(uint64_t) a = { 0 };
+		struct bt_func_sym fs;
+
+		sm->guessed_done = true;
+		for (i = 0; i < p->hist_start[p->info.nevents]; i++) {
+			uint64_t x = p->hist[i].off;
+			if (p->hist[i].module != mi)
+				continue;
+			if (sm->syms != NULL && bt_msyms_off_to_addr(sm->syms, x, &x) < 0)
+				x = p->hist[i].off;
+			if (sm->syms != NULL && bt_msyms_func(sm->syms, x, &fs) == 0)
+				continue;
+			BT_VEC_PUSH(a, x);
+		}
+		bt_qsort(a.v, a.n, sizeof(*a.v), u64_cmp);
+		for (i = 0; i < a.n; i = hi) {
+			struct bt_range r;
+			for (hi = i + 1; hi < a.n && a.v[hi] - a.v[hi - 1] < GUESS_GAP; hi++)
+				;
+			r.start = a.v[i];
+			r.end = a.v[hi - 1] + 16;	/* past the last sampled instruction */
+			BT_VEC_PUSH(sm->guessed, r);
+		}
+		BT_VEC_FREE(a);
+	}
+	lo = 0;
+	hi = sm->guessed.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (sm->guessed.v[mid].end <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == sm->guessed.n || addr < sm->guessed.v[lo].start)
+		return false;
+	*start = sm->guessed.v[lo].start;
+	*end = sm->guessed.v[lo].end;
+	return true;
+}
+
 /* Group the sorted hits into functions. */
 static void
 build_funcs(struct bt_session *s)
@@ -168,12 +232,12 @@ build_funcs(struct bt_session *s)
 		struct bt_msyms *ms = s->mods[h->module].syms;
 		struct bt_func_sym fs;
 
+		uint64_t start, end;
+
 		if (cur != NULL && cur->module == h->module &&
 		    (h->addr < cur->pub.end ||
 		     cur->pub.kind == BT_FK_KERNEL || cur->pub.kind == BT_FK_UNKNOWN)) {
 			cur->hit_hi = i + 1;
-			if (cur->pub.kind == BT_FK_GUESSED)
-				cur->pub.end = h->addr + GUESS_GAP;
 			continue;
 		}
 		if (m->kind == BT_MOD_KERNEL)
@@ -185,10 +249,13 @@ build_funcs(struct bt_session *s)
 			    fs.src == BT_FUNC_FDE ? BT_FK_STRIPPED : BT_FK_SYMBOL);
 		else {
 			char name[512];
+			if (!guessed_range(s, h->module, h->addr, &start, &end)) {
+				start = h->addr;	/* not in the whole run: cannot be */
+				end = h->addr + 1;
+			}
 			snprintf(name, sizeof(name), "%s+0x%llx", s->mods[h->module].name,
-			    (unsigned long long)h->addr);
-			new_func(s, h->module, i, name, h->addr, h->addr + GUESS_GAP,
-			    BT_FK_GUESSED);
+			    (unsigned long long)start);
+			new_func(s, h->module, i, name, start, end, BT_FK_GUESSED);
 		}
 		cur = &s->funcs.v[s->funcs.n - 1];
 		cur->hit_hi = i + 1;
@@ -197,8 +264,6 @@ build_funcs(struct bt_session *s)
 		struct bt_sfunc *f = &s->funcs.v[i];
 		size_t k;
 
-		if (f->pub.kind == BT_FK_GUESSED)	/* end after the last sampled instruction */
-			f->pub.end = s->hits.v[f->hit_hi - 1].addr + 16;
 		for (k = f->hit_lo; k < f->hit_hi; k++) {
 			f->pub.samples += s->hits.v[k].samples;
 			f->pub.period += s->hits.v[k].period;
@@ -434,6 +499,7 @@ bt_session_free(struct bt_session *s)
 	if (s->mods != NULL)
 		for (i = 0; i < s->p->modules.n; i++) {
 			bt_msyms_free(s->mods[i].syms);
+			BT_VEC_FREE(s->mods[i].guessed);
 			free(s->mods[i].name);
 			free(s->mods[i].image);
 		}

@@ -18,6 +18,7 @@
 
 #include "base.h"
 #include "symbols/symbols.h"
+#include "symbols/symbols-int.h"
 
 struct fsym {
 	uint64_t start, end;
@@ -55,7 +56,9 @@ struct bt_msyms {
 	struct bt_strpool pool;
 	char *base;			/* basename, for FDE names */
 	bool dwarf_checked;
-	BT_VEC(struct bt_func_sym) fde_cache;
+	BT_VEC(struct bt_func_sym) fde_cache;	/* from CFI rows, when there are no FDEs */
+	struct bt_fde_table fdes;		/* built on first use */
+	bool fdes_built;
 };
 
 static char *debuginfo_path = (char *)"+:.debug:/usr/lib/debug";
@@ -463,6 +466,7 @@ bt_msyms_free(struct bt_msyms *m)
 	BT_VEC_FREE(m->syms);
 	BT_VEC_FREE(m->objs);
 	BT_VEC_FREE(m->fde_cache);
+	BT_VEC_FREE(m->fdes);
 	if (m->dwfl != NULL)
 		dwfl_end(m->dwfl);
 	if (m->memfd >= 0)
@@ -516,14 +520,35 @@ bt_msyms_addr_to_off(const struct bt_msyms *m, uint64_t addr, uint64_t *off)
 	return -BT_ENOENT;
 }
 
-/* A function from the FDE covering addr (stripped code). */
+/*
+ * A function from the FDE covering addr (stripped code): its bounds and a
+ * name from its start, the same whatever samples a window has.
+ */
 static int
 fde_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
 {
+	const struct bt_fde_range *r;
 	Dwarf_CFI *cfis[2];
 	Dwarf_Addr biases[2] = { 0, 0 };
 	size_t i;
 
+	if (!m->fdes_built) {
+		m->fdes_built = true;
+		bt_fde_table_build(&m->fdes, m->elf);
+	}
+	if (m->fdes.n > 0) {
+		r = bt_fde_table_find(&m->fdes, addr);
+		if (r == NULL)
+			return -BT_ENOENT;
+		out->start = r->start;
+		out->end = r->end;
+		out->name = bt_strpool_addf(&m->pool, "%s+0x%llx", m->base,
+		    (unsigned long long)r->start);
+		out->raw_name = out->name;
+		out->src = BT_FUNC_FDE;
+		return 0;
+	}
+	/* no FDE table (none in the main file): the CFI rows through libdw */
 	for (i = 0; i < m->fde_cache.n; i++)
 		if (addr >= m->fde_cache.v[i].start && addr < m->fde_cache.v[i].end) {
 			*out = m->fde_cache.v[i];
