@@ -143,6 +143,23 @@ else
 	fail "div loop: raw top '$top_raw', adjusted top '$top_adj'"; cat "$TMP/div.rows"
 fi
 
+# a memcpy benchmark: glibc's erms memmove copies with rep movsb, which an
+# interrupt stops at its own address: skid adjustment leaves its samples on it
+mc=$(fixture memcpy)
+"$BT" -q -o "$TMP/memcpy.data" --stdio --top 0 "$mc" 30000 >"$TMP/mc.out" 2>/dev/null
+hot=$(awk '/^#Percent/ { getline; print $4; exit }' "$TMP/mc.out")
+"$BT" -i "$TMP/memcpy.data" --stdio -s "$hot" --format json 2>/dev/null |
+	sed -n 's/.*"kind": "insn", "address": "\(0x[0-9a-f]*\)", "text": "\(rep[^"]*\)", "samples": \([0-9]*\),.*"adjusted_samples": \([0-9.]*\),.*/\3 \4/p' |
+	sort -n -r | head -1 >"$TMP/rep"
+read -r raw adj <"$TMP/rep" 2>/dev/null
+if [ -z "${raw:-}" ] || [ "$raw" -lt 50 ]; then
+	skipped "memcpy: $hot has no rep instruction with 50 samples here (raw '${raw:-}')"
+elif awk -v r="$raw" -v a="$adj" 'BEGIN { exit !(a >= r) }'; then
+	ok "memcpy: the rep in $hot keeps its $raw samples when skid-adjusted ($adj)"
+else
+	fail "memcpy: skid adjustment moved samples off the rep in $hot: raw $raw, adjusted $adj"
+fi
+
 # --delay: no sample in the first 300 ms after exec
 "$BT" -q -o "$TMP/delay.data" --delay 300 --stdio "$split" 2000000 100 >/dev/null 2>&1
 d=$("$TOP/$BUILD/tools/pd-dump" "$TMP/delay.data" times)

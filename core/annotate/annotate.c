@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "annotate/annotate.h"
+#include "annotate/cfg.h"
 
 #define MAX_INLINE_DEPTH 16
 #define MAX_FUNC_BYTES (16u << 20)
@@ -124,6 +125,7 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 {
 	struct bt_msyms *m = f->syms;
 	struct bt_annotation *a;
+	struct bt_cfg *g;
 	const uint8_t *bytes;
 	uint64_t addr;
 	long n;
@@ -157,6 +159,7 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 		    (size_t)(f->start + (uint64_t)n - addr), addr, &ai->in);
 		ai->target_insn = -1;
 		ai->region = -1;
+		ai->loop = -1;
 		addr += len;
 	}
 	/* samples */
@@ -201,8 +204,10 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 	if (f->lines)
 		join_lines(a, m, f->start, f->end);
 	own_file(a);
-	bt_skid_adjust(a);
-	bt_find_loops(a);
+	g = bt_cfg_build(a);
+	bt_skid_adjust(a, g);
+	bt_find_loops(a, g);
+	bt_cfg_free(g);
 	bt_find_regions(a, f->region_threshold, f->region_margin);
 	return a;
 }

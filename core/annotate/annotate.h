@@ -23,8 +23,9 @@ struct bt_hit {
 };
 
 #define BT_AI_SKID_TARGET	0x01	/* the adjustment credits it */
-#define BT_AI_LOOP_HEAD		0x02	/* target of a backward branch */
-#define BT_AI_BACK_EDGE		0x04	/* a backward branch */
+#define BT_AI_LOOP_HEAD		0x02	/* the first instruction of a loop */
+#define BT_AI_BACK_EDGE		0x04	/* a branch that closes a loop */
+#define BT_AI_SKID_GUESS	0x08	/* credited by a split with no clear winner */
 
 /**
  * struct bt_ainsn - one instruction of an annotation
@@ -36,6 +37,7 @@ struct bt_hit {
  * @target_insn: index of a branch target inside this function, else -1
  * @mem_name: "sym" or "sym+0xoff" of a PC-relative memory operand, else NULL
  * @region: index in regions (hottest first), -1 if none
+ * @loop: the innermost loop holding it (index in loops), -1 if none
  * @loop_depth: number of loops around it
  */
 struct bt_ainsn {
@@ -50,6 +52,7 @@ struct bt_ainsn {
 	long target_insn;
 	unsigned flags;
 	int region;
+	int loop;
 	int loop_depth;
 };
 
@@ -64,12 +67,19 @@ struct bt_region {
 };
 
 /**
- * struct bt_loop - a backward branch and the range it closes
- * @head, @tail: instruction indexes: the target and the branch
+ * struct bt_loop - a natural loop (cfg.c)
+ * @head, @tail: its first and last instruction in address order
+ * @contiguous: its body is [head, tail], nothing else in between
+ * @ninsns: instructions in its body
+ * @depth: loops around it (0: outermost); @parent the innermost of them, -1
+ * @samples, @adjusted: of its body
  */
 struct bt_loop {
 	size_t head, tail;
+	bool contiguous;
+	size_t ninsns;
 	int depth;
+	long parent;
 	uint64_t samples;
 	double adjusted;
 };
@@ -126,9 +136,13 @@ unsigned bt_annotation_line_in(const struct bt_annotation *a,
 /* Index of the instruction containing addr, or -1. */
 long bt_annotation_find(const struct bt_annotation *a, uint64_t addr);
 
-/* Algorithms of DESIGN.md §4 (core/annotate/skid.c). */
-void bt_skid_adjust(struct bt_annotation *a);
-void bt_find_loops(struct bt_annotation *a);
+/* Is instruction insn in loop (or a loop nested in it)? */
+bool bt_annotation_in_loop(const struct bt_annotation *a, size_t insn, size_t loop);
+
+/* Algorithms of DESIGN.md §4 (core/annotate/skid.c) on its graph (cfg.h). */
+struct bt_cfg;
+void bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g);
+void bt_find_loops(struct bt_annotation *a, const struct bt_cfg *g);
 void bt_find_regions(struct bt_annotation *a, double threshold, size_t margin);
 
 #endif

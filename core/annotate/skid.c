@@ -1,188 +1,163 @@
 /*
- * DESIGN.md §4: skid-adjusted attribution, loops and hot regions, on the
- * control-flow graph of one function.
+ * DESIGN.md §4 on the control-flow graph of one function (cfg.c):
+ * skid-adjusted attribution, natural loops, hot regions.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "annotate/annotate.h"
+#include "annotate/cfg.h"
 
-#define SKID_PRIOR 1.0	/* equal prior added to each predecessor's block weight */
-
-static bool
-falls_through(const struct bt_insn *in)
-{
-	switch (in->kind) {
-	case BT_INSN_JUMP:
-	case BT_INSN_IJUMP:
-	case BT_INSN_RET:
-	case BT_INSN_STOP:
-		return false;
-	default:
-		return true;
-	}
-}
-
-static bool
-ends_block(const struct bt_insn *in)
-{
-	return in->kind != BT_INSN_OTHER && in->kind != BT_INSN_SYSCALL &&
-	    in->kind != BT_INSN_BAD;
-}
+#define SKID_PRIOR 1.0		/* equal prior added to each predecessor's block weight */
+#define SKID_CLEAR 2.0 / 3.0	/* a share this big is no guess */
 
 /*
  * Move each instruction's samples to its control-flow predecessors: the
  * previous instruction if it falls through, and every branch of the
  * function that targets it. Several predecessors share in proportion to
  * the raw samples of their basic blocks, plus a small equal prior, so a
- * hot loop's back-edge wins over the one-time entry jump.
+ * hot back edge wins over a cold entry. Two kinds of instruction keep
+ * what lands on them:
+ * - an interruptible one (rep movs/stos/cmps/scas): an interrupt between
+ *   iterations reports its own address, so its samples are its own;
+ * and one kind of predecessor never takes a loop's weight:
+ * - a block outside the innermost loop around the sampled instruction
+ *   (the jump into the loop's condition Go emits before every for loop
+ *   runs once per call, whatever its block weighs).
+ * A split with no clear winner is marked as a guess.
  */
 void
-bt_skid_adjust(struct bt_annotation *a)
+bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 {
-	size_t n = a->insns.n, i, b, k;
-	/* compact copies of what the graph needs: the instructions are large */
-	uint8_t *fall = bt_xcalloc(n ? n : 1, 1);	/* falls through */
-	long *tgt = bt_xcalloc(n ? n : 1, sizeof(long));
-	double *smp = bt_xcalloc(n ? n : 1, sizeof(double));
-	double *adj = bt_xcalloc(n ? n : 1, sizeof(double));
-	double *per = bt_xcalloc(n ? n : 1, sizeof(double));	/* raw, then moved */
-	double *adjper = bt_xcalloc(n ? n : 1, sizeof(double));
-	size_t *block = bt_xcalloc(n ? n : 1, sizeof(size_t));
-	size_t *pred_off = bt_xcalloc(n + 1, sizeof(size_t));
-	bool *leader = bt_xcalloc(n ? n : 1, sizeof(bool));
-	size_t *preds = NULL, *fill;
-	double *bweight = NULL;
+	size_t n = a->insns.n, i, k, np, *preds;
+	double *bweight, *adj, *adjper;
 
 	if (n == 0)
-		goto out;
+		return;
+	bweight = bt_xcalloc(g->nb, sizeof(double));
+	adj = bt_xcalloc(n, sizeof(double));
+	adjper = bt_xcalloc(n, sizeof(double));
+	preds = bt_xmalloc((g->pred_off[g->nb] + 2) * sizeof(size_t));
+	for (i = 0; i < n; i++)
+		bweight[g->block[i]] += (double)a->insns.v[i].samples;
+
 	for (i = 0; i < n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
-		fall[i] = falls_through(&ai->in);
-		tgt[i] = ai->target_insn;
-		smp[i] = (double)ai->samples;
-		per[i] = (double)ai->period;
-		/* basic blocks start at targets and after anything that ends one */
-		if (tgt[i] >= 0)
-			leader[tgt[i]] = true;
-		if (ends_block(&ai->in) && i + 1 < n)
-			leader[i + 1] = true;
-	}
-	leader[0] = true;
-	for (i = 0, b = 0; i < n; i++) {
-		if (leader[i] && i > 0)
-			b++;
-		block[i] = b;
-	}
-	bweight = bt_xcalloc(b + 1, sizeof(double));
-	for (i = 0; i < n; i++)
-		bweight[block[i]] += smp[i];
+		double smp = (double)ai->samples, per = (double)ai->period;
+		double total = 0, best = 0;
+		size_t b = g->block[i];
+		long loop = g->inner[b];
+		bool inside = false;
 
-	/* predecessor lists (CSR): pred_off[t] ends t's list after the prefix sum */
-	for (i = 0; i < n; i++) {
-		if (i + 1 < n && fall[i])
-			pred_off[i + 1]++;
-		if (tgt[i] >= 0)
-			pred_off[tgt[i]]++;
-	}
-	for (i = 0; i < n; i++)
-		pred_off[i + 1] += pred_off[i];
-	preds = bt_xcalloc(pred_off[n] ? pred_off[n] : 1, sizeof(size_t));
-	fill = bt_xcalloc(n, sizeof(size_t));
-	for (i = 0; i < n; i++) {
-		size_t t;
-		if (i + 1 < n && fall[i]) {
-			t = i + 1;
-			preds[(t ? pred_off[t - 1] : 0) + fill[t]++] = i;
-		}
-		if (tgt[i] >= 0) {
-			t = (size_t)tgt[i];
-			preds[(t ? pred_off[t - 1] : 0) + fill[t]++] = i;
-		}
-	}
-	free(fill);
-
-	for (i = 0; i < n; i++) {
-		size_t lo = i ? pred_off[i - 1] : 0, hi = pred_off[i];
-		double total = 0;
-
-		if (smp[i] == 0)
+		if (ai->samples == 0)
 			continue;
-		if (lo == hi) {	/* entry with no predecessor here: keep */
-			adj[i] += smp[i];
-			adjper[i] += per[i];
+		/* its predecessors: the one before it, or its block's predecessors' ends */
+		np = 0;
+		if (g->first[b] != i)
+			preds[np++] = i - 1;
+		else
+			for (k = g->pred_off[b]; k < g->pred_off[b + 1]; k++)
+				preds[np++] = g->last[g->pred[k]];
+		if (np == 0 || (ai->in.flags & BT_INSN_F_INTERRUPTIBLE)) {
+			/* the function's entry, or its own cost: keep */
+			adj[i] += smp;
+			adjper[i] += per;
 			continue;
 		}
-		for (k = lo; k < hi; k++)
-			total += bweight[block[preds[k]]] + SKID_PRIOR;
-		for (k = lo; k < hi; k++) {
-			double share = (bweight[block[preds[k]]] + SKID_PRIOR) / total;
-			adj[preds[k]] += smp[i] * share;
-			adjper[preds[k]] += per[i] * share;
+		/* inside a loop, only predecessors inside it share */
+		if (loop >= 0)
+			for (k = 0; k < np; k++)
+				inside |= bt_cfg_in_loop(g, g->block[preds[k]], loop);
+		for (k = 0; k < np; k++) {
+			if (inside && !bt_cfg_in_loop(g, g->block[preds[k]], loop))
+				continue;
+			total += bweight[g->block[preds[k]]] + SKID_PRIOR;
 		}
+		for (k = 0; k < np; k++) {
+			double share;
+			if (inside && !bt_cfg_in_loop(g, g->block[preds[k]], loop))
+				continue;
+			share = (bweight[g->block[preds[k]]] + SKID_PRIOR) / total;
+			adj[preds[k]] += smp * share;
+			adjper[preds[k]] += per * share;
+			best = share > best ? share : best;
+		}
+		if (best < SKID_CLEAR)	/* several predecessors, none clearly the one */
+			for (k = 0; k < np; k++)
+				if (!inside || bt_cfg_in_loop(g, g->block[preds[k]], loop))
+					a->insns.v[preds[k]].flags |= BT_AI_SKID_GUESS;
 	}
 	for (i = 0; i < n; i++) {
 		struct bt_ainsn *ai = &a->insns.v[i];
 		ai->adjusted = adj[i];
 		ai->adjusted_period = adjper[i];
-		if (adj[i] >= smp[i] + 0.5)	/* credited at least half a sample */
+		if (adj[i] >= (double)ai->samples + 0.5)	/* credited at least half a sample */
 			ai->flags |= BT_AI_SKID_TARGET;
+		else
+			ai->flags &= ~(unsigned)BT_AI_SKID_GUESS;
 	}
-out:
-	free(fall);
-	free(tgt);
-	free(smp);
-	free(adj);
-	free(per);
-	free(adjper);
-	free(block);
-	free(pred_off);
-	free(leader);
-	free(preds);
 	free(bweight);
+	free(adj);
+	free(adjper);
+	free(preds);
 }
 
-static int
-loop_cmp(const void *x, const void *y)
-{
-	const struct bt_loop *a = x, *b = y;
-
-	if (a->head != b->head)
-		return a->head < b->head ? -1 : 1;
-	return a->tail > b->tail ? -1 : a->tail < b->tail;	/* outer first */
-}
-
-/* Loops: every backward branch closes [target, branch]; nesting by containment. */
+/*
+ * Natural loops as the annotation shows them: from the first instruction
+ * of the body to its last, which for a body laid out in one piece is the
+ * branch that closes it; the closing branches are the backward branches
+ * inside the body (a rotated loop's header is its condition, after the
+ * body in address order: its jb back to the body's top is what a reader
+ * calls the back edge).
+ */
 void
-bt_find_loops(struct bt_annotation *a)
+bt_find_loops(struct bt_annotation *a, const struct bt_cfg *g)
 {
-	size_t i, j;
+	size_t i, k;
 
-	for (i = 0; i < a->insns.n; i++) {
-		struct bt_ainsn *ai = &a->insns.v[i];
+	for (i = 0; i < a->insns.n; i++)
+		a->insns.v[i].loop = (int)g->inner[g->block[i]];
+	for (k = 0; k < g->nloops; k++) {
+		const struct bt_cfg_loop *L = &g->loops[k];
 		struct bt_loop l;
+		size_t b;
 
-		if (ai->target_insn < 0 || (size_t)ai->target_insn > i)
-			continue;
 		memset(&l, 0, sizeof(l));
-		l.head = (size_t)ai->target_insn;
-		l.tail = i;
-		ai->flags |= BT_AI_BACK_EDGE;
+		l.head = g->first[g->body[L->body]];
+		l.tail = g->last[g->body[L->body + L->nblocks - 1]];
+		l.depth = L->depth;
+		l.parent = L->parent;
+		l.contiguous = true;
+		for (b = L->body; b < L->body + L->nblocks; b++) {
+			size_t blk = g->body[b];
+			const struct bt_ainsn *last = &a->insns.v[g->last[blk]];
+
+			if (b > L->body && g->body[b - 1] + 1 != blk)
+				l.contiguous = false;
+			for (i = g->first[blk]; i <= g->last[blk]; i++) {
+				l.ninsns++;
+				l.samples += a->insns.v[i].samples;
+				l.adjusted += a->insns.v[i].adjusted;
+				a->insns.v[i].loop_depth++;
+			}
+			if (last->target_insn >= 0 && (size_t)last->target_insn <= g->last[blk] &&
+			    bt_cfg_in_loop(g, g->block[last->target_insn], (long)k))
+				a->insns.v[g->last[blk]].flags |= BT_AI_BACK_EDGE;
+		}
 		a->insns.v[l.head].flags |= BT_AI_LOOP_HEAD;
 		BT_VEC_PUSH(a->loops, l);
 	}
-	bt_qsort(a->loops.v, a->loops.n, sizeof(*a->loops.v), loop_cmp);
-	for (i = 0; i < a->loops.n; i++) {
-		struct bt_loop *l = &a->loops.v[i];
-		for (j = 0; j < i; j++)
-			if (a->loops.v[j].head <= l->head && a->loops.v[j].tail >= l->tail)
-				l->depth++;
-		for (j = l->head; j <= l->tail; j++) {
-			l->samples += a->insns.v[j].samples;
-			l->adjusted += a->insns.v[j].adjusted;
-			a->insns.v[j].loop_depth++;
-		}
-	}
+}
+
+bool
+bt_annotation_in_loop(const struct bt_annotation *a, size_t insn, size_t loop)
+{
+	long l;
+
+	for (l = a->insns.v[insn].loop; l >= 0; l = a->loops.v[l].parent)
+		if ((size_t)l == loop)
+			return true;
+	return false;
 }
 
 static int
@@ -196,6 +171,28 @@ region_cmp(const void *x, const void *y)
 }
 
 /*
+ * A region inside a loop whose body is contiguous takes the rest of the
+ * body when that is at most margin cold instructions on either side: a
+ * loop body's region ends with the branch that closes it.
+ */
+static void
+loop_extend(struct bt_annotation *a, struct bt_region *r, size_t margin)
+{
+	long l = a->insns.v[r->first].loop;
+
+	for (; l >= 0; l = a->loops.v[l].parent) {
+		const struct bt_loop *L = &a->loops.v[l];
+		if (!L->contiguous || r->last > L->tail || r->first < L->head)
+			continue;	/* the region reaches out of this loop */
+		if (r->first - L->head <= margin && L->tail - r->last <= margin + 1) {
+			r->first = L->head;
+			r->last = L->tail;
+		}
+		return;
+	}
+}
+
+/*
  * Hot regions, as perfasm: instructions with at least threshold of the
  * function's samples (raw or adjusted) start a region; it grows over
  * following hot instructions separated by at most margin cold ones.
@@ -204,7 +201,7 @@ void
 bt_find_regions(struct bt_annotation *a, double threshold, size_t margin)
 {
 	double min = threshold * (double)a->samples;
-	size_t i, cold = 0;
+	size_t i, k, out, cold = 0;
 	bool open = false;
 	struct bt_region r;
 
@@ -232,18 +229,29 @@ bt_find_regions(struct bt_annotation *a, double threshold, size_t margin)
 	}
 	if (open)
 		BT_VEC_PUSH(a->regions, r);
+	/* loop bodies whole, then regions that now overlap merged (in address order) */
+	for (i = 0; i < a->regions.n; i++)
+		loop_extend(a, &a->regions.v[i], margin);
+	for (i = 0, out = 0; i < a->regions.n; i++) {
+		if (out > 0 && a->regions.v[i].first <= a->regions.v[out - 1].last + 1) {
+			if (a->regions.v[i].last > a->regions.v[out - 1].last)
+				a->regions.v[out - 1].last = a->regions.v[i].last;
+			continue;
+		}
+		a->regions.v[out++] = a->regions.v[i];
+	}
+	a->regions.n = out;
 	for (i = 0; i < a->regions.n; i++) {
 		struct bt_region *g = &a->regions.v[i];
-		size_t k;
+		g->samples = 0;
+		g->adjusted = 0;
 		for (k = g->first; k <= g->last; k++) {
 			g->samples += a->insns.v[k].samples;
 			g->adjusted += a->insns.v[k].adjusted;
 		}
 	}
 	bt_qsort(a->regions.v, a->regions.n, sizeof(*a->regions.v), region_cmp);
-	for (i = 0; i < a->regions.n; i++) {
-		size_t k;
+	for (i = 0; i < a->regions.n; i++)
 		for (k = a->regions.v[i].first; k <= a->regions.v[i].last; k++)
 			a->insns.v[k].region = (int)i;
-	}
 }

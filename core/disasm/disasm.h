@@ -45,6 +45,7 @@ enum bt_insn_kind {
 #define BT_INSN_F_TIMER		0x08	/* reads a clock: rdtsc, rdtscp, mrs cntvct_el0 */
 #define BT_INSN_F_RIPREL	0x10	/* has a PC-relative memory operand: mem_target set */
 #define BT_INSN_F_LOCK		0x20	/* atomic (lock prefix, ldxr/stxr...) */
+#define BT_INSN_F_INTERRUPTIBLE	0x40	/* interrupted at its own address (rep movs...) */
 
 /**
  * struct bt_insn - one decoded instruction

@@ -90,6 +90,10 @@ flags_of(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 	if ((in->attributes & ZYDIS_ATTRIB_HAS_LOCK) ||
 	    (in->mnemonic == ZYDIS_MNEMONIC_XCHG && (f & BT_INSN_F_MEM_WRITE)))
 		f |= BT_INSN_F_LOCK;
+	/* a rep string instruction is interrupted between iterations at its own address */
+	if ((in->attributes & (ZYDIS_ATTRIB_HAS_REP | ZYDIS_ATTRIB_HAS_REPE |
+	    ZYDIS_ATTRIB_HAS_REPNE)) && in->meta.category == ZYDIS_CATEGORY_STRINGOP)
+		f |= BT_INSN_F_INTERRUPTIBLE;
 	return f;
 }
 

@@ -73,6 +73,8 @@ row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_num(w, "adjusted_samples", r->adjusted);
 		bt_jw_num(w, "adjusted_percent", r->adjusted_percent);
 		bt_jw_bool(w, "skid_target", r->flags & BT_ROW_F_SKID_TARGET);
+		if (r->flags & BT_ROW_F_SKID_GUESS)
+			bt_jw_bool(w, "skid_guess", true);
 		if (r->file != NULL) {
 			bt_jw_str(w, "file", r->file);
 			bt_jw_u64(w, "line", r->line);

@@ -112,15 +112,17 @@ check_empty_loops(struct bt_session *s)
 			continue;
 		for (li = 0; li < a->loops.n; li++) {
 			const struct bt_loop *l = &a->loops.v[li];
-			size_t n = l->tail - l->head + 1, real = 0;
+			size_t real = 0;
 			bool empty = true;
 			double share = pct(s, l->adjusted > (double)l->samples ?
 			    l->adjusted : (double)l->samples);
 
-			if (share < EMPTY_LOOP_MIN || n > EMPTY_LOOP_MAX_INSNS)
+			if (share < EMPTY_LOOP_MIN || l->ninsns > EMPTY_LOOP_MAX_INSNS)
 				continue;
 			for (k = l->head; k <= l->tail && empty; k++) {
 				const struct bt_insn *in = &a->insns.v[k].in;
+				if (!bt_annotation_in_loop(a, k, li))
+					continue;
 				empty = counting_only(in);
 				real += !(in->flags & BT_INSN_F_NOP);
 			}

@@ -33,7 +33,8 @@ gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col)
 	int k = 0, d;
 
 	g[k++] = ' ';
-	g[k++] = (!skid_col && (ai->flags & BT_AI_SKID_TARGET)) ? '*' : ' ';
+	g[k++] = skid_col || !(ai->flags & BT_AI_SKID_TARGET) ? ' ' :
+	    ai->flags & BT_AI_SKID_GUESS ? '?' : '*';
 	for (d = 0; d < 3; d++)
 		g[k++] = d < ai->loop_depth ? (ai->flags & BT_AI_BACK_EDGE &&
 		    d == ai->loop_depth - 1 ? '+' : '|') : ' ';
@@ -140,6 +141,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	const char *prev_file = NULL;
 	unsigned prev_line = 0;
 	uint32_t prev_chain = 0, prev_depth = 0;
+	size_t guesses = 0;
 	long *insn_row;
 
 	if (o == NULL) {
@@ -232,6 +234,11 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		r->loop_depth = ai->loop_depth;
 		if (ai->flags & BT_AI_SKID_TARGET)
 			r->flags |= BT_ROW_F_SKID_TARGET;
+		if ((ai->flags & (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS)) ==
+		    (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS)) {
+			r->flags |= BT_ROW_F_SKID_GUESS;
+			guesses++;
+		}
 		if (ai->flags & BT_AI_LOOP_HEAD)
 			r->flags |= BT_ROW_F_LOOP_HEAD;
 		if (ai->flags & BT_AI_BACK_EDGE)
@@ -333,6 +340,10 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		view_set_columns(v, h, w, right, 7);
 	}
 	notes(v, s, a, func, o);
+	if (guesses)
+		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+		    "skid-adjusted samples marked ? are split between several "
+		    "predecessors with no clear winner: a guess"));
 	view_seal(v);
 	regions(v);
 	v->title = bt_strpool_addf(&v->pool, "%s  %s  %.2f%% of %llu samples",

@@ -59,6 +59,7 @@ enum bt_row_kind {
 #define BT_ROW_F_REGION_START	0x10	/* first instruction of a hot region */
 #define BT_ROW_F_CALL		0x20	/* a call: Enter opens the callee */
 #define BT_ROW_F_JUMP		0x40	/* a branch inside the function */
+#define BT_ROW_F_SKID_GUESS	0x80	/* its skid credit is split by guess (several predecessors) */
 
 /**
  * struct bt_row - one row of a view, as data and as cells

@@ -417,6 +417,28 @@ test_lint_and_events(void **state)
 	bt_session_free(s);
 }
 
+/* r: the status line names the region's share, as the export does */
+static void
+test_region_share(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	const struct bt_view_region *rg;
+	char want[64];
+
+	bt_browser_open(b, 0, H);
+	assert_true(bt_view_regions(bt_browser_view(b), &rg) >= 1);
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	bt_browser_apply(b, BT_ACT_NEXT_REGION, H);
+	assert_true(cur(b)->flags & BT_ROW_F_REGION_START);
+	snprintf(want, sizeof(want), "hot region 1 of %zu: %.2f%%",
+	    bt_view_regions(bt_browser_view(b), &rg), rg[0].percent);
+	assert_non_null(strstr(bt_browser_status(b), want));
+	assert_true(rg[0].percent > 99);	/* the loop holds every sample of work_a */
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
 /* L, then T, then E: the timeline opened from the lint screen has no function */
 static void
 test_lint_timeline_export(void **state)
@@ -516,6 +538,7 @@ main(void)
 		cmocka_unit_test(test_timeline_window),
 		cmocka_unit_test(test_lint_and_events),
 		cmocka_unit_test(test_lint_timeline_export),
+		cmocka_unit_test(test_region_share),
 		cmocka_unit_test(test_every_action_everywhere),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);

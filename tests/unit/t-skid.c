@@ -41,13 +41,16 @@ session_with(char **specs, int n)
 static uint64_t
 offset_of(const char *fn, const char *mnemonic, int nth)
 {
-	char *specs[] = { (char *)"divlea=1", (char *)"loophead=1" };
-	struct bt_session *s = session_with(specs, 2);
-	long f = bt_session_find(s, fn);
+	char spec[64], *specs[1] = { spec };
+	struct bt_session *s;
 	struct bt_view *v;
 	uint64_t off = (uint64_t)-1;
 	size_t i;
+	long f;
 
+	snprintf(spec, sizeof(spec), "%s=1", fn);
+	s = session_with(specs, 1);
+	f = bt_session_find(s, fn);
 	assert_true(f >= 0);
 	v = bt_view_annotate(s, (size_t)f, NULL, NULL);
 	assert_non_null(v);
@@ -163,6 +166,93 @@ test_loop_head_after_jmp(void **state)
 	bt_session_free(s);
 }
 
+/* A session with n samples at the nth instruction (0-based) mnemonic of fn. */
+static struct bt_session *
+sampled(const char *fn, const char *mnemonic, int nth, int n)
+{
+	static char spec[64];
+	char *specs[1] = { spec };
+
+	snprintf(spec, sizeof(spec), "%s+0x%llx=%d", fn,
+	    (unsigned long long)offset_of(fn, mnemonic, nth), n);
+	return session_with(specs, 1);
+}
+
+/* An interrupted rep movsb reports its own address: its samples stay. */
+static void
+test_rep_keeps_samples(void **state)
+{
+	struct bt_session *s = sampled("repcopy", "rep", 0, 1000);
+	struct bt_view *v = bt_view_annotate(s, (size_t)bt_session_find(s, "repcopy"), NULL, NULL);
+
+	assert_true(row_of(v, "rep")->adjusted > 999.9);
+	assert_true(row_of(v, "inc")->adjusted < 1e-6);
+	assert_false(row_of(v, "inc")->flags & BT_ROW_F_SKID_TARGET);
+	bt_view_free(v);
+	bt_session_free(s);
+}
+
+/*
+ * Go's loop entry: samples on the compare go to the body's inc, never to
+ * the jmp that enters the loop once per call (it used to get half).
+ */
+static void
+test_loop_entry_takes_nothing(void **state)
+{
+	struct bt_session *s = sampled("goloop", "cmp", 0, 1000);
+	struct bt_view *v = bt_view_annotate(s, (size_t)bt_session_find(s, "goloop"), NULL, NULL);
+
+	assert_true(row_of(v, "jmp")->adjusted < 1e-6);
+	assert_true(row_of(v, "inc")->adjusted > 999.9);
+	assert_false(row_of(v, "inc")->flags & BT_ROW_F_SKID_GUESS);
+	/* the loop: from the inc to the branch back, which closes it */
+	assert_int_equal(row_of(v, "inc")->loop_depth, 1);
+	assert_int_equal(row_of(v, "jmp")->loop_depth, 0);
+	assert_true(row_of(v, "jg")->flags & BT_ROW_F_BACK_EDGE);
+	bt_view_free(v);
+	bt_session_free(s);
+}
+
+/* A jmp back to shared code is a backward branch, not a loop. */
+static void
+test_epilogue_is_no_loop(void **state)
+{
+	struct bt_session *s = sampled("epilogue", "mov", 0, 100);
+	struct bt_view *v = bt_view_annotate(s, (size_t)bt_session_find(s, "epilogue"), NULL, NULL);
+	size_t i;
+
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		assert_int_equal(r->loop_depth, 0);
+		assert_false(r->flags & (BT_ROW_F_LOOP_HEAD | BT_ROW_F_BACK_EDGE));
+	}
+	bt_view_free(v);
+	bt_session_free(s);
+}
+
+/* Two cold paths into a sampled instruction: split, and said to be a guess. */
+static void
+test_guess_is_said(void **state)
+{
+	struct bt_session *s = sampled("merge", "imul", 0, 1000);
+	struct bt_view *v = bt_view_annotate(s, (size_t)bt_session_find(s, "merge"), NULL, NULL);
+	const struct bt_row *jmp = row_of(v, "jmp"), *sub = row_of(v, "sub");
+	size_t i;
+	bool said = false;
+
+	assert_true(jmp->adjusted > 400 && sub->adjusted > 400);
+	assert_true(jmp->flags & BT_ROW_F_SKID_GUESS);
+	assert_true(sub->flags & BT_ROW_F_SKID_GUESS);
+	for (i = 0; i < bt_view_nnotes(v); i++)
+		said |= strstr(bt_view_note(v, i), "guess") != NULL;
+	assert_true(said);
+	for (i = 0; i < bt_view_nrows(v); i++)	/* the gutter shows ? for them */
+		if (bt_view_row(v, i) == jmp)
+			assert_non_null(strchr(jmp->cells[4].text, '?'));
+	bt_view_free(v);
+	bt_session_free(s);
+}
+
 static void
 test_wilson(void **state)
 {
@@ -200,6 +290,10 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_div_then_lea),
 		cmocka_unit_test(test_loop_head_after_jmp),
+		cmocka_unit_test(test_rep_keeps_samples),
+		cmocka_unit_test(test_loop_entry_takes_nothing),
+		cmocka_unit_test(test_epilogue_is_no_loop),
+		cmocka_unit_test(test_guess_is_said),
 		cmocka_unit_test(test_wilson),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
