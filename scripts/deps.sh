@@ -4,7 +4,7 @@
 set -u
 PKGS="gcc make pkg-config libdw-dev libelf-dev libzydis-dev libcapstone-dev
 libncurses-dev libcmocka-dev binutils elfutils tmux linux-perf libc6-dbg clang llvm libclang-rt-14-dev gcc-multilib
-python3 nodejs openjdk-17-jdk-headless zstd"
+python3 nodejs openjdk-17-jdk-headless zstd libiberty-dev rustc"
 
 missing=""
 for p in $PKGS; do

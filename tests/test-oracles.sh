@@ -135,4 +135,39 @@ addr=$(nm "$cxx" | awk '/AccIiE3add/ { print $1 }' | sed 's/^0*//')
 got=$("$SYMS" func "$cxx" "$addr" | cut -d' ' -f3-)
 [ "$got" = "ns::Acc<int>::add(int) symtab" ] && ok "C++ name demangled: $got" ||
 	fail "C++ name: got '$got'"
+# PLT stubs: named as objdump -d -C names them (operator new(unsigned long)@plt)
+objdump -d -C "$cxx" | sed -n 's/^0*\([0-9a-f]*\) <\(.*@plt\)>:$/\1|\2/p' >"$TMP/plt"
+bad=0
+while IFS='|' read -r a name; do
+	got=$("$SYMS" func "$cxx" "$a" | cut -d' ' -f3- | sed 's/ symtab$//')
+	[ "$got" = "$name" ] || { bad=1; echo "     $a: '$got', objdump '$name'"; }
+done <"$TMP/plt"
+[ -s "$TMP/plt" ] && [ "$bad" = 0 ] && ok "C++ PLT stubs named as objdump -C: $(grep -c . "$TMP/plt") ($(grep -m1 operator "$TMP/plt" | cut -d'|' -f2))" ||
+	fail "C++ PLT stub names differ from objdump -C's"
+
+# Rust, legacy and v0 manglings: every function of the crate named as nm -C names it
+rc=/usr/bin/rustc
+[ -x "$rc" ] || rc=$(command -v rustc)
+if [ -n "$rc" ]; then
+	cat >"$TMP/r.rs" <<'RUST'
+#[inline(never)]
+fn work(n: u64) -> u64 { let mut x = 0u64; for i in 0..n { x = x.wrapping_mul(31).wrapping_add(i); } x }
+mod inner { #[inline(never)] pub fn helper<T: Copy + Into<u64>>(v: T) -> u64 { v.into() * 3 } }
+fn main() { let n = std::env::args().count() as u64 * 1000; println!("{}", work(n) + inner::helper(7u32)); }
+RUST
+	for m in legacy v0; do
+		"$rc" -O -g -C symbol-mangling-version=$m -o "$TMP/r-$m" "$TMP/r.rs" 2>/dev/null ||
+			"$rc" -O -g -o "$TMP/r-$m" "$TMP/r.rs" 2>/dev/null || { fail "rustc failed"; continue; }
+		nm -C "$TMP/r-$m" | awk '$2 ~ /^[tT]$/ && $3 ~ /^r::/ { a = $1; sub(/^0+/, "", a); $1 = $2 = ""; sub(/^  /, ""); print a "|" $0 }' >"$TMP/rs"
+		bad=0
+		while IFS='|' read -r a name; do
+			got=$("$SYMS" func "$TMP/r-$m" "$a" | cut -d' ' -f3- | sed 's/ symtab$//')
+			[ "$got" = "$name" ] || { bad=1; echo "     $a: '$got', nm '$name'"; }
+		done <"$TMP/rs"
+		[ -s "$TMP/rs" ] && [ "$bad" = 0 ] && ok "Rust $m mangling: $(grep -c . "$TMP/rs") functions named as nm -C ($(tail -1 "$TMP/rs" | cut -d'|' -f2))" ||
+			fail "Rust $m names differ from nm -C"
+	done
+else
+	skipped "no rustc here: Rust demangling not compared"
+fi
 finish

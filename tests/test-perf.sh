@@ -77,6 +77,33 @@ for f in perf.data perfclk.data; do
 	out=$(python3 "$TOP/tests/tools/export-agree.py" "$TMP/a.txt" "$TMP/a.json") &&
 		ok "$f: text and JSON $out" || fail "$f: text and JSON disagree: $out"
 done
+# -s takes the names perf prints (C++ without return type or parameters)
+cxx=$(c++ -O2 -g -o "$FIX/cxx" tests/fixtures/cxx.cc && echo "$FIX/cxx")
+perf record -q -e cpu-clock -F 4000 -o "$TMP/cxx.data" "$cxx" 300000 >/dev/null 2>&1
+# (a name perf prints twice is an overload, found by the next check; perf's
+# _init is its name for PLT stubs, which benchtui names sym@plt)
+perf report -i "$TMP/cxx.data" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
+	awk '$2 == "cxx" && $3 == "[.]" { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' |
+	grep -v '^_init$' | sort | uniq -u >"$TMP/names"
+bad=""
+while read -r name; do
+	"$BT" -i "$TMP/cxx.data" --stdio -s "$name" >"$TMP/s.out" 2>"$TMP/s.err" &&
+		grep -q "^## $name" "$TMP/s.out" || bad="$bad '$name'"
+done <"$TMP/names"
+[ -s "$TMP/names" ] && [ -z "$bad" ] && ok "-s takes perf's names: $(tr '\n' ';' <"$TMP/names")" ||
+	fail "-s does not find perf's names:$bad"
+if ! "$BT" -i "$TMP/cxx.data" --stdio -s ns::mix >/dev/null 2>"$TMP/s.err" &&
+    grep -q "'ns::mix' names 2 functions: 'ns::mix(" "$TMP/s.err"; then
+	ok "-s with an overloaded name says which functions: $(cat "$TMP/s.err")"
+else
+	fail "-s ns::mix: $(cat "$TMP/s.err")"
+fi
+# inline rows name C++ functions once, with their parameters: no "()()"
+"$BT" -i "$TMP/cxx.data" --stdio --all 2>/dev/null | grep 'inlined ' >"$TMP/inl"
+[ -s "$TMP/inl" ] && ! grep -q '()()' "$TMP/inl" &&
+	ok "inline rows of C++ code without '()()' ($(grep -c . "$TMP/inl") rows, e.g. $(head -1 "$TMP/inl" | sed 's/^ *//'))" ||
+	fail "inline rows: $(grep -m2 '()()' "$TMP/inl")"
+
 # perf opens benchtui's recording and sees the same event and sample count
 n=$(perf report -i "$TMP/bt.data" --stdio --sort comm -F sample 2>/dev/null |
 	awk '!/^#/ && NF { s += $1 } END { print s }')

@@ -510,9 +510,11 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 	t.b = bt_browser_new(s, &eo->view);
 	if (symbol != NULL) {
 		long f = bt_session_find(s, symbol);
-		if (f < 0)
-			bt_browser_set_status(t.b, "no sampled function '%s'", symbol);
-		else
+		if (f < 0) {
+			char *why = bt_session_find_error(s, symbol);
+			bt_browser_set_status(t.b, "%s", why);
+			free(why);
+		} else
 			bt_browser_open(t.b, (size_t)f, body_height());
 	}
 	draw(&t);

@@ -22,9 +22,9 @@ pick(struct bt_session *s, const struct bt_export_opts *o, size_t *idx,
 	if (o->func != NULL) {
 		long f = bt_session_find(s, o->func);
 		if (f < 0) {
-			bt_error_set(err, BT_ENOENT,
-			    "no sampled function '%s' (see the hot-function table)",
-			    o->func);
+			char *why = bt_session_find_error(s, o->func);
+			bt_error_set(err, BT_ENOENT, "%s", why);
+			free(why);
 			return (size_t)-1;
 		}
 		idx[0] = (size_t)f;

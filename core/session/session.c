@@ -566,22 +566,67 @@ bt_session_func(const struct bt_session *s, size_t i)
 	return i < s->funcs.n ? &s->funcs.v[i].pub : NULL;
 }
 
+/* Does function i match name in tier: 0 the whole name, 1 as perf prints it, 2 a prefix of either. */
+static bool
+name_matches(const struct bt_session *s, size_t i, const char *name, int tier)
+{
+	const char *full = s->funcs.v[i].pub.name;
+	char buf[1024];
+
+	switch (tier) {
+	case 0:
+		return strcmp(full, name) == 0;
+	case 1:
+		return strcmp(bt_name_short(full, false, buf, sizeof(buf)), name) == 0;
+	default:
+		return strncmp(full, name, strlen(name)) == 0 ||
+		    strncmp(bt_name_short(full, false, buf, sizeof(buf)), name,
+		    strlen(name)) == 0;
+	}
+}
+
+size_t
+bt_session_find_all(const struct bt_session *s, const char *name, size_t *idx,
+		    size_t max)
+{
+	size_t i, n = 0;
+	int tier;
+
+	for (tier = 0; tier < 3 && n == 0; tier++)
+		for (i = 0; i < s->funcs.n; i++)
+			if (name_matches(s, i, name, tier)) {
+				if (n < max)
+					idx[n] = i;
+				n++;
+			}
+	return n;
+}
+
 long
 bt_session_find(const struct bt_session *s, const char *name)
 {
-	size_t i, n = strlen(name);
-	long found = -1;
+	size_t idx[1];
+	size_t n = bt_session_find_all(s, name, idx, 1);
 
-	for (i = 0; i < s->funcs.n; i++)
-		if (strcmp(s->funcs.v[i].pub.name, name) == 0)
-			return (long)i;
-	for (i = 0; i < s->funcs.n; i++)
-		if (strncmp(s->funcs.v[i].pub.name, name, n) == 0) {
-			if (found >= 0)
-				return -1;
-			found = (long)i;
-		}
-	return found;
+	return n == 1 ? (long)idx[0] : n == 0 ? -1 : -2;
+}
+
+char *
+bt_session_find_error(const struct bt_session *s, const char *name)
+{
+	size_t idx[8], n = bt_session_find_all(s, name, idx, BT_ARRAY_SIZE(idx)), i;
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+
+	if (n == 0)
+		return bt_xasprintf("no sampled function '%s' (see the hot-function table)",
+		    name);
+	bt_strbuf_addf(&sb, "'%s' names %zu functions: ", name, n);
+	for (i = 0; i < n && i < BT_ARRAY_SIZE(idx); i++)
+		bt_strbuf_addf(&sb, "%s'%s'", i ? ", " : "", s->funcs.v[idx[i]].pub.name);
+	if (n > BT_ARRAY_SIZE(idx))
+		bt_strbuf_addstr(&sb, ", ...");
+	bt_strbuf_addstr(&sb, " (give one of them whole)");
+	return bt_strbuf_detach(&sb, NULL);
 }
 
 long

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
+#include <libiberty/demangle.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -72,25 +73,31 @@ static const Dwfl_Callbacks callbacks = {
 
 char *__cxa_demangle(const char *mangled, char *buf, size_t *n, int *status);
 
+/*
+ * Rust first (libiberty): v0 names (_R...) and legacy ones (_ZN...17h<hash>E,
+ * which it prints without the hash); then C++ (the C++ runtime's demangler,
+ * what perf and objdump -C print).
+ */
 char *
 bt_demangle(const char *name)
 {
 	int status = 0;
 	char *d;
-	size_t n;
 
-	if (name == NULL || strncmp(name, "_Z", 2) != 0)
+	if (name == NULL)
+		return NULL;
+	if (strncmp(name, "_R", 2) == 0 || strncmp(name, "_ZN", 3) == 0) {
+		d = cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI | DMGL_RUST);
+		if (d != NULL)
+			return d;
+	}
+	if (strncmp(name, "_Z", 2) != 0)
 		return NULL;
 	d = __cxa_demangle(name, NULL, NULL, &status);
 	if (d == NULL || status != 0) {
 		free(d);
 		return NULL;
 	}
-	/* Rust legacy symbols end in "::h" and 16 hex digits: drop the hash */
-	n = strlen(d);
-	if (n > 19 && strncmp(d + n - 19, "::h", 3) == 0 &&
-	    strspn(d + n - 16, "0123456789abcdef") == 16)
-		d[n - 19] = '\0';
 	return d;
 }
 
@@ -264,7 +271,88 @@ synthesize_plt(struct bt_msyms *m)
 		f.end = f.start + entsz;
 		f.sized = true;
 		f.raw = bt_strpool_addf(&m->pool, "%s@plt", name);
-		f.name = f.raw;
+		{
+			char *d = bt_demangle(name);	/* as objdump -C and perf show them */
+			f.name = d ? bt_strpool_addf(&m->pool, "%s@plt", d) : f.raw;
+			free(d);
+		}
+		f.bind = STB_LOCAL;
+		BT_VEC_PUSH(m->syms, f);
+	}
+}
+
+/* The name of the dynamic relocation for GOT slot got (x86-64 .rela.dyn). */
+static const char *
+got_name(struct bt_msyms *m, uint64_t got)
+{
+	GElf_Shdr rel, dsym;
+	Elf_Scn *rscn = find_section(m->elf, ".rela.dyn", &rel), *dscn;
+	Elf_Data *rdata, *ddata;
+	size_t i, n;
+
+	if (rscn == NULL || rel.sh_entsize == 0 ||
+	    (dscn = elf_getscn(m->elf, rel.sh_link)) == NULL ||
+	    gelf_getshdr(dscn, &dsym) == NULL ||
+	    (rdata = elf_getdata(rscn, NULL)) == NULL ||
+	    (ddata = elf_getdata(dscn, NULL)) == NULL)
+		return NULL;
+	n = rel.sh_size / rel.sh_entsize;
+	for (i = 0; i < n; i++) {
+		GElf_Rela ra;
+		GElf_Sym sym;
+		if (gelf_getrela(rdata, (int)i, &ra) == NULL)
+			break;
+		if (ra.r_offset != got || GELF_R_SYM(ra.r_info) == 0 ||
+		    gelf_getsym(ddata, (int)GELF_R_SYM(ra.r_info), &sym) == NULL)
+			continue;
+		return elf_strptr(m->elf, dsym.sh_link, sym.st_name);
+	}
+	return NULL;
+}
+
+/*
+ * x86-64 .plt.got: stubs for functions also called through the GOT
+ * (__cxa_finalize): each is a jmp *GOT(%rip), named after the GOT slot's
+ * dynamic relocation, as objdump does.
+ */
+static void
+synthesize_plt_got(struct bt_msyms *m)
+{
+	GElf_Shdr sh;
+	Elf_Scn *scn;
+	Elf_Data *d;
+	uint64_t entsz, off;
+
+	if (m->info.e_machine != EM_X86_64 ||
+	    (scn = find_section(m->elf, ".plt.got", &sh)) == NULL ||
+	    (d = elf_getdata(scn, NULL)) == NULL || d->d_buf == NULL)
+		return;
+	entsz = sh.sh_entsize ? sh.sh_entsize : 8;
+	for (off = 0; off + entsz <= d->d_size; off += entsz) {
+		const uint8_t *p = (const uint8_t *)d->d_buf + off, *q = p;
+		const char *name;
+		int32_t disp;
+		struct fsym f;
+
+		if (entsz >= 8 && memcmp(q, "\xf3\x0f\x1e\xfa", 4) == 0)
+			q += 4;	/* endbr64 */
+		if (*q == 0xf2)
+			q++;	/* bnd */
+		if ((size_t)(q - p) + 6 > entsz || q[0] != 0xff || q[1] != 0x25)
+			continue;
+		memcpy(&disp, q + 2, 4);
+		name = got_name(m, sh.sh_addr + off + (uint64_t)(q - p) + 6 + (int64_t)disp);
+		if (name == NULL || name[0] == '\0')
+			continue;
+		f.start = sh.sh_addr + off;
+		f.end = f.start + entsz;
+		f.sized = true;
+		f.raw = bt_strpool_addf(&m->pool, "%s@plt", name);
+		{
+			char *dm = bt_demangle(name);
+			f.name = dm ? bt_strpool_addf(&m->pool, "%s@plt", dm) : f.raw;
+			free(dm);
+		}
 		f.bind = STB_LOCAL;
 		BT_VEC_PUSH(m->syms, f);
 	}
@@ -338,6 +426,7 @@ build_symbols(struct bt_msyms *m)
 		BT_VEC_PUSH(m->syms, f);
 	}
 	synthesize_plt(m);
+	synthesize_plt_got(m);
 	bt_qsort(m->syms.v, m->syms.n, sizeof(*m->syms.v), fsym_cmp);
 	bt_qsort(m->objs.v, m->objs.n, sizeof(*m->objs.v), fsym_cmp);
 	/* aliases at one address: keep the best name */

@@ -177,6 +177,14 @@ const void *bt_own_vdso(size_t *len);
 void *bt_vdso_find(const void *recorded, size_t recorded_len, const uint8_t *bid,
 		   size_t bid_size, size_t *len);
 
+/*
+ * A demangled name as perf and pprof print it: no return type, no
+ * parameters ("ns::Acc<int>::add"); with fold_templates, template
+ * arguments as <…>. Into buf (len bytes); returns buf.
+ */
+const char *bt_name_short(const char *name, bool fold_templates, char *buf,
+			  size_t len);
+
 /* Demangle a C++/Rust-legacy name; returns a malloc'ed string or NULL. */
 char *bt_demangle(const char *name);
 

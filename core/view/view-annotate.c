@@ -61,8 +61,10 @@ inline_rows(struct bt_view *v, const struct bt_annotation *a,
 		r->func = func;
 		r->file = fr->call_file;
 		r->line = fr->call_line;
-		r->text = bt_strpool_addf(&v->pool, "%*sinlined %s() from %s:%u",
+		/* a C++ name has its parentheses already */
+		r->text = bt_strpool_addf(&v->pool, "%*sinlined %s%s from %s:%u",
 		    (int)(2 * k), "", fr->name ? fr->name : "?",
+		    fr->name && strchr(fr->name, '(') ? "" : "()",
 		    fr->call_file ? view_basename(fr->call_file) : "?", fr->call_line);
 		view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
 		view_add_cell(v, r->text, BT_STYLE_INLINE);

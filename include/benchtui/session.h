@@ -98,8 +98,18 @@ BT_API void bt_session_func_locate(struct bt_session *s, size_t i);
  * functions is done with each one after writing it).
  */
 BT_API void bt_session_forget(struct bt_session *s, size_t i);
-/* Index of the function named name (exact, then unique prefix), or -1. */
+/*
+ * Index of the function named name: its whole name, else the name as perf
+ * prints it (no return type, no parameters: "ns::Acc<int>::add"), else a
+ * prefix of either; the first of these that some function matches decides.
+ * -1 when none does, -2 when several do (bt_session_find_error says which).
+ */
 BT_API long bt_session_find(const struct bt_session *s, const char *name);
+/* The functions name matches, as bt_session_find; idx[0..max) gets the first. */
+BT_API size_t bt_session_find_all(const struct bt_session *s, const char *name,
+				  size_t *idx, size_t max);
+/* Why name finds no one function, for a message (malloc'ed). */
+BT_API char *bt_session_find_error(const struct bt_session *s, const char *name);
 /*
  * The function containing addr in the module of function func (a call
  * target), added to the end of the table with no samples if it had none.
