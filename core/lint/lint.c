@@ -72,18 +72,88 @@ pct(const struct bt_session *s, double samples)
 	return s->samples ? 100.0 * samples / (double)s->samples : 0;
 }
 
+/*
+ * x86 general registers by family: the index of the 64-bit register whose
+ * part name is (AT&T, without the %), or -1.
+ */
+static int
+reg_family(const char *name, size_t n)
+{
+	static const char *const fam[16][4] = {
+		{ "rax", "eax", "ax", "al" }, { "rcx", "ecx", "cx", "cl" },
+		{ "rdx", "edx", "dx", "dl" }, { "rbx", "ebx", "bx", "bl" },
+		{ "rsp", "esp", "sp", "spl" }, { "rbp", "ebp", "bp", "bpl" },
+		{ "rsi", "esi", "si", "sil" }, { "rdi", "edi", "di", "dil" },
+		{ "r8", "r8d", "r8w", "r8b" }, { "r9", "r9d", "r9w", "r9b" },
+		{ "r10", "r10d", "r10w", "r10b" }, { "r11", "r11d", "r11w", "r11b" },
+		{ "r12", "r12d", "r12w", "r12b" }, { "r13", "r13d", "r13w", "r13b" },
+		{ "r14", "r14d", "r14w", "r14b" }, { "r15", "r15d", "r15w", "r15b" },
+	};
+	int f, k;
+
+	for (f = 0; f < 16; f++)
+		for (k = 0; k < 4; k++)
+			if (strlen(fam[f][k]) == n && strncmp(name, fam[f][k], n) == 0)
+				return f;
+	return -1;
+}
+
+/* The register family an AT&T instruction writes (its last operand, a register), or -1. */
+static int
+written_family(const struct bt_insn *in)
+{
+	const char *last = strrchr(in->text, ',');
+	const char *r;
+
+	if (in->kind != BT_INSN_OTHER)
+		return -1;
+	last = last ? last + 1 : strchr(in->text, ' ');
+	if (last == NULL)
+		return -1;
+	while (*last == ' ')
+		last++;
+	if (*last != '%')
+		return -1;
+	for (r = last + 1; *r && *r != ' ' && *r != ','; r++)
+		;
+	return reg_family(last + 1, (size_t)(r - last - 1));
+}
+
+/*
+ * A compare that reads a loop bound from memory: cmp or test whose memory
+ * operand is base + displacement, no index, with a base register the loop
+ * does not write (Go compares its counter with b.N, a field of b, on every
+ * iteration: cmp %rcx, 0x190(%rax)). That is still only counting.
+ */
+static bool
+bound_compare(const struct bt_insn *in, const uint32_t written)
+{
+	const char *open = strchr(in->text, '('), *close;
+	int f;
+
+	if ((strncmp(in->mnemonic, "cmp", 3) != 0 && strncmp(in->mnemonic, "test", 4) != 0) ||
+	    (in->flags & (BT_INSN_F_MEM_WRITE | BT_INSN_F_LOCK)) || open == NULL ||
+	    open[1] != '%' || (close = strchr(open, ')')) == NULL ||
+	    memchr(open, ',', (size_t)(close - open)) != NULL)
+		return false;
+	f = reg_family(open + 2, (size_t)(close - open - 2));
+	return f >= 0 && !(written & (1u << f));
+}
+
 /* An instruction that only counts: add/sub/inc/dec/cmp/test/lea on registers, nops, branches. */
 static bool
-counting_only(const struct bt_insn *in)
+counting_only(const struct bt_insn *in, uint32_t written)
 {
 	static const char *const ok[] = { "add", "sub", "inc", "dec", "cmp",
 		"test", "lea", "nop", "nopw", "nopl", "endbr64", "xchg" };
 	size_t i;
 
-	if (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE | BT_INSN_F_LOCK))
-		return false;
 	if (in->flags & BT_INSN_F_NOP)
 		return true;
+	if (in->flags & BT_INSN_F_MEM_READ && bound_compare(in, written))
+		return true;
+	if (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE | BT_INSN_F_LOCK))
+		return false;
 	if (in->kind == BT_INSN_JUMP || in->kind == BT_INSN_CJUMP)
 		return true;
 	if (in->kind != BT_INSN_OTHER)
@@ -117,13 +187,20 @@ check_empty_loops(struct bt_session *s)
 			double share = pct(s, l->adjusted > (double)l->samples ?
 			    l->adjusted : (double)l->samples);
 
+			uint32_t written = 0;
+
 			if (share < EMPTY_LOOP_MIN || l->ninsns > EMPTY_LOOP_MAX_INSNS)
 				continue;
+			for (k = l->head; k <= l->tail; k++) {
+				int fam = written_family(&a->insns.v[k].in);
+				if (fam >= 0 && bt_annotation_in_loop(a, k, li))
+					written |= 1u << fam;
+			}
 			for (k = l->head; k <= l->tail && empty; k++) {
 				const struct bt_insn *in = &a->insns.v[k].in;
 				if (!bt_annotation_in_loop(a, k, li))
 					continue;
-				empty = counting_only(in);
+				empty = counting_only(in, written);
 				real += !(in->flags & BT_INSN_F_NOP);
 			}
 			if (!empty)

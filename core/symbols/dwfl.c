@@ -45,6 +45,11 @@ struct cu {
 	bool inl_done;
 };
 
+struct cu_range {
+	uint64_t lo, hi;
+	Dwarf_Off die;
+};
+
 struct bt_msyms {
 	struct bt_msyms_info info;
 	Dwfl *dwfl;
@@ -60,6 +65,9 @@ struct bt_msyms {
 	BT_VEC(struct bt_func_sym) fde_cache;	/* from CFI rows, when there are no FDEs */
 	struct bt_fde_table fdes;		/* built on first use */
 	bool fdes_built;
+	/* CU address ranges, when the file has no .debug_aranges (Go) */
+	BT_VEC(struct cu_range) cu_ranges;
+	bool cu_ranges_built;
 };
 
 static char *debuginfo_path = (char *)"+:.debug:/usr/lib/debug";
@@ -556,6 +564,7 @@ bt_msyms_free(struct bt_msyms *m)
 	BT_VEC_FREE(m->objs);
 	BT_VEC_FREE(m->fde_cache);
 	BT_VEC_FREE(m->fdes);
+	BT_VEC_FREE(m->cu_ranges);
 	if (m->dwfl != NULL)
 		dwfl_end(m->dwfl);
 	if (m->memfd >= 0)
@@ -767,12 +776,75 @@ abs_path(struct bt_msyms *m, const struct cu *c, const char *src)
 	return bt_strpool_addf(&m->pool, "%s/%s", c->comp_dir, src);
 }
 
+static int
+cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * The CU DIE holding addr. libdw finds it through .debug_aranges; a file
+ * without them (Go writes none) is searched through every CU's ranges,
+ * indexed once.
+ */
+static Dwarf_Die *
+addr_cudie(struct bt_msyms *m, uint64_t addr, Dwarf_Die *out, Dwarf_Addr *bias)
+{
+	Dwarf_Die *d = dwfl_module_addrdie(m->mod, addr, bias);
+	Dwarf *dw;
+	size_t lo, hi;
+
+	if (d != NULL) {
+		*out = *d;
+		return out;
+	}
+	dw = dwfl_module_getdwarf(m->mod, bias);
+	if (dw == NULL)
+		return NULL;
+	if (!m->cu_ranges_built) {
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+
+		m->cu_ranges_built = true;
+		while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			Dwarf_Die cu;
+			Dwarf_Addr base, s, e;
+			ptrdiff_t r = 0;
+
+			if (dwarf_offdie(dw, off + hsize, &cu) != NULL)
+				while ((r = dwarf_ranges(&cu, r, &base, &s, &e)) > 0) {
+					struct cu_range cr = { s, e, off + hsize };
+					if (e > s)
+						BT_VEC_PUSH(m->cu_ranges, cr);
+				}
+			off = next;
+		}
+		bt_qsort(m->cu_ranges.v, m->cu_ranges.n, sizeof(*m->cu_ranges.v),
+		    cu_range_cmp);
+	}
+	addr -= *bias;
+	lo = 0;
+	hi = m->cu_ranges.n;
+	while (lo < hi) {	/* the first range starting after addr */
+		size_t mid = (lo + hi) / 2;
+		if (m->cu_ranges.v[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= m->cu_ranges.v[lo - 1].hi)
+		return NULL;
+	return dwarf_offdie(dw, m->cu_ranges.v[lo - 1].die, out);
+}
+
 /* The compilation unit at addr, with its line rows built. */
 static struct cu *
 cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 {
 	Dwarf_Addr bias;
-	Dwarf_Die *cudie;
+	Dwarf_Die *cudie, cubuf;
 	Dwarf_Lines *lines;
 	size_t nlines, i;
 	struct cu *c;
@@ -781,7 +853,7 @@ cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 
 	if (!bt_msyms_has_dwarf(m))
 		return NULL;
-	cudie = dwfl_module_addrdie(m->mod, addr, &bias);
+	cudie = addr_cudie(m, addr, &cubuf, &bias);
 	if (cudie == NULL)
 		return NULL;
 	*die_out = *cudie;
