@@ -3,7 +3,10 @@
 # Usage: scripts/deps.sh [--check]   --check only reports, never installs.
 set -u
 PKGS="gcc make pkg-config libdw-dev libelf-dev libzydis-dev libcapstone-dev
-libncurses-dev libcmocka-dev binutils elfutils tmux linux-perf libc6-dbg clang llvm libclang-rt-14-dev gcc-multilib"
+libncurses-dev libcmocka-dev binutils elfutils tmux linux-perf libc6-dbg clang llvm libclang-rt-14-dev gcc-multilib
+g++ libbenchmark-dev golang-go cargo rustc librust-criterion-dev nodejs"
+# Debian's nodejs has npm apart; NodeSource's nodejs (20, here) brings it along.
+command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 
 missing=""
 for p in $PKGS; do
