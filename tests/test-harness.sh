@@ -29,7 +29,7 @@ if [ "$BUILD" != build ] && [ -f "$OUT/done" ] && [ -z "${BT_HARNESS_RERUN:-}" ]
 	RUN=0
 	echo "   (parsing the captures of build/harness/out again)"
 fi
-rm -f "$OUT/done"
+[ $RUN = 1 ] && rm -f "$OUT/done"
 
 part_skip() { echo "   skip: $*"; skipped=$((skipped + 1)); }
 
@@ -69,10 +69,12 @@ parsed() {
 
 # every chunking gives the same results
 chunks() {
-	"$PARSE" -c 1 "$1" >"$TMP/c1"
-	"$PARSE" -c 4096 "$1" >"$TMP/c4096"
-	"$PARSE" -s 7 "$1" >"$TMP/crand"
-	cmp -s "$TMP/c1" "$TMP/c4096" && cmp -s "$TMP/c1" "$TMP/crand" ||
+	# (the last three columns are times: chunk numbers here)
+	"$PARSE" -c 1 "$1" >"$TMP/c1" && "$PARSE" -c 4096 "$1" >"$TMP/c4096" &&
+		"$PARSE" -s 7 "$1" >"$TMP/crand" ||
+		fail "harness-parse failed on $(basename "$1") (exit $?)"
+	for f in c1 c4096 crand; do cut -f1-24 "$TMP/$f" >"$TMP/$f.cut"; done
+	cmp -s "$TMP/c1.cut" "$TMP/c4096.cut" && cmp -s "$TMP/c1.cut" "$TMP/crand.cut" ||
 		fail "$(basename "$1"): results depend on how the output is cut into reads"
 }
 
@@ -365,6 +367,32 @@ else
 		# perf script names the lambda's inline frame "Run", leafward of LambdaBenchmark<...>::Run
 		has gbench benchmark '^(benchmark::internal::LambdaBenchmark<.*>::)?Run$' "lambda inlined into LambdaBenchmark::Run"
 		has gbench benchmark '^BM_memcpy$' "BM_memcpy (DWARF recovers memmove's caller)"
+		# Arg variants share one function: which one a sample is in is
+		# told by time, the sample's against its result line's arrival
+		# (harness-parse -T reads the output through a pty, as benchtui will)
+		perf record -q -k mono -F 999 -g -o "$TMP/join.data" -- "$PARSE" -T "$HB/gbench" \
+			--benchmark_min_time=0.1 --benchmark_filter='BM_sum|BM_tmpl' \
+			>"$OUT/join-results.txt" 2>/dev/null
+		perf script -i "$TMP/join.data" -F time,ip,sym,dso 2>/dev/null |
+			"$PARSE" -C gbench >"$OUT/join-samples.txt"
+		awk -F'\t' 'NR == FNR { n++; name[n] = $4; end[n] = $27; next }
+			$2 == "benchmark" { for (i = 1; i <= n && $1 > end[i]; i++) ;
+				c[$4 "\t" (i <= n ? name[i] : "(after)")]++ }
+			END { for (k in c) print c[k] "\t" k }' \
+			"$OUT/join-results.txt" "$OUT/join-samples.txt" | sort -rn >"$OUT/join.txt"
+		# count, entry frame, the result whose window holds the sample
+		if awk -F'\t' '{ tot[$2] += $1 }
+			($2 == "BM_sum" && $3 ~ /^BM_sum\//) || ($2 == "BM_tmpl<unsigned int>" &&
+			    $3 == "BM_tmpl<uint32_t>") || ($2 == "BM_tmpl<double>" && $3 == $2) {
+				good[$2] += $1; win[$3] += $1 }
+			END { for (f in tot) if (good[f] < 0.9 * tot[f]) bad = 1
+			    if (win["BM_sum/8"] < 20 || win["BM_sum/64"] < 20) bad = 1
+			    exit bad }' "$OUT/join.txt"; then
+			ok "gbench: samples of BM_sum split into BM_sum/8 and BM_sum/64 by the time their lines arrived"
+		else
+			fail "gbench: samples and result lines do not join by time:"
+			head -8 "$OUT/join.txt"
+		fi
 	fi
 	if [ -x "$HB/go/gobench.test" ]; then
 		perf record -q -F 499 -g -o "$TMP/go.data" -- "$HB/go/gobench.test" -test.run='^$' \
@@ -382,6 +410,22 @@ else
 		awk -F'\t' '$2 == "benchmark" { p[$3] += $1 } END { exit !(p["warmup"] > 0 && p["measure"] > 0) }' \
 			"$OUT/chains-criterion.txt" && ok "criterion frames: warm-up and measurement told apart" ||
 			fail "criterion frames: no warm-up or no measurement phase"
+	fi
+	if [ -x "$HB/libtest" ]; then
+		perf record -q -F 499 --call-graph dwarf,8192 -o "$TMP/lt.data" -- "$HB/libtest" \
+			--bench bench_fib >/dev/null 2>&1
+		chains libtest "$TMP/lt.data"
+		has libtest benchmark '^libtest::bench_fib(::\{\{closure\}\})?$' "bench_fib's closure below Bencher::iter"
+	fi
+	if [ -f "$OUT/tinybench.pty" ] && [ -d "$JS/node_modules" ]; then
+		# JIT frames: names from the /tmp/perf-PID.map node writes
+		(cd "$JS" && perf record -q -F 499 -g -o "$TMP/tb.data" -- node --perf-basic-prof \
+			tinybench.mjs tinybench 100 >/dev/null 2>&1)
+		chains tinybench "$TMP/tb.data"
+		pid=$(perf script -i "$TMP/tb.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
+		[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
+		has tinybench benchmark '^JS:.* file://.*/tinybench\.mjs:[0-9]+:[0-9]+$' \
+			"task functions (tinybench.mjs:LINE:COL) below tinybench's loop"
 	fi
 fi
 

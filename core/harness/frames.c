@@ -114,8 +114,12 @@ static const char *const mi_runner[] = {
 	"JS:* */node_modules/mitata/*", "JS:? :*", NULL,
 };
 static const char *const js_pass[] = {
-	"Builtins_*", "JS:* node:*", "v8::*", "node::*", "Stub:*", "BytecodeHandler:*",
-	NULL,
+	"Builtins_*", "JS:* node:*", "Stub:*", "BytecodeHandler:*", "RegExp:*", NULL,
+};
+/* node's own code (V8, libuv, the GC): never a task */
+static const char *const js_pass_modules[] = {
+	"node", "libnode.so*", "libc.so*", "libm.so*", "libstdc++.so*", "libgcc_s.so*",
+	"ld-linux*", "[kernel*", "[vdso]", NULL,
 };
 
 static const struct bt_harness_frames tables[] = {
@@ -156,14 +160,14 @@ static const struct bt_harness_frames tables[] = {
 		.harness = BT_HARNESS_TINYBENCH,
 		.runner = tb_runner,
 		.pass = js_pass,
-		.pass_modules = system_modules,
+		.pass_modules = js_pass_modules,
 		.entry = "JS:*NAME file:///path/bench.mjs:LINE:COL (the task function)",
 	},
 	{
 		.harness = BT_HARNESS_MITATA,
 		.runner = mi_runner,
 		.pass = js_pass,
-		.pass_modules = system_modules,
+		.pass_modules = js_pass_modules,
 		.entry = "JS:*NAME file:///path/bench.mjs:LINE:COL (the bench function)",
 	},
 };

@@ -9,15 +9,23 @@
  *	low low_text high high_text iterations iterations_text
  *	counters(name=value|unit|text;...) line error
  *	tab-separated; a missing number or text is "-", flags are letters
- *	(A aggregate, E error, D dead hint); numbers in %.17g.
+ *	(A aggregate, E error, D dead hint); numbers in %.17g;
+ *	then t_begin t_measure t_end (%.6f; here the index of the chunk).
  *   harness-parse -f FILE	the same, FILE read by bt_harness_feed_file()
+ *   harness-parse -T [-H HARNESS] CMD...	run CMD under a pty, its output
+ *	fed as it arrives, times in seconds of CLOCK_MONOTONIC (perf record
+ *	-k mono stamps samples with the same clock)
  *   harness-parse -C HARNESS	perf script output (-F time,ip,sym,dso) on
  *	stdin, one line per sample: time place phase entry-symbol
  */
+#include <errno.h>
 #include <math.h>
+#include <pty.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -93,7 +101,48 @@ print_result(const struct bt_bench_result *r)
 	}
 	printf("\t%zu\t", r->line);
 	put_text(r->error);
-	putchar('\n');
+	printf("\t%.6f\t%.6f\t%.6f\n", r->t_begin, r->t_measure, r->t_end);
+}
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run argv under a pty, feeding its output to p as it arrives; its exit status. */
+static int
+run_pty(struct bt_harness_parser *p, char **argv)
+{
+	char buf[4096];
+	int fd, status = 0;
+	pid_t pid = forkpty(&fd, NULL, NULL, NULL);
+	ssize_t n;
+
+	if (pid < 0) {
+		perror("harness-parse: forkpty");
+		return -1;
+	}
+	if (pid == 0) {
+		execvp(argv[0], argv);
+		perror(argv[0]);
+		_exit(127);
+	}
+	for (;;) {
+		n = read(fd, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;	/* EIO: the child closed its side */
+		bt_harness_feed(p, buf, (size_t)n, now());
+	}
+	bt_harness_finish(p, now());
+	close(fd);
+	waitpid(pid, &status, 0);
+	return status;
 }
 
 /* perf script -F time,ip,sym,dso: "  123.456789: " then "\t addr sym (dso)" lines. */
@@ -174,10 +223,10 @@ main(int argc, char **argv)
 	struct bt_strbuf in = BT_STRBUF_INIT;
 	long chunk = 0;
 	unsigned seed = 1;
-	bool file_api = false;
+	bool file_api = false, pty = false;
 	int c, rc;
 
-	while ((c = getopt(argc, argv, "H:c:s:fC:")) != -1) {
+	while ((c = getopt(argc, argv, "+H:c:s:fC:T")) != -1) {
 		switch (c) {
 		case 'H':
 			only = bt_harness_from_name(optarg);
@@ -193,9 +242,20 @@ main(int argc, char **argv)
 			break;
 		case 'C':
 			return chains(bt_harness_from_name(optarg));
+		case 'T':
+			pty = true;
+			break;
 		default:
 			return 1;
 		}
+	}
+	if (pty && optind < argc) {
+		p = bt_harness_parser_new(only);
+		rc = run_pty(p, argv + optind);
+		for (size_t i = 0; i < bt_harness_count(p); i++)
+			print_result(bt_harness_result(p, i));
+		bt_harness_parser_free(p);
+		return rc == 0 ? 0 : 3;
 	}
 	if (optind + 1 != argc) {
 		fprintf(stderr, "usage: harness-parse [-H HARNESS] [-c CHUNK] [-s SEED] [-f] FILE\n");
