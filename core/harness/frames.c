@@ -59,6 +59,10 @@ static const char *const go_runner[] = {
 static const char *const go_pass[] = {
 	"runtime.*", "testing.*", "sync.*", "time.*", NULL,
 };
+/* run1 runs the function once (b.N = 1) to see whether it has b.Run subs */
+static const char *const go_warmup[] = { "testing.(*B).run1.func1", NULL };
+/* launch grows b.N until the benchmark time is reached; the last run is the result */
+static const char *const go_measure[] = { "testing.(*B).launch", NULL };
 
 /*
  * criterion 0.3: Routine::sample -> <Function as Routine>::warm_up or
@@ -138,6 +142,8 @@ static const struct bt_harness_frames tables[] = {
 		.runner = go_runner,
 		.pass = go_pass,
 		.pass_modules = system_modules,
+		.warmup = go_warmup,
+		.measure = go_measure,
 		.entry = "pkg.BenchmarkX, pkg.BenchmarkX.func1 (b.Run)",
 	},
 	{

@@ -566,6 +566,7 @@ test_chains(void **state)
 	m = place(BT_HARNESS_GO, go_leaf, BT_ARRAY_SIZE(go_leaf));
 	assert_int_equal(m.place, BT_CHAIN_BENCHMARK);
 	assert_int_equal(m.entry, 0);
+	assert_int_equal(m.phase, BT_PHASE_MEASURE);
 	assert_int_equal(place(BT_HARNESS_GO, go_gc, BT_ARRAY_SIZE(go_gc)).place, BT_CHAIN_HARNESS);
 	assert_int_equal(place(BT_HARNESS_GO, go_gcworker, BT_ARRAY_SIZE(go_gcworker)).place,
 	    BT_CHAIN_OUTSIDE);
