@@ -65,7 +65,9 @@ struct bt_harness_parser {
 	BT_VEC(struct result_int *) results;
 	struct bt_strbuf seg;		/* the current segment's raw bytes */
 	bool pending_cr, line_started;
-	double cr_t, line_t0, seg_t0;
+	bool line_shown, seg_shown;	/* a visible byte (not of an escape) arrived */
+	int esc;			/* where in an escape sequence the bytes are */
+	double cr_t, line_t0, seg_t0;	/* when the first visible byte arrived */
 	size_t lineno;
 	struct gb_state gb;
 	struct crit_state crit;

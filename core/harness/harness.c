@@ -400,7 +400,7 @@ emit(struct bt_harness_parser *p, bool transient, double t)
 	l.s = p->seg.buf;
 	l.len = n;
 	l.transient = transient;
-	l.t_begin = transient ? p->seg_t0 : p->line_t0;
+	l.t_begin = transient ? (p->seg_shown ? p->seg_t0 : t) : (p->line_shown ? p->line_t0 : t);
 	l.t_end = t;
 	if (!transient)
 		l.lineno = ++p->lineno;
@@ -410,19 +410,66 @@ emit(struct bt_harness_parser *p, bool transient, double t)
 	if (!transient || strspn(l.s, " \t") < n)
 		dispatch(p, &l);
 	bt_strbuf_reset(&p->seg);
+	p->seg_shown = false;
 	if (!transient)
-		p->line_started = false;
+		p->line_started = p->line_shown = false;
+}
+
+enum { ESC_NONE, ESC_START, ESC_CSI, ESC_STRING, ESC_STRING_END, ESC_NF };
+
+/*
+ * Follow escape sequences byte by byte, only to know when a line's first
+ * visible byte arrived: GB writes a colour reset right after each '\n',
+ * long before the next line's text (bt_ansi_strip removes them later).
+ */
+static bool
+visible(struct bt_harness_parser *p, unsigned char c)
+{
+	switch (p->esc) {
+	case ESC_START:
+		p->esc = c == '[' ? ESC_CSI : (c != 0 && strchr("]PX^_", c)) ? ESC_STRING :
+		    c >= 0x20 && c <= 0x2f ? ESC_NF : ESC_NONE;
+		return false;
+	case ESC_CSI:
+		if (c >= 0x40 && c <= 0x7e)
+			p->esc = ESC_NONE;
+		return false;
+	case ESC_STRING:
+		if (c == 0x07)
+			p->esc = ESC_NONE;
+		else if (c == 0x1b)
+			p->esc = ESC_STRING_END;
+		return false;
+	case ESC_STRING_END:
+		p->esc = ESC_NONE;
+		return false;
+	case ESC_NF:
+		if (c >= 0x30)
+			p->esc = ESC_NONE;
+		return false;
+	default:
+		if (c == 0x1b) {
+			p->esc = ESC_START;
+			return false;
+		}
+		return c >= 0x20 || c == '\t';
+	}
 }
 
 static void
 add_byte(struct bt_harness_parser *p, char c, double t)
 {
-	if (!p->line_started) {
-		p->line_started = true;
-		p->line_t0 = t;
+	p->line_started = true;
+	if (visible(p, (unsigned char)c)) {
+		if (!p->line_shown) {
+			p->line_shown = true;
+			p->line_t0 = t;
+		}
+		if (!p->seg_shown) {
+			p->seg_shown = true;
+			p->seg_t0 = t;
+		}
 	}
-	if (p->seg.len == 0)
-		p->seg_t0 = t;
 	if (p->seg.len < LINE_MAX_BYTES)
 		bt_strbuf_addch(&p->seg, c);
 }
@@ -444,15 +491,10 @@ bt_harness_feed(struct bt_harness_parser *p, const void *buf, size_t len, double
 			emit(p, true, p->cr_t);
 		}
 		if (c == '\r') {
-			if (!p->line_started) {
-				p->line_started = true;
-				p->line_t0 = t;
-			}
+			p->line_started = true;
 			p->pending_cr = true;
 			p->cr_t = t;
 		} else if (c == '\n') {
-			if (!p->line_started)
-				p->line_t0 = t;
 			emit(p, false, t);
 		} else {
 			add_byte(p, c, t);
