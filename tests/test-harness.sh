@@ -263,7 +263,7 @@ lt_build() {
 	if $RUSTC --test -o "$TMP/lt-stable" "$TOP/tests/fixtures/libtest.rs" 2>"$TMP/lt.err"; then
 		echo "   note: this rustc builds #[bench] without RUSTC_BOOTSTRAP"
 	else
-		echo "   note: stable rustc: $(grep -m1 -o 'E0554[^$]*' "$TMP/lt.err" | head -c 100)"
+		echo "   note: stable rustc says: $(grep -m1 'E0554' "$TMP/lt.err" | head -c 100)"
 	fi
 	t0=$(ms)
 	RUSTC_BOOTSTRAP=1 $RUSTC --test -O -g -o "$HB/libtest" "$TOP/tests/fixtures/libtest.rs" ||
@@ -424,6 +424,7 @@ else
 		chains tinybench "$TMP/tb.data"
 		pid=$(perf script -i "$TMP/tb.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
 		[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
+		rm -f "$JS"/isolate-*-v8.log
 		has tinybench benchmark '^JS:.* file://.*/tinybench\.mjs:[0-9]+:[0-9]+$' \
 			"task functions (tinybench.mjs:LINE:COL) below tinybench's loop"
 	fi
