@@ -101,8 +101,9 @@ enum bt_bench_flags {
  * @error: the harness's error message, NULL when none
  * @text: the output line(s) it was parsed from, escapes removed
  * @line: number of its first line in the output, from 1
- * @t_begin: when the harness announced this benchmark (the first visible byte of
- *	its result line, its "Benchmarking NAME" line), NAN when unknown
+ * @t_begin: when the harness announced this benchmark (the first visible
+ *	byte of its result line, its "Benchmarking NAME" line), NAN when
+ *	unknown
  * @t_measure: when its measurement began (criterion "Collecting"), NAN
  *	when unknown
  * @t_end: when its result line was complete

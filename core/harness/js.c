@@ -6,7 +6,8 @@
  * quoted). Columns are found by their header:
  *	v2:   Task Name | ops/sec ('1,234,567') | Average Time (ns) | Margin ('±0.50%') | Samples
  *	v3:   Task name | Latency average (ns) ('123.45 ± 0.50%') | ... | Samples
- *	v4-6: Task name | Latency avg (ns) | Latency med (ns) | Throughput avg (ops/s) | ... | Samples
+ *	v4-6: Task name | Latency avg (ns) | Latency med (ns) |
+ *	      Throughput avg (ops/s) | ... | Samples
  * tinybench prints nothing while it runs: the table comes at the end.
  *
  * mitata 1.x: after a "benchmark  avg (min … max) p75 / p99" header,

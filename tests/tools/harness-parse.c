@@ -166,7 +166,9 @@ chains(enum bt_harness h)
 		if (len <= 0) {
 			if (time != NULL && fr.n > 0) {
 				struct bt_chain_match m;
-				static const char *const places[] = { "outside", "harness", "benchmark" };
+				static const char *const places[] = {
+					"outside", "harness", "benchmark",
+				};
 				static const char *const phases[] = { "-", "warmup", "measure" };
 
 				bt_harness_match_chain(hf, fr.v, fr.n, &m);
@@ -258,7 +260,9 @@ main(int argc, char **argv)
 		return rc == 0 ? 0 : 3;
 	}
 	if (optind + 1 != argc) {
-		fprintf(stderr, "usage: harness-parse [-H HARNESS] [-c CHUNK] [-s SEED] [-f] FILE\n");
+		fprintf(stderr, "usage: harness-parse [-H HARNESS] [-c CHUNK] [-s SEED] [-f] FILE\n"
+		    "       harness-parse -T [-H HARNESS] CMD...\n"
+		    "       harness-parse -C HARNESS < perf-script-output\n");
 		return 1;
 	}
 	p = bt_harness_parser_new(only);

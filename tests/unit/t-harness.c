@@ -462,6 +462,9 @@ place(enum bt_harness h, const struct bt_frame *f, size_t n)
 	return m;
 }
 
+#define CRIT_FN "<criterion::routine::Function<M,F,T> as criterion::routine::Routine<M,T>>"
+#define MAP_FOLD "<core::iter::adapters::map::Map<I,F> as core::iter::traits::iterator::Iterator>::fold"
+
 /* Chains as perf script showed them for the fixtures (docs/benchmarks.md). */
 static void
 test_chains(void **state)
@@ -470,7 +473,8 @@ test_chains(void **state)
 		{ "BM_sum", "/b/gbench" },
 		{ NULL, "/usr/lib/x86_64-linux-gnu/libbenchmark.so.1.7.1" },
 		{ NULL, "/usr/lib/x86_64-linux-gnu/libbenchmark.so.1.7.1" },
-		{ "benchmark::RunSpecifiedBenchmarks", "/usr/lib/x86_64-linux-gnu/libbenchmark.so.1.7.1" },
+		{ "benchmark::RunSpecifiedBenchmarks",
+		  "/usr/lib/x86_64-linux-gnu/libbenchmark.so.1.7.1" },
 		{ "main", "/b/gbench" },
 		{ "__libc_start_call_main", "/usr/lib/x86_64-linux-gnu/libc.so.6" },
 	}, gb_fixture[] = {
@@ -508,10 +512,11 @@ test_chains(void **state)
 		{ "crit::bench_fib::{{closure}}::{{closure}}", "inlined" },
 		{ "criterion::bencher::Bencher<M>::iter", "crit" },
 		{ "crit::bench_fib::{{closure}}", "inlined" },
-		{ "criterion::benchmark_group::BenchmarkGroup<M>::bench_function::{{closure}}", "inlined" },
-		{ "<criterion::routine::Function<M,F,T> as criterion::routine::Routine<M,T>>::bench::{{closure}}", "inlined" },
+		{ "criterion::benchmark_group::BenchmarkGroup<M>::bench_function::{{closure}}",
+		  "inlined" },
+		{ CRIT_FN "::bench::{{closure}}", "inlined" },
 		{ "core::iter::adapters::map::map_fold::{{closure}}", "inlined" },
-		{ "<core::iter::adapters::map::Map<I,F> as core::iter::traits::iterator::Iterator>::fold", "crit" },
+		{ MAP_FOLD, "crit" },
 		{ "criterion::routine::Routine::sample", "crit" },
 		{ "criterion::analysis::common", "crit" },
 		{ "crit::main", "crit" },
@@ -522,7 +527,7 @@ test_chains(void **state)
 		{ "std::time::Instant::now", "crit" },
 		{ "criterion::bencher::Bencher<M>::iter", "crit" },
 		{ "crit::bench_popcnt_dead::{{closure}}", "inlined" },
-		{ "<criterion::routine::Function<M,F,T> as criterion::routine::Routine<M,T>>::warm_up", "crit" },
+		{ CRIT_FN "::warm_up", "crit" },
 		{ "criterion::routine::Routine::sample", "crit" },
 		{ "crit::main", "crit" },
 	}, crit_analysis[] = {
