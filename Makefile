@@ -4,6 +4,7 @@
 #   make check-long the long recording and fuzzing runs (minutes)
 #   make demo       record and browse the bundled example benchmark
 #   make bench      performance comparisons against perf (bench/)
+#   make js-deps    npm packages of the JS benchmark fixtures, into build/js
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
@@ -43,13 +44,17 @@ COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libbenchtui.a
 BIN := $(if $(filter build,$(BUILD)),benchtui,$(BUILD)/benchtui)
 
-.PHONY: all deps check check-long unit demo bench install clean fuzz fuzz-build headers agent
+.PHONY: all deps js-deps check check-long unit demo bench install clean fuzz fuzz-build headers agent
 .DELETE_ON_ERROR:
 
 all: $(BIN) agent
 
 deps:
 	@sh scripts/deps.sh
+
+# tests/test-harness.sh skips the JS harnesses when this fails (no network).
+js-deps:
+	@sh scripts/js-deps.sh build/js || echo "js-deps: the JS harness tests will be skipped"
 
 $(BUILD)/core/%.o: core/%.c
 	@mkdir -p $(@D)
@@ -97,7 +102,7 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 
 # Unit and end-to-end tests, then both again built with ASan+UBSan (leak
 # checking on: a leak makes the binary exit 23, which the tests catch).
-check: deps
+check: deps js-deps
 	@$(MAKE) --no-print-directory headers
 	@$(MAKE) --no-print-directory all unit tools WERROR=$(or $(WERROR),1)
 	@$(MAKE) --no-print-directory unit tools BUILD=build/asan WERROR=1 SAN="$(ASAN)"

@@ -1,0 +1,71 @@
+/*
+ * go test -bench: "BenchmarkName-P \t N \t 12.3 ns/op \t 4.5 MB/s \t 16 B/op
+ * \t 1 allocs/op \t 3.0 custom-unit". The name is written before the
+ * benchmark runs (the numbers after), so through a pty the line's first
+ * byte says when it started.
+ */
+#include <math.h>
+#include <string.h>
+
+#include "harness-int.h"
+
+#define MAX_TOKENS 64
+
+/* "BenchmarkSum/n=8-2" -> "BenchmarkSum"; "BenchmarkPopcnt-2" -> "BenchmarkPopcnt". */
+static size_t
+go_family(const char *name, size_t len)
+{
+	const char *slash = memchr(name, '/', len);
+	size_t n;
+
+	if (slash != NULL)
+		return (size_t)(slash - name);
+	/* Go identifiers hold no '-': a trailing -digits is GOMAXPROCS */
+	n = len;
+	while (n > 0 && name[n - 1] >= '0' && name[n - 1] <= '9')
+		n--;
+	if (n < len && n > 0 && name[n - 1] == '-')
+		return n - 1;
+	return len;
+}
+
+void
+go_line(struct bt_harness_parser *p, const struct hline *l)
+{
+	struct tok t[MAX_TOKENS];
+	size_t n;
+	struct bt_bench_result *r;
+	double iters, v;
+
+	if (l->transient || !hp_starts(l->s, l->len, "Benchmark"))
+		return;
+	n = hp_tokens(l->s, l->len, t, MAX_TOKENS);
+	if (n >= 3 && hp_eq(&t[1], "---") &&
+	    (hp_eq(&t[2], "FAIL:") || hp_eq(&t[2], "SKIP:"))) {
+		/* the name was printed, then the benchmark failed or skipped */
+		r = hp_result_new(p, BT_HARNESS_GO, "console", t[0].s, t[0].len, l);
+		r->flags |= BT_BENCH_ERROR;
+		r->error = hp_str(p, t[1].s, (size_t)(l->s + l->len - t[1].s));
+		hp_set_family(p, r, go_family(t[0].s, t[0].len));
+		return;
+	}
+	if (n < 4 || (n - 2) % 2 != 0 || !hp_number(t[1].s, t[1].len, &iters) ||
+	    memchr(t[1].s, '.', t[1].len) != NULL || memchr(t[1].s, ',', t[1].len) != NULL)
+		return;
+	for (size_t i = 2; i < n; i += 2)
+		if (!hp_number(t[i].s, t[i].len, &v))
+			return;
+	r = hp_result_new(p, BT_HARNESS_GO, "console", t[0].s, t[0].len, l);
+	hp_set_family(p, r, go_family(t[0].s, t[0].len));
+	hp_set_num(p, &r->iterations, iters, t[1].s, t[1].len);
+	for (size_t i = 2; i < n; i += 2) {
+		size_t tl = (size_t)(t[i + 1].s + t[i + 1].len - t[i].s);
+
+		hp_number(t[i].s, t[i].len, &v);
+		if (hp_eq(&t[i + 1], "ns/op"))
+			hp_set_num(p, &r->time, v, t[i].s, tl);
+		else
+			hp_counter(p, r, t[i + 1].s, t[i + 1].len, t[i + 1].s, t[i + 1].len,
+			    v, t[i].s, tl);
+	}
+}
