@@ -1,0 +1,271 @@
+/*
+ * User-space call chains of perf samples (DESIGN.md §6, docs/callchains.md).
+ *
+ * Three sources of a sample's user call chain, one interface:
+ *   - DWARF: the user registers (PERF_SAMPLE_REGS_USER) and a copy of the
+ *     stack (PERF_SAMPLE_STACK_USER) unwound with the modules' CFI through
+ *     libdwfl (dwfl_attach_state, dwfl_thread_getframes), as perf's
+ *     util/unwind-libdw.c does, but with one Dwfl per process whose modules
+ *     are reported once, on first use, and reused by every later sample;
+ *   - frame pointers: the kernel's walk (PERF_SAMPLE_CALLCHAIN);
+ *   - hybrid (benchtui's default recording): both, with a small stack copy.
+ *     The first frames are unwound from CFI and the kernel's chain is
+ *     spliced on at the first frame both walks put at the same stack slot
+ *     (bt_unwind_splice() says exactly when). This gives the immediate
+ *     caller of a leaf that sets up no frame (glibc's string functions, any
+ *     gcc leaf), which the frame-pointer chain skips.
+ *
+ * A chain is an array of addresses, leaf first, as in PERF_SAMPLE_CALLCHAIN:
+ * ips[0] is the sampled ip, ips[i > 0] are return addresses (look up
+ * ips[i] - 1 to name the call site's function and line).
+ *
+ * An address space (struct bt_unwind_space) is one process: its executable
+ * mappings (from MMAP2 records) and its libdwfl session. Threads of the
+ * process share it; a forked child gets a copy (bt_unwind_space_fork()).
+ * struct bt_unwinder below keeps one space per process from a perf.data's
+ * side-band records, for callers that just read a file.
+ *
+ * x86-64 only (PERF_SAMPLE_REGS_ABI_64, perf's x86 register numbering);
+ * other ABIs give -BT_ENOTSUP, and the frame-pointer chain stays usable.
+ */
+#ifndef BENCHTUI_UNWIND_H
+#define BENCHTUI_UNWIND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "perf/sample.h"
+
+struct bt_error;
+struct bt_pd_event;
+
+/* perf's x86-64 register numbers (asm/perf_regs.h) */
+enum {
+	BT_REG_AX = 0, BT_REG_BX, BT_REG_CX, BT_REG_DX, BT_REG_SI, BT_REG_DI,
+	BT_REG_BP, BT_REG_SP, BT_REG_IP, BT_REG_FLAGS, BT_REG_CS, BT_REG_SS,
+	BT_REG_DS, BT_REG_ES, BT_REG_FS, BT_REG_GS, BT_REG_R8, BT_REG_R9,
+	BT_REG_R10, BT_REG_R11, BT_REG_R12, BT_REG_R13, BT_REG_R14, BT_REG_R15,
+};
+
+/*
+ * attr.sample_regs_user for recording. ALL is what perf's --call-graph
+ * dwarf asks for (every general register); HYBRID the three a CFI unwind
+ * of the first frames needs (a frame whose CFA or saved registers use
+ * another register ends the CFI part there: see docs/callchains.md).
+ */
+#define BT_UNWIND_REGS_HYBRID \
+	((1ULL << BT_REG_BP) | (1ULL << BT_REG_SP) | (1ULL << BT_REG_IP))
+#define BT_UNWIND_REGS_ALL \
+	(((1ULL << 24) - 1) & ~((1ULL << BT_REG_DS) | (1ULL << BT_REG_ES) | \
+	    (1ULL << BT_REG_FS) | (1ULL << BT_REG_GS)))
+/* attr.sample_stack_user of the hybrid default, and of perf's DWARF mode */
+#define BT_UNWIND_STACK_HYBRID 512
+#define BT_UNWIND_STACK_DWARF 8192
+/* The most frames a chain holds (perf's kernel.perf_event_max_stack). */
+#define BT_UNWIND_MAX_FRAMES 127
+
+/**
+ * struct bt_unwind_regs - one sample's user state
+ * @abi: PERF_SAMPLE_REGS_ABI_* of the sample (0: no user registers)
+ * @mask: attr.sample_regs_user: which registers @regs holds
+ * @regs: one value per bit of @mask, lowest bit first, native byte order
+ * @stack: the copied user stack, starting at the SP register's value
+ * @stack_size: valid bytes at @stack (the sample's dyn_size)
+ * @tid: the sampled thread
+ */
+struct bt_unwind_regs {
+	uint64_t abi;
+	uint64_t mask;
+	const uint64_t *regs;
+	const uint8_t *stack;
+	size_t stack_size;
+	uint32_t tid;
+};
+
+/*
+ * Fill r from a decoded sample of layout l; the registers are copied
+ * (byte-swapped if need be) into regbuf. Returns 0, or -BT_ENODATA when
+ * the sample has no user registers, -BT_ENOTSUP when they are not
+ * x86-64's or the file is in the other byte order (its stack words are).
+ */
+int bt_unwind_regs_from_sample(struct bt_unwind_regs *r,
+			       const struct bt_perf_layout *l,
+			       const struct bt_perf_sample *s, uint64_t regbuf[64]);
+/* The value of perf register reg (BT_REG_*); false when not recorded. */
+bool bt_unwind_reg(const struct bt_unwind_regs *r, unsigned reg, uint64_t *val);
+
+/**
+ * struct bt_callchain - PERF_SAMPLE_CALLCHAIN split at its PERF_CONTEXT_*
+ *                       markers (guest parts are dropped)
+ * @kernel: the kernel part (after PERF_CONTEXT_KERNEL), @nkernel entries
+ * @user: the user part (after PERF_CONTEXT_USER): user[0] is the
+ *        interrupted user ip, then the return addresses the kernel's
+ *        frame-pointer walk found; @nuser entries
+ * Both point into the caller's array (native byte order).
+ */
+struct bt_callchain {
+	const uint64_t *kernel;
+	size_t nkernel;
+	const uint64_t *user;
+	size_t nuser;
+};
+void bt_callchain_split(const uint64_t *ips, size_t n, struct bt_callchain *cc);
+
+/* How an unwind ended. */
+enum bt_unwind_end {
+	BT_UNWIND_END_OUTERMOST,	/* CFI marks the last frame (_start, clone3) */
+	BT_UNWIND_END_STACK,		/* the copied stack ended */
+	BT_UNWIND_END_FRAMES,		/* max frames reached */
+	BT_UNWIND_END_NOCFI,		/* a frame's module or CFI is missing, or
+					   it needs a register not recorded */
+	BT_UNWIND_END_NOREGS,		/* no user registers: nothing unwound */
+};
+
+/* How a hybrid chain was put together (bt_unwind_splice()). */
+enum bt_splice {
+	BT_SPLICE_NONE,		/* full DWARF chain: no frame-pointer chain */
+	BT_SPLICE_SLOT,		/* rule 1: both walks met at a stack slot */
+	BT_SPLICE_PENDING,	/* rule 2: they met at the slot the CFI unwind
+				   could not read (just past the copy) */
+	BT_SPLICE_CFI,		/* rule 3: the CFI unwind reached the outermost
+				   frame inside the copy: CFI chain alone */
+	BT_SPLICE_GAP,		/* rule 4: no meeting; CFI frames, then the
+				   frame-pointer frames above the copy (frames
+				   in between may be missing) */
+	BT_SPLICE_CFI_ONLY,	/* rule 4 with no plausible frame-pointer
+				   frame above: CFI frames only, truncated */
+	BT_SPLICE_FP,		/* rule 5: nothing from CFI: the kernel's chain */
+};
+
+/**
+ * struct bt_unwind_result - what one unwind produced
+ * @n: frames written to ips
+ * @ncfi: how many of them (from ips[0]) came from the CFI unwind
+ * @end: how the CFI unwind ended
+ * @splice: for bt_unwind_splice(), which rule built the chain
+ * @fp_skipped: for bt_unwind_splice(), frames the kernel's chain had
+ *              missed before the splice point (1: a frameless leaf's caller)
+ */
+struct bt_unwind_result {
+	size_t n;
+	size_t ncfi;
+	enum bt_unwind_end end;
+	enum bt_splice splice;
+	size_t fp_skipped;
+};
+
+struct bt_unwind_space;
+
+/* An empty address space for process pid. */
+struct bt_unwind_space *bt_unwind_space_new(uint32_t pid);
+void bt_unwind_space_free(struct bt_unwind_space *s);
+/* A copy of parent's mappings for a forked child (its own libdwfl session). */
+struct bt_unwind_space *bt_unwind_space_fork(const struct bt_unwind_space *parent,
+					     uint32_t pid);
+/*
+ * Flags: BT_UNWIND_LIBDW unwinds every sample with libdwfl's own frame
+ * walk (dwfl_getthread_frames), as perf does. By default a sample is
+ * unwound with the CFI rows libdw returns (dwarf_cfi_addrframe), cached
+ * per pc and evaluated here, and only a sample with a frame whose row is
+ * not plain (PLT stubs, realigned stacks, signal frames, no CFI) goes to
+ * libdwfl's walk; both give the same chains (tests/test-unwind.sh checks).
+ */
+#define BT_UNWIND_LIBDW 1u
+void bt_unwind_space_set_flags(struct bt_unwind_space *s, unsigned flags);
+
+/**
+ * struct bt_unwind_stats - work done by one space
+ * @samples: samples unwound from CFI
+ * @libdw: of those, samples unwound by libdwfl's frame walk
+ * @rules: CFI rows read (distinct pcs)
+ */
+struct bt_unwind_stats {
+	uint64_t samples, libdw, rules;
+};
+const struct bt_unwind_stats *bt_unwind_space_stats(const struct bt_unwind_space *s);
+
+/* Forget every mapping (exec). */
+void bt_unwind_space_reset(struct bt_unwind_space *s);
+
+/*
+ * An executable mapping: runtime [start, start + len) maps path from file
+ * offset pgoff (an MMAP2 record). A mapping over older ones replaces them.
+ * Files are opened when a sample first unwinds through them: a missing or
+ * unreadable file only ends the chains that reach it. Anonymous and
+ * special mappings ("//anon", "[stack]"...) are ignored; "[vdso]" needs
+ * bt_unwind_space_map_image().
+ */
+void bt_unwind_space_map(struct bt_unwind_space *s, uint64_t start,
+			 uint64_t len, uint64_t pgoff, const char *path);
+/* The same for an ELF image in memory (the vDSO); image is copied. */
+void bt_unwind_space_map_image(struct bt_unwind_space *s, uint64_t start,
+			       uint64_t len, uint64_t pgoff, const char *name,
+			       const void *image, size_t image_len);
+
+/*
+ * Full DWARF unwind of one sample of this process: the chain into
+ * ips[0..max), leaf first. Returns the frame count (also res->n; 0 when
+ * the sample has no user registers), or -BT_ENOTSUP (not x86-64) with err
+ * set. Frames as far as the copied stack allows; res->end says why it
+ * stopped.
+ */
+int bt_unwind_dwarf(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
+		    uint64_t *ips, size_t max, struct bt_unwind_result *res,
+		    struct bt_error *err);
+
+/*
+ * The hybrid chain: fp[0..nfp) is the user part of the sample's
+ * PERF_SAMPLE_CALLCHAIN (struct bt_callchain's user, fp[0] the ip), r the
+ * registers (at least SP, IP and BP) and the small stack copy. The first
+ * frames are unwound from CFI inside the copy; CFI frame i was read from
+ * stack slot s_i, and the kernel's j-th frame from slot f_j = bp_{j-1} + 8
+ * (bp_0 the BP register, bp_j read from the copy at f_j - 8 while it lies
+ * in the copy). The chain is:
+ *   1. the first i with s_i = f_j for some j: CFI frames 0..i, then
+ *      fp[j+1..]                                           (BT_SPLICE_SLOT)
+ *   2. else, if the slot the CFI unwind needed next (just past the copy)
+ *      is some f_j: every CFI frame, then fp[j..]         (BT_SPLICE_PENDING)
+ *   3. else, if the CFI unwind reached the outermost frame: the CFI
+ *      frames                                                (BT_SPLICE_CFI)
+ *   4. else the CFI frames, then fp[j..] from the first f_j above the last
+ *      CFI slot whose ip lies in a mapping (BT_SPLICE_GAP), or none
+ *      (BT_SPLICE_CFI_ONLY)
+ *   5. no CFI frame past the leaf (no registers, no module or CFI for the
+ *      ip): fp as recorded                                    (BT_SPLICE_FP)
+ * Returns the frame count or a negative -BT_E* code, as bt_unwind_dwarf().
+ */
+int bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
+		     const uint64_t *fp, size_t nfp, uint64_t *ips, size_t max,
+		     struct bt_unwind_result *res, struct bt_error *err);
+
+/*
+ * A perf.data's processes: feed every record in file order to
+ * bt_unwinder_event() (it keeps MMAP/MMAP2, FORK, COMM exec), and get a
+ * sample's user chain from bt_unwinder_sample(), which picks the method
+ * from what the sample has: hybrid (callchain with a user part, registers
+ * and stack), DWARF (registers and stack), frame pointers (callchain).
+ */
+struct bt_unwinder;
+
+struct bt_unwinder *bt_unwinder_new(void);
+void bt_unwinder_free(struct bt_unwinder *u);
+/* The vDSO image to use for "[vdso]" mappings (copied); NULL: none. */
+void bt_unwinder_set_vdso(struct bt_unwinder *u, const void *image, size_t len);
+/* Flags (BT_UNWIND_LIBDW) for every space, and the work done by all. */
+void bt_unwinder_set_flags(struct bt_unwinder *u, unsigned flags);
+void bt_unwinder_stats(const struct bt_unwinder *u, struct bt_unwind_stats *st);
+void bt_unwinder_event(struct bt_unwinder *u, const struct bt_pd_event *ev);
+/* The space of process pid (created empty if unknown). */
+struct bt_unwind_space *bt_unwinder_space(struct bt_unwinder *u, uint32_t pid);
+/*
+ * The user chain of a SAMPLE event of layout l into ips[0..max); the
+ * kernel part, if any, is in cc->kernel (cc may be NULL). Returns the
+ * frame count (0: none) or a negative -BT_E* code.
+ */
+int bt_unwinder_sample(struct bt_unwinder *u, const struct bt_perf_layout *l,
+		       const struct bt_pd_event *ev, uint64_t *ips, size_t max,
+		       struct bt_callchain *cc, struct bt_unwind_result *res,
+		       struct bt_error *err);
+
+#endif
