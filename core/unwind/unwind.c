@@ -896,6 +896,20 @@ in_mapping(struct bt_unwind_space *s, uint64_t ip)
 	return find_mapping(s, ip) != NULL;
 }
 
+/* j with fslot[j] == slot (1 <= j < nf), 0 if none */
+static size_t
+fp_index(const uint64_t *fslot, size_t nf, uint64_t slot)
+{
+	size_t j;
+
+	if (slot == 0)
+		return 0;
+	for (j = 1; j < nf; j++)
+		if (fslot[j] == slot)
+			return j;
+	return 0;
+}
+
 static size_t
 append(uint64_t *ips, size_t n, size_t max, const uint64_t *src, size_t nsrc)
 {
@@ -945,7 +959,7 @@ bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 		}
 		s->cur = NULL;
 	}
-	/* rule 5: nothing from CFI past the leaf */
+	/* rule 1: nothing from CFI past the leaf */
 	if (w.n <= 1 && (res->end == BT_UNWIND_END_NOREGS || res->end == BT_UNWIND_END_NOCFI)) {
 		n = append(ips, 0, w.max, fp, nfp);
 		res->splice = nfp ? BT_SPLICE_FP : BT_SPLICE_NONE;
@@ -958,23 +972,16 @@ bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 	k = w.n - 1;	/* the last CFI frame */
 
 	/* frames the kernel's walk missed inside the copy */
-	for (i = 1; i <= k; i++) {
-		for (j = 1; j < nf && fslot[j] != slots[i]; j++)
-			;
-		if (j == nf)
+	for (i = 1; i <= k; i++)
+		if (fp_index(fslot, nf, slots[i]) == 0)
 			res->fp_skipped++;
-	}
 	res->ncfi = w.n;
 	n = w.n;
 	/* rule 2: the walks meet where the copy ended */
-	if (pending && res->end == BT_UNWIND_END_STACK) {
-		for (j = 1; j < nf && fslot[j] != pending; j++)
-			;
-		if (j < nf) {
-			res->splice = BT_SPLICE_PENDING;
-			res->n = append(ips, n, w.max, fp + j, nfp - j);
-			return (int)res->n;
-		}
+	if (res->end == BT_UNWIND_END_STACK && (j = fp_index(fslot, nf, pending))) {
+		res->splice = BT_SPLICE_PENDING;
+		res->n = append(ips, n, w.max, fp + j, nfp - j);
+		return (int)res->n;
 	}
 	/* rule 3: CFI reached the outermost frame */
 	if (res->end == BT_UNWIND_END_OUTERMOST || res->end == BT_UNWIND_END_FRAMES) {
@@ -982,17 +989,13 @@ bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 		res->n = n;
 		return (int)n;
 	}
-	/* rule 1: the last CFI frame is one of the kernel's */
-	if (k >= 1) {
-		for (j = 1; j < nf && fslot[j] != slots[k]; j++)
-			;
-		if (j < nf) {
-			res->splice = BT_SPLICE_SLOT;
-			res->n = append(ips, n, w.max, fp + j + 1, nfp - j - 1);
-			return (int)res->n;
-		}
+	/* rule 4: the last CFI frame is one of the kernel's */
+	if (k >= 1 && (j = fp_index(fslot, nf, slots[k]))) {
+		res->splice = BT_SPLICE_SLOT;
+		res->n = append(ips, n, w.max, fp + j + 1, nfp - j - 1);
+		return (int)res->n;
 	}
-	/* rule 4: the kernel's frames above what CFI covered */
+	/* rule 5: the kernel's frames above what CFI covered */
 	above = pending ? pending : (k >= 1 ? slots[k] : s->sp);
 	for (j = 1; j < nf && fslot[j] <= above; j++)
 		;

@@ -122,20 +122,18 @@ enum bt_unwind_end {
 	BT_UNWIND_END_NOREGS,		/* no user registers: nothing unwound */
 };
 
-/* How a hybrid chain was put together (bt_unwind_splice()). */
+/* How a hybrid chain was put together: the rule of bt_unwind_splice(). */
 enum bt_splice {
-	BT_SPLICE_NONE,		/* full DWARF chain: no frame-pointer chain */
-	BT_SPLICE_SLOT,		/* rule 1: both walks met at a stack slot */
-	BT_SPLICE_PENDING,	/* rule 2: they met at the slot the CFI unwind
-				   could not read (just past the copy) */
-	BT_SPLICE_CFI,		/* rule 3: the CFI unwind reached the outermost
-				   frame inside the copy: CFI chain alone */
-	BT_SPLICE_GAP,		/* rule 4: no meeting; CFI frames, then the
-				   frame-pointer frames above the copy (frames
-				   in between may be missing) */
-	BT_SPLICE_CFI_ONLY,	/* rule 4 with no plausible frame-pointer
-				   frame above: CFI frames only, truncated */
-	BT_SPLICE_FP,		/* rule 5: nothing from CFI: the kernel's chain */
+	BT_SPLICE_NONE,		/* not spliced (full DWARF, or no chain at all) */
+	BT_SPLICE_SLOT,		/* 4: the last CFI frame is a kernel frame */
+	BT_SPLICE_PENDING,	/* 2: the walks meet at the slot just past the copy */
+	BT_SPLICE_CFI,		/* 3: CFI reached the outermost frame: CFI alone */
+	BT_SPLICE_GAP,		/* 5: no meeting: CFI frames, then the kernel's
+				   frames above them (some may be missing
+				   between ips[ncfi - 1] and ips[ncfi]) */
+	BT_SPLICE_CFI_ONLY,	/* 5: no meeting and no plausible kernel frame
+				   above: the CFI frames, truncated */
+	BT_SPLICE_FP,		/* 1: nothing from CFI: the kernel's chain */
 };
 
 /**
@@ -144,8 +142,9 @@ enum bt_splice {
  * @ncfi: how many of them (from ips[0]) came from the CFI unwind
  * @end: how the CFI unwind ended
  * @splice: for bt_unwind_splice(), which rule built the chain
- * @fp_skipped: for bt_unwind_splice(), frames the kernel's chain had
- *              missed before the splice point (1: a frameless leaf's caller)
+ * @fp_skipped: for bt_unwind_splice(), CFI frames inside the copy that
+ *              the kernel's frame-pointer walk missed (1: a frameless
+ *              leaf's caller)
  */
 struct bt_unwind_result {
 	size_t n;
@@ -217,22 +216,33 @@ int bt_unwind_dwarf(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 /*
  * The hybrid chain: fp[0..nfp) is the user part of the sample's
  * PERF_SAMPLE_CALLCHAIN (struct bt_callchain's user, fp[0] the ip), r the
- * registers (at least SP, IP and BP) and the small stack copy. The first
- * frames are unwound from CFI inside the copy; CFI frame i was read from
- * stack slot s_i, and the kernel's j-th frame from slot f_j = bp_{j-1} + 8
- * (bp_0 the BP register, bp_j read from the copy at f_j - 8 while it lies
- * in the copy). The chain is:
- *   1. the first i with s_i = f_j for some j: CFI frames 0..i, then
- *      fp[j+1..]                                           (BT_SPLICE_SLOT)
- *   2. else, if the slot the CFI unwind needed next (just past the copy)
- *      is some f_j: every CFI frame, then fp[j..]         (BT_SPLICE_PENDING)
- *   3. else, if the CFI unwind reached the outermost frame: the CFI
- *      frames                                                (BT_SPLICE_CFI)
- *   4. else the CFI frames, then fp[j..] from the first f_j above the last
- *      CFI slot whose ip lies in a mapping (BT_SPLICE_GAP), or none
- *      (BT_SPLICE_CFI_ONLY)
- *   5. no CFI frame past the leaf (no registers, no module or CFI for the
- *      ip): fp as recorded                                    (BT_SPLICE_FP)
+ * registers (SP, IP and BP at least) and the small stack copy.
+ *
+ * The frames are unwound from CFI as far as the copy allows: CFI frame i
+ * (i >= 1) was read from stack slot s_i, and the unwind stopped either at
+ * the outermost frame, or because the next slot p (just past the copy)
+ * could not be read, or at a frame without usable CFI. The kernel's walk
+ * read fp[j] from slot f_j = bp_{j-1} + 8, bp_0 being the BP register and
+ * bp_j the word at f_j - 8: the addresses f_j are known as long as the
+ * word below each lies in the copy (and a slot in the copy must hold
+ * fp[j], else the kernel walked other memory and f stops there). Two
+ * walks that read the same slot are at the same frame, whatever the
+ * values (recursion cannot fool it). The chain, by the first rule that
+ * applies:
+ *   1. no CFI frame past the leaf (no registers, no module or CFI at the
+ *      ip): fp as recorded                                   (BT_SPLICE_FP)
+ *   2. the copy ended and p = f_j: the CFI frames, then fp[j..]
+ *                                                       (BT_SPLICE_PENDING)
+ *   3. the CFI unwind reached the outermost frame (or max frames): the CFI
+ *      frames                                               (BT_SPLICE_CFI)
+ *   4. the last CFI frame's slot s_k = f_j: the CFI frames, then fp[j+1..]
+ *                                                          (BT_SPLICE_SLOT)
+ *   5. otherwise the CFI frames, then fp[j..] from the first known f_j
+ *      above s_k (and p) whose ip lies in a mapping (BT_SPLICE_GAP: frames
+ *      between may be missing), or no more (BT_SPLICE_CFI_ONLY: truncated)
+ * Every frame inside the copy comes from CFI; the kernel's frames are used
+ * only above it. res->fp_skipped counts the CFI frames whose slot the
+ * kernel's walk did not visit (1 for a frameless leaf's caller).
  * Returns the frame count or a negative -BT_E* code, as bt_unwind_dwarf().
  */
 int bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,

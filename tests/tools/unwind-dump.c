@@ -362,11 +362,26 @@ main(int argc, char **argv)
 			if (ls->n < 5)
 				continue;
 			printf("%-36.36s %7" PRIu64, ls->name, ls->n);
-			for (k = 0; k < nsizes; k++)
-				printf(" %5.1f/%5.1f", 100.0 * (double)ls->caller_ok[k] / (double)ls->n,
+			for (k = 0; k < nsizes; k++) {
+				char cell[32];
+				snprintf(cell, sizeof(cell), "%.1f/%.1f",
+				    100.0 * (double)ls->caller_ok[k] / (double)ls->n,
 				    100.0 * (double)ls->chain_ok[k] / (double)ls->n);
+				printf(" %11s", cell);
+			}
 			printf("\n");
 		}
 	}
+	for (i = 0; i < maps.n; i++) {
+		bt_msyms_free(maps.v[i].syms);
+		free(maps.v[i].path);
+	}
+	BT_VEC_FREE(maps);
+	for (i = 0; i < leaves.n; i++)
+		free(leaves.v[i].name);
+	BT_VEC_FREE(leaves);
+	for (k = 0; k < cl.n; k++)
+		free(cl.v[k].name);
+	BT_VEC_FREE(cl);
 	return 0;
 }
