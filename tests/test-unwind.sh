@@ -54,9 +54,17 @@ if cmp -s "$TMP/bt.chains" "$TMP/bt-libdw.chains"; then
 else
 	fail "cached CFI rows and libdwfl's frame walk disagree:"; diff "$TMP/bt-libdw.chains" "$TMP/bt.chains" | head -6
 fi
+# every disagreement is printed with its kind: perf's chain a prefix of
+# ours (perf stopped early), perf's last frame unresolvable, ours shorter,
+# or different from frame N on
 join -t "$(printf '\t')" "$TMP/perf.chains" "$TMP/bt.chains" | awk -F'\t' '
 	{ n++; p = $2; b = $3; gsub(/:[^ ]*/, "", p); gsub(/:[^ ]*/, "", b)
-	  if (p == b) same++; else print "   differs at " $1 ":\n     perf: " $2 "\n     ours: " $3 >"/dev/stderr" }
+	  if (p == b) { same++; next }
+	  np = split(p, P, " "); nb = split(b, B, " ")
+	  for (i = 1; i <= np && i <= nb && P[i] == B[i]; i++) ;
+	  kind = i > np ? "perf stopped early" : i > nb ? "ours stopped early" : \
+	      (i == np && $2 ~ /unknown\]$/) ? "perf ends in junk" : "frame " i " differs"
+	  print "   " kind " at " $1 ":\n     perf: " $2 "\n     ours: " $3 >"/dev/stderr" }
 	END { printf "%d %d\n", n, same }' >"$TMP/cmp" 2>"$TMP/diffs"
 read -r n same <"$TMP/cmp"
 total=$(wc -l <"$TMP/perf.chains")
@@ -65,7 +73,7 @@ if [ "${n:-0}" -gt 1000 ] && [ "$n" -eq "$total" ] && [ $((same * 100)) -ge $((n
 else
 	fail "DWARF chains: $same of ${n:-0} samples equal perf script's ($total samples in perf script)"
 fi
-head -40 "$TMP/diffs"
+cat "$TMP/diffs"
 
 # --- 2. the hybrid: callers ----------------------------------------------
 # callers FILE FUNC: "COUNT CALLER" lines, hottest first

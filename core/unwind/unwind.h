@@ -22,8 +22,8 @@
  * An address space (struct bt_unwind_space) is one process: its executable
  * mappings (from MMAP2 records) and its libdwfl session. Threads of the
  * process share it; a forked child gets a copy (bt_unwind_space_fork()).
- * struct bt_unwinder below keeps one space per process from a perf.data's
- * side-band records, for callers that just read a file.
+ * struct bt_unwinder below keeps one space per process image from a
+ * perf.data's side-band records, for callers that just read a file.
  *
  * x86-64 only (PERF_SAMPLE_REGS_ABI_64, perf's x86 register numbering);
  * other ABIs give -BT_ENOTSUP, and the frame-pointer chain stays usable.
@@ -250,11 +250,16 @@ int bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 		     struct bt_unwind_result *res, struct bt_error *err);
 
 /*
- * A perf.data's processes: feed every record in file order to
- * bt_unwinder_event() (it keeps MMAP/MMAP2, FORK, COMM exec), and get a
- * sample's user chain from bt_unwinder_sample(), which picks the method
- * from what the sample has: hybrid (callchain with a user part, registers
- * and stack), DWARF (registers and stack), frame pointers (callchain).
+ * A perf.data's processes: give every side-band record to
+ * bt_unwinder_event() (it keeps MMAP/MMAP2, FORK and COMM exec, in any
+ * order: they are replayed by time, as core/profile does), and get a
+ * sample's user chain from bt_unwinder_sample() (samples in any order:
+ * each goes to the process image of its pid current at its time). The
+ * method is picked from what the sample has: hybrid (callchain with a
+ * user part, and registers), DWARF (registers and stack), frame pointers
+ * (callchain). Cheapest when the side-band comes first (a pass with
+ * bt_pd_skip_samples()): a record older than one already applied makes
+ * the next sample rebuild every image.
  */
 struct bt_unwinder;
 
@@ -266,8 +271,9 @@ void bt_unwinder_set_vdso(struct bt_unwinder *u, const void *image, size_t len);
 void bt_unwinder_set_flags(struct bt_unwinder *u, unsigned flags);
 void bt_unwinder_stats(const struct bt_unwinder *u, struct bt_unwind_stats *st);
 void bt_unwinder_event(struct bt_unwinder *u, const struct bt_pd_event *ev);
-/* The space of process pid (created empty if unknown). */
-struct bt_unwind_space *bt_unwinder_space(struct bt_unwinder *u, uint32_t pid);
+/* The space of process pid at time t (created empty if pid is unknown). */
+struct bt_unwind_space *bt_unwinder_space(struct bt_unwinder *u, uint32_t pid,
+					  uint64_t time);
 /*
  * The user chain of a SAMPLE event of layout l into ips[0..max); the
  * kernel part, if any, is in cc->kernel (cc may be NULL). Returns the

@@ -118,8 +118,8 @@ unwind_one(struct bt_unwinder *u, const struct bt_perf_layout *l,
 	if (ret != 0)
 		return 0;
 	if (mode == M_DWARF || (mode == M_AUTO && cc.nuser == 0))
-		return bt_unwind_dwarf(bt_unwinder_space(u, s->pid), &r, ips, max, res, &err);
-	return bt_unwind_splice(bt_unwinder_space(u, s->pid), &r, cc.user, cc.nuser,
+		return bt_unwind_dwarf(bt_unwinder_space(u, s->pid, s->time), &r, ips, max, res, &err);
+	return bt_unwind_splice(bt_unwinder_space(u, s->pid, s->time), &r, cc.user, cc.nuser,
 	    ips, max, res, &err);
 }
 
@@ -233,11 +233,20 @@ main(int argc, char **argv)
 			fprintf(stderr, "unwind-dump: %s\n", err.msg);
 			return 2;
 		}
-		/* the mappings are read again; the spaces and modules stay */
+		/* the side-band first, as the profile reads it; the images stay */
 		if (rep == 0) {
 			u = bt_unwinder_new();
 			bt_unwinder_set_vdso(u, vdso, vdso_len);
 			bt_unwinder_set_flags(u, libdw ? BT_UNWIND_LIBDW : 0);
+			bt_pd_skip_samples(rd, true);
+			while ((ret = bt_pd_next(rd, &ev, &err)) > 0) {
+				bt_unwinder_event(u, &ev);
+				if ((ev.type == PERF_RECORD_MMAP || ev.type == PERF_RECORD_MMAP2) &&
+				    (ev.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL)
+					add_map(&ev);
+			}
+			bt_pd_skip_samples(rd, false);
+			bt_pd_rewind(rd);
 		}
 		while ((ret = bt_pd_next(rd, &ev, &err)) > 0) {
 			const struct bt_perf_layout *l;
@@ -245,14 +254,8 @@ main(int argc, char **argv)
 			uint64_t link;
 			int n;
 
-			if (ev.type != PERF_RECORD_SAMPLE) {
-				bt_unwinder_event(u, &ev);
-				if (rep == 0 && (ev.type == PERF_RECORD_MMAP ||
-				    ev.type == PERF_RECORD_MMAP2) &&
-				    (ev.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL)
-					add_map(&ev);
+			if (ev.type != PERF_RECORD_SAMPLE)
 				continue;
-			}
 			if (ev.attr < 0)
 				continue;
 			l = bt_pd_layout(rd, (size_t)ev.attr);
