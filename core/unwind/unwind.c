@@ -915,7 +915,8 @@ append(uint64_t *ips, size_t n, size_t max, const uint64_t *src, size_t nsrc)
 {
 	size_t k = BT_MIN(nsrc, max - n);
 
-	memcpy(ips + n, src, k * sizeof(*ips));
+	if (k)
+		memcpy(ips + n, src, k * sizeof(*ips));
 	return n + k;
 }
 

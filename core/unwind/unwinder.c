@@ -339,6 +339,7 @@ bt_unwinder_sample(struct bt_unwinder *u, const struct bt_perf_layout *l,
 	res->end = have_regs ? BT_UNWIND_END_STACK : BT_UNWIND_END_NOREGS;
 	res->splice = cc->nuser ? BT_SPLICE_FP : BT_SPLICE_NONE;
 	res->n = BT_MIN(cc->nuser, max);
-	memcpy(ips, cc->user, res->n * sizeof(*ips));
+	if (res->n)
+		memcpy(ips, cc->user, res->n * sizeof(*ips));
 	return (int)res->n;
 }

@@ -112,7 +112,8 @@ unwind_one(struct bt_unwinder *u, const struct bt_perf_layout *l,
 		r.stack_size = BT_MIN(r.stack_size, (size_t)stack);
 	if (mode == M_FP || (ret != 0 && mode == M_AUTO)) {
 		res->n = BT_MIN(cc.nuser, max);
-		memcpy(ips, cc.user, res->n * sizeof(*ips));
+		if (res->n)
+			memcpy(ips, cc.user, res->n * sizeof(*ips));
 		return (int)res->n;
 	}
 	if (ret != 0)
