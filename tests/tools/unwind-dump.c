@@ -361,8 +361,20 @@ main(int argc, char **argv)
 		for (k = 0; k < nsizes; k++)
 			printf(" %11ld", sizes[k]);
 		printf("\n");
+		/* every sample first, then each leaf function with 5 or more */
+		struct leafstat all;
+
+		memset(&all, 0, sizeof(all));
+		all.name = (char *)"(all samples)";
 		for (i = 0; i < leaves.n; i++) {
-			struct leafstat *ls = &leaves.v[i];
+			all.n += leaves.v[i].n;
+			for (k = 0; k < nsizes; k++) {
+				all.caller_ok[k] += leaves.v[i].caller_ok[k];
+				all.chain_ok[k] += leaves.v[i].chain_ok[k];
+			}
+		}
+		for (i = 0; i <= leaves.n; i++) {
+			struct leafstat *ls = i ? &leaves.v[i - 1] : &all;
 			if (ls->n < 5)
 				continue;
 			printf("%-36.36s %7" PRIu64, ls->name, ls->n);
