@@ -160,6 +160,18 @@ awk 'NR > 1 { split($10, a, "/"); if (a[2] + 0 < 99) { print "   " $1 " chain ri
 	"$TMP/sweepfp" && ok "512 bytes with frame pointers: every chain right up to main" ||
 	fail "512 bytes with frame pointers: chains differ from DWARF"
 
+# --- a rebuilt binary is not trusted ---------------------------------------
+cp "$nofp" "$TMP/stale"
+"$T/unwind-record" -g -s 512 -o "$TMP/stale.data" "$TMP/stale" 300 2>/dev/null
+cp "$fp" "$TMP/stale"	# another build-id at the same path
+"$D" "$TMP/stale.data" --stats >"$TMP/st"
+"$D" "$TMP/stale.data" --callers leaf >"$TMP/c"
+if grep -q "files-with-another-build-id 1" "$TMP/st" && ! grep -q caller_ "$TMP/c"; then
+	ok "a binary rebuilt after the recording is refused (its build-id differs): no made-up callers"
+else
+	fail "a rebuilt binary was used: $(tail -1 "$TMP/st"); $(head -3 "$TMP/c")"
+fi
+
 # --- numbers ---------------------------------------------------------------
 persample() {	# FILE: bytes per sample
 	n=$("$D" "$1" --stats | awk '/^samples/ { print $2 }')

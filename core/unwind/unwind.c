@@ -6,6 +6,7 @@
  * frame-pointer chain.
  */
 #include <dwarf.h>
+#include <elfutils/libdwelf.h>
 #include <elfutils/libdwfl.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +35,8 @@ struct mapping {
 	size_t image_len;
 	enum map_state state;
 	uint64_t bias;		/* load bias, once reported */
+	uint8_t build_id[20];	/* what the file must have, when known */
+	uint8_t build_id_size;
 };
 
 /*
@@ -249,7 +252,8 @@ bt_unwind_space_free(struct bt_unwind_space *s)
 
 static void
 add_mapping(struct bt_unwind_space *s, uint64_t start, uint64_t len,
-	    uint64_t pgoff, const char *path, const void *image, size_t image_len)
+	    uint64_t pgoff, const char *path, const void *image, size_t image_len,
+	    const uint8_t *build_id, size_t build_id_size)
 {
 	struct mapping m;
 	size_t lo, hi;
@@ -268,6 +272,10 @@ add_mapping(struct bt_unwind_space *s, uint64_t start, uint64_t len,
 	m.end = start + len;
 	m.pgoff = pgoff;
 	m.path = bt_xstrdup(path);
+	if (build_id != NULL && build_id_size > 0) {
+		m.build_id_size = (uint8_t)BT_MIN(build_id_size, sizeof(m.build_id));
+		memcpy(m.build_id, build_id, m.build_id_size);
+	}
 	if (image != NULL) {
 		m.image = bt_xmalloc(image_len);
 		memcpy(m.image, image, image_len);
@@ -293,11 +301,12 @@ add_mapping(struct bt_unwind_space *s, uint64_t start, uint64_t len,
 
 void
 bt_unwind_space_map(struct bt_unwind_space *s, uint64_t start, uint64_t len,
-		    uint64_t pgoff, const char *path)
+		    uint64_t pgoff, const char *path, const uint8_t *build_id,
+		    size_t build_id_size)
 {
 	if (path == NULL || path[0] != '/' || strncmp(path, "/memfd:", 7) == 0)
 		return;		/* anonymous, [stack], [vdso] without an image... */
-	add_mapping(s, start, len, pgoff, path, NULL, 0);
+	add_mapping(s, start, len, pgoff, path, NULL, 0, build_id, build_id_size);
 }
 
 void
@@ -307,7 +316,7 @@ bt_unwind_space_map_image(struct bt_unwind_space *s, uint64_t start,
 {
 	if (image == NULL || image_len == 0)
 		return;
-	add_mapping(s, start, len, pgoff, name, image, image_len);
+	add_mapping(s, start, len, pgoff, name, image, image_len, NULL, 0);
 }
 
 struct bt_unwind_space *
@@ -319,7 +328,7 @@ bt_unwind_space_fork(const struct bt_unwind_space *parent, uint32_t pid)
 	for (i = 0; i < parent->maps.n; i++) {
 		const struct mapping *m = &parent->maps.v[i];
 		add_mapping(s, m->start, m->end - m->start, m->pgoff, m->path,
-		    m->image, m->image_len);
+		    m->image, m->image_len, m->build_id, m->build_id_size);
 	}
 	return s;
 }
@@ -403,6 +412,18 @@ report(struct bt_unwind_space *s, struct mapping *m)
 			elf_end(elf);
 		close(fd);
 		return;
+	}
+	/* the file was rebuilt since the recording: its CFI would lie */
+	if (m->build_id_size) {
+		const void *id;
+		ssize_t n = dwelf_elf_gnu_build_id(elf, &id);
+
+		if (n != m->build_id_size || memcmp(id, m->build_id, (size_t)n) != 0) {
+			s->stats.mismatched++;
+			elf_end(elf);
+			close(fd);
+			return;
+		}
 	}
 	elf_end(elf);
 	/* another mapping of the same file (segments): one module */

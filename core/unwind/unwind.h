@@ -38,6 +38,7 @@
 #include "perf/sample.h"
 
 struct bt_error;
+struct bt_pd_buildid;
 struct bt_pd_event;
 
 /* perf's x86-64 register numbers (asm/perf_regs.h) */
@@ -178,9 +179,10 @@ void bt_unwind_space_set_flags(struct bt_unwind_space *s, unsigned flags);
  * @samples: samples unwound from CFI
  * @libdw: of those, samples unwound by libdwfl's frame walk
  * @rules: CFI rows read (distinct pcs)
+ * @mismatched: files not used because their build-id is not the recorded one
  */
 struct bt_unwind_stats {
-	uint64_t samples, libdw, rules;
+	uint64_t samples, libdw, rules, mismatched;
 };
 const struct bt_unwind_stats *bt_unwind_space_stats(const struct bt_unwind_space *s);
 
@@ -191,12 +193,15 @@ void bt_unwind_space_reset(struct bt_unwind_space *s);
  * An executable mapping: runtime [start, start + len) maps path from file
  * offset pgoff (an MMAP2 record). A mapping over older ones replaces them.
  * Files are opened when a sample first unwinds through them: a missing or
- * unreadable file only ends the chains that reach it. Anonymous and
- * special mappings ("//anon", "[stack]"...) are ignored; "[vdso]" needs
+ * unreadable file only ends the chains that reach it, and so does a file
+ * whose build-id is not build_id (when given: from the MMAP2 record or
+ * the BUILD_ID feature), as after a rebuild. Anonymous and special
+ * mappings ("//anon", "[stack]"...) are ignored; "[vdso]" needs
  * bt_unwind_space_map_image().
  */
 void bt_unwind_space_map(struct bt_unwind_space *s, uint64_t start,
-			 uint64_t len, uint64_t pgoff, const char *path);
+			 uint64_t len, uint64_t pgoff, const char *path,
+			 const uint8_t *build_id, size_t build_id_size);
 /* The same for an ELF image in memory (the vDSO); image is copied. */
 void bt_unwind_space_map_image(struct bt_unwind_space *s, uint64_t start,
 			       uint64_t len, uint64_t pgoff, const char *name,
@@ -267,6 +272,12 @@ struct bt_unwinder *bt_unwinder_new(void);
 void bt_unwinder_free(struct bt_unwinder *u);
 /* The vDSO image to use for "[vdso]" mappings (copied); NULL: none. */
 void bt_unwinder_set_vdso(struct bt_unwinder *u, const void *image, size_t len);
+/*
+ * The build-ids of the recording's files (its BUILD_ID feature), checked
+ * for mappings whose record carries none; copied.
+ */
+void bt_unwinder_set_buildids(struct bt_unwinder *u,
+			      const struct bt_pd_buildid *ids, size_t n);
 /* Flags (BT_UNWIND_LIBDW) for every space, and the work done by all. */
 void bt_unwinder_set_flags(struct bt_unwinder *u, unsigned flags);
 void bt_unwinder_stats(const struct bt_unwinder *u, struct bt_unwind_stats *st);

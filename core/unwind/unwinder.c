@@ -23,7 +23,8 @@ struct sideband {
 	uint32_t pid, ppid;
 	uint64_t start, len, pgoff;
 	char *path;		/* MMAP: owned */
-	bool exec;		/* COMM: an exec */
+	uint8_t build_id[20];	/* MMAP2 with a build-id */
+	uint8_t build_id_size;
 };
 
 /* One process image: pid from t_start on. */
@@ -45,6 +46,8 @@ struct bt_unwinder {
 	size_t hcap;
 	uint8_t *vdso;
 	size_t vdso_len;
+	struct bt_pd_buildid *ids;	/* the BUILD_ID feature (filenames owned) */
+	size_t nids;
 	BT_VEC(uint64_t) chain;		/* the current sample's callchain, native */
 	unsigned flags;
 };
@@ -82,6 +85,9 @@ bt_unwinder_free(struct bt_unwinder *u)
 		free(u->sb.v[i].path);
 	BT_VEC_FREE(u->sb);
 	BT_VEC_FREE(u->chain);
+	for (i = 0; i < u->nids; i++)
+		free(u->ids[i].filename);
+	free(u->ids);
 	free(u->latest);
 	free(u->latest_pid);
 	free(u->vdso);
@@ -98,6 +104,24 @@ bt_unwinder_set_vdso(struct bt_unwinder *u, const void *image, size_t len)
 		u->vdso = bt_xmalloc(len);
 		memcpy(u->vdso, image, len);
 		u->vdso_len = len;
+	}
+	drop_images(u);
+}
+
+void
+bt_unwinder_set_buildids(struct bt_unwinder *u, const struct bt_pd_buildid *ids,
+			 size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < u->nids; i++)
+		free(u->ids[i].filename);
+	free(u->ids);
+	u->ids = n ? bt_xcalloc(n, sizeof(*u->ids)) : NULL;
+	u->nids = n;
+	for (i = 0; i < n; i++) {
+		u->ids[i] = ids[i];
+		u->ids[i].filename = bt_xstrdup(ids[i].filename ? ids[i].filename : "");
 	}
 	drop_images(u);
 }
@@ -123,6 +147,7 @@ bt_unwinder_stats(const struct bt_unwinder *u, struct bt_unwind_stats *st)
 		st->samples += s->samples;
 		st->libdw += s->libdw;
 		st->rules += s->rules;
+		st->mismatched += s->mismatched;
 	}
 }
 
@@ -207,8 +232,18 @@ apply(struct bt_unwinder *u, const struct sideband *s)
 		if (strcmp(s->path, "[vdso]") == 0)
 			bt_unwind_space_map_image(im->space, s->start, s->len, s->pgoff,
 			    "[vdso]", u->vdso, u->vdso_len);
-		else
-			bt_unwind_space_map(im->space, s->start, s->len, s->pgoff, s->path);
+		else {
+			const uint8_t *id = s->build_id_size ? s->build_id : NULL;
+			size_t idn = s->build_id_size;
+
+			for (i = 0; id == NULL && i < u->nids; i++)
+				if (u->ids[i].size && strcmp(u->ids[i].filename, s->path) == 0) {
+					id = u->ids[i].id;
+					idn = u->ids[i].size;
+				}
+			bt_unwind_space_map(im->space, s->start, s->len, s->pgoff,
+			    s->path, id, idn);
+		}
 		return;
 	case PERF_RECORD_FORK:
 		i = newest_image(u, s->ppid);
@@ -286,6 +321,8 @@ bt_unwinder_event(struct bt_unwinder *u, const struct bt_pd_event *ev)
 		s.len = ev->u.mmap.len;
 		s.pgoff = ev->u.mmap.pgoff;
 		s.path = bt_xstrdup(ev->u.mmap.filename);
+		s.build_id_size = (uint8_t)BT_MIN(ev->u.mmap.build_id_size, 20);
+		memcpy(s.build_id, ev->u.mmap.build_id, s.build_id_size);
 		break;
 	case PERF_RECORD_FORK:
 		/* a new thread shares its process's image */

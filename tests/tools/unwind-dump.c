@@ -239,6 +239,11 @@ main(int argc, char **argv)
 			u = bt_unwinder_new();
 			bt_unwinder_set_vdso(u, vdso, vdso_len);
 			bt_unwinder_set_flags(u, libdw ? BT_UNWIND_LIBDW : 0);
+			{
+				const struct bt_pd_buildid *ids;
+				size_t nids = bt_pd_buildids(rd, &ids);
+				bt_unwinder_set_buildids(u, ids, nids);
+			}
 			bt_pd_skip_samples(rd, true);
 			while ((ret = bt_pd_next(rd, &ev, &err)) > 0) {
 				bt_unwinder_event(u, &ev);
@@ -353,8 +358,9 @@ main(int argc, char **argv)
 			if (end[k])
 				printf(" %s=%" PRIu64, en[k], end[k]);
 		printf("\nfp-missed-a-frame %" PRIu64 "\n", skipped);
-		printf("cfi-unwinds %" PRIu64 " by-libdwfl %" PRIu64 " rows %" PRIu64 "\n",
-		    ust.samples, ust.libdw, ust.rules);
+		printf("cfi-unwinds %" PRIu64 " by-libdwfl %" PRIu64 " rows %" PRIu64
+		    " files-with-another-build-id %" PRIu64 "\n",
+		    ust.samples, ust.libdw, ust.rules, ust.mismatched);
 	}
 	if (nsizes) {
 		printf("%-36s %7s", "leaf (caller%/chain% per stack size)", "samples");

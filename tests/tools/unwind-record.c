@@ -165,6 +165,7 @@ main(int argc, char **argv)
 	a.wakeup_watermark = PAGES * pagesz / 4;
 	a.use_clockid = 1;
 	a.clockid = CLOCK_MONOTONIC;
+	a.build_id = 1;		/* MMAP2 records carry the build-id (Linux 5.12) */
 
 	if (pipe2(go, O_CLOEXEC) < 0)
 		die("pipe");
@@ -180,6 +181,11 @@ main(int argc, char **argv)
 	for (c = 0; c < ncpu && c < 1024; c++) {
 		long fd = syscall(SYS_perf_event_open, &a, pid, (int)c, -1,
 		    PERF_FLAG_FD_CLOEXEC);
+		if (fd < 0 && errno == EINVAL && a.build_id) {
+			a.build_id = 0;
+			fd = syscall(SYS_perf_event_open, &a, pid, (int)c, -1,
+			    PERF_FLAG_FD_CLOEXEC);
+		}
 		if (fd < 0) {
 			kill(pid, SIGKILL);
 			die("perf_event_open");

@@ -102,7 +102,7 @@ self_space(void)
 		path[0] = '\0';
 		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %511s", &lo, &hi, perm,
 		    &off, path) >= 4 && perm[2] == 'x')
-			bt_unwind_space_map(s, lo, hi - lo, off, path);
+			bt_unwind_space_map(s, lo, hi - lo, off, path, NULL, 0);
 	}
 	fclose(f);
 	return s;
@@ -313,9 +313,10 @@ test_space(void **state)
 	assert_int_equal(n, 1);
 	assert_int_equal(res.end, BT_UNWIND_END_NOCFI);
 	/* a mapping over the code, of a file that is not ELF: chains stop */
-	bt_unwind_space_map(c, snap.regs[2] & ~0xfffULL, 4096, 0, "/proc/self/status");
-	bt_unwind_space_map(c, 0x1000, 4096, 0, "//anon");
-	bt_unwind_space_map(c, 0x2000, 4096, 0, "[stack]");
+	bt_unwind_space_map(c, snap.regs[2] & ~0xfffULL, 4096, 0, "/proc/self/status",
+	    NULL, 0);
+	bt_unwind_space_map(c, 0x1000, 4096, 0, "//anon", NULL, 0);
+	bt_unwind_space_map(c, 0x2000, 4096, 0, "[stack]", NULL, 0);
 	n = bt_unwind_dwarf(c, &r, ips, 64, &res, NULL);
 	assert_true(n >= 1);
 	bt_unwind_space_free(c);
