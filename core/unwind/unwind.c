@@ -123,7 +123,8 @@ bt_unwind_regs_from_sample(struct bt_unwind_regs *r, const struct bt_perf_layout
 
 	memset(r, 0, sizeof(*r));
 	r->tid = s->tid;
-	if (!BT_PF_HAS(s, BT_PF_REGS_USER) || s->regs_user_abi == PERF_SAMPLE_REGS_ABI_NONE)
+	if (!BT_PF_HAS(s, BT_PF_REGS_USER) ||
+	    s->regs_user_abi == PERF_SAMPLE_REGS_ABI_NONE)
 		return -BT_ENODATA;
 	if (s->regs_user_abi != PERF_SAMPLE_REGS_ABI_64 || s->swapped)
 		return -BT_ENOTSUP;
@@ -305,7 +306,7 @@ bt_unwind_space_map(struct bt_unwind_space *s, uint64_t start, uint64_t len,
 		    size_t build_id_size)
 {
 	if (path == NULL || path[0] != '/' || strncmp(path, "/memfd:", 7) == 0)
-		return;		/* anonymous, [stack], [vdso] without an image... */
+		return;	/* anonymous, [stack], [vdso] without an image... */
 	add_mapping(s, start, len, pgoff, path, NULL, 0, build_id, build_id_size);
 }
 
@@ -898,7 +899,8 @@ bt_unwind_dwarf(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 		struct bt_error *err)
 {
 	uint64_t slots[BT_UNWIND_MAX_FRAMES + 1], pending;
-	struct walk w = { .ips = ips, .slots = slots, .max = BT_MIN(max, BT_ARRAY_SIZE(slots)) };
+	struct walk w = { .ips = ips, .slots = slots,
+		.max = BT_MIN(max, BT_ARRAY_SIZE(slots)) };
 	int ret;
 
 	memset(res, 0, sizeof(*res));
@@ -948,7 +950,8 @@ bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 {
 	uint64_t slots[BT_UNWIND_MAX_FRAMES + 1], fslot[BT_UNWIND_MAX_FRAMES + 1];
 	uint64_t pending, bp, v, above;
-	struct walk w = { .ips = ips, .slots = slots, .max = BT_MIN(max, BT_ARRAY_SIZE(slots)) };
+	struct walk w = { .ips = ips, .slots = slots,
+		.max = BT_MIN(max, BT_ARRAY_SIZE(slots)) };
 	size_t nf = 0, i, j, k, n;
 	int ret;
 
@@ -982,7 +985,8 @@ bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 		s->cur = NULL;
 	}
 	/* rule 1: nothing from CFI past the leaf */
-	if (w.n <= 1 && (res->end == BT_UNWIND_END_NOREGS || res->end == BT_UNWIND_END_NOCFI)) {
+	if (w.n <= 1 && (res->end == BT_UNWIND_END_NOREGS ||
+	    res->end == BT_UNWIND_END_NOCFI)) {
 		n = append(ips, 0, w.max, fp, nfp);
 		res->splice = nfp ? BT_SPLICE_FP : BT_SPLICE_NONE;
 		res->n = n;

@@ -31,7 +31,7 @@ struct sideband {
 struct image {
 	uint32_t pid;
 	uint64_t t_start;
-	size_t prev;		/* the image of pid before this one, SIZE_MAX if none */
+	size_t prev;		/* pid's image before this one, or SIZE_MAX */
 	struct bt_unwind_space *space;
 };
 
@@ -48,7 +48,7 @@ struct bt_unwinder {
 	size_t vdso_len;
 	struct bt_pd_buildid *ids;	/* the BUILD_ID feature (filenames owned) */
 	size_t nids;
-	BT_VEC(uint64_t) chain;		/* the current sample's callchain, native */
+	BT_VEC(uint64_t) chain;		/* the sample's callchain, native */
 	unsigned flags;
 };
 
@@ -143,7 +143,8 @@ bt_unwinder_stats(const struct bt_unwinder *u, struct bt_unwind_stats *st)
 
 	memset(st, 0, sizeof(*st));
 	for (i = 0; i < u->images.n; i++) {
-		const struct bt_unwind_stats *s = bt_unwind_space_stats(u->images.v[i].space);
+		const struct bt_unwind_stats *s =
+		    bt_unwind_space_stats(u->images.v[i].space);
 		st->samples += s->samples;
 		st->libdw += s->libdw;
 		st->rules += s->rules;
@@ -227,8 +228,8 @@ apply(struct bt_unwinder *u, const struct sideband *s)
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
 		i = newest_image(u, s->pid);
-		im = i == SIZE_MAX ? add_image(u, s->pid, 0, bt_unwind_space_new(s->pid)) :
-		    &u->images.v[i];
+		im = i != SIZE_MAX ? &u->images.v[i] :
+		    add_image(u, s->pid, 0, bt_unwind_space_new(s->pid));
 		if (strcmp(s->path, "[vdso]") == 0)
 			bt_unwind_space_map_image(im->space, s->start, s->len, s->pgoff,
 			    "[vdso]", u->vdso, u->vdso_len);
@@ -237,7 +238,8 @@ apply(struct bt_unwinder *u, const struct sideband *s)
 			size_t idn = s->build_id_size;
 
 			for (i = 0; id == NULL && i < u->nids; i++)
-				if (u->ids[i].size && strcmp(u->ids[i].filename, s->path) == 0) {
+				if (u->ids[i].size &&
+				    strcmp(u->ids[i].filename, s->path) == 0) {
 					id = u->ids[i].id;
 					idn = u->ids[i].size;
 				}
@@ -247,7 +249,8 @@ apply(struct bt_unwinder *u, const struct sideband *s)
 		return;
 	case PERF_RECORD_FORK:
 		i = newest_image(u, s->ppid);
-		add_image(u, s->pid, s->time, i == SIZE_MAX ? bt_unwind_space_new(s->pid) :
+		add_image(u, s->pid, s->time, i == SIZE_MAX ?
+		    bt_unwind_space_new(s->pid) :
 		    bt_unwind_space_fork(u->images.v[i].space, s->pid));
 		return;
 	case PERF_RECORD_COMM:
@@ -310,8 +313,8 @@ bt_unwinder_event(struct bt_unwinder *u, const struct bt_pd_event *ev)
 	switch (ev->type) {
 	case PERF_RECORD_MMAP:
 	case PERF_RECORD_MMAP2:
-		if ((ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) == PERF_RECORD_MISC_KERNEL ||
-		    ev->u.mmap.pid == (uint32_t)-1)
+		if ((ev->misc & PERF_RECORD_MISC_CPUMODE_MASK) ==
+		    PERF_RECORD_MISC_KERNEL || ev->u.mmap.pid == (uint32_t)-1)
 			return;
 		if (ev->type == PERF_RECORD_MMAP2 ? !(ev->u.mmap.prot & PROT_EXEC) :
 		    (ev->misc & PERF_RECORD_MISC_MMAP_DATA) != 0)
