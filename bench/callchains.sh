@@ -41,7 +41,7 @@ for i in $(seq "$RUNS"); do
 	for c in $configs; do
 		t0=$(now)
 		run "$c" >/dev/null 2>"$TMP/err"
-		echo "$c $(echo "$(now) - $t0" | bc) $(awk '/^harness/ { print $2, $3 }' "$TMP/err")" >>"$TMP/times"
+		echo "$c $(awk -v a="$(now)" -v b="$t0" 'BEGIN { print a - b }') $(awk '/^harness/ { print $2, $3 }' "$TMP/err")" >>"$TMP/times"
 	done
 done
 median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
@@ -70,7 +70,7 @@ for c in perf-g perf-dwarf hybrid-512; do
 	t1=$(now)
 	/usr/bin/time -f "%M" -o "$TMP/t2" "$T/unwind-dump" "$TMP/$c.data" --stats >"$TMP/st"
 	t2=$(now)
-	pt=$(echo "$t1 - $t0" | bc); bt=$(echo "$t2 - $t1" | bc)
+	pt=$(awk -v a="$t1" -v b="$t0" 'BEGIN { print a - b }'); bt=$(awk -v a="$t2" -v b="$t1" 'BEGIN { print a - b }')
 	pm=$(cat "$TMP/t1"); bm=$(cat "$TMP/t2")
 	rate=$(awk '/^samples/ { print $9 }' "$TMP/st")
 	awk -v c="$c" -v pt="$pt" -v pm="$pm" -v bt="$bt" -v bm="$bm" -v r="$rate" 'BEGIN {
