@@ -25,7 +25,7 @@
 
 #include "base.h"
 #include "perf/perfdata.h"
-#include "record/record.h"
+#include "symbols/symbols.h"
 #include "symbols/symbols.h"
 #include "unwind/unwind.h"
 
