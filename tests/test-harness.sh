@@ -218,11 +218,16 @@ crit_build() {
 		cp -r "$src" "$r/src" || return 1
 	fi
 	t0=$(ms)
-	(cd "$r/src" && CARGO_HOME=$r/home CARGO_TARGET_DIR=$r/target RUSTC=$RUSTC \
+	# criterion's dependencies take minutes to build the first time: their
+	# build outlives the build directory, in the user's cache (a fresh
+	# clone on the same machine reuses it; cargo rebuilds what changed)
+	target=${XDG_CACHE_HOME:-$HOME/.cache}/benchtui/rustbench-target
+	mkdir -p "$target" 2>/dev/null || target=$r/target
+	(cd "$r/src" && CARGO_HOME=$r/home CARGO_TARGET_DIR=$target RUSTC=$RUSTC \
 		"$CARGO" bench --offline --no-run -q 2>"$r/build.log") ||
 		{ tail -20 "$r/build.log"; return 1; }
 	echo "   cargo bench --no-run (criterion): $(( $(ms) - t0 )) ms"
-	CRIT=$(ls -t "$r"/target/release/deps/crit-* 2>/dev/null | grep -v '\.d$' | head -1)
+	CRIT=$(ls -t "$target"/release/deps/crit-* 2>/dev/null | grep -v '\.d$' | head -1)
 	[ -x "$CRIT" ]
 }
 if [ ! -x $CARGO ] || [ ! -x $RUSTC ] || ! ls -d /usr/share/cargo/registry/criterion-0.3* >/dev/null 2>&1; then
