@@ -37,6 +37,21 @@ fixture() {
 	echo "$FIX/$name"
 }
 
+# go_fixture NAME [go build flags...]: build the Go test package tests/fixtures/NAME
+# with go test -c into $FIX/NAME[-flags].test, offline, caches in the build
+# directory (no HOME, no module proxy); prints the path
+go_fixture() {
+	name=$1; shift
+	out=$FIX/$name$(printf '%s' "$*" | tr -c 'A-Za-z0-9=\n' '-').test
+	src=$TOP/tests/fixtures/$name
+	if [ ! -x "$out" ] || [ -n "$(find "$src" -newer "$out")" ]; then
+		(cd "$src" && GOCACHE=$FIX/go/cache GOPATH=$FIX/go/path GOPROXY=off GOFLAGS= \
+			GO111MODULE=on GOTOOLCHAIN=local go test -c -vet=off "$@" -o "$out" .) >&2 ||
+			{ echo "cannot build Go fixture $name $*" >&2; exit 1; }
+	fi
+	echo "$out"
+}
+
 # Skip (77) when the kernel refuses perf_event_open here.
 need_recording() {
 	out=$("$BT" -q -o "$TMP/probe.data" --stdio true 2>&1 >/dev/null)

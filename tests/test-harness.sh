@@ -156,27 +156,16 @@ else
 fi
 
 # --- go test -bench ----------------------------------------------------------
-go_build() {
-	src=$TOP/tests/fixtures/gobench
-	[ -x "$HB/go/gobench.test" ] && [ -z "$(find "$src" -newer "$HB/go/gobench.test")" ] && return 0
-	mkdir -p "$HB/go"
-	t0=$(ms)
-	# no network and no HOME needed: caches in the build directory, no module proxy
-	(cd "$src" && GOCACHE=$HB/go/cache GOPATH=$HB/go/path GOPROXY=off GOFLAGS= \
-		GO111MODULE=on GOTOOLCHAIN=local go test -c -vet=off -o "$HB/go/gobench.test" .) ||
-		return 1
-	echo "   built gobench.test in $(( $(ms) - t0 )) ms"
-}
 if ! command -v go >/dev/null; then
 	part_skip "go: golang-go is missing"
-elif [ $RUN = 1 ] && ! go_build; then
+elif [ $RUN = 1 ] && ! GOBENCH=$(go_fixture gobench); then
 	fail "go: cannot build tests/fixtures/gobench"
 else
 	if [ $RUN = 1 ]; then
-		pty "$HB/go/gobench.test" -test.run='^$' -test.bench=. -test.benchtime=20ms \
+		pty "$GOBENCH" -test.run='^$' -test.bench=. -test.benchtime=20ms \
 			-test.benchmem >"$OUT/go.pty" 2>&1
 		# -v prints lone name lines; -count and -cpu repeat names (with and without -P)
-		"$HB/go/gobench.test" -test.run='^$' -test.bench='Sum|Popcnt$' -test.benchtime=5ms \
+		"$GOBENCH" -test.run='^$' -test.bench='Sum|Popcnt$' -test.benchtime=5ms \
 			-test.v -test.count=2 -test.cpu=1,2 >"$OUT/go-v.txt" 2>&1
 	fi
 	ran=$((ran + 1))
@@ -399,8 +388,8 @@ else
 			head -8 "$OUT/join.txt"
 		fi
 	fi
-	if [ -x "$HB/go/gobench.test" ]; then
-		perf record -q -F 499 -g -o "$TMP/go.data" -- "$HB/go/gobench.test" -test.run='^$' \
+	if [ -x "$GOBENCH" ]; then
+		perf record -q -F 499 -g -o "$TMP/go.data" -- "$GOBENCH" -test.run='^$' \
 			-test.bench='Popcnt$|Sum' -test.benchtime=100ms >/dev/null 2>&1
 		chains go "$TMP/go.data"
 		has go benchmark '^benchtui.test/gobench.BenchmarkPopcnt$' "BenchmarkPopcnt below runN or launch"

@@ -51,9 +51,5 @@ if command -v clang >/dev/null; then	# clang records no flags: cannot decide, sa
 fi
 c++ -O2 -g -o "$FIX/cxx" tests/fixtures/cxx.cc
 silent "$FIX/cxx" 400000
-if command -v go >/dev/null; then
-	skipped "Go toolchain found but the Go fixture is not written yet"
-else
-	skipped "no Go toolchain here: the Go benchmark case is not run"
-fi
+# Go benchmarks: tests/test-go.sh
 finish

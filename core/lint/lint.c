@@ -356,8 +356,10 @@ check_unoptimized(struct bt_session *s)
 		add(s, "unoptimized", (long)fi, f->percent,
 		    "%s (%.1f%% of the samples) was compiled without optimization "
 		    "(DW_AT_producer \"%s\"): an unoptimized build measures code nobody "
-		    "ships. Build the benchmark as the product is built (-O2)",
-		    f->name, f->percent, prod);
+		    "ships. %s", f->name, f->percent, prod,
+		    strncmp(prod, "Go ", 3) == 0 ?
+		    "Build the test binary without -gcflags='-N -l' (plain go test -c)" :
+		    "Build the benchmark as the product is built (-O2)");
 	}
 }
 
@@ -454,9 +456,11 @@ check_debug_info(struct bt_session *s)
 			continue;
 		add(s, "no-debug-info", (long)fi, f->percent,
 		    "no debug info for '%s', where %s spends %.1f%% of the samples: no "
-		    "source lines%s. Build it with -g (or install its -dbg package)",
-		    f->module, f->name, f->percent,
-		    m == NULL ? ", and its code could not be read" : "");
+		    "source lines%s. %s", f->module, f->name, f->percent,
+		    m == NULL ? ", and its code could not be read" : "",
+		    m != NULL && bt_msyms_info(m)->go ?
+		    "Go links DWARF in unless told not to: build without -ldflags=-w or -s" :
+		    "Build it with -g (or install its -dbg package)");
 		return;
 	}
 }

@@ -537,6 +537,11 @@ bt_msyms_open(const char *path, const void *image, size_t image_len,
 	(void)mainfile;
 	(void)debugfile;
 	m->info.has_symtab = elf_has_symtab(m->elf);
+	{
+		GElf_Shdr sh;
+		m->info.go = find_section(m->elf, ".gopclntab", &sh) != NULL ||
+		    find_section(m->elf, ".go.buildinfo", &sh) != NULL;
+	}
 	build_symbols(m);
 	if (!m->info.has_symtab)	/* more symbols than .dynsym: a debug file's .symtab */
 		m->info.has_symtab = (size_t)dwfl_module_getsymtab(m->mod) >

@@ -89,6 +89,7 @@ void bt_msyms_free(struct bt_msyms *m);
  * @e_machine: ELF machine (EM_X86_64...)
  * @elfclass64: true for ELFCLASS64
  * @has_symtab: .symtab found (in the file or its debug file)
+ * @go: built by Go's toolchain (.gopclntab, .go.buildinfo): advice differs
  * @has_dwarf: line tables available; @has_dwarf and @debug_path are set by
  *             the first bt_msyms_has_dwarf() (DWARF is loaded on first use)
  */
@@ -100,6 +101,7 @@ struct bt_msyms_info {
 	bool elfclass64;
 	bool has_symtab;
 	bool has_dwarf;
+	bool go;
 };
 const struct bt_msyms_info *bt_msyms_info(const struct bt_msyms *m);
 /* Load the DWARF (once) and say whether there is any. */

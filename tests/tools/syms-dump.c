@@ -1,8 +1,9 @@
 /*
  * syms-dump: what benchtui's symbols module says about every instruction
  * of every function, in addr2line's output format, for the oracle tests.
- *   syms-dump lines FILE     like addr2line -a -e FILE (innermost file:line)
- *   syms-dump inlines FILE   like addr2line -a -i -f -e FILE (inline chains)
+ *   syms-dump lines FILE [PREFIX]     like addr2line -a -e FILE (innermost file:line)
+ *   syms-dump inlines FILE [PREFIX]   like addr2line -a -i -f -e FILE (inline chains)
+ *                            (PREFIX: only the functions whose name starts with it)
  *   syms-dump func FILE ADDR...   function at each address: "start end name"
  *   syms-dump info FILE      build-id, debug file, symtab, dwarf, timings
  * Instruction starts come from benchtui's decoder (checked against objdump
@@ -22,6 +23,7 @@ struct ctx {
 	struct bt_msyms *m;
 	struct bt_disasm *d;
 	bool inlines;
+	const char *prefix;
 	uint64_t naddr;
 };
 
@@ -44,7 +46,7 @@ one_func(uint64_t start, uint64_t size, const char *name, void *arg)
 	long n = bt_msyms_code(c->m, start, start + size, &bytes);
 	uint64_t a;
 
-	if (n <= 0)
+	if (n <= 0 || (c->prefix && strncmp(name, c->prefix, strlen(c->prefix)) != 0))
 		return;
 	nrows = bt_msyms_lines(c->m, start, start + size, &rows);
 	for (a = start; a < start + (uint64_t)n;) {
@@ -132,6 +134,7 @@ main(int argc, char **argv)
 		return 0;
 	}
 	c.inlines = strcmp(argv[1], "inlines") == 0;
+	c.prefix = argc > 3 ? argv[3] : NULL;
 	c.d = bt_disasm_new(bt_arch_from_elf(info->e_machine, info->elfclass64),
 	    BT_SYNTAX_ATT, &err);
 	e = tool_open_elf(argv[2]);
