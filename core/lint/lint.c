@@ -55,7 +55,12 @@ pct(const struct bt_session *s, double samples)
 	return s->samples ? 100.0 * samples / (double)s->samples : 0;
 }
 
-/* An instruction that only counts: add/sub/inc/dec/cmp/test/lea on registers, nops, branches. */
+/*
+ * An instruction that only counts: add/sub/inc/dec/cmp/test/lea on
+ * registers, nops, branches. Mnemonics are objdump's (nopw, nopl, the
+ * xchg of 66 90); a suffixed addl or cmpq has a memory operand, which the
+ * flags already refuse.
+ */
 static bool
 counting_only(const struct bt_insn *in)
 {
