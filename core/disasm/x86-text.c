@@ -943,7 +943,8 @@ prefixes(struct out *o, struct ctx *c, const char **hint)
 				    in->mnemonic == ZYDIS_MNEMONIC_SCASD ||
 				    in->mnemonic == ZYDIS_MNEMONIC_SCASQ;
 				name = v == 0xf2 ? "repnz" : cmp ? "repz" : "rep";
-			} else if (v == 0xf2 && is_branch(in))
+			} else if (v == 0xf2 && is_branch(in) && in->mnemonic != ZYDIS_MNEMONIC_IRET &&
+			    in->mnemonic != ZYDIS_MNEMONIC_IRETD && in->mnemonic != ZYDIS_MNEMONIC_IRETQ)
 				name = "bnd";
 			else if (in->attributes & ZYDIS_ATTRIB_HAS_XACQUIRE)
 				name = "xacquire";
