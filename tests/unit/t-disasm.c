@@ -220,6 +220,23 @@ test_aarch64(void **state)
 			assert_true(in.flags & c[i].flag);
 	}
 	{
+		/* text as aarch64-linux-gnu-objdump -d prints it, its // comments aside */
+		static const struct { uint32_t w; const char *text; } t[] = {
+			{ 0x94000004, "bl     400010" },
+			{ 0x54ffffc1, "b.ne   3ffff8" },
+			{ 0xd2800002, "mov    x2, #0x0" },
+			{ 0xf947fe11, "ldr    x17, [x16, #4088]" },
+			{ 0xb81fc422, "str    w2, [x1], #-4" },
+			{ 0x927cec00, "and    x0, x0, #0xfffffffffffffff0" },
+			{ 0xf100041f, "cmp    x0, #0x1" },
+			{ 0xd503245f, "bti    c" },
+		};
+		for (i = 0; i < BT_ARRAY_SIZE(t); i++) {
+			struct bt_insn in = one(d, &t[i].w, 4, 0x400000);
+			assert_string_equal(in.text, t[i].text);
+		}
+	}
+	{
 		uint32_t bad = 0x00000000;	/* udf #0: permanently undefined */
 		struct bt_insn in = one(d, &bad, 4, 0);
 		assert_true(in.kind == BT_INSN_BAD || in.kind == BT_INSN_STOP);
