@@ -3,7 +3,8 @@
 # Usage: scripts/deps.sh [--check]   --check only reports, never installs.
 set -u
 PKGS="gcc make pkg-config libdw-dev libelf-dev libzydis-dev libcapstone-dev
-libncurses-dev libcmocka-dev binutils elfutils tmux linux-perf libc6-dbg clang llvm libclang-rt-14-dev gcc-multilib"
+libncurses-dev libcmocka-dev binutils elfutils tmux linux-perf libc6-dbg clang llvm libclang-rt-14-dev gcc-multilib
+binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu"
 
 missing=""
 for p in $PKGS; do

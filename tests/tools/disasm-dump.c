@@ -204,6 +204,16 @@ struct otext {
 };
 
 static BT_VEC(struct otext) ot;
+static bool a64;		/* comparing aarch64 code (capstone) */
+
+/* objdump for the file's machine: $OBJDUMP, else objdump or aarch64-linux-gnu-objdump */
+static const char *
+objdump_cmd(void)
+{
+	const char *e = getenv("OBJDUMP");
+
+	return e && *e ? e : a64 ? "aarch64-linux-gnu-objdump" : "objdump";
+}
 static char *tpool;
 static size_t tpool_n, tpool_alloc;
 
@@ -223,10 +233,27 @@ otcmp(const void *a, const void *b)
 static size_t
 objdump_norm(char *t)
 {
-	size_t n = strcspn(t, "#\n");
+	size_t n = a64 ? strcspn(t, "\n") : strcspn(t, "#\n");
 	char *lt;
 
 	t[n] = '\0';
+	if (a64) {
+		/*
+		 * aarch64: "// #1" comments; the tab after the mnemonic becomes
+		 * benchtui's column (padded to six, one blank), as on x86
+		 */
+		char *tab = strchr(t, '\t'), buf[4096];
+		if ((lt = strstr(t, "\t//")) != NULL || (lt = strstr(t, " //")) != NULL) {
+			*lt = '\0';
+			n = (size_t)(lt - t);
+		}
+		if (tab != NULL) {
+			*tab = '\0';
+			snprintf(buf, sizeof(buf), "%-6s %s", t, tab + 1);
+			n = strlen(buf);
+			memcpy(t, buf, n + 1);
+		}
+	}
 	while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
 		t[--n] = '\0';
 	if (n > 0 && t[n - 1] == '>' && (lt = strstr(t, " <")) != NULL) {
@@ -244,7 +271,8 @@ run_objdump_text(const char *file, bool intel, uint64_t from, uint64_t to)
 	size_t first = ot.n;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "objdump -d --no-show-raw-insn %s", intel ? "-M intel " : "");
+	snprintf(cmd, sizeof(cmd), "%s -d --no-show-raw-insn %s", objdump_cmd(),
+	    intel ? "-M intel " : "");
 	if (to)
 		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd),
 		    "--start-address=0x%" PRIx64 " --stop-address=0x%" PRIx64 " ", from, to);
@@ -350,6 +378,7 @@ text_main(int argc, char **argv)
 		fprintf(stderr, "disasm-dump: cannot read ELF\n");
 		return 2;
 	}
+	a64 = eh.e_machine == EM_AARCH64;
 	d = bt_disasm_new(bt_arch_from_elf(eh.e_machine,
 	    gelf_getclass(code) == ELFCLASS64), intel ? BT_SYNTAX_INTEL : BT_SYNTAX_ATT, &err);
 	if (d == NULL) {
@@ -417,7 +446,7 @@ text_main(int argc, char **argv)
 	}
 	pct = total ? 100.0 * (double)same / (double)total : 0;
 	printf("%s: %" PRIu64 " of %" PRIu64 " instructions identical to objdump's"
-	    " (%.2f%%)", intel ? "intel" : "att", same, total, pct);
+	    " (%.2f%%)", a64 ? "aarch64" : intel ? "intel" : "att", same, total, pct);
 	if (unmatched)
 		printf(", %" PRIu64 " not at an objdump boundary", unmatched);
 	if (resync)
