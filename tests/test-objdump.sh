@@ -58,16 +58,25 @@ else
 	echo "   skip: $STDCXX is not here"
 fi
 
-# aarch64 (capstone): binutils-aarch64-linux-gnu, gcc-aarch64-linux-gnu
-if command -v aarch64-linux-gnu-objdump >/dev/null && command -v aarch64-linux-gnu-gcc >/dev/null; then
-	if [ ! -x "$FIX/decode-aarch64" ] || [ tests/fixtures/decode.c -nt "$FIX/decode-aarch64" ]; then
-		aarch64-linux-gnu-gcc -O2 -g -o "$FIX/decode-aarch64" tests/fixtures/decode.c ||
-			fail "cannot cross-compile tests/fixtures/decode.c for aarch64"
+# aarch64 (capstone): binutils-aarch64-linux-gnu; gcc-aarch64-linux-gnu for the
+# fixture, its libc6-arm64-cross for the libc
+if command -v aarch64-linux-gnu-objdump >/dev/null; then
+	if command -v aarch64-linux-gnu-gcc >/dev/null; then
+		if [ ! -x "$FIX/decode-aarch64" ] || [ tests/fixtures/decode.c -nt "$FIX/decode-aarch64" ]; then
+			aarch64-linux-gnu-gcc -O2 -g -o "$FIX/decode-aarch64" tests/fixtures/decode.c ||
+				fail "cannot cross-compile tests/fixtures/decode.c for aarch64"
+		fi
+		SYNTAXES=att compare decode-aarch64 "$FIX/decode-aarch64"
+	else
+		echo "   skip: aarch64-linux-gnu-gcc is not installed (the aarch64 fixture)"
 	fi
-	SYNTAXES=att compare decode-aarch64 "$FIX/decode-aarch64"
 	A64LIBC=/usr/aarch64-linux-gnu/lib/libc.so.6
-	[ -r "$A64LIBC" ] && SYNTAXES=att compare "arm64 libc.so.6" "$A64LIBC" "" --sweep
+	if [ -r "$A64LIBC" ]; then
+		SYNTAXES=att compare "arm64 libc.so.6" "$A64LIBC" "" --sweep
+	else
+		echo "   skip: $A64LIBC is not here (libc6-arm64-cross)"
+	fi
 else
-	echo "   skip: aarch64-linux-gnu-objdump or aarch64-linux-gnu-gcc is not installed"
+	echo "   skip: aarch64-linux-gnu-objdump is not installed"
 fi
 finish
