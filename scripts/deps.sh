@@ -4,7 +4,9 @@
 set -u
 PKGS="gcc make pkg-config libdw-dev libelf-dev libzydis-dev libcapstone-dev
 libncurses-dev libcmocka-dev binutils elfutils tmux linux-perf libc6-dbg clang llvm libclang-rt-14-dev gcc-multilib
-binutils-aarch64-linux-gnu gcc-aarch64-linux-gnu"
+binutils-aarch64-linux-gnu libc6-arm64-cross"
+# (aarch64: objdump and the arm64 libc for tests/test-objdump.sh; not
+# gcc-aarch64-linux-gnu, which Debian 12 will not install beside gcc-multilib)
 
 missing=""
 for p in $PKGS; do

@@ -58,8 +58,9 @@ else
 	echo "   skip: $STDCXX is not here"
 fi
 
-# aarch64 (capstone): binutils-aarch64-linux-gnu; gcc-aarch64-linux-gnu for the
-# fixture, its libc6-arm64-cross for the libc
+# aarch64 (capstone): binutils-aarch64-linux-gnu and libc6-arm64-cross (in
+# scripts/deps.sh); the fixture only where gcc-aarch64-linux-gnu is
+# installed, which Debian 12 refuses beside gcc-multilib (the i386 fixture)
 if command -v aarch64-linux-gnu-objdump >/dev/null; then
 	if command -v aarch64-linux-gnu-gcc >/dev/null; then
 		if [ ! -x "$FIX/decode-aarch64" ] || [ tests/fixtures/decode.c -nt "$FIX/decode-aarch64" ]; then
@@ -68,7 +69,7 @@ if command -v aarch64-linux-gnu-objdump >/dev/null; then
 		fi
 		SYNTAXES=att compare decode-aarch64 "$FIX/decode-aarch64"
 	else
-		echo "   skip: aarch64-linux-gnu-gcc is not installed (the aarch64 fixture)"
+		echo "   skip: aarch64-linux-gnu-gcc is not installed (the aarch64 fixture; it conflicts with gcc-multilib)"
 	fi
 	A64LIBC=/usr/aarch64-linux-gnu/lib/libc.so.6
 	if [ -r "$A64LIBC" ]; then

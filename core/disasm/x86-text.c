@@ -26,7 +26,7 @@ struct ctx {
 	uint64_t addr;
 	bool intel;
 	bool x64;
-	bool fwait;		/* a 9b byte before an fn* instruction: fstsw, fclex */
+	bool fwait;		/* a 9b byte before this x87 instruction: fstsw, fclex */
 	bool force_seg;		/* memory operands name their segment: %es:(%rdi) */
 	ZydisRegister seg;	/* the segment override a memory operand shows */
 };

@@ -293,7 +293,8 @@ run_objdump_text(const char *file, bool intel, uint64_t from, uint64_t to)
 		tpool_n += n + 1;
 	}
 	pclose(p);
-	qsort(ot.v + first, ot.n - first, sizeof(*ot.v), otcmp);
+	if (ot.n > first)
+		qsort(ot.v + first, ot.n - first, sizeof(*ot.v), otcmp);
 	return first;
 }
 
@@ -393,7 +394,8 @@ text_main(int argc, char **argv)
 		perror(diffs);
 		return 2;
 	}
-	qsort(ranges.v, ranges.n, sizeof(*ranges.v), rangecmp);
+	if (ranges.n > 0)
+		qsort(ranges.v, ranges.n, sizeof(*ranges.v), rangecmp);
 	run_objdump_text(argv[0], intel, 0, 0);
 	nall = ot.n;
 	for (i = 0; sweep && i < nall; i++) {
