@@ -5,9 +5,12 @@ set -u
 PKGS="gcc make pkg-config libdw-dev libelf-dev libzydis-dev libcapstone-dev
 libncurses-dev libcmocka-dev binutils elfutils tmux linux-perf libc6-dbg clang llvm libclang-rt-14-dev gcc-multilib
 python3 nodejs openjdk-17-jdk-headless zstd libiberty-dev rustc
-g++ libbenchmark-dev golang-go cargo librust-criterion-dev"
+g++ libbenchmark-dev golang-go cargo librust-criterion-dev
+binutils-aarch64-linux-gnu libc6-arm64-cross"
 # Debian's nodejs has npm apart; NodeSource's nodejs (20, here) brings it along.
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
+# (aarch64: objdump and the arm64 libc for tests/test-objdump.sh; not
+# gcc-aarch64-linux-gnu, which Debian 12 will not install beside gcc-multilib)
 
 missing=""
 for p in $PKGS; do

@@ -52,6 +52,28 @@ go_fixture() {
 	echo "$out"
 }
 
+# decode_fixtures: build tests/fixtures/decode.c plain, with AVX2+FMA, with
+# AVX-512 and as i386 (where -m32 links) into $FIX (once per change); echo the names
+decode_fixtures() {
+	for v in "decode:" "decode-avx2:-mavx2 -mfma" \
+	    "decode-avx512:-mavx512f -mavx512bw -mavx512vl" "decode-i386:-m32"; do
+		name=${v%%:*}
+		if [ ! -x "$FIX/$name" ] || [ "$TOP/tests/fixtures/decode.c" -nt "$FIX/$name" ]; then
+			# shellcheck disable=SC2086
+			cc -O2 -g ${v#*:} -o "$FIX/$name" "$TOP/tests/fixtures/decode.c" 2>/dev/null ||
+				continue
+		fi
+		echo "$name"
+	done
+}
+
+# debug_file LIB: the separate debug file of LIB under /usr/lib/debug/.build-id, if installed
+debug_file() {
+	bid=$(readelf -n "$1" 2>/dev/null | awk '/Build ID/ { print $3 }')
+	f=/usr/lib/debug/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-).debug
+	[ -n "$bid" ] && [ -r "$f" ] && echo "$f"
+}
+
 # Skip (77) when the kernel refuses perf_event_open here.
 need_recording() {
 	out=$("$BT" -q -o "$TMP/probe.data" --stdio true 2>&1 >/dev/null)

@@ -12,13 +12,9 @@ SYMS=$TOP/$BUILD/tools/syms-dump
 LIBC=/lib/x86_64-linux-gnu/libc.so.6
 norm() { sed 's/ (discriminator [0-9]*)//; s/^??:?$/??:0/; s/^:?$/??:0/; s/^0x0*\([0-9a-f]\)/0x\1/' "$1"; }
 
-# decoder vs objdump: fixtures (plain, AVX2/FMA, AVX-512), then libc
-cc -O2 -g -o "$FIX/decode" tests/fixtures/decode.c
-cc -O2 -g -mavx2 -mfma -o "$FIX/decode-avx2" tests/fixtures/decode.c
-cc -O2 -g -mavx512f -mavx512bw -mavx512vl -o "$FIX/decode-avx512" tests/fixtures/decode.c
-targets="decode decode-avx2 decode-avx512"
-cc -m32 -O2 -g -o "$FIX/decode-i386" tests/fixtures/decode.c 2>/dev/null && targets="$targets decode-i386"
-for f in $targets; do
+# decoder vs objdump (instruction starts; the text is tests/test-objdump.sh's):
+# fixtures (plain, AVX2/FMA, AVX-512, i386), then libc
+for f in $(decode_fixtures); do
 	if out=$("$DUMP" --objdump "$FIX/$f" 2>/dev/null); then
 		ok "$f: $(echo "$out" | tail -1)"
 	else
@@ -26,9 +22,8 @@ for f in $targets; do
 	fi
 done
 if [ -r "$LIBC" ]; then
-	bid=$(readelf -n "$LIBC" | awk '/Build ID/ { print $3 }')
-	dbg=/usr/lib/debug/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-).debug
-	if [ -r "$dbg" ]; then
+	dbg=$(debug_file "$LIBC")
+	if [ -n "$dbg" ]; then
 		if out=$("$DUMP" --objdump "$LIBC" "$dbg" 2>/dev/null); then
 			ok "libc with libc6-dbg symbols: $(echo "$out" | tail -1)"
 		else

@@ -3,6 +3,7 @@
  * not cover (aarch64 first). capstone 4 (Debian's) has no RISC-V.
  */
 #include <capstone/capstone.h>
+#include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,6 +96,200 @@ group_kind(csh h, const cs_insn *in, uint64_t *target)
 	return BT_INSN_OTHER;
 }
 
+/*
+ * aarch64 text moved toward aarch64-linux-gnu-objdump's. capstone 4 has no
+ * formatter hooks, so its strings are rewritten: branch and adrp targets
+ * as bare hex (objdump's form before "<sym>", which the annotate layer
+ * adds), memory offsets, shift amounts and bit positions in decimal, other
+ * immediates in hex, cs/cc for hs/lo, and the mov aliases of movz, movn
+ * and orr. What still differs is in docs/disasm.md.
+ */
+static bool
+a64_decimal_mnemonic(const char *m)
+{
+	static const char *const dec[] = { "lsl", "lsr", "asr", "ror", "ubfx", "sbfx",
+		"bfi", "bfxil", "sbfiz", "ubfiz", "extr", "tbz", "tbnz", "ubfm", "sbfm",
+		"bfm", "shl", "sshr", "ushr", "ushll", "sshll", "ushll2", "sshll2", "shrn",
+		"shrn2", "sli", "sri", "ursra", "usra", "srsra", "ssra", "ext", "cmeq", "cmge",
+		"cmgt", "cmle", "cmlt", "fcvtzs", "fcvtzu", "scvtf", "ucvtf" };
+	size_t i;
+
+	for (i = 0; i < BT_ARRAY_SIZE(dec); i++)
+		if (strcmp(m, dec[i]) == 0)
+			return true;
+	return false;
+}
+
+/* The names objdump gives to hint #N (pointer authentication, BTI) */
+static const char *
+a64_hint(int64_t n)
+{
+	switch (n) {
+	case 0x7: return "xpaclri";
+	case 0x8: return "pacia1716";
+	case 0xc: return "autia1716";
+	case 0x10: return "esb";
+	case 0x11: return "psb    csync";
+	case 0x14: return "csdb";
+	case 0x18: return "paciaz";
+	case 0x19: return "paciasp";
+	case 0x1a: return "pacibz";
+	case 0x1b: return "pacibsp";
+	case 0x1c: return "autiaz";
+	case 0x1d: return "autiasp";
+	case 0x1e: return "autibz";
+	case 0x1f: return "autibsp";
+	case 0x20: return "bti";
+	case 0x22: return "bti    c";
+	case 0x24: return "bti    j";
+	case 0x26: return "bti    jc";
+	}
+	return NULL;
+}
+
+/* A 64-bit (or 32-bit) value that one movz or movn makes: objdump shows orr as mov otherwise. */
+static bool
+a64_move_wide(uint64_t v, bool x)
+{
+	int i, nz = 0, nf = 0;
+
+	if (!x)
+		v &= 0xffffffff;
+	for (i = 0; i < (x ? 4 : 2); i++) {
+		unsigned c = (unsigned)(v >> (16 * i)) & 0xffff;
+		nz += c != 0;
+		nf += c != 0xffff;
+	}
+	return nz <= 1 || nf <= 1;
+}
+
+static void
+a64_text(csh h, const cs_insn *in, struct bt_insn *out)
+{
+	const cs_arm64 *a = &in->detail->arm64;
+	char mn[32], ops[160], *o = ops, *end = ops + sizeof(ops) - 1;
+	const char *p = in->op_str;
+	bool branch = out->kind == BT_INSN_JUMP || out->kind == BT_INSN_CJUMP ||
+	    out->kind == BT_INSN_CALL || in->id == ARM64_INS_ADRP || in->id == ARM64_INS_ADR;
+	bool decimal = a64_decimal_mnemonic(in->mnemonic);
+	int depth = 0;
+
+	snprintf(mn, sizeof(mn), "%s", in->mnemonic);
+	if (in->id == ARM64_INS_HINT && a->op_count == 1 && a->operands[0].type == ARM64_OP_IMM &&
+	    a64_hint(a->operands[0].imm) != NULL) {
+		snprintf(out->text, sizeof(out->text), "%s", a64_hint(a->operands[0].imm));
+		snprintf(out->mnemonic, sizeof(out->mnemonic), "%.*s",
+		    (int)strcspn(out->text, " "), out->text);
+		return;
+	}
+	/* aliases objdump prefers: sxtl for sshll #0, mov for ins */
+	if ((strncmp(in->mnemonic, "sshll", 5) == 0 || strncmp(in->mnemonic, "ushll", 5) == 0) &&
+	    (p = strstr(in->op_str, ", #0")) != NULL && p[4] == '\0') {
+		snprintf(out->text, sizeof(out->text), "%-6s %.*s",
+		    in->mnemonic[0] == 's' ? (in->mnemonic[5] == '2' ? "sxtl2" : "sxtl") :
+		    (in->mnemonic[5] == '2' ? "uxtl2" : "uxtl"), (int)(p - in->op_str), in->op_str);
+		snprintf(out->mnemonic, sizeof(out->mnemonic), "%.*s",
+		    (int)strcspn(out->text, " "), out->text);
+		return;
+	}
+	p = in->op_str;
+	if (in->id == ARM64_INS_INS)
+		strcpy(mn, "mov");
+	if (strcmp(mn, "b.hs") == 0)
+		strcpy(mn, "b.cs");
+	else if (strcmp(mn, "b.lo") == 0)
+		strcpy(mn, "b.cc");
+	/* mov aliases: movz x2, #0 -> mov x2, #0x0; movn x3, #0 -> mov x3, #0xffffffffffffffff */
+	if ((in->id == ARM64_INS_MOVZ || in->id == ARM64_INS_MOVN) && a->op_count == 2 &&
+	    a->operands[1].type == ARM64_OP_IMM && a->operands[0].type == ARM64_OP_REG) {
+		unsigned sh = a->operands[1].shift.type == ARM64_SFT_LSL ? a->operands[1].shift.value : 0;
+		uint64_t v = (uint64_t)a->operands[1].imm << sh;
+		const char *r = cs_reg_name(h, a->operands[0].reg);
+		bool x = r != NULL && r[0] == 'x';
+		if (r != NULL && !(a->operands[1].imm == 0 && sh != 0)) {
+			if (in->id == ARM64_INS_MOVN)
+				v = ~v;
+			if (!x)
+				v &= 0xffffffff;
+			snprintf(out->text, sizeof(out->text), "mov    %s, #0x%" PRIx64, r, v);
+			snprintf(out->mnemonic, sizeof(out->mnemonic), "mov");
+			return;
+		}
+	}
+	if (in->id == ARM64_INS_ORR && a->op_count == 3 && a->operands[2].type == ARM64_OP_IMM &&
+	    (a->operands[1].reg == ARM64_REG_XZR || a->operands[1].reg == ARM64_REG_WZR)) {
+		const char *r = cs_reg_name(h, a->operands[0].reg);
+		bool x = a->operands[1].reg == ARM64_REG_XZR;
+		if (r != NULL && !a64_move_wide((uint64_t)a->operands[2].imm, x)) {
+			snprintf(out->text, sizeof(out->text), "mov    %s, #0x%" PRIx64, r,
+			    x ? (uint64_t)a->operands[2].imm : (uint64_t)a->operands[2].imm & 0xffffffff);
+			snprintf(out->mnemonic, sizeof(out->mnemonic), "mov");
+			return;
+		}
+	}
+	while (*p && o < end) {
+		if (*p == '[')
+			depth++;
+		else if (*p == ']')
+			depth--;
+		if (*p == '#' && (p[1] == '-' || (p[1] >= '0' && p[1] <= '9'))) {
+			const char *q = p + 1;
+			bool neg = *q == '-', shifted;
+			uint64_t v;
+			char *e;
+			if (neg)
+				q++;
+			if (q[0] == '0' && q[1] == 'x')
+				v = strtoull(q + 2, &e, 16);
+			else
+				v = strtoull(q, &e, 10);
+			if (*e == '.' || *e == 'e') {
+				/* fmov's float: #1.000000000000000000e+00; fcmp's #0.0 as it is */
+				double f = strtod(p + 1, &e);
+				if (strcmp(in->mnemonic, "fmov") == 0)
+					o += snprintf(o, (size_t)(end - o), "#%.18e", f);
+				else
+					o += snprintf(o, (size_t)(end - o), "%.*s", (int)(e - p), p);
+				if (o > end)
+					o = end;
+				p = e;
+				continue;
+			}
+			/* "lsl #16", "], #16": decimal in objdump */
+			shifted = p >= in->op_str + 4 && (strncmp(p - 4, "lsl ", 4) == 0 ||
+			    strncmp(p - 4, "lsr ", 4) == 0 || strncmp(p - 4, "asr ", 4) == 0 ||
+			    strncmp(p - 4, "ror ", 4) == 0 || strncmp(p - 4, "msl ", 4) == 0 ||
+			    strncmp(p - 4, "xtw ", 4) == 0 || strncmp(p - 4, "xtx ", 4) == 0 ||
+			    strncmp(p - 4, "xtb ", 4) == 0 || strncmp(p - 4, "xth ", 4) == 0 ||
+			    strncmp(p - 3, "], ", 3) == 0);
+			if (!neg && v > INT64_MAX && (depth > 0 || shifted)) {
+				neg = true;	/* post-index #-24, given as 2^64 - 24 */
+				v = -v;
+			}
+			if (branch && !neg && *e == '\0')
+				o += snprintf(o, (size_t)(end - o), "%" PRIx64, out->target ? out->target : v);
+			else if (depth > 0 || shifted || decimal)
+				o += snprintf(o, (size_t)(end - o), "#%s%" PRIu64, neg ? "-" : "", v);
+			else
+				o += snprintf(o, (size_t)(end - o), "#%s0x%" PRIx64, neg ? "-" : "", v);
+			if (o > end)
+				o = end;
+			p = e;
+			continue;
+		}
+		*o++ = *p++;
+	}
+	*o = '\0';
+	/* condition codes as objdump names them: cs and cc, not hs and lo */
+	if ((o - ops) >= 4 && (strcmp(o - 4, ", hs") == 0 || strcmp(o - 4, ", lo") == 0))
+		memcpy(o - 2, o[-2] == 'h' ? "cs" : "cc", 2);
+	snprintf(out->mnemonic, sizeof(out->mnemonic), "%.23s", mn);
+	if (ops[0])
+		snprintf(out->text, sizeof(out->text), "%-6.23s %.80s", mn, ops);
+	else
+		snprintf(out->text, sizeof(out->text), "%s", mn);
+}
+
 static size_t
 cs_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
        struct bt_insn *out)
@@ -115,6 +310,10 @@ cs_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	if (out->kind != BT_INSN_JUMP && out->kind != BT_INSN_CJUMP &&
 	    out->kind != BT_INSN_CALL)
 		out->target = 0;
+	if (d->arch == BT_ARCH_AARCH64) {
+		a64_text(c->h, in, out);
+		return in->size;
+	}
 	snprintf(out->mnemonic, sizeof(out->mnemonic), "%.23s", in->mnemonic);
 	if (in->op_str[0])
 		snprintf(out->text, sizeof(out->text), "%-6.23s %.80s", in->mnemonic, in->op_str);

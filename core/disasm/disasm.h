@@ -55,12 +55,16 @@ enum bt_insn_kind {
  * @flags: BT_INSN_F_*
  * @target: branch or call target for JUMP, CJUMP, CALL
  * @mem_target: address of a PC-relative memory operand (BT_INSN_F_RIPREL)
- * @mnemonic: e.g. "div", "vpcmpeqb", "(bad)"
- * @text: the whole instruction in the chosen syntax, mnemonic first,
- *        one space between mnemonic and operands, lower-case hex with a
- *        0x prefix; branch targets printed as an absolute address
- *        ("jne 0x11c0"), as objdump does but without the <sym> suffix,
- *        which the caller adds
+ * @mnemonic: the mnemonic as @text spells it, without prefixes: "div",
+ *            "vpcmpeqb", "nopw", "movzbl" (AT&T) / "movzx" (Intel), "(bad)"
+ * @text: the whole instruction in the chosen syntax, as objdump -d (x86:
+ *        -M intel for Intel) prints it: prefixes, the mnemonic padded to
+ *        six columns and a blank, operands separated by "," with no blank
+ *        ("cs nopw 0x0(%rax,%rax,1)", "mov    eax,DWORD PTR [rdi]"). A
+ *        branch target is the absolute address in hex without 0x, as
+ *        objdump prints it before its "<sym+off>" ("jne    11c0"); the
+ *        "<sym+off>" and the "# addr <sym>" of a PC-relative operand are
+ *        the caller's to add (docs/disasm.md)
  */
 struct bt_insn {
 	uint64_t addr;

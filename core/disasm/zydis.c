@@ -5,10 +5,10 @@
 
 #include "base.h"
 #include "disasm/disasm-int.h"
+#include "disasm/x86-text.h"
 
 struct zydis {
 	ZydisDecoder dec;
-	ZydisFormatter fmt;
 };
 
 static enum bt_insn_kind
@@ -97,79 +97,24 @@ flags_of(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 	return f;
 }
 
-/* Zydis names condition codes by their flags; objdump and perf users read ja, je, jne. */
-static void
-objdump_mnemonic(char *text, size_t size)
+/*
+ * objdump takes a 9b byte (fwait) before an x87 opcode as part of that
+ * instruction: 9b df e0 is fstsw %ax, 9b dd d8 fstp %st(0). Decode the
+ * instruction after it into in and ops; false when there is none.
+ */
+static bool
+fwait_form(const ZydisDecoder *dec, const uint8_t *buf, size_t len,
+	   ZydisDecodedInstruction *in, ZydisDecodedOperand *ops)
 {
-	static const char *const cc[][2] = {
-		{ "nbe", "a" }, { "nb", "ae" }, { "nz", "ne" }, { "z", "e" },
-		{ "nle", "g" }, { "nl", "ge" },
-	};
-	static const char *const stems[] = { "j", "cmov", "set" };
-	size_t s, c, sl, ml;
+	ZydisDecodedInstruction next;
+	ZydisDecodedOperand nops[ZYDIS_MAX_OPERAND_COUNT];
 
-	if (text[0] != 'j' && text[0] != 'c' && text[0] != 's')
-		return;	/* the quick answer for almost every instruction */
-	ml = strcspn(text, " ");
-	for (s = 0; s < BT_ARRAY_SIZE(stems); s++) {
-		sl = strlen(stems[s]);
-		if (strncmp(text, stems[s], sl) != 0)
-			continue;
-		for (c = 0; c < BT_ARRAY_SIZE(cc); c++) {
-			size_t from = strlen(cc[c][0]), to = strlen(cc[c][1]);
-			/* the whole mnemonic, maybe with an AT&T size suffix on cmov/set */
-			if (ml < sl + from || strncmp(text + sl, cc[c][0], from) != 0)
-				continue;
-			if (ml - sl - from > (s == 0 ? 0u : 1u))
-				continue;
-			memmove(text + sl + to, text + sl + from, strlen(text + sl + from) + 1);
-			memcpy(text + sl, cc[c][1], to);
-			(void)size;
-			return;
-		}
-	}
-}
-
-/* Two AT&T spellings objdump users know: movabs, and nopw/nopl MEM. */
-static void
-objdump_att(const struct zydis *z, const ZydisDecodedInstruction *in,
-	    const ZydisDecodedOperand *ops, uint64_t addr, struct bt_insn *out)
-{
-	uint8_t i;
-
-	if (in->mnemonic == ZYDIS_MNEMONIC_MOV && in->raw.imm[0].size == 64 &&
-	    strncmp(out->text, "mov ", 4) == 0) {
-		memmove(out->text + 6, out->text + 3, strlen(out->text + 3) + 1);
-		memcpy(out->text, "movabs", 6);
-		return;
-	}
-	if ((in->mnemonic == ZYDIS_MNEMONIC_MOVZX || in->mnemonic == ZYDIS_MNEMONIC_MOVSX ||
-	    in->mnemonic == ZYDIS_MNEMONIC_MOVSXD) && in->operand_count_visible == 2) {
-		/* movzbl, movswq, movslq: source size, then destination size */
-		static const char sfx[] = { [1] = 'b', [2] = 'w', [4] = 'l', [8] = 'q' };
-		unsigned ss = ops[1].size / 8, ds = ops[0].size / 8;
-		const char *rest = strchr(out->text, ' ');
-		char buf[sizeof(out->text)];
-		if (ss < sizeof(sfx) && ds < sizeof(sfx) && sfx[ss] && sfx[ds] && rest) {
-			snprintf(buf, sizeof(buf), "mov%c%c%c%s",
-			    in->mnemonic == ZYDIS_MNEMONIC_MOVZX ? 'z' : 's',
-			    sfx[ss], sfx[ds], rest);
-			snprintf(out->text, sizeof(out->text), "%s", buf);
-		}
-		return;
-	}
-	if (in->mnemonic != ZYDIS_MNEMONIC_NOP)
-		return;
-	for (i = 0; i < in->operand_count_visible; i++) {
-		char mem[96];
-		if (ops[i].type != ZYDIS_OPERAND_TYPE_MEMORY ||
-		    !ZYAN_SUCCESS(ZydisFormatterFormatOperand(&z->fmt, in, &ops[i],
-		    mem, sizeof(mem), addr, NULL)))
-			continue;
-		snprintf(out->text, sizeof(out->text), "nop%c %s",
-		    ops[i].size == 16 ? 'w' : 'l', mem);
-		return;
-	}
+	if (buf[0] < 0xd8 || buf[0] > 0xdf ||
+	    !ZYAN_SUCCESS(ZydisDecoderDecodeFull(dec, buf, len, &next, nops)))
+		return false;
+	*in = next;
+	memcpy(ops, nops, sizeof(nops));
+	return true;
 }
 
 static size_t
@@ -181,8 +126,13 @@ zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 	bool direct;
 
+	size_t wait = 0;
+
 	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&z->dec, buf, len, &in, ops)))
 		return 0;
+	if (in.mnemonic == ZYDIS_MNEMONIC_FWAIT && len > 1 && fwait_form(&z->dec, buf + 1,
+	    len - 1, &in, ops))
+		wait = 1;
 	out->kind = classify(&in, ops, &direct);
 	if (direct) {
 		ZyanU64 abs;
@@ -190,31 +140,9 @@ zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 			out->target = abs;
 	}
 	out->flags = flags_of(&in, ops, addr, &out->mem_target);
-	{
-		const char *mn = ZydisMnemonicGetString(in.mnemonic);
-		size_t ml = mn ? strlen(mn) : 0;
-		if (ml >= sizeof(out->mnemonic))
-			ml = sizeof(out->mnemonic) - 1;
-		memcpy(out->mnemonic, mn ? mn : "", ml);
-		out->mnemonic[ml] = '\0';
-	}
-	if (!ZYAN_SUCCESS(ZydisFormatterFormatInstruction(&z->fmt, &in, ops,
-	    in.operand_count_visible, out->text, sizeof(out->text), addr, NULL)))
-		snprintf(out->text, sizeof(out->text), "%s", out->mnemonic);
-	objdump_mnemonic(out->text, sizeof(out->text));
-	if (d->syntax == BT_SYNTAX_ATT)
-		objdump_att(z, &in, ops, addr, out);
-	objdump_mnemonic(out->mnemonic, sizeof(out->mnemonic));
-	/* objdump's spacing: the mnemonic padded to a column */
-	{
-		char *sp = strchr(out->text, ' ');
-		size_t ml = sp ? (size_t)(sp - out->text) : 0;
-		if (sp != NULL && ml < 6 && strlen(out->text) + 6 - ml < sizeof(out->text)) {
-			memmove(sp + (6 - ml), sp, strlen(sp) + 1);
-			memset(sp, ' ', 6 - ml);
-		}
-	}
-	return in.length;
+	bt_x86_text(&in, ops, addr, d->syntax == BT_SYNTAX_INTEL, wait != 0, out->text,
+	    sizeof(out->text), out->mnemonic, sizeof(out->mnemonic));
+	return in.length + wait;
 }
 
 static void
@@ -233,27 +161,10 @@ bt_zydis_init(struct bt_disasm *d, struct bt_error *err)
 
 	if (!ZYAN_SUCCESS(ZydisDecoderInit(&z->dec,
 	    x64 ? ZYDIS_MACHINE_MODE_LONG_64 : ZYDIS_MACHINE_MODE_LEGACY_32,
-	    x64 ? ZYDIS_STACK_WIDTH_64 : ZYDIS_STACK_WIDTH_32)) ||
-	    !ZYAN_SUCCESS(ZydisFormatterInit(&z->fmt, d->syntax == BT_SYNTAX_INTEL ?
-	    ZYDIS_FORMATTER_STYLE_INTEL : ZYDIS_FORMATTER_STYLE_ATT))) {
+	    x64 ? ZYDIS_STACK_WIDTH_64 : ZYDIS_STACK_WIDTH_32))) {
 		free(z);
 		return bt_error_set(err, BT_ENOTSUP, "cannot initialise the Zydis decoder");
 	}
-	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_HEX_UPPERCASE, ZYAN_FALSE);
-	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_ADDR_PADDING_ABSOLUTE,
-	    ZYDIS_PADDING_DISABLED);
-	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_ADDR_PADDING_RELATIVE,
-	    ZYDIS_PADDING_DISABLED);
-	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_DISP_PADDING,
-	    ZYDIS_PADDING_DISABLED);
-	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_IMM_PADDING,
-	    ZYDIS_PADDING_DISABLED);
-	/* immediates as objdump shows them: $0xb504f32d, not $-0x4afb0cd3 */
-	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_IMM_SIGNEDNESS,
-	    ZYDIS_SIGNEDNESS_UNSIGNED);
-	/* disp(%rip) as objdump prints it; the absolute address goes to mem_target */
-	ZydisFormatterSetProperty(&z->fmt, ZYDIS_FORMATTER_PROP_FORCE_RELATIVE_RIPREL,
-	    ZYAN_TRUE);
 	d->priv = z;
 	d->ops = &zydis_ops;
 	return 0;

@@ -140,7 +140,12 @@ bound_compare(const struct bt_insn *in, const uint32_t written)
 	return f >= 0 && !(written & (1u << f));
 }
 
-/* An instruction that only counts: add/sub/inc/dec/cmp/test/lea on registers, nops, branches. */
+/*
+ * An instruction that only counts: add/sub/inc/dec/cmp/test/lea on
+ * registers, nops, branches. Mnemonics are objdump's (nopw, nopl, the
+ * xchg of 66 90); a suffixed addl or cmpq has a memory operand, which the
+ * flags already refuse unless it is a loop bound (bound_compare).
+ */
 static bool
 counting_only(const struct bt_insn *in, uint32_t written)
 {

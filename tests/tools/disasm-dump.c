@@ -3,11 +3,25 @@
  * decoder, for comparison with objdump -d.
  *   disasm-dump FILE [SYMFILE]          print every instruction
  *   disasm-dump --objdump FILE [SYMFILE] compare instruction starts with objdump -d
+ *   disasm-dump --text att|intel [--min PCT] [--diffs OUT] [--sweep] FILE [SYMFILE]
+ *                                      compare instruction text with objdump -d
  * SYMFILE gives the symbol table (a separate debug file); code bytes come
  * from FILE. Prints, per instruction: "<func start> <func end> <addr> <mnemonic> <name>".
  * With --objdump, each function's instruction starts must equal objdump's
  * in [start, end) exactly; a function where objdump's linear sweep is not
  * in step at its start is decoded again by objdump from that address.
+ * With --text, objdump runs once over FILE (-M intel for intel) and each
+ * instruction benchtui decodes in a function is compared with the line
+ * objdump prints at the same address (functions at the same address once).
+ * The normalisation, all on objdump's side: its comments are removed (the
+ * "<sym+off>" after a branch target and the "# addr <sym>" after a
+ * PC-relative operand, which benchtui's annotate layer adds, not its
+ * decoder) and so are trailing blanks. Nothing else: mnemonic padding and
+ * operand separators must be objdump's. Prints the identical share and
+ * fails under PCT (default 99.5); OUT gets "addr\tobjdump\tbenchtui" for
+ * every difference. --sweep compares at every address objdump prints an
+ * instruction (its whole sweep, padding and all) instead of walking the
+ * functions of the symbol table.
  */
 #include <fcntl.h>
 #include <gelf.h>
@@ -35,6 +49,26 @@ code_at(Elf *e, uint64_t addr, uint64_t size)
 		    addr + size > sh.sh_addr + sh.sh_size)
 			continue;
 		d = elf_getdata(scn, NULL);
+		return d ? (const uint8_t *)d->d_buf + (addr - sh.sh_addr) : NULL;
+	}
+	return NULL;
+}
+
+/* The bytes at addr to the end of its executable section; *avail says how many. */
+static const uint8_t *
+code_rest(Elf *e, uint64_t addr, uint64_t *avail)
+{
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		Elf_Data *d;
+		if (gelf_getshdr(scn, &sh) == NULL || sh.sh_type != SHT_PROGBITS ||
+		    !(sh.sh_flags & SHF_EXECINSTR) || addr < sh.sh_addr ||
+		    addr >= sh.sh_addr + sh.sh_size)
+			continue;
+		d = elf_getdata(scn, NULL);
+		*avail = sh.sh_addr + sh.sh_size - addr;
 		return d ? (const uint8_t *)d->d_buf + (addr - sh.sh_addr) : NULL;
 	}
 	return NULL;
@@ -163,9 +197,283 @@ dump_func(uint64_t start, uint64_t size, const char *name, void *arg)
 		BT_VEC_PUSH(dp->funcs, fi);
 }
 
+/* --text: objdump's text per address, one sweep over the file */
+struct otext {
+	uint64_t addr;
+	size_t off;	/* into tpool */
+};
+
+static BT_VEC(struct otext) ot;
+static bool a64;		/* comparing aarch64 code (capstone) */
+
+/* objdump for the file's machine: $OBJDUMP, else objdump or aarch64-linux-gnu-objdump */
+static const char *
+objdump_cmd(void)
+{
+	const char *e = getenv("OBJDUMP");
+
+	return e && *e ? e : a64 ? "aarch64-linux-gnu-objdump" : "objdump";
+}
+static char *tpool;
+static size_t tpool_n, tpool_alloc;
+
+static int
+otcmp(const void *a, const void *b)
+{
+	const struct otext *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * objdump's instruction text without what benchtui's annotate layer adds
+ * (the "<sym+off>" after a branch target, the "# addr <sym>" comment after
+ * a PC-relative operand) and without trailing blanks.
+ */
+static size_t
+objdump_norm(char *t)
+{
+	size_t n = a64 ? strcspn(t, "\n") : strcspn(t, "#\n");
+	char *lt;
+
+	t[n] = '\0';
+	if (a64) {
+		/*
+		 * aarch64: "// #1" comments; the tab after the mnemonic becomes
+		 * benchtui's column (padded to six, one blank), as on x86
+		 */
+		char *tab = strchr(t, '\t'), buf[4096];
+		if ((lt = strstr(t, "\t//")) != NULL || (lt = strstr(t, " //")) != NULL) {
+			*lt = '\0';
+			n = (size_t)(lt - t);
+		}
+		if (tab != NULL) {
+			*tab = '\0';
+			snprintf(buf, sizeof(buf), "%-6s %s", t, tab + 1);
+			n = strlen(buf);
+			memcpy(t, buf, n + 1);
+		}
+	}
+	while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
+		t[--n] = '\0';
+	if (n > 0 && t[n - 1] == '>' && (lt = strstr(t, " <")) != NULL) {
+		*lt = '\0';
+		n = (size_t)(lt - t);
+	}
+	return n;
+}
+
+/* Append objdump's lines for FILE (optionally from..to) to ot; returns the first index. */
+static size_t
+run_objdump_text(const char *file, bool intel, uint64_t from, uint64_t to)
+{
+	char cmd[4096], line[4096];
+	size_t first = ot.n;
+	FILE *p;
+
+	snprintf(cmd, sizeof(cmd), "%s -d --no-show-raw-insn %s", objdump_cmd(),
+	    intel ? "-M intel " : "");
+	if (to)
+		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd),
+		    "--start-address=0x%" PRIx64 " --stop-address=0x%" PRIx64 " ", from, to);
+	snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd), "'%s'", file);
+	p = popen(cmd, "r");
+	if (p == NULL)
+		exit(2);
+	while (fgets(line, sizeof(line), p) != NULL) {
+		char *end;
+		uint64_t a = strtoull(line, &end, 16);
+		size_t n;
+		if (end == line || *end != ':' || end[1] != '\t' || line[0] != ' ')
+			continue;
+		n = objdump_norm(end + 2);
+		BT_ALLOC_GROW(tpool, tpool_n + n + 1, tpool_alloc);
+		memcpy(tpool + tpool_n, end + 2, n + 1);
+		BT_VEC_PUSH(ot, ((struct otext){ a, tpool_n }));
+		tpool_n += n + 1;
+	}
+	pclose(p);
+	if (ot.n > first)
+		qsort(ot.v + first, ot.n - first, sizeof(*ot.v), otcmp);
+	return first;
+}
+
+static const struct otext *
+otext_find(size_t lo, size_t hi, uint64_t addr)
+{
+	size_t end = hi;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (ot.v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < end && ot.v[lo].addr == addr ? &ot.v[lo] : NULL;
+}
+
+struct func_range {
+	uint64_t start, size;
+};
+
+static BT_VEC(struct func_range) ranges;
+
+static void
+collect_func(uint64_t start, uint64_t size, const char *name, void *arg)
+{
+	BT_VEC_PUSH(ranges, ((struct func_range){ start, size }));
+}
+
+static int
+rangecmp(const void *a, const void *b)
+{
+	const struct func_range *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->size < y->size ? 1 : x->size > y->size ? -1 : 0;
+}
+
+/* disasm-dump --text att|intel [--min PCT] [--diffs OUT] FILE [SYMFILE] */
+static int
+text_main(int argc, char **argv)
+{
+	bool intel, sweep = false;
+	double min = 99.5, pct;
+	const char *diffs = NULL;
+	FILE *df = NULL;
+	struct bt_error err = { 0 };
+	struct bt_disasm *d;
+	Elf *code, *syms;
+	GElf_Ehdr eh;
+	uint64_t total = 0, same = 0, unmatched = 0, last_end = 0;
+	size_t i, nall, resync = 0;
+
+	if (argc < 3)
+		goto usage;
+	intel = strcmp(argv[2], "intel") == 0;
+	argv += 3;
+	argc -= 3;
+	while (argc >= 2 && argv[0][0] == '-') {
+		if (strcmp(argv[0], "--sweep") == 0) {
+			sweep = true;
+			argv++;
+			argc--;
+			continue;
+		}
+		if (strcmp(argv[0], "--min") == 0)
+			min = atof(argv[1]);
+		else if (strcmp(argv[0], "--diffs") == 0)
+			diffs = argv[1];
+		else
+			goto usage;
+		argv += 2;
+		argc -= 2;
+	}
+	if (argc < 1)
+		goto usage;
+	code = tool_open_elf(argv[0]);
+	syms = argc > 1 ? tool_open_elf(argv[1]) : code;
+	if (code == NULL || syms == NULL || gelf_getehdr(code, &eh) == NULL) {
+		fprintf(stderr, "disasm-dump: cannot read ELF\n");
+		return 2;
+	}
+	a64 = eh.e_machine == EM_AARCH64;
+	d = bt_disasm_new(bt_arch_from_elf(eh.e_machine,
+	    gelf_getclass(code) == ELFCLASS64), intel ? BT_SYNTAX_INTEL : BT_SYNTAX_ATT, &err);
+	if (d == NULL) {
+		fprintf(stderr, "disasm-dump: %s\n", err.msg);
+		return 2;
+	}
+	if (!sweep && tool_elf_funcs(syms, collect_func, NULL) < 0) {
+		fprintf(stderr, "disasm-dump: no symbols\n");
+		return 2;
+	}
+	if (diffs != NULL && (df = fopen(diffs, "w")) == NULL) {
+		perror(diffs);
+		return 2;
+	}
+	if (ranges.n > 0)
+		qsort(ranges.v, ranges.n, sizeof(*ranges.v), rangecmp);
+	run_objdump_text(argv[0], intel, 0, 0);
+	nall = ot.n;
+	for (i = 0; sweep && i < nall; i++) {
+		uint64_t a = ot.v[i].addr, avail;
+		const uint8_t *bytes = code_rest(code, a, &avail);
+		struct bt_insn in;
+		if (bytes == NULL || (i > 0 && ot.v[i - 1].addr == a))
+			continue;
+		bt_disasm_one(d, bytes, avail < 16 ? avail : 16, a, &in);
+		total++;
+		if (strcmp(tpool + ot.v[i].off, in.text) == 0)
+			same++;
+		else if (df != NULL)
+			fprintf(df, "%" PRIx64 "\t%s\t%s\n", a, tpool + ot.v[i].off, in.text);
+	}
+	for (i = 0; !sweep && i < ranges.n; i++) {
+		uint64_t start = ranges.v[i].start, end = start + ranges.v[i].size, a;
+		const uint8_t *bytes;
+		size_t lo = 0, hi = nall;
+
+		if (start < last_end)
+			continue;	/* an alias, or nested in the function before */
+		last_end = end;
+		if ((bytes = code_at(code, start, end - start)) == NULL)
+			continue;
+		if (otext_find(0, nall, start) == NULL) {
+			/* objdump's sweep is out of step here: decode from the start */
+			resync++;
+			ot.n = nall;
+			lo = run_objdump_text(argv[0], intel, start, end);
+			hi = ot.n;
+		}
+		for (a = start; a < end;) {
+			struct bt_insn in;
+			const struct otext *o;
+			size_t len = bt_disasm_one(d, bytes + (a - start), end - a, a, &in);
+
+			if ((o = otext_find(lo, hi, a)) == NULL)
+				unmatched++;
+			else {
+				total++;
+				if (strcmp(tpool + o->off, in.text) == 0)
+					same++;
+				else if (df != NULL)
+					fprintf(df, "%" PRIx64 "\t%s\t%s\n", a, tpool + o->off,
+					    in.text);
+			}
+			a += len;
+		}
+	}
+	pct = total ? 100.0 * (double)same / (double)total : 0;
+	printf("%s: %" PRIu64 " of %" PRIu64 " instructions identical to objdump's"
+	    " (%.2f%%)", a64 ? "aarch64" : intel ? "intel" : "att", same, total, pct);
+	if (unmatched)
+		printf(", %" PRIu64 " not at an objdump boundary", unmatched);
+	if (resync)
+		printf(", %zu functions decoded again from their start", resync);
+	printf("\n");
+	if (df != NULL)
+		fclose(df);
+	bt_disasm_free(d);
+	if (syms != code)
+		tool_close_elf(syms);
+	tool_close_elf(code);
+	BT_VEC_FREE(ranges);
+	BT_VEC_FREE(ot);
+	free(tpool);
+	return pct >= min && total > 0 ? 0 : 1;
+usage:
+	fprintf(stderr, "usage: disasm-dump --text att|intel [--min PCT] [--diffs OUT] FILE [SYMFILE]\n");
+	return 1;
+}
+
 int
 main(int argc, char **argv)
 {
+	if (argc > 1 && strcmp(argv[1], "--text") == 0)
+		return text_main(argc, argv);
 	struct dump dp;
 	struct bt_error err = { 0 };
 	Elf *syms;

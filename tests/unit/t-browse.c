@@ -256,7 +256,7 @@ test_toggles_keep_cursor(void **state)
 	/* Intel syntax now: the imul reads the other way round */
 	assert_int_not_equal(find_insn(bt_browser_view(b), "imul"), -1);
 	assert_non_null(strstr(bt_view_row(bt_browser_view(b),
-	    (size_t)find_insn(bt_browser_view(b), "imul"))->text, "rax, rdi"));
+	    (size_t)find_insn(bt_browser_view(b), "imul"))->text, "rax,rdi"));
 	assert_true(bt_browser_opts(b)->skid);
 	assert_true(bt_browser_opts(b)->global_percent);
 	assert_int_equal(bt_browser_opts(b)->num, BT_NUM_SAMPLES);

@@ -34,7 +34,7 @@ test_x86_kinds(void **state)
 	in = one(d, "\x75\xfe", 2, 0x1000);		/* jne . */
 	assert_int_equal(in.kind, BT_INSN_CJUMP);
 	assert_int_equal(in.target, 0x1000);
-	assert_string_equal(in.text, "jne    0x1000");	/* objdump's je/jne, not jz/jnz */
+	assert_string_equal(in.text, "jne    1000");	/* objdump's je/jne, not jz/jnz */
 	in = one(d, "\xeb\x10", 2, 0x1000);		/* jmp +0x10 */
 	assert_int_equal(in.kind, BT_INSN_JUMP);
 	assert_int_equal(in.target, 0x1012);
@@ -45,6 +45,21 @@ test_x86_kinds(void **state)
 	assert_int_equal(in.kind, BT_INSN_ICALL);
 	in = one(d, "\xff\xe0", 2, 0);			/* jmp *%rax */
 	assert_int_equal(in.kind, BT_INSN_IJUMP);
+	in = one(d, "\x3e\xff\xe0", 3, 0);		/* notrack jmp *%rax */
+	assert_int_equal(in.kind, BT_INSN_IJUMP);
+	in = one(d, "\xf2\xff\xe0", 3, 0);		/* bnd jmp *%rax */
+	assert_int_equal(in.kind, BT_INSN_IJUMP);
+	in = one(d, "\xff\x25\x10\x00\x00\x00", 6, 0x1000);	/* jmp *0x10(%rip) */
+	assert_int_equal(in.kind, BT_INSN_IJUMP);
+	assert_true(in.flags & BT_INSN_F_RIPREL);
+	assert_int_equal(in.mem_target, 0x1016);
+	in = one(d, "\x3e\xff\xd0", 3, 0);		/* notrack call *%rax */
+	assert_int_equal(in.kind, BT_INSN_ICALL);
+	in = one(d, "\xf2\xe9\x00\x00\x00\x00", 6, 0x1000);	/* bnd jmp */
+	assert_int_equal(in.kind, BT_INSN_JUMP);
+	assert_int_equal(in.target, 0x1006);
+	in = one(d, "\xf2\xc3", 2, 0);			/* bnd ret */
+	assert_int_equal(in.kind, BT_INSN_RET);
 	in = one(d, "\xc3", 1, 0);
 	assert_int_equal(in.kind, BT_INSN_RET);
 	in = one(d, "\x0f\x0b", 2, 0);			/* ud2 */
@@ -80,6 +95,8 @@ test_x86_syntax_and_bad(void **state)
 	assert_string_equal(in.text, "div    %rsi");
 	in = one(intel, "\x48\xf7\xf6", 3, 0);
 	assert_string_equal(in.text, "div    rsi");
+	in = one(att, "\x48\x83\xc2\x01", 4, 0);
+	assert_string_equal(in.text, "add    $0x1,%rdx");	/* no blank after the comma */
 	/* 0x06 is invalid in 64-bit mode; a truncated instruction too */
 	in = one(att, "\x06", 1, 0x10);
 	assert_int_equal(in.kind, BT_INSN_BAD);
@@ -91,6 +108,84 @@ test_x86_syntax_and_bad(void **state)
 	in = one(att, "\x62\xf1\x7d\x48\x76\x0f", 6, 0);	/* vpcmpeqd (%rdi), %zmm0, %k1 */
 	assert_int_not_equal(in.kind, BT_INSN_BAD);
 	assert_int_equal(strncmp(in.mnemonic, "vpcmpeqd", 8), 0);
+	bt_disasm_free(att);
+	bt_disasm_free(intel);
+}
+
+/* Text as objdump -d / -d -M intel prints it (binutils 2.40), at 0x1000. */
+static void
+test_x86_text(void **state)
+{
+	static const struct {
+		const char *bytes;
+		size_t len;
+		const char *att, *intel, *mnemonic;
+	} c[] = {
+#define B(s) s, sizeof(s) - 1
+		{ B("\xff\xd0"), "call   *%rax", "call   rax", "call" },
+		{ B("\xff\x25\x10\x00\x00\x00"), "jmp    *0x10(%rip)",
+		  "jmp    QWORD PTR [rip+0x10]", "jmp" },
+		{ B("\x3e\xff\xe0"), "notrack jmp *%rax", "notrack jmp rax", "jmp" },
+		{ B("\xf2\xff\xe0"), "bnd jmp *%rax", "bnd jmp rax", "jmp" },
+		{ B("\xf2\xe9\x00\x00\x00\x00"), "bnd jmp 1006", "bnd jmp 1006", "jmp" },
+		{ B("\x75\x00"), "jne    1002", "jne    1002", "jne" },
+		{ B("\xe8\xfb\xff\xff\xff"), "call   1000", "call   1000", "call" },
+		{ B("\x0f\x1f\x40\x00"), "nopl   0x0(%rax)", "nop    DWORD PTR [rax+0x0]", "nopl" },
+		{ B("\x0f\x1f\x00"), "nopl   (%rax)", "nop    DWORD PTR [rax]", "nopl" },
+		{ B("\x66\x2e\x0f\x1f\x84\x00\x00\x00\x00\x00"), "cs nopw 0x0(%rax,%rax,1)",
+		  "cs nop WORD PTR [rax+rax*1+0x0]", "nopw" },
+		{ B("\x66\x90"), "xchg   %ax,%ax", "xchg   ax,ax", "xchg" },
+		{ B("\x48\x98"), "cltq", "cdqe", NULL },
+		{ B("\x48\x8d\x04\xc5\x00\x00\x00\x00"), "lea    0x0(,%rax,8),%rax",
+		  "lea    rax,[rax*8+0x0]", "lea" },
+		{ B("\x48\x8d\x3d\x25\xfe\xff\xff"), "lea    -0x1db(%rip),%rdi",
+		  "lea    rdi,[rip+0xfffffffffffffe25]", "lea" },
+		{ B("\x0f\x38\xcb\xd1"), "sha256rnds2 %xmm0,%xmm1,%xmm2",
+		  "sha256rnds2 xmm2,xmm1,xmm0", "sha256rnds2" },
+		{ B("\xf3\xa4"), "rep movsb %ds:(%rsi),%es:(%rdi)",
+		  "rep movs BYTE PTR es:[rdi],BYTE PTR ds:[rsi]", NULL },
+		{ B("\xf3\x48\xab"), "rep stos %rax,%es:(%rdi)",
+		  "rep stos QWORD PTR es:[rdi],rax", "stos" },
+		{ B("\x62\xf3\x7d\x48\x3f\xc1\x00"), "vpcmpeqb %zmm1,%zmm0,%k0",
+		  "vpcmpeqb k0,zmm0,zmm1", "vpcmpeqb" },
+		{ B("\x62\xf1\xfe\x48\x6f\x07"), "vmovdqu64 (%rdi),%zmm0",
+		  "vmovdqu64 zmm0,ZMMWORD PTR [rdi]", "vmovdqu64" },
+		{ B("\x62\xf1\x75\x58\xfe\x00"), "vpaddd (%rax){1to16},%zmm1,%zmm0",
+		  "vpaddd zmm0,zmm1,DWORD BCST [rax]", "vpaddd" },
+		{ B("\x62\xf1\x75\x4b\xfe\x00"), "vpaddd (%rax),%zmm1,%zmm0{%k3}",
+		  "vpaddd zmm0{k3},zmm1,ZMMWORD PTR [rax]", "vpaddd" },
+		{ B("\x62\xf1\x75\x08\xfe\xc2"), "{evex} vpaddd %xmm2,%xmm1,%xmm0",
+		  "{evex} vpaddd xmm0,xmm1,xmm2", "vpaddd" },
+		{ B("\xc5\xfb\xe6\x00"), "vcvtpd2dqx (%rax),%xmm0",
+		  "vcvtpd2dq xmm0,XMMWORD PTR [rax]", NULL },
+		{ B("\x8b\x07"), "mov    (%rdi),%eax", "mov    eax,DWORD PTR [rdi]", "mov" },
+		{ B("\x0f\xb6\x07"), "movzbl (%rdi),%eax", "movzx  eax,BYTE PTR [rdi]", NULL },
+		{ B("\xc7\x07\x00\x00\x00\x00"), "movl   $0x0,(%rdi)",
+		  "mov    DWORD PTR [rdi],0x0", NULL },
+		{ B("\x48\xb8\xef\xcd\xab\x90\x78\x56\x34\x12"),
+		  "movabs $0x1234567890abcdef,%rax", "movabs rax,0x1234567890abcdef", "movabs" },
+		{ B("\x64\x48\x8b\x04\x25\x28\x00\x00\x00"), "mov    %fs:0x28,%rax",
+		  "mov    rax,QWORD PTR fs:0x28", "mov" },
+		{ B("\x48\x83\xe4\xe0"), "and    $0xffffffffffffffe0,%rsp",
+		  "and    rsp,0xffffffffffffffe0", "and" },
+		{ B("\x9b\xdf\xe0"), "fstsw  %ax", "fstsw  ax", "fstsw" },
+		{ B("\xde\xe9"), "fsubrp %st,%st(1)", "fsubp  st(1),st", NULL },
+		{ B("\xdb\x2f"), "fldt   (%rdi)", "fld    TBYTE PTR [rdi]", NULL },
+#undef B
+	};
+	struct bt_disasm *att = bt_disasm_new(BT_ARCH_X86_64, BT_SYNTAX_ATT, NULL);
+	struct bt_disasm *intel = bt_disasm_new(BT_ARCH_X86_64, BT_SYNTAX_INTEL, NULL);
+	size_t i;
+
+	for (i = 0; i < BT_ARRAY_SIZE(c); i++) {
+		struct bt_insn a = one(att, c[i].bytes, c[i].len, 0x1000);
+		struct bt_insn b = one(intel, c[i].bytes, c[i].len, 0x1000);
+		assert_int_equal(a.len, c[i].len);
+		assert_string_equal(a.text, c[i].att);
+		assert_string_equal(b.text, c[i].intel);
+		if (c[i].mnemonic)
+			assert_string_equal(a.mnemonic, c[i].mnemonic);
+	}
 	bt_disasm_free(att);
 	bt_disasm_free(intel);
 }
@@ -125,6 +220,23 @@ test_aarch64(void **state)
 			assert_true(in.flags & c[i].flag);
 	}
 	{
+		/* text as aarch64-linux-gnu-objdump -d prints it, its // comments aside */
+		static const struct { uint32_t w; const char *text; } t[] = {
+			{ 0x94000004, "bl     400010" },
+			{ 0x54ffffc1, "b.ne   3ffff8" },
+			{ 0xd2800002, "mov    x2, #0x0" },
+			{ 0xf947fe11, "ldr    x17, [x16, #4088]" },
+			{ 0xb81fc422, "str    w2, [x1], #-4" },
+			{ 0x927cec00, "and    x0, x0, #0xfffffffffffffff0" },
+			{ 0xf100041f, "cmp    x0, #0x1" },
+			{ 0xd503245f, "bti    c" },
+		};
+		for (i = 0; i < BT_ARRAY_SIZE(t); i++) {
+			struct bt_insn in = one(d, &t[i].w, 4, 0x400000);
+			assert_string_equal(in.text, t[i].text);
+		}
+	}
+	{
 		uint32_t bad = 0x00000000;	/* udf #0: permanently undefined */
 		struct bt_insn in = one(d, &bad, 4, 0);
 		assert_true(in.kind == BT_INSN_BAD || in.kind == BT_INSN_STOP);
@@ -151,6 +263,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_x86_kinds),
 		cmocka_unit_test(test_x86_syntax_and_bad),
+		cmocka_unit_test(test_x86_text),
 		cmocka_unit_test(test_aarch64),
 		cmocka_unit_test(test_arch_from_elf),
 	};
