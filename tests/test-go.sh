@@ -49,6 +49,14 @@ run dead "$gb" '^BenchmarkPopcnt$'
 grep -q "^# empty-loop in $P.BenchmarkPopcnt " "$TMP/dead.out" &&
 	ok "the emptied popcnt benchmark is an empty loop: $(grep -o '[0-9.]*% of the samples are in a loop of [0-9]* instructions' "$TMP/dead.out")" ||
 	fail "no empty-loop finding on BenchmarkPopcnt: $(sed -n '/^#Percent/,/^$/p' "$TMP/dead.out" | head -4)"
+# the jmp into the loop's condition runs once per call: skid gives it nothing
+"$BT" -i "$TMP/dead.data" --stdio -s "$P.BenchmarkPopcnt" --format json 2>/dev/null |
+	sed -n 's/.*"kind": "insn", "address": "[^"]*", "text": "\(jmp\|j[a-z]*\) [^"]*", "samples": \([0-9]*\),.*"adjusted_samples": \([0-9.]*\),.*/\1 \2 \3/p' >"$TMP/jumps"
+entry=$(awk '$1 == "jmp" { print $3; exit }' "$TMP/jumps")
+back=$(awk '$1 != "jmp" { print $3; exit }' "$TMP/jumps")
+[ -n "$entry" ] && [ -n "$back" ] && awk -v e="$entry" -v b="$back" 'BEGIN { exit !(e < 1 && b > 10) }' &&
+	ok "Go's loop entry jmp takes no skid weight ($entry), the branch back does ($back)" ||
+	fail "Go loop entry: jmp $entry, back edge $back"
 grep -q "^## $P.BenchmarkPopcnt " "$TMP/dead.out" && grep -q 'gobench_test.go:[0-9]' "$TMP/dead.out" &&
 	ok "its annotation has source lines" || fail "no source lines in the Go annotation"
 run kept "$gb" '^BenchmarkPopcntKept$'

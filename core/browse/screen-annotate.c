@@ -1,4 +1,6 @@
 /* The annotated function: Enter follows a jump or opens a call. */
+#include <string.h>
+
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
 
@@ -41,6 +43,9 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 	if (r->flags & BT_ROW_F_JUMP)
 		bt_browser_set_status(b, "the jump leaves the function (%s)",
 		    r->target_name ? r->target_name : "?");
+	else if (r->flags & BT_ROW_F_INDIRECT)
+		bt_browser_set_status(b, "an indirect %s: its target is known only when it runs",
+		    strstr(r->text, "call") != NULL ? "call" : "jump");
 	else
 		bt_browser_set_status(b, "not a jump or a call");
 }

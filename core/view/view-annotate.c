@@ -247,6 +247,8 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			r->flags |= BT_ROW_F_BACK_EDGE;
 		if (ai->region >= 0 && (i == 0 || a->insns.v[i - 1].region != ai->region))
 			r->flags |= BT_ROW_F_REGION_START;
+		if (ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_ICALL)
+			r->flags |= BT_ROW_F_INDIRECT;
 		if (ai->in.kind == BT_INSN_CALL) {
 			r->flags |= BT_ROW_F_CALL;
 			r->has_target = true;
@@ -308,10 +310,10 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		if (r->target_name != NULL)
 			view_add_cell(v, view_cat(v, view_cat(v, " <", r->target_name), ">"),
 			    BT_STYLE_COMMENT);
-		else if (ai->in.flags & BT_INSN_F_RIPREL)	/* objdump's "# 4020 <sink>" */
+		else if (ai->in.flags & BT_INSN_F_RIPREL)	/* objdump's "        # 4020 <sink>" */
 			view_add_cell(v, r->mem_name ? bt_strpool_addf(&v->pool,
-			    "  # %llx <%s>", (unsigned long long)ai->in.mem_target,
-			    r->mem_name) : bt_strpool_addf(&v->pool, "  # %llx",
+			    "        # %llx <%s>", (unsigned long long)ai->in.mem_target,
+			    r->mem_name) : bt_strpool_addf(&v->pool, "        # %llx",
 			    (unsigned long long)ai->in.mem_target), BT_STYLE_COMMENT);
 	}
 	/* branch targets as rows */

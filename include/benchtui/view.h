@@ -60,6 +60,7 @@ enum bt_row_kind {
 #define BT_ROW_F_CALL		0x20	/* a call: Enter opens the callee */
 #define BT_ROW_F_JUMP		0x40	/* a branch inside the function */
 #define BT_ROW_F_SKID_GUESS	0x80	/* its skid credit is split by guess (several predecessors) */
+#define BT_ROW_F_INDIRECT	0x100	/* an indirect jump or call: no target known */
 
 /**
  * struct bt_row - one row of a view, as data and as cells

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "benchtui/browse.h"
 #include "benchtui/profile.h"
 #include "benchtui/session.h"
 #include "benchtui/view.h"
@@ -253,6 +254,30 @@ test_guess_is_said(void **state)
 	bt_session_free(s);
 }
 
+/* Enter on an indirect jump says it is one: there is nowhere to follow it to. */
+static void
+test_indirect_said(void **state)
+{
+	struct bt_session *s = sampled("indirect", "jmp", 0, 10);
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	const struct bt_view *v;
+	size_t i;
+
+	bt_browser_open(b, (size_t)bt_session_find(s, "indirect"), 20);
+	v = bt_browser_view(b);
+	for (i = 0; i < bt_view_nrows(v); i++)
+		if (bt_view_row(v, i)->kind == BT_ROW_INSN &&
+		    strncmp(bt_view_row(v, i)->text, "jmp", 3) == 0)
+			break;
+	assert_true(bt_view_row(v, i)->flags & BT_ROW_F_INDIRECT);
+	assert_non_null(strstr(bt_view_row(v, i)->text, "*%rax"));	/* objdump's star */
+	bt_browser_select(b, i, 20);
+	bt_browser_apply(b, BT_ACT_ENTER, 20);
+	assert_non_null(strstr(bt_browser_status(b), "an indirect jump"));
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
 static void
 test_wilson(void **state)
 {
@@ -294,6 +319,7 @@ main(void)
 		cmocka_unit_test(test_loop_entry_takes_nothing),
 		cmocka_unit_test(test_epilogue_is_no_loop),
 		cmocka_unit_test(test_guess_is_said),
+		cmocka_unit_test(test_indirect_said),
 		cmocka_unit_test(test_wilson),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
