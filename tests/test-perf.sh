@@ -104,6 +104,33 @@ fi
 	ok "inline rows of C++ code without '()()' ($(grep -c . "$TMP/inl") rows, e.g. $(head -1 "$TMP/inl" | sed 's/^ *//'))" ||
 	fail "inline rows: $(grep -m2 '()()' "$TMP/inl")"
 
+# every perf tool takes benchtui's recordings, and counts what benchtui counts
+nb=$("$BT" -i "$TMP/bt.data" --stdio --top 0 2>/dev/null | awk '/^# samples:/ { sub(",", "", $3); print $3 }')
+pcount() {	# samples perf report counts in FILE
+	perf report -i "$1" --stdio --sort comm -F sample 2>/dev/null | awk '!/^#/ && NF { s += $1 } END { print s + 0 }'
+}
+for c in "report --stdio" "report --children --stdio" "script" "annotate --stdio -s work_a" \
+    "inject -o $TMP/inj.data" "inject -b -o $TMP/injb.data" "inject --jit -o $TMP/injj.data" \
+    "buildid-list"; do
+	# shellcheck disable=SC2086
+	perf $c -i "$TMP/bt.data" >"$TMP/p.out" 2>&1 && ok "perf $c: exit 0" ||
+		fail "perf $c on benchtui's recording: exit $? ($(tail -1 "$TMP/p.out"))"
+done
+n=$(perf script -i "$TMP/bt.data" -F ip 2>/dev/null | grep -c .)
+[ "$n" = "$nb" ] && ok "perf script: $n samples, as benchtui" || fail "perf script: $n samples, benchtui $nb"
+for f in inj injb injj; do
+	[ "$(pcount "$TMP/$f.data")" = "$nb" ] && ok "perf inject ($f): the same $nb samples" ||
+		fail "perf inject ($f): $(pcount "$TMP/$f.data") samples, benchtui $nb"
+done
+(cd "$TMP" && perf archive bt.data >/dev/null 2>&1) && [ -s "$TMP/bt.data.tar.bz2" ] &&
+	ok "perf archive: $(tar tjf "$TMP/bt.data.tar.bz2" | grep -c .) files" || fail "perf archive on benchtui's recording"
+# a binary without a GNU build-id: no empty build-id entry, so perf names its functions
+cc -O2 -g -Wl,--build-id=none -o "$TMP/nobid" tests/fixtures/split.c
+"$BT" -q -o "$TMP/nobid.data" --stdio --top 0 "$TMP/nobid" >/dev/null 2>&1
+perf report -i "$TMP/nobid.data" --stdio --sort sym 2>/dev/null | grep -q '\[\.\] work_a' &&
+	ok "perf names the functions of a binary without a build-id" ||
+	fail "perf report shows no work_a for a binary without a build-id"
+
 # perf opens benchtui's recording and sees the same event and sample count
 n=$(perf report -i "$TMP/bt.data" --stdio --sort comm -F sample 2>/dev/null |
 	awk '!/^#/ && NF { s += $1 } END { print s }')

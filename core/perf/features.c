@@ -153,12 +153,38 @@ pd_read_features(struct bt_pd_reader *r, const uint8_t *bits)
 	}
 }
 
+void
+pd_read_trailer(struct bt_pd_reader *r)
+{
+	uint64_t off, len;
+	const uint8_t *t;
+
+	if (r->size < PD_TRAILER_SIZE)
+		return;
+	t = r->data + r->size - PD_TRAILER_SIZE;
+	if (memcmp(t + 16, PD_TRAILER_MAGIC, 8) != 0)
+		return;
+	off = bt_perf_get64(t, false);	/* written in the writer's own order */
+	len = bt_perf_get64(t + 8, false);
+	if (off < r->data_sec.offset + r->data_sec.size ||
+	    !pd_in_file(r, off, len) || off + len > r->size - PD_TRAILER_SIZE)
+		return;
+	r->bt_section = r->data + off;
+	r->bt_section_len = len;
+}
+
 /* Writing. */
 
+/*
+ * benchtui's own section is not among them: perf inject rewrites every
+ * feature it finds and crashes on one it has no code for (bit 255). It
+ * goes after the features instead, found through a trailer at the end of
+ * the file, where perf's tools never look (pd_read_trailer).
+ */
 const int pd_write_feats[] = {
 	BT_FEAT_BUILD_ID, BT_FEAT_HOSTNAME, BT_FEAT_OSRELEASE,
 	BT_FEAT_VERSION, BT_FEAT_ARCH, BT_FEAT_NRCPUS, BT_FEAT_CMDLINE,
-	BT_FEAT_EVENT_DESC, BT_FEAT_SAMPLE_TIME, BT_FEAT_BENCHTUI,
+	BT_FEAT_EVENT_DESC, BT_FEAT_SAMPLE_TIME,
 };
 const size_t pd_nwrite_feats = BT_ARRAY_SIZE(pd_write_feats);
 
@@ -257,11 +283,6 @@ pd_build_feature(const struct bt_pd_attr *attrs, size_t nattrs,
 			return false;
 		bt_strbuf_add(sb, &f->first_sample_time, 8);
 		bt_strbuf_add(sb, &f->last_sample_time, 8);
-		return true;
-	case BT_FEAT_BENCHTUI:
-		if (f->benchtui == NULL)
-			return false;
-		bt_strbuf_add(sb, f->benchtui, f->benchtui_len);
 		return true;
 	}
 	return false;

@@ -11,6 +11,9 @@
 #define PD_FEAT_BITS 256
 #define PD_NAME_ALIGN 64
 #define PD_MISC_BUILD_ID_SIZE (1 << 15)
+/* The end of a file benchtui wrote: u64 offset, u64 size of its own section, magic. */
+#define PD_TRAILER_MAGIC "BTUITRL1"
+#define PD_TRAILER_SIZE 24
 
 struct pd_section {
 	uint64_t offset, size;
@@ -60,6 +63,8 @@ pd_in_file(const struct bt_pd_reader *r, uint64_t off, uint64_t len)
 
 /* The feature sections after the data (features.c). */
 void pd_read_features(struct bt_pd_reader *r, const uint8_t *bits);
+/* benchtui's own section, through the trailer at the end of the file. */
+void pd_read_trailer(struct bt_pd_reader *r);
 /* A perf_header_string at *off within [.., end); advances *off. */
 char *pd_read_string(struct bt_pd_reader *r, uint64_t *off, uint64_t end);
 /* The features a writer writes, in file order (features.c). */

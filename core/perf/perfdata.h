@@ -31,9 +31,10 @@ enum {
 	BT_FEAT_EVENT_DESC = 12,
 	BT_FEAT_SAMPLE_TIME = 21,
 	/*
-	 * benchtui's own section (key=value lines, then the vDSO image):
-	 * the highest bit, far past any feature perf defines, so perf reads
-	 * the section table and skips it.
+	 * benchtui's own section (key=value lines, then the vDSO image) was
+	 * feature bit 255 in recordings before 0.2 (still read); perf inject
+	 * crashes on a feature it does not know, so it now follows the
+	 * features, found by a trailer at the end of the file.
 	 */
 	BT_FEAT_BENCHTUI = 255,
 };

@@ -215,6 +215,8 @@ parse_header(struct bt_pd_reader *r, struct bt_error *err)
 	if (ret)
 		return ret;
 	pd_read_features(r, bits);
+	if (r->bt_section == NULL)	/* not in feature bit 255 (older recordings) */
+		pd_read_trailer(r);
 	for (i = 0; i < r->nattrs; i++) {
 		char buf[64];
 		if (r->attrs[i].name == NULL)

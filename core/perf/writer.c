@@ -189,6 +189,13 @@ bt_pd_finish(struct bt_pd_writer *w, const struct bt_pd_features *f,
 	for (i = 0; i < pd_nwrite_feats; i++)
 		if (present[i] && wbytes(w, payload[i].buf, payload[i].len, err))
 			goto out;
+	if (f->benchtui != NULL) {	/* benchtui's section, then the trailer to it */
+		uint64_t tr[2] = { off, f->benchtui_len };
+		if (wbytes(w, f->benchtui, f->benchtui_len, err) ||
+		    wbytes(w, tr, sizeof(tr), err) ||
+		    wbytes(w, PD_TRAILER_MAGIC, 8, err))
+			goto out;
+	}
 	if (wflush(w, err))
 		goto out;
 

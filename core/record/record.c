@@ -166,21 +166,31 @@ close_rings(struct recorder *rc)
 	bt_rec_events_close(&rc->ev);
 }
 
+/*
+ * The build-ids of the mappings the kernel did not give one for. A file
+ * without a GNU build-id (-Wl,--build-id=none, Go without -buildid) gets
+ * no entry: perf takes an empty one for a build-id, and then shows the
+ * file's samples as addresses.
+ */
 static void
 finish_buildids(struct recorder *rc)
 {
-	size_t i, vlen;
+	size_t i, n = 0, vlen;
 	const void *vdso = bt_own_vdso(&vlen);
 
 	for (i = 0; i < rc->nbids; i++) {
 		struct bt_pd_buildid *b = &rc->bids[i];
-		if (b->size)
-			continue;
-		if (strcmp(b->filename, "[vdso]") == 0)
+		if (b->size == 0 && strcmp(b->filename, "[vdso]") == 0)
 			b->size = vdso ? (uint8_t)bt_elf_build_id_mem(vdso, vlen, b->id) : 0;
-		else
+		else if (b->size == 0)
 			b->size = (uint8_t)bt_elf_build_id(b->filename, b->id);
+		if (b->size == 0) {
+			free(b->filename);
+			continue;
+		}
+		rc->bids[n++] = *b;
 	}
+	rc->nbids = n;
 }
 
 static int
