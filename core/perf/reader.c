@@ -418,10 +418,14 @@ bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
 	memcpy(type, p, 4);
 	memcpy(misc, p + 4, 2);
 	memcpy(&sz, p + 6, 2);
-	if (sz < 8 || sz > end - r->pos)
+	if (sz < 8)
 		return bt_error_set(err, BT_EFORMAT,
 		    "record at offset %llu has a bad size %u",
 		    (unsigned long long)r->pos, sz);
+	if (sz > end - r->pos)
+		return bt_error_set(err, BT_EFORMAT,
+		    "record at offset %llu runs past the end of the data (truncated file?)",
+		    (unsigned long long)r->pos);
 	*rec = p;
 	*size = sz;
 	r->pos += sz;

@@ -229,6 +229,51 @@ test_bad_files(void **state)
 	free(p);
 }
 
+/* A record cut by the end of the file: the message says so, raw or decoded. */
+static void
+test_truncated(void **state)
+{
+	char *path = write_file("t.data");
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	struct bt_error err = { 0 };
+	struct bt_pd_reader *r;
+	const uint8_t *rec;
+	uint32_t type;
+	uint16_t misc;
+	size_t size, cut;
+	struct bt_pd_event ev;
+	int ret;
+
+	assert_int_equal(bt_strbuf_read_file(&sb, path, 0), 0);
+	r = bt_pd_open_mem(sb.buf, sb.len, &err);
+	for (int k = 0; k < 10; k++)
+		assert_int_equal(bt_pd_next_raw(r, &type, &misc, &rec, &size, &err), 1);
+	cut = (size_t)((const char *)rec - sb.buf) + 5;	/* inside the 10th record */
+	bt_pd_close(r);
+	r = bt_pd_open_mem(sb.buf, cut, &err);
+	assert_non_null(r);
+	while ((ret = bt_pd_next_raw(r, &type, &misc, &rec, &size, &err)) > 0)
+		;
+	assert_true(ret < 0);
+	assert_non_null(strstr(err.msg, "truncated record header"));
+	bt_pd_close(r);
+	cut += 8;	/* the header is there, the record is not */
+	r = bt_pd_open_mem(sb.buf, cut, &err);
+	while ((ret = bt_pd_next_raw(r, &type, &misc, &rec, &size, &err)) > 0)
+		;
+	assert_true(ret < 0);
+	assert_non_null(strstr(err.msg, "runs past the end of the data (truncated file?)"));
+	bt_pd_rewind(r);
+	while ((ret = bt_pd_next(r, &ev, &err)) > 0)
+		;
+	assert_true(ret < 0);
+	assert_non_null(strstr(err.msg, "runs past the end of the data (truncated file?)"));
+	bt_pd_close(r);
+	bt_strbuf_release(&sb);
+	unlink(path);
+	free(path);
+}
+
 static int
 setup(void **state)
 {
@@ -249,6 +294,7 @@ main(void)
 		cmocka_unit_test(test_old_and_tmp),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_bad_files),
+		cmocka_unit_test(test_truncated),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
