@@ -232,6 +232,7 @@ bt_pd_open_mem(const void *data, size_t size, struct bt_error *err)
 
 	r->data = data;
 	r->size = size;
+	r->last = UINT64_MAX;
 	if (parse_header(r, err)) {
 		bt_pd_close(r);
 		return NULL;
@@ -313,6 +314,7 @@ bt_pd_close(struct bt_pd_reader *r)
 	for (i = 0; i < r->nbuildids; i++)
 		free(r->buildids[i].filename);
 	free(r->buildids);
+	pd_z_free(r->z);
 	if (r->mapped)
 		munmap((void *)r->data, r->size);
 	free(r);
@@ -375,6 +377,18 @@ bt_pd_data_size(const struct bt_pd_reader *r)
 	return r->data_sec.size;
 }
 
+bool
+bt_pd_compressed(const struct bt_pd_reader *r)
+{
+	return r->zfeat || r->zseen;
+}
+
+const struct bt_pd_auxtrace *
+bt_pd_auxtrace(const struct bt_pd_reader *r)
+{
+	return &r->aux;
+}
+
 const struct bt_perf_layout *
 bt_pd_layout(const struct bt_pd_reader *r, size_t i)
 {
@@ -389,60 +403,314 @@ bt_pd_fast_layout(const struct bt_pd_reader *r)
 
 /* Give back the pages of a big mapped file well behind the read position. */
 static void
-drop_behind(struct bt_pd_reader *r)
+drop_pages(struct bt_pd_reader *r)
 {
 	uint64_t upto;
 
-	if (!r->mapped || r->size <= WINDOW || r->pos < r->dropped + 2 * WINDOW)
+	if (!r->mapped || r->size <= WINDOW)
 		return;
 	upto = (r->pos - WINDOW) & ~(uint64_t)4095;
 	madvise((void *)(r->data + r->dropped), upto - r->dropped, MADV_DONTNEED);
 	r->dropped = upto;
 }
 
+static inline void
+drop_behind(struct bt_pd_reader *r)
+{
+	if (r->pos >= r->dropped + 2 * WINDOW)
+		drop_pages(r);
+}
+
+/*
+ * Record types the iteration handles itself: a payload follows them in
+ * the file (TRACING_DATA, AUXTRACE), they hold other records
+ * (COMPRESSED, COMPRESSED2), or they say what the file holds
+ * (AUXTRACE_INFO). Bit (type - 64).
+ */
+#define PD_SPECIAL ((1ULL << (PD_HEADER_TRACING_DATA - 64)) | \
+	(1ULL << (PD_AUXTRACE_INFO - 64)) | (1ULL << (PD_AUXTRACE - 64)) | \
+	(1ULL << (PD_COMPRESSED - 64)) | (1ULL << (PD_COMPRESSED2 - 64)))
+
+static bool
+special(uint32_t type)
+{
+	return type >= 64 && type < 128 && (PD_SPECIAL >> (type - 64)) & 1;
+}
+
+static const char *const aux_kinds[] = {
+	NULL, "Intel PT", "Intel BTS", "CoreSight ETM", "Arm SPE",
+	"s390 CPU-MF", "HiSilicon PTT",
+};
+
 int
-bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
-	       const uint8_t **rec, size_t *size, struct bt_error *err)
+pd_payload(struct bt_pd_reader *r, uint32_t type, const uint8_t *p,
+	   uint16_t sz, uint64_t *payload)
+{
+	*payload = 0;
+	switch (type) {
+	case PD_HEADER_TRACING_DATA:
+		if (sz < 12)
+			return -1;
+		*payload = pd_g32(r, p + 8);
+		break;
+	case PD_AUXTRACE:
+		if (sz < 16)
+			return -1;
+		*payload = pd_g64(r, p + 8);
+		r->aux.present = true;
+		break;
+	case PD_AUXTRACE_INFO:
+		r->aux.present = true;
+		if (sz >= 12 && pd_g32(r, p + 8) < BT_ARRAY_SIZE(aux_kinds))
+			r->aux.kind = aux_kinds[pd_g32(r, p + 8)];
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The zstd data of a COMPRESSED (to the end of the record) or COMPRESSED2
+ * (u64 data_size, then the data and padding) record; -1 when it does not
+ * fit in the record.
+ */
+static int
+compressed_data(struct bt_pd_reader *r, uint32_t type, const uint8_t *p,
+		uint16_t sz, const uint8_t **data, size_t *len)
+{
+	uint64_t n;
+
+	if (type == PD_COMPRESSED) {
+		*data = p + 8;
+		*len = sz - 8u;
+		return 0;
+	}
+	if (sz < 16)
+		return -1;
+	n = pd_g64(r, p + 8);
+	if (n > sz - 16u)
+		return -1;
+	*data = p + 16;
+	*len = (size_t)n;
+	return 0;
+}
+
+/* Where a record is, for messages: "offset N" or a place in compressed data. */
+static const char *
+where(const struct bt_pd_reader *r, uint64_t pos, char *buf, size_t len)
+{
+	if (pos & PD_ZPOS && r->z != NULL)
+		return pd_z_where(r->z, pos, buf, len);
+	snprintf(buf, len, "offset %llu", (unsigned long long)pos);
+	return buf;
+}
+
+static int
+too_short(const struct bt_pd_reader *r, uint64_t pos, uint32_t type, size_t sz,
+	  struct bt_error *err)
+{
+	char buf[128];
+
+	return bt_error_set(err, BT_EFORMAT,
+	    "record of type %u at %s is too short (%zu bytes)", type,
+	    where(r, pos, buf, sizeof(buf)), sz);
+}
+
+/*
+ * The record at the read position of the file: 1 with *p and *sz (checked
+ * against the end of the data), 0 at the end, or an error.
+ */
+static inline int
+file_record(struct bt_pd_reader *r, const uint8_t **p, uint16_t *sz,
+	    struct bt_error *err)
 {
 	uint64_t end = r->data_sec.offset + r->data_sec.size;
-	const uint8_t *p;
-	uint16_t sz;
+	unsigned long long at = r->pos;
 
 	if (r->pos >= end)
 		return 0;
 	drop_behind(r);
-	if (end - r->pos < 8)
-		return bt_error_set(err, BT_EFORMAT,
-		    "truncated record header at offset %llu", (unsigned long long)r->pos);
-	p = r->data + r->pos;
-	memcpy(type, p, 4);
-	memcpy(misc, p + 4, 2);
-	memcpy(&sz, p + 6, 2);
-	if (sz < 8)
-		return bt_error_set(err, BT_EFORMAT,
-		    "record at offset %llu has a bad size %u",
-		    (unsigned long long)r->pos, sz);
-	if (sz > end - r->pos)
-		return bt_error_set(err, BT_EFORMAT,
-		    "record at offset %llu runs past the end of the data (truncated file?)",
-		    (unsigned long long)r->pos);
+	if (end - r->pos < 8) {
+		bt_error_set(err, BT_EFORMAT, "truncated record header at offset %llu", at);
+		return -BT_EFORMAT;
+	}
+	*p = r->data + r->pos;
+	*sz = pd_g16(r, *p + 6);
+	if (*sz < 8) {
+		bt_error_set(err, BT_EFORMAT, "record at offset %llu has a bad size %u",
+		    at, *sz);
+		return -BT_EFORMAT;
+	}
+	if (*sz > end - r->pos) {
+		bt_error_set(err, BT_EFORMAT,
+		    "record at offset %llu runs past the end of the data (truncated file?)", at);
+		return -BT_EFORMAT;
+	}
+	return 1;
+}
+
+/*
+ * The next record, wherever it comes from: the decompressed stream while
+ * it has whole records, else the file, where COMPRESSED records feed the
+ * stream and a payload after the last record is stepped over. *at is the
+ * record's position (bt_pd_tell before it).
+ */
+static int
+fetch_slow(struct bt_pd_reader *r, const uint8_t **rec, size_t *size,
+	   uint64_t *at, struct bt_error *err)
+{
+	uint64_t end = r->data_sec.offset + r->data_sec.size;
+	char buf[128];
+
+	for (;;) {
+		const uint8_t *p;
+		uint32_t type;
+		uint16_t sz;
+		uint64_t payload;
+		int ret;
+
+		if (r->z != NULL) {
+			uint64_t zpos = pd_z_tell(r->z);
+
+			ret = pd_z_next(r, rec, size, err);
+			if (ret < 0)
+				return ret;
+			if (ret > 0) {
+				p = *rec;
+				type = pd_g32(r, p);
+				if (type == PD_COMPRESSED || type == PD_COMPRESSED2)
+					return bt_error_set(err, BT_EFORMAT,
+					    "compressed record inside compressed data at %s",
+					    where(r, zpos, buf, sizeof(buf)));
+				if (special(type)) {
+					if (pd_payload(r, type, p, (uint16_t)*size, &payload) < 0)
+						return too_short(r, zpos, type, *size, err);
+					pd_z_skip(r->z, payload);
+				}
+				r->zlive = true;
+				*at = r->last = zpos;
+				return 1;
+			}
+		}
+		if (r->skip) {
+			r->pos += r->skip;	/* checked against the end when read */
+			r->skip = 0;
+		}
+		/* at the end, a record cut between two compressed ones is dropped, as perf does */
+		ret = file_record(r, &p, &sz, err);
+		if (ret <= 0)
+			return ret;
+		type = pd_g32(r, p);
+		if (type == PD_COMPRESSED || type == PD_COMPRESSED2) {
+			const uint8_t *data;
+			size_t len;
+
+			if (compressed_data(r, type, p, sz, &data, &len) < 0)
+				return too_short(r, r->pos, type, sz, err);
+			if (r->z == NULL)
+				r->z = pd_z_new();
+			pd_z_feed(r->z, data, len, r->pos);
+			r->zseen = true;
+			r->pos += sz;
+			continue;
+		}
+		if (pd_payload(r, type, p, sz, &payload) < 0)
+			return too_short(r, r->pos, type, sz, err);
+		if (payload > end - r->pos - sz)
+			return bt_error_set(err, BT_EFORMAT,
+			    "the payload of the record at offset %llu runs past the end of the data (truncated file?)",
+			    (unsigned long long)r->pos);
+		if (type == PD_AUXTRACE && r->pos >= r->aux_seen) {
+			r->aux.records++;
+			r->aux.bytes += payload;
+			r->aux_seen = r->pos + 1;
+		}
+		r->zlive = false;
+		*at = r->last = r->pos;
+		r->pos += sz;
+		r->skip = payload;
+		*rec = p;
+		*size = sz;
+		return 1;
+	}
+}
+
+/*
+ * The next record. The common case (no compressed data, no payload
+ * pending, an ordinary record) is read here, inline: the profile's fast
+ * path (bt_pd_next_raw) runs it for every sample.
+ */
+static inline int
+fetch(struct bt_pd_reader *r, const uint8_t **rec, size_t *size, uint64_t *at,
+      struct bt_error *err)
+{
+	const uint8_t *p;
+	uint16_t sz;
+	int ret;
+
+	if (r->z != NULL || r->skip)
+		return fetch_slow(r, rec, size, at, err);
+	ret = file_record(r, &p, &sz, err);
+	if (ret <= 0)
+		return ret;
+	if (special(pd_g32(r, p)))
+		return fetch_slow(r, rec, size, at, err);
+	*at = r->pos;
+	r->pos += sz;
 	*rec = p;
 	*size = sz;
-	r->pos += sz;
 	return 1;
+}
+
+int
+bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
+	       const uint8_t **rec, size_t *size, struct bt_error *err)
+{
+	uint64_t at;
+	int ret = fetch(r, rec, size, &at, err);
+
+	if (ret > 0) {
+		*type = pd_g32(r, *rec);
+		*misc = pd_g16(r, *rec + 4);
+	}
+	return ret;
 }
 
 uint64_t
 bt_pd_tell(const struct bt_pd_reader *r)
 {
-	return r->pos;
+	return r->z != NULL && r->zlive ? pd_z_tell(r->z) : r->pos;
 }
 
 void
 bt_pd_seek(struct bt_pd_reader *r, uint64_t pos)
 {
-	if (pos >= r->data_sec.offset && pos <= r->data_sec.offset + r->data_sec.size)
-		r->pos = pos;
+	const uint8_t *rec;
+	size_t size;
+	uint64_t at;
+
+	if (pos == bt_pd_tell(r))
+		return;
+	if (r->z == NULL) {
+		if (pos >= r->data_sec.offset &&
+		    pos <= r->data_sec.offset + r->data_sec.size) {
+			r->pos = pos;
+			r->skip = 0;
+		}
+		return;
+	}
+	if (pos == r->last) {	/* back over the record just read */
+		if (r->zlive)
+			pd_z_unread(r->z);
+		else {
+			r->pos = pos;
+			r->skip = 0;
+		}
+		return;
+	}
+	/* the decompressed stream cannot be entered anywhere: read up to pos */
+	bt_pd_rewind(r);
+	while (bt_pd_tell(r) != pos && fetch(r, &rec, &size, &at, NULL) > 0)
+		;
 }
 
 void
@@ -456,6 +724,11 @@ bt_pd_rewind(struct bt_pd_reader *r)
 {
 	r->pos = r->data_sec.offset;
 	r->dropped = 0;
+	r->skip = 0;
+	r->zlive = false;
+	r->last = UINT64_MAX;
+	if (r->z != NULL)
+		pd_z_reset(r->z);
 }
 
 static int
@@ -590,37 +863,21 @@ short_rec:
 int
 bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 {
-	uint64_t end = r->data_sec.offset + r->data_sec.size;
 	const uint8_t *p;
-	uint16_t size;
-	size_t body, trailer;
+	size_t size, body, trailer;
 	struct bt_perf_sample id;
+	char buf[128];
+	int ret;
 
-	if (r->pos >= end)
-		return 0;
-	drop_behind(r);
 	/* no memset of the whole event: this runs for every sample */
 	ev->pid = ev->tid = ev->cpu = 0;
 	ev->time = 0;
 	ev->has_time = false;
-	ev->offset = r->pos;
-	if (end - r->pos < 8)
-		return bt_error_set(err, BT_EFORMAT,
-		    "truncated record header at offset %llu",
-		    (unsigned long long)r->pos);
-	p = r->data + r->pos;
+	ret = fetch(r, &p, &size, &ev->offset, err);
+	if (ret <= 0)
+		return ret;
 	ev->type = pd_g32(r, p);
 	ev->misc = pd_g16(r, p + 4);
-	size = pd_g16(r, p + 6);
-	if (size < 8)
-		return bt_error_set(err, BT_EFORMAT,
-		    "record at offset %llu has a bad size %u",
-		    (unsigned long long)r->pos, size);
-	if (size > end - r->pos)
-		return bt_error_set(err, BT_EFORMAT,
-		    "record at offset %llu runs past the end of the data (truncated file?)",
-		    (unsigned long long)r->pos);
-	r->pos += size;
 	ev->attr = r->nattrs == 1 ? 0 : -1;
 
 	if (ev->type == PERF_RECORD_SAMPLE) {
@@ -630,8 +887,8 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 		    bt_perf_sample_parse(&r->layouts[ev->attr], p, size, r->swapped,
 		    &ev->sample) < 0)
 			return bt_error_set(err, BT_EFORMAT,
-			    "sample at offset %llu is shorter than its sample_type says",
-			    (unsigned long long)ev->offset);
+			    "sample at %s is shorter than its sample_type says",
+			    where(r, ev->offset, buf, sizeof(buf)));
 		ev->pid = ev->sample.pid;
 		ev->tid = ev->sample.tid;
 		ev->cpu = ev->sample.cpu;
@@ -656,9 +913,7 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 	}
 	body = size - 8 - trailer;
 	if (decode_side(r->swapped, p + 8, body, ev, r->scratch, sizeof(r->scratch)) < 0)
-		return bt_error_set(err, BT_EFORMAT,
-		    "record of type %u at offset %llu is too short (%u bytes)",
-		    ev->type, (unsigned long long)ev->offset, size);
+		return too_short(r, ev->offset, ev->type, size, err);
 	return 1;
 }
 
