@@ -24,10 +24,10 @@ pd_read_string(struct bt_pd_reader *r, uint64_t *off, uint64_t end)
 	return bt_xstrndup(s, strnlen(s, len));
 }
 
-static void
-read_buildids(struct bt_pd_reader *r, uint64_t off, uint64_t end)
+void
+pd_read_buildids(struct bt_pd_reader *r, uint64_t off, uint64_t end)
 {
-	size_t alloc = 0;
+	size_t alloc = r->nbuildids;
 
 	while (off + 36 <= end) {
 		uint16_t misc = pd_g16(r, r->data + off + 4);
@@ -87,8 +87,8 @@ read_cmdline(struct bt_pd_reader *r, uint64_t off, uint64_t end)
 {
 	uint32_t nr, i;
 
-	if (end - off < 4)
-		return;
+	if (end - off < 4 || r->cmdline != NULL)
+		return;		/* (a second CMDLINE of a pipe: the first one stays) */
 	nr = pd_g32(r, r->data + off);
 	off += 4;
 	if (nr > (end - off + 4) / 4)
@@ -110,6 +110,7 @@ pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t end)
 	case BT_FEAT_OSRELEASE:
 	case BT_FEAT_VERSION:
 	case BT_FEAT_ARCH:
+		free(r->feat_str[feat]);
 		r->feat_str[feat] = pd_read_string(r, &off, end);
 		break;
 	case BT_FEAT_NRCPUS:
@@ -120,7 +121,7 @@ pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t end)
 		read_cmdline(r, off, end);
 		break;
 	case BT_FEAT_BUILD_ID:
-		read_buildids(r, off, end);
+		pd_read_buildids(r, off, end);
 		break;
 	case BT_FEAT_EVENT_DESC:
 		read_event_desc(r, off, end);

@@ -49,6 +49,7 @@ struct bt_pd_reader {
 	size_t nattrs;
 	struct pd_section data_sec;
 	uint64_t pos;
+	bool pipe;		/* pipe mode: attrs and features are records */
 	uint64_t skip;		/* payload after the last record, still to skip */
 	uint64_t last;		/* position of the last record returned */
 	struct pd_zstream *z;	/* from the first COMPRESSED record on */
@@ -91,6 +92,16 @@ pd_in_file(const struct bt_pd_reader *r, uint64_t off, uint64_t len)
 void pd_read_features(struct bt_pd_reader *r, const uint8_t *bits);
 /* One feature's payload at [off, end) (a section, or a HEADER_FEATURE record). */
 void pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t end);
+/* BUILD_ID entries (perf_record_header_build_id) in [off, end). */
+void pd_read_buildids(struct bt_pd_reader *r, uint64_t off, uint64_t end);
+
+/* After the attrs are known: the id table and the sample layouts. */
+void pd_index_attrs(struct bt_pd_reader *r);
+/* The attribute of a perf_event_attr of fsize bytes at p (reader.c). */
+int pd_read_attr(struct bt_pd_reader *r, const uint8_t *p, size_t fsize,
+		 struct perf_event_attr *a, uint64_t off, struct bt_error *err);
+/* The attr index of a sample id, -1 when unknown. */
+int pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id);
 /*
  * The payload after a record of type (AUXTRACE: u64 size; TRACING_DATA:
  * u32 size; else none), and what the record says about hardware trace
@@ -99,6 +110,9 @@ void pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t en
  */
 int pd_payload(struct bt_pd_reader *r, uint32_t type, const uint8_t *p,
 	       uint16_t sz, uint64_t *payload);
+/* Pipe mode: attrs, names, features and build-ids from the records (pipe.c). */
+int pd_read_pipe_header(struct bt_pd_reader *r, struct bt_error *err);
+
 /*
  * The decompressed stream of a compressed recording (decomp.c): the input
  * of one COMPRESSED record at a time, decompressed into a window on

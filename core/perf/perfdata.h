@@ -5,10 +5,11 @@
  *
  * The reader treats the file as hostile: every size, offset and count is
  * checked against the file before it is used, and an error names the
- * offset. Both byte orders are read, compressed data (`perf record -z`:
- * the records come out of zstd-compressed COMPRESSED records) and hardware
- * trace (AUXTRACE records with their payload after them, skipped: the
- * trace is not decoded); pipe mode is refused.
+ * offset. Both byte orders are read, and the other shapes perf writes:
+ * pipe mode (`perf record -o -`: attrs, names and features are records of
+ * the stream), compressed data (`perf record -z`: the records come out of
+ * zstd-compressed COMPRESSED records) and hardware trace (AUXTRACE records
+ * with their payload after them, skipped: the trace is not decoded).
  */
 #ifndef BENCHTUI_PERFDATA_H
 #define BENCHTUI_PERFDATA_H
@@ -158,13 +159,15 @@ size_t bt_pd_buildids(const struct bt_pd_reader *r,
 /* benchtui's own section, NULL if the file has none. */
 const void *bt_pd_benchtui(const struct bt_pd_reader *r, size_t *len);
 uint64_t bt_pd_data_size(const struct bt_pd_reader *r);
+/* Pipe mode (`perf record -o -`). */
+bool bt_pd_pipe(const struct bt_pd_reader *r);
 /* Compressed (`perf record -z`): the COMPRESSED feature, or a record seen. */
 bool bt_pd_compressed(const struct bt_pd_reader *r);
 /*
  * Hardware trace in the file. present is known after open when the file
- * has the AUXTRACE feature (perf record writes it); otherwise, and for the
- * counts, after one pass over the records (the profile's first pass is
- * one).
+ * has the AUXTRACE feature (perf record writes it) or is in pipe mode;
+ * otherwise, and for the counts, after one pass over the records (the
+ * profile's first pass is one).
  */
 const struct bt_pd_auxtrace *bt_pd_auxtrace(const struct bt_pd_reader *r);
 

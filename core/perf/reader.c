@@ -77,9 +77,9 @@ attr_swap(struct perf_event_attr *a, size_t size)
 }
 
 /* Read a perf_event_attr of file size fsize at p into *a (native order). */
-static int
-read_attr(struct bt_pd_reader *r, const uint8_t *p, size_t fsize,
-	  struct perf_event_attr *a, uint64_t off, struct bt_error *err)
+int
+pd_read_attr(struct bt_pd_reader *r, const uint8_t *p, size_t fsize,
+	     struct perf_event_attr *a, uint64_t off, struct bt_error *err)
 {
 	uint32_t asize;
 
@@ -135,7 +135,7 @@ read_attrs(struct bt_pd_reader *r, uint64_t attr_size,
 		uint64_t ids_off, ids_size;
 		int ret;
 
-		ret = read_attr(r, p, attr_size - 16, &a->attr, off, err);
+		ret = pd_read_attr(r, p, attr_size - 16, &a->attr, off, err);
 		if (ret)
 			return ret;
 		ids_off = pd_g64(r, p + attr_size - 16);
@@ -148,20 +148,30 @@ read_attrs(struct bt_pd_reader *r, uint64_t attr_size,
 		a->ids = bt_xcalloc(a->nids, sizeof(uint64_t));
 		for (j = 0; j < a->nids; j++)
 			a->ids[j] = pd_g64(r, r->data + ids_off + j * 8);
-		r->nids += a->nids;
 	}
+	pd_index_attrs(r);
+	return 0;
+}
+
+void
+pd_index_attrs(struct bt_pd_reader *r)
+{
+	size_t i, j;
+
+	r->nids = 0;
+	for (i = 0; i < r->nattrs; i++)
+		r->nids += r->attrs[i].nids;
 	r->ids = bt_xcalloc(r->nids, sizeof(*r->ids));
 	r->nids = 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < r->nattrs; i++)
 		for (j = 0; j < r->attrs[i].nids; j++) {
 			r->ids[r->nids].id = r->attrs[i].ids[j];
 			r->ids[r->nids++].attr = (int)i;
 		}
 	bt_qsort(r->ids, r->nids, sizeof(*r->ids), id_cmp);
-	r->layouts = bt_xcalloc(n, sizeof(*r->layouts));
-	for (i = 0; i < n; i++)
+	r->layouts = bt_xcalloc(r->nattrs, sizeof(*r->layouts));
+	for (i = 0; i < r->nattrs; i++)
 		bt_perf_layout_init(&r->layouts[i], &r->attrs[i].attr);
-	return 0;
 }
 
 static int
@@ -187,9 +197,16 @@ parse_header(struct bt_pd_reader *r, struct bt_error *err)
 		    "not a perf.data file (bad magic at offset 0)");
 	}
 	hsize = pd_g64(r, r->data + 8);
-	if (hsize == 16)
-		return bt_error_set(err, BT_ENOTSUP,
-		    "pipe-mode perf.data is not supported; record to a file (perf record -o FILE)");
+	if (hsize == 16) {
+		/* pipe mode: everything is a record, data to the end */
+		r->pipe = true;
+		r->data_sec.offset = 16;
+		r->data_sec.size = r->size - 16;
+		ret = pd_read_pipe_header(r, err);
+		if (ret)
+			return ret;
+		goto names;
+	}
 	if (hsize < PD_HEADER_SIZE || r->size < PD_HEADER_SIZE)
 		return bt_error_set(err, BT_EFORMAT,
 		    "truncated perf.data header (%zu bytes)", r->size);
@@ -215,6 +232,7 @@ parse_header(struct bt_pd_reader *r, struct bt_error *err)
 	if (ret)
 		return ret;
 	pd_read_features(r, bits);
+names:
 	for (i = 0; i < r->nattrs; i++) {
 		char buf[64];
 		if (r->attrs[i].name == NULL)
@@ -375,6 +393,12 @@ uint64_t
 bt_pd_data_size(const struct bt_pd_reader *r)
 {
 	return r->data_sec.size;
+}
+
+bool
+bt_pd_pipe(const struct bt_pd_reader *r)
+{
+	return r->pipe;
 }
 
 bool
@@ -731,8 +755,8 @@ bt_pd_rewind(struct bt_pd_reader *r)
 		pd_z_reset(r->z);
 }
 
-static int
-attr_of_id(const struct bt_pd_reader *r, uint64_t id)
+int
+pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id)
 {
 	size_t lo = 0, hi = r->nids;
 
@@ -764,7 +788,7 @@ sample_attr(const struct bt_pd_reader *r, const uint8_t *p, size_t size,
 		return 0;
 	if (size < 16 + (size_t)pos * 8)
 		return -1;
-	ai = attr_of_id(r, pd_g64(r, p + 8 + (size_t)pos * 8));
+	ai = pd_attr_of_id(r, pd_g64(r, p + 8 + (size_t)pos * 8));
 	*attr = ai < 0 ? 0 : ai;
 	return 0;
 }
@@ -907,9 +931,9 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 		ev->time = id.time;
 		ev->has_time = BT_PF_HAS(&id, BT_PF_TIME);
 		if (BT_PF_HAS(&id, BT_PF_IDENTIFIER))
-			ev->attr = attr_of_id(r, id.identifier);
+			ev->attr = pd_attr_of_id(r, id.identifier);
 		else if (BT_PF_HAS(&id, BT_PF_ID) && r->nattrs > 1)
-			ev->attr = attr_of_id(r, id.id);
+			ev->attr = pd_attr_of_id(r, id.id);
 	}
 	body = size - 8 - trailer;
 	if (decode_side(r->swapped, p + 8, body, ev, r->scratch, sizeof(r->scratch)) < 0)

@@ -1,7 +1,7 @@
 /*
  * Unit tests: perf.data writer and reader round trip, hostile input, and
- * the shapes other perf commands write: compressed (-z), hardware trace
- * (AUXTRACE payloads).
+ * the shapes other perf commands write: compressed (-z), pipe mode (-o -),
+ * hardware trace (AUXTRACE payloads).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -550,6 +550,91 @@ test_truncated(void **state)
 	free(path);
 }
 
+/* A pipe-mode stream: header, attr, names and features as records, data. */
+static void
+pipe_stream(struct bt_strbuf *sb, const struct bt_strbuf *data)
+{
+	struct bt_pd_attr a = test_attr();
+	uint64_t magic = 0x32454c4946524550ULL, hsize = 16;
+	struct bt_strbuf rec = BT_STRBUF_INIT;
+	uint8_t zero[64] = { 0 };
+	uint64_t v;
+	uint32_t n;
+
+	bt_strbuf_add(sb, &magic, 8);
+	bt_strbuf_add(sb, &hsize, 8);
+	bt_strbuf_add(&rec, &a.attr, sizeof(a.attr));
+	bt_strbuf_add(&rec, a.ids, a.nids * 8);
+	add_rec(sb, BT_PD_HEADER_ATTR, rec.buf, rec.len);
+	bt_strbuf_reset(&rec);
+	v = BT_FEAT_HOSTNAME;		/* HEADER_FEATURE: a perf_header_string */
+	bt_strbuf_add(&rec, &v, 8);
+	n = 8;
+	bt_strbuf_add(&rec, &n, 4);
+	bt_strbuf_add(&rec, "pipehost", 8);
+	add_rec(sb, 80, rec.buf, rec.len);
+	bt_strbuf_reset(&rec);
+	v = 2;				/* EVENT_UPDATE NAME, by id */
+	bt_strbuf_add(&rec, &v, 8);
+	v = 42;
+	bt_strbuf_add(&rec, &v, 8);
+	bt_strbuf_add(&rec, "cpu-clock:u\0\0\0\0\0", 16);
+	add_rec(sb, 78, rec.buf, rec.len);
+	bt_strbuf_reset(&rec);
+	n = 24;				/* TRACING_DATA: u32 size, then 24 bytes */
+	bt_strbuf_add(&rec, &n, 4);
+	bt_strbuf_add(&rec, zero, 4);
+	add_rec(sb, 66, rec.buf, rec.len);
+	bt_strbuf_add(sb, zero, 24);
+	add_rec(sb, 82, "", 0);	/* FINISHED_INIT */
+	bt_strbuf_add(sb, data->buf, data->len);
+	bt_strbuf_release(&rec);
+}
+
+/* perf record -o -: read from memory and as a file. */
+static void
+test_pipe(void **state)
+{
+	char *plain = write_file("p.data");
+	char *path = bt_xasprintf("%s/pipe.data", dir);
+	struct bt_strbuf data = BT_STRBUF_INIT, sb = BT_STRBUF_INIT;
+	struct bt_strbuf want = BT_STRBUF_INIT, got = BT_STRBUF_INIT;
+	struct bt_error err = { 0 };
+	struct bt_pd_reader *r = bt_pd_open(plain, &err);
+	FILE *f;
+
+	summary(r, &want);
+	bt_pd_close(r);
+	data_records(plain, &data);
+	pipe_stream(&sb, &data);
+	r = bt_pd_open_mem(sb.buf, sb.len, &err);
+	assert_non_null(r);
+	assert_true(bt_pd_pipe(r));
+	assert_int_equal(bt_pd_nattrs(r), 1);
+	assert_string_equal(bt_pd_attr(r, 0)->name, "cpu-clock:u");
+	assert_string_equal(bt_pd_feature_str(r, BT_FEAT_HOSTNAME), "pipehost");
+	summary(r, &got);
+	assert_string_equal(got.buf, want.buf);
+	bt_pd_close(r);
+	f = fopen(path, "w");
+	assert_int_equal(fwrite(sb.buf, 1, sb.len, f), sb.len);
+	fclose(f);
+	r = bt_pd_open(path, &err);
+	assert_non_null(r);
+	bt_strbuf_reset(&got);
+	summary(r, &got);
+	assert_string_equal(got.buf, want.buf);
+	bt_pd_close(r);
+	unlink(path);
+	unlink(plain);
+	free(path);
+	free(plain);
+	bt_strbuf_release(&data);
+	bt_strbuf_release(&sb);
+	bt_strbuf_release(&want);
+	bt_strbuf_release(&got);
+}
+
 /* Hardware trace: each AUXTRACE's payload stepped over, the samples read. */
 static void
 aux_records(struct bt_strbuf *sb, const struct bt_strbuf *data, size_t every)
@@ -655,6 +740,13 @@ test_auxtrace(void **state)
 	assert_non_null(strstr(err.msg, "the payload of the record at offset"));
 	assert_non_null(strstr(err.msg, "runs past the end of the data (truncated file?)"));
 	bt_pd_close(r);
+	/* pipe mode */
+	bt_strbuf_reset(&file);
+	pipe_stream(&file, &sb);
+	r = bt_pd_open_mem(file.buf, file.len, &err);
+	assert_non_null(r);
+	check_aux(r, want.buf, bytes);
+	bt_pd_close(r);
 	unlink(path);
 	unlink(plain);
 	free(path);
@@ -688,6 +780,7 @@ main(void)
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_compressed),
 		cmocka_unit_test(test_compressed_hostile),
+		cmocka_unit_test(test_pipe),
 		cmocka_unit_test(test_auxtrace),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
