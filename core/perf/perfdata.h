@@ -138,7 +138,13 @@ struct bt_pd_auxtrace {
 
 struct bt_pd_reader;
 
-/* Open and validate path (header, attrs, features). NULL with err set. */
+/*
+ * Open and validate path (header, attrs, features). NULL with err set.
+ * "-" is standard input: a regular file is mapped as it is; a pipe is
+ * copied, once per process, into an unnamed temporary file (O_TMPFILE in
+ * $TMPDIR or /tmp, else a memfd), so that opening "-" again (a second
+ * read of the samples) reads the same bytes, and nothing is left behind.
+ */
 struct bt_pd_reader *bt_pd_open(const char *path, struct bt_error *err);
 /* Same, from memory (the fuzz target); data must outlive the reader. */
 struct bt_pd_reader *bt_pd_open_mem(const void *data, size_t size,

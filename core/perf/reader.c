@@ -258,28 +258,105 @@ bt_pd_open_mem(const void *data, size_t size, struct bt_error *err)
 	return r;
 }
 
+/*
+ * Standard input as a file that can be mapped, once per process: itself
+ * when it is a regular file read from its start, else its bytes copied
+ * into a temporary file that has no name (O_TMPFILE, else a memfd), so
+ * that nothing is left behind however benchtui ends. The profile reads the
+ * samples twice and a time window reads them again: each open of "-"
+ * maps the same copy.
+ */
+static int stdin_copy = -1;
+
+static int
+spool_stdin(struct bt_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	struct stat st;
+	char *buf;
+	ssize_t n;
+	int fd;
+
+	if (stdin_copy >= 0)
+		return 0;
+	if (fstat(STDIN_FILENO, &st) < 0)
+		return bt_error_errno(err, BT_EIO, errno, "cannot read standard input");
+	if (S_ISREG(st.st_mode) && lseek(STDIN_FILENO, 0, SEEK_CUR) == 0) {
+		stdin_copy = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+		return stdin_copy < 0 ? bt_error_errno(err, BT_EIO, errno,
+		    "cannot read standard input") : 0;
+	}
+	if (isatty(STDIN_FILENO))
+		return bt_error_set(err, BT_EINVAL,
+		    "standard input is a terminal: pipe a recording into it (perf record -o - ... | benchtui -i -)");
+	fd = open(dir != NULL && dir[0] ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fd = memfd_create("benchtui-stdin", MFD_CLOEXEC);
+	if (fd < 0)
+		return bt_error_errno(err, BT_EIO, errno,
+		    "cannot make a temporary file for standard input");
+	buf = bt_xmalloc(1 << 20);
+	while ((n = read(STDIN_FILENO, buf, 1 << 20)) != 0) {
+		ssize_t w, done = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			bt_error_errno(err, BT_EIO, errno, "cannot read standard input");
+			goto fail;
+		}
+		while (done < n) {
+			w = write(fd, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				bt_error_errno(err, BT_EIO, w < 0 ? errno : ENOSPC,
+				    "cannot copy standard input to a temporary file");
+				goto fail;
+			}
+			done += w;
+		}
+	}
+	free(buf);
+	stdin_copy = fd;
+	return 0;
+fail:
+	free(buf);
+	close(fd);
+	return -BT_EIO;
+}
+
 struct bt_pd_reader *
 bt_pd_open(const char *path, struct bt_error *err)
 {
 	struct bt_pd_reader *r;
 	struct stat st;
+	char name[208];
 	void *p;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (strcmp(path, "-") == 0) {
+		if (spool_stdin(err) < 0)
+			return NULL;
+		snprintf(name, sizeof(name), "standard input");
+		fd = fcntl(stdin_copy, F_DUPFD_CLOEXEC, 0);
+	} else {
+		snprintf(name, sizeof(name), "'%.200s'", path);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	if (fd < 0) {
 		bt_error_errno(err, errno == ENOENT ? BT_ENOENT :
 		    errno == EACCES ? BT_EACCES : BT_EIO, errno,
-		    "cannot open '%s'", path);
+		    "cannot open %s", name);
 		return NULL;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		bt_error_set(err, BT_EFORMAT, "'%s' is not a regular file", path);
+		bt_error_set(err, BT_EFORMAT, "%s is not a regular file", name);
 		close(fd);
 		return NULL;
 	}
 	if (st.st_size == 0) {
-		bt_error_set(err, BT_EFORMAT, "'%s' is empty", path);
+		bt_error_set(err, BT_EFORMAT, "%s is empty", name);
 		close(fd);
 		return NULL;
 	}
@@ -292,7 +369,7 @@ bt_pd_open(const char *path, struct bt_error *err)
 	    (st.st_size <= WINDOW ? MAP_POPULATE : 0), fd, 0);
 	close(fd);
 	if (p == MAP_FAILED) {
-		bt_error_errno(err, BT_EIO, errno, "cannot map '%s'", path);
+		bt_error_errno(err, BT_EIO, errno, "cannot map %s", name);
 		return NULL;
 	}
 	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -300,7 +377,7 @@ bt_pd_open(const char *path, struct bt_error *err)
 	if (r == NULL) {
 		if (err != NULL) {
 			char msg[sizeof(err->msg)];
-			snprintf(msg, sizeof(msg), "'%.200s': %.300s", path, err->msg);
+			snprintf(msg, sizeof(msg), "%s: %.300s", name, err->msg);
 			memcpy(err->msg, msg, sizeof(msg));
 		}
 		munmap(p, (size_t)st.st_size);

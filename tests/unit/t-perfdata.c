@@ -1,7 +1,7 @@
 /*
  * Unit tests: perf.data writer and reader round trip, hostile input, and
- * the shapes other perf commands write: compressed (-z), pipe mode (-o -),
- * hardware trace (AUXTRACE payloads).
+ * the shapes other perf commands write: compressed (-z), pipe mode (-o -,
+ * also from standard input), hardware trace (AUXTRACE payloads).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <zstd.h>
 
@@ -591,7 +592,7 @@ pipe_stream(struct bt_strbuf *sb, const struct bt_strbuf *data)
 	bt_strbuf_release(&rec);
 }
 
-/* perf record -o -: read from memory and as a file. */
+/* perf record -o -: read from memory, as a file, and from standard input. */
 static void
 test_pipe(void **state)
 {
@@ -601,6 +602,8 @@ test_pipe(void **state)
 	struct bt_strbuf want = BT_STRBUF_INIT, got = BT_STRBUF_INIT;
 	struct bt_error err = { 0 };
 	struct bt_pd_reader *r = bt_pd_open(plain, &err);
+	int fds[2], saved;
+	pid_t pid;
 	FILE *f;
 
 	summary(r, &want);
@@ -625,6 +628,29 @@ test_pipe(void **state)
 	summary(r, &got);
 	assert_string_equal(got.buf, want.buf);
 	bt_pd_close(r);
+	/* standard input, a pipe: read twice, the same */
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(fds[0]);
+		_exit(write(fds[1], sb.buf, sb.len) == (ssize_t)sb.len ? 0 : 1);
+	}
+	close(fds[1]);
+	saved = dup(STDIN_FILENO);
+	dup2(fds[0], STDIN_FILENO);
+	close(fds[0]);
+	for (int k = 0; k < 2; k++) {
+		r = bt_pd_open("-", &err);
+		assert_non_null(r);
+		bt_strbuf_reset(&got);
+		summary(r, &got);
+		assert_string_equal(got.buf, want.buf);
+		bt_pd_close(r);
+	}
+	dup2(saved, STDIN_FILENO);
+	close(saved);
+	waitpid(pid, NULL, 0);
 	unlink(path);
 	unlink(plain);
 	free(path);
