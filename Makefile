@@ -13,7 +13,7 @@ CC ?= cc
 WERROR ?=
 SAN ?=
 
-PKG_LIBS := libdw libelf capstone
+PKG_LIBS := libdw libelf capstone libzstd
 CURSES := $(shell pkg-config --exists ncursesw && echo ncursesw || echo ncurses)
 DEP_CFLAGS := $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
 DEP_LIBS := $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null)

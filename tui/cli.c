@@ -28,6 +28,7 @@ const char cli_usage[] =
 "  -q, --quiet            no recording summary on stderr\n"
 "Viewing:\n"
 "  -i, --input FILE       open a recording instead of running a command\n"
+"                         (- reads it from standard input: perf record -o - | ...)\n"
 "  -s, --symbol NAME      open this function (its name, perf's short name, or\n"
 "                         a unique prefix)\n"
 "      --stdio            print instead of browsing (default when stdout is not a terminal)\n"

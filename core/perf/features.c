@@ -24,10 +24,10 @@ pd_read_string(struct bt_pd_reader *r, uint64_t *off, uint64_t end)
 	return bt_xstrndup(s, strnlen(s, len));
 }
 
-static void
-read_buildids(struct bt_pd_reader *r, uint64_t off, uint64_t end)
+void
+pd_read_buildids(struct bt_pd_reader *r, uint64_t off, uint64_t end)
 {
-	size_t alloc = 0;
+	size_t alloc = r->nbuildids;
 
 	while (off + 36 <= end) {
 		uint16_t misc = pd_g16(r, r->data + off + 4);
@@ -87,8 +87,8 @@ read_cmdline(struct bt_pd_reader *r, uint64_t off, uint64_t end)
 {
 	uint32_t nr, i;
 
-	if (end - off < 4)
-		return;
+	if (end - off < 4 || r->cmdline != NULL)
+		return;		/* (a second CMDLINE of a pipe: the first one stays) */
 	nr = pd_g32(r, r->data + off);
 	off += 4;
 	if (nr > (end - off + 4) / 4)
@@ -103,6 +103,43 @@ read_cmdline(struct bt_pd_reader *r, uint64_t off, uint64_t end)
 }
 
 void
+pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t end)
+{
+	switch (feat) {
+	case BT_FEAT_HOSTNAME:
+	case BT_FEAT_OSRELEASE:
+	case BT_FEAT_VERSION:
+	case BT_FEAT_ARCH:
+		free(r->feat_str[feat]);
+		r->feat_str[feat] = pd_read_string(r, &off, end);
+		break;
+	case BT_FEAT_NRCPUS:
+		if (end - off >= 8)	/* avail, then online */
+			r->nr_cpus = (int)pd_g32(r, r->data + off + 4);
+		break;
+	case BT_FEAT_CMDLINE:
+		read_cmdline(r, off, end);
+		break;
+	case BT_FEAT_BUILD_ID:
+		pd_read_buildids(r, off, end);
+		break;
+	case BT_FEAT_EVENT_DESC:
+		read_event_desc(r, off, end);
+		break;
+	case BT_FEAT_AUXTRACE:
+		r->aux.present = true;
+		break;
+	case BT_FEAT_COMPRESSED:
+		r->zfeat = true;
+		break;
+	case BT_FEAT_BENCHTUI:
+		r->bt_section = r->data + off;
+		r->bt_section_len = end - off;
+		break;
+	}
+}
+
+void
 pd_read_features(struct bt_pd_reader *r, const uint8_t *bits)
 {
 	uint64_t tab = r->data_sec.offset + r->data_sec.size;
@@ -111,7 +148,7 @@ pd_read_features(struct bt_pd_reader *r, const uint8_t *bits)
 
 	for (feat = 1; feat < PD_FEAT_BITS; feat++) {
 		struct pd_section s;
-		uint64_t off, end;
+		uint64_t off;
 
 		if (!(bits[feat / 8] & (1u << (feat % 8))))
 			continue;
@@ -123,33 +160,7 @@ pd_read_features(struct bt_pd_reader *r, const uint8_t *bits)
 		s.size = pd_g64(r, r->data + off + 8);
 		if (!pd_in_file(r, s.offset, s.size))
 			continue;
-		off = s.offset;
-		end = s.offset + s.size;
-		switch (feat) {
-		case BT_FEAT_HOSTNAME:
-		case BT_FEAT_OSRELEASE:
-		case BT_FEAT_VERSION:
-		case BT_FEAT_ARCH:
-			r->feat_str[feat] = pd_read_string(r, &off, end);
-			break;
-		case BT_FEAT_NRCPUS:
-			if (s.size >= 8)	/* avail, then online */
-				r->nr_cpus = (int)pd_g32(r, r->data + off + 4);
-			break;
-		case BT_FEAT_CMDLINE:
-			read_cmdline(r, off, end);
-			break;
-		case BT_FEAT_BUILD_ID:
-			read_buildids(r, off, end);
-			break;
-		case BT_FEAT_EVENT_DESC:
-			read_event_desc(r, off, end);
-			break;
-		case BT_FEAT_BENCHTUI:
-			r->bt_section = r->data + off;
-			r->bt_section_len = s.size;
-			break;
-		}
+		pd_read_feature(r, feat, s.offset, s.offset + s.size);
 	}
 }
 

@@ -19,6 +19,27 @@ struct pd_section {
 	uint64_t offset, size;
 };
 
+/* Record types the reader handles itself (perf's util/event.h numbers). */
+enum {
+	PD_HEADER_EVENT_TYPE = 65,
+	PD_HEADER_TRACING_DATA = 66,	/* followed by its payload */
+	PD_AUXTRACE_INFO = 70,
+	PD_AUXTRACE = 71,		/* followed by its payload */
+	PD_EVENT_UPDATE = 78,
+	PD_HEADER_FEATURE = 80,
+	PD_COMPRESSED = 81,		/* zstd data, to the end of the record */
+	PD_FINISHED_INIT = 82,
+	PD_COMPRESSED2 = 83,		/* u64 data_size, zstd data, padding */
+};
+
+/*
+ * Positions (bt_pd_tell) inside the decompressed stream of a compressed
+ * recording carry this bit; the rest is the byte count of that stream.
+ */
+#define PD_ZPOS (1ULL << 63)
+
+struct pd_zstream;	/* decomp.c */
+
 struct bt_pd_reader {
 	const uint8_t *data;
 	size_t size;
@@ -31,6 +52,15 @@ struct bt_pd_reader {
 	size_t nattrs;
 	struct pd_section data_sec;
 	uint64_t pos;
+	bool pipe;		/* pipe mode: attrs and features are records */
+	uint64_t skip;		/* payload after the last record, still to skip */
+	uint64_t last;		/* position of the last record returned */
+	struct pd_zstream *z;	/* from the first COMPRESSED record on */
+	bool zlive;		/* the last record came from the decompressed stream */
+	bool zseen;		/* a COMPRESSED record was read */
+	bool zfeat;		/* the COMPRESSED feature */
+	struct bt_pd_auxtrace aux;
+	uint64_t aux_seen;	/* AUXTRACE records before this offset are counted */
 
 	/* id -> attr index, sorted by id */
 	struct pd_id { uint64_t id; int attr; } *ids;
@@ -65,6 +95,52 @@ pd_in_file(const struct bt_pd_reader *r, uint64_t off, uint64_t len)
 void pd_read_features(struct bt_pd_reader *r, const uint8_t *bits);
 /* benchtui's own section, through the trailer at the end of the file. */
 void pd_read_trailer(struct bt_pd_reader *r);
+/* One feature's payload at [off, end) (a section, or a HEADER_FEATURE record). */
+void pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t end);
+/* BUILD_ID entries (perf_record_header_build_id) in [off, end). */
+void pd_read_buildids(struct bt_pd_reader *r, uint64_t off, uint64_t end);
+
+/* After the attrs are known: the id table and the sample layouts. */
+void pd_index_attrs(struct bt_pd_reader *r);
+/* The attribute of a perf_event_attr of fsize bytes at p (reader.c). */
+int pd_read_attr(struct bt_pd_reader *r, const uint8_t *p, size_t fsize,
+		 struct perf_event_attr *a, uint64_t off, struct bt_error *err);
+/* The attr index of a sample id, -1 when unknown. */
+int pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id);
+/*
+ * The payload after a record of type (AUXTRACE: u64 size; TRACING_DATA:
+ * u32 size; else none), and what the record says about hardware trace
+ * (AUXTRACE_INFO, AUXTRACE). p is the record, sz its size; -1 when it is
+ * too short for its type.
+ */
+int pd_payload(struct bt_pd_reader *r, uint32_t type, const uint8_t *p,
+	       uint16_t sz, uint64_t *payload);
+/* Pipe mode: attrs, names, features and build-ids from the records (pipe.c). */
+int pd_read_pipe_header(struct bt_pd_reader *r, struct bt_error *err);
+
+/*
+ * The decompressed stream of a compressed recording (decomp.c): the input
+ * of one COMPRESSED record at a time, decompressed into a window on
+ * demand; a record may straddle two COMPRESSED records.
+ */
+struct pd_zstream *pd_z_new(void);
+void pd_z_free(struct pd_zstream *z);
+void pd_z_reset(struct pd_zstream *z);
+/* Feed the zstd data of the COMPRESSED record at file offset off. */
+void pd_z_feed(struct pd_zstream *z, const uint8_t *data, size_t len, uint64_t off);
+/*
+ * The next whole record of the stream: 1 with rec and size (in the file's
+ * byte order), 0 when more input is needed (none left), or -BT_EFORMAT.
+ */
+int pd_z_next(struct bt_pd_reader *r, const uint8_t **rec, size_t *size,
+	      struct bt_error *err);
+/* The stream position of the next record; back to the last one returned. */
+uint64_t pd_z_tell(const struct pd_zstream *z);
+void pd_z_unread(struct pd_zstream *z);
+/* Drop n more bytes of the stream (a payload after a record in it). */
+void pd_z_skip(struct pd_zstream *z, uint64_t n);
+/* "byte N of the data decompressed from the record at offset M", for messages. */
+const char *pd_z_where(const struct pd_zstream *z, uint64_t pos, char *buf, size_t len);
 /* A perf_header_string at *off within [.., end); advances *off. */
 char *pd_read_string(struct bt_pd_reader *r, uint64_t *off, uint64_t end);
 /* The features a writer writes, in file order (features.c). */

@@ -5,7 +5,11 @@
  *
  * The reader treats the file as hostile: every size, offset and count is
  * checked against the file before it is used, and an error names the
- * offset. Both byte orders are read; pipe mode is refused.
+ * offset. Both byte orders are read, and the other shapes perf writes:
+ * pipe mode (`perf record -o -`: attrs, names and features are records of
+ * the stream), compressed data (`perf record -z`: the records come out of
+ * zstd-compressed COMPRESSED records) and hardware trace (AUXTRACE records
+ * with their payload after them, skipped: the trace is not decoded).
  */
 #ifndef BENCHTUI_PERFDATA_H
 #define BENCHTUI_PERFDATA_H
@@ -29,7 +33,9 @@ enum {
 	BT_FEAT_NRCPUS = 7,
 	BT_FEAT_CMDLINE = 11,
 	BT_FEAT_EVENT_DESC = 12,
+	BT_FEAT_AUXTRACE = 18,
 	BT_FEAT_SAMPLE_TIME = 21,
+	BT_FEAT_COMPRESSED = 27,
 	/*
 	 * benchtui's own section (key=value lines, then the vDSO image) was
 	 * feature bit 255 in recordings before 0.2 (still read); perf inject
@@ -118,9 +124,28 @@ struct bt_pd_event {
 	} u;
 };
 
+/**
+ * struct bt_pd_auxtrace - hardware trace in the file (Intel PT, CoreSight,
+ * Arm SPE): the reader skips it, nothing decodes it
+ * @present: an AUXTRACE_INFO or AUXTRACE record, or the AUXTRACE feature
+ * @kind: "Intel PT", "Arm SPE", ... from AUXTRACE_INFO; NULL if unknown
+ * @records, @bytes: AUXTRACE records read so far and their payload bytes
+ */
+struct bt_pd_auxtrace {
+	bool present;
+	const char *kind;
+	uint64_t records, bytes;
+};
+
 struct bt_pd_reader;
 
-/* Open and validate path (header, attrs, features). NULL with err set. */
+/*
+ * Open and validate path (header, attrs, features). NULL with err set.
+ * "-" is standard input: a regular file is mapped as it is; a pipe is
+ * copied, once per process, into an unnamed temporary file (O_TMPFILE in
+ * $TMPDIR or /tmp, else a memfd), so that opening "-" again (a second
+ * read of the samples) reads the same bytes, and nothing is left behind.
+ */
 struct bt_pd_reader *bt_pd_open(const char *path, struct bt_error *err);
 /* Same, from memory (the fuzz target); data must outlive the reader. */
 struct bt_pd_reader *bt_pd_open_mem(const void *data, size_t size,
@@ -141,10 +166,24 @@ size_t bt_pd_buildids(const struct bt_pd_reader *r,
 /* benchtui's own section, NULL if the file has none. */
 const void *bt_pd_benchtui(const struct bt_pd_reader *r, size_t *len);
 uint64_t bt_pd_data_size(const struct bt_pd_reader *r);
+/* Pipe mode (`perf record -o -`). */
+bool bt_pd_pipe(const struct bt_pd_reader *r);
+/* Compressed (`perf record -z`): the COMPRESSED feature, or a record seen. */
+bool bt_pd_compressed(const struct bt_pd_reader *r);
+/*
+ * Hardware trace in the file. present is known after open when the file
+ * has the AUXTRACE feature (perf record writes it) or is in pipe mode;
+ * otherwise, and for the counts, after one pass over the records (the
+ * profile's first pass is one).
+ */
+const struct bt_pd_auxtrace *bt_pd_auxtrace(const struct bt_pd_reader *r);
 
 /*
  * Decode the next record into *ev. Returns 1, 0 at the end of the data
- * section, or -BT_EFORMAT with err naming the offset.
+ * section, or -BT_EFORMAT with err naming the offset. The records of
+ * COMPRESSED records come out decompressed (the COMPRESSED records
+ * themselves never do); the payload after an AUXTRACE or TRACING_DATA
+ * record is skipped.
  */
 int bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev,
 	       struct bt_error *err);
@@ -171,7 +210,14 @@ const struct bt_perf_layout *bt_pd_fast_layout(const struct bt_pd_reader *r);
 int bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
 		   const uint8_t **rec, size_t *size, struct bt_error *err);
 
-/* The file offset of the next record; go back to one seen before. */
+/*
+ * The position of the next record: its file offset, or in compressed data
+ * a position in the decompressed stream (bit 63 set). bt_pd_seek goes
+ * back to a position bt_pd_tell returned, or to bt_pd_tell() minus the
+ * size of the record just read; both are immediate, except that in a
+ * compressed file any other position is reached by reading again from the
+ * start.
+ */
 uint64_t bt_pd_tell(const struct bt_pd_reader *r);
 void bt_pd_seek(struct bt_pd_reader *r, uint64_t pos);
 /* Return SAMPLE records without decoding them (a pass over the side-band). */

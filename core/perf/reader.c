@@ -77,9 +77,9 @@ attr_swap(struct perf_event_attr *a, size_t size)
 }
 
 /* Read a perf_event_attr of file size fsize at p into *a (native order). */
-static int
-read_attr(struct bt_pd_reader *r, const uint8_t *p, size_t fsize,
-	  struct perf_event_attr *a, uint64_t off, struct bt_error *err)
+int
+pd_read_attr(struct bt_pd_reader *r, const uint8_t *p, size_t fsize,
+	     struct perf_event_attr *a, uint64_t off, struct bt_error *err)
 {
 	uint32_t asize;
 
@@ -135,7 +135,7 @@ read_attrs(struct bt_pd_reader *r, uint64_t attr_size,
 		uint64_t ids_off, ids_size;
 		int ret;
 
-		ret = read_attr(r, p, attr_size - 16, &a->attr, off, err);
+		ret = pd_read_attr(r, p, attr_size - 16, &a->attr, off, err);
 		if (ret)
 			return ret;
 		ids_off = pd_g64(r, p + attr_size - 16);
@@ -148,20 +148,30 @@ read_attrs(struct bt_pd_reader *r, uint64_t attr_size,
 		a->ids = bt_xcalloc(a->nids, sizeof(uint64_t));
 		for (j = 0; j < a->nids; j++)
 			a->ids[j] = pd_g64(r, r->data + ids_off + j * 8);
-		r->nids += a->nids;
 	}
+	pd_index_attrs(r);
+	return 0;
+}
+
+void
+pd_index_attrs(struct bt_pd_reader *r)
+{
+	size_t i, j;
+
+	r->nids = 0;
+	for (i = 0; i < r->nattrs; i++)
+		r->nids += r->attrs[i].nids;
 	r->ids = bt_xcalloc(r->nids, sizeof(*r->ids));
 	r->nids = 0;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < r->nattrs; i++)
 		for (j = 0; j < r->attrs[i].nids; j++) {
 			r->ids[r->nids].id = r->attrs[i].ids[j];
 			r->ids[r->nids++].attr = (int)i;
 		}
 	bt_qsort(r->ids, r->nids, sizeof(*r->ids), id_cmp);
-	r->layouts = bt_xcalloc(n, sizeof(*r->layouts));
-	for (i = 0; i < n; i++)
+	r->layouts = bt_xcalloc(r->nattrs, sizeof(*r->layouts));
+	for (i = 0; i < r->nattrs; i++)
 		bt_perf_layout_init(&r->layouts[i], &r->attrs[i].attr);
-	return 0;
 }
 
 static int
@@ -187,9 +197,16 @@ parse_header(struct bt_pd_reader *r, struct bt_error *err)
 		    "not a perf.data file (bad magic at offset 0)");
 	}
 	hsize = pd_g64(r, r->data + 8);
-	if (hsize == 16)
-		return bt_error_set(err, BT_ENOTSUP,
-		    "pipe-mode perf.data is not supported; record to a file (perf record -o FILE)");
+	if (hsize == 16) {
+		/* pipe mode: everything is a record, data to the end */
+		r->pipe = true;
+		r->data_sec.offset = 16;
+		r->data_sec.size = r->size - 16;
+		ret = pd_read_pipe_header(r, err);
+		if (ret)
+			return ret;
+		goto names;
+	}
 	if (hsize < PD_HEADER_SIZE || r->size < PD_HEADER_SIZE)
 		return bt_error_set(err, BT_EFORMAT,
 		    "truncated perf.data header (%zu bytes)", r->size);
@@ -217,6 +234,7 @@ parse_header(struct bt_pd_reader *r, struct bt_error *err)
 	pd_read_features(r, bits);
 	if (r->bt_section == NULL)	/* not in feature bit 255 (older recordings) */
 		pd_read_trailer(r);
+names:
 	for (i = 0; i < r->nattrs; i++) {
 		char buf[64];
 		if (r->attrs[i].name == NULL)
@@ -234,6 +252,7 @@ bt_pd_open_mem(const void *data, size_t size, struct bt_error *err)
 
 	r->data = data;
 	r->size = size;
+	r->last = UINT64_MAX;
 	if (parse_header(r, err)) {
 		bt_pd_close(r);
 		return NULL;
@@ -241,28 +260,105 @@ bt_pd_open_mem(const void *data, size_t size, struct bt_error *err)
 	return r;
 }
 
+/*
+ * Standard input as a file that can be mapped, once per process: itself
+ * when it is a regular file read from its start, else its bytes copied
+ * into a temporary file that has no name (O_TMPFILE, else a memfd), so
+ * that nothing is left behind however benchtui ends. The profile reads the
+ * samples twice and a time window reads them again: each open of "-"
+ * maps the same copy.
+ */
+static int stdin_copy = -1;
+
+static int
+spool_stdin(struct bt_error *err)
+{
+	const char *dir = getenv("TMPDIR");
+	struct stat st;
+	char *buf;
+	ssize_t n;
+	int fd;
+
+	if (stdin_copy >= 0)
+		return 0;
+	if (fstat(STDIN_FILENO, &st) < 0)
+		return bt_error_errno(err, BT_EIO, errno, "cannot read standard input");
+	if (S_ISREG(st.st_mode) && lseek(STDIN_FILENO, 0, SEEK_CUR) == 0) {
+		stdin_copy = fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0);
+		return stdin_copy < 0 ? bt_error_errno(err, BT_EIO, errno,
+		    "cannot read standard input") : 0;
+	}
+	if (isatty(STDIN_FILENO))
+		return bt_error_set(err, BT_EINVAL,
+		    "standard input is a terminal: pipe a recording into it (perf record -o - ... | benchtui -i -)");
+	fd = open(dir != NULL && dir[0] ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0)
+		fd = memfd_create("benchtui-stdin", MFD_CLOEXEC);
+	if (fd < 0)
+		return bt_error_errno(err, BT_EIO, errno,
+		    "cannot make a temporary file for standard input");
+	buf = bt_xmalloc(1 << 20);
+	while ((n = read(STDIN_FILENO, buf, 1 << 20)) != 0) {
+		ssize_t w, done = 0;
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			bt_error_errno(err, BT_EIO, errno, "cannot read standard input");
+			goto fail;
+		}
+		while (done < n) {
+			w = write(fd, buf + done, (size_t)(n - done));
+			if (w < 0 && errno == EINTR)
+				continue;
+			if (w <= 0) {
+				bt_error_errno(err, BT_EIO, w < 0 ? errno : ENOSPC,
+				    "cannot copy standard input to a temporary file");
+				goto fail;
+			}
+			done += w;
+		}
+	}
+	free(buf);
+	stdin_copy = fd;
+	return 0;
+fail:
+	free(buf);
+	close(fd);
+	return -BT_EIO;
+}
+
 struct bt_pd_reader *
 bt_pd_open(const char *path, struct bt_error *err)
 {
 	struct bt_pd_reader *r;
 	struct stat st;
+	char name[208];
 	void *p;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (strcmp(path, "-") == 0) {
+		if (spool_stdin(err) < 0)
+			return NULL;
+		snprintf(name, sizeof(name), "standard input");
+		fd = fcntl(stdin_copy, F_DUPFD_CLOEXEC, 0);
+	} else {
+		snprintf(name, sizeof(name), "'%.200s'", path);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	}
 	if (fd < 0) {
 		bt_error_errno(err, errno == ENOENT ? BT_ENOENT :
 		    errno == EACCES ? BT_EACCES : BT_EIO, errno,
-		    "cannot open '%s'", path);
+		    "cannot open %s", name);
 		return NULL;
 	}
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
-		bt_error_set(err, BT_EFORMAT, "'%s' is not a regular file", path);
+		bt_error_set(err, BT_EFORMAT, "%s is not a regular file", name);
 		close(fd);
 		return NULL;
 	}
 	if (st.st_size == 0) {
-		bt_error_set(err, BT_EFORMAT, "'%s' is empty", path);
+		bt_error_set(err, BT_EFORMAT, "%s is empty", name);
 		close(fd);
 		return NULL;
 	}
@@ -275,7 +371,7 @@ bt_pd_open(const char *path, struct bt_error *err)
 	    (st.st_size <= WINDOW ? MAP_POPULATE : 0), fd, 0);
 	close(fd);
 	if (p == MAP_FAILED) {
-		bt_error_errno(err, BT_EIO, errno, "cannot map '%s'", path);
+		bt_error_errno(err, BT_EIO, errno, "cannot map %s", name);
 		return NULL;
 	}
 	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
@@ -283,7 +379,7 @@ bt_pd_open(const char *path, struct bt_error *err)
 	if (r == NULL) {
 		if (err != NULL) {
 			char msg[sizeof(err->msg)];
-			snprintf(msg, sizeof(msg), "'%.200s': %.300s", path, err->msg);
+			snprintf(msg, sizeof(msg), "%s: %.300s", name, err->msg);
 			memcpy(err->msg, msg, sizeof(msg));
 		}
 		munmap(p, (size_t)st.st_size);
@@ -315,6 +411,7 @@ bt_pd_close(struct bt_pd_reader *r)
 	for (i = 0; i < r->nbuildids; i++)
 		free(r->buildids[i].filename);
 	free(r->buildids);
+	pd_z_free(r->z);
 	if (r->mapped)
 		munmap((void *)r->data, r->size);
 	free(r);
@@ -377,6 +474,24 @@ bt_pd_data_size(const struct bt_pd_reader *r)
 	return r->data_sec.size;
 }
 
+bool
+bt_pd_pipe(const struct bt_pd_reader *r)
+{
+	return r->pipe;
+}
+
+bool
+bt_pd_compressed(const struct bt_pd_reader *r)
+{
+	return r->zfeat || r->zseen;
+}
+
+const struct bt_pd_auxtrace *
+bt_pd_auxtrace(const struct bt_pd_reader *r)
+{
+	return &r->aux;
+}
+
 const struct bt_perf_layout *
 bt_pd_layout(const struct bt_pd_reader *r, size_t i)
 {
@@ -391,56 +506,314 @@ bt_pd_fast_layout(const struct bt_pd_reader *r)
 
 /* Give back the pages of a big mapped file well behind the read position. */
 static void
-drop_behind(struct bt_pd_reader *r)
+drop_pages(struct bt_pd_reader *r)
 {
 	uint64_t upto;
 
-	if (!r->mapped || r->size <= WINDOW || r->pos < r->dropped + 2 * WINDOW)
+	if (!r->mapped || r->size <= WINDOW)
 		return;
 	upto = (r->pos - WINDOW) & ~(uint64_t)4095;
 	madvise((void *)(r->data + r->dropped), upto - r->dropped, MADV_DONTNEED);
 	r->dropped = upto;
 }
 
+static inline void
+drop_behind(struct bt_pd_reader *r)
+{
+	if (r->pos >= r->dropped + 2 * WINDOW)
+		drop_pages(r);
+}
+
+/*
+ * Record types the iteration handles itself: a payload follows them in
+ * the file (TRACING_DATA, AUXTRACE), they hold other records
+ * (COMPRESSED, COMPRESSED2), or they say what the file holds
+ * (AUXTRACE_INFO). Bit (type - 64).
+ */
+#define PD_SPECIAL ((1ULL << (PD_HEADER_TRACING_DATA - 64)) | \
+	(1ULL << (PD_AUXTRACE_INFO - 64)) | (1ULL << (PD_AUXTRACE - 64)) | \
+	(1ULL << (PD_COMPRESSED - 64)) | (1ULL << (PD_COMPRESSED2 - 64)))
+
+static bool
+special(uint32_t type)
+{
+	return type >= 64 && type < 128 && (PD_SPECIAL >> (type - 64)) & 1;
+}
+
+static const char *const aux_kinds[] = {
+	NULL, "Intel PT", "Intel BTS", "CoreSight ETM", "Arm SPE",
+	"s390 CPU-MF", "HiSilicon PTT",
+};
+
 int
-bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
-	       const uint8_t **rec, size_t *size, struct bt_error *err)
+pd_payload(struct bt_pd_reader *r, uint32_t type, const uint8_t *p,
+	   uint16_t sz, uint64_t *payload)
+{
+	*payload = 0;
+	switch (type) {
+	case PD_HEADER_TRACING_DATA:
+		if (sz < 12)
+			return -1;
+		*payload = pd_g32(r, p + 8);
+		break;
+	case PD_AUXTRACE:
+		if (sz < 16)
+			return -1;
+		*payload = pd_g64(r, p + 8);
+		r->aux.present = true;
+		break;
+	case PD_AUXTRACE_INFO:
+		r->aux.present = true;
+		if (sz >= 12 && pd_g32(r, p + 8) < BT_ARRAY_SIZE(aux_kinds))
+			r->aux.kind = aux_kinds[pd_g32(r, p + 8)];
+		break;
+	}
+	return 0;
+}
+
+/*
+ * The zstd data of a COMPRESSED (to the end of the record) or COMPRESSED2
+ * (u64 data_size, then the data and padding) record; -1 when it does not
+ * fit in the record.
+ */
+static int
+compressed_data(struct bt_pd_reader *r, uint32_t type, const uint8_t *p,
+		uint16_t sz, const uint8_t **data, size_t *len)
+{
+	uint64_t n;
+
+	if (type == PD_COMPRESSED) {
+		*data = p + 8;
+		*len = sz - 8u;
+		return 0;
+	}
+	if (sz < 16)
+		return -1;
+	n = pd_g64(r, p + 8);
+	if (n > sz - 16u)
+		return -1;
+	*data = p + 16;
+	*len = (size_t)n;
+	return 0;
+}
+
+/* Where a record is, for messages: "offset N" or a place in compressed data. */
+static const char *
+where(const struct bt_pd_reader *r, uint64_t pos, char *buf, size_t len)
+{
+	if (pos & PD_ZPOS && r->z != NULL)
+		return pd_z_where(r->z, pos, buf, len);
+	snprintf(buf, len, "offset %llu", (unsigned long long)pos);
+	return buf;
+}
+
+static int
+too_short(const struct bt_pd_reader *r, uint64_t pos, uint32_t type, size_t sz,
+	  struct bt_error *err)
+{
+	char buf[128];
+
+	return bt_error_set(err, BT_EFORMAT,
+	    "record of type %u at %s is too short (%zu bytes)", type,
+	    where(r, pos, buf, sizeof(buf)), sz);
+}
+
+/*
+ * The record at the read position of the file: 1 with *p and *sz (checked
+ * against the end of the data), 0 at the end, or an error.
+ */
+static inline int
+file_record(struct bt_pd_reader *r, const uint8_t **p, uint16_t *sz,
+	    struct bt_error *err)
 {
 	uint64_t end = r->data_sec.offset + r->data_sec.size;
-	const uint8_t *p;
-	uint16_t sz;
+	unsigned long long at = r->pos;
 
 	if (r->pos >= end)
 		return 0;
 	drop_behind(r);
-	if (end - r->pos < 8)
-		return bt_error_set(err, BT_EFORMAT,
-		    "truncated record header at offset %llu", (unsigned long long)r->pos);
-	p = r->data + r->pos;
-	memcpy(type, p, 4);
-	memcpy(misc, p + 4, 2);
-	memcpy(&sz, p + 6, 2);
-	if (sz < 8 || sz > end - r->pos)
-		return bt_error_set(err, BT_EFORMAT,
-		    "record at offset %llu has a bad size %u",
-		    (unsigned long long)r->pos, sz);
+	if (end - r->pos < 8) {
+		bt_error_set(err, BT_EFORMAT, "truncated record header at offset %llu", at);
+		return -BT_EFORMAT;
+	}
+	*p = r->data + r->pos;
+	*sz = pd_g16(r, *p + 6);
+	if (*sz < 8) {
+		bt_error_set(err, BT_EFORMAT, "record at offset %llu has a bad size %u",
+		    at, *sz);
+		return -BT_EFORMAT;
+	}
+	if (*sz > end - r->pos) {
+		bt_error_set(err, BT_EFORMAT,
+		    "record at offset %llu runs past the end of the data (truncated file?)", at);
+		return -BT_EFORMAT;
+	}
+	return 1;
+}
+
+/*
+ * The next record, wherever it comes from: the decompressed stream while
+ * it has whole records, else the file, where COMPRESSED records feed the
+ * stream and a payload after the last record is stepped over. *at is the
+ * record's position (bt_pd_tell before it).
+ */
+static int
+fetch_slow(struct bt_pd_reader *r, const uint8_t **rec, size_t *size,
+	   uint64_t *at, struct bt_error *err)
+{
+	uint64_t end = r->data_sec.offset + r->data_sec.size;
+	char buf[128];
+
+	for (;;) {
+		const uint8_t *p;
+		uint32_t type;
+		uint16_t sz;
+		uint64_t payload;
+		int ret;
+
+		if (r->z != NULL) {
+			uint64_t zpos = pd_z_tell(r->z);
+
+			ret = pd_z_next(r, rec, size, err);
+			if (ret < 0)
+				return ret;
+			if (ret > 0) {
+				p = *rec;
+				type = pd_g32(r, p);
+				if (type == PD_COMPRESSED || type == PD_COMPRESSED2)
+					return bt_error_set(err, BT_EFORMAT,
+					    "compressed record inside compressed data at %s",
+					    where(r, zpos, buf, sizeof(buf)));
+				if (special(type)) {
+					if (pd_payload(r, type, p, (uint16_t)*size, &payload) < 0)
+						return too_short(r, zpos, type, *size, err);
+					pd_z_skip(r->z, payload);
+				}
+				r->zlive = true;
+				*at = r->last = zpos;
+				return 1;
+			}
+		}
+		if (r->skip) {
+			r->pos += r->skip;	/* checked against the end when read */
+			r->skip = 0;
+		}
+		/* at the end, a record cut between two compressed ones is dropped, as perf does */
+		ret = file_record(r, &p, &sz, err);
+		if (ret <= 0)
+			return ret;
+		type = pd_g32(r, p);
+		if (type == PD_COMPRESSED || type == PD_COMPRESSED2) {
+			const uint8_t *data;
+			size_t len;
+
+			if (compressed_data(r, type, p, sz, &data, &len) < 0)
+				return too_short(r, r->pos, type, sz, err);
+			if (r->z == NULL)
+				r->z = pd_z_new();
+			pd_z_feed(r->z, data, len, r->pos);
+			r->zseen = true;
+			r->pos += sz;
+			continue;
+		}
+		if (pd_payload(r, type, p, sz, &payload) < 0)
+			return too_short(r, r->pos, type, sz, err);
+		if (payload > end - r->pos - sz)
+			return bt_error_set(err, BT_EFORMAT,
+			    "the payload of the record at offset %llu runs past the end of the data (truncated file?)",
+			    (unsigned long long)r->pos);
+		if (type == PD_AUXTRACE && r->pos >= r->aux_seen) {
+			r->aux.records++;
+			r->aux.bytes += payload;
+			r->aux_seen = r->pos + 1;
+		}
+		r->zlive = false;
+		*at = r->last = r->pos;
+		r->pos += sz;
+		r->skip = payload;
+		*rec = p;
+		*size = sz;
+		return 1;
+	}
+}
+
+/*
+ * The next record. The common case (no compressed data, no payload
+ * pending, an ordinary record) is read here, inline: the profile's fast
+ * path (bt_pd_next_raw) runs it for every sample.
+ */
+static inline int
+fetch(struct bt_pd_reader *r, const uint8_t **rec, size_t *size, uint64_t *at,
+      struct bt_error *err)
+{
+	const uint8_t *p;
+	uint16_t sz;
+	int ret;
+
+	if (r->z != NULL || r->skip)
+		return fetch_slow(r, rec, size, at, err);
+	ret = file_record(r, &p, &sz, err);
+	if (ret <= 0)
+		return ret;
+	if (special(pd_g32(r, p)))
+		return fetch_slow(r, rec, size, at, err);
+	*at = r->pos;
+	r->pos += sz;
 	*rec = p;
 	*size = sz;
-	r->pos += sz;
 	return 1;
+}
+
+int
+bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
+	       const uint8_t **rec, size_t *size, struct bt_error *err)
+{
+	uint64_t at;
+	int ret = fetch(r, rec, size, &at, err);
+
+	if (ret > 0) {
+		*type = pd_g32(r, *rec);
+		*misc = pd_g16(r, *rec + 4);
+	}
+	return ret;
 }
 
 uint64_t
 bt_pd_tell(const struct bt_pd_reader *r)
 {
-	return r->pos;
+	return r->z != NULL && r->zlive ? pd_z_tell(r->z) : r->pos;
 }
 
 void
 bt_pd_seek(struct bt_pd_reader *r, uint64_t pos)
 {
-	if (pos >= r->data_sec.offset && pos <= r->data_sec.offset + r->data_sec.size)
-		r->pos = pos;
+	const uint8_t *rec;
+	size_t size;
+	uint64_t at;
+
+	if (pos == bt_pd_tell(r))
+		return;
+	if (r->z == NULL) {
+		if (pos >= r->data_sec.offset &&
+		    pos <= r->data_sec.offset + r->data_sec.size) {
+			r->pos = pos;
+			r->skip = 0;
+		}
+		return;
+	}
+	if (pos == r->last) {	/* back over the record just read */
+		if (r->zlive)
+			pd_z_unread(r->z);
+		else {
+			r->pos = pos;
+			r->skip = 0;
+		}
+		return;
+	}
+	/* the decompressed stream cannot be entered anywhere: read up to pos */
+	bt_pd_rewind(r);
+	while (bt_pd_tell(r) != pos && fetch(r, &rec, &size, &at, NULL) > 0)
+		;
 }
 
 void
@@ -454,10 +827,15 @@ bt_pd_rewind(struct bt_pd_reader *r)
 {
 	r->pos = r->data_sec.offset;
 	r->dropped = 0;
+	r->skip = 0;
+	r->zlive = false;
+	r->last = UINT64_MAX;
+	if (r->z != NULL)
+		pd_z_reset(r->z);
 }
 
-static int
-attr_of_id(const struct bt_pd_reader *r, uint64_t id)
+int
+pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id)
 {
 	size_t lo = 0, hi = r->nids;
 
@@ -489,7 +867,7 @@ sample_attr(const struct bt_pd_reader *r, const uint8_t *p, size_t size,
 		return 0;
 	if (size < 16 + (size_t)pos * 8)
 		return -1;
-	ai = attr_of_id(r, pd_g64(r, p + 8 + (size_t)pos * 8));
+	ai = pd_attr_of_id(r, pd_g64(r, p + 8 + (size_t)pos * 8));
 	*attr = ai < 0 ? 0 : ai;
 	return 0;
 }
@@ -588,37 +966,21 @@ short_rec:
 int
 bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 {
-	uint64_t end = r->data_sec.offset + r->data_sec.size;
 	const uint8_t *p;
-	uint16_t size;
-	size_t body, trailer;
+	size_t size, body, trailer;
 	struct bt_perf_sample id;
+	char buf[128];
+	int ret;
 
-	if (r->pos >= end)
-		return 0;
-	drop_behind(r);
 	/* no memset of the whole event: this runs for every sample */
 	ev->pid = ev->tid = ev->cpu = 0;
 	ev->time = 0;
 	ev->has_time = false;
-	ev->offset = r->pos;
-	if (end - r->pos < 8)
-		return bt_error_set(err, BT_EFORMAT,
-		    "truncated record header at offset %llu",
-		    (unsigned long long)r->pos);
-	p = r->data + r->pos;
+	ret = fetch(r, &p, &size, &ev->offset, err);
+	if (ret <= 0)
+		return ret;
 	ev->type = pd_g32(r, p);
 	ev->misc = pd_g16(r, p + 4);
-	size = pd_g16(r, p + 6);
-	if (size < 8)
-		return bt_error_set(err, BT_EFORMAT,
-		    "record at offset %llu has a bad size %u",
-		    (unsigned long long)r->pos, size);
-	if (size > end - r->pos)
-		return bt_error_set(err, BT_EFORMAT,
-		    "record at offset %llu runs past the end of the data (truncated file?)",
-		    (unsigned long long)r->pos);
-	r->pos += size;
 	ev->attr = r->nattrs == 1 ? 0 : -1;
 
 	if (ev->type == PERF_RECORD_SAMPLE) {
@@ -628,8 +990,8 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 		    bt_perf_sample_parse(&r->layouts[ev->attr], p, size, r->swapped,
 		    &ev->sample) < 0)
 			return bt_error_set(err, BT_EFORMAT,
-			    "sample at offset %llu is shorter than its sample_type says",
-			    (unsigned long long)ev->offset);
+			    "sample at %s is shorter than its sample_type says",
+			    where(r, ev->offset, buf, sizeof(buf)));
 		ev->pid = ev->sample.pid;
 		ev->tid = ev->sample.tid;
 		ev->cpu = ev->sample.cpu;
@@ -648,15 +1010,13 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 		ev->time = id.time;
 		ev->has_time = BT_PF_HAS(&id, BT_PF_TIME);
 		if (BT_PF_HAS(&id, BT_PF_IDENTIFIER))
-			ev->attr = attr_of_id(r, id.identifier);
+			ev->attr = pd_attr_of_id(r, id.identifier);
 		else if (BT_PF_HAS(&id, BT_PF_ID) && r->nattrs > 1)
-			ev->attr = attr_of_id(r, id.id);
+			ev->attr = pd_attr_of_id(r, id.id);
 	}
 	body = size - 8 - trailer;
 	if (decode_side(r->swapped, p + 8, body, ev, r->scratch, sizeof(r->scratch)) < 0)
-		return bt_error_set(err, BT_EFORMAT,
-		    "record of type %u at offset %llu is too short (%u bytes)",
-		    ev->type, (unsigned long long)ev->offset, size);
+		return too_short(r, ev->offset, ev->type, size, err);
 	return 1;
 }
 

@@ -1,7 +1,8 @@
 /*
  * pd-dump: print what benchtui's perf.data reader sees in a file, for the
  * tests (compared with `perf script -D` / `perf report --header-only`).
- *   pd-dump FILE            summary: attrs, features, record counts
+ *   pd-dump FILE            summary: attrs, features, record counts, the
+ *                           file's shape (pipe, compressed, hardware trace)
  *   pd-dump FILE samples    one line per sample: pid tid time cpu period ip
  *   pd-dump FILE mmaps      one line per MMAP/MMAP2
  *   pd-dump FILE times      ns from the first record (exec) to the first sample
@@ -59,7 +60,14 @@ main(int argc, char **argv)
 		printf("%" PRIu64 "\n", first_sample - first_rec);
 	if (strcmp(mode, "summary") != 0)
 		goto out;
-	printf("swapped %d\n", bt_pd_swapped(r));
+	printf("swapped %d\npipe %d\ncompressed %d\n", bt_pd_swapped(r),
+	    bt_pd_pipe(r), bt_pd_compressed(r));
+	{
+		const struct bt_pd_auxtrace *aux = bt_pd_auxtrace(r);
+		if (aux->present)
+			printf("auxtrace %s, %" PRIu64 " records, %" PRIu64 " bytes\n",
+			    aux->kind ? aux->kind : "unknown kind", aux->records, aux->bytes);
+	}
 	for (i = 0; i < bt_pd_nattrs(r); i++) {
 		const struct bt_pd_attr *a = bt_pd_attr(r, i);
 		printf("attr %zu name %s type %u config %llu sample_type %#llx freq %u ids %zu\n",

@@ -1,0 +1,158 @@
+#!/bin/bash
+# The shapes of perf.data other perf commands write (issue 12), each read
+# with perf's counts (DESIGN.md §9): compressed recordings (perf record -z),
+# pipe mode (perf record -o -, from a file and from standard input, several
+# events, after perf inject), hardware trace (AUXTRACE records with their
+# payload, put around real samples: no PMU here), and a recording cut
+# inside a record.
+. tests/lib.sh
+command -v perf >/dev/null || skip "perf is not installed (scripts/deps.sh installs linux-perf)"
+need_recording
+split=$(fixture split)
+PD=$TOP/$BUILD/tools/pd-dump
+
+# "samples dso symbol" of user-space functions, as perf report sees them
+# (as in test-perf.sh); with an event name, that event's section only
+perf_funcs() {
+	perf report -i "$1" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
+		awk -v ev="${2:-}" '/^# Samples: .* of event / { e = $NF; gsub("\047", "", e); next }
+		     $3 == "[.]" && (ev == "" || e == ev) { print $1, $2, $4 }' | sort -k2
+}
+# perf's sample count (all events, or one)
+perf_total() {
+	perf report -i "$1" --stdio --sort comm -F sample 2>/dev/null |
+		awk -v ev="${2:-}" '/^# Samples: .* of event / { e = $NF; gsub("\047", "", e); next }
+		     !/^#/ && NF && (ev == "" || e == ev) { s += $1 } END { print s + 0 }'
+}
+# the same from a benchtui --stdio --top 1 report (PLT stubs summed as perf's _init)
+report_funcs() {
+	awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit }
+	     t && $3 != "[kernel]" && $3 != "[unknown]" {
+		if ($4 ~ /@plt$/) { plt[$3] += $2; next }
+		print $2, $3, $4 }
+	     END { for (m in plt) print plt[m], m, "_init" }' "$1" | sort -k2
+}
+report_total() { awk '/^# samples:/ { sub(",", "", $3); print $3; exit }' "$1"; }
+bt_report() {	# bt_report FILE OUT [benchtui options]
+	f=$1 out=$2; shift 2
+	"$BT" -i "$f" --stdio --top 1 "$@" >"$out" 2>"$TMP/err"
+}
+
+# agree WHAT PERF_FILE REPORT [EVENT]: functions and total as perf's
+agree() {
+	perf_funcs "$2" "${4:-}" >"$TMP/p"
+	report_funcs "$3" >"$TMP/b"
+	pt=$(perf_total "$2" "${4:-}")
+	bt=$(report_total "$3")
+	if [ ! -s "$TMP/p" ]; then
+		fail "$1: perf printed nothing"
+	elif [ "$pt" != "$bt" ]; then
+		fail "$1: $bt samples, perf $pt"
+	elif ! diff "$TMP/p" "$TMP/b" >"$TMP/d"; then
+		fail "$1: functions differ (< perf, > benchtui)"; head -20 "$TMP/d"
+	else
+		ok "$1: $bt samples and $(wc -l <"$TMP/p") functions, as perf"
+	fi
+}
+
+# --- compressed: perf record -z
+perf record -q -z -e cpu-clock -F 4000 -o "$TMP/z.data" "$split" >/dev/null 2>&1 ||
+	skip "perf record -z failed here"
+bt_report "$TMP/z.data" "$TMP/z.txt"
+agree "perf record -z" "$TMP/z.data" "$TMP/z.txt"
+"$PD" "$TMP/z.data" | grep -q '^compressed 1' || fail "pd-dump: -z recording not seen as compressed"
+# small rings drained often: many compressed records, records cut by the
+# ring's end straddle two of them
+perf record -q -z -m 2 -e cpu-clock -F 20000 -o "$TMP/zm.data" "$split" >/dev/null 2>&1
+n=$(perf report -i "$TMP/zm.data" --stats 2>/dev/null | awk '/COMPRESSED events:/ { print $3; exit }')
+bt_report "$TMP/zm.data" "$TMP/zm.txt"
+agree "perf record -z -m 2 -F 20000 (${n:-?} compressed records)" "$TMP/zm.data" "$TMP/zm.txt"
+# the same report as an uncompressed recording of the same program
+perf record -q -e cpu-clock -F 4000 -o "$TMP/u.data" "$split" >/dev/null 2>&1
+bt_report "$TMP/u.data" "$TMP/u.txt"
+shape() { sed -n 's/^# \(event\|status\): //p' "$1"; awk '/^#Percent/ { getline; print $3, $4; exit }' "$1"; }
+if [ "$(shape "$TMP/z.txt")" = "$(shape "$TMP/u.txt")" ]; then
+	ok "-z and plain recordings: the same report shape ($(shape "$TMP/z.txt" | sed -n 3p) hottest)"
+else
+	fail "-z and plain reports differ: $(shape "$TMP/z.txt" | tr '\n' '|') vs $(shape "$TMP/u.txt" | tr '\n' '|')"
+fi
+
+# --- pipe mode: perf record -o -
+perf record -q -e cpu-clock -F 4000 -o - "$split" 2>/dev/null >"$TMP/p.data"
+bt_report "$TMP/p.data" "$TMP/p.txt"
+agree "perf record -o - > file; benchtui -i file" "$TMP/p.data" "$TMP/p.txt"
+"$PD" "$TMP/p.data" | grep -q '^pipe 1' || fail "pd-dump: pipe-mode file not seen as such"
+perf record -q -e cpu-clock -F 4000 -o - "$split" 2>/dev/null | tee "$TMP/t.data" |
+	"$BT" -i - --stdio --top 1 >"$TMP/t.txt" 2>"$TMP/err"
+agree "perf record -o - | benchtui -i -" "$TMP/t.data" "$TMP/t.txt"
+# a --time window reads the samples again: standard input was kept
+"$BT" -i - --stdio --top 0 --time 0,50% <"$TMP/t.data" >"$TMP/w.txt" 2>"$TMP/err" &&
+	grep -q 'window 0.000-' "$TMP/w.txt" && [ "$(report_total "$TMP/w.txt")" -gt 0 ] &&
+	ok "benchtui -i - < file --time 0,50%: $(report_total "$TMP/w.txt") samples in the window" ||
+	fail "-i - with --time: $(cat "$TMP/err")"
+perf record -q -z -e cpu-clock -F 4000 -o - "$split" 2>/dev/null | tee "$TMP/pz.data" |
+	"$BT" -i - --stdio --top 1 >"$TMP/pz.txt" 2>"$TMP/err"
+agree "perf record -z -o - | benchtui -i -" "$TMP/pz.data" "$TMP/pz.txt"
+perf record -q -e cpu-clock -F 4000 -o - "$split" 2>/dev/null | perf inject -b 2>/dev/null |
+	tee "$TMP/inj.data" | "$BT" -i - --stdio --top 1 >"$TMP/inj.txt" 2>"$TMP/err"
+agree "perf record -o - | perf inject -b | benchtui -i -" "$TMP/inj.data" "$TMP/inj.txt"
+grep -q "^buildid .*$(basename "$split")\$" <("$PD" "$TMP/inj.data") &&
+	ok "perf inject -b: build-ids read from the stream" || fail "perf inject -b: no build-id for $split"
+# several events, each by the name perf gives it
+perf record -q -e cpu-clock -e task-clock -F 4000 -o - "$split" 2>/dev/null >"$TMP/m.data"
+for ev in cpu-clock task-clock; do
+	bt_report "$TMP/m.data" "$TMP/m.txt" -e "$ev"
+	agree "pipe mode, two events: $ev" "$TMP/m.data" "$TMP/m.txt" "$ev"
+done
+# nothing left behind: the copy of standard input has no name
+before=$(ls -A "${TMPDIR:-/tmp}" | wc -l)
+"$BT" -i - --stdio --top 0 <"$TMP/t.data" >/dev/null 2>&1 &&
+	cat "$TMP/t.data" | "$BT" -i - --stdio --top 0 >/dev/null 2>&1
+after=$(ls -A "${TMPDIR:-/tmp}" | wc -l)
+[ "$before" = "$after" ] && ok "-i -: no temporary file left in ${TMPDIR:-/tmp}" ||
+	fail "-i -: ${TMPDIR:-/tmp} had $before entries, now $after"
+"$BT" -i - --stdio </dev/null >/dev/null 2>"$TMP/err"
+[ $? = 2 ] && grep -q "standard input is empty" "$TMP/err" &&
+	ok "-i - with nothing piped: $(cat "$TMP/err")" || fail "-i - empty: $(cat "$TMP/err")"
+if command -v script >/dev/null; then
+	script -qec "'$BT' -i - --stdio" /dev/null </dev/null >"$TMP/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -q "standard input is a terminal" "$TMP/out" &&
+		ok "-i - on a terminal: $(tr -d '\r' <"$TMP/out")" || fail "-i - on a terminal: rc $rc $(cat "$TMP/out")"
+else
+	skipped "no script(1): -i - on a terminal not tried"
+fi
+
+# --- hardware trace: AUXTRACE payloads between the samples
+for kind in file pipe; do
+	[ $kind = file ] && src=$TMP/u.data || src=$TMP/p.data
+	set -- $(python3 "$TOP/tests/tools/pd-auxtrace.py" "$src" "$TMP/aux.data" 40)
+	bt_report "$TMP/aux.data" "$TMP/aux.txt"
+	agree "AUXTRACE in a $kind ($1 payloads, $2 bytes skipped)" "$src" "$TMP/aux.txt"
+	"$PD" "$TMP/aux.data" | grep -q "^auxtrace Intel PT, $1 records, $2 bytes" &&
+		ok "AUXTRACE in a $kind: the reader says what it skipped ($("$PD" "$TMP/aux.data" | grep '^auxtrace'))" ||
+		fail "AUXTRACE in a $kind: $("$PD" "$TMP/aux.data" 2>&1 | grep -m1 'auxtrace\|pd-dump')"
+done
+
+# --- a recording cut inside a record (perf's file: the raw fast path;
+# benchtui's, byte-swapped: the decoder)
+"$BT" -q -o "$TMP/bt.data" --stdio --top 0 "$split" >/dev/null 2>&1
+"$TOP/$BUILD/tools/pd-swap" "$TMP/bt.data" "$TMP/sw.data" || fail "pd-swap failed"
+for f in u.data sw.data; do
+	rm -f "$TMP/cut.data"
+	python3 - "$TMP/$f" "$TMP/cut.data" <<'EOF'
+import struct, sys
+d = open(sys.argv[1], "rb").read()
+e = "<" if d[:8] == b"PERFILE2" else ">"
+off, size = struct.unpack_from(e + "QQ", d, 40)
+pos = off
+while pos < off + size // 2:
+    pos += struct.unpack_from(e + "H", d, pos + 6)[0]
+open(sys.argv[2], "wb").write(d[:pos + 12])
+EOF
+	"$BT" -i "$TMP/cut.data" --stdio >/dev/null 2>"$TMP/err"
+	rc=$?
+	[ $rc = 2 ] && grep -q "runs past the end of the data (truncated file?)" "$TMP/err" &&
+		ok "$f cut inside a record: $(cat "$TMP/err")" || fail "$f cut: rc $rc: $(cat "$TMP/err")"
+done
+finish
