@@ -8,7 +8,7 @@ P=$(fixture procs -pthread)
 split=$(fixture split)
 
 # top FILE: the hottest function's name in a --stdio report
-top() { awk '/^#Percent/ { getline; print $4; exit }' "$1"; }
+top() { awk '/^#Percent/ { getline; print $NF; exit }' "$1"; }
 has() { grep -q -- "$2" "$1"; }
 run() { "$BT" -q -o "$TMP/r.data" --stdio --top 1 "$@" >"$TMP/out" 2>"$TMP/err"; echo $? >"$TMP/rc"; }
 
@@ -68,8 +68,8 @@ awk '/^#Percent/ { getline; print; exit }' "$TMP/out" | grep -q 'anon' &&
 	fail "jit: $(head -12 "$TMP/out")"
 # code no symbol covers keeps its name in every part of the run, so -s finds it
 jit=$(top "$TMP/out")
-n1=$("$BT" -i "$TMP/r.data" --stdio --top 0 --time 0,50% | awk '/^#Percent/ { getline; print $4; exit }')
-n2=$("$BT" -i "$TMP/r.data" --stdio --top 0 --time 50%,100% | awk '/^#Percent/ { getline; print $4; exit }')
+n1=$("$BT" -i "$TMP/r.data" --stdio --top 0 --time 0,50% | awk '/^#Percent/ { getline; print $NF; exit }')
+n2=$("$BT" -i "$TMP/r.data" --stdio --top 0 --time 50%,100% | awk '/^#Percent/ { getline; print $NF; exit }')
 [ "$n1" = "$jit" ] && [ "$n2" = "$jit" ] && "$BT" -i "$TMP/r.data" --stdio --time 50%,100% -s "$jit" | grep -q "^## $jit\( \|$\)" &&
 	ok "code without a symbol: one name in every window ($jit), and -s finds it" ||
 	fail "unnamed code renamed by the window: '$jit', '$n1', '$n2'"
