@@ -346,6 +346,10 @@ row_matches(const struct bt_row *r, const char *text)
 		return true;
 	if (r->target_name != NULL && strstr(r->target_name, text) != NULL)
 		return true;
+	/* the whole name of what the cells shorten: a search matches either form */
+	if ((r->name != NULL && strstr(r->name, text) != NULL) ||
+	    (r->detail != NULL && strstr(r->detail, text) != NULL))
+		return true;
 	for (i = 0; i < r->ncells; i++)
 		if (strstr(r->cells[i].text, text) != NULL)
 			return true;
