@@ -46,10 +46,10 @@ run "$TMP/nopie"
 [ "$(top "$TMP/out")" = work_a ] && has "$TMP/out" "^## work_a" && has "$TMP/out" "imul" &&
 	ok "a non-PIE binary: symbols and code" || fail "non-PIE: top $(top "$TMP/out")"
 run "$P" exec "$split" 2000000 40
-has "$TMP/out" " before_exec " && has "$TMP/out" " work_a " &&
+has "$TMP/out" " before_exec$" && has "$TMP/out" " work_a$" &&
 	ok "exec: code before and after exec both profiled" || fail "exec: $(head -14 "$TMP/out")"
 run "$P" fork
-has "$TMP/out" " worker_child " && has "$TMP/out" " worker_parent " &&
+has "$TMP/out" " worker_child$" && has "$TMP/out" " worker_parent$" &&
 	ok "forked workers profiled with the parent" || fail "fork: $(head -14 "$TMP/out")"
 run "$P" threads 16
 [ "$(top "$TMP/out")" = thread_body ] && ok "16 threads: all in thread_body" || fail "threads: $(top "$TMP/out")"

@@ -281,7 +281,7 @@ wait_cursor "1500.*add    \$0x1,%rdx"
 $T send-keys -t bt T
 wait_for "timeline of work_a"
 # the bar is work_a's share: full while it runs, empty after (cpu-clock: every slice as full)
-screen | grep -q "  ########################################$" && body | grep -Eq "^ +[0-9.]+-[0-9.]+ +[0-9]+ +0 +0.0% *$" &&
+screen | grep -q "  ################################$" && body | grep -Eq "^ +[0-9.]+-[0-9.]+ +[0-9]+ +0 +0.0% *$" &&
 	screen | sed -n 3p | grep -q "Share" &&
 	ok "timeline: the bar is the function's share, the counts are columns" || fail "timeline bar: $(body | head -3)"
 $T send-keys -t bt g [ j j j j ]

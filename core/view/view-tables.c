@@ -116,7 +116,7 @@ bt_view_findings(struct bt_session *s)
 	struct bt_view *v = view_new(s);
 	struct bt_view_opts o;
 	const struct bt_finding *f;
-	size_t n = bt_session_findings(s, &f), i, wname = 5;
+	size_t n = bt_session_findings(s, &f), i, wname = 8;	/* "Function" */
 	const char **shown = bt_xcalloc(n + 1, sizeof(char *));
 
 	bt_view_opts_init(&o);
@@ -161,6 +161,9 @@ bt_view_findings(struct bt_session *s)
 }
 
 /* Timeline. */
+
+/* The bar's width: a row (marker, seconds, three counts, bar) fits 80 columns. */
+#define BAR 32
 
 /* The file offsets [*lo, *hi) of function f's code, through its PT_LOAD. */
 static bool
@@ -228,10 +231,10 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 	 */
 	for (b = 0; b < nbins; b++) {
 		struct bt_row *r = view_add_row(v, BT_ROW_SLICE);
-		char bar[41];
+		char bar[BAR + 1];
 		double frac = f != NULL ? (all[b] ? (double)mine[b] / (double)all[b] : 0) :
 		    (double)all[b] / (double)maxn;
-		size_t w = (size_t)(frac * 40 + 0.5);
+		size_t w = (size_t)(frac * BAR + 0.5);
 		bool marked = mark_from >= 0 && (long)b >= mark_from &&
 		    (mark_to < 0 ? (long)b == mark_from : (long)b <= mark_to);
 

@@ -500,7 +500,7 @@ test_timeline_window(void **state)
 		assert_int_equal(first->sub_samples, first->samples);
 		assert_int_equal(last->sub_samples, 0);
 		assert_non_null(strstr(first->cells[first->ncells - 1].text,
-		    "########################################"));
+		    "################################"));
 		assert_null(strchr(last->cells[last->ncells - 1].text, '#'));
 	}
 	bt_browser_apply(b, BT_ACT_ENTER, H);
