@@ -116,8 +116,12 @@ void browse_open_source(struct bt_browser *b, long func, const char *file,
  */
 void browse_source_of_row(struct bt_browser *b, long func, const struct bt_view *v,
 			  size_t row, size_t height);
-/* The export name of function func: its name, made safe for a file name. */
-char *browse_func_file_name(const struct bt_browser *b, long func, const char *suffix);
+/*
+ * The export name of screen sc's function: its name (perf's short form),
+ * made safe for a file name, then suffix.
+ */
+char *browse_func_file_name(const struct bt_browser *b, const struct screen *sc,
+			    const char *suffix);
 /*
  * Use the samples in [from, to) seconds of the run (whole: -1, -1), from
  * the timeline: it closes, and every screen under it stays on its

@@ -927,16 +927,32 @@ bt_browser_depth(const struct bt_browser *b)
 }
 
 char *
-browse_func_file_name(const struct bt_browser *b, long func, const char *suffix)
+browse_func_file_name(const struct bt_browser *b, const struct screen *sc,
+		      const char *suffix)
 {
-	const struct bt_func *f = func >= 0 ? bt_session_func(b->s, (size_t)func) : NULL;
-	char *out = bt_xasprintf("%s%s", f ? f->name : "", suffix);
-	char *p;
+	const struct bt_view_func *vf = bt_view_func(sc->view);
+	const struct bt_func *f = sc->func >= 0 ? bt_session_func(b->s, (size_t)sc->func) :
+	    NULL;
+	/* perf's short form of a C++ name: a file name, not a signature */
+	const char *name = vf != NULL ? vf->short_name : f != NULL ? f->name : "";
+	char *out = bt_xmalloc(strlen(name) + strlen(suffix) + 1), *o = out;
+	const char *p;
+	bool replaced = false;
 
-	for (p = out; *p; p++)
-		if (*p == '/' || isspace((unsigned char)*p) || *p == '*' ||
-		    *p == '?' || *p == '<' || *p == '>' || *p == '|' || *p == ':')
-			*p = '_';
+	for (p = name; *p; p++) {
+		if (isspace((unsigned char)*p) || strchr("/*?<>|:,()&[]'\"\\;`$", *p)) {
+			/* a run of them is one '_': "my::Table<int>" -> "my_Table_int" */
+			if (!replaced && o != out)
+				*o++ = '_';
+			replaced = true;
+			continue;
+		}
+		*o++ = *p;
+		replaced = false;
+	}
+	while (o > out && replaced && o[-1] == '_')
+		o--;
+	strcpy(o, suffix);
 	return out;
 }
 

@@ -80,7 +80,7 @@ anchor(const struct screen *sc)
 static char *
 export_name(const struct bt_browser *b, const struct screen *sc)
 {
-	return browse_func_file_name(b, sc->func, "");
+	return browse_func_file_name(b, sc, "");
 }
 
 const struct screen_ops screen_annotate = {

@@ -39,7 +39,7 @@ subject(const struct bt_browser *b, const struct screen *sc)
 static char *
 export_name(const struct bt_browser *b, const struct screen *sc)
 {
-	return browse_func_file_name(b, sc->func, ".files");
+	return browse_func_file_name(b, sc, ".files");
 }
 
 const struct screen_ops screen_files = {

@@ -166,7 +166,7 @@ subject(const struct bt_browser *b, const struct screen *sc)
 static char *
 export_name(const struct bt_browser *b, const struct screen *sc)
 {
-	return browse_func_file_name(b, sc->func, ".source");
+	return browse_func_file_name(b, sc, ".source");
 }
 
 const struct screen_ops screen_source = {

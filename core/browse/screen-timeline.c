@@ -36,7 +36,7 @@ subject(const struct bt_browser *b, const struct screen *sc)
 static char *
 export_name(const struct bt_browser *b, const struct screen *sc)
 {
-	return sc->func >= 0 ? browse_func_file_name(b, sc->func, ".timeline") :
+	return sc->func >= 0 ? browse_func_file_name(b, sc, ".timeline") :
 	    bt_xstrdup("timeline");
 }
 

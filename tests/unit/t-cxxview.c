@@ -353,6 +353,13 @@ test_browser_header_file(void **state)
 	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
 	assert_int_equal(bt_browser_depth(b), 2);
 	assert_int_equal(bt_view_row(bt_browser_view(b), bt_browser_nav(b)->cursor)->samples, 500);
+	/* the export's file name: perf's form, one '_' for each run of other characters */
+	{
+		char *name = bt_browser_export_name(b);
+		assert_string_equal(name, "my_deeply_nested_Table_std_vector_double_std_"
+		    "allocator_double_16_reduce_std_plus_double.txt");
+		free(name);
+	}
 	/* W: folded names, the cursor kept */
 	bt_browser_apply(b, BT_ACT_CYCLE_NAMES, H);
 	assert_int_equal(bt_browser_opts(b)->names, BT_NAMES_FOLDED);
