@@ -90,5 +90,5 @@ const struct screen_ops screen_annotate = {
 	.subject = subject,
 	.anchor = anchor,
 	.export_name = export_name,
-	.hint = "Tab hot  Enter follow  s source  S source view  K skid  W names  E export  h help  q back",
+	.hint = "Tab hot  Enter follow  s/S source  K skid  W names  E export  h help  q back",
 };

@@ -38,5 +38,5 @@ const struct screen_ops screen_funcs = {
 	.enter = enter,
 	.subject = subject,
 	.export_name = export_name,
-	.hint = "Enter annotate  S source  / filter  d module  L lint  T timeline  E export  h help  q quit",
+	.hint = "Enter annotate  S source  / filter  d module  L lint  T timeline  h help  q quit",
 };
