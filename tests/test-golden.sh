@@ -65,6 +65,16 @@ agree() {	# agree WHAT FILE [OPTIONS...]
 agree "golden recording" "$TMP/g.data" --top 2
 agree "golden recording, skid, global percent" "$TMP/g.data" --all --skid --percent global
 agree "golden recording, a window" "$TMP/g.data" --all --time 0,50%
+# C++: the text shows perf's short names, JSON has both (name, short_name)
+if command -v c++ >/dev/null && c++ -O2 -g -o "$TMP/tmpl" tests/fixtures/tmpl.cc 2>/dev/null; then
+	syms=$(nm "$TMP/tmpl" | awk '$3 ~ /6reduceI/ { print $3 "+0x0=" (++n * 50) }')
+	"$MKREC" "$TMP/cxx.data" "$TMP/tmpl" $syms main+0x0=3 || fail "mkrec tmpl"
+	agree "a templated C++ benchmark" "$TMP/cxx.data" --all
+	"$BT" -i "$TMP/cxx.data" --stdio --top 0 --format json | grep -q '"short_name": "my::deeply::nested::Table<' &&
+		ok "JSON: the whole name and perf's short_name" || fail "no short_name in the JSON"
+else
+	skipped "C++ names in the exports: no C++ compiler"
+fi
 
 # --export writes the same as --stdio
 "$BT" -i "$TMP/g.data" --export "$TMP/exp.txt" --top 2 &&

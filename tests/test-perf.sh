@@ -21,8 +21,8 @@ bt_funcs() {
 	"$BT" -i "$1" --stdio --top 1 2>/dev/null |
 		awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit }
 		     t && $3 != "[kernel]" && $3 != "[unknown]" {
-			if ($4 ~ /@plt$/) { plt[$3] += $2; next }
-			print $2, $3, $4 }
+			if ($NF ~ /@plt$/) { plt[$3] += $2; next }
+			print $2, $3, $NF }
 		     END { for (m in plt) print plt[m], m, "_init" }' | sort -k2
 }
 # "address samples" of one function

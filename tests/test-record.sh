@@ -8,8 +8,8 @@ split=$(fixture split)
 "$BT" -q -o "$TMP/split.data" --stdio --top 2 "$split" >"$TMP/split.txt" 2>"$TMP/err" ||
 	fail "recording split failed: $(cat "$TMP/err")"
 # hot-function table rows: "  72.35%   1234  split  work_a  split.c:17"
-pa=$(awk '$4 == "work_a" { sub("%", "", $1); print $1; exit }' "$TMP/split.txt")
-pb=$(awk '$4 == "work_b" { sub("%", "", $1); print $1; exit }' "$TMP/split.txt")
+pa=$(awk '$NF == "work_a" { sub("%", "", $1); print $1; exit }' "$TMP/split.txt")
+pb=$(awk '$NF == "work_b" { sub("%", "", $1); print $1; exit }' "$TMP/split.txt")
 if [ -z "$pa" ] || [ -z "$pb" ]; then
 	fail "work_a/work_b missing from the hot-function table"
 	sed -n 1,20p "$TMP/split.txt"
@@ -77,7 +77,7 @@ fi
 # a stripped benchmark: its hot loop is still one entry, with annotated code
 cp "$split" "$TMP/split-stripped" && strip --strip-all "$TMP/split-stripped"
 "$BT" -q -o "$TMP/strip.data" --stdio --top 1 "$TMP/split-stripped" >"$TMP/strip.txt" 2>&1
-top=$(awk '/^#Percent/ { getline; print $4; exit }' "$TMP/strip.txt")
+top=$(awk '/^#Percent/ { getline; print $NF; exit }' "$TMP/strip.txt")
 case $top in
 split-stripped+0x*)
 	if grep -q "^## $top" "$TMP/strip.txt" && grep -q 'imul' "$TMP/strip.txt"; then
@@ -147,7 +147,7 @@ fi
 # interrupt stops at its own address: skid adjustment leaves its samples on it
 mc=$(fixture memcpy)
 "$BT" -q -o "$TMP/memcpy.data" --stdio --top 0 "$mc" 30000 >"$TMP/mc.out" 2>/dev/null
-hot=$(awk '/^#Percent/ { getline; print $4; exit }' "$TMP/mc.out")
+hot=$(awk '/^#Percent/ { getline; print $NF; exit }' "$TMP/mc.out")
 "$BT" -i "$TMP/memcpy.data" --stdio -s "$hot" --format json 2>/dev/null |
 	sed -n 's/.*"kind": "insn", "address": "\(0x[0-9a-f]*\)", "text": "\(rep[^"]*\)", "samples": \([0-9]*\),.*"adjusted_samples": \([0-9.]*\),.*/\3 \4/p' |
 	sort -n -r | head -1 >"$TMP/rep"

@@ -8,7 +8,7 @@ P=$(fixture procs -pthread)
 split=$(fixture split)
 
 # top FILE: the hottest function's name in a --stdio report
-top() { awk '/^#Percent/ { getline; print $4; exit }' "$1"; }
+top() { awk '/^#Percent/ { getline; print $NF; exit }' "$1"; }
 has() { grep -q -- "$2" "$1"; }
 run() { "$BT" -q -o "$TMP/r.data" --stdio --top 1 "$@" >"$TMP/out" 2>"$TMP/err"; echo $? >"$TMP/rc"; }
 
@@ -46,10 +46,10 @@ run "$TMP/nopie"
 [ "$(top "$TMP/out")" = work_a ] && has "$TMP/out" "^## work_a" && has "$TMP/out" "imul" &&
 	ok "a non-PIE binary: symbols and code" || fail "non-PIE: top $(top "$TMP/out")"
 run "$P" exec "$split" 2000000 40
-has "$TMP/out" " before_exec " && has "$TMP/out" " work_a " &&
+has "$TMP/out" " before_exec$" && has "$TMP/out" " work_a$" &&
 	ok "exec: code before and after exec both profiled" || fail "exec: $(head -14 "$TMP/out")"
 run "$P" fork
-has "$TMP/out" " worker_child " && has "$TMP/out" " worker_parent " &&
+has "$TMP/out" " worker_child$" && has "$TMP/out" " worker_parent$" &&
 	ok "forked workers profiled with the parent" || fail "fork: $(head -14 "$TMP/out")"
 run "$P" threads 16
 [ "$(top "$TMP/out")" = thread_body ] && ok "16 threads: all in thread_body" || fail "threads: $(top "$TMP/out")"
@@ -68,8 +68,8 @@ awk '/^#Percent/ { getline; print; exit }' "$TMP/out" | grep -q 'anon' &&
 	fail "jit: $(head -12 "$TMP/out")"
 # code no symbol covers keeps its name in every part of the run, so -s finds it
 jit=$(top "$TMP/out")
-n1=$("$BT" -i "$TMP/r.data" --stdio --top 0 --time 0,50% | awk '/^#Percent/ { getline; print $4; exit }')
-n2=$("$BT" -i "$TMP/r.data" --stdio --top 0 --time 50%,100% | awk '/^#Percent/ { getline; print $4; exit }')
+n1=$("$BT" -i "$TMP/r.data" --stdio --top 0 --time 0,50% | awk '/^#Percent/ { getline; print $NF; exit }')
+n2=$("$BT" -i "$TMP/r.data" --stdio --top 0 --time 50%,100% | awk '/^#Percent/ { getline; print $NF; exit }')
 [ "$n1" = "$jit" ] && [ "$n2" = "$jit" ] && "$BT" -i "$TMP/r.data" --stdio --time 50%,100% -s "$jit" | grep -q "^## $jit\( \|$\)" &&
 	ok "code without a symbol: one name in every window ($jit), and -s finds it" ||
 	fail "unnamed code renamed by the window: '$jit', '$n1', '$n2'"

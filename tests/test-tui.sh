@@ -85,7 +85,7 @@ wait_for "split.c:18"
 $T send-keys -t bt / 'jl ' Enter
 wait_for "/jl" && cursor_row | grep -q "jl     1240" || fail "search for jl: $(cursor_row)"
 $T send-keys -t bt Enter
-wait_for "jumped to work_a+0x20" && cursor_row | grep -q "1240:  imul" &&
+wait_for "jumped back to +0x20" && cursor_row | grep -q "1240:  imul" &&
 	ok "Enter on jl goes to its target" || fail "jump: $(cursor_row)"
 $T send-keys -t bt Left
 wait_cursor "jl     1240" && ok "Left comes back to the jump" || fail "back: $(cursor_row)"
@@ -108,12 +108,27 @@ if grep -q "^## work_a" "$TMP/work_a.txt" && grep -q "1500.*add    \$0x1,%rdx" "
 else
 	fail "export file"; head -20 "$TMP/work_a.txt"
 fi
+# an existing file: one key answers, y or n; other keys do not
+echo old >"$TMP/work_a.txt"
 $T send-keys -t bt E
 wait_for "export to: work_a.txt"
 $T send-keys -t bt Enter
-wait_for "exists; overwrite"
-$T send-keys -t bt n Enter
-wait_for "not overwritten" && ok "an existing file needs a second confirmation"
+wait_for "exists: overwrite it? (y/n)"
+$T send-keys -t bt x j Enter Space
+$T send-keys -t bt n
+wait_for "not overwritten: 'work_a.txt'" && [ "$(cat "$TMP/work_a.txt")" = old ] &&
+	ok "overwrite? (y/n): stray keys do not answer, n keeps the file" || fail "overwrite n"
+$T send-keys -t bt E
+wait_for "export to: work_a.txt"
+$T send-keys -t bt Enter
+wait_for "exists: overwrite it? (y/n)"
+$T send-keys -t bt y
+wait_for "exported .* rows to 'work_a.txt'" && grep -q "^## work_a" "$TMP/work_a.txt" &&
+	ok "y alone overwrites it" || fail "overwrite y"
+# P, as in perf: at once, never over an existing file
+$T send-keys -t bt P
+wait_for "exported .* rows to 'work_a.1.txt'" && grep -q "^## work_a" "$TMP/work_a.1.txt" &&
+	ok "P prints the view to work_a.1.txt (work_a.txt exists)" || fail "P"
 
 # help, generated from the key table
 $T send-keys -t bt h
@@ -241,4 +256,220 @@ $T send-keys -t bt q q
 # -s opens a function directly
 start "$BT" -i "$TMP/t.data" -s work_b
 wait_for "work_b  split  [0-9.]*% of" && ok "-s work_b opens it"
+#
+# Issue 16: the browser as a perf user expects it.
+#
+# the pane's height; rows [4, height) of the screen are the body
+pane_h() { $T display -p -t bt '#{pane_height}'; }
+body() { screen | sed -n "4,$(( $(pane_h) - 1 ))p"; }
+# the status line, the screen's last
+status_line() { screen | sed -n "$(pane_h)p"; }
+# can this machine record (perf_event_open allowed)?
+can_record() {
+	out=$("$BT" -q -o "$TMP/probe.data" --export /dev/null --top 0 true 2>&1)
+	case $out in *perf_event_open*|*perf_event_paranoid*) return 1 ;; esac
+	[ -s "$TMP/probe.data" ]
+}
+"$TOP/$BUILD/tools/mkrec" "$TMP/few.data" "$split" work_a+0x24=20 work_b+0x24=6 kernel=3 ||
+	fail "mkrec few"
+
+# -- keeping one's place --
+start "$BT" -i "$TMP/t.data"
+wait_for "hot functions"
+$T send-keys -t bt Enter
+wait_cursor "1500.*add    \$0x1,%rdx"
+$T send-keys -t bt T
+wait_for "timeline of work_a"
+# the bar is work_a's share: full while it runs, empty after (cpu-clock: every slice as full)
+screen | grep -q "  ################################$" && body | grep -Eq "^ +[0-9.]+-[0-9.]+ +[0-9]+ +0 +0.0% *$" &&
+	screen | sed -n 3p | grep -q "Share" &&
+	ok "timeline: the bar is the function's share, the counts are columns" || fail "timeline bar: $(body | head -3)"
+$T send-keys -t bt g [ j j j j ]
+wait_for "Enter keeps the marked part"
+$T send-keys -t bt Enter
+wait_for "window [0-9.]*-[0-9.]* s: [0-9]* samples" && screen | sed -n 2p | grep -q "^work_a  split" &&
+	wait_cursor "add    \$0x1,%rdx" && ok "T, marks, Enter: back on work_a, on the same instruction" ||
+	fail "window: $(screen | sed -n 2p) / $(cursor_row)"
+$T send-keys -t bt T c
+wait_for "the whole run:" && wait_cursor "add    \$0x1,%rdx" && ok "T c: the whole run, still on the instruction" ||
+	fail "whole run: $(cursor_row)"
+# S, Enter, S, Enter... does not deepen the history: q q quits
+for _ in 1 2 3 4 5; do
+	$T send-keys -t bt S
+	wait_for "(source of work_a)" >/dev/null
+	$T send-keys -t bt Enter
+	wait_for "^work_a  split" >/dev/null
+done
+$T send-keys -t bt q
+wait_for "hot functions"
+$T send-keys -t bt q
+[ "$(dead_status)" = 0 ] && ok "S Enter five times, then q q quits" || fail "S/Enter cycles deepened the history"
+
+# the filter: Esc clears it, / opens empty, nothing matching says so
+start "$BT" -i "$TMP/few.data"
+wait_for "hot functions"
+$T send-keys -t bt /
+	$T send-keys -t bt -l "work_b"
+$T send-keys -t bt Enter
+wait_for "filter: work_b" && [ "$(body | grep -c work_)" = 1 ] || fail "filter work_b"
+$T send-keys -t bt /
+wait_for "^filter: *$" && ok "/ opens the filter empty" || fail "/ prefilled: $(status_line)"
+$T send-keys -t bt -l "nomatch"
+$T send-keys -t bt Enter
+wait_for "no function matches 'nomatch'" && body | grep -q "no function matches 'nomatch'" &&
+	ok "an empty result says 'no function matches'" || fail "empty filter: $(body | head -3)"
+$T send-keys -t bt Escape
+wait_for "every function again" && body | grep -q work_a && body | grep -q work_b &&
+	! screen | sed -n 2p | grep -q "filter:" && ok "Esc clears the filter" || fail "Esc: $(screen | sed -n 2p)"
+# d: perf's zoom into a module, and out
+$T send-keys -t bt d
+wait_for "module: split" && ! body | grep -q "\[kernel\]" && ok "d: only the module's functions" ||
+	fail "d: $(body | head -4)"
+$T send-keys -t bt d
+wait_for "every module again" && body | grep -q "\[kernel\]" && ok "d again: every module" || fail "d again"
+# a: perf's annotate key; i: a perf key benchtui answers with its own
+$T send-keys -t bt a
+wait_for "^work_a  split" && ok "a annotates the function under the cursor" || fail "a"
+$T send-keys -t bt i
+wait_for "perf's i (header information)" && ok "perf's i says what benchtui shows instead"
+$T send-keys -t bt f
+wait_for "Offset" && ok "f (perf annotate's) toggles offsets" || fail "f"
+
+# -- narrow terminals: 80x24 and 60x24 --
+$T send-keys -t bt q
+COLS_=80 LINES_=24 start "$BT" -i "$TMP/few.data"
+wait_for "hot functions"
+screen | sed -n 1p | grep -q "1 lint finding: L" && ok "80x24: the header keeps '1 lint finding: L'" ||
+	fail "80x24 header: $(screen | sed -n 1p)"
+$T send-keys -t bt Enter
+wait_for "^work_a  split"
+if ! screen | sed -n 3p | grep -q "±95%\|Skid%" && screen | sed -n 3p | grep -q "Percent Samples" &&
+    [ "$(screen | grep "split.c:18" | head -1 | awk '{ print index($0, "split.c:18") }')" -le 10 ]; then
+	ok "under 100 columns: no ±95% or skid column, source rows indented less"
+else
+	fail "80x24 columns: $(screen | sed -n 3p)"
+fi
+$T send-keys -t bt w
+wait_for "±95%" && screen | sed -n 3p | grep -q "Skid%" && ok "w brings every column back" || fail "w"
+$T send-keys -t bt w
+wait_for "compact: no skid" && ! screen | sed -n 3p | grep -q "±95%" || fail "w again: $(screen | sed -n 3p)"
+$T resize-window -t bt -x 60 -y 24
+wait_for "1 lint finding: L" && ok "60 columns: the findings indicator is still there"
+$T resize-window -t bt -x 80 -y 24
+# the lint screen: the cursor's finding whole, wrapped below the list
+$T send-keys -t bt L
+wait_for "lint: 1 finding"
+screen | tr -s ' \n' '  ' | grep -q "Run the benchmark longer or raise -F for the precision the percentages show" &&
+	ok "80x24: the lint message is shown whole, wrapped" || fail "lint pane: $(screen | tail -7)"
+# help: long lines wrap rather than end at the edge
+$T send-keys -t bt h
+wait_for "benchtui keys"
+for _ in $(seq 14); do $T send-keys -t bt j; done
+wait_for "^  S "
+screen | tr -s ' \n' '  ' | grep -q "in it, S picks another file (headers inlined into the function)" &&
+	ok "80x24: help lines wrap" || fail "help cut: $(screen | grep -A2 '^  S ')"
+$T send-keys -t bt x q q
+
+# -- long C++ names, a header's source, the next event: a real templated benchmark --
+tmpl=$FIX/tmpl
+if [ ! -x "$tmpl" ] || [ "$TOP/tests/fixtures/tmpl.cc" -nt "$tmpl" ] || [ "$TOP/tests/fixtures/tmpl.h" -nt "$tmpl" ]; then
+	c++ -O2 -g -o "$tmpl" "$TOP/tests/fixtures/tmpl.cc" || fail "cannot build tests/fixtures/tmpl.cc"
+fi
+if ! can_record; then
+	skipped "C++ names, header sources, events, progress line: the kernel refuses perf_event_open"
+else
+	"$BT" -q -o "$TMP/tmpl.data" --export /dev/null --top 0 "$tmpl" 20000 2>/dev/null ||
+		fail "recording tmpl"
+	COLS_=80 LINES_=24 start "$BT" -i "$TMP/tmpl.data"
+	wait_for "hot functions"
+	first=$(screen | sed -n 4p)
+	if echo "$first" | grep -q "  my::deeply::nested::.*<std::plus<double> >$" &&
+	    ! body | grep -q "long) const\|^double"; then
+		ok "C++ names as perf prints them, the symbol last, shortened in the middle"
+	else
+		fail "C++ row: $first"
+	fi
+	status_line | grep -q "^double my::deeply::nested::Table<.*long) const" &&
+		ok "the cursor row's whole name is on the status line" || fail "status: $(status_line)"
+	# the filter matches the whole name and the short one
+	$T send-keys -t bt /
+	$T send-keys -t bt -l "(std::plus<double>, long)"
+	$T send-keys -t bt Enter
+	wait_for "1 function match" && body | grep -q "reduce<std::plus" || fail "filter by the whole name"
+	$T send-keys -t bt Escape
+	wait_for "every function again"
+	$T send-keys -t bt /
+	$T send-keys -t bt -l "::reduce<std::plus<double> >"
+	$T send-keys -t bt Enter
+	wait_for "1 function match" && ok "/ filters on the whole name and on perf's form" || fail "filter by the short name"
+	$T send-keys -t bt Escape W
+	wait_for "Table<…>::reduce<…>" && ok "W folds template arguments" || fail "W: $(body | head -2)"
+	$T send-keys -t bt W W g Enter
+	wait_for "% of [0-9]* samples"
+	title=$(screen | sed -n 2p)
+	echo "$title" | grep -q "^my::deeply::nested::.*plus<double> >  tmpl  [0-9.]*% of [0-9]* samples" &&
+		ok "80x24 title: the name shortened in its middle, the share kept" || fail "title: $title"
+	# every instruction row fits in 80 columns: nothing to scroll sideways for
+	long=0 ninsn=0
+	while IFS= read -r line; do
+		case $line in *[0-9a-f]:\ \ *) ninsn=$((ninsn + 1)); [ ${#line} -ge 80 ] && long=$((long + 1)) ;; esac
+	done < <(body | LC_ALL=C.UTF-8 cat)
+	[ "$ninsn" -gt 5 ] && [ "$long" = 0 ] && ! screen | grep -q "±95%" &&
+		ok "80x24: all $ninsn instruction rows on screen fit, no ±95% column" ||
+		fail "80x24 annotation: $long of $ninsn rows cut"
+	screen | grep -Eq "<\+0x[0-9a-f]+> (↑|↓)$" && ! body | grep -q "<my::deeply.*+0x" &&
+		ok "local jumps: <+0x..> and a direction, not the function's name" || fail "jump targets"
+	# S: its own file; S again: the files; Enter on tmpl.h: its lines with their samples
+	$T send-keys -t bt H S
+	wait_for "tmpl.cc  (source of"
+	$T send-keys -t bt S
+	wait_for "files of my::"
+	body | grep -q "stl_vector.h" && ok "S S lists the files the code comes from (STL headers too)" ||
+		fail "files: $(body | head -5)"
+	$T send-keys -t bt /
+	$T send-keys -t bt -l "tmpl.h"
+	$T send-keys -t bt Enter Enter
+	wait_for "tmpl.h  (source of"
+	body | grep -Eq "^ +[0-9]+\.[0-9]+ +[0-9]+ +1[2-6] .*(acc \* k|y > 1e12|y \*= 1e-12|return y)" &&
+		ok "the header's lines with their samples (code inlined from tmpl.h)" ||
+		fail "tmpl.h source: $(body | sed -n 10,16p)"
+	$T send-keys -t bt q q q
+	# e: the next event keeps the place (a recording with two events, made by perf)
+	if command -v perf >/dev/null && perf record -q -e cpu-clock,task-clock -o "$TMP/two.data" \
+	    "$tmpl" 20000 >/dev/null 2>&1; then
+		start "$BT" -i "$TMP/two.data"
+		wait_for "hot functions"
+		$T send-keys -t bt Enter H
+		wait_for "hot 1 of"
+		before=$(cursor_row | grep -o "[0-9a-f]*:  [a-z].*")
+		$T send-keys -t bt e
+		wait_for "event task-clock" && screen | sed -n 2p | grep -q "reduce" &&
+			wait_cursor "$(printf '%s' "$before" | sed 's/[][\.*^$]/\\&/g')" &&
+			ok "e: the next event, on the same function and instruction" ||
+			fail "e: $(cursor_row) (was $before)"
+		$T send-keys -t bt q q
+	else
+		skipped "e keeps the place: perf cannot record two events here"
+	fi
+	# the live line while a long benchmark records; none with -q or into a file
+	longrun=$(fixture longrun -pthread)
+	start "$BT" -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 3
+	wait_for "^benchtui: recording longrun: [0-9.]* s, [0-9]* samples, [0-9]* lost" &&
+		ok "a long recording shows elapsed time, samples and lost on the last line" ||
+		fail "no progress line"
+	wait_for "benchtui: [0-9]* samples of "
+	! screen | grep -q "benchtui: recording" && ok "the line is gone when the run ends" ||
+		fail "the progress line stayed: $(screen | grep 'benchtui: recording')"
+	start "$BT" -q -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 2
+	seen=0
+	for _ in $(seq 100); do
+		screen | grep -q "benchtui: recording" && seen=1
+		[ -s "$TMP/status" ] && break
+		sleep 0.1
+	done
+	[ -s "$TMP/status" ] && [ $seen = 0 ] && ok "-q: no progress line" || fail "-q: progress line shown"
+	"$BT" -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 1.5 >/dev/null 2>"$TMP/lr.err"
+	! grep -q "recording\|$(printf '\033')" "$TMP/lr.err" && grep -q "samples of" "$TMP/lr.err" &&
+		ok "stderr not a terminal: no progress line" || fail "progress into a file: $(cat -v "$TMP/lr.err")"
+fi
 finish

@@ -41,6 +41,8 @@ const char cli_usage[] =
 "      --no-source        no interleaved source lines\n"
 "  -M, --syntax SYNTAX    att (default) or intel\n"
 "      --percent WHICH    local (of the function, default) or global (of all samples)\n"
+"      --names FORM       C++ names: short (as perf prints them, default), folded\n"
+"                         (template arguments as <...>) or full\n"
 "      --time FROM,TO     only samples in that part of the run: seconds, or N%\n"
 "      --region-threshold PCT  hot regions start at instructions with PCT% of\n"
 "                         the function's samples (default 1)\n"
@@ -51,7 +53,7 @@ const char cli_usage[] =
 enum {
 	OPT_DELAY = 256, OPT_STDIO, OPT_EXPORT, OPT_FORMAT, OPT_TOP, OPT_ALL,
 	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
-	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN,
+	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES,
 };
 
 static const struct option long_opts[] = {
@@ -72,6 +74,7 @@ static const struct option long_opts[] = {
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ "syntax", required_argument, NULL, 'M' },
 	{ "percent", required_argument, NULL, OPT_PERCENT },
+	{ "names", required_argument, NULL, OPT_NAMES },
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "region-threshold", required_argument, NULL, OPT_REGION_THRESHOLD },
 	{ "region-margin", required_argument, NULL, OPT_REGION_MARGIN },
@@ -242,6 +245,16 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 				c->eo.view.syntax = BT_ASM_INTEL;
 			else
 				return bad(&e, "unknown syntax '%s' (att or intel)", optarg);
+			break;
+		case OPT_NAMES:
+			if (strcmp(optarg, "short") == 0)
+				c->eo.view.names = BT_NAMES_SHORT;
+			else if (strcmp(optarg, "folded") == 0)
+				c->eo.view.names = BT_NAMES_FOLDED;
+			else if (strcmp(optarg, "full") == 0)
+				c->eo.view.names = BT_NAMES_FULL;
+			else
+				return bad(&e, "unknown --names '%s' (short, folded or full)", optarg);
 			break;
 		case OPT_PERCENT:
 			if (strcmp(optarg, "local") == 0)

@@ -11,6 +11,8 @@ enum tui_cmd {
 	TUI_CMD_SEARCH,		/* / (filter in the function list) */
 	TUI_CMD_SEARCH_BACK,	/* ? */
 	TUI_CMD_EXPORT,		/* E */
+	TUI_CMD_PRINT,		/* P: the view to a file, no prompt (perf's P) */
+	TUI_CMD_HINT,		/* a key perf users press: .help says benchtui's */
 	TUI_CMD_HELP,		/* h F1 */
 	TUI_CMD_REDRAW,		/* Ctrl-L */
 };

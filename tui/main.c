@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -35,6 +36,97 @@ bench_status(const struct bt_profile_info *in)
 	return in->has_status ? bt_wait_code(in->wait_status) : 0;
 }
 
+/*
+ * The live line while a long benchmark records: elapsed time, samples,
+ * lost, as build tools show progress. It sits on the terminal's last line,
+ * kept out of the benchmark's way by a scroll region (apt's progress bar
+ * does the same): the benchmark's own output scrolls above it and never
+ * runs into it. Only on a terminal that can place the cursor, never with
+ * -q, and only once the run has lasted a second: a short run shows nothing.
+ */
+struct progress {
+	int fd;
+	const char *cmd;
+	int rows;		/* the region is set for this many rows; 0: not yet */
+	double last;		/* elapsed time of the last update */
+};
+
+#define PROGRESS_AFTER 1.0	/* seconds before the line shows */
+#define PROGRESS_EVERY 0.25	/* seconds between updates */
+
+static void
+put_all(int fd, const char *buf, size_t n)
+{
+	while (n > 0) {
+		ssize_t w = write(fd, buf, n);
+		if (w <= 0)
+			return;
+		buf += w;
+		n -= (size_t)w;
+	}
+}
+
+static void
+progress_update(const struct bt_record_result *r, double elapsed, void *arg)
+{
+	struct progress *p = arg;
+	struct winsize ws;
+	char buf[1024], line[256];
+	int n = 0;
+
+	if (elapsed < PROGRESS_AFTER || elapsed - p->last < PROGRESS_EVERY)
+		return;
+	p->last = elapsed;
+	if (ioctl(p->fd, TIOCGWINSZ, &ws) < 0 || ws.ws_row < 4 || ws.ws_col < 20)
+		return;
+	if (p->rows != ws.ws_row) {
+		if (p->rows)	/* resized: the old line goes */
+			n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+			    "\0337\033[%d;1H\033[K\0338", p->rows);
+		/*
+		 * down a line (scrolling if at the bottom, keeping the column),
+		 * the region above the last line (which homes the cursor: saved
+		 * and restored around it), and back up
+		 */
+		n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+		    "\033D\0337\033[1;%dr\0338\033[1A", ws.ws_row - 1);
+		p->rows = ws.ws_row;
+	}
+	snprintf(line, sizeof(line),
+	    "benchtui: recording %s: %.1f s, %llu samples, %llu lost (Ctrl-C stops, keeps them)",
+	    p->cmd, elapsed, (unsigned long long)r->samples,
+	    (unsigned long long)r->lost);
+	n += snprintf(buf + n, sizeof(buf) - (size_t)n,
+	    "\0337\033[%d;1H\033[K\033[7m%.*s\033[m\0338", ws.ws_row,
+	    (int)ws.ws_col - 1, line);
+	put_all(p->fd, buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
+}
+
+/* The terminal as it was: the whole screen scrolls again, the line is gone. */
+static void
+progress_end(struct progress *p)
+{
+	char buf[128];
+	int n;
+
+	if (p->rows == 0)
+		return;
+	n = snprintf(buf, sizeof(buf), "\0337\033[r\0338\0337\033[%d;1H\033[K\0338",
+	    p->rows);
+	put_all(p->fd, buf, (size_t)n);
+	p->rows = 0;
+}
+
+/* Can the progress line go to stderr? */
+static bool
+progress_wanted(const struct cli *c)
+{
+	const char *term = getenv("TERM");
+
+	return !c->quiet && isatty(STDERR_FILENO) && term != NULL && term[0] &&
+	    strcmp(term, "dumb") != 0;
+}
+
 static int
 record(const struct cli *c)
 {
@@ -45,8 +137,14 @@ record(const struct cli *c)
 	struct bt_record_result res;
 	struct bt_error err = { 0 };
 	struct sigaction sa;
+	struct progress prog = { STDERR_FILENO, NULL, 0, 0 };
 	int ret;
 
+	prog.cmd = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
+	if (progress_wanted(c)) {
+		ro.progress = progress_update;
+		ro.progress_arg = &prog;
+	}
 	ro.argv = argv;
 	ro.event = c->event;
 	ro.freq = c->freq;
@@ -59,6 +157,7 @@ record(const struct cli *c)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	ret = bt_record_run(&ro, &res, &err);
+	progress_end(&prog);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);

@@ -25,6 +25,7 @@
 #include "keymap.h"
 #include "tui.h"
 
+#define TUI_MAX(a, b) ((a) > (b) ? (a) : (b))
 #define MIN_COLS 60
 #define MIN_LINES 10
 #define HEAD_LINES 3	/* header bar, title, column headings */
@@ -103,10 +104,25 @@ setup_styles(struct tui *t)
 	}
 }
 
-static size_t
-body_height(void)
+/*
+ * The lint screen keeps its last lines for the cursor's finding, whole
+ * (its message wrapped): the rows cut it at the screen's width.
+ */
+#define PANE_LINES 6
+
+static bool
+has_pane(const struct tui *t)
 {
-	return LINES > HEAD_LINES + 1 ? (size_t)(LINES - HEAD_LINES - 1) : 1;
+	return t->b != NULL && bt_browser_screen(t->b) == BT_SCREEN_LINT &&
+	    bt_view_nrows(bt_browser_view(t->b)) > 0 && LINES >= 16;
+}
+
+static size_t
+body_height_of(const struct tui *t)
+{
+	int h = LINES - HEAD_LINES - 1 - (has_pane(t) ? PANE_LINES : 0);
+
+	return h > 1 ? (size_t)h : 1;
 }
 
 /* Print text from (y, x) up to column maxx, in attr; returns the new x. */
@@ -147,59 +163,159 @@ put(int y, int x, const char *text, int maxx, attr_t attr)
 	return x;
 }
 
-/* The header bar: the run's summary; the findings part in the warning colour. */
+/* Columns a UTF-8 string takes (tabs count as one: only for names and messages). */
+static int
+ncols(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* Byte offset of column col in s (its end if shorter). */
+static size_t
+col_offset(const char *s, int col)
+{
+	size_t i = 0;
+
+	for (; s[i] && col > 0; col--)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
+/*
+ * s in at most width columns: its middle replaced by "…" when it is
+ * longer (the start and the end of a C++ name say the most). Into buf.
+ */
+static const char *
+elide(const char *s, int width, char *buf, size_t len)
+{
+	int n = ncols(s), head, tail;
+	size_t h, t;
+
+	if (n <= width || width < 3) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	head = (width - 1) / 2;
+	tail = width - 1 - head;
+	h = col_offset(s, head);
+	t = col_offset(s, n - tail);
+	snprintf(buf, len, "%.*s\u2026%s", (int)h, s, s + t);
+	return buf;
+}
+
+/*
+ * The header bar: the run's summary; the findings part in the warning
+ * colour, kept whatever the width: on a narrow screen the rest gives way
+ * (the program's name, a zero lost count, the frequency, then the command
+ * is shortened in its middle).
+ */
 static void
 draw_header(struct tui *t)
 {
 	struct bt_view *h = bt_view_header(t->s);
 	const struct bt_view_summary *m = bt_view_summary(h);
-	char buf[1024], win[80] = "", ev[96], lint[64] = "";
-	int x;
+	char buf[1024], win[80] = "", ev[96], lint[64] = "", lost[48] = "", cmd[512];
+	int x, step;
 
 	if (m->windowed)
 		snprintf(win, sizeof(win), " (window %.3f-%.3f s)", m->win_from, m->win_to);
-	if (m->frequency)
-		snprintf(ev, sizeof(ev), "%s %u Hz", m->event, m->frequency);
-	else
-		snprintf(ev, sizeof(ev), "%s", m->event);
-	snprintf(buf, sizeof(buf),
-	    " benchtui  %s | %s | %llu samples%s, %llu lost | %.3f s%s%s",
-	    m->command, ev, (unsigned long long)m->samples, win,
-	    (unsigned long long)m->lost, m->duration, m->has_status ? " | " : "",
-	    m->has_status ? m->status : "");
 	if (m->nfindings)
 		snprintf(lint, sizeof(lint), " | %zu lint finding%s: L", m->nfindings,
 		    m->nfindings == 1 ? "" : "s");
+	snprintf(cmd, sizeof(cmd), "%s", m->command);
+	for (step = 0;; step++) {
+		if (m->frequency && step < 3)
+			snprintf(ev, sizeof(ev), "%s %u Hz", m->event, m->frequency);
+		else
+			snprintf(ev, sizeof(ev), "%s", m->event);
+		if (m->lost || step < 2)
+			snprintf(lost, sizeof(lost), ", %llu lost", (unsigned long long)m->lost);
+		else
+			lost[0] = '\0';
+		snprintf(buf, sizeof(buf), "%s%s | %s | %llu samples%s%s | %.3f s%s%s",
+		    step < 1 ? " benchtui  " : " ", cmd, ev,
+		    (unsigned long long)m->samples, win, lost, m->duration,
+		    m->has_status ? " | " : "", m->has_status ? m->status : "");
+		if (ncols(buf) + ncols(lint) <= COLS || step >= 4)
+			break;
+		if (step == 3) {
+			int over = ncols(buf) + ncols(lint) - COLS;
+			elide(m->command, TUI_MAX(ncols(m->command) - over, 8), cmd, sizeof(cmd));
+		}
+	}
 	attron(A_REVERSE);
 	mvhline(0, 0, ' ', COLS);
 	attroff(A_REVERSE);
-	x = put(0, 0, buf, COLS, A_REVERSE |
+	x = put(0, 0, buf, COLS - ncols(lint), A_REVERSE |
 	    (m->lost || (m->has_status && m->exit_code) ? A_BOLD : 0));
 	put(0, x, lint, COLS, A_REVERSE | t->attr[BT_STYLE_WARN]);
 	bt_view_free(h);
 }
 
+/* The title line: the view's title (its name shortened to fit), then the modes. */
 static void
 draw_title(struct tui *t, const struct bt_view *v)
 {
 	const struct bt_view_opts *o = bt_browser_opts(t->b);
-	char right[128];
-	int x;
+	const char *title = bt_view_title(v);
+	char right[160], filt[300] = "", buf[1024], name[512];
+	size_t start, len;
+	int x, room;
 
 	move(1, 0);
 	clrtoeol();
-	x = put(1, 0, bt_view_title(v), COLS, t->attr[BT_STYLE_TITLE]);
-	if (bt_browser_screen(t->b) == BT_SCREEN_FUNCS && bt_browser_filter_text(t->b)[0])
-		x = put(1, x, "  filter: ", COLS, 0),
-		x = put(1, x, bt_browser_filter_text(t->b), COLS, t->attr[BT_STYLE_WARN]);
-	snprintf(right, sizeof(right), "%s %s %s %s ",
+	snprintf(right, sizeof(right), "%s %s %s %s%s%s ",
 	    o->skid ? "[skid]" : "[raw]",
 	    o->global_percent ? "[global%]" : "[local%]",
 	    o->source ? "[src]" : "[no src]",
-	    o->syntax == BT_ASM_INTEL ? "[intel]" : "[att]");
-	if ((int)strlen(right) + x + 2 < COLS)
-		put(1, COLS - (int)strlen(right), right, COLS, A_DIM);
-	/* the first note of the view, if any, replaces nothing: it goes to the status line */
+	    o->syntax == BT_ASM_INTEL ? "[intel]" : "[att]",
+	    o->names == BT_NAMES_FOLDED ? " [<\u2026>]" : o->names == BT_NAMES_FULL ?
+	    " [whole names]" : "", o->compact ? " [compact]" : "");
+	if (bt_browser_screen(t->b) == BT_SCREEN_FUNCS) {
+		if (bt_browser_zoom(t->b) != NULL)
+			snprintf(filt, sizeof(filt), "  module: %s", bt_browser_zoom(t->b));
+		if (bt_browser_filter_text(t->b)[0])
+			snprintf(filt + strlen(filt), sizeof(filt) - strlen(filt),
+			    "  filter: %s", bt_browser_filter_text(t->b));
+	}
+	/* the modes give way first, then the function's name (in its middle) */
+	room = COLS - ncols(filt) - ncols(right) - 1;
+	if (ncols(title) > room) {
+		right[0] = '\0';
+		room = COLS - ncols(filt);
+	}
+	bt_view_title_span(v, &start, &len);
+	if (ncols(title) > room && len > 0 && start + len <= strlen(title)) {
+		char whole[512];
+		int over = ncols(title) - room;
+		snprintf(whole, sizeof(whole), "%.*s", (int)len, title + start);
+		elide(whole, TUI_MAX(ncols(whole) - over, 12), name, sizeof(name));
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)start, title, name,
+		    title + start + len);
+		title = buf;
+	}
+	x = put(1, 0, title, COLS, t->attr[BT_STYLE_TITLE]);
+	if (filt[0])
+		x = put(1, x, filt, COLS, t->attr[BT_STYLE_WARN]);
+	if (right[0] && ncols(right) + x + 1 <= COLS)
+		put(1, COLS - ncols(right), right, COLS, A_DIM);
+}
+
+/* Does row r fit the screen's width? */
+static bool
+row_fits(const struct bt_row *r)
+{
+	int w = 0;
+	size_t i;
+
+	for (i = 0; i < r->ncells; i++)
+		w += ncols(r->cells[i].text);
+	return w <= COLS;
 }
 
 static void
@@ -216,8 +332,72 @@ draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
 		mvhline(y, 0, ' ', COLS);
 		attroff(A_REVERSE);
 	}
-	for (i = 0; i < r->ncells && x < COLS; i++)
-		x = put(y, x, r->cells[i].text, COLS, t->attr[r->cells[i].style] | base);
+	for (i = 0; i < r->ncells && x < COLS; i++) {
+		const char *text = r->cells[i].text;
+		char buf[1024];
+		/*
+		 * A name that ends the row and does not fit loses its middle,
+		 * not its end: the end tells two instantiations apart
+		 */
+		if (i + 1 == r->ncells && r->name != NULL && x + ncols(text) > COLS)
+			text = elide(text, COLS - x, buf, sizeof(buf));
+		x = put(y, x, text, COLS, t->attr[r->cells[i].style] | base);
+	}
+}
+
+/* Print text wrapped at word boundaries in lines [y, y_end) from column x0. */
+static int
+put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr)
+{
+	int width = COLS - x0;
+	const char *p = text;
+
+	while (*p && y < y_end) {
+		size_t cut = col_offset(p, width), brk = cut;
+		if (p[cut] != '\0') {
+			while (brk > 0 && p[brk] != ' ')
+				brk--;
+			if (brk == 0)
+				brk = cut;
+		}
+		if (y == y_end - 1 && p[brk] != '\0' && ncols(p) > width) {
+			/* the last line: as much as fits, and a mark that there is more */
+			char last[1024];
+			snprintf(last, sizeof(last), "%.*s\u2026",
+			    (int)col_offset(p, width - 1), p);
+			put(y, x0, last, COLS, attr);
+			return y + 1;
+		}
+		{
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", (int)brk, p);
+			put(y, x0, line, COLS, attr);
+		}
+		p += brk;
+		while (*p == ' ')
+			p++;
+		y++;
+	}
+	return y;
+}
+
+/* The lint screen's pane: the cursor's finding whole, its message wrapped. */
+static void
+draw_pane(struct tui *t, const struct bt_view *v, const struct bt_nav *n)
+{
+	const struct bt_row *r = bt_view_row(v, n->cursor);
+	int y = LINES - 1 - PANE_LINES;
+	char head[1024];
+
+	if (!has_pane(t) || r == NULL)
+		return;
+	attron(A_DIM);
+	mvhline(y, 0, ACS_HLINE, COLS);
+	attroff(A_DIM);
+	snprintf(head, sizeof(head), "%s, %.1f%%%s%s", r->label, r->percent,
+	    r->name ? " in " : " of the run", r->name ? r->name : "");
+	y = put_wrapped(y + 1, LINES - 1, 1, head, t->attr[BT_STYLE_WARN]);
+	put_wrapped(y, LINES - 1, 1, r->text, 0);
 }
 
 /* Arrows for the jump under the cursor, in the view's arrow column. */
@@ -250,16 +430,27 @@ draw_jump(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size_t
 	attroff(t->attr[BT_STYLE_JUMP] | A_BOLD);
 }
 
+/*
+ * The status line: the last action's message; when idle, the whole of
+ * what the cursor row shortens (a C++ name, a call's target) or cuts,
+ * else the view's first note, else the keys that matter here.
+ */
 static void
 draw_status(struct tui *t, const char *msg)
 {
 	const struct bt_view *v = bt_browser_view(t->b);
+	const struct bt_row *r = bt_view_row(v, bt_browser_nav(t->b)->cursor);
 	const char *hint = bt_browser_hint(t->b);
+	char buf[1024];
 
 	move(LINES - 1, 0);
 	clrtoeol();
 	if (msg != NULL && msg[0])
 		put(LINES - 1, 0, msg, COLS, A_BOLD);
+	else if (r != NULL && r->detail != NULL)
+		put(LINES - 1, 0, elide(r->detail, COLS, buf, sizeof(buf)), COLS, 0);
+	else if (r != NULL && r->name != NULL && !row_fits(r))
+		put(LINES - 1, 0, elide(r->name, COLS, buf, sizeof(buf)), COLS, 0);
 	else if (bt_view_nnotes(v))
 		put(LINES - 1, 0, bt_view_note(v, 0), COLS, t->attr[BT_STYLE_WARN]);
 	else
@@ -271,7 +462,7 @@ draw(struct tui *t)
 {
 	const struct bt_view *v = bt_browser_view(t->b);
 	const struct bt_nav *n = bt_browser_nav(t->b);
-	size_t h = body_height(), i;
+	size_t h = body_height_of(t), i;
 
 	erase();
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
@@ -286,7 +477,12 @@ draw(struct tui *t)
 	for (i = 0; i < h && n->top + i < bt_view_nrows(v); i++)
 		draw_row(t, HEAD_LINES + (int)i, bt_view_row(v, n->top + i),
 		    n->top + i == n->cursor);
+	if (bt_view_nrows(v) == 0)	/* nothing to show: say why, where the rows go */
+		for (i = 0; i < bt_view_nnotes(v) && i < h; i++)
+			put(HEAD_LINES + 1 + (int)i, 2, bt_view_note(v, i), COLS,
+			    t->attr[BT_STYLE_WARN]);
 	draw_jump(t, v, n, h);
+	draw_pane(t, v, n);
 	draw_status(t, bt_browser_status(t->b));
 	refresh();
 }
@@ -339,30 +535,41 @@ prompt(struct tui *t, const char *label, const char *initial, char *out, size_t 
 	return false;
 }
 
-static void
-do_export(struct tui *t)
+/*
+ * A yes/no question answered by one key: y or n (Esc, Ctrl-G: no). Keys
+ * typed before the question showed are dropped, and other keys do not
+ * answer it: a stray key never decides.
+ */
+static bool
+confirm(struct tui *t, const char *question)
 {
-	char *def = bt_browser_export_name(t->b);
-	char path[1024], yn[8];
-	struct bt_error err = { 0 };
-	struct stat st;
-	FILE *f;
+	int c;
 
-	if (!prompt(t, "export to: ", def, path, sizeof(path)) || path[0] == '\0') {
-		bt_browser_set_status(t->b, "export cancelled");
-		free(def);
-		return;
+	flushinp();
+	for (;;) {
+		move(LINES - 1, 0);
+		clrtoeol();
+		put(LINES - 1, 0, question, COLS, A_BOLD);
+		refresh();
+		c = getch();
+		if (quit_sig)
+			return false;
+		if (c == 'y' || c == 'Y')
+			return true;
+		if (c == 'n' || c == 'N' || c == 27 || c == 7)
+			return false;
+		if (c == KEY_RESIZE)
+			draw(t);
 	}
-	free(def);
-	if (stat(path, &st) == 0) {
-		char label[1200];
-		snprintf(label, sizeof(label), "'%s' exists; overwrite? (y/N) ", path);
-		if (!prompt(t, label, "", yn, sizeof(yn)) || (yn[0] != 'y' && yn[0] != 'Y')) {
-			bt_browser_set_status(t->b, "not overwritten: '%s'", path);
-			return;
-		}
-	}
-	f = fopen(path, "w");
+}
+
+/* Write the current view to path as text; the status line says how it went. */
+static void
+write_view(struct tui *t, const char *path)
+{
+	struct bt_error err = { 0 };
+	FILE *f = fopen(path, "w");
+
 	if (f == NULL) {
 		bt_browser_set_status(t->b, "cannot write '%s': %s", path, strerror(errno));
 		return;
@@ -380,7 +587,53 @@ do_export(struct tui *t)
 	    bt_view_nrows(bt_browser_view(t->b)), path);
 }
 
-/* The help screen, generated from the key table. */
+static void
+do_export(struct tui *t)
+{
+	char *def = bt_browser_export_name(t->b);
+	char path[1024];
+	struct stat st;
+
+	if (!prompt(t, "export to: ", def, path, sizeof(path)) || path[0] == '\0') {
+		bt_browser_set_status(t->b, "export cancelled");
+		free(def);
+		return;
+	}
+	free(def);
+	if (stat(path, &st) == 0) {
+		char q[1200];
+		snprintf(q, sizeof(q), "'%s' exists: overwrite it? (y/n)", path);
+		if (!confirm(t, q)) {
+			bt_browser_set_status(t->b, "not overwritten: '%s'", path);
+			return;
+		}
+	}
+	write_view(t, path);
+}
+
+/*
+ * P, as in perf: print the view to a file at once, no questions: the
+ * export's default name, or NAME.1.txt, NAME.2.txt... when it is taken
+ * (perf's perf.hist.N), so nothing is overwritten.
+ */
+static void
+do_print(struct tui *t)
+{
+	char *def = bt_browser_export_name(t->b);
+	char path[1100];
+	size_t n = strlen(def);
+	struct stat st;
+	int i;
+
+	snprintf(path, sizeof(path), "%s", def);
+	for (i = 1; stat(path, &st) == 0 && i < 1000; i++)
+		snprintf(path, sizeof(path), "%.*s.%d.txt",
+		    (int)(n > 4 ? n - 4 : n), def, i);
+	free(def);
+	write_view(t, path);
+}
+
+/* The help screen, generated from the key table; long lines wrap. */
 static void
 help(struct tui *t)
 {
@@ -393,11 +646,12 @@ help(struct tui *t)
 		attron(A_BOLD);
 		mvaddstr(0, 0, "benchtui keys (any other key returns; j/k scroll)");
 		attroff(A_BOLD);
-		for (i = top; i < tui_nkeys && y < LINES; i++, y++) {
+		for (i = top; i < tui_nkeys && y < LINES; i++) {
 			attron(t->attr[BT_STYLE_ADDR]);
 			mvaddnstr(y, 2, tui_keymap[i].names, 14);
 			attroff(t->attr[BT_STYLE_ADDR]);
-			put(y, 18, tui_keymap[i].help, COLS, 0);
+			y = put_wrapped(y, LINES, 18, tui_keymap[i].help,
+			    tui_keymap[i].cmd == TUI_CMD_HINT ? A_DIM : 0);
 		}
 		refresh();
 		do
@@ -508,6 +762,7 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 	setup_styles(&t);
 
 	t.b = bt_browser_new(s, &eo->view);
+	bt_browser_set_width(t.b, (size_t)COLS, body_height_of(&t));
 	if (symbol != NULL) {
 		long f = bt_session_find(s, symbol);
 		if (f < 0) {
@@ -515,17 +770,18 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 			bt_browser_set_status(t.b, "%s", why);
 			free(why);
 		} else
-			bt_browser_open(t.b, (size_t)f, body_height());
+			bt_browser_open(t.b, (size_t)f, body_height_of(&t));
 	}
 	draw(&t);
 	while (!quit_sig) {
 		const struct tui_key *k;
-		size_t h = body_height();
+		size_t h = body_height_of(&t);
 
 		c = getch();
 		if (c == ERR)
 			continue;
 		if (c == KEY_RESIZE) {
+			bt_browser_set_width(t.b, (size_t)COLS, h);
 			bt_browser_select(t.b, bt_browser_nav(t.b)->cursor, h);
 			clear();
 			draw(&t);
@@ -557,8 +813,9 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 		case TUI_CMD_SEARCH_BACK:
 			if (bt_browser_screen(t.b) == BT_SCREEN_FUNCS &&
 			    k->cmd == TUI_CMD_SEARCH) {
-				if (prompt(&t, "filter: ", bt_browser_filter_text(t.b),
-				    t.prompt_buf, sizeof(t.prompt_buf)))
+				/* a new filter each time (Esc on the list clears it) */
+				if (prompt(&t, "filter: ", "", t.prompt_buf,
+				    sizeof(t.prompt_buf)))
 					bt_browser_filter(t.b, t.prompt_buf);
 			} else if (prompt(&t, k->cmd == TUI_CMD_SEARCH ? "/" : "?", "",
 			    t.prompt_buf, sizeof(t.prompt_buf)) && t.prompt_buf[0])
@@ -567,6 +824,12 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 			break;
 		case TUI_CMD_EXPORT:
 			do_export(&t);
+			break;
+		case TUI_CMD_PRINT:
+			do_print(&t);
+			break;
+		case TUI_CMD_HINT:
+			bt_browser_set_status(t.b, "%s", k->help);
 			break;
 		case TUI_CMD_HELP:
 			help(&t);

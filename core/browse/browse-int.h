@@ -53,12 +53,14 @@ struct screen_ops {
  * struct screen - a mode on the stack, its view and position
  * @func: the function it shows (annotate, source), or the timeline's
  *        (-1 none)
+ * @file: the source view's file (NULL: the function's own), owned
  * @jumps: positions before followed jumps (Left goes back through them)
  * @nbins, @mark_from, @mark_to: the timeline's slices and marks (-1 none)
  */
 struct screen {
 	const struct screen_ops *ops;
 	long func;
+	char *file;
 	struct bt_view *view;
 	struct bt_nav nav;
 	BT_VEC(struct bt_nav) jumps;
@@ -73,27 +75,59 @@ struct bt_browser {
 	char *search;
 	bool search_back;
 	char *filter;
+	char *module;		/* d: the function list's module (path), owned */
+	bool columns_chosen;	/* w was pressed: the width no longer decides */
 	char status[512];
 };
 
 extern const struct screen_ops screen_funcs, screen_annotate, screen_source,
-    screen_lint, screen_timeline;
+    screen_lint, screen_timeline, screen_files;
+
+/* Narrower screens than this get the compact columns (bt_view_opts.compact). */
+#define BROWSE_COMPACT_BELOW 100
 
 /* Push a new screen of ops for func; builds its view. NULL (status set) on failure. */
 struct screen *browse_push(struct bt_browser *b, const struct screen_ops *ops,
 			   long func, size_t height);
+/* The same, for a screen about one file of the function (source view). */
+struct screen *browse_push_file(struct bt_browser *b, const struct screen_ops *ops,
+				long func, const char *file, size_t height);
 /* Keep the cursor on screen; center it when it had to move far. */
 void browse_show_cursor(struct bt_nav *n, size_t nrows, size_t height);
 /* Cursor on the hottest row of the view (the first in its hot order). */
 void browse_cursor_hottest(struct bt_nav *n, const struct bt_view *v, size_t height);
 /* Rebuild sc's view with the current options, the cursor on the same row. */
 void browse_rebuild(struct bt_browser *b, struct screen *sc, size_t height);
-/* Open the source view of func, on line of file if that is its file. */
+/* Leave the top screen (the first one stays). */
+void browse_pop(struct bt_browser *b);
+/*
+ * Open the source view of func on file (NULL: its own), on line if not 0,
+ * else on the hottest line. When the screen under the top one is that
+ * source view already (S, Enter, S...), go back to it instead: the
+ * history does not grow with every round trip.
+ */
 void browse_open_source(struct bt_browser *b, long func, const char *file,
 			unsigned line, size_t height);
-/* The export name of function func: its name, made safe for a file name. */
-char *browse_func_file_name(const struct bt_browser *b, long func, const char *suffix);
-/* Use the samples in [from, to) seconds of the run (whole: -1, -1). */
-void browse_select_window(struct bt_browser *b, double from, double to);
+/*
+ * S on row `row` of view v, a screen about func: the source view of func's
+ * own file, on the line that row's code counts for there (the hottest
+ * line when it is no code); the status line says when that code comes
+ * from another file.
+ */
+void browse_source_of_row(struct bt_browser *b, long func, const struct bt_view *v,
+			  size_t row, size_t height);
+/*
+ * The export name of screen sc's function: its name (perf's short form),
+ * made safe for a file name, then suffix.
+ */
+char *browse_func_file_name(const struct bt_browser *b, const struct screen *sc,
+			    const char *suffix);
+/*
+ * Use the samples in [from, to) seconds of the run (whole: -1, -1), from
+ * the timeline: it closes, and every screen under it stays on its
+ * function and row.
+ */
+void browse_select_window(struct bt_browser *b, double from, double to,
+			  size_t height);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
+#include "session/session-int.h"
 
 static struct screen *
 top_screen(struct bt_browser *b)
@@ -51,11 +52,12 @@ screen_release(struct screen *sc)
 {
 	bt_view_free(sc->view);
 	BT_VEC_FREE(sc->jumps);
+	free(sc->file);
 }
 
 struct screen *
-browse_push(struct bt_browser *b, const struct screen_ops *ops, long func,
-	    size_t height)
+browse_push_file(struct bt_browser *b, const struct screen_ops *ops, long func,
+		 const char *file, size_t height)
 {
 	struct bt_error err = { 0 };
 	struct screen sc;
@@ -63,16 +65,32 @@ browse_push(struct bt_browser *b, const struct screen_ops *ops, long func,
 	memset(&sc, 0, sizeof(sc));
 	sc.ops = ops;
 	sc.func = func;
+	sc.file = file ? bt_xstrdup(file) : NULL;
 	sc.nav.hot = -1;
 	sc.mark_from = sc.mark_to = -1;
 	sc.nbins = height > 4 ? BT_MIN(height, 200) : 20;
 	sc.view = ops->build(b, &sc, &err);
 	if (sc.view == NULL) {
 		bt_browser_set_status(b, "%s", err.msg);
+		free(sc.file);
 		return NULL;
 	}
 	BT_VEC_PUSH(b->stack, sc);
 	return top_screen(b);
+}
+
+struct screen *
+browse_push(struct bt_browser *b, const struct screen_ops *ops, long func,
+	    size_t height)
+{
+	return browse_push_file(b, ops, func, NULL, height);
+}
+
+void
+browse_pop(struct bt_browser *b)
+{
+	if (b->stack.n > 1)
+		screen_release(&b->stack.v[--b->stack.n]);
 }
 
 struct bt_browser *
@@ -86,6 +104,7 @@ bt_browser_new(struct bt_session *s, const struct bt_view_opts *o)
 	else
 		bt_view_opts_init(&b->o);
 	b->o.filter = NULL;
+	b->o.module = NULL;
 	b->o.locate = false;
 	browse_push(b, &screen_funcs, -1, 0);
 	return b;
@@ -103,6 +122,7 @@ bt_browser_free(struct bt_browser *b)
 	BT_VEC_FREE(b->stack);
 	free(b->search);
 	free(b->filter);
+	free(b->module);
 	free(b);
 }
 
@@ -179,26 +199,44 @@ find_anchor(const struct bt_view *v, const struct anchor *a)
 	    a->kind != BT_ROW_FUNC && a->row < bt_view_nrows(v) ? (long)a->row : -1;
 }
 
+/*
+ * Put v in sc, the cursor on the row of a (at the same height on the
+ * screen), else where it was. The followed jumps are kept when the rows
+ * are the same (another event or window: the same code), else dropped.
+ * Returns whether a's row was found.
+ */
+static bool
+install(struct screen *sc, struct bt_view *v, const struct anchor *a, size_t height)
+{
+	size_t off = sc->nav.cursor >= sc->nav.top ? sc->nav.cursor - sc->nav.top : 0;
+	bool same_rows = bt_view_nrows(v) == bt_view_nrows(sc->view);
+	long row;
+
+	bt_view_free(sc->view);
+	sc->view = v;
+	if (!same_rows)
+		sc->jumps.n = 0;
+	sc->nav.hot = -1;
+	row = a != NULL ? find_anchor(v, a) : -1;
+	if (row >= 0) {
+		sc->nav.cursor = (size_t)row;
+		sc->nav.top = sc->nav.cursor >= off ? sc->nav.cursor - off : 0;
+	}
+	browse_show_cursor(&sc->nav, bt_view_nrows(sc->view), height);
+	return row >= 0;
+}
+
 void
 browse_rebuild(struct bt_browser *b, struct screen *sc, size_t height)
 {
 	struct anchor a = anchor_of(sc);
 	struct bt_view *v = sc->ops->build(b, sc, NULL);
-	size_t off = sc->nav.cursor >= sc->nav.top ? sc->nav.cursor - sc->nav.top : 0;
-	long row;
 
 	if (v == NULL)
 		return;
-	bt_view_free(sc->view);
-	sc->view = v;
+	/* a toggle changes the rows (source lines on, off): no jumps to undo */
 	sc->jumps.n = 0;
-	sc->nav.hot = -1;
-	row = find_anchor(v, &a);
-	if (row >= 0) {
-		sc->nav.cursor = (size_t)row;
-		sc->nav.top = sc->nav.cursor >= off ? sc->nav.cursor - off : 0;
-	}
-	browse_show_cursor(&sc->nav, bt_view_nrows(v), height);
+	install(sc, v, &a, height);
 }
 
 /* Rebuild every screen's view after a toggle, keeping each cursor on its row. */
@@ -308,6 +346,10 @@ row_matches(const struct bt_row *r, const char *text)
 		return true;
 	if (r->target_name != NULL && strstr(r->target_name, text) != NULL)
 		return true;
+	/* the whole name of what the cells shorten: a search matches either form */
+	if ((r->name != NULL && strstr(r->name, text) != NULL) ||
+	    (r->detail != NULL && strstr(r->detail, text) != NULL))
+		return true;
 	for (i = 0; i < r->ncells; i++)
 		if (strstr(r->cells[i].text, text) != NULL)
 			return true;
@@ -363,64 +405,116 @@ bt_browser_filter(struct bt_browser *b, const char *text)
 	sc->view = v;
 	sc->nav.cursor = sc->nav.top = 0;
 	sc->nav.hot = -1;
-	if (b->filter)
-		bt_browser_set_status(b, "%zu functions match '%s'", bt_view_nrows(v),
+	sc->jumps.n = 0;
+	if (b->filter && bt_view_nrows(v) == 0)
+		bt_browser_set_status(b, "no function matches '%s': Esc clears the filter",
 		    b->filter);
+	else if (b->filter)
+		bt_browser_set_status(b, "%zu function%s match '%s' (Esc: all)",
+		    bt_view_nrows(v), bt_view_nrows(v) == 1 ? "" : "s", b->filter);
 	else
 		bt_browser_set_status(b, "filter cleared");
 }
 
-void
-browse_open_source(struct bt_browser *b, long func, const char *file,
-		   unsigned line, size_t height)
-{
-	struct screen *sc;
-	long row;
+/* Where a screen is, in terms a new selection keeps (the table is renumbered). */
+struct place {
+	bool has_func, anchor_func;
+	uint32_t module, anchor_module;
+	uint64_t start, anchor_start;
+	struct anchor a;
+};
 
-	if (func < 0) {
-		bt_browser_set_status(b, "no function here to show the source of");
-		return;
-	}
-	sc = browse_push(b, &screen_source, func, height);
-	if (sc == NULL)
-		return;
-	row = line && file && bt_view_nrows(sc->view) &&
-	    strcmp(bt_view_row(sc->view, 0)->file, file) == 0 ?
-	    bt_view_find_line(sc->view, line) : -1;
-	if (row >= 0) {
-		sc->nav.cursor = (size_t)row;
-		browse_show_cursor(&sc->nav, bt_view_nrows(sc->view), height);
-	} else
-		browse_cursor_hottest(&sc->nav, sc->view, height);
-}
-
-/* After the event or window changed: only the function list stays, rebuilt. */
 static void
-reset_to_functions(struct bt_browser *b)
+func_key(const struct bt_browser *b, long fi, uint32_t *mi, uint64_t *start)
 {
-	struct screen *sc;
-	struct bt_view *v;
+	*mi = bt_session_func_module(b->s, (size_t)fi);
+	*start = bt_session_func(b->s, (size_t)fi)->start;
+}
 
-	while (b->stack.n > 1)
-		screen_release(&b->stack.v[--b->stack.n]);
-	sc = &b->stack.v[0];
-	v = sc->ops->build(b, sc, NULL);
-	if (v != NULL) {
-		bt_view_free(sc->view);
-		sc->view = v;
+/* The table's row of the function at (mi, start), without adding it; -1 if none. */
+static long
+func_in_table(const struct bt_browser *b, uint32_t mi, uint64_t start)
+{
+	size_t i;
+
+	for (i = 0; i < bt_session_nfuncs(b->s); i++)
+		if (bt_session_func_module(b->s, i) == mi &&
+		    bt_session_func(b->s, i)->start == start)
+			return (long)i;
+	return -1;
+}
+
+/*
+ * Look at another event or time window, the screens [0, keep) staying on
+ * their functions and rows: a function is found again by its module and
+ * address (added to the table with no samples if the new selection has
+ * none there), a row by its anchor. A screen whose function has no code
+ * any more ends the stack. On error nothing changes.
+ */
+static int
+reselect(struct bt_browser *b, const char *event, double from, double to,
+	 bool percent, size_t keep, size_t height, struct bt_error *err)
+{
+	struct place *pl = bt_xcalloc(keep + 1, sizeof(*pl));
+	size_t i;
+	long f;
+
+	for (i = 0; i < keep; i++) {
+		struct screen *sc = &b->stack.v[i];
+		pl[i].a = anchor_of(sc);
+		if ((pl[i].has_func = sc->func >= 0))
+			func_key(b, sc->func, &pl[i].module, &pl[i].start);
+		if ((pl[i].anchor_func = pl[i].a.kind == BT_ROW_FUNC &&
+		    pl[i].a.func < bt_session_nfuncs(b->s)))
+			func_key(b, (long)pl[i].a.func, &pl[i].anchor_module,
+			    &pl[i].anchor_start);
 	}
-	sc->jumps.n = 0;
-	sc->nav.cursor = sc->nav.top = 0;
-	sc->nav.hot = -1;
+	if (bt_session_select(b->s, event, from, to, percent, err) < 0) {
+		free(pl);
+		return -1;
+	}
+	while (b->stack.n > keep)
+		screen_release(&b->stack.v[--b->stack.n]);
+	/* the functions first: those found again join the table before it is built */
+	for (i = 0; i < b->stack.n; i++) {
+		if (!pl[i].has_func)
+			continue;
+		f = bt_session_func_at(b->s, pl[i].module, pl[i].start);
+		if (f < 0)
+			break;
+		b->stack.v[i].func = f;
+	}
+	while (b->stack.n > BT_MAX(i, (size_t)1))
+		screen_release(&b->stack.v[--b->stack.n]);
+	for (i = 0; i < b->stack.n; i++) {
+		struct screen *sc = &b->stack.v[i];
+		struct bt_view *v;
+
+		if (pl[i].anchor_func) {
+			f = func_in_table(b, pl[i].anchor_module, pl[i].anchor_start);
+			pl[i].a.func = f >= 0 ? (size_t)f : (size_t)-1;
+		}
+		v = sc->ops->build(b, sc, NULL);
+		if (v == NULL)
+			break;
+		if (!install(sc, v, &pl[i].a, height) && pl[i].a.kind == BT_ROW_FUNC)
+			sc->nav.cursor = sc->nav.top = 0;	/* its function left the table */
+	}
+	while (b->stack.n > BT_MAX(i, (size_t)1))
+		screen_release(&b->stack.v[--b->stack.n]);
+	free(pl);
+	return 0;
 }
 
 void
-browse_select_window(struct bt_browser *b, double from, double to)
+browse_select_window(struct bt_browser *b, double from, double to, size_t height)
 {
 	struct bt_error err = { 0 };
 	char msg[200];
 
-	if (bt_session_select(b->s, bt_session_event(b->s), from, to, false, &err) < 0) {
+	/* the timeline (the top screen) closes: the part of the run is chosen */
+	if (reselect(b, bt_session_event(b->s), from, to, false, b->stack.n - 1,
+	    height, &err) < 0) {
 		bt_browser_set_status(b, "%s", err.msg);
 		return;
 	}
@@ -433,12 +527,11 @@ browse_select_window(struct bt_browser *b, double from, double to)
 		snprintf(msg, sizeof(msg), "window %.3f-%.3f s: %llu samples", f, t,
 		    (unsigned long long)bt_session_samples(b->s));
 	}
-	reset_to_functions(b);
 	bt_browser_set_status(b, "%s", msg);
 }
 
 static void
-next_event(struct bt_browser *b)
+next_event(struct bt_browser *b, size_t height)
 {
 	const struct bt_profile_info *in = bt_session_info(b->s);
 	const char *cur = bt_session_event(b->s);
@@ -454,46 +547,75 @@ next_event(struct bt_browser *b)
 		if (strcmp(in->events[i], cur) == 0)
 			break;
 	i = (i + 1) % in->nevents;
-	if (bt_session_select(b->s, in->events[i], o->time_from, o->time_to,
-	    o->time_percent, &err) < 0) {
+	if (reselect(b, in->events[i], o->time_from, o->time_to, o->time_percent,
+	    b->stack.n, height, &err) < 0) {
 		bt_browser_set_status(b, "%s", err.msg);
 		return;
 	}
-	reset_to_functions(b);
 	bt_browser_set_status(b, "event %s: %llu samples", in->events[i],
 	    (unsigned long long)bt_session_samples(b->s));
 }
 
-/* Back: undo a followed jump, else leave the screen. Returns 1 on the first screen. */
+/* The function list's filters changed: rebuild it, the cursor on its function. */
+static void
+refilter(struct bt_browser *b, size_t height)
+{
+	browse_rebuild(b, &b->stack.v[0], height);
+}
+
+/*
+ * Back: undo a followed jump, else leave the screen; on the function
+ * list, clear its filter and zoom. Returns 1 when there is nothing to undo.
+ */
 static int
-back(struct bt_browser *b, struct screen *sc)
+back(struct bt_browser *b, struct screen *sc, size_t height)
 {
 	if (sc->jumps.n > 0) {
 		sc->nav = sc->jumps.v[--sc->jumps.n];
 		return 0;
 	}
-	if (b->stack.n == 1)
-		return 1;
-	screen_release(sc);
-	b->stack.n--;
+	if (b->stack.n == 1) {
+		if (b->filter == NULL && b->module == NULL)
+			return 1;
+		FREE_AND_NULL(b->filter);
+		FREE_AND_NULL(b->module);
+		refilter(b, height);
+		bt_browser_set_status(b, "every function again");
+		return 0;
+	}
+	browse_pop(b);
 	return 0;
 }
 
-/* S: the source view of the screen's function, on the cursor's line. */
+/*
+ * S: the source view of the screen's function, on the line the cursor's
+ * code counts for in its file; in the source view, the list of the files
+ * its code comes from (headers inlined into it).
+ */
 static void
 source_view(struct bt_browser *b, struct screen *sc, size_t height)
 {
 	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
-	bool code = r != NULL && (r->kind == BT_ROW_INSN ||
-	    r->kind == BT_ROW_SOURCE || r->kind == BT_ROW_INLINE);
+	struct screen *nsc;
 
-	if (sc->ops == &screen_source) {
-		bt_browser_set_status(b, "already in the source view");
+	if (sc->ops == &screen_files) {
+		bt_browser_set_status(b, "Enter shows the file");
 		return;
 	}
-	/* on a line of code: that line; elsewhere the hottest one */
-	browse_open_source(b, sc->ops->subject(b, sc), code ? r->file : NULL,
-	    code ? r->line : 0, height);
+	if (sc->ops == &screen_source) {
+		nsc = browse_push(b, &screen_files, sc->func, height);
+		if (nsc == NULL)
+			return;
+		/* on the file shown */
+		for (size_t i = 0; i < bt_view_nrows(nsc->view); i++)
+			if (r != NULL && strcmp(bt_view_row(nsc->view, i)->file, r->file) == 0)
+				nsc->nav.cursor = i;
+		browse_show_cursor(&nsc->nav, bt_view_nrows(nsc->view), height);
+		bt_browser_set_status(b, "the files %s's code comes from: Enter shows one",
+		    bt_view_func(nsc->view)->short_name);
+		return;
+	}
+	browse_source_of_row(b, sc->ops->subject(b, sc), sc->view, sc->nav.cursor, height);
 }
 
 /* A toggle of the view options: every screen rebuilt, status said. */
@@ -502,6 +624,50 @@ toggled(struct bt_browser *b, size_t height, const char *fmt, const char *what)
 {
 	rebuild_all(b, height);
 	bt_browser_set_status(b, fmt, what);
+}
+
+/* a: perf's annotate key: the function under the cursor, or a call's callee. */
+static void
+annotate(struct bt_browser *b, struct screen *sc, size_t height)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+	long f = sc->ops->subject(b, sc);
+
+	if (sc->ops == &screen_annotate || sc->ops == &screen_source) {
+		if (r != NULL && (r->kind == BT_ROW_LINE || (r->flags & BT_ROW_F_CALL)))
+			sc->ops->enter(b, sc, height);	/* the line's code, the callee */
+		else
+			bt_browser_set_status(b, "annotating %s (a on a call opens the callee)",
+			    bt_view_func(sc->view)->short_name);
+		return;
+	}
+	if (f < 0) {
+		bt_browser_set_status(b, "no function here to annotate");
+		return;
+	}
+	bt_browser_open(b, (size_t)f, height);
+}
+
+/* d: perf's zoom into a DSO: the function list of the cursor's module only; again, all. */
+static void
+zoom_module(struct bt_browser *b, struct screen *sc, size_t height)
+{
+	long f = sc->ops->subject(b, sc);
+
+	if (b->module != NULL) {
+		FREE_AND_NULL(b->module);
+		refilter(b, height);
+		bt_browser_set_status(b, "every module again");
+		return;
+	}
+	if (f < 0) {
+		bt_browser_set_status(b, "no function here: d zooms into its module");
+		return;
+	}
+	b->module = bt_xstrdup(bt_session_func(b->s, (size_t)f)->module);
+	refilter(b, height);
+	bt_browser_set_status(b, "%zu functions of %s (d or Esc on the list: every module)",
+	    bt_view_nrows(b->stack.v[0].view), bt_session_func(b->s, (size_t)f)->module_name);
 }
 
 int
@@ -541,13 +707,13 @@ bt_browser_apply(struct bt_browser *b, enum bt_action act, size_t height)
 			sc->ops->enter(b, sc, height);
 		break;
 	case BT_ACT_BACK:
-		back(b, sc);
+		back(b, sc, height);
 		break;
 	case BT_ACT_QUIT:
 		if (b->stack.n == 1)
 			return 1;
 		sc->jumps.n = 0;
-		back(b, sc);
+		back(b, sc, height);
 		break;
 	case BT_ACT_NEXT_HOT:
 		next_hot(b, sc, 1, height);
@@ -628,12 +794,31 @@ bt_browser_apply(struct bt_browser *b, enum bt_action act, size_t height)
 		break;
 	case BT_ACT_CLEAR_WINDOW:
 		if (sc->ops == &screen_timeline)
-			browse_select_window(b, -1, -1);
+			browse_select_window(b, -1, -1, height);
 		else
 			bt_browser_set_status(b, "c in the timeline (T) keeps the whole run");
 		break;
 	case BT_ACT_NEXT_EVENT:
-		next_event(b);
+		next_event(b, height);
+		break;
+	case BT_ACT_CYCLE_NAMES:
+		b->o.names = (enum bt_names)((b->o.names + 1) % 3);
+		toggled(b, height, "%s", b->o.names == BT_NAMES_SHORT ?
+		    "names as perf prints them (no return type, no parameters)" :
+		    b->o.names == BT_NAMES_FOLDED ? "names with template arguments folded" :
+		    "whole names");
+		break;
+	case BT_ACT_TOGGLE_COLUMNS:
+		b->columns_chosen = true;
+		b->o.compact = !b->o.compact;
+		toggled(b, height, "%s", b->o.compact ?
+		    "compact: no skid or ±95% column (w: every column)" : "every column");
+		break;
+	case BT_ACT_ANNOTATE:
+		annotate(b, sc, height);
+		break;
+	case BT_ACT_ZOOM_MODULE:
+		zoom_module(b, sc, height);
 		break;
 	}
 	return 0;
@@ -702,6 +887,28 @@ bt_browser_filter_text(const struct bt_browser *b)
 }
 
 const char *
+bt_browser_zoom(const struct bt_browser *b)
+{
+	const char *slash;
+
+	if (b->module == NULL)
+		return NULL;
+	slash = strrchr(b->module, '/');
+	return slash ? slash + 1 : b->module;
+}
+
+void
+bt_browser_set_width(struct bt_browser *b, size_t width, size_t height)
+{
+	bool compact = width < BROWSE_COMPACT_BELOW;
+
+	if (b->columns_chosen || compact == b->o.compact)
+		return;
+	b->o.compact = compact;
+	rebuild_all(b, height);
+}
+
+const char *
 bt_browser_status(const struct bt_browser *b)
 {
 	return b->status;
@@ -720,16 +927,32 @@ bt_browser_depth(const struct bt_browser *b)
 }
 
 char *
-browse_func_file_name(const struct bt_browser *b, long func, const char *suffix)
+browse_func_file_name(const struct bt_browser *b, const struct screen *sc,
+		      const char *suffix)
 {
-	const struct bt_func *f = func >= 0 ? bt_session_func(b->s, (size_t)func) : NULL;
-	char *out = bt_xasprintf("%s%s", f ? f->name : "", suffix);
-	char *p;
+	const struct bt_view_func *vf = bt_view_func(sc->view);
+	const struct bt_func *f = sc->func >= 0 ? bt_session_func(b->s, (size_t)sc->func) :
+	    NULL;
+	/* perf's short form of a C++ name: a file name, not a signature */
+	const char *name = vf != NULL ? vf->short_name : f != NULL ? f->name : "";
+	char *out = bt_xmalloc(strlen(name) + strlen(suffix) + 1), *o = out;
+	const char *p;
+	bool replaced = false;
 
-	for (p = out; *p; p++)
-		if (*p == '/' || isspace((unsigned char)*p) || *p == '*' ||
-		    *p == '?' || *p == '<' || *p == '>' || *p == '|' || *p == ':')
-			*p = '_';
+	for (p = name; *p; p++) {
+		if (isspace((unsigned char)*p) || strchr("/*?<>|:,()&[]'\"\\;`$", *p)) {
+			/* a run of them is one '_': "my::Table<int>" -> "my_Table_int" */
+			if (!replaced && o != out)
+				*o++ = '_';
+			replaced = true;
+			continue;
+		}
+		*o++ = *p;
+		replaced = false;
+	}
+	while (o > out && replaced && o[-1] == '_')
+		o--;
+	strcpy(o, suffix);
 	return out;
 }
 

@@ -21,11 +21,14 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		return;
 	}
 	if ((r->flags & BT_ROW_F_JUMP) && r->target_row >= 0) {
+		const struct bt_view_func *vf = bt_view_func(sc->view);
 		BT_VEC_PUSH(sc->jumps, sc->nav);
 		sc->nav.cursor = (size_t)r->target_row;
 		browse_show_cursor(&sc->nav, bt_view_nrows(sc->view), height);
-		bt_browser_set_status(b, "jumped to %s (<- back)",
-		    r->target_name ? r->target_name : "target");
+		/* inside the function: its offset, as the row shows it */
+		bt_browser_set_status(b, "jumped %s to +0x%llx (<- back)",
+		    r->target <= r->addr ? "back" : "forward",
+		    (unsigned long long)(r->target - vf->address));
 		return;
 	}
 	if (r->flags & BT_ROW_F_CALL) {
@@ -37,7 +40,7 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		}
 		if (bt_browser_open(b, (size_t)f, height) == 0)
 			bt_browser_set_status(b, "opened %s (<- back)",
-			    bt_session_func(b->s, (size_t)f)->name);
+			    bt_view_func(bt_browser_view(b))->short_name);
 		return;
 	}
 	if (r->flags & BT_ROW_F_JUMP)
@@ -77,7 +80,7 @@ anchor(const struct screen *sc)
 static char *
 export_name(const struct bt_browser *b, const struct screen *sc)
 {
-	return browse_func_file_name(b, sc->func, "");
+	return browse_func_file_name(b, sc, "");
 }
 
 const struct screen_ops screen_annotate = {
@@ -87,5 +90,5 @@ const struct screen_ops screen_annotate = {
 	.subject = subject,
 	.anchor = anchor,
 	.export_name = export_name,
-	.hint = "Tab hot  Enter follow  s source  S source view  K skid  E export  h help  q back",
+	.hint = "Tab hot  Enter follow  s/S source  K skid  W names  E export  h help  q back",
 };

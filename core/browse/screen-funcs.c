@@ -8,6 +8,7 @@ build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 	struct bt_view_opts o = b->o;
 
 	o.filter = b->filter;
+	o.module = b->module;
 	return bt_view_functions(b->s, &o, 0);
 }
 
@@ -37,5 +38,5 @@ const struct screen_ops screen_funcs = {
 	.enter = enter,
 	.subject = subject,
 	.export_name = export_name,
-	.hint = "Enter annotate  S source  / filter  L lint  T timeline  E export  h help  q quit",
+	.hint = "Enter annotate  S source  / filter  d module  L lint  T timeline  h help  q quit",
 };

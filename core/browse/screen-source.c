@@ -1,4 +1,11 @@
-/* The source view: Enter on a line shows its hottest instruction. */
+/*
+ * The source view: one file of a function with per-line totals (its own
+ * file, or a header inlined into it); Enter on a line shows its hottest
+ * instruction, S the list of files (screen-files.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
 #include "session/session-int.h"
@@ -6,7 +13,96 @@
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_source(b->s, (size_t)sc->func, &b->o, err);
+	return bt_view_source(b->s, (size_t)sc->func, sc->file, &b->o, err);
+}
+
+/* The function's own file: NULL stands for it in a screen. */
+static const char *
+own_file(struct bt_browser *b, long func)
+{
+	const struct bt_annotation *a = bt_session_annotation(b->s, (size_t)func,
+	    b->o.syntax, NULL);
+
+	return a != NULL ? a->file : NULL;
+}
+
+static bool
+same_file(struct bt_browser *b, long func, const char *x, const char *y)
+{
+	const char *own = own_file(b, func);
+
+	if (x == NULL)
+		x = own;
+	if (y == NULL)
+		y = own;
+	return x == y || (x != NULL && y != NULL && strcmp(x, y) == 0);
+}
+
+void
+browse_open_source(struct bt_browser *b, long func, const char *file,
+		   unsigned line, size_t height)
+{
+	struct screen *sc, *below;
+	long row;
+
+	if (func < 0) {
+		bt_browser_set_status(b, "no function here to show the source of");
+		return;
+	}
+	below = b->stack.n >= 2 ? &b->stack.v[b->stack.n - 2] : NULL;
+	if (below != NULL && below->ops == &screen_source && below->func == func &&
+	    same_file(b, func, below->file, file)) {
+		/* S, Enter, S...: back to the source view rather than a new one */
+		browse_pop(b);
+		sc = below;
+	} else {
+		sc = browse_push_file(b, &screen_source, func,
+		    file && !same_file(b, func, file, NULL) ? file : NULL, height);
+		if (sc == NULL)
+			return;
+	}
+	row = line ? bt_view_find_line(sc->view, line) : -1;
+	if (row >= 0) {
+		sc->nav.cursor = (size_t)row;
+		browse_show_cursor(&sc->nav, bt_view_nrows(sc->view), height);
+	} else
+		browse_cursor_hottest(&sc->nav, sc->view, height);
+}
+
+void
+browse_source_of_row(struct bt_browser *b, long func, const struct bt_view *v,
+		     size_t row, size_t height)
+{
+	const struct bt_annotation *a;
+	const struct bt_row *r = bt_view_row(v, row), *code = NULL;
+	const char *own, *cfile;
+	unsigned line = 0, cline;
+	size_t i;
+
+	if (func < 0) {
+		bt_browser_set_status(b, "no function here to show the source of");
+		return;
+	}
+	a = bt_session_annotation(b->s, (size_t)func, b->o.syntax, NULL);
+	own = a != NULL ? a->file : NULL;
+	/* a source or inline row stands for the instruction after it */
+	for (i = row; r != NULL && i < bt_view_nrows(v); i++) {
+		const struct bt_row *x = bt_view_row(v, i);
+		if (x->kind == BT_ROW_INSN && x->func == (size_t)func)
+			code = x;
+		if (x->kind != BT_ROW_SOURCE && x->kind != BT_ROW_INLINE)
+			break;
+	}
+	if (code != NULL && own != NULL)
+		line = bt_annotation_line_in(a, &a->insns.v[code->insn], own);
+	/* the row goes with its screen if S goes back to the source view: its file stays */
+	cfile = code != NULL ? code->file : NULL;
+	cline = code != NULL ? code->line : 0;
+	browse_open_source(b, func, NULL, line, height);
+	if (bt_browser_screen(b) == BT_SCREEN_SOURCE && cfile != NULL && own != NULL &&
+	    strcmp(cfile, own) != 0)
+		bt_browser_set_status(b, "this code is from %s:%u, inlined: S again picks that file",
+		    strrchr(cfile, '/') ? strrchr(cfile, '/') + 1 : cfile, cline);
 }
 
 static void
@@ -14,33 +110,47 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 {
 	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
 	const struct bt_annotation *a;
-	struct screen *nsc;
-	long best = -1;
+	struct screen *nsc, *below;
+	char *file;
+	unsigned line = r->line;
+	long best = -1, func = sc->func;
+	bool reused = false;
 	double bw = -1;
 	size_t i;
 
 	if (r->kind != BT_ROW_LINE)
 		return;
-	nsc = browse_push(b, &screen_annotate, sc->func, height);
-	if (nsc == NULL)
-		return;
-	a = bt_session_annotation(b->s, (size_t)sc->func, b->o.syntax, NULL);
+	file = bt_xstrdup(r->file);	/* the row goes if this screen does */
+	below = b->stack.n >= 2 ? &b->stack.v[b->stack.n - 2] : NULL;
+	if (below != NULL && below->ops == &screen_annotate && below->func == func) {
+		/* Enter, S, Enter...: back to the annotation rather than a new one */
+		browse_pop(b);
+		nsc = below;
+		reused = true;
+	} else {
+		nsc = browse_push(b, &screen_annotate, func, height);
+		if (nsc == NULL) {
+			free(file);
+			return;
+		}
+	}
+	a = bt_session_annotation(b->s, (size_t)func, b->o.syntax, NULL);
 	for (i = 0; i < bt_view_nrows(nsc->view); i++) {
 		const struct bt_row *ir = bt_view_row(nsc->view, i);
 
 		if (ir->kind != BT_ROW_INSN)
 			continue;
-		if (bt_annotation_line_in(a, &a->insns.v[ir->insn], r->file) == r->line &&
+		if (bt_annotation_line_in(a, &a->insns.v[ir->insn], file) == line &&
 		    ir->weight > bw) {
 			bw = ir->weight;
 			best = (long)i;
 		}
 	}
+	free(file);
 	if (best < 0) {
-		bt_view_free(nsc->view);
-		BT_VEC_FREE(nsc->jumps);
-		b->stack.n--;
-		bt_browser_set_status(b, "no instructions for line %u", r->line);
+		bt_browser_set_status(b, "no instructions for line %u", line);
+		if (!reused)	/* the annotation was opened for it */
+			browse_pop(b);
 		return;
 	}
 	nsc->nav.cursor = (size_t)best;
@@ -56,7 +166,7 @@ subject(const struct bt_browser *b, const struct screen *sc)
 static char *
 export_name(const struct bt_browser *b, const struct screen *sc)
 {
-	return browse_func_file_name(b, sc->func, ".source");
+	return browse_func_file_name(b, sc, ".source");
 }
 
 const struct screen_ops screen_source = {
@@ -65,5 +175,5 @@ const struct screen_ops screen_source = {
 	.enter = enter,
 	.subject = subject,
 	.export_name = export_name,
-	.hint = "Enter code  Tab hot  E export  h help  q back",
+	.hint = "Enter code  Tab hot  S other files  E export  h help  q back",
 };

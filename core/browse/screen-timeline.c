@@ -24,7 +24,7 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		bt_browser_set_status(b, "the end mark is before the start mark");
 		return;
 	}
-	browse_select_window(b, from->t_from, to ? to->t_to : -1);
+	browse_select_window(b, from->t_from, to ? to->t_to : -1, height);
 }
 
 static long
@@ -36,7 +36,7 @@ subject(const struct bt_browser *b, const struct screen *sc)
 static char *
 export_name(const struct bt_browser *b, const struct screen *sc)
 {
-	return sc->func >= 0 ? browse_func_file_name(b, sc->func, ".timeline") :
+	return sc->func >= 0 ? browse_func_file_name(b, sc, ".timeline") :
 	    bt_xstrdup("timeline");
 }
 

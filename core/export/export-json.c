@@ -2,6 +2,8 @@
  * The JSON export (DESIGN.md §3): the same rows as the text export, as
  * data. Addresses are hex strings of link-time addresses.
  */
+#include <string.h>
+
 #include "base.h"
 #include "export/export-int.h"
 
@@ -19,6 +21,8 @@ func_row(struct bt_jw *w, const struct bt_row *r)
 {
 	bt_jw_object(w, NULL, BT_JW_SPACED, 0);
 	bt_jw_str(w, "name", r->name);
+	if (r->short_name != NULL && strcmp(r->short_name, r->name) != 0)
+		bt_jw_str(w, "short_name", r->short_name);
 	bt_jw_str(w, "module", r->module);
 	bt_jw_hex(w, "address", r->addr);
 	bt_jw_u64(w, "samples", r->samples);
@@ -100,12 +104,23 @@ row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_num(w, "from_s", r->t_from);
 		bt_jw_num(w, "to_s", r->t_to);
 		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_u64(w, "function_samples", r->sub_samples);
 		bt_jw_num(w, "function_percent", r->percent);
+		break;
+	case BT_ROW_FILE:
+		bt_jw_str(w, "kind", "file");
+		bt_jw_str(w, "file", r->file);
+		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_num(w, "percent", r->percent);
+		bt_jw_num(w, "adjusted_samples", r->adjusted);
+		bt_jw_num(w, "adjusted_percent", r->adjusted_percent);
 		break;
 	case BT_ROW_FINDING:
 		bt_jw_str(w, "check", r->label);
 		if (r->name != NULL)
 			bt_jw_str(w, "function", r->name);
+		if (r->short_name != NULL && strcmp(r->short_name, r->name) != 0)
+			bt_jw_str(w, "short_name", r->short_name);
 		bt_jw_num(w, "percent", r->percent);
 		bt_jw_str(w, "message", r->text);
 		break;
@@ -202,6 +217,8 @@ json_annotation(struct export_out *o, const struct bt_view *v)
 
 	bt_jw_object(w, NULL, BT_JW_SPACED, 0);
 	bt_jw_str(w, "function", f->name);
+	if (strcmp(f->short_name, f->name) != 0)
+		bt_jw_str(w, "short_name", f->short_name);
 	bt_jw_str(w, "module", f->module);
 	bt_jw_hex(w, "address", f->address);
 	bt_jw_u64(w, "samples", f->samples);

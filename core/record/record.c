@@ -300,6 +300,8 @@ run(struct recorder *rc, double t0)
 		poll(pfd, np, 50);
 		if (!failed && drain_all(rc))
 			failed = true;
+		if (rc->o->progress != NULL)
+			rc->o->progress(rc->res, bt_now() - t0, rc->o->progress_arg);
 		if (bt_child_reap(&rc->child, &status))
 			break;
 		if (interrupt_sig) {

@@ -78,6 +78,14 @@ struct bt_session {
 struct bt_annotation *bt_session_annotation(struct bt_session *s, size_t fi,
 					    enum bt_asm_syntax syntax,
 					    struct bt_error *err);
+/*
+ * The function containing addr in module mi (a function with no extent:
+ * the one starting there), added to the end of the table with no samples
+ * if the selection has none there; -1 when no symbol covers addr.
+ * Indexes survive nothing but this: a new selection renumbers the table,
+ * and (mi, start) is how a function is found again.
+ */
+long bt_session_func_at(struct bt_session *s, uint32_t mi, uint64_t addr);
 /* The module index of function fi. */
 uint32_t bt_session_func_module(const struct bt_session *s, size_t fi);
 /* The time window in the recording's clock: [*lo, *hi). */

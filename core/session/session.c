@@ -630,20 +630,17 @@ bt_session_find_error(const struct bt_session *s, const char *name)
 }
 
 long
-bt_session_callee(struct bt_session *s, size_t func, uint64_t addr)
+bt_session_func_at(struct bt_session *s, uint32_t mi, uint64_t addr)
 {
 	struct bt_sfunc *sf;
 	struct bt_msyms *m;
 	struct bt_func_sym fs;
-	uint32_t mi;
 	size_t i;
 
-	if (func >= s->funcs.n)
-		return -1;
-	mi = s->funcs.v[func].module;
 	for (i = 0; i < s->funcs.n; i++) {
 		sf = &s->funcs.v[i];
-		if (sf->module == mi && addr >= sf->pub.start && addr < sf->pub.end)
+		if (sf->module == mi && ((addr >= sf->pub.start && addr < sf->pub.end) ||
+		    (addr == sf->pub.start && sf->pub.end <= sf->pub.start)))
 			return (long)i;
 	}
 	m = bt_session_syms(s, mi);
@@ -655,6 +652,14 @@ bt_session_callee(struct bt_session *s, size_t func, uint64_t addr)
 	sf->hit_lo = sf->hit_hi = 0;
 	entry_line(s, sf);
 	return (long)(s->funcs.n - 1);
+}
+
+long
+bt_session_callee(struct bt_session *s, size_t func, uint64_t addr)
+{
+	if (func >= s->funcs.n)
+		return -1;
+	return bt_session_func_at(s, s->funcs.v[func].module, addr);
 }
 
 size_t

@@ -46,7 +46,7 @@ gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col)
 static void
 inline_rows(struct bt_view *v, const struct bt_annotation *a,
 	    const struct bt_ainsn *ai, uint32_t prev_chain, uint32_t prev_depth,
-	    size_t func, size_t wpre)
+	    size_t func, size_t wpre, const struct bt_view_opts *o)
 {
 	size_t common = 0, k;
 
@@ -57,14 +57,16 @@ inline_rows(struct bt_view *v, const struct bt_annotation *a,
 	for (k = common; k < ai->depth; k++) {
 		const struct bt_inline *fr = &a->frames.v[ai->chain + k];
 		struct bt_row *r = view_add_row(v, BT_ROW_INLINE);
+		const char *name = fr->name ? view_name(v, fr->name, o) : "?";
 
 		r->func = func;
 		r->file = fr->call_file;
 		r->line = fr->call_line;
-		/* a C++ name has its parentheses already */
+		if (fr->name != NULL && name != fr->name)
+			r->detail = bt_strpool_addstr(&v->pool, fr->name);
+		/* a whole C++ name has its parentheses already */
 		r->text = bt_strpool_addf(&v->pool, "%*sinlined %s%s from %s:%u",
-		    (int)(2 * k), "", fr->name ? fr->name : "?",
-		    fr->name && strchr(fr->name, '(') ? "" : "()",
+		    (int)(2 * k), "", name, strchr(name, '(') ? "" : "()",
 		    fr->call_file ? view_basename(fr->call_file) : "?", fr->call_line);
 		view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
 		view_add_cell(v, r->text, BT_STYLE_INLINE);
@@ -130,6 +132,33 @@ notes(struct bt_view *v, struct bt_session *s, const struct bt_annotation *a,
 		    (unsigned long long)a->stray));
 }
 
+/*
+ * A branch or call target as the row shows it: "+0x28 ↑" inside the
+ * function (as perf shows local targets: the function's name says nothing
+ * there), else "sym+0xoff" with sym in the names' form.
+ */
+static const char *
+target_shown(struct bt_view *v, const struct bt_row *r, const struct bt_func *f,
+	     const struct bt_view_opts *o)
+{
+	const char *plus, *p, *name;
+	size_t n;
+
+	if ((r->flags & BT_ROW_F_JUMP) && r->target >= f->start && r->target < f->end)
+		return bt_strpool_addf(&v->pool, "<+0x%llx> %s",
+		    (unsigned long long)(r->target - f->start),
+		    r->target <= r->addr ? "\xe2\x86\x91" : "\xe2\x86\x93");	/* ↑ ↓ */
+	/* the symbol, then "+0x..." if any */
+	for (plus = NULL, p = r->target_name; (p = strstr(p, "+0x")) != NULL; p++)
+		plus = p;
+	if (plus != NULL && plus[3] && strspn(plus + 3, "0123456789abcdef") == strlen(plus + 3))
+		n = (size_t)(plus - r->target_name);
+	else
+		n = strlen(r->target_name), plus = "";
+	name = view_name(v, bt_strpool_add(&v->pool, r->target_name, n), o);
+	return bt_strpool_addf(&v->pool, "<%s%s>", name, plus);
+}
+
 struct bt_view *
 bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 		 struct bt_error *err)
@@ -188,10 +217,19 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	wnum = BT_MAX(wnum, strlen(o->skid ? "Skid%" : o->num == BT_NUM_PERCENT ?
 	    "Percent" : o->num == BT_NUM_SAMPLES ? "Samples" : "Period") + 1);
 	waddr = BT_MAX(waddr, strlen(o->addresses ? "Address" : "Offset") - 1);
-	/* numbers, the 95% interval, gutter, address: what source rows are indented by */
-	wpre = wnum + (wadj + 1) + (wsmp + 1) + WCI + 5 + waddr + 1;
+	/*
+	 * numbers, the 95% interval, gutter, address: what source rows are
+	 * indented by; compact: no second number, no interval, and source
+	 * rows under the first number's column
+	 */
+	if (o->compact) {
+		wadj = 0;
+		wpre = wnum + 1;
+	} else
+		wpre = wnum + (wadj + 1) + (wsmp + 1) + WCI + 5 + waddr + 1;
 	/* the jump arrows go in the gutter's last column */
-	v->arrow_col = (long)(wnum + (wadj + 1) + (wsmp + 1) + WCI + 4);
+	v->arrow_col = o->compact ? (long)(wnum + (wsmp + 1) + 4) :
+	    (long)(wnum + (wadj + 1) + (wsmp + 1) + WCI + 4);
 
 	for (i = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
@@ -201,7 +239,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 
 		if (o->source && a->has_lines) {
 			if (ai->depth != prev_depth || ai->chain != prev_chain) {
-				inline_rows(v, a, ai, prev_chain, prev_depth, func, wpre);
+				inline_rows(v, a, ai, prev_chain, prev_depth, func, wpre, o);
 				prev_chain = ai->chain;
 				prev_depth = ai->depth;
 				prev_file = NULL;
@@ -292,11 +330,13 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		}
 		view_add_cell(v, view_pad(v, c0, wnum, true), view_few_samples(r) ?
 		    BT_STYLE_DIM : view_heat(primary, r->weight > 0));
-		view_add_cell(v, view_pad(v, c1, wadj + 1, true), BT_STYLE_DIM);
+		if (!o->compact)
+			view_add_cell(v, view_pad(v, c1, wadj + 1, true), BT_STYLE_DIM);
 		view_add_cell(v, view_pad(v, c2, wsmp + 1, true), BT_STYLE_NORMAL);
-		view_add_cell(v, view_pad(v, o->num == BT_NUM_PERCENT && ai->samples ?
-		    bt_strpool_addf(&v->pool, "±%.2f", (r->ci_hi - r->ci_lo) / 2) : "",
-		    WCI, true), BT_STYLE_DIM);
+		if (!o->compact)
+			view_add_cell(v, view_pad(v, o->num == BT_NUM_PERCENT && ai->samples ?
+			    bt_strpool_addf(&v->pool, "±%.2f", (r->ci_hi - r->ci_lo) / 2) :
+			    "", WCI, true), BT_STYLE_DIM);
 		view_add_cell(v, gutter(v, ai, o->skid), BT_STYLE_GUTTER);
 		view_add_cell(v, view_pad(v, view_hex_colon(v, o->addresses ? ai->in.addr :
 		    ai->in.addr - f->start), waddr + 1, true), BT_STYLE_ADDR);
@@ -307,9 +347,14 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		    BT_STYLE_CALL : r->flags & BT_ROW_F_JUMP ||
 		    ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_RET ?
 		    BT_STYLE_JUMP : ai->samples ? view_heat(primary, true) : BT_STYLE_NORMAL);
-		if (r->target_name != NULL)
-			view_add_cell(v, view_cat(v, view_cat(v, " <", r->target_name), ">"),
-			    BT_STYLE_COMMENT);
+		if (r->target_name != NULL) {
+			const char *t = target_shown(v, r, f, o);
+			if (!(r->flags & BT_ROW_F_JUMP && r->target >= f->start &&
+			    r->target < f->end) && strncmp(t + 1, r->target_name,
+			    strlen(r->target_name)) != 0)
+				r->detail = r->target_name;
+			view_add_cell(v, view_cat(v, " ", t), BT_STYLE_COMMENT);
+		}
 		else if (ai->in.flags & BT_INSN_F_RIPREL)	/* objdump's "        # 4020 <sink>" */
 			view_add_cell(v, r->mem_name ? bt_strpool_addf(&v->pool,
 			    "        # %llx <%s>", (unsigned long long)ai->in.mem_target,
@@ -341,7 +386,12 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		h[4] = "";
 		h[5] = o->addresses ? "Address" : "Offset";
 		h[6] = "  Instruction";
-		view_set_columns(v, h, w, right, 7);
+		if (o->compact) {	/* the columns the rows have */
+			h[1] = h[2], w[1] = w[2], right[1] = right[2];
+			for (i = 2; i < 5; i++)
+				h[i] = h[i + 2], w[i] = w[i + 2], right[i] = right[i + 2];
+		}
+		view_set_columns(v, h, w, right, o->compact ? 5 : 7);
 	}
 	notes(v, s, a, func, o);
 	if (guesses)
@@ -350,8 +400,10 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		    "predecessors with no clear winner: a guess"));
 	view_seal(v);
 	regions(v);
-	v->title = bt_strpool_addf(&v->pool, "%s  %s  %.2f%% of %llu samples",
-	    f->name, f->module_name, f->percent,
-	    (unsigned long long)bt_session_samples(s));
+	{
+		view_set_title(v, "", view_name(v, f->name, o), "  %s  %.2f%% of %llu samples",
+		    f->module_name, f->percent,
+		    (unsigned long long)bt_session_samples(s));
+	}
 	return v;
 }

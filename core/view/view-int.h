@@ -22,6 +22,7 @@ struct bt_view {
 	BT_VEC(const char *) notes;
 	BT_VEC(struct bt_view_region) regions;
 	const char *title;
+	size_t title_start, title_len;	/* the shortenable name in it */
 	bool has_func;
 	struct bt_view_func func;
 	bool has_summary;
@@ -40,11 +41,27 @@ void view_set_columns(struct bt_view *v, const char *const *heads,
 		      const size_t *widths, const bool *right, size_t n);
 /* The function a view is about (sets v->func). */
 void view_set_func(struct bt_view *v, size_t fi);
+/* The title: before, name (what a narrow screen may shorten), then printf of fmt. */
+void view_set_title(struct bt_view *v, const char *before, const char *name,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * perf's form of a name (bt_name_short: no return type, no parameters;
+ * templates folded with fold), or name itself when that is not a C++ name
+ * or already short. Never NULL; the result lives in the view.
+ */
+const char *view_short_name(struct bt_view *v, const char *name, bool fold);
+/* name as o->names shows it. */
+const char *view_name(struct bt_view *v, const char *name, const struct bt_view_opts *o);
+/* Does name contain text in any of the forms of enum bt_names? */
+bool view_name_matches(const char *name, const char *text);
 
 /* Columns a UTF-8 string takes (one per character). */
 size_t view_ncols(const char *s);
 /* s padded with spaces to width columns, right-aligned or left. */
 const char *view_pad(struct bt_view *v, const char *s, size_t width, bool right);
+/* s cut to width columns, its end replaced by "…" if it was longer. */
+const char *view_cut(struct bt_view *v, const char *s, size_t width);
 /* a then b, in the pool (no printf: this runs for every row). */
 const char *view_cat(struct bt_view *v, const char *a, const char *b);
 /* "file.c:42" */

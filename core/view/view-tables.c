@@ -114,9 +114,16 @@ struct bt_view *
 bt_view_findings(struct bt_session *s)
 {
 	struct bt_view *v = view_new(s);
+	struct bt_view_opts o;
 	const struct bt_finding *f;
-	size_t n = bt_session_findings(s, &f), i;
+	size_t n = bt_session_findings(s, &f), i, wname = 8;	/* "Function" */
+	const char **shown = bt_xcalloc(n + 1, sizeof(char *));
 
+	bt_view_opts_init(&o);
+	for (i = 0; i < n; i++) {
+		shown[i] = f[i].function ? view_name(v, f[i].function, &o) : "(run)";
+		wname = BT_MIN(BT_MAX(wname, view_ncols(shown[i])), 40);
+	}
 	for (i = 0; i < n; i++) {
 		struct bt_row *r = view_add_row(v, BT_ROW_FINDING);
 		r->func = f[i].func >= 0 ? (size_t)f[i].func : (size_t)-1;
@@ -124,16 +131,29 @@ bt_view_findings(struct bt_session *s)
 		/* the findings are the selection's: copied, they outlive it */
 		r->label = bt_strpool_addstr(&v->pool, f[i].check);
 		r->name = f[i].function;
+		r->short_name = f[i].function ? view_short_name(v, f[i].function, false) :
+		    NULL;
+		r->detail = f[i].function && shown[i] != f[i].function ? f[i].function :
+		    NULL;
 		r->module = f[i].func >= 0 ? bt_session_func(s, (size_t)f[i].func)->module :
 		    NULL;
 		r->text = bt_strpool_addstr(&v->pool, f[i].message);
+		/* the message last: a narrow screen cuts only it (and shows it whole below) */
 		view_add_cell(v, view_pad(v, r->label, 18, false), BT_STYLE_WARN);
-		view_add_cell(v, view_pad(v, r->name ? r->name : "(run)", 20, false),
-		    BT_STYLE_NORMAL);
-		view_add_cell(v, bt_strpool_addf(&v->pool, "%6.1f%%  ", r->percent),
-		    BT_STYLE_HOT);
+		view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.1f%%",
+		    r->percent), 7, true), BT_STYLE_HOT);
+		view_add_cell(v, "  ", BT_STYLE_NORMAL);
+		view_add_cell(v, view_pad(v, shown[i], wname + 2, false), BT_STYLE_NORMAL);
 		view_add_cell(v, r->text, BT_STYLE_NORMAL);
 	}
+	{
+		const char *h[5] = { "Check", "Share", "", "Function", "Why" };
+		size_t w[5] = { 18, 7, 2, wname + 2, 0 };
+		bool right[5] = { false, true, false, false, false };
+		if (n)
+			view_set_columns(v, h, w, right, 5);
+	}
+	free(shown);
 	view_seal(v);
 	v->title = n ? bt_strpool_addf(&v->pool, "lint: %zu finding%s", n,
 	    n == 1 ? "" : "s") : "lint: no findings";
@@ -141,6 +161,9 @@ bt_view_findings(struct bt_session *s)
 }
 
 /* Timeline. */
+
+/* The bar's width: a row (marker, seconds, three counts, bar) fits 80 columns. */
+#define BAR 32
 
 /* The file offsets [*lo, *hi) of function f's code, through its PT_LOAD. */
 static bool
@@ -200,50 +223,89 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 		view_set_func(v, (size_t)func);
 	for (b = 0; b < nbins; b++)
 		maxn = BT_MAX(maxn, all[b]);
+	/*
+	 * The bar: the function's share of the slice when there is a
+	 * function (under cpu-clock every slice holds the same number of
+	 * samples, so a bar of counts says nothing), else the slice's samples
+	 * against the busiest slice's. The counts are columns.
+	 */
 	for (b = 0; b < nbins; b++) {
 		struct bt_row *r = view_add_row(v, BT_ROW_SLICE);
-		char bar[41];
-		size_t w = (size_t)((double)all[b] / (double)maxn * 40 + 0.5);
+		char bar[BAR + 1];
+		double frac = f != NULL ? (all[b] ? (double)mine[b] / (double)all[b] : 0) :
+		    (double)all[b] / (double)maxn;
+		size_t w = (size_t)(frac * BAR + 0.5);
 		bool marked = mark_from >= 0 && (long)b >= mark_from &&
 		    (mark_to < 0 ? (long)b == mark_from : (long)b <= mark_to);
 
 		r->func = f ? (size_t)func : (size_t)-1;
 		r->samples = all[b];
+		r->sub_samples = mine[b];
 		r->t_from = span / 1e9 * (double)b / (double)nbins;
 		r->t_to = span / 1e9 * (double)(b + 1) / (double)nbins;
 		r->percent = all[b] ? 100.0 * (double)mine[b] / (double)all[b] : 0;
-		r->weight = (double)all[b];
+		r->weight = f != NULL ? (double)mine[b] : (double)all[b];
 		memset(bar, '#', w);
 		bar[w] = '\0';
 		view_add_cell(v, marked ? ">" : " ", BT_STYLE_WARN);
 		view_add_cell(v, bt_strpool_addf(&v->pool, "%8.3f-%-8.3f", r->t_from,
 		    r->t_to), BT_STYLE_ADDR);
-		view_add_cell(v, bt_strpool_addf(&v->pool, "%8llu  ",
+		view_add_cell(v, bt_strpool_addf(&v->pool, "%8llu",
 		    (unsigned long long)all[b]), BT_STYLE_NORMAL);
-		view_add_cell(v, view_pad(v, bar, 41, false), marked ? BT_STYLE_WARN :
+		if (f != NULL) {
+			view_add_cell(v, bt_strpool_addf(&v->pool, "%9llu",
+			    (unsigned long long)mine[b]), BT_STYLE_NORMAL);
+			view_add_cell(v, view_pad(v, all[b] ? bt_strpool_addf(&v->pool,
+			    "%.1f%%", r->percent) : "", 7, true),
+			    view_heat(r->percent, mine[b] > 0));
+		}
+		view_add_cell(v, "  ", BT_STYLE_NORMAL);
+		view_add_cell(v, bt_strpool_addstr(&v->pool, bar), marked ? BT_STYLE_WARN :
 		    BT_STYLE_MILD);
-		if (f != NULL)
-			view_add_cell(v, all[b] ? bt_strpool_addf(&v->pool, "%6.1f%%",
-			    r->percent) : "", view_heat(r->percent, mine[b] > 0));
 	}
-	{
-		const char *h[5] = { " ", "Seconds", "Samples", "  ", f ? "  Share" : "" };
-		size_t w[5] = { 1, 17, 10, 41, 0 };
+	if (f != NULL) {
+		const char *h[7] = { " ", "Seconds", "Samples", "Function", "Share", "", "" };
+		size_t w[7] = { 1, 17, 8, 9, 7, 2, 0 };
+		bool right[7] = { false, false, true, true, true, false, false };
+		view_set_columns(v, h, w, right, 7);
+	} else {
+		const char *h[5] = { " ", "Seconds", "Samples", "", "" };
+		size_t w[5] = { 1, 17, 8, 2, 0 };
 		bool right[5] = { false, false, true, false, false };
-		view_set_columns(v, h, w, right, f ? 5 : 4);
+		view_set_columns(v, h, w, right, 5);
 	}
 	free(all);
 	free(mine);
 	view_seal(v);
-	v->title = f ? bt_strpool_addf(&v->pool, "timeline of %s: %zu slices of %.3f s",
-	    f->name, nbins, span / 1e9 / (double)nbins) :
-	    bt_strpool_addf(&v->pool, "timeline: %zu slices of %.3f s", nbins,
-	    span / 1e9 / (double)nbins);
+	if (f != NULL) {
+		const char *name = view_short_name(v, f->name, false);
+		view_set_title(v, "timeline of ", name, ": %zu slices of %.3f s",
+		    nbins, span / 1e9 / (double)nbins);
+	} else
+		v->title = bt_strpool_addf(&v->pool, "timeline: %zu slices of %.3f s",
+		    nbins, span / 1e9 / (double)nbins);
 	return v;
 }
 
 /* Hot functions. */
 
+/* Does function f pass the table's filters (name, module)? */
+static bool
+func_shown(const struct bt_func *f, const struct bt_view_opts *o)
+{
+	if (o->module != NULL && strcmp(f->module, o->module) != 0)
+		return false;
+	return o->filter == NULL || o->filter[0] == '\0' ||
+	    view_name_matches(f->name, o->filter);
+}
+
+/*
+ * Percent (or period), samples, module, source, symbol: the symbol last,
+ * as perf puts it, so that a long C++ name pads no other column and cuts
+ * nothing but itself. Compact: no source column, and module names cut
+ * at 16 columns, to leave the names room.
+ */
+#define COMPACT_MODULE 16
 struct bt_view *
 bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max)
 {
@@ -266,8 +328,7 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 	/* the functions shown: filtered, then cut at max */
 	idx = bt_xcalloc(n + 1, sizeof(size_t));
 	for (i = 0; i < n && (max == 0 || k < max); i++)
-		if (o->filter == NULL || o->filter[0] == '\0' ||
-		    strstr(bt_session_func(s, i)->name, o->filter) != NULL)
+		if (func_shown(bt_session_func(s, i), o))
 			idx[k++] = i;
 	n = k;
 	/* pass 1: texts and widths; pass 2: padded cells */
@@ -281,9 +342,10 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		txt[0] = bt_strpool_addf(&v->pool, "%.2f%%", f->percent);
 		txt[1] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->samples);
 		txt[2] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->period);
-		txt[3] = f->module_name;
-		txt[4] = f->name;
-		txt[5] = f->file ? bt_strpool_addf(&v->pool, "%s:%u",
+		txt[3] = o->compact ? view_cut(v, f->module_name, COMPACT_MODULE) :
+		    f->module_name;
+		txt[4] = view_name(v, f->name, o);
+		txt[5] = f->file && !o->compact ? bt_strpool_addf(&v->pool, "%s:%u",
 		    view_basename(f->file), f->line) : "";
 		for (c = 0; c < 6; c++) {
 			all[i * 6 + c] = txt[c];
@@ -297,6 +359,8 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 
 		r->func = idx[i];
 		r->name = f->name;
+		r->short_name = view_short_name(v, f->name, false);
+		r->detail = all[i * 6 + 4] != f->name ? f->name : NULL;
 		r->module = f->module;
 		r->addr = f->start;
 		r->samples = f->samples;
@@ -311,16 +375,27 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		view_add_cell(v, view_pad(v, all[i * 6 + 1], w[1] + 2, true), BT_STYLE_NORMAL);
 		view_add_cell(v, "  ", BT_STYLE_NORMAL);
 		view_add_cell(v, view_pad(v, all[i * 6 + 3], w[3] + 2, false), BT_STYLE_ADDR);
-		view_add_cell(v, view_pad(v, all[i * 6 + 4], w[4] + 2, false),
+		if (!o->compact)
+			view_add_cell(v, view_pad(v, all[i * 6 + 5], w[5] + 2, false),
+			    BT_STYLE_SOURCE);
+		view_add_cell(v, all[i * 6 + 4],
 		    f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
-		view_add_cell(v, all[i * 6 + 5], BT_STYLE_SOURCE);
 	}
 	{
-		const char *h[6] = { heads[num], heads[1], "", heads[3], heads[4], heads[5] };
-		size_t hw[6] = { w[num] + 1, w[1] + 2, 2, w[3] + 2, w[4] + 2, 0 };
+		const char *h[6] = { heads[num], heads[1], "", heads[3], heads[5], heads[4] };
+		size_t hw[6] = { w[num] + 1, w[1] + 2, 2, w[3] + 2, w[5] + 2, 0 };
 		bool hr[6] = { true, true, false, false, false, false };
-		view_set_columns(v, h, hw, hr, 6);
+		if (o->compact) {	/* no source column */
+			h[4] = h[5];
+			hw[4] = 0;
+		}
+		view_set_columns(v, h, hw, hr, o->compact ? 5 : 6);
 	}
+	if (n == 0 && bt_session_nfuncs(s) > 0 && (o->filter != NULL || o->module != NULL))
+		BT_VEC_PUSH(v->notes, o->filter != NULL && o->filter[0] ?
+		    bt_strpool_addf(&v->pool, "no function matches '%s'%s", o->filter,
+			o->module ? " in this module" : "") :
+		    bt_strpool_addstr(&v->pool, "no function in this module"));
 	free(all);
 	free(idx);
 	view_seal(v);

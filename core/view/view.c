@@ -4,10 +4,12 @@
  * what every view is made of; the builders are in view-tables.c,
  * view-annotate.c and view-source.c.
  */
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "session/session-int.h"
+#include "symbols/symbols.h"
 #include "view/view-int.h"
 
 void
@@ -18,6 +20,7 @@ bt_view_opts_init(struct bt_view_opts *o)
 	o->source = true;
 	o->addresses = true;
 	o->syntax = BT_ASM_ATT;
+	o->names = BT_NAMES_SHORT;
 }
 
 struct bt_view *
@@ -54,6 +57,91 @@ view_add_cell(struct bt_view *v, const char *text, enum bt_style style)
 	BT_VEC_PUSH(v->cells, c);
 }
 
+/*
+ * bt_name_short (the one implementation of perf's form) into buf, or NULL
+ * where it does not apply: a '(' that opens no parameter list (Go's
+ * "main.(*T).M", a JS frame "fn (x.js:3)") leaves nothing or a dangling
+ * '.' of the name; those names are shown whole.
+ */
+static const char *
+short_into(const char *name, bool fold, char *buf, size_t len)
+{
+	size_t n;
+
+	bt_name_short(name, fold, buf, len);
+	n = strlen(buf);
+	if (n == 0 || buf[n - 1] == '.' || buf[n - 1] == ' ')
+		return NULL;
+	return buf;
+}
+
+/* Folding "<>" into "<…>" adds 3 bytes per 2: room for any name. */
+#define SHORT_ROOM(n) ((n) * 2 + 16)
+
+const char *
+view_short_name(struct bt_view *v, const char *name, bool fold)
+{
+	char stack[1024], *buf = stack;
+	size_t len = SHORT_ROOM(strlen(name));
+	const char *s;
+
+	if (strchr(name, '(') == NULL && (!fold || strchr(name, '<') == NULL))
+		return name;	/* C, most Rust, Go: nothing to shorten */
+	if (len > sizeof(stack))
+		buf = bt_xmalloc(len);
+	s = short_into(name, fold, buf, len);
+	s = s == NULL || strcmp(s, name) == 0 ? name : bt_strpool_addstr(&v->pool, s);
+	if (buf != stack)
+		free(buf);
+	return s;
+}
+
+const char *
+view_name(struct bt_view *v, const char *name, const struct bt_view_opts *o)
+{
+	return o->names == BT_NAMES_FULL ? name :
+	    view_short_name(v, name, o->names == BT_NAMES_FOLDED);
+}
+
+bool
+view_name_matches(const char *name, const char *text)
+{
+	char stack[1024], *buf = stack;
+	size_t len = SHORT_ROOM(strlen(name));
+	const char *s;
+	bool found = false;
+	int fold;
+
+	if (strstr(name, text) != NULL)
+		return true;
+	if (len > sizeof(stack))
+		buf = bt_xmalloc(len);
+	for (fold = 0; fold < 2 && !found; fold++)
+		found = (s = short_into(name, fold, buf, len)) != NULL &&
+		    strstr(s, text) != NULL;
+	if (buf != stack)
+		free(buf);
+	return found;
+}
+
+void
+view_set_title(struct bt_view *v, const char *before, const char *name,
+	       const char *fmt, ...)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	va_list ap;
+
+	bt_strbuf_addstr(&sb, before);
+	bt_strbuf_addstr(&sb, name);
+	v->title_start = strlen(before);
+	v->title_len = strlen(name);
+	va_start(ap, fmt);
+	bt_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	v->title = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+}
+
 void
 view_set_func(struct bt_view *v, size_t fi)
 {
@@ -64,6 +152,7 @@ view_set_func(struct bt_view *v, size_t fi)
 		return;
 	v->func.index = fi;
 	v->func.name = f->name;
+	v->func.short_name = view_short_name(v, f->name, false);
 	v->func.module = f->module;
 	v->func.module_name = f->module_name;
 	v->func.address = f->start;
@@ -113,6 +202,19 @@ view_pad(struct bt_view *v, const char *s, size_t width, bool right)
 	}
 	buf[n + fill] = '\0';
 	return buf;
+}
+
+const char *
+view_cut(struct bt_view *v, const char *s, size_t width)
+{
+	size_t i = 0, col;
+
+	if (view_ncols(s) <= width || width < 2)
+		return s;
+	for (col = 0; col + 1 < width; col++)	/* width - 1 characters, then … */
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return bt_strpool_addf(&v->pool, "%.*s\xe2\x80\xa6", (int)i, s);
 }
 
 const char *
@@ -322,6 +424,13 @@ const char *
 bt_view_title(const struct bt_view *v)
 {
 	return v->title;
+}
+
+void
+bt_view_title_span(const struct bt_view *v, size_t *start, size_t *len)
+{
+	*start = v->title_start;
+	*len = v->title_len;
 }
 
 size_t

@@ -38,12 +38,16 @@ enum bt_action {
 	BT_ACT_MARK_TO,		/* ] in the timeline: ... and ends at this one */
 	BT_ACT_CLEAR_WINDOW,	/* c in the timeline: the whole run again */
 	BT_ACT_NEXT_EVENT,	/* e: the next recorded event */
+	BT_ACT_CYCLE_NAMES,	/* W: perf's short names, templates folded, whole */
+	BT_ACT_TOGGLE_COLUMNS,	/* w: every column / the compact set */
+	BT_ACT_ANNOTATE,	/* a: annotate the function here (perf's a) */
+	BT_ACT_ZOOM_MODULE,	/* d: the function list of this module only (perf's d) */
 	BT_ACT_COUNT
 };
 
 enum bt_screen_kind {
 	BT_SCREEN_FUNCS, BT_SCREEN_ANNOTATE, BT_SCREEN_SOURCE, BT_SCREEN_LINT,
-	BT_SCREEN_TIMELINE,
+	BT_SCREEN_TIMELINE, BT_SCREEN_FILES,
 };
 
 /**
@@ -73,8 +77,17 @@ BT_API int bt_browser_apply(struct bt_browser *b, enum bt_action a, size_t heigh
 /* Search forward or backward for text in the rows (also sets n/N). */
 BT_API bool bt_browser_search(struct bt_browser *b, const char *text,
 			      bool backward, size_t height);
-/* Hot-function table only: keep rows whose symbol contains text ("" clears). */
+/*
+ * Hot-function table only: keep rows whose symbol contains text, in any
+ * form names are shown in ("" clears; so does Left or Esc on the table).
+ */
 BT_API void bt_browser_filter(struct bt_browser *b, const char *text);
+/*
+ * The screen is width columns wide: under 100 the views leave out the
+ * columns a narrow screen cannot afford (bt_view_opts.compact), until the
+ * w key chooses for itself. Rebuilds the views when that changes.
+ */
+BT_API void bt_browser_set_width(struct bt_browser *b, size_t width, size_t height);
 /* Open the function at index func of the session's table. */
 BT_API int bt_browser_open(struct bt_browser *b, size_t func, size_t height);
 /* Put the cursor on row (a mouse click); clamps. */
@@ -87,6 +100,8 @@ BT_API const struct bt_view *bt_browser_view(const struct bt_browser *b);
 BT_API const struct bt_nav *bt_browser_nav(const struct bt_browser *b);
 BT_API const struct bt_view_opts *bt_browser_opts(const struct bt_browser *b);
 BT_API const char *bt_browser_filter_text(const struct bt_browser *b);
+/* The module the function list is zoomed into with d (its basename), NULL if none. */
+BT_API const char *bt_browser_zoom(const struct bt_browser *b);
 /* The keys that matter on the current screen, for an idle status line. */
 BT_API const char *bt_browser_hint(const struct bt_browser *b);
 /* The message for the status line after the last action, "" if none. */

@@ -10,6 +10,18 @@
 
 #include "benchtui/benchtui.h"
 
+struct bt_record_result;
+
+/*
+ * Called from the recording loop at every wakeup (every 50 ms, more often
+ * when the rings fill) with the counts so far (@samples, @lost,
+ * @throttled of sofar) and the seconds since the command started. It runs
+ * in the recorder's loop: it must be quick (a progress line rate-limits
+ * itself) and must not call the recorder.
+ */
+typedef void (*bt_record_progress_fn)(const struct bt_record_result *sofar,
+				      double elapsed, void *arg);
+
 /**
  * struct bt_record_opts - what to run and how to sample it
  * @argv: the command, NULL-terminated; executed directly (execvp, no shell)
@@ -20,6 +32,8 @@
  * @output: the file to write (NULL: "benchtui.data")
  * @mmap_pages: ring buffer data pages per CPU (0: 128; halved down to 1
  *              when the locked-memory limit refuses)
+ * @progress: NULL, or called while the command runs (bt_record_progress_fn)
+ * @progress_arg: its last argument
  */
 struct bt_record_opts {
 	char *const *argv;
@@ -28,6 +42,8 @@ struct bt_record_opts {
 	unsigned delay_ms;
 	const char *output;
 	unsigned mmap_pages;
+	bt_record_progress_fn progress;
+	void *progress_arg;
 };
 
 /**

@@ -49,6 +49,7 @@ enum bt_row_kind {
 	BT_ROW_LINE,		/* source view: one line of the file */
 	BT_ROW_FINDING,		/* a lint finding */
 	BT_ROW_SLICE,		/* timeline: a slice of the run */
+	BT_ROW_FILE,		/* a file a function's code comes from */
 };
 
 /* Row flags. */
@@ -70,6 +71,11 @@ enum bt_row_kind {
  *        ((size_t)-1 for none)
  * @name, @module: FUNC and FINDING rows: the function's name and module
  *                 path (NULL for a finding about the whole run)
+ * @short_name: FUNC and FINDING rows: @name as perf prints it (a C++ name
+ *              without return type and parameters; other names whole)
+ * @detail: the whole of what the row's cells show shortened (a C++ name
+ *          without its parameters, a call's target), for a status line;
+ *          NULL when the cells show everything
  * @label: FINDING rows: the check ("empty-loop")
  * @insn: INSN rows: instruction index in the annotation
  * @addr: INSN: link-time address; FUNC: start address
@@ -87,6 +93,7 @@ enum bt_row_kind {
  * @mem_name: the symbol there ("sink", "table+0x8"), NULL if none
  * @region: hot region index (0 is the hottest), -1 if none
  * @t_from, @t_to: TIMELINE rows: the slice, in seconds from the first sample
+ * @sub_samples: TIMELINE rows: the function's samples in the slice
  * @loop_depth: loops around the instruction
  */
 struct bt_row {
@@ -94,6 +101,8 @@ struct bt_row {
 	unsigned flags;
 	size_t func;
 	const char *name, *module, *label;
+	const char *short_name;
+	const char *detail;
 	size_t insn;
 	uint64_t addr;
 	unsigned size;
@@ -115,11 +124,20 @@ struct bt_row {
 	int region;
 	int loop_depth;
 	double t_from, t_to;
+	uint64_t sub_samples;
 	size_t ncells;
 	const struct bt_cell *cells;
 };
 
 enum bt_numcol { BT_NUM_PERCENT, BT_NUM_SAMPLES, BT_NUM_PERIOD };
+
+/*
+ * How names are shown: as perf and pprof print C++ names (no return type,
+ * no parameters: "ns::Acc<int>::add"), that with template arguments folded
+ * ("ns::Acc<…>::add"), or whole ("int ns::Acc<int>::add(int) const").
+ * Names that are not C++ (C, Go, JIT frames) are always whole.
+ */
+enum bt_names { BT_NAMES_SHORT, BT_NAMES_FOLDED, BT_NAMES_FULL };
 
 /**
  * struct bt_view_opts - how to show it (the browser's toggles)
@@ -129,7 +147,13 @@ enum bt_numcol { BT_NUM_PERCENT, BT_NUM_SAMPLES, BT_NUM_PERIOD };
  * @source: interleave source lines and inline markers
  * @addresses: absolute addresses instead of offsets in the function
  * @syntax: AT&T or Intel assembly
- * @filter: hot-function table: only names containing it (NULL: all)
+ * @names: how function names are shown (enum bt_names)
+ * @compact: for narrow screens: no second number column (skid-adjusted or
+ *           raw) and no ±95% column; source and inline rows indented less
+ * @filter: hot-function table: only functions whose name contains it, in
+ *          any of the forms of enum bt_names (NULL: all)
+ * @module: hot-function table: only the functions of this module (its
+ *          path; NULL: all)
  * @locate: hot-function table: look up every row's source file and line
  *          (exports), not only the hot rows' (the first screen)
  */
@@ -140,11 +164,17 @@ struct bt_view_opts {
 	bool source;
 	bool addresses;
 	enum bt_asm_syntax syntax;
+	enum bt_names names;
+	bool compact;
 	const char *filter;
+	const char *module;
 	bool locate;
 };
 
-/* The defaults: percent, raw, local percent, source on, absolute addresses, AT&T. */
+/*
+ * The defaults: percent, raw, local percent, source on, absolute addresses,
+ * AT&T, perf's short names, every column.
+ */
 BT_API void bt_view_opts_init(struct bt_view_opts *o);
 
 struct bt_view;
@@ -202,25 +232,44 @@ BT_API struct bt_view *bt_view_findings(struct bt_session *s);
  */
 BT_API struct bt_view *bt_view_timeline(struct bt_session *s, long func,
 					size_t nbins, long mark_from, long mark_to);
-/* The source file of the function with per-line totals. */
+/*
+ * A source file of the function with per-line totals: file is one its code
+ * comes from (its own, or a header inlined into it: an instruction counts
+ * for its line in file, however deep the inlining), NULL for the
+ * function's own file.
+ */
 BT_API struct bt_view *bt_view_source(struct bt_session *s, size_t func,
+				      const char *file,
 				      const struct bt_view_opts *o,
 				      struct bt_error *err);
+/*
+ * The files the function's code comes from, one BT_ROW_FILE row each
+ * (@file, @samples, @percent of the function: the instructions that have
+ * a line in it), its own file first, then hottest first.
+ */
+BT_API struct bt_view *bt_view_files(struct bt_session *s, size_t func,
+				     const struct bt_view_opts *o,
+				     struct bt_error *err);
 BT_API void bt_view_free(struct bt_view *v);
 
 BT_API size_t bt_view_nrows(const struct bt_view *v);
 BT_API const struct bt_row *bt_view_row(const struct bt_view *v, size_t i);
 /* The column headings, as one row of cells aligned with the rows. */
 BT_API const struct bt_row *bt_view_columns(const struct bt_view *v);
-/* A title: "divchain  (skid)  97.9% of samples", "skid.c" ... */
+/* A title: "divchain  split  97.92% of 2057 samples", "skid.c  (source of divchain)" ... */
 BT_API const char *bt_view_title(const struct bt_view *v);
+/*
+ * The part of the title a narrow screen may shorten (the function's name):
+ * bytes [*start, *start + *len) of bt_view_title(); *len 0 when none.
+ */
+BT_API void bt_view_title_span(const struct bt_view *v, size_t *start, size_t *len);
 /**
  * struct bt_view_func - the function a view shows (annotation, source,
  * timeline of one function)
  */
 struct bt_view_func {
 	size_t index;
-	const char *name, *module, *module_name;
+	const char *name, *short_name, *module, *module_name;
 	uint64_t address;
 	uint64_t samples;
 	double percent;

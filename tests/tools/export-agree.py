@@ -79,8 +79,9 @@ def main():
     if len(rows) != len(funcs):
         fail("%d function rows in text, %d in json" % (len(rows), len(funcs)))
     for r, f in zip(rows, funcs):
+        # the text shows perf's short form of a C++ name (JSON: short_name)
         sym = cut(r, *left["Symbol"])
-        if sym != f["name"]:
+        if sym not in (f["name"], f.get("short_name")):
             fail("function %r in text, %r in json" % (sym, f["name"]))
         if int(cut(r, pos["Percent"][1], pos["Samples"][1])) != f["samples"]:
             fail("%s: samples differ" % sym)
@@ -105,13 +106,15 @@ def main():
     # annotations: "## " sections in order
     secs = [k for k, l in enumerate(text) if l.startswith("## ") and not l.startswith("## lint")]
     anns = js["annotations"]
+    def titled(line, a):
+        return any(line.startswith("## " + n + "  ") for n in (a["function"], a.get("short_name")) if n)
     secs = [k for k in secs if not text[k + 1].startswith("# note: ") or
-            any(text[k].startswith("## " + a["function"] + "  ") for a in anns)]
+            any(titled(text[k], a) for a in anns)]
     if len(secs) != len(anns):
         fail("%d annotated functions in text, %d in json" % (len(secs), len(anns)))
     ninsn = 0
     for k, a in zip(secs, anns):
-        if not text[k].startswith("## " + a["function"] + "  "):
+        if not titled(text[k], a):
             fail("annotation %r in text, %r in json" % (text[k], a["function"]))
         k += 1
         regions = []

@@ -185,7 +185,7 @@ test_follow_jump_and_back(void **state)
 	bt_browser_apply(b, BT_ACT_ENTER, H);
 	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
 	assert_int_equal(bt_browser_nav(b)->cursor, (size_t)imul);
-	assert_non_null(strstr(bt_browser_status(b), "work_a+0x20"));
+	assert_non_null(strstr(bt_browser_status(b), "jumped back to +0x20"));
 	bt_browser_apply(b, BT_ACT_BACK, H);
 	assert_int_equal(bt_browser_nav(b)->cursor, before);
 	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
@@ -284,11 +284,37 @@ test_source_view_and_back(void **state)
 	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
 	assert_int_equal(cur(b)->line, line);
 	assert_int_equal(cur(b)->samples, 1000);
-	/* and S from there comes back to the same line */
+	/* and S from there comes back to the same line: to the same screen */
 	bt_browser_apply(b, BT_ACT_SOURCE_VIEW, H);
 	assert_int_equal(bt_browser_screen(b), BT_SCREEN_SOURCE);
 	assert_int_equal(cur(b)->line, line);
-	assert_int_equal(bt_browser_depth(b), 4);
+	assert_int_equal(bt_browser_depth(b), 2);
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+/* S, Enter, S, Enter... never deepens the history: q q leaves. */
+static void
+test_source_round_trips_bounded(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	uint64_t addr;
+	int i;
+
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	addr = cur(b)->addr;
+	for (i = 0; i < 10; i++) {
+		bt_browser_apply(b, BT_ACT_SOURCE_VIEW, H);
+		assert_int_equal(bt_browser_screen(b), BT_SCREEN_SOURCE);
+		assert_int_equal(bt_browser_depth(b), 3);
+		bt_browser_apply(b, BT_ACT_ENTER, H);
+		assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+		assert_int_equal(bt_browser_depth(b), 2);
+		assert_int_equal(cur(b)->addr, addr);	/* the line's hottest: the same */
+	}
+	assert_int_equal(bt_browser_apply(b, BT_ACT_QUIT, H), 0);
+	assert_int_equal(bt_browser_apply(b, BT_ACT_QUIT, H), 1);
 	bt_browser_free(b);
 	bt_session_free(s);
 }
@@ -353,6 +379,86 @@ test_filter_and_export_name(void **state)
 	bt_browser_apply(b, BT_ACT_QUIT, H);
 	bt_browser_filter(b, "");
 	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 4);
+	/* nothing matches: the view says so; Esc (back) clears the filter */
+	bt_browser_filter(b, "nomatch");
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 0);
+	assert_non_null(strstr(bt_view_note(bt_browser_view(b), 0), "no function matches 'nomatch'"));
+	assert_non_null(strstr(bt_browser_status(b), "Esc clears"));
+	assert_int_equal(bt_browser_apply(b, BT_ACT_BACK, H), 0);
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 4);
+	assert_string_equal(bt_browser_filter_text(b), "");
+	/* a filter, then Esc: the cursor stays on its function */
+	bt_browser_filter(b, "work");
+	bt_browser_apply(b, BT_ACT_DOWN, H);
+	assert_string_equal(cur(b)->name, "work_b");
+	bt_browser_apply(b, BT_ACT_BACK, H);
+	assert_string_equal(cur(b)->name, "work_b");
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+/* d: perf's zoom into a module, on the list; a: perf's annotate. */
+static void
+test_zoom_and_annotate_keys(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	long call;
+	size_t i;
+
+	bt_browser_apply(b, BT_ACT_ZOOM_MODULE, H);
+	assert_string_equal(bt_browser_zoom(b), "split");
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 3);	/* no [kernel] */
+	for (i = 0; i < 3; i++)
+		assert_non_null(strstr(bt_view_row(bt_browser_view(b), i)->module, "split"));
+	bt_browser_apply(b, BT_ACT_ZOOM_MODULE, H);
+	assert_null(bt_browser_zoom(b));
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 4);
+	bt_browser_apply(b, BT_ACT_ZOOM_MODULE, H);
+	bt_browser_apply(b, BT_ACT_BACK, H);	/* Esc zooms out too */
+	assert_null(bt_browser_zoom(b));
+	/* a on the list annotates; on a call, the callee */
+	bt_browser_select(b, 3, H);
+	assert_string_equal(cur(b)->name, "main");
+	bt_browser_apply(b, BT_ACT_ANNOTATE, H);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	call = find_insn(bt_browser_view(b), "call");
+	bt_browser_select(b, (size_t)call, H);
+	bt_browser_apply(b, BT_ACT_ANNOTATE, H);
+	assert_int_equal(bt_browser_depth(b), 3);
+	assert_non_null(strstr(bt_view_title(bt_browser_view(b)), "work_"));
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	bt_browser_apply(b, BT_ACT_ANNOTATE, H);	/* not a call: says so */
+	assert_non_null(strstr(bt_browser_status(b), "annotating"));
+	assert_int_equal(bt_browser_depth(b), 3);
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+/* Under 100 columns the compact columns, until w says otherwise. */
+static void
+test_width_and_columns(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	uint64_t addr;
+
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	addr = cur(b)->addr;
+	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 7);
+	bt_browser_set_width(b, 80, H);
+	assert_true(bt_browser_opts(b)->compact);
+	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 5);
+	assert_int_equal(cur(b)->addr, addr);
+	bt_browser_set_width(b, 160, H);
+	assert_false(bt_browser_opts(b)->compact);
+	bt_browser_set_width(b, 80, H);
+	bt_browser_apply(b, BT_ACT_TOGGLE_COLUMNS, H);	/* w: every column, whatever the width */
+	assert_false(bt_browser_opts(b)->compact);
+	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 7);
+	bt_browser_set_width(b, 70, H);
+	assert_false(bt_browser_opts(b)->compact);
+	assert_int_equal(cur(b)->addr, addr);
 	bt_browser_free(b);
 	bt_session_free(s);
 }
@@ -387,6 +493,16 @@ test_timeline_window(void **state)
 		bt_browser_apply(b, BT_ACT_DOWN, H);
 	bt_browser_apply(b, BT_ACT_MARK_TO, H);
 	assert_non_null(strstr(bt_view_row(bt_browser_view(b), 5)->cells[0].text, ">"));
+	/* under cpu-clock every slice has as many samples: the bar is work_a's share */
+	{
+		const struct bt_view *v = bt_browser_view(b);
+		const struct bt_row *first = bt_view_row(v, 0), *last = bt_view_row(v, n - 1);
+		assert_int_equal(first->sub_samples, first->samples);
+		assert_int_equal(last->sub_samples, 0);
+		assert_non_null(strstr(first->cells[first->ncells - 1].text,
+		    "################################"));
+		assert_null(strchr(last->cells[last->ncells - 1].text, '#'));
+	}
 	bt_browser_apply(b, BT_ACT_ENTER, H);
 	assert_int_equal(bt_browser_screen(b), BT_SCREEN_FUNCS);
 	assert_int_equal(bt_browser_depth(b), 1);
@@ -439,6 +555,66 @@ test_region_share(void **state)
 	bt_session_free(s);
 }
 
+/*
+ * A window chosen from an annotation (T, marks, Enter) keeps the screen
+ * under the timeline on its function and instruction, with its jumps.
+ */
+static void
+test_window_keeps_place(void **state)
+{
+	struct bt_session *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	uint64_t total = bt_session_samples(s), addr;
+	long jl;
+	size_t i;
+
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	jl = find_insn(bt_browser_view(b), "jl  ");
+	bt_browser_select(b, (size_t)jl, H);
+	bt_browser_apply(b, BT_ACT_ENTER, H);	/* a followed jump, to undo later */
+	addr = cur(b)->addr;
+	bt_browser_apply(b, BT_ACT_TIMELINE, H);
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	bt_browser_apply(b, BT_ACT_MARK_FROM, H);
+	for (i = 0; i < 9; i++)
+		bt_browser_apply(b, BT_ACT_DOWN, H);
+	bt_browser_apply(b, BT_ACT_MARK_TO, H);
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	assert_true(bt_session_samples(s) < total);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_int_equal(bt_browser_depth(b), 2);
+	assert_non_null(strstr(bt_view_title(bt_browser_view(b)), "work_a"));
+	assert_int_equal(cur(b)->addr, addr);
+	assert_non_null(strstr(bt_browser_status(b), "window"));
+	bt_browser_apply(b, BT_ACT_BACK, H);	/* the jump is still there to undo */
+	assert_int_equal(cur(b)->addr, bt_view_row(bt_browser_view(b), (size_t)jl)->addr);
+	/* the whole run again, from the timeline: still here */
+	bt_browser_apply(b, BT_ACT_TIMELINE, H);
+	bt_browser_apply(b, BT_ACT_CLEAR_WINDOW, H);
+	assert_int_equal(bt_session_samples(s), total);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_int_equal(cur(b)->addr, bt_view_row(bt_browser_view(b), (size_t)jl)->addr);
+	/* work_b, in a window with no sample of it: it stays open, with none */
+	bt_browser_apply(b, BT_ACT_QUIT, H);
+	bt_browser_select(b, 1, H);
+	assert_string_equal(cur(b)->name, "work_b");
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	bt_browser_apply(b, BT_ACT_TIMELINE, H);
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	bt_browser_apply(b, BT_ACT_MARK_FROM, H);
+	bt_browser_apply(b, BT_ACT_MARK_TO, H);
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_non_null(strstr(bt_view_title(bt_browser_view(b)), "work_b"));
+	bt_browser_apply(b, BT_ACT_QUIT, H);
+	/* on the list, the cursor on work_b still, which is in the table with none */
+	assert_string_equal(cur(b)->name, "work_b");
+	assert_int_equal(cur(b)->samples, 0);
+	bt_browser_free(b);
+	bt_session_free(s);
+	/* the session is shared by nothing else: no window to undo */
+}
+
 /* L, then T, then E: the timeline opened from the lint screen has no function */
 static void
 test_lint_timeline_export(void **state)
@@ -467,7 +643,7 @@ static void
 test_every_action_everywhere(void **state)
 {
 	static const enum bt_action openers[] = { BT_ACT_ENTER, BT_ACT_SOURCE_VIEW,
-		BT_ACT_LINT, BT_ACT_TIMELINE };
+		BT_ACT_LINT, BT_ACT_TIMELINE, BT_ACT_ZOOM_MODULE };
 	struct bt_session *s = open_session();
 	size_t i, j, k;
 	int a;
@@ -533,6 +709,10 @@ main(void)
 		cmocka_unit_test(test_call_opens_callee),
 		cmocka_unit_test(test_toggles_keep_cursor),
 		cmocka_unit_test(test_source_view_and_back),
+		cmocka_unit_test(test_source_round_trips_bounded),
+		cmocka_unit_test(test_zoom_and_annotate_keys),
+		cmocka_unit_test(test_width_and_columns),
+		cmocka_unit_test(test_window_keeps_place),
 		cmocka_unit_test(test_search_move_page),
 		cmocka_unit_test(test_filter_and_export_name),
 		cmocka_unit_test(test_timeline_window),
