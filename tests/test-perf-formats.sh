@@ -24,12 +24,13 @@ perf_total() {
 		awk -v ev="${2:-}" '/^# Samples: .* of event / { e = $NF; gsub("\047", "", e); next }
 		     !/^#/ && NF && (ev == "" || e == ev) { s += $1 } END { print s + 0 }'
 }
-# the same from a benchtui --stdio --top 1 report (PLT stubs summed as perf's _init)
+# the same from a benchtui --stdio --top 1 report (PLT stubs summed as perf's _init;
+# the symbol is the last column, C names here)
 report_funcs() {
 	awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit }
 	     t && $3 != "[kernel]" && $3 != "[unknown]" {
-		if ($4 ~ /@plt$/) { plt[$3] += $2; next }
-		print $2, $3, $4 }
+		if ($NF ~ /@plt$/) { plt[$3] += $2; next }
+		print $2, $3, $NF }
 	     END { for (m in plt) print plt[m], m, "_init" }' "$1" | sort -k2
 }
 report_total() { awk '/^# samples:/ { sub(",", "", $3); print $3; exit }' "$1"; }
@@ -132,6 +133,9 @@ for kind in file pipe; do
 	"$PD" "$TMP/aux.data" | grep -q "^auxtrace Intel PT, $1 records, $2 bytes" &&
 		ok "AUXTRACE in a $kind: the reader says what it skipped ($("$PD" "$TMP/aux.data" | grep '^auxtrace'))" ||
 		fail "AUXTRACE in a $kind: $("$PD" "$TMP/aux.data" 2>&1 | grep -m1 'auxtrace\|pd-dump')"
+	grep -q "^# note: the recording holds hardware trace (Intel PT, $1 records, $2 bytes)" "$TMP/aux.txt" &&
+		ok "AUXTRACE in a $kind: the header says it is not decoded" ||
+		fail "AUXTRACE in a $kind: no note in the header: $(grep -m3 '^note\|^status' "$TMP/aux.txt")"
 done
 
 # --- a recording cut inside a record (perf's file: the raw fast path;

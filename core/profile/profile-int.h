@@ -63,6 +63,7 @@ struct bt_profile {
 	uint64_t first_time, last_time;
 	uint64_t unresolved;		/* user samples in no mapping */
 	void *vdso_owned;		/* copy of meta.vdso */
+	BT_VEC(char *) notes;		/* info.notes */
 };
 
 /**

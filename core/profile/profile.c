@@ -295,6 +295,7 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 {
 	struct bt_profile_info *in = &p->info;
 	const struct perf_event_attr *a0 = &bt_pd_attr(r, 0)->attr;
+	const struct bt_pd_auxtrace *aux;
 	const char *s;
 	size_t i, argc;
 	char *const *cmd;
@@ -334,6 +335,21 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	in->hostname = p->hostname;
 	in->osrelease = p->osrelease;
 	in->recorder = p->recorder;
+	aux = bt_pd_auxtrace(r);
+	if (aux->present) {
+		char size[32];
+
+		if (aux->bytes >= 1048576)
+			snprintf(size, sizeof(size), "%.1f MiB", (double)aux->bytes / 1048576);
+		else
+			snprintf(size, sizeof(size), "%llu bytes", (unsigned long long)aux->bytes);
+		BT_VEC_PUSH(p->notes, bt_xasprintf("the recording holds hardware "
+		    "trace (%s, %llu records, %s) that is not decoded: only its "
+		    "samples are shown", aux->kind ? aux->kind : "AUXTRACE",
+		    (unsigned long long)aux->records, size));
+	}
+	in->notes = (const char *const *)p->notes.v;
+	in->nnotes = p->notes.n;
 }
 
 /* Side-band records and counts: everything but the samples' addresses. */
@@ -715,6 +731,9 @@ bt_profile_free(struct bt_profile *p)
 		free(p->res);
 	}
 	free(p->event_period);
+	for (i = 0; i < p->notes.n; i++)
+		free(p->notes.v[i]);
+	BT_VEC_FREE(p->notes);
 	bt_meta_release(&p->meta);
 	free(p->vdso_owned);
 	if (p->events != NULL)

@@ -461,6 +461,8 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 		bt_session_free(s);
 		return NULL;
 	}
+	for (i = 0; i < p->info.nnotes; i++)
+		bt_session_notef(s, "%s", p->info.notes[i]);
 	if (p->unresolved)
 		bt_session_notef(s, "%llu samples fell outside every recorded mapping",
 		    (unsigned long long)p->unresolved);

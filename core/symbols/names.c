@@ -65,6 +65,9 @@ name_span(const char *s, size_t *start, size_t *end)
 		else if ((c == '>' || c == '}' || c == ']') && depth > 0)
 			depth--;
 		else if (c == '(' && depth == 0) {
+			/* Go's "main.(*T).M", a JS frame "fn (x.js:3)": no parameters */
+			if (i == 0 || s[i - 1] == '.' || s[i - 1] == ' ')
+				return false;
 			*end = i;
 			return true;
 		} else if (c == '(')

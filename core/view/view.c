@@ -57,22 +57,12 @@ view_add_cell(struct bt_view *v, const char *text, enum bt_style style)
 	BT_VEC_PUSH(v->cells, c);
 }
 
-/*
- * bt_name_short (the one implementation of perf's form) into buf, or NULL
- * where it does not apply: a '(' that opens no parameter list (Go's
- * "main.(*T).M", a JS frame "fn (x.js:3)") leaves nothing or a dangling
- * '.' of the name; those names are shown whole.
- */
+/* bt_name_short (the one implementation of perf's form) into buf; NULL when empty. */
 static const char *
 short_into(const char *name, bool fold, char *buf, size_t len)
 {
-	size_t n;
-
 	bt_name_short(name, fold, buf, len);
-	n = strlen(buf);
-	if (n == 0 || buf[n - 1] == '.' || buf[n - 1] == ' ')
-		return NULL;
-	return buf;
+	return buf[0] == '\0' ? NULL : buf;
 }
 
 /* Folding "<>" into "<…>" adds 3 bytes per 2: room for any name. */

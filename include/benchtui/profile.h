@@ -31,6 +31,8 @@ struct bt_profile;
  * @event_note: why the event differs from the one asked for, or ""
  * @hostname, @osrelease: where it was recorded ("" if unknown)
  * @recorder: "benchtui 0.1.0", "perf 6.1.x"...
+ * @notes, @nnotes: what the recording holds that is not shown, or is
+ *                  degraded (hardware trace not decoded...)
  */
 struct bt_profile_info {
 	const char *command;
@@ -46,6 +48,8 @@ struct bt_profile_info {
 	bool interrupted;
 	const char *event_note;
 	const char *hostname, *osrelease, *recorder;
+	const char *const *notes;
+	size_t nnotes;
 };
 
 BT_API struct bt_profile *bt_profile_open(const char *path, struct bt_error *err);

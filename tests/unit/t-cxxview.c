@@ -22,6 +22,7 @@
 #include "benchtui/session.h"
 #include "benchtui/view.h"
 #include "elf-funcs.h"
+#include "symbols/symbols.h"
 #include "synth.h"
 
 #define H 20
@@ -450,10 +451,39 @@ teardown(void **state)
 	return test_rmdir(dir);
 }
 
+/* perf's short names for C++; Go, Rust and JS names have no parameter list. */
+static void
+test_short_name_forms(void **state)
+{
+	static const char *const cases[][2] = {
+		{ "int ns::Acc<int>::add(int) const", "ns::Acc<int>::add" },
+		{ "ns::f()", "ns::f" },
+		{ "bool std::operator< <char>(a const&, b const&)", "std::operator< <char>" },
+		{ "(anonymous namespace)::g(int)", "(anonymous namespace)::g" },
+		{ "memcpy@plt", "memcpy@plt" },
+		{ "main.(*T).M", "main.(*T).M" },
+		{ "main.main.func1", "main.main.func1" },
+		{ "type..eq.[2]interface {}", "type..eq.[2]interface {}" },
+		{ "fn (x.js:3)", "fn (x.js:3)" },
+		{ "(anonymous)", "(anonymous)" },
+		{ "<rust_bench::Foo as core::ops::Drop>::drop", "<rust_bench::Foo as core::ops::Drop>::drop" },
+	};
+	char buf[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < BT_ARRAY_SIZE(cases); i++)
+		assert_string_equal(bt_name_short(cases[i][0], false, buf, sizeof(buf)),
+		    cases[i][1]);
+	assert_string_equal(bt_name_short("ns::Acc<int>::add(int)", true, buf,
+	    sizeof(buf)), "ns::Acc<\xe2\x80\xa6>::add");
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_short_name_forms),
 		cmocka_unit_test(test_table_names),
 		cmocka_unit_test(test_filter_forms),
 		cmocka_unit_test(test_annotation_names),
