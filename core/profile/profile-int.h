@@ -20,7 +20,10 @@ enum bt_mod_kind {
 	BT_MOD_KERNEL,		/* every kernel sample, one bucket */
 	BT_MOD_ANON,		/* no file (JIT, //anon, [heap]): addresses only */
 	BT_MOD_UNKNOWN,		/* no mapping covers the sample */
+	BT_MOD_JIT,		/* one piece of JIT code (profile-jit.c) */
 };
+
+struct bt_jit_code;
 
 /**
  * struct bt_module - one mapped object samples fall into
@@ -34,9 +37,12 @@ struct bt_module {
 	uint8_t build_id[20];
 	uint8_t build_id_size;
 	uint64_t off_lo, off_hi;	/* file offsets mapped executable: [lo, hi) */
+	struct bt_jit_code *jit;	/* BT_MOD_JIT: the code (owned) */
+	char *jit_name;			/* BT_MOD_JIT: its function's name (owned) */
 };
 
 struct bt_resolver;	/* process and mapping histories (profile.c) */
+struct bt_pjit;		/* JIT sources (profile-jit.c) */
 
 /*
  * The whole-run histogram of every event is built while the file is read
@@ -64,6 +70,7 @@ struct bt_profile {
 	uint64_t unresolved;		/* user samples in no mapping */
 	void *vdso_owned;		/* copy of meta.vdso */
 	BT_VEC(char *) notes;		/* info.notes */
+	struct bt_pjit *jit;		/* NULL: no JIT code */
 };
 
 /**
@@ -99,5 +106,22 @@ uint32_t bt_profile_module(struct bt_profile *p, enum bt_mod_kind kind,
 struct bt_pd_reader;
 struct bt_profile *bt_profile_read(struct bt_pd_reader *r, const char *path,
 				   struct bt_error *err);
+
+/* profile-jit.c: JIT code (DESIGN.md §8) */
+/* The recording maps filename in pid: note it if it is a jitdump. */
+void bt_pjit_mmap(struct bt_profile *p, uint32_t pid, const char *filename);
+/* Find and read the jitdumps and perf maps of pids; times: samples are CLOCK_MONOTONIC. */
+void bt_pjit_open(struct bt_profile *p, const uint32_t *pids, size_t npids,
+		  bool times);
+/*
+ * The JIT code of pid at ip at time: its module and file offset; false
+ * when no source covers ip (anon: ip is in an anonymous mapping, counted).
+ */
+bool bt_pjit_resolve(struct bt_profile *p, uint32_t pid, uint64_t ip,
+		     uint64_t time, bool anon, uint32_t *module, uint64_t *off);
+/* After the first read: names of versions, notes. */
+void bt_pjit_finish(struct bt_profile *p);
+uint64_t bt_pjit_uncovered(const struct bt_profile *p);
+void bt_pjit_free(struct bt_pjit *j);
 
 #endif

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 
 #include "base.h"
 #include "perf/perfdata.h"
@@ -421,6 +422,7 @@ pass_sideband(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err
 			s.len = ev.u.mmap.len;
 			s.pgoff = k == BT_MOD_ELF ? ev.u.mmap.pgoff : 0;
 			s.module = bt_profile_module(p, k, fn, bid, bsz);
+			bt_pjit_mmap(p, ev.u.mmap.pid, fn);
 			{
 				struct bt_module *mo = &p->modules.v[s.module];
 				uint64_t hi = s.pgoff + s.len;
@@ -499,6 +501,10 @@ resolve_sample(struct bt_profile *p, const struct bt_pd_event *ev,
 		return true;
 	}
 	m = resolve(&p->res->ps, ev->pid, smp->off, smp->time);
+	if ((m == NULL || p->modules.v[m->module].kind == BT_MOD_ANON) &&
+	    p->jit != NULL && bt_pjit_resolve(p, ev->pid, smp->off, smp->time,
+	    m != NULL, &smp->module, &smp->off))
+		return true;
 	if (m == NULL) {
 		smp->module = p->res->umod;
 		return true;
@@ -667,6 +673,21 @@ bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 	return 0;
 }
 
+/* The JIT sources of every recorded process (profile-jit.c). */
+static void
+open_jit(struct bt_profile *p, struct bt_pd_reader *r)
+{
+	const struct perf_event_attr *a = &bt_pd_attr(r, 0)->attr;
+	uint32_t *pids = bt_xcalloc(p->res->ps.v.n + 1, sizeof(*pids));
+	size_t i;
+
+	for (i = 0; i < p->res->ps.v.n; i++)
+		pids[i] = p->res->ps.v.v[i].pid;
+	bt_pjit_open(p, pids, p->res->ps.v.n,
+	    a->use_clockid && a->clockid == CLOCK_MONOTONIC);
+	free(pids);
+}
+
 struct bt_profile *
 bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 {
@@ -684,10 +705,16 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 	p->event_samples = bt_xcalloc(ne, sizeof(uint64_t));
 	p->event_period = bt_xcalloc(ne, sizeof(uint64_t));
 	p->info.nevents = ne;
-	if (pass_sideband(p, r, err) < 0 || pass_samples(p, r, err) < 0) {
+	if (pass_sideband(p, r, err) < 0) {
 		bt_profile_free(p);
 		return NULL;
 	}
+	open_jit(p, r);
+	if (pass_samples(p, r, err) < 0) {
+		bt_profile_free(p);
+		return NULL;
+	}
+	bt_pjit_finish(p);
 	for (i = 0; i < ne; i++)
 		p->info.samples += p->event_samples[i];
 	fill_info(p, r);
@@ -721,9 +748,13 @@ bt_profile_free(struct bt_profile *p)
 
 	if (p == NULL)
 		return;
-	for (i = 0; i < p->modules.n; i++)
+	for (i = 0; i < p->modules.n; i++) {
 		free(p->modules.v[i].path);
+		free(p->modules.v[i].jit);
+		free(p->modules.v[i].jit_name);
+	}
 	BT_VEC_FREE(p->modules);
+	bt_pjit_free(p->jit);
 	free(p->hist);
 	free(p->hist_start);
 	if (p->res != NULL) {

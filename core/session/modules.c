@@ -55,7 +55,9 @@ bt_session_syms(struct bt_session *s, uint32_t mi)
 		sm->syms = bt_msyms_open(m->path, NULL, 0, &err);
 		if (stat(m->path, &st) == 0)
 			sm->mtime = (int64_t)st.st_mtime;
-	} else
+	} else if (m->kind == BT_MOD_JIT)
+		sm->syms = bt_session_jit_syms(m, &err);
+	else
 		return NULL;
 	if (sm->syms == NULL) {
 		bt_session_notef(s, "%s: its samples show as addresses", err.msg);

@@ -96,6 +96,9 @@ struct bt_disasm *bt_session_disasm(struct bt_session *s, struct bt_msyms *m,
 				    enum bt_asm_syntax syntax, struct bt_error *err);
 /* The symbols of module mi, opening it on first use; NULL if unavailable. */
 struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);
+/* The symbols of a JIT module: an image of its code, its line table (jit.c). */
+struct bt_msyms *bt_session_jit_syms(const struct bt_module *m,
+				     struct bt_error *err);
 /* Load module mi's DWARF once; false (and a note) when it has none. */
 bool bt_session_dwarf(struct bt_session *s, uint32_t mi);
 void bt_session_notef(struct bt_session *s, const char *fmt, ...)

@@ -68,6 +68,7 @@ struct bt_msyms {
 	/* CU address ranges, when the file has no .debug_aranges (Go) */
 	BT_VEC(struct cu_range) cu_ranges;
 	bool cu_ranges_built;
+	struct cu *preset;		/* lines given, not read (JIT code) */
 };
 
 static char *debuginfo_path = (char *)"+:.debug:/usr/lib/debug";
@@ -385,6 +386,8 @@ bt_msyms_has_dwarf(struct bt_msyms *m)
 	const char *mainfile = NULL, *debugfile = NULL;
 	Dwarf_Addr bias;
 
+	if (m->preset != NULL)
+		return true;
 	if (!m->dwarf_checked) {
 		m->dwarf_checked = true;
 		m->info.has_dwarf = dwfl_module_getdwarf(m->mod, &bias) != NULL;
@@ -565,6 +568,10 @@ bt_msyms_free(struct bt_msyms *m)
 		free(m->cus.v[i]);
 	}
 	BT_VEC_FREE(m->cus);
+	if (m->preset != NULL) {
+		BT_VEC_FREE(m->preset->rows);
+		free(m->preset);
+	}
 	BT_VEC_FREE(m->syms);
 	BT_VEC_FREE(m->objs);
 	BT_VEC_FREE(m->fde_cache);
@@ -577,6 +584,29 @@ bt_msyms_free(struct bt_msyms *m)
 	bt_strpool_release(&m->pool);
 	free(m->base);
 	free(m);
+}
+
+void
+bt_msyms_set_lines(struct bt_msyms *m, const struct bt_line *rows, size_t n)
+{
+	struct cu *c = bt_xcalloc(1, sizeof(*c));
+	size_t i;
+
+	c->inl_done = true;
+	for (i = 0; i < n; i++) {
+		struct bt_line r = rows[i];
+
+		if (r.file != NULL)
+			r.file = bt_strpool_addstr(&m->pool, r.file);
+		if (c->rows.n && c->rows.v[c->rows.n - 1].addr == r.addr) {
+			c->rows.v[c->rows.n - 1] = r;
+			continue;
+		}
+		BT_VEC_PUSH(c->rows, r);
+	}
+	m->preset = c;
+	m->info.has_dwarf = true;
+	m->dwarf_checked = true;
 }
 
 const struct bt_msyms_info *
@@ -856,6 +886,8 @@ cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 	uint64_t off;
 	Dwarf_Attribute attr;
 
+	if (m->preset != NULL)
+		return m->preset;
 	if (!bt_msyms_has_dwarf(m))
 		return NULL;
 	cudie = addr_cudie(m, addr, &cubuf, &bias);

@@ -80,6 +80,14 @@ struct bt_msyms;
 struct bt_msyms *bt_msyms_open(const char *path, const void *image,
 			       size_t image_len, struct bt_error *err);
 void bt_msyms_free(struct bt_msyms *m);
+/*
+ * Give m its line table instead of reading DWARF (JIT code: the runtime
+ * wrote the lines). rows sorted by address, one per address (the last of
+ * equal ones is kept), a row with line 0 ending the previous one; copied.
+ * Then bt_msyms_has_dwarf() is true and there are no inline chains.
+ */
+void bt_msyms_set_lines(struct bt_msyms *m, const struct bt_line *rows,
+			size_t n);
 
 /**
  * struct bt_msyms_info - what is known about a module

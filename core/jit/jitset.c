@@ -1,0 +1,184 @@
+/* The JIT sources of a recording, by process (jitset.h). */
+#include <string.h>
+
+#include "base.h"
+#include "jit/jitset.h"
+#include "jit/perfmap.h"
+
+struct src {
+	struct bt_jit_src pub;
+	char *path;
+	struct bt_jitdump *jd;
+	struct bt_perfmap *map;
+};
+
+struct bt_jitset {
+	BT_VEC(struct src) v;
+	uint32_t last_pid;	/* the sources of the last pid asked */
+	size_t last_lo, last_hi;
+};
+
+struct bt_jitset *
+bt_jitset_new(void)
+{
+	return bt_xcalloc(1, sizeof(struct bt_jitset));
+}
+
+void
+bt_jitset_free(struct bt_jitset *js)
+{
+	size_t i;
+
+	if (js == NULL)
+		return;
+	for (i = 0; i < js->v.n; i++) {
+		bt_jitdump_free(js->v.v[i].jd);
+		bt_perfmap_free(js->v.v[i].map);
+		free(js->v.v[i].path);
+	}
+	BT_VEC_FREE(js->v);
+	free(js);
+}
+
+/* Who wrote a jitdump: V8 and Dart mark the header; the names tell the rest. */
+static const char *
+runtime_of(struct bt_jitdump *jd)
+{
+	const struct bt_jitdump_header *h = bt_jitdump_header(jd);
+	const struct bt_jit_load *l;
+	size_t n, i;
+
+	l = bt_jitdump_loads(jd, &n);
+	for (i = 0; i < n && i < 4096; i++) {
+		if (strncmp(l[i].name, "JS:", 3) == 0 ||
+		    strncmp(l[i].name, "Builtin:", 8) == 0)
+			return "V8";
+		if (strcmp(l[i].name, "Interpreter") == 0 ||
+		    strstr(l[i].name, " [c2 ") || strstr(l[i].name, " [c1 "))
+			return "HotSpot";
+	}
+	if (h->reserved == BT_JITDUMP_V8_RESERVED)
+		return "Dart";
+	return "a JIT runtime";
+}
+
+long
+bt_jitset_add(struct bt_jitset *js, enum bt_jit_src_kind kind, uint32_t pid,
+	      const char *path, bool times, struct bt_error *err)
+{
+	struct src s;
+
+	memset(&s, 0, sizeof(s));
+	if (kind == BT_JIT_SRC_DUMP) {
+		s.jd = bt_jitdump_open(path, err);
+		if (s.jd == NULL)
+			return -BT_EIO;
+		bt_jitdump_loads(s.jd, &s.pub.entries);
+		s.pub.runtime = runtime_of(s.jd);
+		s.pub.times = times && !(bt_jitdump_header(s.jd)->flags &
+		    BT_JITDUMP_FLAGS_ARCH_TIMESTAMP);
+	} else {
+		s.map = bt_perfmap_open(path, err);
+		if (s.map == NULL)
+			return -BT_EIO;
+		bt_perfmap_entries(s.map, &s.pub.entries);
+		s.pub.runtime = "a perf map";
+	}
+	s.path = bt_xstrdup(path);
+	s.pub.path = s.path;
+	s.pub.pid = pid;
+	s.pub.kind = kind;
+	BT_VEC_PUSH(js->v, s);
+	js->last_pid = 0;
+	js->last_hi = 0;
+	return (long)(js->v.n - 1);
+}
+
+size_t
+bt_jitset_nsrcs(const struct bt_jitset *js)
+{
+	return js ? js->v.n : 0;
+}
+
+struct bt_jit_src *
+bt_jitset_src(struct bt_jitset *js, size_t i)
+{
+	return &js->v.v[i].pub;
+}
+
+bool
+bt_jitset_has(const struct bt_jitset *js, enum bt_jit_src_kind kind,
+	      uint32_t pid)
+{
+	size_t i;
+
+	for (i = 0; js && i < js->v.n; i++)
+		if (js->v.v[i].pub.pid == pid && js->v.v[i].pub.kind == kind)
+			return true;
+	return false;
+}
+
+static bool
+find_in(const struct src *s, size_t si, uint64_t addr, uint64_t time,
+	struct bt_jit_code *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->src = si;
+	if (s->jd != NULL) {
+		const struct bt_jit_load *l, *base;
+		size_t n;
+		uint64_t start;
+
+		l = bt_jitdump_find(s->jd, addr, s->pub.times ? time : UINT64_MAX,
+		    &start);
+		if (l == NULL)
+			return false;
+		base = bt_jitdump_loads(s->jd, &n);
+		out->idx = (size_t)(l - base);
+		out->name = l->name;
+		out->start = start;
+		out->size = l->code_size;
+		out->code = l->code;
+		out->lines = l->lines;
+		out->nlines = l->nlines;
+		out->load_addr = l->code_addr;
+		out->time = l->time;
+		out->e_machine = bt_jitdump_header(s->jd)->elf_mach;
+		return true;
+	} else {
+		const struct bt_perfmap_entry *e = bt_perfmap_find(s->map, addr), *base;
+		size_t n;
+
+		if (e == NULL)
+			return false;
+		base = bt_perfmap_entries(s->map, &n);
+		out->idx = (size_t)(e - base);
+		out->name = e->name;
+		out->start = out->load_addr = e->start;
+		out->size = e->size;
+		out->e_machine = 0;
+		return true;
+	}
+}
+
+bool
+bt_jitset_find(const struct bt_jitset *js, uint32_t pid, uint64_t addr,
+	       uint64_t time, struct bt_jit_code *out)
+{
+	size_t i;
+	int pass;
+
+	if (js == NULL)
+		return false;
+	/* dumps first (code, lines, times), then maps */
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < js->v.n; i++) {
+			const struct src *s = &js->v.v[i];
+			if (s->pub.pid != pid ||
+			    (pass == 0) != (s->pub.kind == BT_JIT_SRC_DUMP))
+				continue;
+			if (find_in(s, i, addr, time, out))
+				return true;
+		}
+	return false;
+}

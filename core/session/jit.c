@@ -1,0 +1,91 @@
+/*
+ * JIT modules in the session: each piece of JIT code the profile found
+ * (profile-jit.c) is opened as an ELF image made of its code bytes, with
+ * the line table the runtime wrote, so that the function table,
+ * annotation, source view and exports treat it as any function.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/jitelf.h"
+#include "jit/jitset.h"
+#include "session/session-int.h"
+#include "symbols/symbols.h"
+
+static int
+line_cmp(const void *a, const void *b)
+{
+	const struct bt_line *x = a, *y = b;
+
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/*
+ * The script of a V8 name, "JS:*hotLoop /path/hot.js:6:17" -> "/path/hot.js"
+ * (node 20 writes user scripts' file names in its line tables from freed
+ * memory: the reader leaves them empty), into buf; NULL when none.
+ */
+static const char *
+script_of(const char *name, char *buf, size_t len)
+{
+	const char *sp = strchr(name, ' ');
+	size_t n;
+	int k;
+
+	if (sp == NULL || strncmp(name, "JS:", 3) != 0)
+		return NULL;
+	n = strlen(sp + 1);
+	if (n == 0 || n >= len)
+		return NULL;
+	memcpy(buf, sp + 1, n + 1);
+	for (k = 0; k < 2; k++) {	/* :line:column */
+		char *c = strrchr(buf, ':');
+		if (c == NULL || c[1] < '0' || c[1] > '9' || strspn(c + 1, "0123456789") != strlen(c + 1))
+			break;
+		*c = '\0';
+	}
+	return buf[0] ? buf : NULL;
+}
+
+struct bt_msyms *
+bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
+{
+	const struct bt_jit_code *c = m->jit;
+	struct bt_msyms *ms;
+	size_t len, i;
+	void *img;
+
+	img = bt_jit_elf_image(c->e_machine, m->jit_name, c->start, c->size,
+	    c->code, &len);
+	ms = bt_msyms_open(m->path, img, len, err);
+	free(img);
+	if (ms == NULL || c->nlines == 0)
+		return ms;
+	{
+		struct bt_line *rows = bt_xcalloc(c->nlines + 1, sizeof(*rows));
+		char script[4096];
+		const char *fallback = script_of(c->name, script, sizeof(script));
+		size_t n = 0;
+
+		for (i = 0; i < c->nlines; i++) {
+			const struct bt_jit_line *l = &c->lines[i];
+			uint64_t a = l->addr - c->load_addr + c->start;
+
+			if (l->addr < c->load_addr || l->addr - c->load_addr >= c->size)
+				continue;
+			rows[n].addr = a;
+			rows[n].line = l->line;
+			rows[n].file = l->file[0] ? l->file : fallback;
+			if (rows[n].file == NULL)
+				rows[n].line = 0;
+			n++;
+		}
+		bt_qsort(rows, n, sizeof(*rows), line_cmp);
+		rows[n].addr = c->start + c->size;	/* the end of the code */
+		rows[n].file = NULL;
+		rows[n].line = 0;
+		bt_msyms_set_lines(ms, rows, n + 1);
+		free(rows);
+	}
+	return ms;
+}
