@@ -26,6 +26,9 @@ const char cli_usage[] =
 "                         halved automatically under a low locked-memory limit)\n"
 "      --delay MS         drop the first MS milliseconds (warm-up)\n"
 "  -q, --quiet            no recording summary on stderr\n"
+"      --no-jit           run node or java as given (by default benchtui turns on\n"
+"                         their JIT code output: node --perf-prof, java with\n"
+"                         benchtui's JVMTI agent)\n"
 "Viewing:\n"
 "  -i, --input FILE       open a recording instead of running a command\n"
 "                         (- reads it from standard input: perf record -o - | ...)\n"
@@ -53,7 +56,7 @@ const char cli_usage[] =
 enum {
 	OPT_DELAY = 256, OPT_STDIO, OPT_EXPORT, OPT_FORMAT, OPT_TOP, OPT_ALL,
 	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
-	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES,
+	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT,
 };
 
 static const struct option long_opts[] = {
@@ -63,6 +66,7 @@ static const struct option long_opts[] = {
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "delay", required_argument, NULL, OPT_DELAY },
 	{ "quiet", no_argument, NULL, 'q' },
+	{ "no-jit", no_argument, NULL, OPT_NO_JIT },
 	{ "input", required_argument, NULL, 'i' },
 	{ "symbol", required_argument, NULL, 's' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -203,6 +207,9 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			break;
 		case 'q':
 			c->quiet = true;
+			break;
+		case OPT_NO_JIT:
+			c->no_jit = true;
 			break;
 		case 'i':
 			c->input = optarg;

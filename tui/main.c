@@ -14,6 +14,7 @@
 
 #include "benchtui/benchtui.h"
 #include "benchtui/export.h"
+#include "benchtui/jit.h"
 #include "benchtui/profile.h"
 #include "benchtui/record.h"
 #include "benchtui/session.h"
@@ -138,14 +139,30 @@ record(const struct cli *c)
 	struct bt_error err = { 0 };
 	struct sigaction sa;
 	struct progress prog = { STDERR_FILENO, NULL, 0, 0 };
+	struct bt_jit_setup js;
+	char jmsg[512];
 	int ret;
+
+	/* node, java: their JIT code output on (DESIGN.md §8), unless --no-jit */
+	if (c->no_jit)
+		memset(&js, 0, sizeof(js));
+	else if (bt_jit_setup(argv, output, &js, &err) < 0) {
+		fprintf(stderr, "benchtui: %s\n", err.msg);
+		return EXIT_NODATA;
+	} else if (js.runtime != BT_JIT_NONE) {
+		argv = js.argv;
+		if (js.env_name != NULL)
+			setenv(js.env_name, js.env_value, 1);
+		if (!c->quiet && js.note != NULL)
+			fprintf(stderr, "benchtui: %s\n", js.note);
+	}
 
 	prog.cmd = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	if (progress_wanted(c)) {
 		ro.progress = progress_update;
 		ro.progress_arg = &prog;
 	}
-	ro.argv = argv;
+	ro.argv = (char *const *)argv;
 	ro.event = c->event;
 	ro.freq = c->freq;
 	ro.delay_ms = c->delay;
@@ -158,9 +175,17 @@ record(const struct cli *c)
 	sigaction(SIGHUP, &sa, NULL);
 	ret = bt_record_run(&ro, &res, &err);
 	progress_end(&prog);
+	if (js.runtime != BT_JIT_NONE) {
+		if (js.env_name != NULL)
+			unsetenv(js.env_name);
+		if (ret == 0 && bt_jit_collect(&js, res.pid, jmsg, sizeof(jmsg)) >= 0 &&
+		    jmsg[0])
+			fprintf(stderr, "benchtui: %s\n", jmsg);
+	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
+	bt_jit_setup_release(&js);
 	if (ret < 0) {
 		fprintf(stderr, "benchtui: %s\n", err.msg);
 		return err.code == BT_EINVAL ? EXIT_USAGE : EXIT_NODATA;

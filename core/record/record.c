@@ -289,6 +289,7 @@ run(struct recorder *rc, double t0)
 	bool failed = false;
 	int status = 0;
 
+	rc->res->pid = (int)rc->child.pid;	/* reaping forgets it */
 	for (;;) {
 		struct pollfd pfd[256];
 		size_t np = BT_MIN(rc->ev.n, BT_ARRAY_SIZE(pfd)), i;

@@ -62,7 +62,7 @@ bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
 	if (ms == NULL || c->nlines == 0)
 		return ms;
 	{
-		struct bt_line *rows = bt_xcalloc(c->nlines + 1, sizeof(*rows));
+		struct bt_line *rows = bt_xcalloc(c->nlines + 2, sizeof(*rows));
 		char script[4096];
 		const char *fallback = script_of(c->name, script, sizeof(script));
 		size_t n = 0;
@@ -81,6 +81,16 @@ bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
 			n++;
 		}
 		bt_qsort(rows, n, sizeof(*rows), line_cmp);
+		/*
+		 * The runtime's table may start after the code does (HotSpot's
+		 * first pc with a bytecode index is past the prologue): the
+		 * prologue counts for the first line, as DWARF's would
+		 */
+		if (n > 0 && rows[0].addr > c->start && rows[0].line) {
+			memmove(rows + 1, rows, n * sizeof(*rows));
+			rows[0].addr = c->start;
+			n++;
+		}
 		rows[n].addr = c->start + c->size;	/* the end of the code */
 		rows[n].file = NULL;
 		rows[n].line = 0;

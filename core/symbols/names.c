@@ -68,6 +68,11 @@ name_span(const char *s, size_t *start, size_t *end)
 			/* Go's "main.(*T).M", a JS frame "fn (x.js:3)": no parameters */
 			if (i == 0 || s[i - 1] == '.' || s[i - 1] == ' ')
 				return false;
+			/* a JVM method "Hot.run(I)D [c2 L4 #8]": the descriptor is the name */
+			k = strcspn(s + i, ")");
+			if (s[i + k] == ')' && strchr("VZBCSIJFDL[", s[i + k + 1]) &&
+			    s[i + k + 1] != '\0' && strcspn(s + i, " ,*&<") > k)
+				return false;
 			*end = i;
 			return true;
 		} else if (c == '(')

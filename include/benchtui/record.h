@@ -54,6 +54,7 @@ struct bt_record_opts {
  * @samples, @lost, @throttled: records counted while recording
  * @duration: wall seconds from exec to exit
  * @interrupted: bt_record_interrupt() stopped the command
+ * @pid: the command's process id
  */
 struct bt_record_result {
 	int wait_status;
@@ -62,6 +63,7 @@ struct bt_record_result {
 	uint64_t samples, lost, throttled;
 	double duration;
 	bool interrupted;
+	int pid;
 };
 
 /*
