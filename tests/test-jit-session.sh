@@ -90,6 +90,36 @@ perf_oracle() {
 	else
 		fail "$what: against perf inject --jit: $(cat "$TMP/agree")"
 	fi
+	# perf inject's output itself: each jitted-PID-N.so at its address, with perf's counts
+	"$BT" -i "$dir/inj.data" --format json --top 3 --export "$dir/inj.json" 2>"$TMP/err" ||
+		{ fail "$what: benchtui -i of perf inject's output failed: $(head -c 300 "$TMP/err")"; return; }
+	sed -n 's/^ *[0-9a-f]* \(.*[^ ]\) *(.*\/\(jitted-[0-9]*-[0-9]*\.so\))$/\2\t\1/p' "$dir/after.txt" |
+		sed 's/+0x[0-9a-f]*$//' | sort | uniq -c | awk '{ n = $1; $1 = ""; print n "\t" substr($0, 2) }' |
+		sort >"$TMP/perf.inj"
+	python3 - "$dir/inj.json" "$dir" >"$TMP/bt.inj" 2>"$TMP/inj.err" <<'PY'
+import json, subprocess, sys
+d = json.load(open(sys.argv[1]))
+for f in d["functions"]:
+    m = f["module"].rsplit("/", 1)[-1]
+    if m.startswith("jitted-"):
+        print("%d\t%s %s" % (f["samples"], m, f["name"]))
+# the annotated code is at the symbol's address (nm), not at 0
+for a in d["annotations"]:
+    m = a["module"]
+    if not m.rsplit("/", 1)[-1].startswith("jitted-"):
+        continue
+    nm = subprocess.run(["nm", m], capture_output=True, text=True).stdout.split()
+    first = [r for r in a["rows"] if r["kind"] == "insn"][0]
+    if int(first["address"], 16) != int(nm[0], 16):
+        print("%s: first instruction at %s, symbol at 0x%s" % (m, first["address"], nm[0]), file=sys.stderr)
+PY
+	sort -o "$TMP/bt.inj" "$TMP/bt.inj"
+	if [ -s "$TMP/perf.inj" ] && cmp -s "$TMP/perf.inj" "$TMP/bt.inj" && [ ! -s "$TMP/inj.err" ]; then
+		ok "$what: -i of perf inject's output: jitted-PID-N.so functions at their symbol's address, counts equal perf's ($(wc -l <"$TMP/bt.inj") functions)"
+	else
+		fail "$what: -i of perf inject's output: $(head -3 "$TMP/inj.err") (< perf, > benchtui)"
+		diff "$TMP/perf.inj" "$TMP/bt.inj" | head -6
+	fi
 	# the hottest JIT symbol of perf report on the injected file
 	ptop=$(perf report -i "$dir/inj.data" --stdio --sort dso,sym 2>/dev/null |
 		grep -E '^ +[0-9.]+% +jitted-[0-9]+-[0-9]+\.so ' | head -1 |

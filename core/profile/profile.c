@@ -207,10 +207,30 @@ apply_sideband(struct bt_profile *p, struct procs *ps, const struct sideband *s)
 		pi = proc_get(ps, s->pid);
 		pr = &ps->v.v[pi];
 		for (i = 0; i < pr->maps.n; i++) {
-			struct map *o = &pr->maps.v[i];
-			if (o->start < s->start + s->len && s->start < o->end &&
-			    o->t_end > s->time)
-				o->t_end = s->time;
+			struct map *o = &pr->maps.v[i], part;
+			uint64_t end = s->start + s->len;
+
+			if (!(o->start < end && s->start < o->end && o->t_end > s->time))
+				continue;
+			/*
+			 * what the new mapping does not cover stays mapped, as perf
+			 * splits maps (perf inject --jit maps each piece of code
+			 * over the runtime's executable)
+			 */
+			part = *o;
+			part.t_start = s->time;
+			o->t_end = s->time;
+			if (part.start < s->start) {
+				struct map lo = part;
+				lo.end = s->start;
+				BT_VEC_PUSH(pr->maps, lo);
+			}
+			if (part.end > end) {
+				struct map hi = part;
+				hi.pgoff += end - part.start;
+				hi.start = end;
+				BT_VEC_PUSH(pr->maps, hi);
+			}
 		}
 		m.start = s->start;
 		m.end = s->start + s->len;

@@ -518,6 +518,20 @@ bt_msyms_open(const char *path, const void *image, size_t image_len,
 		goto fail;
 	}
 	m->elf = dwfl_module_getelf(m->mod, &bias);
+	if (m->elf != NULL && bias != 0 && image == NULL) {
+		/*
+		 * A shared object whose first segment is not at 0 (perf inject
+		 * --jit's jitted-PID-N.so: code at 0x80) gets a bias from
+		 * libdwfl; report it where it was linked, so that addresses are
+		 * link-time addresses as everywhere else
+		 */
+		dwfl_report_begin(m->dwfl);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		m->mod = fd < 0 ? NULL : dwfl_report_elf(m->dwfl, m->base, path, fd,
+		    (GElf_Addr)-bias, false);
+		dwfl_report_end(m->dwfl, NULL, NULL);
+		m->elf = m->mod ? dwfl_module_getelf(m->mod, &bias) : NULL;
+	}
 	if (m->elf == NULL || gelf_getehdr(m->elf, &eh) == NULL) {
 		bt_error_set(err, BT_EFORMAT, "cannot read the ELF header of '%s'", path);
 		goto fail;
