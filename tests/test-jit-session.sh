@@ -155,14 +155,28 @@ if [ $have_node = 1 ]; then
 		(cd "$d" && "$BT" -i b.data --format json --top 1 --export top.json)
 		top_jit "node hot.js (no flags)" "$d/top.json" '^JS:\*hotLoop ' hot.js
 	fi
+	# lint: the hot method was loaded after the measurement began; no ELF advice
+	checks=$(python3 -c 'import json, sys; print(" ".join(f["check"] for f in json.load(open(sys.argv[1]))["findings"]))' "$d/top.json" 2>/dev/null)
+	case " $checks " in
+	*" no-debug-info "*) fail "node: ELF advice for JIT code: $checks" ;;
+	*" jit-recompiled "*) ok "node: lint says the hot method was compiled during the measurement ($checks)" ;;
+	*) fail "node: no jit-recompiled finding (findings: $checks)" ;;
+	esac
 	d=$TMP/nodenojit
 	mkdir -p "$d"
-	(cd "$d" && "$BT" -q --no-jit -o b.data node "$TOP/tests/fixtures/hot.js" >"$TMP/out" 2>"$TMP/err")
-	if [ -e "$d/b.data.jit" ] || ls "$d"/jit-*.dump >/dev/null 2>&1 || grep -q '\[jit\]' "$TMP/out"; then
+	(cd "$d" && "$BT" -q --no-jit -o b.data --format json --top 0 --export b.json \
+		node "$TOP/tests/fixtures/hot.js" >"$TMP/out" 2>"$TMP/err")
+	if [ -e "$d/b.data.jit" ] || ls "$d"/jit-*.dump >/dev/null 2>&1 || grep -q '\[jit\]' "$d/b.json"; then
 		fail "node --no-jit: JIT output was turned on anyway"
 	else
 		ok "node --no-jit: the command ran as given"
 	fi
+	checks=$(python3 -c 'import json, sys; print(" ".join(f["check"] for f in json.load(open(sys.argv[1]))["findings"]))' "$d/b.json" 2>/dev/null)
+	case " $checks " in
+	*" no-debug-info "*) fail "node --no-jit: ELF advice for anonymous JIT code: $checks" ;;
+	*" jit-uncovered "*) ok "node --no-jit: lint says the JIT code is not covered by any map ($checks)" ;;
+	*) fail "node --no-jit: no jit-uncovered finding (findings: $checks)" ;;
+	esac
 	if [ $have_perf = 1 ]; then
 		perf_oracle "node (perf record -k 1, --perf-prof)" "$TMP/pnode" '^JS:\*hotLoop ' \
 			node --perf-prof --interpreted-frames-native-stack --logfile=/dev/null \
@@ -221,6 +235,12 @@ if [ $have_java = 1 ]; then
 			noleft java "$d" "$pid"
 			(cd "$d" && "$BT" -i b.data --format json --top 1 --export top.json)
 			top_jit "java -cp . Hot (no flags)" "$d/top.json" '^Hot\.run\(I\)D \[c2 L4 (OSR@[0-9]+ )?#[0-9]+\]$' Hot.java
+			checks=$(python3 -c 'import json, sys; print(" ".join(f["check"] for f in json.load(open(sys.argv[1]))["findings"]))' "$d/top.json" 2>/dev/null)
+			case " $checks " in
+			*" no-debug-info "*) fail "java: ELF advice for JIT code: $checks" ;;
+			*" jit-recompiled "*) ok "java: lint says the hot method was compiled during the measurement ($checks)" ;;
+			*) fail "java: no jit-recompiled finding (findings: $checks)" ;;
+			esac
 		fi
 		if [ $have_perf = 1 ]; then
 			perf_oracle "java (perf record -k 1, agent)" "$TMP/pjava" '^Hot\.run\(I\)D \[c2 L4 ' \

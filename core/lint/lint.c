@@ -12,6 +12,7 @@
 #include "annotate/annotate.h"
 #include "benchtui/lint.h"
 #include "benchtui/view.h"
+#include "lint/lint-int.h"
 #include "session/session-int.h"
 
 /* Thresholds, in percent of all samples of the window. */
@@ -64,6 +65,13 @@ add(struct bt_session *s, const char *check, long func, double percent,
 	f.message = bt_strpool_add(&l->pool, sb.buf, sb.len);
 	bt_strbuf_release(&sb);
 	BT_VEC_PUSH(l->findings, f);
+}
+
+void
+bt_lint_add(struct bt_session *s, const char *check, long func, double percent,
+	    const char *message)
+{
+	add(s, check, func, percent, "%s", message);
 }
 
 static double
@@ -454,8 +462,8 @@ check_debug_info(struct bt_session *s)
 		if (f->percent < NODEBUG_MIN)
 			break;
 		if (f->kind == BT_FK_KERNEL || f->kind == BT_FK_UNKNOWN ||
-		    strcmp(f->module, "[vdso]") == 0)
-			continue;
+		    strcmp(f->module, "[vdso]") == 0 || bt_lint_is_jit(s, fi))
+			continue;	/* JIT code: lint-jit.c */
 		m = bt_session_syms(s, bt_session_func_module(s, fi));
 		if (m != NULL && bt_msyms_has_dwarf(m))
 			continue;
@@ -487,6 +495,7 @@ bt_session_findings(struct bt_session *s, const struct bt_finding **out)
 			check_unoptimized(s);
 			check_startup_kernel(s);
 			check_debug_info(s);
+			bt_lint_jit(s);
 		}
 	}
 	*out = l->findings.v;

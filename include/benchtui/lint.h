@@ -15,7 +15,8 @@ struct bt_session;
  * struct bt_finding - one thing the profile says about the benchmark
  * @check: "empty-loop", "timer-dominated", "unoptimized", "few-samples",
  *         "lost-samples", "throttled", "startup-dominated",
- *         "kernel-dominated", "no-debug-info"
+ *         "kernel-dominated", "no-debug-info", "jit-warmup",
+ *         "jit-recompiled", "jit-uncovered"
  * @function: the function it is about, NULL for the whole run
  * @func: its index in the session's table, -1 for the whole run
  * @percent: the share of all samples it concerns
