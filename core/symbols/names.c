@@ -121,6 +121,21 @@ bt_name_short(const char *name, bool fold_templates, char *buf, size_t len)
 		} else if (c == '>')
 			depth--;
 	}
+	/*
+	 * what tells versions of JIT code apart stays: "double Hot.run(int)
+	 * (version 2 at 0x7f...)" (profile-jit.c)
+	 */
+	if (end < strlen(name)) {
+		const char *v = strstr(name + end, " (version ");
+		if (v == NULL)
+			v = strstr(name + end, " (loaded ");
+		if (v != NULL) {
+			for (; *v && o + 1 < len; v++)
+				buf[o++] = *v;
+			buf[o] = '\0';
+			return buf;
+		}
+	}
 	/* a version or PLT suffix after the parameters stays: "f@plt" */
 	if (end < strlen(name) && (name = strrchr(name + end, '@')) != NULL &&
 	    strchr(name, ')') == NULL)
