@@ -172,6 +172,21 @@ host_machine(void)
 #endif
 }
 
+/* A name from a runtime's file, control bytes escaped (\x1b): it reaches terminals. */
+static char *
+clean_name(const char *name)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const unsigned char *c;
+
+	for (c = (const unsigned char *)name; *c; c++)
+		if (*c < 0x20 || *c == 0x7f)
+			bt_strbuf_addf(&sb, "\\x%02x", *c);
+		else
+			bt_strbuf_addch(&sb, (char)*c);
+	return bt_strbuf_detach(&sb, NULL);
+}
+
 /* The module of code c, created on first use. */
 static uint32_t
 code_module(struct bt_profile *p, const struct bt_jit_code *c)
@@ -196,7 +211,7 @@ code_module(struct bt_profile *p, const struct bt_jit_code *c)
 	*m.jit = *c;
 	if (m.jit->e_machine == 0)
 		m.jit->e_machine = host_machine();
-	m.jit_name = bt_xstrdup(c->name);
+	m.jit_name = clean_name(c->name);
 	BT_VEC_PUSH(p->modules, m);
 	j->slots[h].a = a;
 	j->slots[h].b = b;
