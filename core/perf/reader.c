@@ -174,6 +174,39 @@ pd_index_attrs(struct bt_pd_reader *r)
 		bt_perf_layout_init(&r->layouts[i], &r->attrs[i].attr);
 }
 
+/*
+ * Every event gets a name, unique in the file (-e selects by name): an
+ * event without an EVENT_DESC name is named as perf names it, modifiers
+ * included ("cpu-clock:u"); the second of two equal names is "NAME#2".
+ */
+static void
+name_attrs(struct bt_pd_reader *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nattrs; i++) {
+		char buf[96];
+		unsigned k = 1;
+
+		if (r->attrs[i].name == NULL)
+			r->attrs[i].name = bt_xstrdup(bt_perf_event_name_full(
+			    &r->attrs[i].attr, buf, sizeof(buf)));
+		for (j = 0; j < i; j++)
+			if (strcmp(r->attrs[j].name, r->attrs[i].name) == 0)
+				break;
+		if (j == i)
+			continue;
+		do {	/* the first free NAME#k */
+			snprintf(buf, sizeof(buf), "%.80s#%u", r->attrs[i].name, ++k);
+			for (j = 0; j < i; j++)
+				if (strcmp(r->attrs[j].name, buf) == 0)
+					break;
+		} while (j < i);
+		free(r->attrs[i].name);
+		r->attrs[i].name = bt_xstrdup(buf);
+	}
+}
+
 static int
 parse_header(struct bt_pd_reader *r, struct bt_error *err)
 {
@@ -235,12 +268,7 @@ parse_header(struct bt_pd_reader *r, struct bt_error *err)
 	if (r->bt_section == NULL)	/* not in feature bit 255 (older recordings) */
 		pd_read_trailer(r);
 names:
-	for (i = 0; i < r->nattrs; i++) {
-		char buf[64];
-		if (r->attrs[i].name == NULL)
-			r->attrs[i].name = bt_xstrdup(bt_perf_event_name(
-			    &r->attrs[i].attr, buf, sizeof(buf)));
-	}
+	name_attrs(r);
 	r->pos = r->data_sec.offset;
 	return 0;
 }

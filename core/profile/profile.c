@@ -314,6 +314,7 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	for (i = 0; i < bt_pd_nattrs(r); i++)
 		p->events[i] = bt_xstrdup(bt_pd_attr(r, i)->name);
 	in->events = (const char *const *)p->events;
+	in->event_samples = p->event_samples;
 	in->nevents = bt_pd_nattrs(r);
 	in->frequency = a0->freq ? (unsigned)a0->sample_freq : 0;
 	in->duration = p->meta.duration > 0 ? p->meta.duration :

@@ -101,6 +101,14 @@ bool bt_session_dwarf(struct bt_session *s, uint32_t mi);
 void bt_session_notef(struct bt_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/*
+ * events.c: the event shown when none is asked for (the first one with
+ * samples: on hybrid machines and after perf inject the first event of a
+ * file is often empty), and the note that lists the events with samples.
+ */
+int bt_session_default_event(const struct bt_profile *p);
+void bt_session_events_note(struct bt_session *s);
+
 /* A per-selection cache slot: get it, or set it with its release function. */
 void *bt_session_cache(const struct bt_session *s, enum bt_session_cache which);
 void bt_session_set_cache(struct bt_session *s, enum bt_session_cache which,

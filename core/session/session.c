@@ -399,7 +399,7 @@ select_data(struct bt_session *s, struct bt_error *err)
 {
 	struct bt_profile *p = s->p;
 	size_t i;
-	int attr = 0;
+	int attr = bt_session_default_event(p);
 
 	if (s->o.event != NULL) {
 		attr = -1;
@@ -463,6 +463,7 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	}
 	for (i = 0; i < p->info.nnotes; i++)
 		bt_session_notef(s, "%s", p->info.notes[i]);
+	bt_session_events_note(s);
 	if (p->unresolved)
 		bt_session_notef(s, "%llu samples fell outside every recorded mapping",
 		    (unsigned long long)p->unresolved);
