@@ -155,6 +155,8 @@ void bt_pd_close(struct bt_pd_reader *r);
 size_t bt_pd_nattrs(const struct bt_pd_reader *r);
 const struct bt_pd_attr *bt_pd_attr(const struct bt_pd_reader *r, size_t i);
 bool bt_pd_swapped(const struct bt_pd_reader *r);
+/* The event (attr index) a sample id belongs to, -1 when unknown. */
+int bt_pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id);
 
 /* A string feature (HOSTNAME, OSRELEASE, VERSION, ARCH); NULL if absent. */
 const char *bt_pd_feature_str(const struct bt_pd_reader *r, int feat);

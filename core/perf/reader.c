@@ -445,6 +445,12 @@ bt_pd_close(struct bt_pd_reader *r)
 	free(r);
 }
 
+int
+bt_pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id)
+{
+	return pd_attr_of_id(r, id);
+}
+
 size_t
 bt_pd_nattrs(const struct bt_pd_reader *r)
 {

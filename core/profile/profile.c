@@ -11,6 +11,7 @@
 #include "base.h"
 #include "perf/perfdata.h"
 #include "profile/profile-int.h"
+#include "profile/readvals.h"
 
 struct sideband {
 	uint64_t time;
@@ -168,6 +169,39 @@ sb_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/*
+ * A new mapping [start, end) at time t ends the older mappings it
+ * overlaps, and what they kept outside it lives on as new pieces (perf's
+ * maps__fixup_overlappings): the kernel reports ld.so, or any ELF whose
+ * first segment is executable, with its whole reserved size, then maps
+ * libraries into its tail; the head stays ld.so's.
+ */
+static void
+trim_maps(struct proc *pr, uint64_t start, uint64_t end, uint64_t t)
+{
+	size_t i, n = pr->maps.n;
+
+	for (i = 0; i < n; i++) {
+		struct map o = pr->maps.v[i], piece;
+
+		if (!(o.start < end && start < o.end && o.t_end > t))
+			continue;
+		pr->maps.v[i].t_end = t;
+		piece = o;
+		piece.t_start = t;
+		if (o.start < start) {
+			piece.end = start;
+			BT_VEC_PUSH(pr->maps, piece);
+		}
+		if (end < o.end) {
+			piece.start = end;
+			piece.end = o.end;
+			piece.pgoff = o.pgoff + (end - o.start);
+			BT_VEC_PUSH(pr->maps, piece);
+		}
+	}
+}
+
 static void
 apply_sideband(struct bt_profile *p, struct procs *ps, const struct sideband *s)
 {
@@ -205,12 +239,7 @@ apply_sideband(struct bt_profile *p, struct procs *ps, const struct sideband *s)
 			return;	/* kernel maps: kernel samples are one bucket */
 		pi = proc_get(ps, s->pid);
 		pr = &ps->v.v[pi];
-		for (i = 0; i < pr->maps.n; i++) {
-			struct map *o = &pr->maps.v[i];
-			if (o->start < s->start + s->len && s->start < o->end &&
-			    o->t_end > s->time)
-				o->t_end = s->time;
-		}
+		trim_maps(pr, s->start, s->start + s->len, s->time);
 		m.start = s->start;
 		m.end = s->start + s->len;
 		m.pgoff = s->pgoff;
@@ -524,9 +553,12 @@ for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
 		void *arg, struct bt_error *err)
 {
 	const struct bt_perf_layout *l = bt_pd_fast_layout(r);
+	struct bt_readvals *rv = bt_readvals_new();
 	struct bt_pd_event ev;
 	int ret;
 
+	if (l != NULL && (l->sample_type & PERF_SAMPLE_READ))
+		l = NULL;	/* counter values: bt_readvals_split() */
 	bt_pd_rewind(r);
 	for (;;) {
 		struct bt_sample smp;
@@ -572,9 +604,22 @@ for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
 			if (ev.type != PERF_RECORD_SAMPLE)
 				continue;
 		}
-		if (resolve_sample(p, &ev, &smp))
-			fn(p, &smp, arg);
+		if (resolve_sample(p, &ev, &smp)) {
+			const struct bt_read_credit *c;
+			int i, n = l ? -1 : bt_readvals_split(rv, r, &ev, &c);
+
+			if (n < 0)
+				fn(p, &smp, arg);
+			for (i = 0; i < n; i++) {
+				if ((size_t)c[i].attr >= p->info.nevents || c[i].attr > 255)
+					continue;
+				smp.attr = (uint8_t)c[i].attr;
+				smp.period = BT_MIN(c[i].period, UINT32_MAX);
+				fn(p, &smp, arg);
+			}
+		}
 	}
+	bt_readvals_free(rv);
 	return ret;
 }
 

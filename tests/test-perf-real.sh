@@ -1,0 +1,110 @@
+#!/bin/bash
+# Real-world recordings read right (issue 12), each against perf's own
+# reading of the same file (DESIGN.md §9): event names with perf's
+# modifiers (also when the file has no EVENT_DESC names, as older perfs
+# wrote), the default event when the first one is empty, mappings that
+# overlap part of an older one, group sampling (PERF_SAMPLE_READ).
+. tests/lib.sh
+command -v perf >/dev/null || skip "perf is not installed (scripts/deps.sh installs linux-perf)"
+need_recording
+split=$(fixture split)
+STRIP=$TOP/tests/tools/pd-strip-feature.py
+
+# "name samples" of every event perf reports (events without samples are
+# not listed by perf), in file order
+perf_events() {
+	perf report -i "$1" --stdio --no-group --sort comm -F sample 2>/dev/null |
+		awk '/^# Samples: .* of event/ { if (e != "") print e, s; e = $NF; gsub("\047", "", e); s = 0; next }
+		     !/^#/ && NF { s += $1 } END { if (e != "") print e, s }'
+}
+# the same from benchtui: the header's list, or its one event
+bt_events() {
+	"$BT" -i "$1" --stdio --top 0 2>"$TMP/err" >"$TMP/ev.txt"
+	if grep -q '^# note: [0-9]* events with samples: ' "$TMP/ev.txt"; then
+		sed -n 's/^# note: [0-9]* events with samples: \(.*\); -e NAME.*/\1/p' "$TMP/ev.txt" |
+			sed 's/), /)\n/g' | sed 's/^\(.*\) (\([0-9]*\))$/\1 \2/'
+	else
+		e=$(sed -n 's/^# event: \([^,]*\).*/\1/p' "$TMP/ev.txt")
+		n=$(awk '/^# samples:/ { sub(",", "", $3); print $3; exit }' "$TMP/ev.txt")
+		echo "$e $n"
+	fi
+}
+# "samples dso symbol" of user-space functions, of one event
+perf_funcs() {
+	perf report -i "$1" --stdio --no-group --sort dso,sym -F sample,dso,sym 2>/dev/null |
+		awk -v ev="$2" '/^# Samples: .* of events? / { e = $NF; gsub("\047", "", e); next }
+		     $3 == "[.]" && e == ev { print $1, $2, $4 }' | sort -k2
+}
+bt_funcs() {
+	"$BT" -i "$1" --stdio --top 1 -e "$2" 2>/dev/null |
+		awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit }
+		     t && $3 != "[kernel]" && $3 != "[unknown]" {
+			if ($NF ~ /@plt$/) { plt[$3] += $2; next }
+			print $2, $3, $NF }
+		     END { for (m in plt) print plt[m], m, "_init" }' | sort -k2
+}
+compare() {	# compare WHAT PERF_OUT BT_OUT
+	if [ ! -s "$2" ]; then
+		fail "$1: perf printed nothing"
+	elif diff "$2" "$3" >"$TMP/d"; then
+		ok "$1: $(tr '\n' ' ' <"$2" | cut -c1-150)"
+	else
+		fail "$1 differs (< perf, > benchtui)"; head -20 "$TMP/d"
+	fi
+}
+
+# --- event names with modifiers, with and without EVENT_DESC
+perf record -q -e cpu-clock:u -e task-clock:k -e cpu-clock -e cpu-clock:G \
+	-e cpu-clock:uk -e cpu-clock:h -F 1000 -o "$TMP/mod.data" "$split" >/dev/null 2>&1 ||
+	skip "perf record with modifiers failed here"
+python3 "$STRIP" "$TMP/mod.data" "$TMP/nodesc.data" 12 ||
+	fail "pd-strip-feature: no EVENT_DESC in perf's recording"
+for f in mod.data nodesc.data; do
+	perf_events "$TMP/$f" >"$TMP/p"
+	bt_events "$TMP/$f" >"$TMP/b"
+	compare "$f: events and their samples as perf" "$TMP/p" "$TMP/b"
+	# -e selects each by perf's name: the one with k/u bits, and plain
+	while read -r ev n; do
+		case $ev in cpu-clock|cpu-clock:u*) ;; *) continue ;; esac
+		perf_funcs "$TMP/$f" "$ev" >"$TMP/pf"
+		bt_funcs "$TMP/$f" "$ev" >"$TMP/bf"
+		compare "$f: -e $ev: functions as perf's" "$TMP/pf" "$TMP/bf"
+	done <"$TMP/p"
+done
+grep -q "^cpu-clock:uH " "$TMP/p" || fail "perf did not name cpu-clock:u cpu-clock:uH without EVENT_DESC: $(cat "$TMP/p")"
+
+# --- the first event has no samples (cpu-clock:h: no hypervisor here)
+perf record -q -e cpu-clock:h -e cpu-clock -F 1000 -o "$TMP/empty1.data" "$split" >/dev/null 2>&1
+perf_events "$TMP/empty1.data" >"$TMP/p"
+if [ "$(wc -l <"$TMP/p")" != 1 ]; then
+	skipped "cpu-clock:h has samples here: no empty first event ($(tr '\n' ' ' <"$TMP/p"))"
+else
+	bt_events "$TMP/empty1.data" >"$TMP/b"
+	compare "first event empty: the one with samples is shown" "$TMP/p" "$TMP/b"
+	grep -q "^# note: only 'cpu-clock' has samples, of 2 events" "$TMP/ev.txt" &&
+		ok "first event empty: $(grep '^# note: only' "$TMP/ev.txt")" ||
+		fail "first event empty: no note: $(grep '^# note' "$TMP/ev.txt")"
+fi
+
+# --- a mapping over the middle of the program's code (mmap MAP_FIXED of
+# an executable page): perf keeps the code on both sides of it
+ovl=$(fixture overlap -fno-reorder-functions)
+perf record -q -e cpu-clock -F 2000 -o "$TMP/ovl.data" "$ovl" >/dev/null 2>&1
+perf_funcs "$TMP/ovl.data" cpu-clock >"$TMP/p"
+bt_funcs "$TMP/ovl.data" cpu-clock >"$TMP/b"
+compare "mapping over part of an older one: functions as perf's" "$TMP/p" "$TMP/b"
+grep -q " hot_a$" "$TMP/b" && grep -q " hot_b$" "$TMP/b" ||
+	fail "overlap: hot_a and hot_b not both found: $(tr '\n' ' ' <"$TMP/b")"
+
+# --- group sampling: the leader's samples carry every member's count
+perf record -q -e '{cpu-clock,task-clock}:S' -F 2000 -o "$TMP/grp.data" "$split" >/dev/null 2>&1 ||
+	skip "perf record of a group failed here"
+perf_events "$TMP/grp.data" >"$TMP/p"
+bt_events "$TMP/grp.data" >"$TMP/b"
+compare "group {cpu-clock,task-clock}:S: events and samples as perf" "$TMP/p" "$TMP/b"
+for ev in cpu-clock task-clock; do
+	perf_funcs "$TMP/grp.data" $ev >"$TMP/pf"
+	bt_funcs "$TMP/grp.data" $ev >"$TMP/bf"
+	compare "group: -e $ev: functions as perf's" "$TMP/pf" "$TMP/bf"
+done
+finish
