@@ -107,4 +107,35 @@ for ev in cpu-clock task-clock; do
 	bt_funcs "$TMP/grp.data" $ev >"$TMP/bf"
 	compare "group: -e $ev: functions as perf's" "$TMP/pf" "$TMP/bf"
 done
+
+# --- module paths that are not programs: a FIFO where the program was (it
+# used to hang in open()), the kernel's files (/proc/self/exe is benchtui
+# itself; libdw leaked on sysfs), a device: refused, samples kept
+mkdir -p "$TMP/mods"
+prog=$TMP/mods/a-program-with-a-long-name
+cp "$split" "$prog"
+perf record -q -e cpu-clock -F 1000 -o "$TMP/mp.data" "$prog" >/dev/null 2>&1
+n=$(perf_events "$TMP/mp.data" | awk '{ print $2 }')
+for to in /proc/self/exe /sys/kernel/notes /dev/null //proc/./self/exe fifo; do
+	if [ $to = fifo ]; then
+		rm -f "$prog" && mkfifo "$prog" && cp "$TMP/mp.data" "$TMP/to.data"
+	else
+		python3 - "$TMP/mp.data" "$TMP/to.data" "$prog" "$to" <<'PY'
+import sys
+d = open(sys.argv[1], "rb").read()
+old, new = sys.argv[3].encode() + b"\0", sys.argv[4].encode()
+assert old in d
+open(sys.argv[2], "wb").write(d.replace(old, new + b"\0" * (len(old) - len(new))))
+PY
+	fi
+	timeout 60 "$BT" -i "$TMP/to.data" --stdio --top 1 >"$TMP/to.txt" 2>"$TMP/err"
+	rc=$?
+	got=$(awk '/^# samples:/ { sub(",", "", $3); print $3; exit }' "$TMP/to.txt")
+	note=$(grep -m1 "^# note: '.*' is .*: its samples show as addresses" "$TMP/to.txt")
+	if [ $rc = 0 ] && [ "$got" = "$n" ] && [ -n "$note" ]; then
+		ok "module path $to: $n samples kept, ${note#\# note: }"
+	else
+		fail "module path $to: rc $rc, $got samples (perf $n), $(grep -m2 '^# note' "$TMP/to.txt") $(head -c 200 "$TMP/err")"
+	fi
+done
 finish
