@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -128,7 +129,7 @@ progress_wanted(const struct cli *c)
 }
 
 static int
-record(const struct cli *c)
+record(const struct cli *c, int *wait_status)
 {
 	char **argv = c->cmd;
 	const char *output = c->output;
@@ -175,6 +176,7 @@ record(const struct cli *c)
 	if (res.interrupted)
 		fprintf(stderr, "benchtui: interrupted: '%s' stopped, %llu samples kept in '%s'\n",
 		    argv[0], (unsigned long long)res.samples, output);
+	*wait_status = res.wait_status;
 	if (!c->quiet)
 		fprintf(stderr, "benchtui: %llu samples of %s at %u Hz in %.3f s%s%s%s, lost %llu; saved to '%s'\n",
 		    (unsigned long long)res.samples, res.event, freq ? freq : 4000,
@@ -208,17 +210,27 @@ main(int argc, char **argv)
 	}
 	input = c.input;
 	if (input == NULL) {
-		ret = record(&c);
+		struct stat st;
+		int ws = 0;
+
+		ret = record(&c, &ws);
 		if (ret)
 			return ret;
 		input = c.output;
+		if (stat(input, &st) == 0 && !S_ISREG(st.st_mode)) {
+			/* -o /dev/null: written through, nothing to read back */
+			fprintf(stderr, "benchtui: the recording went to '%s', which "
+			    "cannot be read back: nothing to show\n", input);
+			return bt_wait_code(ws);
+		}
 	}
 	p = bt_profile_open(input, &err);
 	if (p == NULL) {
 		fprintf(stderr, "benchtui: %s\n", err.msg);
 		return EXIT_NODATA;
 	}
-	status = bench_status(bt_profile_info(p));
+	/* -i: the recorded benchmark's status is shown, not returned (DESIGN §2) */
+	status = c.input != NULL ? 0 : bench_status(bt_profile_info(p));
 	s = bt_session_new(p, &c.so, &err);
 	if (s == NULL) {
 		fprintf(stderr, "benchtui: %s\n", err.msg);

@@ -53,6 +53,7 @@ struct bt_pd_reader {
 	struct pd_section data_sec;
 	uint64_t pos;
 	bool pipe;		/* pipe mode: attrs and features are records */
+	bool unfinished;	/* data size 0 in the header: data to the end */
 	uint64_t skip;		/* payload after the last record, still to skip */
 	uint64_t last;		/* position of the last record returned */
 	struct pd_zstream *z;	/* from the first COMPRESSED record on */

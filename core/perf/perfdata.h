@@ -155,6 +155,11 @@ void bt_pd_close(struct bt_pd_reader *r);
 size_t bt_pd_nattrs(const struct bt_pd_reader *r);
 const struct bt_pd_attr *bt_pd_attr(const struct bt_pd_reader *r, size_t i);
 bool bt_pd_swapped(const struct bt_pd_reader *r);
+/*
+ * The header's data size is 0 (the writer was killed before it wrote it):
+ * the data is read to the end of the file, a record cut there dropped.
+ */
+bool bt_pd_unfinished(const struct bt_pd_reader *r);
 /* The event (attr index) a sample id belongs to, -1 when unknown. */
 int bt_pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id);
 

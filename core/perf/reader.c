@@ -252,7 +252,18 @@ parse_header(struct bt_pd_reader *r, struct bt_error *err)
 		uint64_t w = pd_g64(r, r->data + 72 + i * 8);
 		memcpy(bits + i * 8, &w, 8);	/* bitmap as little-endian words */
 	}
-	if (!pd_in_file(r, r->data_sec.offset, r->data_sec.size)) {
+	if (r->data_sec.size == 0 && r->data_sec.offset <= r->size &&
+	    r->size > r->data_sec.offset) {
+		/*
+		 * The writer never came back to say how much data it wrote
+		 * (perf or benchtui killed): the data runs to the end of the
+		 * file, a record cut there is dropped, and the features, if
+		 * any were ever written, cannot be found.
+		 */
+		r->unfinished = true;
+		r->data_sec.size = r->size - r->data_sec.offset;
+		memset(bits, 0, sizeof(bits));
+	} else if (!pd_in_file(r, r->data_sec.offset, r->data_sec.size)) {
 		if (r->data_sec.offset > r->size)
 			return bt_error_set(err, BT_EFORMAT,
 			    "data section at offset %llu is past the end of the file (%zu bytes)",
@@ -443,6 +454,12 @@ bt_pd_close(struct bt_pd_reader *r)
 	if (r->mapped)
 		munmap((void *)r->data, r->size);
 	free(r);
+}
+
+bool
+bt_pd_unfinished(const struct bt_pd_reader *r)
+{
+	return r->unfinished;
 }
 
 int
@@ -666,6 +683,10 @@ file_record(struct bt_pd_reader *r, const uint8_t **p, uint16_t *sz,
 	if (r->pos >= end)
 		return 0;
 	drop_behind(r);
+	if (r->unfinished && (end - r->pos < 8 || pd_g16(r, r->data + r->pos + 6) > end - r->pos)) {
+		r->pos = end;	/* the record being written when it stopped */
+		return 0;
+	}
 	if (end - r->pos < 8) {
 		bt_error_set(err, BT_EFORMAT, "truncated record header at offset %llu", at);
 		return -BT_EFORMAT;

@@ -365,6 +365,10 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	in->hostname = p->hostname;
 	in->osrelease = p->osrelease;
 	in->recorder = p->recorder;
+	if (bt_pd_unfinished(r))
+		BT_VEC_PUSH(p->notes, bt_xstrdup("the recording was not finished "
+		    "(the size of its data was never written: was the recorder "
+		    "killed?): read to its last whole record"));
 	aux = bt_pd_auxtrace(r);
 	if (aux->present) {
 		char size[32];
