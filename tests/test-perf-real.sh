@@ -138,4 +138,28 @@ PY
 		fail "module path $to: rc $rc, $got samples (perf $n), $(grep -m2 '^# note' "$TMP/to.txt") $(head -c 200 "$TMP/err")"
 	fi
 done
+
+# --- terminal escapes in a recording (a program whose name retitles and
+# recolours the terminal, and is not UTF-8): the text report and the
+# messages on stderr carry them as \xNN; JSON keeps them as JSON escapes
+evil=$TMP/mods/$(printf 'ev\033]0;PWNED\007il\033[31m\302\233\377')
+cp "$split" "$evil"
+(cd "$TMP/mods" && perf record -q -e cpu-clock -F 1000 -o "$TMP/evil.data" "$evil" >/dev/null 2>&1)
+"$BT" -i "$TMP/evil.data" --stdio --top 1 >"$TMP/evil.txt" 2>&1
+"$BT" -i "$TMP/evil.data" --stdio -e "$(printf 'x\033[2J')" >>"$TMP/evil.txt" 2>&1
+rm -f "$evil" && mkfifo "$evil"
+"$BT" -i "$TMP/evil.data" --stdio --top 1 >>"$TMP/evil.txt" 2>&1
+if python3 - "$TMP/evil.txt" <<'PY'
+import sys
+t = open(sys.argv[1], "rb").read().decode("utf-8")   # strict: fails on invalid UTF-8
+bad = [c for c in t if (ord(c) < 32 and c not in "\t\n") or 0x7f <= ord(c) <= 0x9f]
+sys.exit(1 if bad else 0)
+PY
+then
+	n=$(grep -c 'ev\\x1b\]0;PWNED\\x07il\\x1b\[31m\\xc2\\x9b\\xff' "$TMP/evil.txt")
+	[ "$n" -ge 3 ] && ok "escapes from the recording shown as \\xNN in the report and in messages ($n lines)" ||
+		fail "escapes: the escaped name is missing: $(head -c 400 "$TMP/evil.txt")"
+else
+	fail "escapes: raw control bytes or invalid UTF-8 reached the output: $(head -c 300 "$TMP/evil.txt" | od -c | head -5)"
+fi
 finish
