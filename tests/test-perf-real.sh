@@ -162,4 +162,29 @@ then
 else
 	fail "escapes: raw control bytes or invalid UTF-8 reached the output: $(head -c 300 "$TMP/evil.txt" | od -c | head -5)"
 fi
+
+# --- perf's build-id cache: the program deleted or rebuilt since the
+# recording, or the recording moved to another home after perf archive
+mkdir -p "$TMP/bid" "$TMP/home1" "$TMP/home2"
+cp "$split" "$TMP/bid/prog"
+HOME=$TMP/home1 perf record -q -e cpu-clock -F 1000 -o "$TMP/bid/bid.data" "$TMP/bid/prog" >/dev/null 2>&1
+HOME=$TMP/home1 perf_funcs "$TMP/bid/bid.data" cpu-clock >"$TMP/pbid"
+for how in deleted rebuilt; do
+	rm -f "$TMP/bid/prog"
+	[ $how = rebuilt ] && cc -O0 -g -o "$TMP/bid/prog" "$TOP/tests/fixtures/split.c"
+	HOME=$TMP/home1 bt_funcs "$TMP/bid/bid.data" cpu-clock >"$TMP/b"
+	compare "program $how since the recording: names from perf's build-id cache" "$TMP/pbid" "$TMP/b"
+	HOME=$TMP/home1 "$BT" -i "$TMP/bid/bid.data" --stdio --top 0 | grep -q "^# note: '$TMP/bid/prog' .*: read from perf's build-id cache" ||
+		fail "program $how: no note about the build-id cache"
+done
+if (cd "$TMP/bid" && HOME=$TMP/home1 perf archive bid.data >/dev/null 2>&1) && [ -s "$TMP/bid/bid.data.tar.bz2" ]; then
+	mkdir -p "$TMP/elsewhere" "$TMP/home2/.debug"
+	tar xjf "$TMP/bid/bid.data.tar.bz2" -C "$TMP/home2/.debug"
+	mv "$TMP/bid/bid.data" "$TMP/elsewhere/"
+	rm -f "$TMP/bid/prog"
+	HOME=$TMP/home2 bt_funcs "$TMP/elsewhere/bid.data" cpu-clock >"$TMP/b"
+	compare "moved after perf archive (unpacked into a new ~/.debug)" "$TMP/pbid" "$TMP/b"
+else
+	skipped "perf archive did not make a tarball here"
+fi
 finish

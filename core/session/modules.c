@@ -55,6 +55,8 @@ bt_session_syms(struct bt_session *s, uint32_t mi)
 		sm->syms = bt_msyms_open(m->path, NULL, 0, &err);
 		if (stat(m->path, &st) == 0)
 			sm->mtime = (int64_t)st.st_mtime;
+		if (m->build_id_size)
+			sm->syms = bt_session_syms_cached(s, mi, sm->syms);
 	} else
 		return NULL;
 	if (sm->syms == NULL) {

@@ -96,6 +96,13 @@ struct bt_disasm *bt_session_disasm(struct bt_session *s, struct bt_msyms *m,
 				    enum bt_asm_syntax syntax, struct bt_error *err);
 /* The symbols of module mi, opening it on first use; NULL if unavailable. */
 struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);
+/*
+ * buildid-cache.c: found (the module's file as recorded, NULL when it
+ * could not be opened) when it has the recorded build-id, else the copy
+ * in perf's build-id cache (found is freed, a note says so), else found.
+ */
+struct bt_msyms *bt_session_syms_cached(struct bt_session *s, uint32_t mi,
+					struct bt_msyms *found);
 /* Load module mi's DWARF once; false (and a note) when it has none. */
 bool bt_session_dwarf(struct bt_session *s, uint32_t mi);
 void bt_session_notef(struct bt_session *s, const char *fmt, ...)

@@ -169,6 +169,12 @@ size_t bt_elf_build_id(const char *path, uint8_t id[20]);
 size_t bt_elf_build_id_mem(const void *image, size_t len, uint8_t id[20]);
 /* id[0..n) as 2n hex digits into out (2n + 1 bytes). */
 void bt_build_id_hex(const uint8_t *id, size_t n, char *out);
+/*
+ * The copy of a module perf's build-id cache holds (perf record and perf
+ * archive fill it: $PERF_BUILDID_DIR, else ~/.debug, then
+ * .build-id/xx/yyyy.../elf), malloc'ed; NULL when there is none.
+ */
+char *bt_buildid_cache_file(const uint8_t *id, size_t n);
 /* This process's vDSO image (the same for every process of this kernel). */
 const void *bt_own_vdso(size_t *len);
 /*
