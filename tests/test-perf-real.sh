@@ -187,4 +187,23 @@ if (cd "$TMP/bid" && HOME=$TMP/home1 perf archive bid.data >/dev/null 2>&1) && [
 else
 	skipped "perf archive did not make a tarball here"
 fi
+
+# --- kernel samples named from /proc/kallsyms (the kernel that recorded)
+if [ "$(awk 'NR == 1 { print $1 }' /proc/kallsyms 2>/dev/null)" = 0000000000000000 ] || [ ! -r /proc/kallsyms ]; then
+	skipped "/proc/kallsyms shows no addresses here (kernel.kptr_restrict): kernel names not compared"
+else
+	sysc=$(fixture syscalls)
+	perf record -q -e cpu-clock -F 2000 -o "$TMP/k.data" "$sysc" >/dev/null 2>&1
+	perf report -i "$TMP/k.data" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
+		awk '$2 == "[kernel.kallsyms]" && $3 == "[k]" { print $1, $4 }' | sort -k2 >"$TMP/pk"
+	"$BT" -i "$TMP/k.data" --stdio --top 0 2>/dev/null |
+		awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit } t && $3 == "[kernel]" { print $2, $NF }' |
+		sort -k2 >"$TMP/bk"
+	# kernel modules' functions are perf's [module] dsos, benchtui's [kernel]
+	join -1 2 -2 2 -o 2.1,2.2 "$TMP/pk" "$TMP/bk" >"$TMP/bk2"
+	compare "kernel functions named from /proc/kallsyms as perf names them" "$TMP/pk" "$TMP/bk2"
+	pt=$(perf report -i "$TMP/k.data" --stdio --sort sym -F sample,sym 2>/dev/null | awk '$2 == "[k]" { s += $1 } END { print s + 0 }')
+	bt=$(awk '{ s += $1 } END { print s + 0 }' "$TMP/bk")
+	[ "$pt" = "$bt" ] && ok "kernel samples: $bt, as perf" || fail "kernel samples: benchtui $bt, perf $pt"
+fi
 finish

@@ -435,6 +435,9 @@ pass_sideband(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err
 			size_t bsz = ev.u.mmap.build_id_size;
 			enum bt_mod_kind k;
 
+			if (ev.u.mmap.pid == (uint32_t)-1 &&
+			    strncmp(fn, "[kernel.kallsyms]", 17) == 0)
+				p->ktext = ev.u.mmap.pgoff;	/* where _text was */
 			if (ev.type == PERF_RECORD_MMAP2 &&
 			    !(ev.u.mmap.prot & PROT_EXEC))
 				continue;

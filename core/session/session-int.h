@@ -65,6 +65,8 @@ struct bt_session {
 	struct bt_strpool pool;		/* names, files: live as long as the session */
 	struct bt_srccache *src;
 	struct bt_disasm *dis[8][2];	/* by arch, syntax */
+	struct bt_ksyms *ksyms;		/* kernel names (kernel.c) */
+	bool ksyms_tried;
 	struct {
 		void *data;
 		void (*release)(void *data);
@@ -103,6 +105,14 @@ struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);
  */
 struct bt_msyms *bt_session_syms_cached(struct bt_session *s, uint32_t mi,
 					struct bt_msyms *found);
+/*
+ * kernel.c: the kernel function holding addr (name borrowed from the
+ * session), from this machine's /proc/kallsyms when the recording's
+ * kernel is this one; false otherwise (kernel samples stay one bucket,
+ * and a note says why).
+ */
+bool bt_session_kernel_func(struct bt_session *s, uint64_t addr,
+			    const char **name, uint64_t *start, uint64_t *end);
 /* Load module mi's DWARF once; false (and a note) when it has none. */
 bool bt_session_dwarf(struct bt_session *s, uint32_t mi);
 void bt_session_notef(struct bt_session *s, const char *fmt, ...)
