@@ -15,13 +15,14 @@
 
 struct ksym {
 	uint64_t addr;
-	size_t order;
-	char *name;
+	uint32_t order;
+	uint32_t name;		/* offset in text */
 };
 
 struct bt_ksyms {
 	BT_VEC(struct ksym) v;
-	uint64_t text;		/* _text, 0 if not listed */
+	struct bt_strbuf text;	/* the file, names NUL-terminated in place */
+	uint64_t text_addr;	/* _text, 0 if not listed */
 };
 
 static int
@@ -34,43 +35,73 @@ ksym_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+static int
+hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* "ADDR TYPE NAME[\t[MODULE]]\n" lines, parsed in place (122k lines here). */
+static void
+parse(struct bt_ksyms *k)
+{
+	char *p = k->text.buf, *end = p + k->text.len;
+
+	while (p < end) {
+		char *nl = memchr(p, '\n', (size_t)(end - p)), *name;
+		uint64_t a = 0;
+		int d, n = 0;
+		char type;
+
+		if (nl == NULL)
+			nl = end;
+		while (p < nl && (d = hexval(*p)) >= 0 && n++ < 16) {
+			a = a << 4 | (uint64_t)d;
+			p++;
+		}
+		if (p + 3 > nl || p[0] != ' ' || p[2] != ' ') {
+			p = nl + 1;
+			continue;
+		}
+		type = p[1];
+		name = p + 3;
+		p = name + strcspn(name, " \t\n");
+		if (p > nl)
+			p = nl;
+		*p = '\0';
+		if (strcmp(name, "_text") == 0)
+			k->text_addr = a;
+		if (a != 0 && (type == 't' || type == 'T' || type == 'w' || type == 'W')) {
+			struct ksym s;
+
+			s.addr = a;
+			s.order = (uint32_t)k->v.n;
+			s.name = (uint32_t)(name - k->text.buf);
+			BT_VEC_PUSH(k->v, s);
+		}
+		p = nl + 1;
+	}
+}
+
 struct bt_ksyms *
 bt_ksyms_load(const char *path, struct bt_error *err)
 {
-	struct bt_ksyms *k;
-	char line[1024];
+	struct bt_ksyms *k = bt_xcalloc(1, sizeof(*k));
 	size_t i, n;
-	FILE *f;
-	int fd = bt_open_regular(path);
+	int ret;
 
-	if (fd < 0) {
-		bt_error_errno(err, BT_EACCES, -fd, "cannot read '%s'", path);
+	bt_strbuf_init(&k->text);
+	ret = bt_strbuf_read_file(&k->text, path, 256 << 20);
+	if (ret < 0) {
+		bt_error_errno(err, BT_EACCES, -ret, "cannot read '%s'", path);
+		bt_ksyms_free(k);
 		return NULL;
 	}
-	f = fdopen(fd, "re");
-	if (f == NULL) {
-		close(fd);
-		bt_error_errno(err, BT_EIO, errno, "cannot read '%s'", path);
-		return NULL;
-	}
-	k = bt_xcalloc(1, sizeof(*k));
-	while (fgets(line, sizeof(line), f) != NULL) {
-		unsigned long long a;
-		char type, name[512];
-		struct ksym s;
-
-		if (sscanf(line, "%llx %c %511s", &a, &type, name) != 3)
-			continue;
-		if (strcmp(name, "_text") == 0)
-			k->text = a;
-		if (a == 0 || (type != 't' && type != 'T' && type != 'w' && type != 'W'))
-			continue;
-		s.addr = a;
-		s.order = k->v.n;
-		s.name = bt_xstrdup(name);
-		BT_VEC_PUSH(k->v, s);
-	}
-	fclose(f);
+	parse(k);
 	if (k->v.n == 0) {
 		bt_ksyms_free(k);
 		bt_error_set(err, BT_EACCES, "'%s' lists no addresses (kernel.kptr_restrict)", path);
@@ -79,10 +110,9 @@ bt_ksyms_load(const char *path, struct bt_error *err)
 	bt_qsort(k->v.v, k->v.n, sizeof(*k->v.v), ksym_cmp);
 	/* one symbol per address: the last of the file's */
 	for (i = 0, n = 0; i < k->v.n; i++) {
-		if (n > 0 && k->v.v[n - 1].addr == k->v.v[i].addr) {
-			free(k->v.v[n - 1].name);
+		if (n > 0 && k->v.v[n - 1].addr == k->v.v[i].addr)
 			k->v.v[n - 1] = k->v.v[i];
-		} else
+		else
 			k->v.v[n++] = k->v.v[i];
 	}
 	k->v.n = n;
@@ -92,7 +122,7 @@ bt_ksyms_load(const char *path, struct bt_error *err)
 uint64_t
 bt_ksyms_text(const struct bt_ksyms *k)
 {
-	return k->text;
+	return k->text_addr;
 }
 
 int
@@ -110,7 +140,7 @@ bt_ksyms_find(const struct bt_ksyms *k, uint64_t addr, const char **name,
 	}
 	if (lo == 0)
 		return -1;
-	*name = k->v.v[lo - 1].name;
+	*name = k->text.buf + k->v.v[lo - 1].name;
 	*start = k->v.v[lo - 1].addr;
 	*end = lo < k->v.n ? k->v.v[lo].addr : *start + 4096;
 	return 0;
@@ -119,12 +149,9 @@ bt_ksyms_find(const struct bt_ksyms *k, uint64_t addr, const char **name,
 void
 bt_ksyms_free(struct bt_ksyms *k)
 {
-	size_t i;
-
 	if (k == NULL)
 		return;
-	for (i = 0; i < k->v.n; i++)
-		free(k->v.v[i].name);
+	bt_strbuf_release(&k->text);
 	BT_VEC_FREE(k->v);
 	free(k);
 }
