@@ -20,7 +20,8 @@ same_build_id(struct bt_msyms *syms, const char *want)
 }
 
 struct bt_msyms *
-bt_session_syms_cached(struct bt_session *s, uint32_t mi, struct bt_msyms *found)
+bt_session_syms_cached(struct bt_session *s, uint32_t mi, struct bt_msyms *found,
+		       const char *why)
 {
 	const struct bt_module *m = &s->p->modules.v[mi];
 	struct bt_msyms *cached;
@@ -39,8 +40,12 @@ bt_session_syms_cached(struct bt_session *s, uint32_t mi, struct bt_msyms *found
 		free(path);
 		return found;
 	}
-	bt_session_notef(s, "'%s' %s: read from perf's build-id cache ('%s')",
-	    m->path, found ? "changed since it was recorded" : "is not here", path);
+	if (found != NULL)
+		bt_session_notef(s, "'%s' changed since it was recorded: read from "
+		    "perf's build-id cache ('%s')", m->path, path);
+	else
+		bt_session_notef(s, "%s: read from perf's build-id cache ('%s')",
+		    why && why[0] ? why : "cannot open the recorded file", path);
 	bt_msyms_free(found);
 	free(path);
 	return cached;

@@ -100,11 +100,11 @@ struct bt_disasm *bt_session_disasm(struct bt_session *s, struct bt_msyms *m,
 struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);
 /*
  * buildid-cache.c: found (the module's file as recorded, NULL when it
- * could not be opened) when it has the recorded build-id, else the copy
+ * could not be opened, why says why) when it has the recorded build-id, else the copy
  * in perf's build-id cache (found is freed, a note says so), else found.
  */
 struct bt_msyms *bt_session_syms_cached(struct bt_session *s, uint32_t mi,
-					struct bt_msyms *found);
+					struct bt_msyms *found, const char *why);
 /*
  * kernel.c: the kernel function holding addr (name borrowed from the
  * session), from this machine's /proc/kallsyms when the recording's
