@@ -73,6 +73,18 @@ for f in mod.data nodesc.data; do
 done
 grep -q "^cpu-clock:uH " "$TMP/p" || fail "perf did not name cpu-clock:u cpu-clock:uH without EVENT_DESC: $(cat "$TMP/p")"
 
+# tracepoints: named from EVENT_DESC, or from the formats in TRACING_DATA
+if perf record -q -e sched:sched_switch -e cpu-clock -F 1000 -o "$TMP/tp.data" "$split" >/dev/null 2>&1; then
+	python3 "$STRIP" "$TMP/tp.data" "$TMP/tp-nodesc.data" 12
+	for f in tp.data tp-nodesc.data; do
+		perf_events "$TMP/$f" >"$TMP/p"
+		bt_events "$TMP/$f" >"$TMP/b"
+		compare "$f: tracepoint events named as perf names them" "$TMP/p" "$TMP/b"
+	done
+else
+	skipped "perf record -e sched:sched_switch failed here (no tracefs?)"
+fi
+
 # --- the first event has no samples (cpu-clock:h: no hypervisor here)
 perf record -q -e cpu-clock:h -e cpu-clock -F 1000 -o "$TMP/empty1.data" "$split" >/dev/null 2>&1
 perf_events "$TMP/empty1.data" >"$TMP/p"

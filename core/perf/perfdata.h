@@ -25,6 +25,7 @@ struct bt_error;
 
 /* Feature bits (HEADER_*) benchtui reads or writes. */
 enum {
+	BT_FEAT_TRACING_DATA = 1,
 	BT_FEAT_BUILD_ID = 2,
 	BT_FEAT_HOSTNAME = 3,
 	BT_FEAT_OSRELEASE = 4,

@@ -188,6 +188,9 @@ name_attrs(struct bt_pd_reader *r)
 		char buf[96];
 		unsigned k = 1;
 
+		if (r->attrs[i].name == NULL &&
+		    r->attrs[i].attr.type == PERF_TYPE_TRACEPOINT)
+			r->attrs[i].name = pd_tracepoint_name(r, r->attrs[i].attr.config);
 		if (r->attrs[i].name == NULL)
 			r->attrs[i].name = bt_xstrdup(bt_perf_event_name_full(
 			    &r->attrs[i].attr, buf, sizeof(buf)));
