@@ -5,10 +5,12 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -28,6 +30,24 @@ static void
 on_signal(int sig)
 {
 	bt_record_interrupt(sig);
+}
+
+/*
+ * A message on stderr: "benchtui: " and the line, escaped (bt_text_safe):
+ * messages name files and commands taken from the recording.
+ */
+static void __attribute__((format(printf, 1, 2)))
+errmsg(const char *fmt, ...)
+{
+	struct bt_textbuf tb = { 0 };
+	char line[2048];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "benchtui: %s\n", bt_text_safe(line, &tb));
+	bt_textbuf_release(&tb);
 }
 
 /* The exit code for the benchmark's own status (like time(1)). */
@@ -129,7 +149,7 @@ progress_wanted(const struct cli *c)
 }
 
 static int
-record(const struct cli *c)
+record(const struct cli *c, int *wait_status)
 {
 	char **argv = c->cmd;
 	const char *output = c->output;
@@ -187,21 +207,22 @@ record(const struct cli *c)
 	signal(SIGHUP, SIG_DFL);
 	bt_jit_setup_release(&js);
 	if (ret < 0) {
-		fprintf(stderr, "benchtui: %s\n", err.msg);
+		errmsg("%s", err.msg);
 		return err.code == BT_EINVAL ? EXIT_USAGE : EXIT_NODATA;
 	}
 	if (WIFSIGNALED(res.wait_status) && !res.interrupted)
-		fprintf(stderr, "benchtui: '%s' was killed by signal %d (%s); its profile was saved to '%s'\n",
+		errmsg("'%s' was killed by signal %d (%s); its profile was saved to '%s'",
 		    argv[0], WTERMSIG(res.wait_status),
 		    strsignal(WTERMSIG(res.wait_status)), output);
 	else if (WIFEXITED(res.wait_status) && WEXITSTATUS(res.wait_status))
-		fprintf(stderr, "benchtui: '%s' exited with status %d; its profile was saved to '%s'\n",
+		errmsg("'%s' exited with status %d; its profile was saved to '%s'",
 		    argv[0], WEXITSTATUS(res.wait_status), output);
 	if (res.interrupted)
-		fprintf(stderr, "benchtui: interrupted: '%s' stopped, %llu samples kept in '%s'\n",
+		errmsg("interrupted: '%s' stopped, %llu samples kept in '%s'",
 		    argv[0], (unsigned long long)res.samples, output);
+	*wait_status = res.wait_status;
 	if (!c->quiet)
-		fprintf(stderr, "benchtui: %llu samples of %s at %u Hz in %.3f s%s%s%s, lost %llu; saved to '%s'\n",
+		errmsg("%llu samples of %s at %u Hz in %.3f s%s%s%s, lost %llu; saved to '%s'",
 		    (unsigned long long)res.samples, res.event, freq ? freq : 4000,
 		    res.duration, res.event_note[0] ? " (" : "", res.event_note,
 		    res.event_note[0] ? ")" : "", (unsigned long long)res.lost, output);
@@ -220,7 +241,7 @@ main(int argc, char **argv)
 	int ret, status;
 
 	if (cli_parse(argc, argv, &c, msg, sizeof(msg)) < 0) {
-		fprintf(stderr, "benchtui: %s (see benchtui --help)\n", msg);
+		errmsg("%s (see benchtui --help)", msg);
 		return EXIT_USAGE;
 	}
 	if (c.help) {
@@ -233,27 +254,37 @@ main(int argc, char **argv)
 	}
 	input = c.input;
 	if (input == NULL) {
-		ret = record(&c);
+		struct stat st;
+		int ws = 0;
+
+		ret = record(&c, &ws);
 		if (ret)
 			return ret;
 		input = c.output;
+		if (stat(input, &st) == 0 && !S_ISREG(st.st_mode)) {
+			/* -o /dev/null: written through, nothing to read back */
+			errmsg("the recording went to '%s', which "
+			    "cannot be read back: nothing to show", input);
+			return bt_wait_code(ws);
+		}
 	}
 	p = bt_profile_open(input, &err);
 	if (p == NULL) {
-		fprintf(stderr, "benchtui: %s\n", err.msg);
+		errmsg("%s", err.msg);
 		return EXIT_NODATA;
 	}
-	status = bench_status(bt_profile_info(p));
+	/* -i: the recorded benchmark's status is shown, not returned (DESIGN §2) */
+	status = c.input != NULL ? 0 : bench_status(bt_profile_info(p));
 	s = bt_session_new(p, &c.so, &err);
 	if (s == NULL) {
-		fprintf(stderr, "benchtui: %s\n", err.msg);
+		errmsg("%s", err.msg);
 		return err.code == BT_EINVAL ? EXIT_USAGE : EXIT_NODATA;
 	}
 	c.eo.func = c.symbol;
 	if (c.export_path != NULL) {
 		FILE *f = fopen(c.export_path, "w");
 		if (f == NULL) {
-			fprintf(stderr, "benchtui: cannot write '%s': %s\n",
+			errmsg("cannot write '%s': %s",
 			    c.export_path, strerror(errno));
 			bt_session_free(s);
 			return EXIT_NODATA;
@@ -271,12 +302,12 @@ main(int argc, char **argv)
 			return 128 + ret;
 		}
 		if (ret == -BT_ENOTSUP) {	/* no usable terminal: print instead */
-			fprintf(stderr, "benchtui: %s; printing the report instead\n", err.msg);
+			errmsg("%s; printing the report instead", err.msg);
 			ret = bt_export(stdout, s, &c.eo, &err);
 		}
 	}
 	if (ret < 0) {
-		fprintf(stderr, "benchtui: %s\n", err.msg);
+		errmsg("%s", err.msg);
 		bt_session_free(s);
 		return err.code == BT_ENOENT ? EXIT_USAGE : EXIT_NODATA;
 	}

@@ -129,11 +129,14 @@ body_height_of(const struct tui *t)
 static int
 put(int y, int x, const char *text, int maxx, attr_t attr)
 {
+	static struct bt_textbuf safe;	/* names from the recording, escaped */
 	int n = 0, cols = 0;
-	const unsigned char *p = (const unsigned char *)text;
+	const unsigned char *p;
 
 	if (x >= maxx)
 		return x;
+	text = bt_text_safe(text, &safe);
+	p = (const unsigned char *)text;
 	/* count bytes that fit: ASCII is one column; other characters one each (ncursesw) */
 	while (p[n] && x + cols < maxx) {
 		if (p[n] == '\t') {

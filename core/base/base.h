@@ -125,6 +125,13 @@ bt_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void 
  * something that is not a regular file, -EISDIR for a directory).
  */
 int bt_open_regular(const char *path);
+/*
+ * The same for a path a recording names (a module, a debug file): also
+ * -EXDEV for the kernel's files (under /proc, /sys or /dev, or on proc,
+ * sysfs, debugfs, tracefs, cgroup, bpf or securityfs), which are not
+ * programs however they look and which libdw must never be handed.
+ */
+int bt_open_recorded(const char *path);
 
 /* Current time in seconds from CLOCK_MONOTONIC. */
 double bt_now(void);

@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <string.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -28,5 +30,48 @@ bt_open_regular(const char *path)
 	flags = fcntl(fd, F_GETFL);
 	if (flags >= 0)
 		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	return fd;
+}
+
+/* Does path name something under dir ("/proc"), "//" and "/./" folded? */
+static bool
+under(const char *path, const char *dir)
+{
+	const char *p = path;
+	size_t n = strlen(dir);
+
+	while (p[0] == '/' && (p[1] == '/' || (p[1] == '.' && (p[2] == '/' || p[2] == '\0'))))
+		p += p[1] == '/' ? 1 : 2;
+	return strncmp(p, dir, n) == 0 && (p[n] == '/' || p[n] == '\0');
+}
+
+int
+bt_open_recorded(const char *path)
+{
+	static const long pseudo[] = {
+		0x9fa0,		/* proc */
+		0x62656572,	/* sysfs */
+		0x64626720,	/* debugfs */
+		0x74726163,	/* tracefs */
+		0x27e0eb,	/* cgroup */
+		0x63677270,	/* cgroup2 */
+		0xcafe4a11,	/* bpf */
+		0x73636673,	/* securityfs */
+	};
+	struct statfs fs;
+	size_t i;
+	int fd;
+
+	if (under(path, "/proc") || under(path, "/sys") || under(path, "/dev"))
+		return -EXDEV;
+	fd = bt_open_regular(path);
+	if (fd < 0)
+		return fd;
+	if (fstatfs(fd, &fs) == 0)
+		for (i = 0; i < BT_ARRAY_SIZE(pseudo); i++)
+			if ((long)fs.f_type == pseudo[i]) {
+				close(fd);
+				return -EXDEV;
+			}
 	return fd;
 }

@@ -241,3 +241,90 @@ bt_strpool_addf(struct bt_strpool *p, const char *fmt, ...)
 	bt_strbuf_release(&sb);
 	return r;
 }
+
+/*
+ * The length of the UTF-8 character at s (1-4) when it is well formed and
+ * not a C1 control, else 0.
+ */
+static size_t
+utf8_ok(const unsigned char *s)
+{
+	size_t n, i;
+	uint32_t c;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	n = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	c = s[0] & (0x7f >> n);
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	if ((n == 3 && c < 0x800) || (n == 4 && (c < 0x10000 || c > 0x10ffff)) ||
+	    (c >= 0xd800 && c <= 0xdfff) || (c >= 0x80 && c <= 0x9f))
+		return 0;
+	return n;
+}
+
+/* Bytes at s that print as they are (0 when s[0] must be escaped). */
+static size_t
+safe_run(const unsigned char *s)
+{
+	if (s[0] == '\t' || (s[0] >= 0x20 && s[0] < 0x7f))
+		return 1;
+	return s[0] >= 0x80 ? utf8_ok(s) : 0;
+}
+
+bool
+bt_text_is_safe(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n;
+
+	while (*p) {
+		n = safe_run(p);
+		if (n == 0)
+			return false;
+		p += n;
+	}
+	return true;
+}
+
+const char *
+bt_text_safe(const char *s, struct bt_textbuf *tb)
+{
+	struct bt_strbuf sb;
+	const unsigned char *p = (const unsigned char *)s;
+
+	if (bt_text_is_safe(s))
+		return s;
+	sb.buf = tb->buf;
+	sb.alloc = tb->alloc;
+	sb.len = 0;
+	if (sb.buf == NULL || sb.alloc == 0)
+		bt_strbuf_init(&sb);
+	else
+		sb.buf[0] = '\0';
+	while (*p) {
+		size_t n = safe_run(p);
+		if (n == 0) {
+			bt_strbuf_addf(&sb, "\\x%02x", *p);
+			n = 1;
+		} else
+			bt_strbuf_add(&sb, p, n);
+		p += n;
+	}
+	tb->buf = sb.buf;
+	tb->alloc = sb.alloc;
+	tb->len = sb.len;
+	return tb->buf;
+}
+
+void
+bt_textbuf_release(struct bt_textbuf *tb)
+{
+	if (tb->alloc)
+		free(tb->buf);
+	memset(tb, 0, sizeof(*tb));
+}

@@ -537,7 +537,7 @@ next_event(struct bt_browser *b, size_t height)
 	const char *cur = bt_session_event(b->s);
 	struct bt_error err = { 0 };
 	const struct bt_session_opts *o = bt_session_opts(b->s);
-	size_t i;
+	size_t i, k;
 
 	if (in->nevents < 2) {
 		bt_browser_set_status(b, "the recording has one event: %s", cur);
@@ -546,7 +546,16 @@ next_event(struct bt_browser *b, size_t height)
 	for (i = 0; i < in->nevents; i++)
 		if (strcmp(in->events[i], cur) == 0)
 			break;
-	i = (i + 1) % in->nevents;
+	/* the next event with samples (events without any are only noise) */
+	for (k = 1; k < in->nevents; k++)
+		if (in->event_samples[(i + k) % in->nevents] > 0)
+			break;
+	if (k == in->nevents) {
+		bt_browser_set_status(b, "no other event has samples (%zu events)",
+		    in->nevents);
+		return;
+	}
+	i = (i + k) % in->nevents;
 	if (reselect(b, in->events[i], o->time_from, o->time_to, o->time_percent,
 	    b->stack.n, height, &err) < 0) {
 		bt_browser_set_status(b, "%s", err.msg);

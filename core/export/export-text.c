@@ -3,10 +3,33 @@
  * perf annotate --stdio. Every line is a view's cells or a view's fields.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <string.h>
 
 #include "base.h"
 #include "export/export-int.h"
+
+/*
+ * Every line of the text export goes out here, its newline added: names,
+ * paths and command lines come from the recording, and a terminal must not
+ * take their control bytes as commands (bt_text_safe), nor a newline in a
+ * file name start a line.
+ */
+static void __attribute__((format(printf, 2, 3)))
+put_line(FILE *out, const char *fmt, ...)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	struct bt_textbuf tb = { 0 };
+	va_list ap;
+
+	va_start(ap, fmt);
+	bt_strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	fputs(bt_text_safe(sb.buf, &tb), out);
+	fputc('\n', out);
+	bt_textbuf_release(&tb);
+	bt_strbuf_release(&sb);
+}
 
 /* A row as one line; lead, if not 0, replaces the first character ('#'). */
 static void
@@ -26,7 +49,7 @@ put_cells(FILE *out, const struct bt_row *r, char lead)
 	}
 	while (sb.len > 0 && sb.buf[sb.len - 1] == ' ')
 		sb.buf[--sb.len] = '\0';
-	fprintf(out, "%s\n", sb.buf);
+	put_line(out, "%s", sb.buf);
 	bt_strbuf_release(&sb);
 }
 
@@ -37,14 +60,14 @@ put_view(FILE *out, const struct bt_view *v, bool title)
 	size_t i, nr = bt_view_regions(v, &rg);
 
 	if (title)
-		fprintf(out, "## %s\n", bt_view_title(v));
+		put_line(out, "## %s", bt_view_title(v));
 	for (i = 0; i < nr; i++)
 		fprintf(out, "# hot region %zu: %" PRIx64 "-%" PRIx64 ": %.2f%% (%.2f%% "
 		    "skid-adjusted), %" PRIu64 " samples%s\n", i + 1, rg[i].start,
 		    rg[i].end, rg[i].percent, rg[i].adjusted_percent, rg[i].samples,
 		    rg[i].closes_loop ? ", closes a loop" : "");
 	for (i = 0; i < bt_view_nnotes(v); i++)
-		fprintf(out, "# note: %s\n", bt_view_note(v, i));
+		put_line(out, "# note: %s", bt_view_note(v, i));
 	if (bt_view_columns(v)->ncells)
 		put_cells(out, bt_view_columns(v), '#');
 	for (i = 0; i < bt_view_nrows(v); i++)
@@ -58,7 +81,7 @@ put_header(FILE *out, const struct bt_view *h)
 
 	fprintf(out, "# benchtui %s\n", BT_VERSION);
 	for (i = 0; i < bt_view_nrows(h); i++)
-		fprintf(out, "# %s\n", bt_view_row(h, i)->text);
+		put_line(out, "# %s", bt_view_row(h, i)->text);
 	fputs("#\n", out);
 }
 
@@ -76,7 +99,7 @@ text_begin(struct export_out *o, const struct bt_view *header,
 	fputs("## lint\n", o->f);
 	for (i = 0; i < bt_view_nrows(findings); i++) {
 		const struct bt_row *r = bt_view_row(findings, i);
-		fprintf(o->f, "# %s%s%s (%.1f%%): %s\n", r->label, r->name ? " in " : "",
+		put_line(o->f, "# %s%s%s (%.1f%%): %s", r->label, r->name ? " in " : "",
 		    r->name ? r->name : "", r->percent, r->text);
 	}
 	fputs("\n", o->f);
@@ -92,7 +115,9 @@ text_annotation(struct export_out *o, const struct bt_view *v)
 static void
 text_failed(struct export_out *o, const char *name, const char *msg)
 {
-	fprintf(o->f, "## %s\n# note: %s\n\n", name, msg);
+	put_line(o->f, "## %s", name);
+	put_line(o->f, "# note: %s", msg);
+	fputc('\n', o->f);
 }
 
 static void

@@ -83,3 +83,59 @@ bt_perf_event_name(const struct perf_event_attr *attr, char *buf, size_t len)
 		    (unsigned long long)attr->config);
 	return buf;
 }
+
+/*
+ * perf's modifier suffix of an attr (evsel__add_modifiers in perf's
+ * util/evsel.c): the privilege levels counted when some are excluded
+ * (k, u, h), the precise_ip level (p, pp, ppp), and H/G when host or
+ * guest counting differs from what those imply: exclude_guest is the
+ * default once k/u/h or p are given, so it shows H; otherwise G or H
+ * shows only when one side is excluded.
+ */
+static size_t
+event_modifiers(const struct perf_event_attr *a, char *buf, size_t len)
+{
+	char m[16];
+	size_t n = 0;
+	bool guest_default = false;
+
+	if (a->exclude_kernel || a->exclude_user || a->exclude_hv) {
+		if (!a->exclude_kernel)
+			m[n++] = 'k';
+		if (!a->exclude_user)
+			m[n++] = 'u';
+		if (!a->exclude_hv)
+			m[n++] = 'h';
+		guest_default = true;
+	}
+	if (a->precise_ip) {
+		unsigned i;
+		for (i = 0; i < a->precise_ip && i < 3; i++)
+			m[n++] = 'p';
+		guest_default = true;
+	}
+	if (a->exclude_host || (bool)a->exclude_guest == guest_default) {
+		if (!a->exclude_host)
+			m[n++] = 'H';
+		if (!a->exclude_guest)
+			m[n++] = 'G';
+	}
+	if (n == 0)
+		return 0;
+	m[n] = '\0';
+	return (size_t)snprintf(buf, len, ":%s", m);
+}
+
+const char *
+bt_perf_event_name_full(const struct perf_event_attr *attr, char *buf,
+			size_t len)
+{
+	size_t n;
+
+	bt_perf_event_name(attr, buf, len);
+	n = strlen(buf);
+	if (attr->type == PERF_TYPE_HARDWARE || attr->type == PERF_TYPE_SOFTWARE ||
+	    attr->type == PERF_TYPE_RAW)
+		event_modifiers(attr, buf + n, len - n);
+	return buf;
+}

@@ -132,6 +132,10 @@ pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t end)
 	case BT_FEAT_COMPRESSED:
 		r->zfeat = true;
 		break;
+	case BT_FEAT_TRACING_DATA:
+		r->tracing = r->data + off;
+		r->tracing_len = end - off;
+		break;
 	case BT_FEAT_BENCHTUI:
 		r->bt_section = r->data + off;
 		r->bt_section_len = end - off;

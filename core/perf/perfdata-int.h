@@ -53,6 +53,7 @@ struct bt_pd_reader {
 	struct pd_section data_sec;
 	uint64_t pos;
 	bool pipe;		/* pipe mode: attrs and features are records */
+	bool unfinished;	/* data size 0 in the header: data to the end */
 	uint64_t skip;		/* payload after the last record, still to skip */
 	uint64_t last;		/* position of the last record returned */
 	struct pd_zstream *z;	/* from the first COMPRESSED record on */
@@ -75,6 +76,8 @@ struct bt_pd_reader {
 	size_t nbuildids;
 	const uint8_t *bt_section;
 	size_t bt_section_len;
+	const uint8_t *tracing;	/* the TRACING_DATA section (tracepoint formats) */
+	size_t tracing_len;
 
 	char scratch[4096];	/* swapped or unterminated strings */
 };
@@ -95,6 +98,11 @@ pd_in_file(const struct bt_pd_reader *r, uint64_t off, uint64_t len)
 void pd_read_features(struct bt_pd_reader *r, const uint8_t *bits);
 /* benchtui's own section, through the trailer at the end of the file. */
 void pd_read_trailer(struct bt_pd_reader *r);
+/*
+ * The name perf gives tracepoint id ("sched:sched_switch"), from the
+ * formats in the TRACING_DATA section (tracing.c); NULL if not found.
+ */
+char *pd_tracepoint_name(const struct bt_pd_reader *r, uint64_t id);
 /* One feature's payload at [off, end) (a section, or a HEADER_FEATURE record). */
 void pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t end);
 /* BUILD_ID entries (perf_record_header_build_id) in [off, end). */

@@ -25,6 +25,7 @@ struct bt_error;
 
 /* Feature bits (HEADER_*) benchtui reads or writes. */
 enum {
+	BT_FEAT_TRACING_DATA = 1,
 	BT_FEAT_BUILD_ID = 2,
 	BT_FEAT_HOSTNAME = 3,
 	BT_FEAT_OSRELEASE = 4,
@@ -155,6 +156,13 @@ void bt_pd_close(struct bt_pd_reader *r);
 size_t bt_pd_nattrs(const struct bt_pd_reader *r);
 const struct bt_pd_attr *bt_pd_attr(const struct bt_pd_reader *r, size_t i);
 bool bt_pd_swapped(const struct bt_pd_reader *r);
+/*
+ * The header's data size is 0 (the writer was killed before it wrote it):
+ * the data is read to the end of the file, a record cut there dropped.
+ */
+bool bt_pd_unfinished(const struct bt_pd_reader *r);
+/* The event (attr index) a sample id belongs to, -1 when unknown. */
+int bt_pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id);
 
 /* A string feature (HOSTNAME, OSRELEASE, VERSION, ARCH); NULL if absent. */
 const char *bt_pd_feature_str(const struct bt_pd_reader *r, int feat);

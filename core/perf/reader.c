@@ -174,6 +174,42 @@ pd_index_attrs(struct bt_pd_reader *r)
 		bt_perf_layout_init(&r->layouts[i], &r->attrs[i].attr);
 }
 
+/*
+ * Every event gets a name, unique in the file (-e selects by name): an
+ * event without an EVENT_DESC name is named as perf names it, modifiers
+ * included ("cpu-clock:u"); the second of two equal names is "NAME#2".
+ */
+static void
+name_attrs(struct bt_pd_reader *r)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nattrs; i++) {
+		char buf[96];
+		unsigned k = 1;
+
+		if (r->attrs[i].name == NULL &&
+		    r->attrs[i].attr.type == PERF_TYPE_TRACEPOINT)
+			r->attrs[i].name = pd_tracepoint_name(r, r->attrs[i].attr.config);
+		if (r->attrs[i].name == NULL)
+			r->attrs[i].name = bt_xstrdup(bt_perf_event_name_full(
+			    &r->attrs[i].attr, buf, sizeof(buf)));
+		for (j = 0; j < i; j++)
+			if (strcmp(r->attrs[j].name, r->attrs[i].name) == 0)
+				break;
+		if (j == i)
+			continue;
+		do {	/* the first free NAME#k */
+			snprintf(buf, sizeof(buf), "%.80s#%u", r->attrs[i].name, ++k);
+			for (j = 0; j < i; j++)
+				if (strcmp(r->attrs[j].name, buf) == 0)
+					break;
+		} while (j < i);
+		free(r->attrs[i].name);
+		r->attrs[i].name = bt_xstrdup(buf);
+	}
+}
+
 static int
 parse_header(struct bt_pd_reader *r, struct bt_error *err)
 {
@@ -219,7 +255,18 @@ parse_header(struct bt_pd_reader *r, struct bt_error *err)
 		uint64_t w = pd_g64(r, r->data + 72 + i * 8);
 		memcpy(bits + i * 8, &w, 8);	/* bitmap as little-endian words */
 	}
-	if (!pd_in_file(r, r->data_sec.offset, r->data_sec.size)) {
+	if (r->data_sec.size == 0 && r->data_sec.offset <= r->size &&
+	    r->size > r->data_sec.offset) {
+		/*
+		 * The writer never came back to say how much data it wrote
+		 * (perf or benchtui killed): the data runs to the end of the
+		 * file, a record cut there is dropped, and the features, if
+		 * any were ever written, cannot be found.
+		 */
+		r->unfinished = true;
+		r->data_sec.size = r->size - r->data_sec.offset;
+		memset(bits, 0, sizeof(bits));
+	} else if (!pd_in_file(r, r->data_sec.offset, r->data_sec.size)) {
 		if (r->data_sec.offset > r->size)
 			return bt_error_set(err, BT_EFORMAT,
 			    "data section at offset %llu is past the end of the file (%zu bytes)",
@@ -235,12 +282,7 @@ parse_header(struct bt_pd_reader *r, struct bt_error *err)
 	if (r->bt_section == NULL)	/* not in feature bit 255 (older recordings) */
 		pd_read_trailer(r);
 names:
-	for (i = 0; i < r->nattrs; i++) {
-		char buf[64];
-		if (r->attrs[i].name == NULL)
-			r->attrs[i].name = bt_xstrdup(bt_perf_event_name(
-			    &r->attrs[i].attr, buf, sizeof(buf)));
-	}
+	name_attrs(r);
 	r->pos = r->data_sec.offset;
 	return 0;
 }
@@ -415,6 +457,18 @@ bt_pd_close(struct bt_pd_reader *r)
 	if (r->mapped)
 		munmap((void *)r->data, r->size);
 	free(r);
+}
+
+bool
+bt_pd_unfinished(const struct bt_pd_reader *r)
+{
+	return r->unfinished;
+}
+
+int
+bt_pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id)
+{
+	return pd_attr_of_id(r, id);
 }
 
 size_t
@@ -632,6 +686,10 @@ file_record(struct bt_pd_reader *r, const uint8_t **p, uint16_t *sz,
 	if (r->pos >= end)
 		return 0;
 	drop_behind(r);
+	if (r->unfinished && (end - r->pos < 8 || pd_g16(r, r->data + r->pos + 6) > end - r->pos)) {
+		r->pos = end;	/* the record being written when it stopped */
+		return 0;
+	}
 	if (end - r->pos < 8) {
 		bt_error_set(err, BT_EFORMAT, "truncated record header at offset %llu", at);
 		return -BT_EFORMAT;

@@ -167,5 +167,12 @@ uint64_t bt_perf_u64(const struct bt_perf_array *a, bool swapped, uint64_t i);
 int bt_perf_event_parse(const char *name, uint32_t *type, uint64_t *config);
 const char *bt_perf_event_name(const struct perf_event_attr *attr, char *buf,
 			       size_t len);
+/*
+ * The name perf gives an attr that has no EVENT_DESC name (evsel__name):
+ * bt_perf_event_name() plus perf's modifiers from the exclude_* and
+ * precise_ip bits ("cycles:u", "cpu-clock:kuH", "cycles:ppp").
+ */
+const char *bt_perf_event_name_full(const struct perf_event_attr *attr,
+				    char *buf, size_t len);
 
 #endif

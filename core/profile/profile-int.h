@@ -68,6 +68,7 @@ struct bt_profile {
 	struct bt_resolver *res;
 	uint64_t first_time, last_time;
 	uint64_t unresolved;		/* user samples in no mapping */
+	uint64_t ktext;			/* the kernel's _text when recorded, 0 if unknown */
 	void *vdso_owned;		/* copy of meta.vdso */
 	BT_VEC(char *) notes;		/* info.notes */
 	struct bt_pjit *jit;		/* NULL: no JIT code */

@@ -172,19 +172,15 @@ host_machine(void)
 #endif
 }
 
-/* A name from a runtime's file, control bytes escaped (\x1b): it reaches terminals. */
+/* A name from a runtime's file, made safe for terminals (bt_text_safe). */
 static char *
 clean_name(const char *name)
 {
-	struct bt_strbuf sb = BT_STRBUF_INIT;
-	const unsigned char *c;
+	struct bt_textbuf tb = { 0 };
+	char *s = bt_xstrdup(bt_text_safe(name, &tb));
 
-	for (c = (const unsigned char *)name; *c; c++)
-		if (*c < 0x20 || *c == 0x7f)
-			bt_strbuf_addf(&sb, "\\x%02x", *c);
-		else
-			bt_strbuf_addch(&sb, (char)*c);
-	return bt_strbuf_detach(&sb, NULL);
+	bt_textbuf_release(&tb);
+	return s;
 }
 
 /* The module of code c, created on first use. */

@@ -12,6 +12,7 @@
 #include "base.h"
 #include "perf/perfdata.h"
 #include "profile/profile-int.h"
+#include "profile/readvals.h"
 
 struct sideband {
 	uint64_t time;
@@ -169,6 +170,39 @@ sb_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/*
+ * A new mapping [start, end) at time t ends the older mappings it
+ * overlaps, and what they kept outside it lives on as new pieces (perf's
+ * maps__fixup_overlappings): the kernel reports ld.so, or any ELF whose
+ * first segment is executable, with its whole reserved size, then maps
+ * libraries into its tail; the head stays ld.so's.
+ */
+static void
+trim_maps(struct proc *pr, uint64_t start, uint64_t end, uint64_t t)
+{
+	size_t i, n = pr->maps.n;
+
+	for (i = 0; i < n; i++) {
+		struct map o = pr->maps.v[i], piece;
+
+		if (!(o.start < end && start < o.end && o.t_end > t))
+			continue;
+		pr->maps.v[i].t_end = t;
+		piece = o;
+		piece.t_start = t;
+		if (o.start < start) {
+			piece.end = start;
+			BT_VEC_PUSH(pr->maps, piece);
+		}
+		if (end < o.end) {
+			piece.start = end;
+			piece.end = o.end;
+			piece.pgoff = o.pgoff + (end - o.start);
+			BT_VEC_PUSH(pr->maps, piece);
+		}
+	}
+}
+
 static void
 apply_sideband(struct bt_profile *p, struct procs *ps, const struct sideband *s)
 {
@@ -206,32 +240,7 @@ apply_sideband(struct bt_profile *p, struct procs *ps, const struct sideband *s)
 			return;	/* kernel maps: kernel samples are one bucket */
 		pi = proc_get(ps, s->pid);
 		pr = &ps->v.v[pi];
-		for (i = 0; i < pr->maps.n; i++) {
-			struct map *o = &pr->maps.v[i], part;
-			uint64_t end = s->start + s->len;
-
-			if (!(o->start < end && s->start < o->end && o->t_end > s->time))
-				continue;
-			/*
-			 * what the new mapping does not cover stays mapped, as perf
-			 * splits maps (perf inject --jit maps each piece of code
-			 * over the runtime's executable)
-			 */
-			part = *o;
-			part.t_start = s->time;
-			o->t_end = s->time;
-			if (part.start < s->start) {
-				struct map lo = part;
-				lo.end = s->start;
-				BT_VEC_PUSH(pr->maps, lo);
-			}
-			if (part.end > end) {
-				struct map hi = part;
-				hi.pgoff += end - part.start;
-				hi.start = end;
-				BT_VEC_PUSH(pr->maps, hi);
-			}
-		}
+		trim_maps(pr, s->start, s->start + s->len, s->time);
 		m.start = s->start;
 		m.end = s->start + s->len;
 		m.pgoff = s->pgoff;
@@ -335,6 +344,7 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	for (i = 0; i < bt_pd_nattrs(r); i++)
 		p->events[i] = bt_xstrdup(bt_pd_attr(r, i)->name);
 	in->events = (const char *const *)p->events;
+	in->event_samples = p->event_samples;
 	in->nevents = bt_pd_nattrs(r);
 	in->frequency = a0->freq ? (unsigned)a0->sample_freq : 0;
 	in->duration = p->meta.duration > 0 ? p->meta.duration :
@@ -356,6 +366,10 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	in->hostname = p->hostname;
 	in->osrelease = p->osrelease;
 	in->recorder = p->recorder;
+	if (bt_pd_unfinished(r))
+		BT_VEC_PUSH(p->notes, bt_xstrdup("the recording was not finished "
+		    "(the size of its data was never written: was the recorder "
+		    "killed?): read to its last whole record"));
 	aux = bt_pd_auxtrace(r);
 	if (aux->present) {
 		char size[32];
@@ -422,6 +436,9 @@ pass_sideband(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err
 			size_t bsz = ev.u.mmap.build_id_size;
 			enum bt_mod_kind k;
 
+			if (ev.u.mmap.pid == (uint32_t)-1 &&
+			    strncmp(fn, "[kernel.kallsyms]", 17) == 0)
+				p->ktext = ev.u.mmap.pgoff;	/* where _text was */
 			if (ev.type == PERF_RECORD_MMAP2 &&
 			    !(ev.u.mmap.prot & PROT_EXEC))
 				continue;
@@ -549,9 +566,12 @@ for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
 		void *arg, struct bt_error *err)
 {
 	const struct bt_perf_layout *l = bt_pd_fast_layout(r);
+	struct bt_readvals *rv = bt_readvals_new();
 	struct bt_pd_event ev;
 	int ret;
 
+	if (l != NULL && (l->sample_type & PERF_SAMPLE_READ))
+		l = NULL;	/* counter values: bt_readvals_split() */
 	bt_pd_rewind(r);
 	for (;;) {
 		struct bt_sample smp;
@@ -597,9 +617,22 @@ for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
 			if (ev.type != PERF_RECORD_SAMPLE)
 				continue;
 		}
-		if (resolve_sample(p, &ev, &smp))
-			fn(p, &smp, arg);
+		if (resolve_sample(p, &ev, &smp)) {
+			const struct bt_read_credit *c;
+			int i, n = l ? -1 : bt_readvals_split(rv, r, &ev, &c);
+
+			if (n < 0)
+				fn(p, &smp, arg);
+			for (i = 0; i < n; i++) {
+				if ((size_t)c[i].attr >= p->info.nevents || c[i].attr > 255)
+					continue;
+				smp.attr = (uint8_t)c[i].attr;
+				smp.period = BT_MIN(c[i].period, UINT32_MAX);
+				fn(p, &smp, arg);
+			}
+		}
 	}
+	bt_readvals_free(rv);
 	return ret;
 }
 

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,11 +17,19 @@
 #include "record/record-int.h"
 
 static void
-child_exec(char *const *argv, int go_fd, int err_fd)
+child_exec(char *const *argv, int go_fd, int err_fd, pid_t parent)
 {
 	char c;
 	int e;
 
+	/*
+	 * The benchmark dies with benchtui, even by SIGKILL or the OOM
+	 * killer: no orphan left running (it survives exec; set-uid
+	 * programs clear it). benchtui may already be gone.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(127);
 	/* wait until the events are attached */
 	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
 		;
@@ -39,6 +48,7 @@ int
 bt_child_fork(struct bt_child *c, char *const *argv, struct bt_error *err)
 {
 	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	pid_t parent;
 
 	memset(c, 0, sizeof(*c));
 	c->go_fd = c->err_fd = -1;
@@ -50,6 +60,7 @@ bt_child_fork(struct bt_child *c, char *const *argv, struct bt_error *err)
 		}
 		return bt_error_errno(err, BT_EIO, e, "cannot create a pipe");
 	}
+	parent = getpid();
 	c->pid = fork();
 	if (c->pid < 0) {
 		int e = errno;
@@ -62,7 +73,7 @@ bt_child_fork(struct bt_child *c, char *const *argv, struct bt_error *err)
 	if (c->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child_exec(argv, go[0], ep[1]);
+		child_exec(argv, go[0], ep[1], parent);
 	}
 	close(go[0]);
 	close(ep[1]);

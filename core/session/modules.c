@@ -53,7 +53,10 @@ bt_session_syms(struct bt_session *s, uint32_t mi)
 	} else if (m->kind == BT_MOD_ELF) {
 		struct stat st;
 		sm->syms = bt_msyms_open(m->path, NULL, 0, &err);
-		if (stat(m->path, &st) == 0)
+		if (m->build_id_size)
+			sm->syms = bt_session_syms_cached(s, mi, sm->syms, err.msg);
+		/* the file read (the build-id cache's copy, maybe) */
+		if (sm->syms != NULL && stat(bt_msyms_info(sm->syms)->path, &st) == 0)
 			sm->mtime = (int64_t)st.st_mtime;
 	} else if (m->kind == BT_MOD_JIT)
 		sm->syms = bt_session_jit_syms(m, &err);

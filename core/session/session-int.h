@@ -65,6 +65,8 @@ struct bt_session {
 	struct bt_strpool pool;		/* names, files: live as long as the session */
 	struct bt_srccache *src;
 	struct bt_disasm *dis[8][2];	/* by arch, syntax */
+	struct bt_ksyms *ksyms;		/* kernel names (kernel.c) */
+	bool ksyms_tried;
 	struct {
 		void *data;
 		void (*release)(void *data);
@@ -99,10 +101,33 @@ struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);
 /* The symbols of a JIT module: an image of its code, its line table (jit.c). */
 struct bt_msyms *bt_session_jit_syms(const struct bt_module *m,
 				     struct bt_error *err);
+/*
+ * buildid-cache.c: found (the module's file as recorded, NULL when it
+ * could not be opened, why says why) when it has the recorded build-id, else the copy
+ * in perf's build-id cache (found is freed, a note says so), else found.
+ */
+struct bt_msyms *bt_session_syms_cached(struct bt_session *s, uint32_t mi,
+					struct bt_msyms *found, const char *why);
+/*
+ * kernel.c: the kernel function holding addr (name borrowed from the
+ * session), from this machine's /proc/kallsyms when the recording's
+ * kernel is this one; false otherwise (kernel samples stay one bucket,
+ * and a note says why).
+ */
+bool bt_session_kernel_func(struct bt_session *s, uint64_t addr,
+			    const char **name, uint64_t *start, uint64_t *end);
 /* Load module mi's DWARF once; false (and a note) when it has none. */
 bool bt_session_dwarf(struct bt_session *s, uint32_t mi);
 void bt_session_notef(struct bt_session *s, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * events.c: the event shown when none is asked for (the first one with
+ * samples: on hybrid machines and after perf inject the first event of a
+ * file is often empty), and the note that lists the events with samples.
+ */
+int bt_session_default_event(const struct bt_profile *p);
+void bt_session_events_note(struct bt_session *s);
 
 /* A per-selection cache slot: get it, or set it with its release function. */
 void *bt_session_cache(const struct bt_session *s, enum bt_session_cache which);

@@ -231,16 +231,20 @@ build_funcs(struct bt_session *s)
 		const struct bt_module *m = &s->p->modules.v[h->module];
 		struct bt_msyms *ms = s->mods[h->module].syms;
 		struct bt_func_sym fs;
-
+		const char *kname;
 		uint64_t start, end;
 
 		if (cur != NULL && cur->module == h->module &&
 		    (h->addr < cur->pub.end ||
-		     cur->pub.kind == BT_FK_KERNEL || cur->pub.kind == BT_FK_UNKNOWN)) {
+		     (cur->pub.kind == BT_FK_KERNEL && cur->pub.end == 0) ||
+		     cur->pub.kind == BT_FK_UNKNOWN)) {
 			cur->hit_hi = i + 1;
 			continue;
 		}
-		if (m->kind == BT_MOD_KERNEL)
+		if (m->kind == BT_MOD_KERNEL && bt_session_kernel_func(s, h->addr,
+		    &kname, &start, &end))
+			new_func(s, h->module, i, kname, start, end, BT_FK_KERNEL);
+		else if (m->kind == BT_MOD_KERNEL)
 			new_func(s, h->module, i, "[kernel]", 0, 0, BT_FK_KERNEL);
 		else if (m->kind == BT_MOD_UNKNOWN)
 			new_func(s, h->module, i, "[unknown]", 0, 0, BT_FK_UNKNOWN);
@@ -335,7 +339,7 @@ annotate(struct bt_session *s, struct bt_sfunc *sf, enum bt_asm_syntax syntax,
 
 	if (m == NULL || !f->can_annotate) {
 		bt_error_set(err, BT_ENODATA, "no code for '%s' (%s)", f->name,
-		    f->kind == BT_FK_KERNEL ? "kernel samples are one bucket" :
+		    f->kind == BT_FK_KERNEL ? "kernel code is not annotated" :
 		    "its module could not be read");
 		return NULL;
 	}
@@ -399,7 +403,7 @@ select_data(struct bt_session *s, struct bt_error *err)
 {
 	struct bt_profile *p = s->p;
 	size_t i;
-	int attr = 0;
+	int attr = bt_session_default_event(p);
 
 	if (s->o.event != NULL) {
 		attr = -1;
@@ -463,6 +467,7 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	}
 	for (i = 0; i < p->info.nnotes; i++)
 		bt_session_notef(s, "%s", p->info.notes[i]);
+	bt_session_events_note(s);
 	if (p->unresolved)
 		bt_session_notef(s, "%llu samples fell outside every recorded mapping",
 		    (unsigned long long)p->unresolved);
@@ -514,6 +519,7 @@ bt_session_free(struct bt_session *s)
 			bt_disasm_free(s->dis[i][j]);
 	if (s->src != NULL)
 		bt_srccache_free(s->src);
+	bt_ksyms_free(s->ksyms);
 	bt_strpool_release(&s->pool);
 	bt_profile_free(s->p);
 	free(s);

@@ -153,3 +153,30 @@ bt_vdso_find(const void *recorded, size_t recorded_len, const uint8_t *bid,
 	}
 	return NULL;
 }
+
+char *
+bt_buildid_cache_file(const uint8_t *id, size_t n)
+{
+	const char *dir = getenv("PERF_BUILDID_DIR");
+	char hex[2 * 20 + 1];
+	char *path;
+	int fd;
+
+	if (n == 0 || n > 20)
+		return NULL;
+	bt_build_id_hex(id, n, hex);
+	if (dir != NULL && dir[0])
+		path = bt_xasprintf("%s/.build-id/%.2s/%s/elf", dir, hex, hex + 2);
+	else if (getenv("HOME") != NULL)
+		path = bt_xasprintf("%s/.debug/.build-id/%.2s/%s/elf", getenv("HOME"),
+		    hex, hex + 2);
+	else
+		return NULL;
+	fd = bt_open_recorded(path);
+	if (fd < 0) {
+		free(path);
+		return NULL;
+	}
+	close(fd);
+	return path;
+}

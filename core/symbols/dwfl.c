@@ -494,9 +494,16 @@ bt_msyms_open(const char *path, const void *image, size_t image_len,
 		}
 		m->memfd = fd;
 	} else {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		/* a FIFO, device or /proc file named by the recording: refused */
+		fd = bt_open_recorded(path);
+		if (fd == -EXDEV || fd == -EINVAL || fd == -EISDIR) {
+			bt_error_set(err, BT_EFORMAT, "'%s' is %s", path,
+			    fd == -EXDEV ? "a kernel file (/proc, /sys, /dev), not a program" :
+			    fd == -EISDIR ? "a directory" : "not a regular file");
+			goto fail;
+		}
 		if (fd < 0) {
-			bt_error_errno(err, errno == ENOENT ? BT_ENOENT : BT_EACCES, errno,
+			bt_error_errno(err, fd == -ENOENT ? BT_ENOENT : BT_EACCES, -fd,
 			    "cannot open '%s'", path);
 			goto fail;
 		}

@@ -177,6 +177,24 @@ size_t bt_elf_build_id(const char *path, uint8_t id[20]);
 size_t bt_elf_build_id_mem(const void *image, size_t len, uint8_t id[20]);
 /* id[0..n) as 2n hex digits into out (2n + 1 bytes). */
 void bt_build_id_hex(const uint8_t *id, size_t n, char *out);
+/*
+ * The copy of a module perf's build-id cache holds (perf record and perf
+ * archive fill it: $PERF_BUILDID_DIR, else ~/.debug, then
+ * .build-id/xx/yyyy.../elf), malloc'ed; NULL when there is none.
+ */
+char *bt_buildid_cache_file(const uint8_t *id, size_t n);
+/*
+ * Kernel function names from a kallsyms file (/proc/kallsyms): NULL with
+ * err set when it cannot be read or lists no addresses (kptr_restrict).
+ * bt_ksyms_find gives the function holding addr (its name is borrowed);
+ * bt_ksyms_text is _text's address (0 if not listed).
+ */
+struct bt_ksyms;
+struct bt_ksyms *bt_ksyms_load(const char *path, struct bt_error *err);
+int bt_ksyms_find(const struct bt_ksyms *k, uint64_t addr, const char **name,
+		  uint64_t *start, uint64_t *end);
+uint64_t bt_ksyms_text(const struct bt_ksyms *k);
+void bt_ksyms_free(struct bt_ksyms *k);
 /* This process's vDSO image (the same for every process of this kernel). */
 const void *bt_own_vdso(size_t *len);
 /*

@@ -10,6 +10,7 @@
 #define BENCHTUI_BENCHTUI_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -49,6 +50,24 @@ BT_API const char *bt_strerror(int code);
 BT_API int bt_wait_code(int status);
 /* A wait status in words: "exit 3", "killed by signal 11 (Segmentation fault)". */
 BT_API const char *bt_wait_describe(int status, char *buf, size_t len);
+
+/*
+ * Text from a recording made safe for a terminal: C0 controls but tab, DEL,
+ * C1 controls (U+0080-U+009F) and bytes that are not UTF-8 are written as
+ * \xNN, each byte; the rest is kept. Recorded file names and command lines
+ * can hold escape sequences that retitle or recolour the terminal: every
+ * text output (the text export, the browser, messages on stderr) passes
+ * through this one function. bt_text_safe() returns s itself when nothing
+ * needs escaping, else a string in buf (valid until the next call with
+ * the same buf); bt_text_is_safe() says whether s can be printed as is.
+ */
+struct bt_textbuf {
+	char *buf;
+	size_t len, alloc;
+};
+BT_API bool bt_text_is_safe(const char *s);
+BT_API const char *bt_text_safe(const char *s, struct bt_textbuf *buf);
+BT_API void bt_textbuf_release(struct bt_textbuf *buf);
 
 /* Wilson 95% interval of k successes out of n, in percent. */
 BT_API void bt_wilson(uint64_t k, uint64_t n, double *lo, double *hi);

@@ -19,6 +19,7 @@ struct bt_profile;
  * @argv, @argc: the benchmark's own argv when the recording has it
  *               (benchtui's), else argc 0
  * @events: names of the recorded events; @nevents of them
+ * @event_samples: samples of each event (events[i] has event_samples[i])
  * @frequency: samples per second asked for (0 when period-based)
  * @samples: samples of all events in the file
  * @lost: samples the kernel dropped (LOST / LOST_SAMPLES records)
@@ -39,6 +40,7 @@ struct bt_profile_info {
 	const char *const *argv;
 	size_t argc;
 	const char *const *events;
+	const uint64_t *event_samples;
 	size_t nevents;
 	unsigned frequency;
 	uint64_t samples, lost, throttled;

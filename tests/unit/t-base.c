@@ -72,6 +72,29 @@ test_error(void **state)
 	assert_string_equal(bt_strerror(999), "unknown error");
 }
 
+/* Text from a recording, made safe for a terminal: one function for all outputs. */
+static void
+test_text_safe(void **state)
+{
+	struct bt_textbuf tb = { 0 };
+	const char *ok = "plain\ttext \xc3\xa9 \xe2\x86\x91 \xf0\x9f\x98\x80";
+
+	(void)state;
+	assert_true(bt_text_is_safe(ok));
+	assert_ptr_equal(bt_text_safe(ok, &tb), ok);
+	/* ESC, BEL, newline, DEL */
+	assert_string_equal(bt_text_safe("a\x1b" "]0;T\x07" "b\nc\x7f", &tb),
+	    "a\\x1b]0;T\\x07b\\x0ac\\x7f");
+	/* C1 (U+009B, CSI) as UTF-8, a lone continuation byte, a cut sequence */
+	assert_string_equal(bt_text_safe("\xc2\x9b" "1m\x80" "x\xe2\x86", &tb),
+	    "\\xc2\\x9b1m\\x80x\\xe2\\x86");
+	/* overlong, surrogate, beyond U+10FFFF */
+	assert_string_equal(bt_text_safe("\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80", &tb),
+	    "\\xc0\\xaf\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80");
+	assert_false(bt_text_is_safe("\x1b"));
+	bt_textbuf_release(&tb);
+}
+
 int
 main(void)
 {
@@ -80,6 +103,7 @@ main(void)
 		cmocka_unit_test(test_strpool),
 		cmocka_unit_test(test_vec),
 		cmocka_unit_test(test_error),
+		cmocka_unit_test(test_text_safe),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -304,6 +304,32 @@ test_event_names(void **state)
 	a.config = config;
 	assert_string_equal(bt_perf_event_name(&a, buf, sizeof(buf)), "raw 0x1c2");
 	assert_int_equal(bt_perf_event_parse("no-such-event", &a.type, &config), -1);
+
+	/* perf's modifiers (evsel__add_modifiers), for attrs with no EVENT_DESC name */
+	memset(&a, 0, sizeof(a));
+	a.type = PERF_TYPE_HARDWARE;
+	a.config = PERF_COUNT_HW_CPU_CYCLES;
+	/* counts host and guest, where perf's default excludes the guest */
+	assert_string_equal(bt_perf_event_name_full(&a, buf, sizeof(buf)), "cycles:HG");
+	a.exclude_guest = 1;	/* perf's default: nothing shown */
+	assert_string_equal(bt_perf_event_name_full(&a, buf, sizeof(buf)), "cycles");
+	a.exclude_kernel = a.exclude_hv = 1;	/* -e cycles:u */
+	assert_string_equal(bt_perf_event_name_full(&a, buf, sizeof(buf)), "cycles:uH");
+	a.exclude_guest = 0;
+	assert_string_equal(bt_perf_event_name_full(&a, buf, sizeof(buf)), "cycles:u");
+	a.exclude_kernel = a.exclude_hv = 0;
+	a.precise_ip = 3;
+	assert_string_equal(bt_perf_event_name_full(&a, buf, sizeof(buf)), "cycles:ppp");
+	a.precise_ip = 2;
+	a.exclude_guest = 1;
+	assert_string_equal(bt_perf_event_name_full(&a, buf, sizeof(buf)), "cycles:ppH");
+	a.precise_ip = 0;
+	a.exclude_guest = 0;
+	a.exclude_host = 1;	/* -e cycles:G */
+	assert_string_equal(bt_perf_event_name_full(&a, buf, sizeof(buf)), "cycles:G");
+	a.exclude_host = 0;
+	a.exclude_user = a.exclude_kernel = 1;	/* -e cycles:h */
+	assert_string_equal(bt_perf_event_name_full(&a, buf, sizeof(buf)), "cycles:h");
 }
 
 int
