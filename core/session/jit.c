@@ -47,16 +47,6 @@ script_of(const char *name, char *buf, size_t len)
 	return buf[0] ? buf : NULL;
 }
 
-/* No control bytes: a file name from a runtime's dump reaches terminals. */
-static bool
-printable(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return false;
-	return true;
-}
-
 struct bt_msyms *
 bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
 {
@@ -74,7 +64,7 @@ bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
 	{
 		struct bt_line *rows = bt_xcalloc(c->nlines + 2, sizeof(*rows));
 		char script[4096];
-		const char *fallback = printable(c->name) ?
+		const char *fallback = bt_text_is_safe(c->name) ?
 		    script_of(c->name, script, sizeof(script)) : NULL;
 		size_t n = 0;
 
@@ -86,7 +76,7 @@ bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
 				continue;
 			rows[n].addr = a;
 			rows[n].line = l->line;
-			rows[n].file = l->file[0] && printable(l->file) ? l->file : fallback;
+			rows[n].file = l->file[0] && bt_text_is_safe(l->file) ? l->file : fallback;
 			if (rows[n].file == NULL)
 				rows[n].line = 0;
 			n++;
