@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "benchtui/bench.h"
 #include "export/export-int.h"
 
 /* A row as one line; lead, if not 0, replaces the first character ('#'). */
@@ -63,22 +64,71 @@ put_header(FILE *out, const struct bt_view *h)
 }
 
 static void
-text_begin(struct export_out *o, const struct bt_view *header,
-	   const struct bt_view *funcs, const struct bt_view *findings)
+put_findings(FILE *out, const struct bt_view *findings)
 {
 	size_t i;
 
+	for (i = 0; i < bt_view_nrows(findings); i++) {
+		const struct bt_row *r = bt_view_row(findings, i);
+		fprintf(out, "# %s%s%s (%.1f%%): %s\n", r->label, r->name ? " in " : "",
+		    r->name ? r->name : "", r->percent, r->text);
+	}
+}
+
+/*
+ * The seeds' report: the results fastest first with their ratios, then
+ * each benchmark's hot functions, findings and hottest code.
+ */
+static void
+put_benches(struct export_out *o)
+{
+	size_t i;
+
+	put_view(o->f, o->benches, true);
+	fputs("\n", o->f);
+	for (i = 0; i < o->nbench; i++) {
+		const struct export_bench *e = &o->bench[i];
+		const struct bt_bench *b = e->b;
+
+		fprintf(o->f, "## benchmark %s: %s%s%s%s%s", b->name,
+		    b->time_text ? b->time_text : "no time", b->time_text ? "/op" : "",
+		    b->pm_text ? " " : "", b->pm_text ? b->pm_text : "",
+		    b->ratio == 1 ? ", fastest" : "");
+		if (b->ratio == b->ratio && b->ratio != 1)
+			fprintf(o->f, ", %.2f× as slow as the fastest", b->ratio);
+		if (b->has_window)
+			fprintf(o->f, "; %llu samples (%.1f%% of the run)\n",
+			    (unsigned long long)b->samples, b->percent);
+		else
+			fputs("; its samples cannot be told apart\n", o->f);
+		if (b->error)
+			fprintf(o->f, "# error: %s\n", b->error);
+		if (e->findings)
+			put_findings(o->f, e->findings);
+		if (e->funcs && bt_view_nrows(e->funcs))
+			put_view(o->f, e->funcs, false);
+		fputs("\n", o->f);
+		if (e->annotation) {
+			put_view(o->f, e->annotation, true);
+			fputs("\n", o->f);
+		}
+	}
+	fputs("## the whole run\n", o->f);
+}
+
+static void
+text_begin(struct export_out *o, const struct bt_view *header,
+	   const struct bt_view *funcs, const struct bt_view *findings)
+{
 	put_header(o->f, header);
+	if (o->benches != NULL && !o->bench_selected)
+		put_benches(o);
 	put_view(o->f, funcs, false);
 	fputs("\n", o->f);
 	if (bt_view_nrows(findings) == 0)
 		return;
 	fputs("## lint\n", o->f);
-	for (i = 0; i < bt_view_nrows(findings); i++) {
-		const struct bt_row *r = bt_view_row(findings, i);
-		fprintf(o->f, "# %s%s%s (%.1f%%): %s\n", r->label, r->name ? " in " : "",
-		    r->name ? r->name : "", r->percent, r->text);
-	}
+	put_findings(o->f, findings);
 	fputs("\n", o->f);
 }
 
