@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "benchtui/bench.h"
 #include "benchtui/benchtui.h"
 #include "benchtui/export.h"
 #include "benchtui/profile.h"
@@ -27,6 +28,36 @@ static void
 on_signal(int sig)
 {
 	bt_record_interrupt(sig);
+}
+
+/*
+ * -b NAME: only that benchmark's samples from here on. A usage error
+ * names the benchmarks there are.
+ */
+static int
+select_bench(struct bt_session *s, const char *name)
+{
+	struct bt_error err = { 0 };
+	long bi = bt_session_find_bench(s, name);
+	size_t i, n = bt_session_nbenches(s);
+
+	if (bi >= 0) {
+		if (bt_session_select_bench(s, bi, &err) == 0)
+			return 0;
+		fprintf(stderr, "benchtui: %s\n", err.msg);
+		return -1;
+	}
+	if (n == 0) {
+		fprintf(stderr, "benchtui: -b '%s': the recording has no benchmark results "
+		    "(docs/benchmarks.md says which harnesses benchtui reads)\n", name);
+		return -1;
+	}
+	fprintf(stderr, "benchtui: -b '%s' %s; the benchmarks are:", name,
+	    bi == -2 ? "names several benchmarks" : "names no benchmark");
+	for (i = 0; i < n && i < 40; i++)
+		fprintf(stderr, "%s '%s'", i ? "," : "", bt_session_bench(s, i)->name);
+	fputs(i < n ? ", ...\n" : "\n", stderr);
+	return -1;
 }
 
 /* The exit code for the benchmark's own status (like time(1)). */
@@ -223,6 +254,12 @@ main(int argc, char **argv)
 	if (s == NULL) {
 		fprintf(stderr, "benchtui: %s\n", err.msg);
 		return err.code == BT_EINVAL ? EXIT_USAGE : EXIT_NODATA;
+	}
+	if (c.bench_frames != NULL)
+		bt_session_set_bench_frames(s, c.bench_frames);
+	if (c.bench != NULL && select_bench(s, c.bench) < 0) {
+		bt_session_free(s);
+		return EXIT_USAGE;
 	}
 	c.eo.func = c.symbol;
 	if (c.export_path != NULL) {
