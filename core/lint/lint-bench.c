@@ -105,7 +105,7 @@ own_loop(struct bt_session *s, size_t bi, size_t *fi_out, size_t *ninsns,
 	return true;
 }
 
-void
+bool
 lint_bench_checks(struct bt_session *s)
 {
 	const struct bt_bench *b = current(s);
@@ -116,7 +116,7 @@ lint_bench_checks(struct bt_session *s)
 	uint64_t addr = 0, own = 0;
 
 	if (b == NULL || b->error != NULL)
-		return;
+		return false;
 	if (!(b->time_ns < cycle) && !b->dead_hint) {
 		if (s->samples == 0 && b->iterations > 0)
 			lint_add(s, "few-samples", -1, 100,
@@ -124,7 +124,7 @@ lint_bench_checks(struct bt_session *s)
 			    "for less than a sampling period. Run it longer (more "
 			    "iterations, a longer minimum time) or raise -F",
 			    b->name, b->t_from, b->t_to);
-		return;
+		return false;
 	}
 	numbers(&sb, b);
 	if (b->time_ns < cycle)
@@ -143,6 +143,7 @@ lint_bench_checks(struct bt_session *s)
 	    "%s: the work was removed by the compiler. %s", sb.buf,
 	    lint_keep_advice(s));
 	bt_strbuf_release(&sb);
+	return true;
 }
 
 bool

@@ -23,8 +23,11 @@ size_t lint_sofar(struct bt_session *s, const struct bt_finding **f);
  * selected benchmark's harness (every harness's when none is selected).
  */
 const char *lint_keep_advice(struct bt_session *s);
-/* The checks that need a selected benchmark (its printed time). */
-void lint_bench_checks(struct bt_session *s);
+/*
+ * The checks that need a selected benchmark (its printed time); true when
+ * it was optimized away.
+ */
+bool lint_bench_checks(struct bt_session *s);
 /*
  * An empty loop of ninsns instructions at addr, share% of the samples, in
  * function fi: when fi is the selected benchmark's own code, say so with

@@ -520,9 +520,12 @@ bt_session_findings(struct bt_session *s, const struct bt_finding **out)
 		/* a benchmark's own: the run's lost samples and start-up are the run's */
 		bool bench = bt_session_current_bench(s) >= 0;
 
-		lint_bench_checks(s);
+		/* a benchmark optimized away has few samples: that says it all */
+		bool dead = lint_bench_checks(s);
+
 		if (s->samples > 0) {
-			check_precision(s);
+			if (!dead)
+				check_precision(s);
 			if (!bench)
 				check_lost(s);
 			check_empty_loops(s);

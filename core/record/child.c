@@ -16,13 +16,15 @@
 #include "record/record-int.h"
 
 static void
-child_exec(char *const *argv, int go_fd, int err_fd, int out_fd)
+child_exec(char *const *argv, int go_fd, int err_fd, int out_fd, int serr_fd)
 {
 	char c;
 	int e;
 
 	if (out_fd >= 0 && out_fd != STDOUT_FILENO)
 		dup2(out_fd, STDOUT_FILENO);
+	if (serr_fd >= 0 && serr_fd != STDERR_FILENO)
+		dup2(serr_fd, STDERR_FILENO);
 
 	/* wait until the events are attached */
 	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
@@ -41,12 +43,12 @@ child_exec(char *const *argv, int go_fd, int err_fd, int out_fd)
 int
 bt_child_fork(struct bt_child *c, char *const *argv, struct bt_error *err)
 {
-	return bt_child_fork_out(c, argv, -1, err);
+	return bt_child_fork_out(c, argv, -1, -1, err);
 }
 
 int
 bt_child_fork_out(struct bt_child *c, char *const *argv, int out_fd,
-		  struct bt_error *err)
+		  int serr_fd, struct bt_error *err)
 {
 	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
 
@@ -72,7 +74,7 @@ bt_child_fork_out(struct bt_child *c, char *const *argv, int out_fd,
 	if (c->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child_exec(argv, go[0], ep[1], out_fd);
+		child_exec(argv, go[0], ep[1], out_fd, serr_fd);
 	}
 	close(go[0]);
 	close(ep[1]);

@@ -327,10 +327,11 @@ run(struct recorder *rc, double t0)
 			pfd[i].fd = rc->ev.fds[i];
 			pfd[i].events = POLLIN;
 		}
-		if (rc->out.master >= 0 && np < BT_ARRAY_SIZE(pfd)) {
-			pfd[np].fd = rc->out.master;
-			pfd[np++].events = POLLIN;
-		}
+		for (i = 0; i < 2; i++)
+			if (rc->out.s[i].master >= 0 && np < BT_ARRAY_SIZE(pfd)) {
+				pfd[np].fd = rc->out.s[i].master;
+				pfd[np++].events = POLLIN;
+			}
 		poll(pfd, np, 50);
 		bt_output_read(&rc->out);
 		if (!failed && drain_all(rc))
@@ -369,12 +370,14 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	rc->o = o;
 	rc->res = res;
 	rc->delay_ns = (uint64_t)o->delay_ms * 1000000ULL;
-	rc->out.master = rc->out.slave = -1;
+	for (i = 0; i < 2; i++)
+		rc->out.s[i].master = rc->out.s[i].slave = -1;
 	bt_strbuf_init(&rc->out.data);
 	if (!o->pass_output)	/* no pty: the output goes straight through */
-		bt_output_open(&rc->out, STDOUT_FILENO, NULL);
+		bt_output_open(&rc->out, NULL);
 
-	ret = bt_child_fork_out(&rc->child, o->argv, rc->out.slave, err);
+	ret = bt_child_fork_out(&rc->child, o->argv, rc->out.s[0].slave,
+	    rc->out.s[1].slave, err);
 	bt_output_parent(&rc->out);
 	if (ret)
 		goto out;

@@ -22,6 +22,10 @@
 #include "benchtui/bench.h"
 #include "harness/harness.h"
 #include "session/session-int.h"
+#include "symbols/symbols.h"
+
+#define SETTLE_NS 30000000ULL	/* how late a result line may be read: 30 ms */
+#define SETTLE_SLOTS 120		/* looked at in 0.25 ms slots */
 
 struct bench {
 	struct bt_bench pub;
@@ -38,9 +42,14 @@ struct bt_benches {
 	char *frames;			/* --benchmark-frames */
 	const char *note;
 	struct bt_strpool pool;
+	BT_VEC(double) err_times;	/* when each stderr chunk was read */
 };
 
-/* Replay the recorded output ("NS LEN\n" + bytes chunks) into a parser. */
+/*
+ * Replay the recorded output ("NS LEN\n" + bytes chunks; "NS LEN 2\n"
+ * for standard error) into a parser: standard output only, standard
+ * error's times kept (where the first benchmark starts).
+ */
 static void
 parse_output(struct bt_benches *bs, const char *d, size_t len)
 {
@@ -52,16 +61,22 @@ parse_output(struct bt_benches *bs, const char *d, size_t len)
 		const char *nl = memchr(d, '\n', (size_t)(end - d));
 		unsigned long long ns;
 		size_t n;
+		int stream = 1;
 		char head[64];
 
 		if (nl == NULL || nl - d >= (long)sizeof(head))
 			break;
 		memcpy(head, d, (size_t)(nl - d));
 		head[nl - d] = '\0';
-		if (sscanf(head, "%llu %zu", &ns, &n) != 2 || n > (size_t)(end - nl - 1))
+		if (sscanf(head, "%llu %zu %d", &ns, &n, &stream) < 2 ||
+		    n > (size_t)(end - nl - 1))
 			break;
-		t = (double)ns / 1e9;
-		bt_harness_feed(bs->parser, nl + 1, n, t);
+		if (stream == 2)
+			BT_VEC_PUSH(bs->err_times, (double)ns / 1e9);
+		else {
+			t = (double)ns / 1e9;
+			bt_harness_feed(bs->parser, nl + 1, n, t);
+		}
 		d = nl + 1 + n;
 	}
 	bt_harness_finish(bs->parser, t);
@@ -138,6 +153,26 @@ set_shown(struct bt_benches *bs, struct bench *b)
 	}
 }
 
+/*
+ * Where the first benchmark began, for a harness that prints nothing of it
+ * before it ends: the last thing written to standard error before its
+ * result (Google Benchmark's context, written just before it runs), else
+ * the first sample (start-up then counts for the first benchmark).
+ */
+static double
+run_start(struct bt_session *s, struct bt_benches *bs, const struct bt_bench_result *r)
+{
+	double start = (double)s->p->first_time / 1e9, before = r->t_begin;
+	size_t i;
+
+	if (!isfinite(before))
+		before = r->t_end;
+	for (i = 0; i < bs->err_times.n; i++)
+		if (bs->err_times.v[i] < before && bs->err_times.v[i] > start)
+			start = bs->err_times.v[i];
+	return start;
+}
+
 static bool
 is_agg(const struct bt_bench_result *r, const char *name)
 {
@@ -156,8 +191,9 @@ build(struct bt_session *s, struct bt_benches *bs)
 		struct bench *b = find_key(bs, r->name, kl);
 		uint64_t lo, hi;
 
-		result_window(r, isfinite(prev_end) ? prev_end :
-		    (double)s->p->first_time / 1e9, &lo, &hi);
+		if (!isfinite(prev_end))
+			prev_end = run_start(s, bs, r);
+		result_window(r, prev_end, &lo, &hi);
 		prev_end = r->t_end;
 		if (b == NULL) {
 			struct bench nb;
@@ -219,6 +255,114 @@ build(struct bt_session *s, struct bt_benches *bs)
 	}
 }
 
+static bool name_is_bench(const struct bt_benches *bs, size_t bi, const char *name);
+
+/* The name of the function at (module, offset), NULL if none. */
+static const char *
+func_name(struct bt_session *s, uint32_t mi, uint64_t off)
+{
+	struct bt_msyms *m = bt_session_syms(s, mi);
+	struct bt_func_sym fs;
+	uint64_t addr;
+
+	if (m == NULL || bt_msyms_off_to_addr(m, off, &addr) < 0 ||
+	    bt_msyms_func(m, addr, &fs) < 0)
+		return NULL;
+	return fs.name;
+}
+
+/*
+ * A result line is read a little after the harness wrote it (the reader's
+ * wake-up on a busy machine: a few ms), and the harness starts the next
+ * benchmark at once: the end of a window holds the first samples of the
+ * benchmarks after it. Where the benchmarks' code is known by name, each
+ * window's end moves back to where a later benchmark's own code starts
+ * in the SETTLE_NS before it (never before its own code's last sample),
+ * and the next window starts there (docs/benchmarks.md). With call
+ * chains, the entry frame decides every sample and this goes.
+ */
+static void
+settle(struct bt_session *s, struct bt_benches *bs)
+{
+	size_t nb = bs->v.n, i, k, nw = 0, n = 0;
+	uint64_t *w = bt_xcalloc(2 * SETTLE_SLOTS * (nb + 1), sizeof(*w));
+	size_t *first = bt_xcalloc(nb + 1, sizeof(*first));	/* first slot of each range */
+	size_t *count = bt_xcalloc(nb + 1, sizeof(*count));
+	long *own = bt_xcalloc(nb + 1, sizeof(*own)), *later = bt_xcalloc(nb + 1, sizeof(*later));
+	struct bt_hist_entry *e = NULL;
+	struct bt_scan sc;
+	const uint64_t slot = SETTLE_NS / SETTLE_SLOTS;
+	uint64_t floor = 0;
+
+	/* slots before each window's end that the next window starts at */
+	for (i = 0; i + 1 < nb; i++) {
+		const struct bench *b = &bs->v.v[i], *nx = &bs->v.v[i + 1];
+		uint64_t lo;
+		own[i] = later[i] = -1;
+		first[i] = nw;
+		if (!b->pub.has_window || !nx->pub.has_window || nx->lo + 1 < b->hi ||
+		    b->hi < floor)
+			continue;
+		lo = BT_MAX(BT_MAX(b->lo, floor), b->hi > SETTLE_NS ? b->hi - SETTLE_NS : 0);
+		for (k = (size_t)((b->hi - lo) / slot); k > 0; k--) {
+			w[2 * nw] = b->hi - k * slot;
+			w[2 * nw + 1] = b->hi - (k - 1) * slot;
+			nw++;
+		}
+		count[i] = nw - first[i];
+		floor = b->hi;
+	}
+	memset(&sc, 0, sizeof(sc));
+	sc.attr = s->attr;
+	sc.t_hi = UINT64_MAX;
+	sc.windows = w;
+	sc.nwindows = nw;
+	if (nw && bt_profile_scan(s->p, &sc, &e, &n, NULL) == 0)
+		for (k = 0; k < n; k++) {
+			size_t sl, bi, j;
+			const char *name;
+			if (e[k].group == 0)
+				continue;
+			sl = e[k].group - 1;
+			for (bi = 0; bi + 1 < nb; bi++)
+				if (count[bi] && sl >= first[bi] && sl < first[bi] + count[bi])
+					break;
+			if (bi + 1 >= nb || (name = func_name(s, e[k].module, e[k].off)) == NULL)
+				continue;
+			sl -= first[bi];
+			if (name_is_bench(bs, bi, name)) {
+				if ((long)sl > own[bi])
+					own[bi] = (long)sl;
+				continue;
+			}
+			for (j = bi + 1; j < nb; j++)
+				if (name_is_bench(bs, j, name))
+					break;
+			if (j < nb && (later[bi] < 0 || (long)sl < later[bi]))
+				later[bi] = (long)sl;
+		}
+	for (i = 0; i + 1 < nb; i++) {
+		struct bench *b = &bs->v.v[i], *nx = &bs->v.v[i + 1];
+		uint64_t old = b->hi, to;
+		long cut;
+		if (later[i] < 0)
+			continue;
+		cut = BT_MAX(later[i], own[i] + 1);
+		to = w[2 * (first[i] + (size_t)cut)];
+		if (cut >= (long)count[i] || to <= b->lo)
+			continue;
+		b->hi = to;
+		if (nx->lo + 1 >= old)	/* contiguous: the next one starts there */
+			nx->lo = to;
+	}
+	free(e);
+	free(w);
+	free(first);
+	free(count);
+	free(own);
+	free(later);
+}
+
 static struct bt_benches *
 benches(struct bt_session *s)
 {
@@ -235,6 +379,17 @@ benches(struct bt_session *s)
 	bs->windows = s->p->meta.clock_monotonic;
 	parse_output(bs, s->p->meta.output, s->p->meta.output_len);
 	build(s, bs);
+	if (bs->windows) {
+		size_t i;
+		settle(s, bs);
+		for (i = 0; i < bs->v.n; i++) {
+			struct bench *b = &bs->v.v[i];
+			b->pub.t_from = b->lo > s->p->first_time ?
+			    (double)(b->lo - s->p->first_time) / 1e9 : 0;
+			b->pub.t_to = b->hi > s->p->first_time ?
+			    (double)(b->hi - s->p->first_time) / 1e9 : 0;
+		}
+	}
 	if (bs->v.n && !bs->windows)
 		bs->note = "the samples' times are not on CLOCK_MONOTONIC: the "
 		    "benchmarks' samples cannot be told apart";
@@ -334,6 +489,7 @@ bt_benches_free(struct bt_benches *bs)
 		return;
 	bt_harness_parser_free(bs->parser);
 	BT_VEC_FREE(bs->v);
+	BT_VEC_FREE(bs->err_times);
 	free(bs->frames);
 	bt_strpool_release(&bs->pool);
 	free(bs);
@@ -433,18 +589,26 @@ bool
 bt_session_bench_code(struct bt_session *s, size_t bi, size_t fi)
 {
 	struct bt_benches *bs = benches(s);
-	const struct bt_func *f;
+
+	if (bi >= bs->v.n || fi >= bt_session_nfuncs(s))
+		return false;
+	return name_is_bench(bs, bi, bt_session_func(s, fi)->name);
+}
+
+/* Is the function called name benchmark bi's own code (by its family)? */
+static bool
+name_is_bench(const struct bt_benches *bs, size_t bi, const char *name)
+{
 	char fam[256], *c;
 	size_t flen;
 
-	if (bi >= bs->v.n || fi >= bt_session_nfuncs(s) || bs->v.v[bi].pub.family == NULL)
+	if (bs->v.v[bi].pub.family == NULL)
 		return false;
-	f = bt_session_func(s, fi);
 	snprintf(fam, sizeof(fam), "%s", bs->v.v[bi].pub.family);
 	flen = strlen(fam);
 	if (flen == 0)
 		return false;
-	if (names_family(f->name, fam, flen))
+	if (names_family(name, fam, flen))
 		return true;
 	/* GB fixtures: "VecFixture/Sum" is VecFixture_Sum_Benchmark */
 	for (c = fam; *c; c++)
@@ -464,7 +628,7 @@ bt_session_bench_code(struct bt_session *s, size_t bi, size_t fi)
 			for (c = fx; *c; c++)
 				if (*c == '/')
 					*c = '_';
-			if (strstr(f->name, fx) != NULL)
+			if (strstr(name, fx) != NULL)
 				return true;
 		}
 	}
