@@ -74,12 +74,12 @@ elif cmd == "split":
         print("no benchmark %s" % name); sys.exit(1)
     def table(funcs):
         # shares of the code the benchmarks run: the harness's and the
-        # runtime's code (libbenchmark, Go's runtime and testing packages),
-        # the kernel and the loader vary from run to run on this shared
+        # runtime's code (libbenchmark, Go's runtime and testing packages,
+        # the clock in the vDSO), the kernel and the loader vary from run to run on this shared
         # machine (kernel: 20 to 60 of 2000 samples in two runs of one Go
         # benchmark; Go's scheduler locks: 1-3%) and are left out of both
         def harness(f):
-            return ("ld-linux" in f["module"] or f["module"] == "[kernel]" or
+            return ("ld-linux" in f["module"] or f["module"] in ("[kernel]", "[vdso]") or
                     "libbenchmark" in f["module"] or
                     f["name"].startswith(("runtime.", "testing.")))
         fs = [f for f in funcs if not harness(f)]
@@ -205,6 +205,53 @@ EOF
 		grep -q '^## benchmark BM_sum/8: ' "$TMP/gb.txt" &&
 		ok "GB: the text report lists the results fastest first, then each benchmark" ||
 		fail "GB: the text report's order: $(tr '\n' ' ' <"$TMP/order")"
+fi
+
+# --- the browser on the GB recording (tmux, as tests/test-tui.sh) -------------
+if [ ! -s "$TMP/gb.data" ]; then
+	:
+elif ! command -v tmux >/dev/null; then
+	skipped "the benchmark table in the browser: tmux is not installed"
+else
+	T="tmux -L btb$$ -f/dev/null"
+	trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+	screen() { $T capture-pane -p -t bt; }
+	wait_for() {
+		for _ in $(seq 100); do
+			screen | grep -q -- "$1" && return 0
+			sleep 0.1
+		done
+		fail "timed out waiting for '$1'"; screen | sed 's/^/     | /'
+		return 1
+	}
+	$T new-session -d -s keep
+	$T new-session -d -s bt -x 160 -y 30 -c "$TMP" \
+		"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/gb.data; echo \$? >$TMP/status; exec sleep 60"
+	wait_for "benchmarks: 6 (gbench)" && screen | grep -q "BM_dead .*optimized-away" &&
+		screen | grep -q "(outside)" &&
+		ok "browser: opens on the benchmark table, BM_dead flagged" ||
+		fail "browser: no benchmark table"
+	# down to BM_tmpl<double> (the rows are in the order printed), Enter
+	row=$(screen | grep -n "^BM_tmpl<double>" | cut -d: -f1)
+	first=$(screen | grep -n "^BM_" | head -1 | cut -d: -f1)
+	for _ in $(seq $((row - first))); do $T send-keys -t bt Down; done
+	$T send-keys -t bt Enter
+	wait_for "benchmark BM_tmpl<double>\|BM_tmpl<double>: [0-9]* samples" &&
+		screen | grep -q "BM_tmpl<double>" && ! screen | grep -q "BM_sum " &&
+		ok "browser: Enter opens the benchmark's own functions" ||
+		fail "browser: Enter on BM_tmpl<double>"
+	$T send-keys -t bt B
+	wait_for "benchmarks: 6 (gbench)" && ok "browser: B returns to the table" ||
+		fail "browser: B"
+	# mark the first row, compare with the next
+	$T send-keys -t bt g m Down Enter
+	wait_for "× the time" && ok "browser: m, then Enter on another: side by side" ||
+		fail "browser: compare"
+	$T send-keys -t bt q q
+	for _ in $(seq 50); do [ -s "$TMP/status" ] && break; sleep 0.1; done
+	[ "$(cat "$TMP/status" 2>/dev/null)" = 0 ] && ok "browser: q q quits with status 0" ||
+		fail "browser: exit status $(cat "$TMP/status" 2>/dev/null)"
+	$T kill-server 2>/dev/null
 fi
 
 # --- go test -bench --------------------------------------------------------------

@@ -24,8 +24,8 @@
 #include "session/session-int.h"
 #include "symbols/symbols.h"
 
-#define SETTLE_NS 30000000ULL	/* how late a result line may be read: 30 ms */
-#define SETTLE_SLOTS 120		/* looked at in 0.25 ms slots */
+#define SETTLE_NS 250000000ULL	/* how late a result line may be read: 250 ms */
+#define SETTLE_SLOTS 1000		/* looked at in 0.25 ms slots */
 
 struct bench {
 	struct bt_bench pub;
@@ -281,14 +281,16 @@ func_name(struct bt_session *s, uint32_t mi, uint64_t off)
  * and the next window starts there (docs/benchmarks.md). With call
  * chains, the entry frame decides every sample and this goes.
  */
-static void
+static bool
 settle(struct bt_session *s, struct bt_benches *bs)
 {
+	bool moved = false;
 	size_t nb = bs->v.n, i, k, nw = 0, n = 0;
 	uint64_t *w = bt_xcalloc(2 * SETTLE_SLOTS * (nb + 1), sizeof(*w));
 	size_t *first = bt_xcalloc(nb + 1, sizeof(*first));	/* first slot of each range */
 	size_t *count = bt_xcalloc(nb + 1, sizeof(*count));
 	long *own = bt_xcalloc(nb + 1, sizeof(*own)), *later = bt_xcalloc(nb + 1, sizeof(*later));
+	bool *whole = bt_xcalloc(nb + 1, sizeof(*whole));	/* the range is all of the window */
 	struct bt_hist_entry *e = NULL;
 	struct bt_scan sc;
 	const uint64_t slot = SETTLE_NS / SETTLE_SLOTS;
@@ -304,6 +306,7 @@ settle(struct bt_session *s, struct bt_benches *bs)
 		    b->hi < floor)
 			continue;
 		lo = BT_MAX(BT_MAX(b->lo, floor), b->hi > SETTLE_NS ? b->hi - SETTLE_NS : 0);
+		whole[i] = lo < b->lo + slot;
 		for (k = (size_t)((b->hi - lo) / slot); k > 0; k--) {
 			w[2 * nw] = b->hi - k * slot;
 			w[2 * nw + 1] = b->hi - (k - 1) * slot;
@@ -348,9 +351,18 @@ settle(struct bt_session *s, struct bt_benches *bs)
 		if (later[i] < 0)
 			continue;
 		cut = BT_MAX(later[i], own[i] + 1);
-		to = w[2 * (first[i] + (size_t)cut)];
-		if (cut >= (long)count[i] || to <= b->lo)
+		if (cut >= (long)count[i])
 			continue;
+		/*
+		 * none of its own code and a later one's from the start: all of
+		 * it is the later one's (a window the one before moved into)
+		 */
+		to = cut == 0 && whole[i] ? b->lo : w[2 * (first[i] + (size_t)cut)];
+		if (to < b->lo)
+			to = b->lo;
+		if (to == b->hi)
+			continue;
+		moved = true;
 		b->hi = to;
 		if (nx->lo + 1 >= old)	/* contiguous: the next one starts there */
 			nx->lo = to;
@@ -361,6 +373,8 @@ settle(struct bt_session *s, struct bt_benches *bs)
 	free(count);
 	free(own);
 	free(later);
+	free(whole);
+	return moved;
 }
 
 static struct bt_benches *
@@ -381,7 +395,9 @@ benches(struct bt_session *s)
 	build(s, bs);
 	if (bs->windows) {
 		size_t i;
-		settle(s, bs);
+		/* again while boundaries move: a window may now begin earlier */
+		for (i = 0; i < 4 && settle(s, bs); i++)
+			;
 		for (i = 0; i < bs->v.n; i++) {
 			struct bench *b = &bs->v.v[i];
 			b->pub.t_from = b->lo > s->p->first_time ?
