@@ -118,6 +118,22 @@ elif cmd == "message":
     b = [x for x in js["benchmarks"] if x["name"] == name][0]
     m = [f["message"] for f in b["findings"] if f["check"] in check]
     sys.exit(0 if m and all(t in m[0] for t in sys.argv[5:]) else 1)
+elif cmd == "criterion":
+    # each estimate and its interval are on one "time: [low estimate high]" line
+    js, out = load(sys.argv[2]), printed(sys.argv[3])
+    bad = 0
+    for b in js["benchmarks"]:
+        lo = b["ci_text"].strip("[]").split(" ")[:2]
+        if not any("time:" in l and b["time_text"] in l and " ".join(lo) in l for l in out):
+            print("%s: %s %s not on a time: line" % (b["name"], b["time_text"], b["ci_text"])); bad += 1
+    print("%d benchmarks" % len(js["benchmarks"]))
+    sys.exit(1 if bad or not js["benchmarks"] else 0)
+elif cmd == "hottest":
+    # NAME SUFFIX: the benchmark's hottest function's short name ends with SUFFIX
+    js, name = load(sys.argv[2]), sys.argv[3]
+    b = [x for x in js["benchmarks"] if x["name"] == name][0]
+    f = b["functions"][0]
+    sys.exit(0 if f.get("short_name", f["name"]).endswith(sys.argv[4]) else 1)
 elif cmd == "only":
     js = load(sys.argv[2])
     sys.exit(0 if [b["name"] for b in js["benchmarks"]] == [sys.argv[3]] else 1)
@@ -290,5 +306,32 @@ else
 	check findings "$TMP/go.json" "$kept" >"$TMP/msg" &&
 		ok "Go: no finding on the fixed $kept next to it" ||
 		{ fail "Go: a finding on healthy $kept:"; cat "$TMP/msg"; }
+fi
+# --- criterion (the binary tests/test-harness.sh builds and caches) ------------
+CRIT=
+for f in $(ls -t "${XDG_CACHE_HOME:-$HOME/.cache}"/benchtui/rustbench-target/release/deps/crit-* \
+    2>/dev/null); do
+	case $f in *.d|*.o|*.rlib|*.rmeta) continue ;; esac
+	[ -f "$f" ] && [ -x "$f" ] && { CRIT=$f; break; }
+done
+if [ -z "$CRIT" ] || [ ! -x "$CRIT" ]; then
+	skipped "criterion: its fixture is built (and cached) by tests/test-harness.sh: not yet here"
+else
+	(cd "$TMP" && CRITERION_HOME=$TMP/criterion "$BT" -q -o "$TMP/crit.data" "$CRIT" --bench \
+		--warm-up-time 1 --measurement-time 1 --sample-size 10 --noplot \
+		'^fib 15$|popcnt_dead') >"$TMP/crit.out" 2>&1
+	"$BT" -i "$TMP/crit.data" --format json --top 0 >"$TMP/crit.json" 2>"$TMP/crit.err" ||
+		fail "benchtui -i crit.data failed: $(head -3 "$TMP/crit.err")"
+	check criterion "$TMP/crit.json" "$TMP/crit.out" >"$TMP/msg" &&
+		ok "criterion: estimates and intervals as printed ($(tail -1 "$TMP/msg"))" ||
+		{ fail "criterion: numbers differ from the printed ones:"; cat "$TMP/msg"; }
+	check findings "$TMP/crit.json" popcnt_dead optimized-away timer-dominated >"$TMP/msg" &&
+		check message "$TMP/crit.json" popcnt_dead optimized-away "black_box" &&
+		ok "criterion: popcnt_dead optimized away (0 ps) and timer-dominated, black_box advice" ||
+		{ fail "criterion: popcnt_dead:"; cat "$TMP/msg"; }
+	check findings "$TMP/crit.json" 'fib 15' >"$TMP/msg" &&
+		check hottest "$TMP/crit.json" 'fib 15' fib &&
+		ok "criterion: fib 15 beside it: fib is its hottest function, no finding" ||
+		{ fail "criterion: fib 15:"; cat "$TMP/msg"; }
 fi
 finish
