@@ -75,6 +75,50 @@ put_findings(FILE *out, const struct bt_view *findings)
 	}
 }
 
+#define CONTEXT_ROWS 6	/* rows shown before and after a benchmark's hottest region */
+
+/*
+ * A benchmark's hottest code, as perfasm and the seeds' report print it:
+ * the annotation's hottest region with a few rows around it (the whole
+ * function when it has no region).
+ */
+static void
+put_hottest(FILE *out, const struct bt_view *v)
+{
+	const struct bt_view_region *rg;
+	size_t nr = bt_view_regions(v, &rg), i, first = (size_t)-1, last = 0, n;
+
+	if (nr == 0) {
+		put_view(out, v, true);
+		return;
+	}
+	n = bt_view_nrows(v);
+	for (i = 0; i < n; i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		if (r->kind == BT_ROW_INSN && r->addr >= rg[0].start && r->addr < rg[0].end) {
+			if (first == (size_t)-1)
+				first = i;
+			last = i;
+		}
+	}
+	if (first == (size_t)-1) {
+		put_view(out, v, true);
+		return;
+	}
+	fprintf(out, "## %s\n", bt_view_title(v));
+	fprintf(out, "# hottest region: %" PRIx64 "-%" PRIx64 ": %.2f%% (%.2f%% "
+	    "skid-adjusted), %" PRIu64 " samples%s; rows %zu-%zu of %zu\n", rg[0].start,
+	    rg[0].end, rg[0].percent, rg[0].adjusted_percent, rg[0].samples,
+	    rg[0].closes_loop ? ", closes a loop" : "",
+	    first > CONTEXT_ROWS ? first - CONTEXT_ROWS + 1 : 1,
+	    BT_MIN(last + CONTEXT_ROWS, n - 1) + 1, n);
+	if (bt_view_columns(v)->ncells)
+		put_cells(out, bt_view_columns(v), '#');
+	for (i = first > CONTEXT_ROWS ? first - CONTEXT_ROWS : 0;
+	    i <= BT_MIN(last + CONTEXT_ROWS, n - 1); i++)
+		put_cells(out, bt_view_row(v, i), 0);
+}
+
 /*
  * The seeds' report: the results fastest first with their ratios, then
  * each benchmark's hot functions, findings and hottest code.
@@ -109,7 +153,7 @@ put_benches(struct export_out *o)
 			put_view(o->f, e->funcs, false);
 		fputs("\n", o->f);
 		if (e->annotation) {
-			put_view(o->f, e->annotation, true);
+			put_hottest(o->f, e->annotation);
 			fputs("\n", o->f);
 		}
 	}
