@@ -358,6 +358,7 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	      struct bt_error *err)
 {
 	struct recorder *rc;
+	struct sigaction ign, old_pipe;
 	double t0;
 	size_t i;
 	int ret;
@@ -390,7 +391,16 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	ret = bt_child_start(&rc->child, o->argv, err);
 	if (ret)
 		goto out;
+	/*
+	 * A reader of our stdout that goes away (| head) must not kill the
+	 * recorder through its copy of the output: the write fails, copying
+	 * stops, recording goes on (the child's own SIGPIPE is the default).
+	 */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old_pipe);
 	ret = run(rc, t0);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	close_rings(rc);
 	if (ret) {
 		ret = bt_error_set(err, rc->werr.code, "%s", rc->werr.msg);
