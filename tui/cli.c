@@ -52,6 +52,11 @@ const char cli_usage[] =
 "      --region-threshold PCT  hot regions start at instructions with PCT% of\n"
 "                         the function's samples (default 1)\n"
 "      --region-margin N  merge hot instructions up to N cold ones apart (default 8)\n"
+"Benchmarks (the harness's results, read from its output while it runs):\n"
+"  -b, --benchmark NAME   only that benchmark's samples, in every view and output\n"
+"                         (its name as the harness printed it, or a unique prefix)\n"
+"      --benchmark-frames PATTERN  entry frames of a harness benchtui does not\n"
+"                         know (globs, comma-separated); used with call chains\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n";
 
@@ -59,6 +64,7 @@ enum {
 	OPT_DELAY = 256, OPT_STDIO, OPT_EXPORT, OPT_FORMAT, OPT_TOP, OPT_ALL,
 	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
 	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT,
+	OPT_BENCH_FRAMES,
 };
 
 static const struct option long_opts[] = {
@@ -84,6 +90,8 @@ static const struct option long_opts[] = {
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "region-threshold", required_argument, NULL, OPT_REGION_THRESHOLD },
 	{ "region-margin", required_argument, NULL, OPT_REGION_MARGIN },
+	{ "benchmark", required_argument, NULL, 'b' },
+	{ "benchmark-frames", required_argument, NULL, OPT_BENCH_FRAMES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -182,7 +190,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	err[0] = '\0';
 	optind = 0;	/* GNU getopt: start over */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:s:M:h", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:s:M:b:h", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'F':
 			if (parse_num(&e, "-F", optarg, 1, 100000, &v))
@@ -218,6 +226,12 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			break;
 		case 's':
 			c->symbol = optarg;
+			break;
+		case 'b':
+			c->bench = optarg;
+			break;
+		case OPT_BENCH_FRAMES:
+			c->bench_frames = optarg;
 			break;
 		case OPT_STDIO:
 			c->stdio = true;

@@ -14,6 +14,7 @@
  */
 struct cli {
 	const char *event, *output, *input, *symbol, *export_path;
+	const char *bench, *bench_frames;	/* -b, --benchmark-frames */
 	unsigned freq, delay, mmap_pages;
 	bool quiet, stdio, help, version, no_jit;
 	struct bt_session_opts so;

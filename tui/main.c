@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "benchtui/bench.h"
 #include "benchtui/benchtui.h"
 #include "benchtui/export.h"
 #include "benchtui/jit.h"
@@ -48,6 +49,39 @@ errmsg(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "benchtui: %s\n", bt_text_safe(line, &tb));
 	bt_textbuf_release(&tb);
+}
+
+/*
+ * -b NAME: only that benchmark's samples from here on. A usage error
+ * names the benchmarks there are.
+ */
+static int
+select_bench(struct bt_session *s, const char *name)
+{
+	struct bt_error err = { 0 };
+	char list[2048];
+	size_t o;
+	long bi = bt_session_find_bench(s, name);
+	size_t i, n = bt_session_nbenches(s);
+
+	if (bi >= 0) {
+		if (bt_session_select_bench(s, bi, &err) == 0)
+			return 0;
+		errmsg("%s", err.msg);
+		return -1;
+	}
+	if (n == 0) {
+		errmsg("-b '%s': the recording has no benchmark results "
+		    "(docs/benchmarks.md says which harnesses benchtui reads)", name);
+		return -1;
+	}
+	for (i = o = 0, list[0] = '\0'; i < n && i < 40 && o < sizeof(list); i++)
+		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s '%s'",
+		    i ? "," : "", bt_session_bench(s, i)->name);
+	errmsg("-b '%s' %s; the benchmarks are:%s%s", name,
+	    bi == -2 ? "names several benchmarks" : "names no benchmark", list,
+	    i < n ? ", ..." : "");
+	return -1;
 }
 
 /* The exit code for the benchmark's own status (like time(1)). */
@@ -167,14 +201,14 @@ record(const struct cli *c, int *wait_status)
 	if (c->no_jit)
 		memset(&js, 0, sizeof(js));
 	else if (bt_jit_setup(argv, output, &js, &err) < 0) {
-		fprintf(stderr, "benchtui: %s\n", err.msg);
+		errmsg("%s", err.msg);
 		return EXIT_NODATA;
 	} else if (js.runtime != BT_JIT_NONE) {
 		argv = js.argv;
 		if (js.env_name != NULL)
 			setenv(js.env_name, js.env_value, 1);
 		if (!c->quiet && js.note != NULL)
-			fprintf(stderr, "benchtui: %s\n", js.note);
+			errmsg("%s", js.note);
 	}
 
 	prog.cmd = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
@@ -200,7 +234,7 @@ record(const struct cli *c, int *wait_status)
 			unsetenv(js.env_name);
 		if (ret == 0 && bt_jit_collect(&js, res.pid, jmsg, sizeof(jmsg)) >= 0 &&
 		    jmsg[0])
-			fprintf(stderr, "benchtui: %s\n", jmsg);
+			errmsg("%s", jmsg);
 	}
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
@@ -279,6 +313,12 @@ main(int argc, char **argv)
 	if (s == NULL) {
 		errmsg("%s", err.msg);
 		return err.code == BT_EINVAL ? EXIT_USAGE : EXIT_NODATA;
+	}
+	if (c.bench_frames != NULL)
+		bt_session_set_bench_frames(s, c.bench_frames);
+	if (c.bench != NULL && select_bench(s, c.bench) < 0) {
+		bt_session_free(s);
+		return EXIT_USAGE;
 	}
 	c.eo.func = c.symbol;
 	if (c.export_path != NULL) {

@@ -55,7 +55,8 @@ struct screen_ops {
  *        (-1 none)
  * @file: the source view's file (NULL: the function's own), owned
  * @jumps: positions before followed jumps (Left goes back through them)
- * @nbins, @mark_from, @mark_to: the timeline's slices and marks (-1 none)
+ * @nbins, @mark_from, @mark_to: the timeline's slices and marks (-1 none);
+ *        a comparison's two benchmarks
  */
 struct screen {
 	const struct screen_ops *ops;
@@ -77,11 +78,17 @@ struct bt_browser {
 	char *filter;
 	char *module;		/* d: the function list's module (path), owned */
 	bool columns_chosen;	/* w was pressed: the width no longer decides */
+	long bench_mark;	/* m: the benchmark marked for a comparison, -1 none */
 	char status[512];
 };
 
 extern const struct screen_ops screen_funcs, screen_annotate, screen_source,
-    screen_lint, screen_timeline, screen_files;
+    screen_lint, screen_timeline, screen_files, screen_benches, screen_compare;
+
+/* Push the comparison of benchmarks x and y (screen-compare.c). */
+struct screen *browse_push_compare(struct bt_browser *b, long x, long y, size_t height);
+/* m on the benchmark table (screen-benches.c). */
+void browse_bench_mark(struct bt_browser *b, struct screen *sc);
 
 /* Narrower screens than this get the compact columns (bt_view_opts.compact). */
 #define BROWSE_COMPACT_BELOW 100

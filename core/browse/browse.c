@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchtui/bench.h"
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
 #include "session/session-int.h"
@@ -91,6 +92,43 @@ browse_pop(struct bt_browser *b)
 {
 	if (b->stack.n > 1)
 		screen_release(&b->stack.v[--b->stack.n]);
+	/* back on the benchmark table: every sample again */
+	if (top_screen(b)->ops == &screen_benches && bt_session_current_bench(b->s) >= 0)
+		bt_session_select_bench(b->s, -1, NULL);
+}
+
+/* The function list: the first screen, or the one above the benchmark table. */
+static struct screen *
+funcs_screen(struct bt_browser *b)
+{
+	size_t i;
+
+	for (i = 0; i < b->stack.n; i++)
+		if (b->stack.v[i].ops == &screen_funcs)
+			return &b->stack.v[i];
+	return &b->stack.v[0];
+}
+
+/* B: the benchmark table, from anywhere (the stack under it goes). */
+static void
+bench_table(struct bt_browser *b, size_t height)
+{
+	if (bt_session_nbenches(b->s) == 0) {
+		bt_browser_set_status(b, "no benchmarks: the output had no results of "
+		    "a harness benchtui reads (docs/benchmarks.md)");
+		return;
+	}
+	while (b->stack.n > 1)
+		browse_pop(b);
+	if (b->stack.v[0].ops != &screen_benches) {
+		bt_session_select_bench(b->s, -1, NULL);
+		screen_release(&b->stack.v[0]);
+		b->stack.n = 0;
+		browse_push(b, &screen_benches, -1, height);
+	}
+	b->bench_mark = -1;
+	bt_browser_set_status(b, "%zu benchmarks: Enter opens one, m marks one to compare",
+	    bt_session_nbenches(b->s));
 }
 
 struct bt_browser *
@@ -106,7 +144,11 @@ bt_browser_new(struct bt_session *s, const struct bt_view_opts *o)
 	b->o.filter = NULL;
 	b->o.module = NULL;
 	b->o.locate = false;
-	browse_push(b, &screen_funcs, -1, 0);
+	b->bench_mark = -1;
+	if (bt_session_nbenches(s) > 0 && bt_session_current_bench(s) < 0)
+		browse_push(b, &screen_benches, -1, 0);
+	if (b->stack.n == 0)
+		browse_push(b, &screen_funcs, -1, 0);
 	return b;
 }
 
@@ -393,7 +435,7 @@ bt_browser_search(struct bt_browser *b, const char *text, bool backward,
 void
 bt_browser_filter(struct bt_browser *b, const char *text)
 {
-	struct screen *sc = &b->stack.v[0];
+	struct screen *sc = funcs_screen(b);
 	struct bt_view *v;
 
 	free(b->filter);
@@ -569,7 +611,7 @@ next_event(struct bt_browser *b, size_t height)
 static void
 refilter(struct bt_browser *b, size_t height)
 {
-	browse_rebuild(b, &b->stack.v[0], height);
+	browse_rebuild(b, funcs_screen(b), height);
 }
 
 /*
@@ -583,15 +625,15 @@ back(struct bt_browser *b, struct screen *sc, size_t height)
 		sc->nav = sc->jumps.v[--sc->jumps.n];
 		return 0;
 	}
-	if (b->stack.n == 1) {
-		if (b->filter == NULL && b->module == NULL)
-			return 1;
+	if (sc->ops == &screen_funcs && (b->filter != NULL || b->module != NULL)) {
 		FREE_AND_NULL(b->filter);
 		FREE_AND_NULL(b->module);
 		refilter(b, height);
 		bt_browser_set_status(b, "every function again");
 		return 0;
 	}
+	if (b->stack.n == 1)
+		return 1;
 	browse_pop(b);
 	return 0;
 }
@@ -676,7 +718,7 @@ zoom_module(struct bt_browser *b, struct screen *sc, size_t height)
 	b->module = bt_xstrdup(bt_session_func(b->s, (size_t)f)->module);
 	refilter(b, height);
 	bt_browser_set_status(b, "%zu functions of %s (d or Esc on the list: every module)",
-	    bt_view_nrows(b->stack.v[0].view), bt_session_func(b->s, (size_t)f)->module_name);
+	    bt_view_nrows(funcs_screen(b)->view), bt_session_func(b->s, (size_t)f)->module_name);
 }
 
 int
@@ -775,6 +817,12 @@ bt_browser_apply(struct bt_browser *b, enum bt_action act, size_t height)
 		b->o.addresses = !b->o.addresses;
 		toggled(b, height, "%s", b->o.addresses ? "addresses" :
 		    "offsets in the function");
+		break;
+	case BT_ACT_BENCHES:
+		bench_table(b, height);
+		break;
+	case BT_ACT_MARK_BENCH:
+		browse_bench_mark(b, sc);
 		break;
 	case BT_ACT_LINT:
 		if (sc->ops != &screen_lint) {

@@ -12,10 +12,31 @@
 #include "benchtui/view.h"
 #include "export/json-writer.h"
 
+/**
+ * struct export_bench - one benchmark's part of a report (DESIGN.md §7)
+ * @b: what the harness printed, its samples
+ * @funcs, @findings: its hot functions and findings (its samples only)
+ * @annotation: its hottest function annotated, NULL when none
+ */
+struct export_bench {
+	const struct bt_bench *b;
+	struct bt_view *funcs, *findings, *annotation;
+};
+
+/**
+ * struct export_out - where an export goes, and what it holds besides the
+ * views handed to the ops
+ * @benches: the benchmark table, NULL when no benchmark was found
+ * @bench, @nbench: each benchmark's part, fastest first
+ */
 struct export_out {
 	FILE *f;
 	struct bt_jw jw;	/* JSON */
 	bool any;		/* JSON: an annotation was written */
+	const struct bt_view *benches;
+	const struct export_bench *bench;
+	size_t nbench;
+	bool bench_selected;	/* -b: the report is that benchmark's already */
 };
 
 struct export_ops {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "benchtui/bench.h"
 #include "export/export-int.h"
 
 static void
@@ -115,6 +116,14 @@ row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_num(w, "adjusted_samples", r->adjusted);
 		bt_jw_num(w, "adjusted_percent", r->adjusted_percent);
 		break;
+	case BT_ROW_BENCH:
+		bt_jw_str(w, "kind", "benchmark");
+		bt_jw_str(w, "name", r->name);
+		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_num(w, "percent", r->percent);
+		if (r->label != NULL)
+			bt_jw_str(w, "finding", r->label);
+		break;
 	case BT_ROW_FINDING:
 		bt_jw_str(w, "check", r->label);
 		if (r->name != NULL)
@@ -184,6 +193,55 @@ rows(struct bt_jw *w, const struct bt_view *v, int indent)
 	bt_jw_end(w);
 }
 
+/* One benchmark: the harness's numbers as printed, its samples, its profile. */
+static void
+bench(struct bt_jw *w, const struct export_bench *e)
+{
+	const struct bt_bench *b = e->b;
+	size_t i;
+
+	bt_jw_object(w, NULL, BT_JW_SPACED, 0);
+	bt_jw_str(w, "name", b->name);
+	bt_jw_str(w, "harness", b->harness);
+	if (b->time_text != NULL) {
+		bt_jw_exact(w, "time_per_op_ns", b->time_ns);
+		bt_jw_str(w, "time_text", b->time_text);
+	}
+	if (b->pm_text != NULL) {
+		if (b->ci_ns == b->ci_ns)
+			bt_jw_exact(w, "ci_ns", b->ci_ns);
+		bt_jw_str(w, "ci_text", b->pm_text);
+	}
+	if (b->iterations_text != NULL) {
+		bt_jw_exact(w, "iterations", b->iterations);
+		bt_jw_str(w, "iterations_text", b->iterations_text);
+	}
+	if (b->ratio == b->ratio)
+		bt_jw_exact(w, "ratio", b->ratio);
+	if (b->error != NULL)
+		bt_jw_str(w, "error", b->error);
+	bt_jw_u64(w, "results", b->nresults);
+	if (b->has_window) {
+		bt_jw_u64(w, "samples", b->samples);
+		bt_jw_num(w, "percent", b->percent);
+		bt_jw_array(w, "window_s", BT_JW_COMPACT, 0);
+		bt_jw_num(w, NULL, b->t_from);
+		bt_jw_num(w, NULL, b->t_to);
+		bt_jw_end(w);
+	}
+	bt_jw_break(w, 6);
+	bt_jw_array(w, "functions", BT_JW_LINES, 8);
+	for (i = 0; e->funcs != NULL && i < bt_view_nrows(e->funcs); i++)
+		func_row(w, bt_view_row(e->funcs, i));
+	bt_jw_end(w);
+	bt_jw_break(w, 6);
+	bt_jw_array(w, "findings", BT_JW_LINES, 8);
+	for (i = 0; e->findings != NULL && i < bt_view_nrows(e->findings); i++)
+		row(w, bt_view_row(e->findings, i));
+	bt_jw_end(w);
+	bt_jw_end(w);
+}
+
 static void
 json_begin(struct export_out *o, const struct bt_view *h,
 	   const struct bt_view *funcs, const struct bt_view *findings)
@@ -203,6 +261,13 @@ json_begin(struct export_out *o, const struct bt_view *h,
 	for (i = 0; i < bt_view_nrows(findings); i++)
 		row(w, bt_view_row(findings, i));
 	bt_jw_end(w);
+	if (o->benches != NULL) {
+		bt_jw_break(w, 2);
+		bt_jw_array(w, "benchmarks", BT_JW_LINES, 4);
+		for (i = 0; i < o->nbench; i++)
+			bench(w, &o->bench[i]);
+		bt_jw_end(w);
+	}
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "annotations", BT_JW_LINES, 4);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "benchtui/bench.h"
 #include "export/export-int.h"
 
 /*
@@ -86,22 +87,116 @@ put_header(FILE *out, const struct bt_view *h)
 }
 
 static void
-text_begin(struct export_out *o, const struct bt_view *header,
-	   const struct bt_view *funcs, const struct bt_view *findings)
+put_findings(FILE *out, const struct bt_view *findings)
 {
 	size_t i;
 
+	for (i = 0; i < bt_view_nrows(findings); i++) {
+		const struct bt_row *r = bt_view_row(findings, i);
+		put_line(out, "# %s%s%s (%.1f%%): %s", r->label, r->name ? " in " : "",
+		    r->name ? r->name : "", r->percent, r->text);
+	}
+}
+
+#define CONTEXT_ROWS 6	/* rows shown before and after a benchmark's hottest region */
+
+/*
+ * A benchmark's hottest code, as perfasm and the seeds' report print it:
+ * the annotation's hottest region with a few rows around it (the whole
+ * function when it has no region).
+ */
+static void
+put_hottest(FILE *out, const struct bt_view *v)
+{
+	const struct bt_view_region *rg;
+	size_t nr = bt_view_regions(v, &rg), i, first = (size_t)-1, last = 0, n;
+
+	if (nr == 0) {
+		put_view(out, v, true);
+		return;
+	}
+	n = bt_view_nrows(v);
+	for (i = 0; i < n; i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		if (r->kind == BT_ROW_INSN && r->addr >= rg[0].start && r->addr < rg[0].end) {
+			if (first == (size_t)-1)
+				first = i;
+			last = i;
+		}
+	}
+	if (first == (size_t)-1) {
+		put_view(out, v, true);
+		return;
+	}
+	put_line(out, "## %s", bt_view_title(v));
+	fprintf(out, "# hottest region: %" PRIx64 "-%" PRIx64 ": %.2f%% (%.2f%% "
+	    "skid-adjusted), %" PRIu64 " samples%s; rows %zu-%zu of %zu\n", rg[0].start,
+	    rg[0].end, rg[0].percent, rg[0].adjusted_percent, rg[0].samples,
+	    rg[0].closes_loop ? ", closes a loop" : "",
+	    first > CONTEXT_ROWS ? first - CONTEXT_ROWS + 1 : 1,
+	    BT_MIN(last + CONTEXT_ROWS, n - 1) + 1, n);
+	if (bt_view_columns(v)->ncells)
+		put_cells(out, bt_view_columns(v), '#');
+	for (i = first > CONTEXT_ROWS ? first - CONTEXT_ROWS : 0;
+	    i <= BT_MIN(last + CONTEXT_ROWS, n - 1); i++)
+		put_cells(out, bt_view_row(v, i), 0);
+}
+
+/*
+ * The seeds' report: the results fastest first with their ratios, then
+ * each benchmark's hot functions, findings and hottest code.
+ */
+static void
+put_benches(struct export_out *o)
+{
+	size_t i;
+
+	put_view(o->f, o->benches, true);
+	fputs("\n", o->f);
+	for (i = 0; i < o->nbench; i++) {
+		const struct export_bench *e = &o->bench[i];
+		const struct bt_bench *b = e->b;
+		char ratio[64] = "", samples[96];
+
+		if (b->ratio == b->ratio && b->ratio != 1)
+			snprintf(ratio, sizeof(ratio), ", %.2f× as slow as the fastest", b->ratio);
+		if (b->has_window)
+			snprintf(samples, sizeof(samples), "; %llu samples (%.1f%% of the run)",
+			    (unsigned long long)b->samples, b->percent);
+		else
+			snprintf(samples, sizeof(samples), "; its samples cannot be told apart");
+		put_line(o->f, "## benchmark %s: %s%s%s%s%s%s%s", b->name,
+		    b->time_text ? b->time_text : "no time", b->time_text ? "/op" : "",
+		    b->pm_text ? " " : "", b->pm_text ? b->pm_text : "",
+		    b->ratio == 1 ? ", fastest" : "", ratio, samples);
+		if (b->error)
+			put_line(o->f, "# error: %s", b->error);
+		if (e->findings)
+			put_findings(o->f, e->findings);
+		if (e->funcs && bt_view_nrows(e->funcs))
+			put_view(o->f, e->funcs, false);
+		fputs("\n", o->f);
+		if (e->annotation) {
+			put_hottest(o->f, e->annotation);
+			fputs("\n", o->f);
+		}
+	}
+	fputs("## the whole run\n", o->f);
+}
+
+static void
+text_begin(struct export_out *o, const struct bt_view *header,
+	   const struct bt_view *funcs, const struct bt_view *findings)
+{
 	put_header(o->f, header);
+	if (o->benches != NULL && !o->bench_selected)
+		put_benches(o);
 	put_view(o->f, funcs, false);
 	fputs("\n", o->f);
 	if (bt_view_nrows(findings) == 0)
 		return;
 	fputs("## lint\n", o->f);
-	for (i = 0; i < bt_view_nrows(findings); i++) {
-		const struct bt_row *r = bt_view_row(findings, i);
-		put_line(o->f, "# %s%s%s (%.1f%%): %s", r->label, r->name ? " in " : "",
-		    r->name ? r->name : "", r->percent, r->text);
-	}
+	put_findings(o->f, findings);
 	fputs("\n", o->f);
 }
 

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "base.h"
+#include "benchtui/bench.h"
 #include "benchtui/export.h"
 #include "benchtui/session.h"
 #include "export/export-int.h"
@@ -54,19 +55,91 @@ finish(FILE *out, struct bt_error *err)
 	return 0;
 }
 
+static void
+bench_parts_free(struct export_bench *eb, size_t n, struct bt_view *table)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		bt_view_free(eb[i].funcs);
+		bt_view_free(eb[i].findings);
+		bt_view_free(eb[i].annotation);
+	}
+	free(eb);
+	bt_view_free(table);
+}
+
+#define BENCH_FUNCS 10	/* hot functions shown per benchmark */
+
+/*
+ * Each benchmark's part (DESIGN.md §7), fastest first: its samples are
+ * selected in turn, their views built (views outlive a selection), and
+ * the selection is put back. With -b, only that benchmark, already
+ * selected.
+ */
+static struct export_bench *
+bench_parts(struct bt_session *s, const struct bt_export_opts *o,
+	    struct bt_view **table, size_t *n)
+{
+	long cur = bt_session_current_bench(s);
+	size_t nb = bt_session_nbenches(s), i, k = 0;
+	struct bt_view_opts vo = o->view;
+	struct export_bench *eb;
+
+	*table = NULL;
+	*n = 0;
+	if (nb == 0)
+		return NULL;
+	vo.locate = true;
+	*table = bt_view_benches(s, &vo, true);
+	eb = bt_xcalloc(nb, sizeof(*eb));
+	for (i = 0; i < bt_view_nrows(*table); i++) {
+		const struct bt_row *r = bt_view_row(*table, i);
+		struct export_bench *e = &eb[k];
+		size_t f;
+
+		if (r->kind != BT_ROW_BENCH || r->func == (size_t)-1 ||
+		    (cur >= 0 && (long)r->func != cur))
+			continue;
+		e->b = bt_session_bench(s, r->func);
+		k++;
+		if (!e->b->has_window ||
+		    (cur < 0 && bt_session_select_bench(s, (long)r->func, NULL) < 0))
+			continue;
+		e->funcs = bt_view_functions(s, &vo, BENCH_FUNCS);
+		e->findings = bt_view_findings(s);
+		for (f = 0; cur < 0 && f < bt_session_nfuncs(s); f++)
+			if (bt_session_func(s, f)->can_annotate) {
+				e->annotation = bt_view_annotate(s, f, &o->view, NULL);
+				break;
+			}
+	}
+	if (cur < 0)
+		bt_session_select_bench(s, -1, NULL);
+	*n = k;
+	return eb;
+}
+
 int
 bt_export(FILE *out, struct bt_session *s, const struct bt_export_opts *o,
 	  struct bt_error *err)
 {
 	const struct export_ops *ops = ops_of(o->format);
 	struct export_out eo = { .f = out };
-	size_t *idx = bt_xcalloc(bt_session_nfuncs(s) + 1, sizeof(size_t)), n, i;
+	size_t *idx, n, i, nbench;
 	struct bt_view_opts vo = o->view;
-	struct bt_view *h, *fv, *lv;
+	struct bt_view *h, *fv, *lv, *table;
+	struct export_bench *eb = bench_parts(s, o, &table, &nbench);
 
+	eo.benches = table;
+	eo.bench = eb;
+	eo.nbench = nbench;
+	eo.bench_selected = bt_session_current_bench(s) >= 0;
+	idx = bt_xcalloc(bt_session_nfuncs(s) + 1, sizeof(size_t));
 	n = pick(s, o, idx, err);
 	if (n == (size_t)-1) {
 		free(idx);
+		bench_parts_free(eb, nbench, table);
 		return -BT_ENOENT;
 	}
 	vo.locate = true;	/* every row's source, in text and JSON alike */
@@ -91,6 +164,7 @@ bt_export(FILE *out, struct bt_session *s, const struct bt_export_opts *o,
 	bt_view_free(h);
 	bt_view_free(fv);
 	bt_view_free(lv);
+	bench_parts_free(eb, nbench, table);
 	free(idx);
 	return finish(out, err);
 }

@@ -180,6 +180,16 @@ bt_jw_num(struct bt_jw *w, const char *key, double d)
 }
 
 void
+bt_jw_exact(struct bt_jw *w, const char *key, double d)
+{
+	member(w, key);
+	if (d != d || d > 1e300 || d < -1e300)
+		fputs("null", w->out);
+	else
+		fprintf(w->out, "%.17g", d);
+}
+
+void
 bt_jw_bool(struct bt_jw *w, const char *key, bool b)
 {
 	member(w, key);

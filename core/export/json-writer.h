@@ -46,6 +46,8 @@ void bt_jw_u64(struct bt_jw *w, const char *key, uint64_t v);
 void bt_jw_int(struct bt_jw *w, const char *key, long long v);
 /* An integer when the number is one, else two decimals; not finite: 0. */
 void bt_jw_num(struct bt_jw *w, const char *key, double d);
+/* A number with all its digits (%.17g: what a harness printed, not rounded). */
+void bt_jw_exact(struct bt_jw *w, const char *key, double d);
 void bt_jw_bool(struct bt_jw *w, const char *key, bool b);
 /* An address as a string: "0x11a0". */
 void bt_jw_hex(struct bt_jw *w, const char *key, uint64_t v);

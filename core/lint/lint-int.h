@@ -1,12 +1,41 @@
-/* What the files of core/lint share. */
+/*
+ * Lint's parts: lint.c (the checks of one selection), lint-bench.c (what
+ * a benchmark adds: its harness's numbers, advice in its harness's terms,
+ * and the summary of every benchmark for the benchmark table), lint-jit.c
+ * (what JIT code adds).
+ */
 #ifndef BENCHTUI_LINT_INT_H
 #define BENCHTUI_LINT_INT_H
 
-struct bt_session;
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
-/* Add a finding (lint.c): check name, function index or -1, share, message. */
-void bt_lint_add(struct bt_session *s, const char *check, long func,
-		 double percent, const char *message);
+struct bt_session;
+struct bt_finding;
+
+/* Add a finding to the current selection's list. */
+void lint_add(struct bt_session *s, const char *check, long func, double percent,
+	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* The findings added so far to the selection being checked. */
+size_t lint_sofar(struct bt_session *s, const struct bt_finding **f);
+/*
+ * How to keep the work from being optimized away, in the terms of the
+ * selected benchmark's harness (every harness's when none is selected).
+ */
+const char *lint_keep_advice(struct bt_session *s);
+/*
+ * The checks that need a selected benchmark (its printed time); true when
+ * it was optimized away.
+ */
+bool lint_bench_checks(struct bt_session *s);
+/*
+ * An empty loop of ninsns instructions at addr, share% of the samples, in
+ * function fi: when fi is the selected benchmark's own code, say so with
+ * the benchmark's numbers and return true.
+ */
+bool lint_bench_loop(struct bt_session *s, size_t fi, double share, size_t ninsns,
+		     uint64_t addr);
 /* The JIT checks (lint-jit.c, DESIGN.md §8). */
 void bt_lint_jit(struct bt_session *s);
 /* Is function fi JIT code, or code in anonymous memory? (no ELF advice for it) */

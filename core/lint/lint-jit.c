@@ -102,7 +102,7 @@ check_warmup(struct bt_session *s, bool any_jit)
 	    "the benchmark's final code. Warm up longer before measuring, or drop "
 	    "the start with --delay MS (or --time)", all, pct(s, interp),
 	    pct(s, base), pct(s, comp));
-	bt_lint_add(s, "jit-warmup", -1, all, msg);
+	lint_add(s, "jit-warmup", -1, all, "%s", msg);
 }
 
 /* The method of a JIT name: HotSpot's before " [", V8's after the tier mark. */
@@ -177,7 +177,7 @@ check_recompiled(struct bt_session *s)
 		    nver > 1 ? "" : "s",
 		    pct(s, other));
 	}
-	bt_lint_add(s, "jit-recompiled", hfi, hot->percent, msg);
+	lint_add(s, "jit-recompiled", hfi, hot->percent, "%s", msg);
 }
 
 static void
@@ -202,7 +202,7 @@ check_uncovered(struct bt_session *s)
 	    "(node and java are set up without flags), or have it write "
 	    "/tmp/perf-PID.map or jit-PID.dump (docs/jit.md lists the flags)",
 	    pct(s, anon));
-	bt_lint_add(s, "jit-uncovered", first, pct(s, anon), msg);
+	lint_add(s, "jit-uncovered", first, pct(s, anon), "%s", msg);
 }
 
 void

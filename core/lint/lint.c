@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "annotate/annotate.h"
+#include "benchtui/bench.h"
 #include "benchtui/lint.h"
 #include "benchtui/view.h"
 #include "lint/lint-int.h"
@@ -42,13 +43,11 @@ lint_free(void *data)
 	free(l);
 }
 
-static void
-add(struct bt_session *s, const char *check, long func, double percent,
-    const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+#define add lint_add
 
-static void
-add(struct bt_session *s, const char *check, long func, double percent,
-    const char *fmt, ...)
+void
+lint_add(struct bt_session *s, const char *check, long func, double percent,
+	 const char *fmt, ...)
 {
 	struct lint *l = bt_session_cache(s, BT_CACHE_LINT);
 	struct bt_finding f;
@@ -65,13 +64,6 @@ add(struct bt_session *s, const char *check, long func, double percent,
 	f.message = bt_strpool_add(&l->pool, sb.buf, sb.len);
 	bt_strbuf_release(&sb);
 	BT_VEC_PUSH(l->findings, f);
-}
-
-void
-bt_lint_add(struct bt_session *s, const char *check, long func, double percent,
-	    const char *message)
-{
-	add(s, check, func, percent, "%s", message);
 }
 
 static double
@@ -149,6 +141,32 @@ bound_compare(const struct bt_insn *in, const uint32_t written)
 }
 
 /*
+ * add/sub/lea step a counter only by a constant: "add $1,%rax",
+ * "lea 0x1(%rdx),%edx". Two registers combined ("add %edx,%eax",
+ * "lea (%rax,%rax,2),%eax": acc = acc * 3 + i) is arithmetic, the work
+ * itself. AT&T text only; other syntaxes and architectures pass.
+ */
+static bool
+counter_step(const struct bt_insn *in)
+{
+	const char *ops = strchr(in->text, ' ');
+
+	if (ops == NULL)
+		return true;
+	while (*ops == ' ')
+		ops++;
+	if (strcmp(in->mnemonic, "add") == 0 || strcmp(in->mnemonic, "sub") == 0)
+		return ops[0] != '%' || strchr(ops, ',') == NULL;
+	if (strcmp(in->mnemonic, "lea") == 0) {
+		const char *open = strchr(ops, '(');
+		const char *close = open ? strchr(open, ')') : NULL;
+		return open == NULL || close == NULL ||
+		    memchr(open, ',', (size_t)(close - open)) == NULL;
+	}
+	return true;
+}
+
+/*
  * An instruction that only counts: add/sub/inc/dec/cmp/test/lea on
  * registers, nops, branches. Mnemonics are objdump's (nopw, nopl, the
  * xchg of 66 90); a suffixed addl or cmpq has a memory operand, which the
@@ -170,6 +188,8 @@ counting_only(const struct bt_insn *in, uint32_t written)
 	if (in->kind == BT_INSN_JUMP || in->kind == BT_INSN_CJUMP)
 		return true;
 	if (in->kind != BT_INSN_OTHER)
+		return false;
+	if (!counter_step(in))
 		return false;
 	for (i = 0; i < BT_ARRAY_SIZE(ok); i++)
 		if (strcmp(in->mnemonic, ok[i]) == 0)
@@ -218,14 +238,15 @@ check_empty_loops(struct bt_session *s)
 			}
 			if (!empty)
 				continue;
+			if (lint_bench_loop(s, fi, share, real, a->insns.v[l->head].in.addr))
+				break;	/* the benchmark's own loop, said with its numbers */
 			add(s, "empty-loop", (long)fi, share,
 			    "%.1f%% of the samples are in a loop of %zu instructions at 0x%llx "
 			    "that only counts (no call, no load, no store, no arithmetic besides "
 			    "the counter): the work the benchmark means to measure was optimized "
-			    "away. Keep its result alive (benchmark::DoNotOptimize, an asm "
-			    "barrier, a store to a volatile or global sink; in Go, assign the "
-			    "result to a package-level variable)",
-			    share, real, (unsigned long long)a->insns.v[l->head].in.addr);
+			    "away. %s",
+			    share, real, (unsigned long long)a->insns.v[l->head].in.addr,
+			    lint_keep_advice(s));
 			break;
 		}
 	}
@@ -479,6 +500,15 @@ check_debug_info(struct bt_session *s)
 }
 
 size_t
+lint_sofar(struct bt_session *s, const struct bt_finding **out)
+{
+	struct lint *l = bt_session_cache(s, BT_CACHE_LINT);
+
+	*out = l ? l->findings.v : NULL;
+	return l ? l->findings.n : 0;
+}
+
+size_t
 bt_session_findings(struct bt_session *s, const struct bt_finding **out)
 {
 	struct lint *l = bt_session_cache(s, BT_CACHE_LINT);
@@ -487,13 +517,22 @@ bt_session_findings(struct bt_session *s, const struct bt_finding **out)
 		l = bt_xcalloc(1, sizeof(*l));
 		bt_strpool_init(&l->pool);
 		bt_session_set_cache(s, BT_CACHE_LINT, l, lint_free);
+		/* a benchmark's own: the run's lost samples and start-up are the run's */
+		bool bench = bt_session_current_bench(s) >= 0;
+
+		/* a benchmark optimized away has few samples: that says it all */
+		bool dead = lint_bench_checks(s);
+
 		if (s->samples > 0) {
-			check_precision(s);
-			check_lost(s);
+			if (!dead)
+				check_precision(s);
+			if (!bench)
+				check_lost(s);
 			check_empty_loops(s);
 			check_timer(s);
 			check_unoptimized(s);
-			check_startup_kernel(s);
+			if (!bench)
+				check_startup_kernel(s);
 			check_debug_info(s);
 			bt_lint_jit(s);
 		}

@@ -61,9 +61,19 @@ bt_meta_encode(const struct bt_meta *m, struct bt_strbuf *sb)
 	bt_strbuf_addf(sb, "delay-ms %u\n", m->delay_ms);
 	if (m->interrupted)
 		bt_strbuf_addstr(sb, "interrupted 1\n");
+	if (m->clock_monotonic)
+		bt_strbuf_addstr(sb, "clock monotonic\n");
+	if (m->cpu_mhz > 0)
+		bt_strbuf_addf(sb, "cpu-mhz %.3f\n", m->cpu_mhz);
 	if (m->vdso != NULL) {
 		bt_strbuf_addf(sb, "vdso %zu\n", m->vdso_len);
 		bt_strbuf_add(sb, m->vdso, m->vdso_len);
+	}
+	if (m->output != NULL) {
+		if (m->output_truncated)
+			bt_strbuf_addstr(sb, "output-truncated 1\n");
+		bt_strbuf_addf(sb, "output %zu\n", m->output_len);
+		bt_strbuf_add(sb, m->output, m->output_len);
 	}
 }
 
@@ -118,13 +128,28 @@ bt_meta_decode(const void *data, size_t len, struct bt_meta *m)
 			m->delay_ms = (unsigned)strtoul(num, NULL, 10);
 		else if (KEY("interrupted"))
 			m->interrupted = true;
-		else if (KEY("vdso")) {
+		else if (KEY("clock"))
+			m->clock_monotonic = vlen == 9 && memcmp(val, "monotonic", 9) == 0;
+		else if (KEY("cpu-mhz"))
+			m->cpu_mhz = strtod(num, NULL);
+		else if (KEY("output-truncated"))
+			m->output_truncated = true;
+		else if (KEY("vdso") || KEY("output")) {
 			size_t n = strtoull(num, NULL, 10);
-			if (n <= (size_t)(end - nl - 1)) {
+			if (n > (size_t)(end - nl - 1))
+				break;
+			if (KEY("vdso")) {
 				m->vdso = nl + 1;
 				m->vdso_len = n;
+			} else if (m->output == NULL) {
+				char *copy = bt_xmalloc(n + 1);
+				memcpy(copy, nl + 1, n);
+				copy[n] = '\0';
+				m->output = copy;
+				m->output_len = n;
 			}
-			break;	/* the image is the last thing */
+			p = nl + 1 + n;	/* binary: keys may follow it */
+			continue;
 		}
 #undef KEY
 		p = nl + 1;
@@ -140,5 +165,6 @@ bt_meta_release(struct bt_meta *m)
 	for (i = 0; i < m->argc; i++)
 		free(m->argv[i]);
 	free(m->argv);
+	free((char *)m->output);
 	memset(m, 0, sizeof(*m));
 }

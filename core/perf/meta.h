@@ -25,6 +25,17 @@ struct bt_meta {
 	bool interrupted;
 	const void *vdso;	/* borrowed from the encoded data */
 	size_t vdso_len;
+	/*
+	 * The benchmark's standard output as chunks "NS LEN\n" + LEN bytes
+	 * (NS: CLOCK_MONOTONIC nanoseconds when it was read); owned (a copy)
+	 * after decoding, borrowed when encoding. Written after the vDSO
+	 * image, where older readers stop.
+	 */
+	const char *output;
+	size_t output_len;
+	bool output_truncated;
+	bool clock_monotonic;	/* sample times are CLOCK_MONOTONIC */
+	double cpu_mhz;		/* the fastest CPU clock /proc/cpuinfo showed, 0 unknown */
 };
 
 void bt_meta_encode(const struct bt_meta *m, struct bt_strbuf *out);

@@ -83,6 +83,9 @@ struct bt_profile {
  * @fold: count only whether a sample falls in module @fold_module at file
  *        offsets [@fold_lo, @fold_hi) (offset 1) or not (offset 0), all
  *        under module 0 (the timeline's share of one function)
+ * @windows: with @nwindows > 0, group by window instead: pairs [lo, hi)
+ *           of sample times, sorted and disjoint; group 1 + the window
+ *           holding the sample, 0 for none (the benchmarks' samples)
  */
 struct bt_scan {
 	int attr;
@@ -91,6 +94,8 @@ struct bt_scan {
 	bool fold;
 	uint32_t fold_module;
 	uint64_t fold_lo, fold_hi;
+	const uint64_t *windows;
+	size_t nwindows;
 };
 
 /*

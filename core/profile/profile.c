@@ -690,6 +690,17 @@ scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 		    (double)sc->nbins);
 		if (group >= sc->nbins)
 			group = (uint32_t)sc->nbins - 1;
+	} else if (sc->nwindows) {
+		size_t lo = 0, hi = sc->nwindows;
+		while (lo < hi) {	/* the first window ending after the sample */
+			size_t mid = lo + (hi - lo) / 2;
+			if (sc->windows[2 * mid + 1] <= smp->time)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < sc->nwindows && sc->windows[2 * lo] <= smp->time)
+			group = (uint32_t)lo + 1;
 	}
 	if (sc->fold)
 		bt_hist_add(st->h, group, 0, smp->module == sc->fold_module &&

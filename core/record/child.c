@@ -17,7 +17,8 @@
 #include "record/record-int.h"
 
 static void
-child_exec(char *const *argv, int go_fd, int err_fd, pid_t parent)
+child_exec(char *const *argv, int go_fd, int err_fd, int out_fd, int serr_fd,
+	   pid_t parent)
 {
 	char c;
 	int e;
@@ -30,6 +31,11 @@ child_exec(char *const *argv, int go_fd, int err_fd, pid_t parent)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(127);
+	if (out_fd >= 0 && out_fd != STDOUT_FILENO)
+		dup2(out_fd, STDOUT_FILENO);
+	if (serr_fd >= 0 && serr_fd != STDERR_FILENO)
+		dup2(serr_fd, STDERR_FILENO);
+
 	/* wait until the events are attached */
 	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
 		;
@@ -46,6 +52,13 @@ child_exec(char *const *argv, int go_fd, int err_fd, pid_t parent)
 
 int
 bt_child_fork(struct bt_child *c, char *const *argv, struct bt_error *err)
+{
+	return bt_child_fork_out(c, argv, -1, -1, err);
+}
+
+int
+bt_child_fork_out(struct bt_child *c, char *const *argv, int out_fd,
+		  int serr_fd, struct bt_error *err)
 {
 	int go[2] = { -1, -1 }, ep[2] = { -1, -1 };
 	pid_t parent;
@@ -73,7 +86,7 @@ bt_child_fork(struct bt_child *c, char *const *argv, struct bt_error *err)
 	if (c->pid == 0) {
 		close(go[1]);
 		close(ep[0]);
-		child_exec(argv, go[0], ep[1], parent);
+		child_exec(argv, go[0], ep[1], out_fd, serr_fd, parent);
 	}
 	close(go[0]);
 	close(ep[1]);

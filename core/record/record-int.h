@@ -13,6 +13,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "base.h"
+
 struct bt_error;
 
 /**
@@ -88,6 +90,9 @@ struct bt_child {
 
 /* Fork argv[0] (no shell), stopped before exec. Returns 0 or -BT_EIO. */
 int bt_child_fork(struct bt_child *c, char *const *argv, struct bt_error *err);
+/* The same, with out_fd and err_fd (>= 0) as its standard output and error. */
+int bt_child_fork_out(struct bt_child *c, char *const *argv, int out_fd,
+		      int err_fd, struct bt_error *err);
 /*
  * Let it exec, and see whether exec worked: 0, or -BT_ENOENT/-BT_EEXEC
  * with the message (the child is reaped).
@@ -104,5 +109,34 @@ void bt_child_kill(struct bt_child *c);
  */
 void bt_child_interrupt(struct bt_child *c, int sig, double now);
 void bt_child_release(struct bt_child *c);
+
+/* One stream through a pty: @master, @slave (-1 closed); copies go to @copy_fd. */
+struct bt_rec_stream {
+	int master, slave;
+	int copy_fd;
+};
+
+/**
+ * struct bt_rec_output - the command's standard output and error through
+ * ptys (output.c): copied to benchtui's own as they come, and kept in
+ * @data as chunks "NS LEN\n" (stdout) or "NS LEN 2\n" (stderr) + LEN
+ * bytes, NS the CLOCK_MONOTONIC time of the read
+ * @s: stdout's and stderr's pty; the child gets the slaves
+ * @bytes: stdout bytes read; @truncated: more than the kept maximum
+ */
+struct bt_rec_output {
+	struct bt_rec_stream s[2];
+	struct bt_strbuf data;
+	size_t bytes;
+	bool truncated;
+};
+
+/* Open the ptys (stdout's, and stderr's where it can); 0 or -BT_EIO. */
+int bt_output_open(struct bt_rec_output *o, struct bt_error *err);
+/* After the fork: the parent's copy of the slave goes. */
+void bt_output_parent(struct bt_rec_output *o);
+/* Read what is there (non-blocking); false once every writer is gone. */
+bool bt_output_read(struct bt_rec_output *o);
+void bt_output_release(struct bt_rec_output *o);
 
 #endif

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/utsname.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -39,6 +40,7 @@ struct recorder {
 	struct bt_ring *rings;
 	struct bt_pd_writer *w;
 	struct bt_child child;
+	struct bt_rec_output out;	/* the command's stdout, through a pty */
 	struct bt_error werr;		/* the first write error */
 	uint64_t first_time, last_time;	/* sample times */
 	uint64_t start_time;		/* first record time (exec) */
@@ -193,6 +195,25 @@ finish_buildids(struct recorder *rc)
 	rc->nbids = n;
 }
 
+/* The fastest clock /proc/cpuinfo shows ("cpu MHz"), 0 if none: one cycle's time. */
+static double
+cpu_mhz(void)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const char *p;
+	double best = 0;
+
+	if (bt_strbuf_read_file(&sb, "/proc/cpuinfo", 1 << 20) == 0)
+		for (p = sb.buf; (p = strstr(p, "cpu MHz")) != NULL; p++) {
+			const char *c = strchr(p, ':');
+			double v = c ? strtod(c + 1, NULL) : 0;
+			if (v > best)
+				best = v;
+		}
+	bt_strbuf_release(&sb);
+	return best;
+}
+
 static int
 save(struct recorder *rc, struct bt_error *err)
 {
@@ -220,6 +241,15 @@ save(struct recorder *rc, struct bt_error *err)
 	m.interrupted = rc->res->interrupted;
 	m.vdso = bt_own_vdso(&vlen);
 	m.vdso_len = vlen;
+	if (rc->out.bytes) {
+		m.output = rc->out.data.buf;
+		m.output_len = rc->out.data.len;
+		m.output_truncated = rc->out.truncated;
+	}
+	/* the output's times and the samples' are on one clock */
+	m.clock_monotonic = rc->ev.attr.use_clockid &&
+	    rc->ev.attr.clockid == CLOCK_MONOTONIC;
+	m.cpu_mhz = cpu_mhz();
 	bt_meta_encode(&m, &sec);
 
 	cmd[0] = (char *)"benchtui";
@@ -298,7 +328,13 @@ run(struct recorder *rc, double t0)
 			pfd[i].fd = rc->ev.fds[i];
 			pfd[i].events = POLLIN;
 		}
+		for (i = 0; i < 2; i++)
+			if (rc->out.s[i].master >= 0 && np < BT_ARRAY_SIZE(pfd)) {
+				pfd[np].fd = rc->out.s[i].master;
+				pfd[np++].events = POLLIN;
+			}
 		poll(pfd, np, 50);
+		bt_output_read(&rc->out);
 		if (!failed && drain_all(rc))
 			failed = true;
 		if (rc->o->progress != NULL)
@@ -312,6 +348,7 @@ run(struct recorder *rc, double t0)
 	}
 	rc->res->duration = bt_now() - t0;
 	rc->res->wait_status = status;
+	bt_output_read(&rc->out);	/* what is left; a daemon may hold it open */
 	if (!failed && drain_all(rc))
 		failed = true;
 	return failed ? -1 : 0;
@@ -322,6 +359,7 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	      struct bt_error *err)
 {
 	struct recorder *rc;
+	struct sigaction ign, old_pipe;
 	double t0;
 	size_t i;
 	int ret;
@@ -334,8 +372,15 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	rc->o = o;
 	rc->res = res;
 	rc->delay_ns = (uint64_t)o->delay_ms * 1000000ULL;
+	for (i = 0; i < 2; i++)
+		rc->out.s[i].master = rc->out.s[i].slave = -1;
+	bt_strbuf_init(&rc->out.data);
+	if (!o->pass_output)	/* no pty: the output goes straight through */
+		bt_output_open(&rc->out, NULL);
 
-	ret = bt_child_fork(&rc->child, o->argv, err);
+	ret = bt_child_fork_out(&rc->child, o->argv, rc->out.s[0].slave,
+	    rc->out.s[1].slave, err);
+	bt_output_parent(&rc->out);
 	if (ret)
 		goto out;
 	ret = setup(rc, err);
@@ -347,7 +392,16 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	ret = bt_child_start(&rc->child, o->argv, err);
 	if (ret)
 		goto out;
+	/*
+	 * A reader of our stdout that goes away (| head) must not kill the
+	 * recorder through its copy of the output: the write fails, copying
+	 * stops, recording goes on (the child's own SIGPIPE is the default).
+	 */
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGPIPE, &ign, &old_pipe);
 	ret = run(rc, t0);
+	sigaction(SIGPIPE, &old_pipe, NULL);
 	close_rings(rc);
 	if (ret) {
 		ret = bt_error_set(err, rc->werr.code, "%s", rc->werr.msg);
@@ -359,6 +413,7 @@ out:
 		bt_pd_abort(rc->w);
 	close_rings(rc);
 	bt_child_release(&rc->child);
+	bt_output_release(&rc->out);
 	for (i = 0; i < rc->nbids; i++)
 		free(rc->bids[i].filename);
 	free(rc->bids);

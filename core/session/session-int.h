@@ -49,7 +49,12 @@ struct bt_sfunc {
  * session frees them with their own release function when the selection
  * changes, without knowing what they hold.
  */
-enum bt_session_cache { BT_CACHE_LINT, BT_CACHE_COUNT };
+enum bt_session_cache {
+	BT_CACHE_LINT,
+	BT_CACHE_SELECTION,	/* the slots above are per selection; those below outlive one */
+	BT_CACHE_BENCH = BT_CACHE_SELECTION,	/* every benchmark's summary (per event) */
+	BT_CACHE_COUNT
+};
 
 struct bt_session {
 	struct bt_profile *p;
@@ -71,7 +76,19 @@ struct bt_session {
 		void *data;
 		void (*release)(void *data);
 	} cache[BT_CACHE_COUNT];
+	uint64_t win_lo, win_hi;	/* the selection's samples: [lo, hi) of the clock */
+	struct bt_benches *benches;	/* bench.c, made on first use */
+	long bench;			/* the selected benchmark, -1 none */
 };
+
+/*
+ * The one place that says which samples belong to the selected benchmark
+ * (bench.c): narrows sc to them. Today a time window; with call chains,
+ * the chain's passing through the benchmark's entry frame.
+ */
+struct bt_scan;
+void bt_bench_scan(struct bt_session *s, struct bt_scan *sc);
+void bt_benches_free(struct bt_benches *bs);
 
 /*
  * The annotation of function fi in syntax, built on first use (owned by

@@ -39,10 +39,8 @@ window(struct bt_session *s, uint64_t *lo, uint64_t *hi)
 void
 bt_session_window_clock(const struct bt_session *s, uint64_t *lo, uint64_t *hi)
 {
-	const struct bt_profile *p = s->p;
-
-	*lo = s->o.time_from >= 0 ? p->first_time + (uint64_t)(s->win_from * 1e9) : 0;
-	*hi = s->o.time_to >= 0 ? p->first_time + (uint64_t)(s->win_to * 1e9) : UINT64_MAX;
+	*lo = s->win_lo;
+	*hi = s->win_hi;
 }
 
 /* A hit from (module, offset): translated to the module's link-time address. */
@@ -78,7 +76,17 @@ aggregate(struct bt_session *s, struct bt_error *err)
 	memset(&sc, 0, sizeof(sc));
 	sc.attr = s->attr;
 	window(s, &sc.t_lo, &sc.t_hi);
-	if (s->o.time_from < 0 && s->o.time_to < 0) {
+	bt_bench_scan(s, &sc);		/* a benchmark's samples (bench.c) */
+	s->win_lo = sc.t_lo;
+	s->win_hi = sc.t_hi;
+	if (s->bench >= 0) {
+		double span = s->win_to;
+		s->win_from = sc.t_lo > p->first_time ?
+		    (double)(sc.t_lo - p->first_time) / 1e9 : 0;
+		s->win_to = sc.t_hi > p->first_time ?
+		    BT_MIN(span, (double)(sc.t_hi - p->first_time) / 1e9) : 0;
+	}
+	if (s->o.time_from < 0 && s->o.time_to < 0 && s->bench < 0) {
 		size_t lo = p->hist_start[s->attr], hi = p->hist_start[s->attr + 1];
 		BT_ALLOC_GROW(s->hits.v, hi - lo, s->hits.alloc);
 		for (i = lo; i < hi; i++)
@@ -309,7 +317,7 @@ drop_selection(struct bt_session *s)
 	s->funcs.n = 0;
 	s->hits.n = 0;
 	s->samples = s->period = 0;
-	for (i = 0; i < BT_CACHE_COUNT; i++)
+	for (i = 0; i < BT_CACHE_SELECTION; i++)
 		bt_session_set_cache(s, (enum bt_session_cache)i, NULL, NULL);
 }
 
@@ -449,6 +457,7 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	size_t i;
 
 	s->p = p;
+	s->bench = -1;
 	if (o != NULL)
 		s->o = *o;
 	else
@@ -501,6 +510,9 @@ bt_session_free(struct bt_session *s)
 	if (s == NULL)
 		return;
 	drop_selection(s);
+	for (i = 0; i < BT_CACHE_COUNT; i++)
+		bt_session_set_cache(s, (enum bt_session_cache)i, NULL, NULL);
+	bt_benches_free(s->benches);
 	BT_VEC_FREE(s->funcs);
 	BT_VEC_FREE(s->hits);
 	if (s->mods != NULL)

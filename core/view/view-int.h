@@ -70,6 +70,9 @@ const char *view_file_line(struct bt_view *v, const char *file, unsigned line);
 const char *view_hex_colon(struct bt_view *v, uint64_t x);
 const char *view_basename(const char *path);
 
+/* The benchmarks' indexes, in the order printed or fastest first (malloc'ed). */
+size_t *view_bench_order(struct bt_session *s, bool fastest_first);
+
 enum bt_style view_heat(double percent, bool any);
 /* Too few samples to tell the number from noise: dimmed, not coloured hot. */
 bool view_few_samples(const struct bt_row *r);

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchtui/bench.h"
 #include "benchtui/lint.h"
 #include "profile/hist.h"
 #include "session/session-int.h"
@@ -68,6 +69,12 @@ summarize(struct bt_view *v, struct bt_session *s)
 	} else
 		m->status = "unknown";
 	m->nfindings = bt_session_findings(s, &f);
+	if (bt_session_current_bench(s) >= 0) {
+		const struct bt_bench *b = bt_session_bench(s,
+		    (size_t)bt_session_current_bench(s));
+		m->benchmark = b->name;
+		m->bench_time = b->time_text;
+	}
 	for (i = 0; i < bt_session_nnotes(s); i++)
 		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_session_note(s, i)));
 	m->notes = v->notes.v;
@@ -101,6 +108,11 @@ bt_view_header(struct bt_session *s)
 		text_row(v, BT_STYLE_NORMAL, "duration: %.3f s", m->duration);
 	text_row(v, m->has_status && m->exit_code ? BT_STYLE_WARN : BT_STYLE_NORMAL,
 	    "status: %s", m->status);
+	if (m->benchmark)
+		text_row(v, BT_STYLE_TITLE, "benchmark: %s%s%s%s (its samples only: "
+		    "%.3f-%.3f s)", m->benchmark, m->bench_time ? ", " : "",
+		    m->bench_time ? m->bench_time : "", m->bench_time ? "/op" : "",
+		    m->win_from, m->win_to);
 	for (i = 0; i < m->nnotes; i++)
 		text_row(v, BT_STYLE_WARN, "note: %s", m->notes[i]);
 	view_seal(v);

@@ -42,12 +42,14 @@ enum bt_action {
 	BT_ACT_TOGGLE_COLUMNS,	/* w: every column / the compact set */
 	BT_ACT_ANNOTATE,	/* a: annotate the function here (perf's a) */
 	BT_ACT_ZOOM_MODULE,	/* d: the function list of this module only (perf's d) */
+	BT_ACT_BENCHES,		/* B: the benchmark table (every sample again) */
+	BT_ACT_MARK_BENCH,	/* m in the benchmark table: mark one to compare */
 	BT_ACT_COUNT
 };
 
 enum bt_screen_kind {
 	BT_SCREEN_FUNCS, BT_SCREEN_ANNOTATE, BT_SCREEN_SOURCE, BT_SCREEN_LINT,
-	BT_SCREEN_TIMELINE, BT_SCREEN_FILES,
+	BT_SCREEN_TIMELINE, BT_SCREEN_FILES, BT_SCREEN_BENCHES, BT_SCREEN_COMPARE,
 };
 
 /**
@@ -64,7 +66,11 @@ struct bt_nav {
 
 struct bt_browser;
 
-/* A browser on s, opening on the hot-function table (or on symbol, if found). */
+/*
+ * A browser on s, opening on the benchmark table when the recording has
+ * the harness's results and no benchmark is selected, else on the
+ * hot-function table.
+ */
 BT_API struct bt_browser *bt_browser_new(struct bt_session *s,
 					 const struct bt_view_opts *o);
 BT_API void bt_browser_free(struct bt_browser *b);

@@ -6,6 +6,7 @@
 #define BENCHTUI_LINT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "benchtui/benchtui.h"
 
@@ -33,5 +34,38 @@ struct bt_finding {
 /* The findings for the session's current event and window (computed once). */
 BT_API size_t bt_session_findings(struct bt_session *s,
 				  const struct bt_finding **findings);
+
+/**
+ * struct bt_bench_func - a hot function of one benchmark
+ * @samples, @percent: of the benchmark's samples
+ */
+struct bt_bench_func {
+	const char *name, *module;
+	uint64_t samples;
+	double percent;
+};
+
+/**
+ * struct bt_bench_summary - one benchmark's profile in brief (benchmark
+ * table, comparison, stdio report): its hottest functions (up to 20) and
+ * its findings (@func -1 in them: indexes belong to a selection), @worst
+ * the one that matters most (optimized-away first), NULL when none
+ */
+struct bt_bench_summary {
+	const struct bt_bench_func *funcs;
+	size_t nfuncs;
+	const struct bt_finding *findings;
+	size_t nfindings;
+	const struct bt_finding *worst;
+};
+
+/*
+ * The summary of benchmark i (benchtui/bench.h) in the current event,
+ * made for every benchmark on first use by selecting each in turn (the
+ * selection is then restored: the function table is the same again).
+ * NULL when there is no benchmark i.
+ */
+BT_API const struct bt_bench_summary *bt_session_bench_summary(struct bt_session *s,
+							       size_t i);
 
 #endif

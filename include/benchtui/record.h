@@ -34,6 +34,12 @@ typedef void (*bt_record_progress_fn)(const struct bt_record_result *sofar,
  *              when the locked-memory limit refuses)
  * @progress: NULL, or called while the command runs (bt_record_progress_fn)
  * @progress_arg: its last argument
+ * @pass_output: the command writes to benchtui's standard output and
+ *               error itself; by default each goes into a pseudo-terminal
+ *               (line buffered, as on a terminal) whose bytes benchtui
+ *               copies to its own unchanged and keeps, with the time each
+ *               arrived, in the recording: the harness's results
+ *               (DESIGN.md §7)
  */
 struct bt_record_opts {
 	char *const *argv;
@@ -44,6 +50,7 @@ struct bt_record_opts {
 	unsigned mmap_pages;
 	bt_record_progress_fn progress;
 	void *progress_arg;
+	bool pass_output;
 };
 
 /**

@@ -50,6 +50,7 @@ enum bt_row_kind {
 	BT_ROW_FINDING,		/* a lint finding */
 	BT_ROW_SLICE,		/* timeline: a slice of the run */
 	BT_ROW_FILE,		/* a file a function's code comes from */
+	BT_ROW_BENCH,		/* benchmark table: a benchmark (@func its index) or (outside) */
 };
 
 /* Row flags. */
@@ -192,6 +193,8 @@ BT_API struct bt_view *bt_view_header(struct bt_session *s);
  * @has_status: @exit_code (a shell's: 128 + signal when killed) and
  *              @signal (0 if none) are known; @status says it in words
  * @nfindings: lint findings for this event and window
+ * @benchmark: the selected benchmark's name (benchtui/bench.h), NULL none;
+ *             @bench_time its time per operation as printed (or NULL)
  * @notes, @nnotes: what is missing or degraded
  */
 struct bt_view_summary {
@@ -210,6 +213,7 @@ struct bt_view_summary {
 	bool interrupted;
 	const char *status;
 	size_t nfindings;
+	const char *benchmark, *bench_time;
 	const char *const *notes;
 	size_t nnotes;
 };
@@ -222,6 +226,23 @@ BT_API struct bt_view *bt_view_functions(struct bt_session *s,
 BT_API struct bt_view *bt_view_annotate(struct bt_session *s, size_t func,
 					const struct bt_view_opts *o,
 					struct bt_error *err);
+/*
+ * The benchmark table (benchtui/bench.h): one BT_ROW_BENCH row a
+ * benchmark (name, time/op and ± as printed, how many times as slow as
+ * the fastest, iterations, samples, share of the run, hottest function,
+ * worst finding: @label the check, @detail its message), in the order
+ * printed or fastest first, then "(outside)" (@func (size_t)-1).
+ */
+BT_API struct bt_view *bt_view_benches(struct bt_session *s,
+				       const struct bt_view_opts *o,
+				       bool fastest_first);
+/*
+ * Benchmarks a and b side by side: the time ratio in the title, then
+ * their hot functions (BT_ROW_FUNC, @func (size_t)-1) with a's share
+ * (@percent), b's (@adjusted_percent) and the difference.
+ */
+BT_API struct bt_view *bt_view_bench_compare(struct bt_session *s, size_t a,
+					     size_t b, const struct bt_view_opts *o);
 /* The lint findings (benchtui/lint.h), one row each: "check  percent  message". */
 BT_API struct bt_view *bt_view_findings(struct bt_session *s);
 /*

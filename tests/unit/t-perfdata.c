@@ -150,6 +150,42 @@ test_round_trip(void **state)
 }
 
 /* An existing file is kept as NAME.old; no NAME.tmp is left behind. */
+/*
+ * The benchmark's output in benchtui's section: after the vDSO image,
+ * binary (a line "vdso 3" inside it is not a key), and whatever follows.
+ */
+static void
+test_meta_output(void **state)
+{
+	static const char out[] = "100 12\nvdso 3\nx\n\0\r\n200 4 2\nerr\n";
+	struct bt_meta m, d;
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+
+	memset(&m, 0, sizeof(m));
+	m.freq = 4000;
+	m.vdso = "\x7f" "ELF";
+	m.vdso_len = 4;
+	m.output = out;
+	m.output_len = sizeof(out) - 1;
+	m.clock_monotonic = true;
+	m.cpu_mhz = 2300;
+	bt_meta_encode(&m, &sb);
+	bt_strbuf_addstr(&sb, "lost 5\n");	/* a key after the output */
+	assert_int_equal(bt_meta_decode(sb.buf, sb.len, &d), 0);
+	assert_int_equal(d.vdso_len, 4);
+	assert_int_equal(d.output_len, sizeof(out) - 1);
+	assert_memory_equal(d.output, out, sizeof(out) - 1);
+	assert_true(d.clock_monotonic);
+	assert_true(d.cpu_mhz == 2300);
+	assert_int_equal(d.lost, 5);
+	bt_meta_release(&d);
+	/* cut inside the output: no output, no crash */
+	assert_int_equal(bt_meta_decode(sb.buf, sb.len - 20, &d), 0);
+	assert_null(d.output);
+	bt_meta_release(&d);
+	bt_strbuf_release(&sb);
+}
+
 static void
 test_old_and_tmp(void **state)
 {
@@ -800,6 +836,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_meta_output),
 		cmocka_unit_test(test_old_and_tmp),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_bad_files),

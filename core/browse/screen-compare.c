@@ -1,0 +1,77 @@
+/*
+ * Two benchmarks side by side (DESIGN.md §7): the time ratio, then their
+ * hot functions with both shares and the difference. The screen's
+ * mark_from and mark_to hold the two benchmarks' indexes.
+ */
+#include <string.h>
+
+#include "benchtui/bench.h"
+#include "browse/browse-int.h"
+
+static struct bt_view *
+build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
+{
+	if (sc->mark_from < 0 || sc->mark_to < 0) {
+		bt_error_set(err, BT_EINVAL, "no two benchmarks to compare");
+		return NULL;
+	}
+	return bt_view_bench_compare(b->s, (size_t)sc->mark_from, (size_t)sc->mark_to,
+	    &b->o);
+}
+
+struct screen *
+browse_push_compare(struct bt_browser *b, long x, long y, size_t height)
+{
+	struct bt_error err = { 0 };
+	struct screen sc;
+
+	memset(&sc, 0, sizeof(sc));
+	sc.ops = &screen_compare;
+	sc.func = -1;
+	sc.nav.hot = -1;
+	sc.mark_from = x;
+	sc.mark_to = y;
+	sc.view = build(b, &sc, &err);
+	if (sc.view == NULL) {
+		bt_browser_set_status(b, "%s", err.msg);
+		return NULL;
+	}
+	BT_VEC_PUSH(b->stack, sc);
+	bt_browser_set_status(b, "%s", bt_view_title(sc.view));
+	return &b->stack.v[b->stack.n - 1];
+}
+
+static void
+enter(struct bt_browser *b, struct screen *sc, size_t height)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+
+	if (r == NULL || r->name == NULL)
+		return;
+	bt_browser_set_status(b, "%s: %.2f%% of %s, %.2f%% of %s (%+.2f points)",
+	    r->short_name ? r->short_name : r->name, r->percent,
+	    bt_session_bench(b->s, (size_t)sc->mark_from)->name, r->adjusted_percent,
+	    bt_session_bench(b->s, (size_t)sc->mark_to)->name,
+	    r->adjusted_percent - r->percent);
+}
+
+static long
+subject(const struct bt_browser *b, const struct screen *sc)
+{
+	return -1;
+}
+
+static char *
+export_name(const struct bt_browser *b, const struct screen *sc)
+{
+	return bt_xstrdup("compare");
+}
+
+const struct screen_ops screen_compare = {
+	.kind = BT_SCREEN_COMPARE,
+	.build = build,
+	.enter = enter,
+	.subject = subject,
+	.export_name = export_name,
+	.hint = "Enter both shares  q back  B the benchmarks  h help",
+};

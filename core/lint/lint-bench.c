@@ -1,0 +1,284 @@
+/*
+ * Lint per benchmark (DESIGN.md §7, docs/lint.md): with a benchmark
+ * selected, every check of lint.c looks at its samples only, and the
+ * harness's own numbers add evidence: a time per operation below one
+ * cycle, a loop of the benchmark's own code that only counts. Advice is
+ * given in the harness's terms. The summary of every benchmark (hottest
+ * functions, findings) feeds the benchmark table and the reports.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "annotate/annotate.h"
+#include "benchtui/bench.h"
+#include "benchtui/lint.h"
+#include "lint/lint-int.h"
+#include "session/session-int.h"
+
+#define MAX_SUMMARY_FUNCS 20
+#define FASTEST_MHZ 5000.0	/* no CPU clock recorded: a cycle is at least 0.2 ns */
+
+static const struct bt_bench *
+current(struct bt_session *s)
+{
+	long b = bt_session_current_bench(s);
+
+	return b >= 0 ? bt_session_bench(s, (size_t)b) : NULL;
+}
+
+const char *
+lint_keep_advice(struct bt_session *s)
+{
+	const struct bt_bench *b = current(s);
+	const char *h = b ? b->harness : NULL;
+
+	if (h == NULL && bt_session_nbenches(s) > 0)
+		h = bt_session_bench(s, 0)->harness;
+	if (h == NULL)
+		h = "";
+	if (strcmp(h, "gbench") == 0)
+		return "Keep the result alive with benchmark::DoNotOptimize(result). "
+		    "For stores into a buffer, pass the buffer itself to "
+		    "benchmark::DoNotOptimize(buf) before benchmark::ClobberMemory(): "
+		    "ClobberMemory() alone does not keep a memcpy into a static array "
+		    "that is never read (gcc removes it), nor does it keep values in "
+		    "registers";
+	if (strcmp(h, "go") == 0)
+		return "Use the result: accumulate it in the loop and assign it to a "
+		    "package-level variable (a sink) after the b.N loop, so the "
+		    "compiler cannot drop the call";
+	if (strcmp(h, "criterion") == 0 || strcmp(h, "libtest") == 0)
+		return "Pass the inputs and the result through std::hint::black_box "
+		    "(criterion::black_box, test::black_box), e.g. "
+		    "b.iter(|| black_box(f(black_box(x))))";
+	if (strcmp(h, "tinybench") == 0 || strcmp(h, "mitata") == 0)
+		return "Return the result from the task or store it where the JIT "
+		    "cannot prove it unused (a global; mitata: do_not_optimize(x))";
+	return "Keep its result alive (benchmark::DoNotOptimize, an asm barrier, a "
+	    "store to a volatile or global sink; in Go, assign the result to a "
+	    "package-level variable; in Rust, std::hint::black_box; in JMH, consume "
+	    "it in a Blackhole)";
+}
+
+/* "BM_x: 0.225 ns/op, 1000000000 iterations" */
+static void
+numbers(struct bt_strbuf *sb, const struct bt_bench *b)
+{
+	bt_strbuf_addf(sb, "%s: %s/op", b->name, b->time_text ? b->time_text : "no time");
+	if (b->iterations_text)
+		bt_strbuf_addf(sb, ", %s iterations", b->iterations_text);
+}
+
+/* The hottest loop of the benchmark's own hottest function: its size and address. */
+static bool
+own_loop(struct bt_session *s, size_t bi, size_t *fi_out, size_t *ninsns,
+	 uint64_t *addr, uint64_t *own)
+{
+	size_t fi, li, best = (size_t)-1;
+	long first = -1;
+	double bw = 0;
+	struct bt_annotation *a;
+
+	*own = 0;
+	for (fi = 0; fi < bt_session_nfuncs(s); fi++)
+		if (bt_session_func(s, fi)->samples && bt_session_bench_code(s, bi, fi)) {
+			*own += bt_session_func(s, fi)->samples;
+			if (first < 0)
+				first = (long)fi;
+		}
+	if (first < 0 || !bt_session_func(s, (size_t)first)->can_annotate ||
+	    (a = bt_session_annotation(s, (size_t)first, BT_ASM_ATT, NULL)) == NULL)
+		return false;
+	for (li = 0; li < a->loops.n; li++) {
+		double w = BT_MAX(a->loops.v[li].adjusted, (double)a->loops.v[li].samples);
+		if (best == (size_t)-1 || w > bw) {
+			best = li;
+			bw = w;
+		}
+	}
+	if (best == (size_t)-1)
+		return false;
+	*fi_out = (size_t)first;
+	*ninsns = a->loops.v[best].ninsns;
+	*addr = a->insns.v[a->loops.v[best].head].in.addr;
+	return true;
+}
+
+bool
+lint_bench_checks(struct bt_session *s)
+{
+	const struct bt_bench *b = current(s);
+	double mhz = s->p->meta.cpu_mhz > 0 ? s->p->meta.cpu_mhz : FASTEST_MHZ;
+	double cycle = 1000.0 / mhz;
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	size_t fi = 0, ninsns = 0;
+	uint64_t addr = 0, own = 0;
+
+	if (b == NULL || b->error != NULL)
+		return false;
+	if (!(b->time_ns < cycle) && !b->dead_hint) {
+		if (s->samples == 0 && b->iterations > 0)
+			lint_add(s, "few-samples", -1, 100,
+			    "%s: no sample fell in its window (%.3f-%.3f s): it ran "
+			    "for less than a sampling period. Run it longer (more "
+			    "iterations, a longer minimum time) or raise -F",
+			    b->name, b->t_from, b->t_to);
+		return false;
+	}
+	numbers(&sb, b);
+	if (b->time_ns < cycle)
+		bt_strbuf_addf(&sb, ": less than one cycle at %.0f MHz%s (%.3f ns)", mhz,
+		    s->p->meta.cpu_mhz > 0 ? "" : " (no clock recorded; the fastest CPUs)",
+		    cycle);
+	else
+		bt_strbuf_addstr(&sb, ": the harness says the body was optimized out");
+	if (own_loop(s, b->index, &fi, &ninsns, &addr, &own))
+		bt_strbuf_addf(&sb, "; %zu instructions in its loop at 0x%llx",
+		    ninsns, (unsigned long long)addr);
+	else if (own == 0)
+		bt_strbuf_addf(&sb, "; none of the %llu samples of its window is in "
+		    "its own code (%s)", (unsigned long long)s->samples, b->family);
+	lint_add(s, "optimized-away", own ? (long)fi : -1, 100,
+	    "%s: the work was removed by the compiler. %s", sb.buf,
+	    lint_keep_advice(s));
+	bt_strbuf_release(&sb);
+	return true;
+}
+
+bool
+lint_bench_loop(struct bt_session *s, size_t fi, double share, size_t ninsns,
+		uint64_t addr)
+{
+	const struct bt_bench *b = current(s);
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const struct bt_finding *f;
+	size_t i, n;
+
+	if (b == NULL || !bt_session_bench_code(s, b->index, fi))
+		return false;
+	/* the sub-cycle check named this loop already */
+	n = lint_sofar(s, &f);
+	for (i = 0; i < n; i++)
+		if (strcmp(f[i].check, "optimized-away") == 0)
+			return true;
+	numbers(&sb, b);
+	lint_add(s, "empty-loop", (long)fi, share,
+	    "%s, %zu instructions in its loop at 0x%llx (%.1f%% of its samples) that "
+	    "only count (no call, no load, no store, no arithmetic besides the "
+	    "counter): the work was removed by the compiler. %s", sb.buf, ninsns,
+	    (unsigned long long)addr, share, lint_keep_advice(s));
+	bt_strbuf_release(&sb);
+	return true;
+}
+
+/* --- the summary of every benchmark ------------------------------------- */
+
+struct summaries {
+	int attr;
+	BT_VEC(struct bt_bench_summary) v;
+	struct bt_strpool pool;
+	void **blocks;		/* arrays the summaries point into */
+	size_t nblocks;
+};
+
+static void
+summaries_free(void *data)
+{
+	struct summaries *sm = data;
+	size_t i;
+
+	for (i = 0; i < sm->nblocks; i++)
+		free(sm->blocks[i]);
+	free(sm->blocks);
+	BT_VEC_FREE(sm->v);
+	bt_strpool_release(&sm->pool);
+	free(sm);
+}
+
+static int
+rank(const char *check)
+{
+	static const char *const order[] = { "optimized-away", "empty-loop",
+		"timer-dominated", "unoptimized", "few-samples", "kernel-dominated",
+		"no-debug-info" };
+	size_t i;
+
+	for (i = 0; i < BT_ARRAY_SIZE(order); i++)
+		if (strcmp(check, order[i]) == 0)
+			return (int)i;
+	return (int)BT_ARRAY_SIZE(order);
+}
+
+static void *
+keep(struct summaries *sm, size_t size)
+{
+	void *p = bt_xcalloc(1, size ? size : 1);
+
+	sm->blocks = bt_xrealloc(sm->blocks, (sm->nblocks + 1) * sizeof(*sm->blocks));
+	sm->blocks[sm->nblocks++] = p;
+	return p;
+}
+
+/* The current selection (one benchmark's) in brief. */
+static void
+summarize(struct bt_session *s, struct summaries *sm, struct bt_bench_summary *out)
+{
+	const struct bt_finding *f;
+	struct bt_bench_func *funcs;
+	struct bt_finding *fs;
+	size_t n = BT_MIN(bt_session_nfuncs(s), MAX_SUMMARY_FUNCS), nf, i;
+	int best = 1 << 30;
+
+	funcs = keep(sm, n * sizeof(*funcs));
+	for (i = 0; i < n; i++) {
+		const struct bt_func *bf = bt_session_func(s, i);
+		if (bf->samples == 0)
+			break;
+		funcs[i].name = bf->name;	/* the session's pool: lives as long */
+		funcs[i].module = bf->module;
+		funcs[i].samples = bf->samples;
+		funcs[i].percent = bf->percent;
+		out->nfuncs++;
+	}
+	out->funcs = funcs;
+	nf = bt_session_findings(s, &f);
+	fs = keep(sm, nf * sizeof(*fs));
+	for (i = 0; i < nf; i++) {
+		fs[i] = f[i];
+		fs[i].func = -1;
+		fs[i].message = bt_strpool_addstr(&sm->pool, f[i].message);
+		if (rank(fs[i].check) < best) {
+			best = rank(fs[i].check);
+			out->worst = &fs[i];
+		}
+	}
+	out->findings = fs;
+	out->nfindings = nf;
+}
+
+const struct bt_bench_summary *
+bt_session_bench_summary(struct bt_session *s, size_t i)
+{
+	struct summaries *sm = bt_session_cache(s, BT_CACHE_BENCH);
+	size_t n = bt_session_nbenches(s), k;
+	long old;
+
+	if (i >= n)
+		return NULL;
+	if (sm != NULL && sm->attr == s->attr)
+		return &sm->v.v[i];
+	sm = bt_xcalloc(1, sizeof(*sm));
+	sm->attr = s->attr;
+	bt_strpool_init(&sm->pool);
+	BT_ALLOC_GROW(sm->v.v, n, sm->v.alloc);
+	memset(sm->v.v, 0, n * sizeof(*sm->v.v));
+	sm->v.n = n;
+	old = bt_session_current_bench(s);
+	for (k = 0; k < n; k++)
+		if (bt_session_select_bench(s, (long)k, NULL) == 0)
+			summarize(s, sm, &sm->v.v[k]);
+	bt_session_select_bench(s, old, NULL);
+	bt_session_set_cache(s, BT_CACHE_BENCH, sm, summaries_free);
+	return &sm->v.v[i];
+}

@@ -1,0 +1,281 @@
+/*
+ * The benchmark views (DESIGN.md §7): the table of the benchmarks the
+ * harness printed, with its numbers exactly as printed and each
+ * benchmark's samples, hottest function and worst finding; and two
+ * benchmarks side by side.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchtui/bench.h"
+#include "benchtui/lint.h"
+#include "session/session-int.h"
+#include "view/view-int.h"
+
+#define NAME_MAX_COLS 40
+#define HOT_MAX_COLS 32
+
+/* "fastest", "1.53× as slow", "" */
+static const char *
+ratio_text(struct bt_view *v, const struct bt_bench *b)
+{
+	if (!isfinite(b->ratio))
+		return "";
+	if (b->ratio == 1)
+		return "fastest";
+	return bt_strpool_addf(&v->pool, b->ratio < 10 ? "%.2f× as slow" :
+	    b->ratio < 100 ? "%.1f× as slow" : "%.0f× as slow", b->ratio);
+}
+
+static int
+by_time(const void *x, const void *y, void *arg)
+{
+	struct bt_session *s = arg;
+	const struct bt_bench *a = bt_session_bench(s, *(const size_t *)x);
+	const struct bt_bench *b = bt_session_bench(s, *(const size_t *)y);
+	double ta = isfinite(a->ratio) ? a->time_ns : INFINITY;
+	double tb = isfinite(b->ratio) ? b->time_ns : INFINITY;
+
+	if (ta != tb)
+		return ta < tb ? -1 : 1;
+	return a->index < b->index ? -1 : a->index > b->index;
+}
+
+/* Benchmark indexes, in the order printed or fastest first. */
+size_t *
+view_bench_order(struct bt_session *s, bool fastest_first)
+{
+	size_t n = bt_session_nbenches(s), i;
+	size_t *idx = bt_xcalloc(n + 1, sizeof(*idx));
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	if (fastest_first)
+		qsort_r(idx, n, sizeof(*idx), by_time, s);
+	return idx;
+}
+
+#define NCOLS 9
+
+static const bool right[NCOLS] = { false, true, false, false, true, true,
+	true, false, false };
+
+/* Column c's text padded to its width, two spaces after all but the last. */
+static const char *
+cell(struct bt_view *v, const char *t, const size_t *w, size_t c)
+{
+	if (c == NCOLS - 1)
+		return t;
+	return view_cat(v, view_pad(v, t, w[c], right[c]), "  ");
+}
+
+struct bt_view *
+bt_view_benches(struct bt_session *s, const struct bt_view_opts *o, bool fastest_first)
+{
+	static const char *const heads[NCOLS] = { "Benchmark", "Time/op", "±",
+		"vs fastest", "Iterations", "Samples", "Share", "Hottest function",
+		"Finding" };
+	struct bt_view *v = view_new(s);
+	size_t n = bt_session_nbenches(s), i, c;
+	size_t w[NCOLS] = { 9, 7, 1, 10, 10, 7, 6, 16, 7 };
+	size_t *idx = view_bench_order(s, fastest_first);
+	const char **txt = bt_xcalloc((n + 1) * NCOLS, sizeof(char *));
+	const char *harness = n ? bt_session_bench(s, 0)->harness : "";
+	struct bt_view_opts def;
+	uint64_t outside = n ? bt_session_bench_outside(s) : 0, all = 0;
+
+	if (o == NULL) {
+		bt_view_opts_init(&def);
+		o = &def;
+	}
+	for (i = 0; i < n; i++) {
+		const struct bt_bench *b = bt_session_bench(s, idx[i]);
+		const struct bt_bench_summary *sm = bt_session_bench_summary(s, idx[i]);
+		const char **t = txt + i * NCOLS;
+
+		all += b->samples;
+		t[0] = view_cut(v, b->name, NAME_MAX_COLS);
+		t[1] = b->time_text ? b->time_text : b->error ? "error" : "";
+		t[2] = b->pm_text ? b->pm_text : "";
+		t[3] = ratio_text(v, b);
+		t[4] = b->iterations_text ? b->iterations_text : "";
+		t[5] = b->has_window ? bt_strpool_addf(&v->pool, "%llu",
+		    (unsigned long long)b->samples) : "?";
+		t[6] = b->has_window ? bt_strpool_addf(&v->pool, "%.1f%%", b->percent) : "";
+		t[7] = sm && sm->nfuncs ? view_cut(v, bt_strpool_addf(&v->pool, "%s %.0f%%",
+		    view_name(v, sm->funcs[0].name, o), sm->funcs[0].percent),
+		    HOT_MAX_COLS) : "";
+		t[8] = b->error ? b->error : sm && sm->worst ? sm->worst->check : "";
+		for (c = 0; c < NCOLS; c++)
+			w[c] = BT_MAX(w[c], view_ncols(t[c]));
+	}
+	if (o->compact) {	/* no ± and no iterations on a narrow screen */
+		w[2] = w[4] = 0;
+	}
+	for (i = 0; i < n; i++) {
+		const struct bt_bench *b = bt_session_bench(s, idx[i]);
+		const struct bt_bench_summary *sm = bt_session_bench_summary(s, idx[i]);
+		const char **t = txt + i * NCOLS;
+		struct bt_row *r = view_add_row(v, BT_ROW_BENCH);
+		enum bt_style st = b->error || (sm && sm->worst &&
+		    (strcmp(sm->worst->check, "optimized-away") == 0 ||
+		     strcmp(sm->worst->check, "empty-loop") == 0)) ? BT_STYLE_WARN :
+		    BT_STYLE_NORMAL;
+
+		r->func = idx[i];
+		r->name = b->name;
+		r->text = b->time_text;
+		r->samples = b->samples;
+		r->percent = b->percent;
+		r->weight = b->percent;
+		r->label = sm && sm->worst ? sm->worst->check : NULL;
+		r->detail = sm && sm->worst ? sm->worst->message : b->error;
+		if (b->has_window)
+			bt_wilson(b->samples, all + outside, &r->ci_lo, &r->ci_hi);
+		for (c = 0; c < NCOLS; c++)
+			if (w[c])
+				view_add_cell(v, cell(v, t[c], w, c),
+				    c == 0 ? BT_STYLE_TITLE : c == 1 || c == 3 ?
+				    BT_STYLE_HOT : c == 8 ? st : BT_STYLE_NORMAL);
+	}
+	if (n) {
+		struct bt_row *r = view_add_row(v, BT_ROW_BENCH);
+		r->func = (size_t)-1;
+		r->name = "(outside)";
+		r->samples = outside;
+		r->percent = all + outside ? 100.0 * (double)outside / (double)(all + outside) : 0;
+		r->detail = "samples in no benchmark: start-up, the harness between "
+		    "benchmarks, reporting";
+		for (c = 0; c < NCOLS; c++) {
+			const char *t = c == 0 ? "(outside)" : c == 5 ?
+			    bt_strpool_addf(&v->pool, "%llu", (unsigned long long)outside) :
+			    c == 6 ? bt_strpool_addf(&v->pool, "%.1f%%", r->percent) : "";
+			if (w[c])
+				view_add_cell(v, cell(v, t, w, c), BT_STYLE_DIM);
+		}
+	}
+	{
+		const char *h[NCOLS];
+		size_t hw[NCOLS], k = 0;
+		bool hr[NCOLS];
+		for (c = 0; c < NCOLS; c++) {
+			if (w[c] == 0)
+				continue;
+			h[k] = cell(v, heads[c], w, c);
+			hw[k] = 0;
+			hr[k++] = false;
+		}
+		view_set_columns(v, h, hw, hr, k);
+	}
+	if (bt_session_bench_note(s)[0])
+		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_session_bench_note(s)));
+	view_seal(v);
+	v->title = bt_strpool_addf(&v->pool, "benchmarks: %zu (%s)%s", n, harness,
+	    fastest_first ? ", fastest first" : "");
+	free(idx);
+	free(txt);
+	return v;
+}
+
+/* Two benchmarks side by side. */
+
+struct pair {
+	const char *name, *module;
+	double pa, pb;
+	uint64_t sa, sb;
+};
+
+static int
+by_hotter(const void *x, const void *y)
+{
+	const struct pair *a = x, *b = y;
+	double ha = BT_MAX(a->pa, a->pb), hb = BT_MAX(b->pa, b->pb);
+
+	return ha > hb ? -1 : ha < hb;
+}
+
+struct bt_view *
+bt_view_bench_compare(struct bt_session *s, size_t ia, size_t ib,
+		      const struct bt_view_opts *o)
+{
+	struct bt_view *v = view_new(s);
+	const struct bt_bench *a = bt_session_bench(s, ia), *b = bt_session_bench(s, ib);
+	const struct bt_bench_summary *sa = bt_session_bench_summary(s, ia);
+	const struct bt_bench_summary *sb = bt_session_bench_summary(s, ib);
+	struct pair *p;
+	size_t n = 0, i, k, wname = 8;
+	struct bt_view_opts def;
+
+	if (o == NULL) {
+		bt_view_opts_init(&def);
+		o = &def;
+	}
+	if (a == NULL || b == NULL || sa == NULL || sb == NULL) {
+		view_seal(v);
+		v->title = "compare: no such benchmark";
+		return v;
+	}
+	p = bt_xcalloc(sa->nfuncs + sb->nfuncs + 1, sizeof(*p));
+	for (i = 0; i < sa->nfuncs; i++) {
+		p[n].name = sa->funcs[i].name;
+		p[n].module = sa->funcs[i].module;
+		p[n].pa = sa->funcs[i].percent;
+		p[n++].sa = sa->funcs[i].samples;
+	}
+	for (i = 0; i < sb->nfuncs; i++) {
+		for (k = 0; k < n; k++)
+			if (strcmp(p[k].name, sb->funcs[i].name) == 0 &&
+			    strcmp(p[k].module, sb->funcs[i].module) == 0)
+				break;
+		if (k == n) {
+			p[n].name = sb->funcs[i].name;
+			p[n++].module = sb->funcs[i].module;
+		}
+		p[k].pb = sb->funcs[i].percent;
+		p[k].sb = sb->funcs[i].samples;
+	}
+	qsort(p, n, sizeof(*p), by_hotter);
+	for (i = 0; i < n; i++)
+		wname = BT_MIN(BT_MAX(wname, view_ncols(view_name(v, p[i].name, o))), 60);
+	for (i = 0; i < n; i++) {
+		struct bt_row *r = view_add_row(v, BT_ROW_FUNC);
+		r->func = (size_t)-1;
+		r->name = p[i].name;
+		r->short_name = view_short_name(v, p[i].name, false);
+		r->module = p[i].module;
+		r->percent = p[i].pa;
+		r->adjusted_percent = p[i].pb;
+		r->samples = p[i].sa;
+		r->weight = BT_MAX(p[i].pa, p[i].pb);
+		view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.2f%%", p[i].pa),
+		    9, true), view_heat(p[i].pa, p[i].sa > 0));
+		view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.2f%%", p[i].pb),
+		    9, true), view_heat(p[i].pb, p[i].sb > 0));
+		view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%+.2f",
+		    p[i].pb - p[i].pa), 8, true), BT_STYLE_NORMAL);
+		view_add_cell(v, "  ", BT_STYLE_NORMAL);
+		view_add_cell(v, view_pad(v, view_name(v, p[i].name, o), wname, false),
+		    BT_STYLE_NORMAL);
+		view_add_cell(v, "  ", BT_STYLE_NORMAL);
+		view_add_cell(v, view_basename(p[i].module), BT_STYLE_DIM);
+	}
+	{
+		const char *h[7] = { view_cut(v, a->name, 9), view_cut(v, b->name, 9),
+			"Diff", "", "Symbol", "", "Module" };
+		size_t hw[7] = { 9, 9, 8, 2, wname, 2, 0 };
+		bool hr[7] = { true, true, true, false, false, false, false };
+		view_set_columns(v, h, hw, hr, 7);
+	}
+	if (isfinite(a->time_ns) && isfinite(b->time_ns) && a->time_ns > 0)
+		v->title = bt_strpool_addf(&v->pool, "%s %s vs %s %s: %.2f× the time",
+		    a->name, a->time_text, b->name, b->time_text, b->time_ns / a->time_ns);
+	else
+		v->title = bt_strpool_addf(&v->pool, "%s vs %s", a->name, b->name);
+	BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+	    "shares of each benchmark's own samples (%llu and %llu); Diff: second minus first",
+	    (unsigned long long)a->samples, (unsigned long long)b->samples));
+	view_seal(v);
+	free(p);
+	return v;
+}

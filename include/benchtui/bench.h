@@ -1,0 +1,99 @@
+/*
+ * Benchmarks as the unit (DESIGN.md §7, docs/benchmarks.md): the results
+ * the harness printed while it ran (read from the recording), each with
+ * the samples that belong to it. A selected benchmark restricts every
+ * view and export to its samples, as a time window does.
+ *
+ * Which samples belong to a benchmark is decided in one place
+ * (core/session/bench.c, bench_scan()): today by time, the window between
+ * the harness's output lines; with call chains, by the benchmark's entry
+ * frame on the chain.
+ */
+#ifndef BENCHTUI_BENCH_H
+#define BENCHTUI_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "benchtui/benchtui.h"
+
+struct bt_session;
+
+/**
+ * struct bt_bench - one benchmark: the harness's result lines of one name
+ * (repetitions and aggregates such as GB's _mean grouped under it)
+ * @index: position in the session's list (the order printed)
+ * @name: as printed, without an aggregate suffix ("BM_sum/8",
+ *        "BenchmarkSum/n=8-2")
+ * @family: the part of the name that names code ("BM_sum", "BenchmarkSum")
+ * @harness: "gbench", "go", "criterion", "libtest", "tinybench", "mitata"
+ * @time_text: the time per operation exactly as printed ("7.16 ns"; the
+ *             _mean aggregate's where there is one), NULL when none
+ * @time_ns: the same in ns, NAN when none
+ * @pm_text: the harness's ± as printed ("± 0.23 ns" from GB's _stddev,
+ *           "± 207 ns" libtest, "± 0.67%" tinybench, "[27.686 ns 35.532 ns]"
+ *           criterion's interval), NULL when none
+ * @ci_ns: half the width of that ± in ns, NAN when none or relative
+ * @iterations_text, @iterations: as printed, NULL / NAN when none
+ * @error: the harness's error or skip message, NULL when none
+ * @dead_hint: the harness itself says the body was optimized out (mitata !)
+ * @ratio: @time_ns over the fastest benchmark's (1 for the fastest), NAN
+ *         when either has no time
+ * @nresults: result lines grouped here
+ * @line: the output line of its first result
+ * @has_window: its samples are known (times on one clock)
+ * @t_from, @t_to: its window, seconds from the first sample
+ * @samples: its samples in the shown event
+ * @percent: of all samples of the event
+ */
+struct bt_bench {
+	size_t index;
+	const char *name, *family, *harness;
+	const char *time_text;
+	double time_ns;
+	const char *pm_text;
+	double ci_ns;
+	const char *iterations_text;
+	double iterations;
+	const char *error;
+	bool dead_hint;
+	double ratio;
+	size_t nresults;
+	size_t line;
+	bool has_window;
+	double t_from, t_to;
+	uint64_t samples;
+	double percent;
+};
+
+/* Benchmarks found in the recording's output, in the order printed. */
+BT_API size_t bt_session_nbenches(struct bt_session *s);
+BT_API const struct bt_bench *bt_session_bench(struct bt_session *s, size_t i);
+/* Samples of the event in no benchmark (start-up, harness, reporting). */
+BT_API uint64_t bt_session_bench_outside(struct bt_session *s);
+/*
+ * The benchmark named name: exactly, else the only one it is a prefix of.
+ * -1 when none, -2 when several.
+ */
+BT_API long bt_session_find_bench(struct bt_session *s, const char *name);
+/*
+ * Restrict the session to benchmark i's samples (-1: every sample again).
+ * Like bt_session_select: function indexes from before are invalid.
+ */
+BT_API int bt_session_select_bench(struct bt_session *s, long i,
+				   struct bt_error *err);
+/* The selected benchmark, -1 when none. */
+BT_API long bt_session_current_bench(const struct bt_session *s);
+/* Is function fi (of the current selection) benchmark b's own code, by name? */
+BT_API bool bt_session_bench_code(struct bt_session *s, size_t b, size_t fi);
+/*
+ * --benchmark-frames: glob patterns of the entry frames of a harness
+ * benchtui does not know, kept for the call-chain split (NULL: none).
+ */
+BT_API void bt_session_set_bench_frames(struct bt_session *s, const char *patterns);
+BT_API const char *bt_session_bench_frames(const struct bt_session *s);
+/* Why benchmarks have no samples ("" when they have). */
+BT_API const char *bt_session_bench_note(struct bt_session *s);
+
+#endif
