@@ -112,13 +112,14 @@ for ev in cpu-clock task-clock; do
 	bt_report "$TMP/m.data" "$TMP/m.txt" -e "$ev"
 	agree "pipe mode, two events: $ev" "$TMP/m.data" "$TMP/m.txt" "$ev"
 done
-# nothing left behind: the copy of standard input has no name
-before=$(ls -A "${TMPDIR:-/tmp}" | wc -l)
-"$BT" -i - --stdio --top 0 <"$TMP/t.data" >/dev/null 2>&1 &&
-	cat "$TMP/t.data" | "$BT" -i - --stdio --top 0 >/dev/null 2>&1
-after=$(ls -A "${TMPDIR:-/tmp}" | wc -l)
-[ "$before" = "$after" ] && ok "-i -: no temporary file left in ${TMPDIR:-/tmp}" ||
-	fail "-i -: ${TMPDIR:-/tmp} had $before entries, now $after"
+# nothing left behind: the copy of standard input has no name (a private
+# TMPDIR, where the copy is made: other programs share /tmp)
+mkdir "$TMP/tmpdir"
+TMPDIR=$TMP/tmpdir "$BT" -i - --stdio --top 0 <"$TMP/t.data" >/dev/null 2>&1 &&
+	cat "$TMP/t.data" | TMPDIR=$TMP/tmpdir "$BT" -i - --stdio --top 0 >"$TMP/out" 2>&1
+left=$(ls -A "$TMP/tmpdir")
+[ -s "$TMP/out" ] && [ -z "$left" ] && ok "-i -: no temporary file left in TMPDIR" ||
+	fail "-i -: left in TMPDIR: '$left' (report: $(head -c 200 "$TMP/out"))"
 "$BT" -i - --stdio </dev/null >/dev/null 2>"$TMP/err"
 [ $? = 2 ] && grep -q "standard input is empty" "$TMP/err" &&
 	ok "-i - with nothing piped: $(cat "$TMP/err")" || fail "-i - empty: $(cat "$TMP/err")"
