@@ -51,6 +51,21 @@ struct bt_sfunc {
  */
 enum bt_session_cache { BT_CACHE_LINT, BT_CACHE_COUNT };
 
+/*
+ * The selection's call graph (callgraph.c): the interned chains of the
+ * selected samples with their counts, each location's function, and the
+ * caller and callee lists of every function (grouped by function).
+ */
+struct bt_callgraph {
+	BT_VEC(struct bt_hist_entry) counts;	/* off: chain id */
+	long *locfunc;			/* per location: function, -1 none, -2 not yet */
+	size_t nlocs;
+	size_t nfuncs;			/* functions when the lists were built */
+	struct bt_func_edge *callers, *callees;
+	size_t *caller_start, *callee_start;	/* per function: [start[i], start[i + 1]) */
+	long kfunc;			/* the [kernel] function, -1 */
+};
+
 struct bt_session {
 	struct bt_profile *p;
 	struct bt_session_opts o;
@@ -69,7 +84,21 @@ struct bt_session {
 		void *data;
 		void (*release)(void *data);
 	} cache[BT_CACHE_COUNT];
+	struct bt_callgraph cg;
+	bt_frame_match_fn focus;	/* NULL: every sample */
+	void *focus_arg;
 };
+
+/* callgraph.c */
+void bt_callgraph_release(struct bt_callgraph *cg);
+/*
+ * With a focus: keep the chains that pass through a function the focus
+ * accepts; their leaves, (module, file offset, samples, period) sorted, go
+ * to *leaves (malloc'ed), from which the hits are counted again.
+ */
+size_t bt_callgraph_focus(struct bt_session *s, struct bt_hist_entry **leaves);
+/* Inclusive counts and caller/callee lists of the current function table. */
+void bt_callgraph_build(struct bt_session *s);
 
 /*
  * The annotation of function fi in syntax, built on first use (owned by

@@ -83,10 +83,26 @@ aggregate(struct bt_session *s, struct bt_error *err)
 		BT_ALLOC_GROW(s->hits.v, hi - lo, s->hits.alloc);
 		for (i = lo; i < hi; i++)
 			add_hit(s, &p->hist[i]);
+		if (p->chains != NULL) {
+			lo = p->chist_start[s->attr];
+			hi = p->chist_start[s->attr + 1];
+			BT_ALLOC_GROW(s->cg.counts.v, hi - lo, s->cg.counts.alloc);
+			memcpy(s->cg.counts.v, p->chist + lo, (hi - lo) * sizeof(*p->chist));
+			s->cg.counts.n = hi - lo;
+		}
 		return 0;
 	}
-	if (bt_profile_scan(p, &sc, &e, &n, err) < 0)
+	if (p->chains != NULL)
+		sc.chains = bt_hist_new();
+	if (bt_profile_scan(p, &sc, &e, &n, err) < 0) {
+		bt_hist_free(sc.chains);
 		return -BT_EIO;
+	}
+	if (sc.chains != NULL) {
+		s->cg.counts.n = bt_hist_take(sc.chains, &s->cg.counts.v);
+		s->cg.counts.alloc = s->cg.counts.n;
+		bt_hist_free(sc.chains);
+	}
 	BT_ALLOC_GROW(s->hits.v, n, s->hits.alloc);
 	for (i = 0; i < n; i++)
 		add_hit(s, &e[i]);
@@ -305,6 +321,7 @@ drop_selection(struct bt_session *s)
 	s->funcs.n = 0;
 	s->hits.n = 0;
 	s->samples = s->period = 0;
+	bt_callgraph_release(&s->cg);
 	for (i = 0; i < BT_CACHE_COUNT; i++)
 		bt_session_set_cache(s, (enum bt_session_cache)i, NULL, NULL);
 }
@@ -425,6 +442,21 @@ select_data(struct bt_session *s, struct bt_error *err)
 		return -BT_EIO;
 	bt_qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
 	build_funcs(s);
+	if (s->focus != NULL && p->chains != NULL) {
+		/* the samples through the focus: their leaves are the hits */
+		struct bt_hist_entry *leaves;
+		size_t n = bt_callgraph_focus(s, &leaves);
+
+		s->funcs.n = 0;
+		s->hits.n = 0;
+		s->samples = s->period = 0;
+		for (i = 0; i < n; i++)
+			add_hit(s, &leaves[i]);
+		free(leaves);
+		bt_qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
+		build_funcs(s);
+	}
+	bt_callgraph_build(s);
 	return 0;
 }
 
@@ -450,6 +482,7 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	else
 		bt_session_opts_init(&s->o);
 	bt_strpool_init(&s->pool);
+	s->cg.kfunc = -1;
 	s->mods = bt_xcalloc(p->modules.n, sizeof(*s->mods));
 	for (i = 0; i < p->modules.n; i++) {
 		const char *slash = strrchr(p->modules.v[i].path, '/');

@@ -95,7 +95,21 @@ enum bt_row_kind {
  * @t_from, @t_to: TIMELINE rows: the slice, in seconds from the first sample
  * @sub_samples: TIMELINE rows: the function's samples in the slice
  * @loop_depth: loops around the instruction
+ * @has_inclusive: FUNC rows of a recording with call chains: @inclusive,
+ *                 @inclusive_percent, @callers and @callees are set
  */
+/**
+ * struct bt_row_edge - FUNC rows: a caller or callee (DESIGN.md §6)
+ * @func: its index in the session's function table
+ * @samples, @percent: as struct bt_func_edge
+ */
+struct bt_row_edge {
+	size_t func;
+	const char *name, *module;
+	uint64_t samples;
+	double percent;
+};
+
 struct bt_row {
 	enum bt_row_kind kind;
 	unsigned flags;
@@ -125,6 +139,11 @@ struct bt_row {
 	int loop_depth;
 	double t_from, t_to;
 	uint64_t sub_samples;
+	bool has_inclusive;
+	uint64_t inclusive;
+	double inclusive_percent;
+	const struct bt_row_edge *callers, *callees;
+	size_t ncallers, ncallees;
 	size_t ncells;
 	const struct bt_cell *cells;
 };
@@ -156,6 +175,8 @@ enum bt_names { BT_NAMES_SHORT, BT_NAMES_FOLDED, BT_NAMES_FULL };
  *          path; NULL: all)
  * @locate: hot-function table: look up every row's source file and line
  *          (exports), not only the hot rows' (the first screen)
+ * @children: hot-function table: ordered by inclusive samples (perf's
+ *            --children) instead of self samples
  */
 struct bt_view_opts {
 	enum bt_numcol num;
@@ -169,6 +190,7 @@ struct bt_view_opts {
 	const char *filter;
 	const char *module;
 	bool locate;
+	bool children;
 };
 
 /*
