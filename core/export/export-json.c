@@ -16,6 +16,24 @@ ci95(struct bt_jw *w, const struct bt_row *r)
 	bt_jw_end(w);
 }
 
+/* DESIGN.md §6: [{ "name", "module", "samples", "percent" }], hottest first */
+static void
+edges(struct bt_jw *w, const char *key, const struct bt_row_edge *e, size_t n)
+{
+	size_t i;
+
+	bt_jw_array(w, key, BT_JW_SPACED, 0);
+	for (i = 0; i < n; i++) {
+		bt_jw_object(w, NULL, BT_JW_COMPACT, 0);
+		bt_jw_str(w, "name", e[i].name);
+		bt_jw_str(w, "module", e[i].module);
+		bt_jw_u64(w, "samples", e[i].samples);
+		bt_jw_num(w, "percent", e[i].percent);
+		bt_jw_end(w);
+	}
+	bt_jw_end(w);
+}
+
 static void
 func_row(struct bt_jw *w, const struct bt_row *r)
 {
@@ -32,6 +50,12 @@ func_row(struct bt_jw *w, const struct bt_row *r)
 	if (r->file != NULL) {
 		bt_jw_str(w, "file", r->file);
 		bt_jw_u64(w, "line", r->line);
+	}
+	if (r->has_inclusive) {
+		bt_jw_u64(w, "inclusive_samples", r->inclusive);
+		bt_jw_num(w, "inclusive_percent", r->inclusive_percent);
+		edges(w, "callers", r->callers, r->ncallers);
+		edges(w, "callees", r->callees, r->ncallees);
 	}
 	bt_jw_end(w);
 }

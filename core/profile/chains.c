@@ -26,6 +26,8 @@ struct bt_chains {
 	BT_VEC(uint32_t) start;
 	uint32_t *cslots;
 	size_t ncslots;
+	uint64_t truncated;	/* samples whose chain ends at the stack copy */
+	bool sealed;		/* the first read is done: count no more */
 	uint64_t ips[BT_UNWIND_MAX_FRAMES];
 	uint32_t key[BT_UNWIND_MAX_FRAMES * 2 + 2];
 };
@@ -200,6 +202,8 @@ bt_chains_sample(struct bt_profile *p, const struct bt_perf_layout *l,
 		c->key[n++] = loc_intern(c, module, off);
 	got = bt_unwinder_sample(c->u, l, ev,
 	    c->ips, BT_UNWIND_MAX_FRAMES, &cc, &res, NULL);
+	if (got > 0 && res.splice == BT_SPLICE_CFI_ONLY && !c->sealed)
+		c->truncated++;
 	for (i = 0; got > 0 && i < (size_t)got; i++) {
 		uint32_t m;
 		uint64_t o;
@@ -214,6 +218,19 @@ bt_chains_sample(struct bt_profile *p, const struct bt_perf_layout *l,
 		c->key[n++] = loc_intern(c, m, o);
 	}
 	return chain_intern(c, c->key, n);
+}
+
+void
+bt_chains_seal(struct bt_profile *p)
+{
+	if (p->chains != NULL)
+		p->chains->sealed = true;
+}
+
+uint64_t
+bt_chains_truncated(const struct bt_profile *p)
+{
+	return p->chains ? p->chains->truncated : 0;
 }
 
 size_t

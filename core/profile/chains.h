@@ -44,6 +44,13 @@ void bt_chains_event(struct bt_profile *p, const struct bt_pd_event *ev);
 uint32_t bt_chains_sample(struct bt_profile *p, const struct bt_perf_layout *l,
 			  const struct bt_pd_event *ev, uint32_t module, uint64_t off);
 
+/*
+ * Samples (of every read so far) whose chain ends at the stack copy: code
+ * without frame pointers above it (BT_SPLICE_CFI_ONLY).
+ */
+uint64_t bt_chains_truncated(const struct bt_profile *p);
+/* The first read is over (later reads of a window count nothing again). */
+void bt_chains_seal(struct bt_profile *p);
 /* Interned chains: count, and chain i's location ids (leaf first). */
 size_t bt_chains_count(const struct bt_profile *p);
 size_t bt_chains_get(const struct bt_profile *p, uint32_t id, const uint32_t **locs);

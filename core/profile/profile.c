@@ -634,6 +634,7 @@ pass_samples(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err)
 	int ret;
 
 	ret = for_each_sample(p, r, count_sample, &cs, err);
+	bt_chains_seal(p);
 	n = bt_hist_take(cs.h, &p->hist);
 	bt_hist_free(cs.h);
 	p->hist_start = bt_xcalloc(p->info.nevents + 1, sizeof(size_t));

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "disasm/disasm.h"
+#include "profile/chains.h"
 #include "session/session-int.h"
 #include "symbols/symbols.h"
 
@@ -496,6 +497,12 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	}
 	for (i = 0; i < p->info.nnotes; i++)
 		bt_session_notef(s, "%s", p->info.notes[i]);
+	if (p->chains != NULL && bt_chains_truncated(p) * 50 > p->info.samples)
+		bt_session_notef(s, "the call chains of %.0f%% of the samples end early "
+		    "(code without frame pointers deeper than the stack copy): "
+		    "outer functions' inclusive shares are low; record with "
+		    "--call-graph dwarf, or build with -fno-omit-frame-pointer",
+		    100.0 * (double)bt_chains_truncated(p) / (double)p->info.samples);
 	if (p->unresolved)
 		bt_session_notef(s, "%llu samples fell outside every recorded mapping",
 		    (unsigned long long)p->unresolved);
