@@ -352,7 +352,8 @@ children_cmp(const void *a, const void *b)
  * name pads no other column and cuts nothing but itself. Compact: no
  * source column, and module names cut at 16 columns, to leave the names
  * room. With call chains, Children is the inclusive percent (perf's
- * --children column); o->children orders the table by it.
+ * --children column; compact: in place of Samples); o->children orders
+ * the table by it.
  */
 struct bt_view *
 bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max)
@@ -441,7 +442,9 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 			r->ncallees = ne;
 		}
 		view_add_cell(v, view_pad(v, all[i * 7 + num], w[num] + 1, true), hs);
-		view_add_cell(v, view_pad(v, all[i * 7 + 1], w[1] + 2, true), BT_STYLE_NORMAL);
+		if (!(chains && o->compact))	/* narrow: Children instead of Samples */
+			view_add_cell(v, view_pad(v, all[i * 7 + 1], w[1] + 2, true),
+			    BT_STYLE_NORMAL);
 		if (chains)
 			view_add_cell(v, view_pad(v, all[i * 7 + 6], w[6] + 2, true),
 			    view_heat(f->inclusive_percent, f->inclusive > 0));
@@ -461,7 +464,8 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 
 #define COL(t, wd, right) (h[nc] = (t), hw[nc] = (wd), hr[nc] = (right), nc++)
 		COL(heads[num], w[num] + 1, true);
-		COL(heads[1], w[1] + 2, true);
+		if (!(chains && o->compact))
+			COL(heads[1], w[1] + 2, true);
 		if (chains)
 			COL(heads[6], w[6] + 2, true);
 		COL("", 2, false);

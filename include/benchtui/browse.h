@@ -42,12 +42,14 @@ enum bt_action {
 	BT_ACT_TOGGLE_COLUMNS,	/* w: every column / the compact set */
 	BT_ACT_ANNOTATE,	/* a: annotate the function here (perf's a) */
 	BT_ACT_ZOOM_MODULE,	/* d: the function list of this module only (perf's d) */
+	BT_ACT_CALLERS,		/* C: callers and callees (on an instruction: its entry stacks) */
+	BT_ACT_TOGGLE_CHILDREN,	/* I: the function list by inclusive / self samples */
 	BT_ACT_COUNT
 };
 
 enum bt_screen_kind {
 	BT_SCREEN_FUNCS, BT_SCREEN_ANNOTATE, BT_SCREEN_SOURCE, BT_SCREEN_LINT,
-	BT_SCREEN_TIMELINE, BT_SCREEN_FILES,
+	BT_SCREEN_TIMELINE, BT_SCREEN_FILES, BT_SCREEN_CALLERS,
 };
 
 /**

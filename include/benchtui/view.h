@@ -244,6 +244,17 @@ BT_API struct bt_view *bt_view_functions(struct bt_session *s,
 BT_API struct bt_view *bt_view_annotate(struct bt_session *s, size_t func,
 					const struct bt_view_opts *o,
 					struct bt_error *err);
+/*
+ * Callers and callees of function func (DESIGN.md §6): a text row, the
+ * callers (FUNC rows, label "caller", percent of func's inclusive
+ * samples), func itself (label "function"), a text row, the callees
+ * (label "callee"); with addr (a link-time address in func), then the
+ * entry stacks of that instruction (label "stack": the call paths of its
+ * samples, text "caller <- caller's caller ...", percent of its samples).
+ */
+BT_API struct bt_view *bt_view_callers(struct bt_session *s, size_t func,
+				       const uint64_t *addr,
+				       const struct bt_view_opts *o);
 /* The lint findings (benchtui/lint.h), one row each: "check  percent  message". */
 BT_API struct bt_view *bt_view_findings(struct bt_session *s);
 /*

@@ -18,9 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "benchtui/browse.h"
 #include "benchtui/profile.h"
 #include "benchtui/record.h"
 #include "benchtui/session.h"
+#include "benchtui/view.h"
 #include "synth.h"
 
 static char dir[] = "/tmp/bt-callgraph.XXXXXX";
@@ -196,6 +198,92 @@ test_focus(void **state)
 	bt_session_free(s);
 }
 
+/* Row index of the first FUNC row of v with label and function name, -1 none. */
+static long
+row_of(const struct bt_view *v, const char *label, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		if (r->kind == BT_ROW_FUNC && r->label != NULL && strcmp(r->label, label) == 0 &&
+		    r->name != NULL && strcmp(r->name, name) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* C on the list, Enter follows a caller, Left returns; I orders by children; C on an instruction. */
+static void
+test_browse(void **state)
+{
+	struct bt_session *s;
+	struct bt_browser *b;
+	const struct bt_view *v;
+	long leaf, r, i;
+
+	if (!recorded)
+		skip();
+	s = open_session();
+	b = bt_browser_new(s, NULL);
+	leaf = find(s, "leaf");
+	v = bt_browser_view(b);
+	for (i = 0; i < (long)bt_view_nrows(v); i++)
+		if (bt_view_row(v, (size_t)i)->func == (size_t)leaf)
+			break;
+	bt_browser_select(b, (size_t)i, 20);
+	bt_browser_apply(b, BT_ACT_CALLERS, 20);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_CALLERS);
+	v = bt_browser_view(b);
+	assert_true(row_of(v, "caller", "caller_three") >= 0);
+	assert_true(row_of(v, "caller", "caller_one") >= 0);
+	assert_true(row_of(v, "caller", "caller_three") < row_of(v, "function", "leaf"));
+	/* Enter on caller_three: its own screen, leaf among its callees */
+	r = row_of(v, "caller", "caller_three");
+	bt_browser_select(b, (size_t)r, 20);
+	bt_browser_apply(b, BT_ACT_ENTER, 20);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_CALLERS);
+	assert_int_equal(bt_browser_depth(b), 3);
+	v = bt_browser_view(b);
+	assert_true(row_of(v, "callee", "leaf") > row_of(v, "function", "caller_three"));
+	assert_true(row_of(v, "caller", "main") >= 0);
+	bt_browser_apply(b, BT_ACT_BACK, 20);
+	assert_int_equal(bt_browser_depth(b), 2);
+	/* Enter on the function itself annotates it; C on its hottest instruction */
+	v = bt_browser_view(b);
+	bt_browser_select(b, (size_t)row_of(v, "function", "leaf"), 20);
+	bt_browser_apply(b, BT_ACT_ENTER, 20);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	bt_browser_apply(b, BT_ACT_HOTTEST, 20);
+	bt_browser_apply(b, BT_ACT_CALLERS, 20);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_CALLERS);
+	v = bt_browser_view(b);
+	for (i = 0; i < (long)bt_view_nrows(v); i++)
+		if (bt_view_row(v, (size_t)i)->label != NULL &&
+		    strcmp(bt_view_row(v, (size_t)i)->label, "stack") == 0)
+			break;
+	assert_true(i < (long)bt_view_nrows(v));
+	assert_true(strstr(bt_view_row(v, (size_t)i)->text, "caller_") != NULL);
+	/* back to the list; I orders it by inclusive samples: main before leaf */
+	while (bt_browser_depth(b) > 1)
+		bt_browser_apply(b, BT_ACT_BACK, 20);
+	bt_browser_apply(b, BT_ACT_TOGGLE_CHILDREN, 20);
+	v = bt_browser_view(b);
+	{
+		long m = -1, l = -1;
+		for (i = 0; i < (long)bt_view_nrows(v); i++) {
+			const char *n = bt_view_row(v, (size_t)i)->name;
+			if (n != NULL && strcmp(n, "main") == 0)
+				m = i;
+			if (n != NULL && strcmp(n, "leaf") == 0)
+				l = i;
+		}
+		assert_true(m >= 0 && l >= 0 && m < l);
+	}
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
 static int
 setup(void **state)
 {
@@ -233,6 +321,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_graph),
 		cmocka_unit_test(test_focus),
+		cmocka_unit_test(test_browse),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
