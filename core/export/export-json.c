@@ -190,6 +190,8 @@ header(struct bt_jw *w, const struct bt_view *h)
 	}
 	if (m->event_note[0])
 		bt_jw_str(w, "event_note", m->event_note);
+	if (m->hot_path != NULL)
+		bt_jw_str(w, "hot_path", m->hot_path);
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "notes", BT_JW_SPACED, 0);
 	for (i = 0; i < m->nnotes; i++)

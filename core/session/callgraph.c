@@ -403,6 +403,49 @@ bt_session_callees(const struct bt_session *s, size_t fi, const struct bt_func_e
 	return cg->callee_start[fi + 1] - cg->callee_start[fi];
 }
 
+size_t
+bt_session_outside_callers(struct bt_session *s, size_t fi, struct bt_func_edge **out)
+{
+	struct bt_callgraph *cg = &s->cg;
+	BT_VEC(struct bt_func_edge) acc = { 0 };
+	long f[CHAIN_MAX];
+	bool gap[CHAIN_MAX];
+	uint64_t self = 0;
+	size_t i, k, j, n;
+	uint32_t mi;
+
+	*out = NULL;
+	if (s->p->chains == NULL || fi >= cg->nfuncs || cg->locfunc == NULL)
+		return 0;
+	mi = s->funcs.v[fi].module;
+	for (i = 0; i < cg->counts.n; i++) {
+		n = chain_funcs(s, (uint32_t)cg->counts.v[i].off, f, gap);
+		if (n == 0 || (size_t)f[0] != fi)
+			continue;
+		self += cg->counts.v[i].samples;
+		for (k = 1; k < n; k++) {
+			const struct bt_sfunc *sf = &s->funcs.v[f[k]];
+			if (sf->module != mi && sf->pub.kind != BT_FK_KERNEL &&
+			    sf->pub.kind != BT_FK_UNKNOWN)
+				break;
+		}
+		if (k == n)
+			continue;
+		for (j = 0; j < acc.n && acc.v[j].func != (size_t)f[k]; j++)
+			;
+		if (j == acc.n) {
+			struct bt_func_edge e = { (size_t)f[k], 0, 0 };
+			BT_VEC_PUSH(acc, e);
+		}
+		acc.v[j].samples += cg->counts.v[i].samples;
+	}
+	for (j = 0; j < acc.n; j++)
+		acc.v[j].percent = self ? 100.0 * (double)acc.v[j].samples / (double)self : 0;
+	bt_qsort(acc.v, acc.n, sizeof(*acc.v), fedge_cmp);
+	*out = acc.v;
+	return acc.n;
+}
+
 struct stack_acc {
 	size_t n;
 	uint64_t samples;

@@ -34,6 +34,59 @@ text_row(struct bt_view *v, enum bt_style style, const char *fmt, ...)
 }
 
 /* The run as fields: what every header (screen, text, JSON) is made of. */
+#define HOT_PATH_MIN 5.0	/* percent of the samples */
+#define HOT_PATH_FUNCS 3
+
+/*
+ * With call chains: the hottest functions, each with the functions it ran
+ * for. A function of the benchmark's own executable (main's module) names
+ * its immediate callers; a library's (memcpy) the first caller outside
+ * the library: the benchmark's function whose time it is.
+ */
+static const char *
+hot_path(struct bt_view *v, struct bt_session *s)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	long mainf = bt_session_find(s, "main");
+	const char *exe = mainf >= 0 ? bt_session_func(s, (size_t)mainf)->module : NULL;
+	struct bt_view_opts o;
+	size_t i, k, shown = 0;
+	const char *ret;
+
+	if (!bt_session_has_chains(s))
+		return NULL;
+	bt_view_opts_init(&o);
+	for (i = 0; i < bt_session_nfuncs(s) && shown < HOT_PATH_FUNCS; i++) {
+		const struct bt_func *f = bt_session_func(s, i);
+		const struct bt_func_edge *ce;
+		struct bt_func_edge *oe = NULL;
+		bool lib = exe != NULL && f->kind != BT_FK_KERNEL && f->kind != BT_FK_UNKNOWN &&
+		    strcmp(f->module, exe) != 0;
+		size_t n;
+
+		if (f->percent < HOT_PATH_MIN)
+			break;
+		if (lib)
+			n = bt_session_outside_callers(s, i, &oe);
+		else
+			n = bt_session_callers(s, i, &ce);
+		bt_strbuf_addf(&sb, "%s%s", shown ? "; " : "", view_name(v, f->name, &o));
+		if (lib)
+			bt_strbuf_addf(&sb, " (%s)", f->module_name);
+		bt_strbuf_addf(&sb, " %.1f%%", f->percent);
+		for (k = 0; k < n && k < 3; k++) {
+			const struct bt_func_edge *e = lib ? &oe[k] : &ce[k];
+			bt_strbuf_addf(&sb, "%s%s %.0f%%", k ? ", " : lib ? " for " : " from ",
+			    view_name(v, bt_session_func(s, e->func)->name, &o), e->percent);
+		}
+		free(oe);
+		shown++;
+	}
+	ret = shown ? bt_strpool_add(&v->pool, sb.buf, sb.len) : NULL;
+	bt_strbuf_release(&sb);
+	return ret;
+}
+
 static void
 summarize(struct bt_view *v, struct bt_session *s)
 {
@@ -72,6 +125,7 @@ summarize(struct bt_view *v, struct bt_session *s)
 		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_session_note(s, i)));
 	m->notes = v->notes.v;
 	m->nnotes = v->notes.n;
+	m->hot_path = hot_path(v, s);
 }
 
 struct bt_view *
@@ -101,6 +155,8 @@ bt_view_header(struct bt_session *s)
 		text_row(v, BT_STYLE_NORMAL, "duration: %.3f s", m->duration);
 	text_row(v, m->has_status && m->exit_code ? BT_STYLE_WARN : BT_STYLE_NORMAL,
 	    "status: %s", m->status);
+	if (m->hot_path != NULL)
+		text_row(v, BT_STYLE_NORMAL, "hot path: %s", m->hot_path);
 	for (i = 0; i < m->nnotes; i++)
 		text_row(v, BT_STYLE_WARN, "note: %s", m->notes[i]);
 	view_seal(v);

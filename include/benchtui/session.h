@@ -159,6 +159,16 @@ BT_API size_t bt_session_callers(const struct bt_session *s, size_t fi,
 BT_API size_t bt_session_callees(const struct bt_session *s, size_t fi,
 				 const struct bt_func_edge **e);
 
+/*
+ * On whose behalf function fi ran: for each sample in it (its self
+ * samples), the first function of the chain outside fi's module (the
+ * kernel and unknown frames skipped), hottest first, percent of fi's self
+ * samples; *e malloc'ed. For a library function (memcpy), the benchmark's
+ * function that called it, however deep inside the library the call went.
+ */
+BT_API size_t bt_session_outside_callers(struct bt_session *s, size_t fi,
+					 struct bt_func_edge **e);
+
 /**
  * struct bt_stack - one call path whose samples landed on an instruction
  *                   (Tracy's "entry stacks")

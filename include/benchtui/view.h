@@ -215,6 +215,10 @@ BT_API struct bt_view *bt_view_header(struct bt_session *s);
  *              @signal (0 if none) are known; @status says it in words
  * @nfindings: lint findings for this event and window
  * @notes, @nnotes: what is missing or degraded
+ * @hot_path: with call chains, the hottest functions and on whose behalf
+ *            they ran ("leaf 72.4% from caller_three 74%, caller_one 26%;
+ *            __memmove_avx512_unaligned_erms (libc.so.6) 27.2% for copier
+ *            100%"), else NULL
  */
 struct bt_view_summary {
 	const char *command;
@@ -234,6 +238,7 @@ struct bt_view_summary {
 	size_t nfindings;
 	const char *const *notes;
 	size_t nnotes;
+	const char *hot_path;
 };
 /* The summary of a header view (NULL for other views). */
 BT_API const struct bt_view_summary *bt_view_summary(const struct bt_view *v);
