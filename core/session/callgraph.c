@@ -23,6 +23,8 @@ bt_callgraph_release(struct bt_callgraph *cg)
 {
 	BT_VEC_FREE(cg->counts);
 	free(cg->locfunc);
+	free(cg->locinl);
+	BT_VEC_FREE(cg->inl);
 	free(cg->callers);
 	free(cg->callees);
 	free(cg->caller_start);
@@ -107,17 +109,79 @@ loc_func(struct bt_session *s, struct finder *fd, const struct bt_loc *l)
 	return bt_session_func_at(s, l->module, addr);
 }
 
+struct inl_name {
+	uint32_t module;
+	const char *name;
+	long func;
+};
+
+struct inl_names {
+	struct inl_name *v;
+	size_t n, alloc;
+};
+
+/*
+ * The functions inlined at location l of function fi (inline frames are
+ * frames: DESIGN.md §6), innermost first, as a run in cg->inl; each
+ * inlined function is one BT_FK_INLINE entry of the table per module.
+ */
+static void
+loc_inlines(struct bt_session *s, uint32_t id, const struct bt_loc *l, long fi,
+	    struct inl_names *names)
+{
+	struct bt_callgraph *cg = &s->cg;
+	struct bt_inline chain[32];
+	struct bt_msyms *ms;
+	uint64_t addr = l->off;
+	size_t n, k, j;
+	const struct bt_sfunc *f = &s->funcs.v[fi];
+
+	if (f->pub.kind != BT_FK_SYMBOL || (ms = bt_session_syms(s, l->module)) == NULL ||
+	    !s->mods[l->module].dwarf_checked || s->mods[l->module].no_dwarf)
+		return;
+	if (bt_msyms_off_to_addr(ms, l->off, &addr) < 0)
+		return;
+	n = bt_msyms_inlines(ms, addr, chain, BT_ARRAY_SIZE(chain));
+	if (n == 0)
+		return;
+	cg->locinl[id] = (uint32_t)cg->inl.n + 1;
+	BT_VEC_PUSH(cg->inl, (long)n);
+	for (k = n; k-- > 0;) {
+		long g = -1;
+
+		for (j = 0; j < names->n; j++)
+			if (names->v[j].module == l->module &&
+			    strcmp(names->v[j].name, chain[k].name) == 0)
+				g = names->v[j].func;
+		if (g < 0) {
+			struct inl_name x;
+
+			g = (long)bt_session_add_func(s, l->module, chain[k].name, 0, 0,
+			    BT_FK_INLINE);
+			x.module = l->module;
+			x.name = s->funcs.v[g].pub.name;
+			x.func = g;
+			BT_VEC_PUSH(*names, x);
+		}
+		BT_VEC_PUSH(cg->inl, g);
+	}
+}
+
 /* Name every location of the selected chains (once per selection). */
 static void
 map_locs(struct bt_session *s)
 {
 	struct bt_callgraph *cg = &s->cg;
+	struct inl_names names = { 0 };
 	struct finder fd;
 	size_t i, k;
 
 	free(cg->locfunc);
+	free(cg->locinl);
+	cg->inl.n = 0;
 	cg->nlocs = bt_chains_nlocs(s->p);
 	cg->locfunc = bt_xcalloc(cg->nlocs + 1, sizeof(long));
+	cg->locinl = bt_xcalloc(cg->nlocs + 1, sizeof(uint32_t));
 	for (i = 0; i < cg->nlocs; i++)
 		cg->locfunc[i] = -2;
 	cg->kfunc = -1;
@@ -125,11 +189,18 @@ map_locs(struct bt_session *s)
 	for (i = 0; i < cg->counts.n; i++) {
 		const uint32_t *locs;
 		size_t n = bt_chains_get(s->p, (uint32_t)cg->counts.v[i].off, &locs);
-		for (k = 0; k < n; k++)
-			if (locs[k] != BT_LOC_GAP && cg->locfunc[locs[k]] == -2)
-				cg->locfunc[locs[k]] = loc_func(s, &fd,
-				    bt_chains_loc(s->p, locs[k]));
+		for (k = 0; k < n; k++) {
+			const struct bt_loc *l;
+
+			if (locs[k] == BT_LOC_GAP || cg->locfunc[locs[k]] != -2)
+				continue;
+			l = bt_chains_loc(s->p, locs[k]);
+			cg->locfunc[locs[k]] = loc_func(s, &fd, l);
+			if (cg->locfunc[locs[k]] >= 0)
+				loc_inlines(s, locs[k], l, cg->locfunc[locs[k]], &names);
+		}
 	}
+	BT_VEC_FREE(names);
 	free(fd.v);
 }
 
@@ -146,10 +217,25 @@ chain_funcs(struct bt_session *s, uint32_t id, long *f, bool *gap)
 
 	for (k = 0; k < n; k++) {
 		long fi = locs[k] == BT_LOC_GAP ? -1 : s->cg.locfunc[locs[k]];
+		uint32_t inl = fi >= 0 ? s->cg.locinl[locs[k]] : 0;
+
 		if (fi < 0) {
 			g = true;	/* unknown frame: nothing is known across it */
 			continue;
 		}
+		if (inl != 0) {	/* the inlined functions, innermost first */
+			const long *run = s->cg.inl.v + inl - 1;
+			long j;
+
+			for (j = 1; j <= run[0] && m + 1 < CHAIN_MAX; j++) {
+				f[m] = run[j];
+				gap[m] = g && m > 0;
+				g = false;
+				m++;
+			}
+		}
+		if (m >= CHAIN_MAX)
+			break;
 		f[m] = fi;
 		gap[m] = g && m > 0;
 		g = false;

@@ -59,6 +59,8 @@ enum bt_session_cache { BT_CACHE_LINT, BT_CACHE_COUNT };
 struct bt_callgraph {
 	BT_VEC(struct bt_hist_entry) counts;	/* off: chain id */
 	long *locfunc;			/* per location: function, -1 none, -2 not yet */
+	uint32_t *locinl;		/* per location: its inline frames in inl[] (+1), 0 none */
+	BT_VEC(long) inl;		/* runs: count, then functions innermost first */
 	size_t nlocs;
 	size_t nfuncs;			/* functions when the lists were built */
 	struct bt_func_edge *callers, *callees;
@@ -115,6 +117,9 @@ struct bt_annotation *bt_session_annotation(struct bt_session *s, size_t fi,
  * and (mi, start) is how a function is found again.
  */
 long bt_session_func_at(struct bt_session *s, uint32_t mi, uint64_t addr);
+/* Add a function with no samples to the end of the table; its index. */
+size_t bt_session_add_func(struct bt_session *s, uint32_t mi, const char *name,
+			   uint64_t start, uint64_t end, enum bt_func_kind kind);
 /* The module index of function fi. */
 uint32_t bt_session_func_module(const struct bt_session *s, size_t fi);
 /* The time window in the recording's clock: [*lo, *hi). */

@@ -163,6 +163,20 @@ new_func(struct bt_session *s, uint32_t mi, size_t hit, const char *name,
 	BT_VEC_PUSH(s->funcs, f);
 }
 
+size_t
+bt_session_add_func(struct bt_session *s, uint32_t mi, const char *name,
+		    uint64_t start, uint64_t end, enum bt_func_kind kind)
+{
+	struct bt_sfunc *f;
+
+	new_func(s, mi, s->hits.n, name, start, end, kind);
+	f = &s->funcs.v[s->funcs.n - 1];
+	f->hit_lo = f->hit_hi = 0;
+	f->located = true;
+	f->pub.can_annotate = false;
+	return s->funcs.n - 1;
+}
+
 /* The source location of a function's first instruction. */
 static void
 entry_line(struct bt_session *s, struct bt_sfunc *f)
@@ -497,7 +511,8 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	}
 	for (i = 0; i < p->info.nnotes; i++)
 		bt_session_notef(s, "%s", p->info.notes[i]);
-	if (p->chains != NULL && bt_chains_truncated(p) * 50 > p->info.samples)
+	if (p->chains != NULL && bt_chains_truncated(p) >= 20 &&
+	    bt_chains_truncated(p) * 50 > p->info.samples)
 		bt_session_notef(s, "the call chains of %.0f%% of the samples end early "
 		    "(code without frame pointers deeper than the stack copy): "
 		    "outer functions' inclusive shares are low; record with "

@@ -44,6 +44,9 @@ enum bt_func_kind {
 	BT_FK_GUESSED,		/* bounds from the sampled range itself */
 	BT_FK_KERNEL,		/* all kernel samples */
 	BT_FK_UNKNOWN,		/* samples outside any known mapping */
+	BT_FK_INLINE,		/* a function inlined into others: a frame of call
+				   chains with no code of its own (no self samples,
+				   no address range) */
 };
 
 /**
