@@ -42,6 +42,10 @@ func_row(struct bt_jw *w, const struct bt_row *r)
 	if (r->short_name != NULL && strcmp(r->short_name, r->name) != 0)
 		bt_jw_str(w, "short_name", r->short_name);
 	bt_jw_str(w, "module", r->module);
+	if (r->label != NULL)	/* the callers view: caller, function, callee, stack */
+		bt_jw_str(w, "relation", r->label);
+	if (r->label != NULL && strcmp(r->label, "stack") == 0)
+		bt_jw_str(w, "path", r->text);
 	bt_jw_hex(w, "address", r->addr);
 	bt_jw_u64(w, "samples", r->samples);
 	bt_jw_u64(w, "period", r->period);

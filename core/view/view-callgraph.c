@@ -42,9 +42,6 @@ edge_row(struct bt_view *v, const struct bt_view_opts *o, size_t func,
 	r->weight = percent;
 	r->label = label;
 	r->text = f->name;
-	r->has_inclusive = true;
-	r->inclusive = f->inclusive;
-	r->inclusive_percent = f->inclusive_percent;
 	if (percent >= HOT_MIN_PERCENT)
 		r->flags |= BT_ROW_F_HOT;
 	view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.2f%%", percent), 8,
