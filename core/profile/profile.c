@@ -540,10 +540,11 @@ typedef void (*sample_fn)(struct bt_profile *p, const struct bt_sample *smp,
  */
 static int
 for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
-		void *arg, struct bt_error *err)
+		void *arg, bool chains, struct bt_error *err)
 {
-	/* call chains need every field decoded */
-	const struct bt_perf_layout *l = p->chains ? NULL : bt_pd_fast_layout(r);
+	/* call chains need every field decoded (a scan that needs none, not) */
+	const struct bt_perf_layout *l = p->chains && chains ? NULL :
+	    bt_pd_fast_layout(r);
 	struct bt_pd_event ev;
 	int ret;
 
@@ -593,7 +594,7 @@ for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
 				continue;
 		}
 		if (resolve_sample(p, &ev, &smp)) {
-			if (p->chains != NULL)
+			if (p->chains != NULL && chains)
 				smp.chain = bt_chains_sample(p,
 				    bt_pd_layout(r, (size_t)ev.attr), &ev,
 				    smp.module, smp.off);
@@ -633,7 +634,7 @@ pass_samples(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err)
 	size_t n, i, e;
 	int ret;
 
-	ret = for_each_sample(p, r, count_sample, &cs, err);
+	ret = for_each_sample(p, r, count_sample, &cs, true, err);
 	bt_chains_seal(p);
 	n = bt_hist_take(cs.h, &p->hist);
 	bt_hist_free(cs.h);
@@ -700,7 +701,7 @@ bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 	if (p->last_time > p->first_time)
 		st.span = (double)(p->last_time - p->first_time);
 	st.h = bt_hist_new();
-	ret = for_each_sample(p, r, scan_sample, &st, err);
+	ret = for_each_sample(p, r, scan_sample, &st, sc->chains != NULL, err);
 	bt_pd_close(r);
 	*n = bt_hist_take(st.h, out);
 	bt_hist_free(st.h);
