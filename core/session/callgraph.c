@@ -39,10 +39,56 @@ struct fidx {
 	size_t func;
 };
 
+/*
+ * The table's functions by address, and those added for chains (no self
+ * samples) by (module, start) in a small hash.
+ */
 struct finder {
 	struct fidx *v;
 	size_t n;
+	struct fidx *added;	/* open addressing, func + 1 in .func (0: empty) */
+	size_t nadded, cap;
 };
+
+static uint64_t
+added_hash(uint32_t module, uint64_t start)
+{
+	return bt_hash64(start ^ ((uint64_t)module << 48));
+}
+
+static struct fidx *
+added_slot(struct finder *fd, uint32_t module, uint64_t start)
+{
+	size_t j;
+
+	for (j = added_hash(module, start) & (fd->cap - 1);; j = (j + 1) & (fd->cap - 1))
+		if (fd->added[j].func == 0 ||
+		    (fd->added[j].module == module && fd->added[j].start == start))
+			return &fd->added[j];
+}
+
+static void
+added_put(struct finder *fd, uint32_t module, uint64_t start, size_t func)
+{
+	struct fidx *sl;
+
+	if ((fd->nadded + 1) * 2 > fd->cap) {
+		struct fidx *old = fd->added;
+		size_t oc = fd->cap, i;
+
+		fd->cap = fd->cap ? fd->cap * 2 : 64;
+		fd->added = bt_xcalloc(fd->cap, sizeof(*fd->added));
+		for (i = 0; i < oc; i++)
+			if (old[i].func)
+				*added_slot(fd, old[i].module, old[i].start) = old[i];
+		free(old);
+	}
+	sl = added_slot(fd, module, start);
+	sl->module = module;
+	sl->start = start;
+	sl->func = func + 1;
+	fd->nadded++;
+}
 
 static int
 fidx_cmp(const void *a, const void *b)
@@ -59,8 +105,8 @@ finder_init(struct bt_session *s, struct finder *fd)
 {
 	size_t i;
 
+	memset(fd, 0, sizeof(*fd));
 	fd->v = bt_xcalloc(s->funcs.n + 1, sizeof(*fd->v));
-	fd->n = 0;
 	for (i = 0; i < s->funcs.n; i++) {
 		const struct bt_sfunc *f = &s->funcs.v[i];
 		if (f->pub.end <= f->pub.start)
@@ -74,11 +120,16 @@ finder_init(struct bt_session *s, struct finder *fd)
 	bt_qsort(fd->v, fd->n, sizeof(*fd->v), fidx_cmp);
 }
 
-/* The function of location l: the table's, else one added with no samples. */
+/*
+ * The function of location l: the table's, else one added with no samples
+ * (its source line is not looked up here: that would load a library's
+ * DWARF for a frame like __libc_start_call_main; exports look it up).
+ */
 static long
 loc_func(struct bt_session *s, struct finder *fd, const struct bt_loc *l)
 {
 	const struct bt_module *m = &s->p->modules.v[l->module];
+	struct bt_func_sym fs;
 	struct bt_msyms *ms;
 	uint64_t addr = l->off;
 	size_t lo = 0, hi = fd->n, i;
@@ -106,7 +157,17 @@ loc_func(struct bt_session *s, struct finder *fd, const struct bt_loc *l)
 	if (lo < fd->n && fd->v[lo].module == l->module && addr >= fd->v[lo].start &&
 	    addr < fd->v[lo].end)
 		return (long)fd->v[lo].func;
-	return bt_session_func_at(s, l->module, addr);
+	if (ms == NULL || bt_msyms_func(ms, addr, &fs) < 0)
+		return -1;
+	if (fd->cap) {
+		const struct fidx *x = added_slot(fd, l->module, fs.start);
+		if (x->func)
+			return (long)x->func - 1;
+	}
+	i = bt_session_add_func(s, l->module, fs.name, fs.start, fs.end,
+	    fs.src == BT_FUNC_FDE ? BT_FK_STRIPPED : BT_FK_SYMBOL);
+	added_put(fd, l->module, fs.start, i);
+	return (long)i;
 }
 
 struct inl_name {
@@ -202,6 +263,7 @@ map_locs(struct bt_session *s)
 	}
 	BT_VEC_FREE(names);
 	free(fd.v);
+	free(fd.added);
 }
 
 /*

@@ -117,7 +117,10 @@ struct bt_annotation *bt_session_annotation(struct bt_session *s, size_t fi,
  * and (mi, start) is how a function is found again.
  */
 long bt_session_func_at(struct bt_session *s, uint32_t mi, uint64_t addr);
-/* Add a function with no samples to the end of the table; its index. */
+/*
+ * Add a function with no samples to the end of the table; its index. Its
+ * source line is looked up later (bt_session_func_locate).
+ */
 size_t bt_session_add_func(struct bt_session *s, uint32_t mi, const char *name,
 			   uint64_t start, uint64_t end, enum bt_func_kind kind);
 /* The module index of function fi. */

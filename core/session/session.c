@@ -172,8 +172,10 @@ bt_session_add_func(struct bt_session *s, uint32_t mi, const char *name,
 	new_func(s, mi, s->hits.n, name, start, end, kind);
 	f = &s->funcs.v[s->funcs.n - 1];
 	f->hit_lo = f->hit_hi = 0;
-	f->located = true;
-	f->pub.can_annotate = false;
+	if (kind == BT_FK_INLINE) {	/* no code, no line of its own */
+		f->located = true;
+		f->pub.can_annotate = false;
+	}
 	return s->funcs.n - 1;
 }
 
