@@ -18,18 +18,21 @@ plt_as_init() {
 
 # "samples dso symbol" for user-space functions, as perf report sees them
 perf_funcs() {
-	perf report -i "$1" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
+	perf report -i "$1" --stdio --no-children --sort dso,sym -F sample,dso,sym 2>/dev/null |
 		awk '$3 == "[.]" { print $1, $2, $4 }' | plt_as_init | sort -k2
 }
-# the same from benchtui's hot-function table. perf 6.1 counts samples in
+# the same from benchtui's hot-function table (its self samples: with call
+# chains the table also lists callers with none, and a Children column
+# comes before Module). perf 6.1 counts samples in
 # PLT stubs for the symbol before .plt (_init); objdump and benchtui name
 # the stubs (sym@plt): their sum per module is what perf calls _init.
 bt_funcs() {
 	"$BT" -i "$1" --stdio --top 1 2>/dev/null |
-		awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit }
-		     t && $3 != "[kernel]" && $3 != "[unknown]" {
-			if ($NF ~ /@plt$/) { plt[$3] += $2; next }
-			print $2, $3, $NF }
+		awk '/^#Percent/ { t = 1; for (i = 1; i <= NF; i++) if ($i == "Module") m = i; next }
+		     t && NF == 0 { exit }
+		     t && $2 > 0 && $m != "[kernel]" && $m != "[unknown]" {
+			if ($NF ~ /@plt$/) { plt[$m] += $2; next }
+			print $2, $m, $NF }
 		     END { for (m in plt) print plt[m], m, "_init" }' | sort -k2
 }
 # "address samples" of one function
@@ -123,7 +126,7 @@ for c in "report --stdio" "report --children --stdio" "script" "annotate --stdio
 	perf $c -i "$TMP/bt.data" >"$TMP/p.out" 2>&1 && ok "perf $c: exit 0" ||
 		fail "perf $c on benchtui's recording: exit $? ($(tail -1 "$TMP/p.out"))"
 done
-n=$(perf script -i "$TMP/bt.data" -F ip 2>/dev/null | grep -c .)
+n=$(perf script -i "$TMP/bt.data" -F ip -G 2>/dev/null | grep -c .)
 [ "$n" = "$nb" ] && ok "perf script: $n samples, as benchtui" || fail "perf script: $n samples, benchtui $nb"
 for f in inj injb injj; do
 	[ "$(pcount "$TMP/$f.data")" = "$nb" ] && ok "perf inject ($f): the same $nb samples" ||

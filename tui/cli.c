@@ -27,6 +27,9 @@ const char cli_usage[] =
 "  -m, --mmap-pages N     ring buffer pages per CPU, a power of 2 (default 128;\n"
 "                         halved automatically under a low locked-memory limit)\n"
 "      --delay MS         drop the first MS milliseconds (warm-up)\n"
+"  -g                     call chains from frame pointers (--call-graph fp)\n"
+"      --call-graph MODE  fp, dwarf[,SIZE], lbr or none (default: frame pointers\n"
+"                         plus a 512-byte stack copy, right for frameless leaves)\n"
 "  -q, --quiet            no recording summary on stderr\n"
 "      --no-jit           run node or java as given (by default benchtui turns on\n"
 "                         their JIT code output: node --perf-prof, java with\n"
@@ -43,6 +46,8 @@ const char cli_usage[] =
 "                         (default 5; 0: the table only)\n"
 "      --all              annotate every sampled function\n"
 "      --skid             skid-adjusted attribution as the primary column\n"
+"      --children         order the function table by inclusive samples\n"
+"      --no-children      order it by self samples (default)\n"
 "      --no-source        no interleaved source lines\n"
 "  -M, --syntax SYNTAX    att (default) or intel\n"
 "      --percent WHICH    local (of the function, default) or global (of all samples)\n"
@@ -64,7 +69,7 @@ enum {
 	OPT_DELAY = 256, OPT_STDIO, OPT_EXPORT, OPT_FORMAT, OPT_TOP, OPT_ALL,
 	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
 	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT,
-	OPT_BENCH_FRAMES,
+	OPT_BENCH_FRAMES, OPT_CALL_GRAPH, OPT_CHILDREN, OPT_NO_CHILDREN,
 };
 
 static const struct option long_opts[] = {
@@ -73,6 +78,9 @@ static const struct option long_opts[] = {
 	{ "output", required_argument, NULL, 'o' },
 	{ "mmap-pages", required_argument, NULL, 'm' },
 	{ "delay", required_argument, NULL, OPT_DELAY },
+	{ "call-graph", required_argument, NULL, OPT_CALL_GRAPH },
+	{ "children", no_argument, NULL, OPT_CHILDREN },
+	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-jit", no_argument, NULL, OPT_NO_JIT },
 	{ "input", required_argument, NULL, 'i' },
@@ -190,7 +198,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	err[0] = '\0';
 	optind = 0;	/* GNU getopt: start over */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:s:M:b:h", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:s:M:b:hg", long_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'F':
 			if (parse_num(&e, "-F", optarg, 1, 100000, &v))
@@ -220,6 +228,23 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			break;
 		case OPT_NO_JIT:
 			c->no_jit = true;
+			break;
+		case 'g':
+			c->callgraph = BT_CG_FP;
+			c->callgraph_set = true;
+			break;
+		case OPT_CALL_GRAPH: {
+			struct bt_error be = { 0 };
+			if (bt_callgraph_parse(optarg, &c->callgraph, &c->stack_size, &be) < 0)
+				return bad(&e, "%s", be.msg);
+			c->callgraph_set = true;
+			break;
+		}
+		case OPT_CHILDREN:
+			c->eo.view.children = true;
+			break;
+		case OPT_NO_CHILDREN:
+			c->eo.view.children = false;
 			break;
 		case 'i':
 			c->input = optarg;
@@ -324,6 +349,8 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		return bad(&e, "no command to run and no recording to open (-i FILE)");
 	if (c->input != NULL && (c->freq || c->delay || c->mmap_pages))
 		return bad(&e, "-F, -m and --delay are for recording, not with -i");
+	if (c->input != NULL && c->callgraph_set)
+		return bad(&e, "-g and --call-graph are for recording, not with -i");
 	if (c->input != NULL)
 		c->so.event = c->event;
 	else

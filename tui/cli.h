@@ -6,6 +6,7 @@
 #include <stddef.h>
 
 #include "benchtui/export.h"
+#include "benchtui/record.h"
 #include "benchtui/session.h"
 
 /**
@@ -16,6 +17,9 @@ struct cli {
 	const char *event, *output, *input, *symbol, *export_path;
 	const char *bench, *bench_frames;	/* -b, --benchmark-frames */
 	unsigned freq, delay, mmap_pages;
+	enum bt_callgraph callgraph;
+	unsigned stack_size;
+	bool callgraph_set;
 	bool quiet, stdio, help, version, no_jit;
 	struct bt_session_opts so;
 	struct bt_export_opts eo;

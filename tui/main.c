@@ -222,6 +222,8 @@ record(const struct cli *c, int *wait_status)
 	ro.delay_ms = c->delay;
 	ro.output = output;
 	ro.mmap_pages = c->mmap_pages;
+	ro.callgraph = c->callgraph;
+	ro.stack_size = c->stack_size;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);

@@ -67,6 +67,8 @@ struct screen {
 	BT_VEC(struct bt_nav) jumps;
 	size_t nbins;
 	long mark_from, mark_to;
+	bool has_addr;		/* the callers screen: entry stacks of addr */
+	uint64_t addr;
 };
 
 struct bt_browser {
@@ -83,7 +85,8 @@ struct bt_browser {
 };
 
 extern const struct screen_ops screen_funcs, screen_annotate, screen_source,
-    screen_lint, screen_timeline, screen_files, screen_benches, screen_compare;
+    screen_lint, screen_timeline, screen_files, screen_benches, screen_compare,
+    screen_callers;
 
 /* Push the comparison of benchmarks x and y (screen-compare.c). */
 struct screen *browse_push_compare(struct bt_browser *b, long x, long y, size_t height);
@@ -99,6 +102,15 @@ struct screen *browse_push(struct bt_browser *b, const struct screen_ops *ops,
 /* The same, for a screen about one file of the function (source view). */
 struct screen *browse_push_file(struct bt_browser *b, const struct screen_ops *ops,
 				long func, const char *file, size_t height);
+/* The same, for a screen about one instruction of the function (entry stacks). */
+struct screen *browse_push_addr(struct bt_browser *b, const struct screen_ops *ops,
+				long func, uint64_t addr, size_t height);
+/*
+ * C: the callers/callees screen of the function the screen is about or the
+ * cursor is on; on an instruction of an annotation, with its entry stacks
+ * (screen-callers.c).
+ */
+void browse_callers(struct bt_browser *b, struct screen *sc, size_t height);
 /* Keep the cursor on screen; center it when it had to move far. */
 void browse_show_cursor(struct bt_nav *n, size_t nrows, size_t height);
 /* Cursor on the hottest row of the view (the first in its hot order). */

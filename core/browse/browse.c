@@ -56,9 +56,9 @@ screen_release(struct screen *sc)
 	free(sc->file);
 }
 
-struct screen *
-browse_push_file(struct bt_browser *b, const struct screen_ops *ops, long func,
-		 const char *file, size_t height)
+static struct screen *
+push(struct bt_browser *b, const struct screen_ops *ops, long func,
+     const char *file, const uint64_t *addr, size_t height)
 {
 	struct bt_error err = { 0 };
 	struct screen sc;
@@ -66,6 +66,10 @@ browse_push_file(struct bt_browser *b, const struct screen_ops *ops, long func,
 	memset(&sc, 0, sizeof(sc));
 	sc.ops = ops;
 	sc.func = func;
+	if (addr != NULL) {
+		sc.has_addr = true;
+		sc.addr = *addr;
+	}
 	sc.file = file ? bt_xstrdup(file) : NULL;
 	sc.nav.hot = -1;
 	sc.mark_from = sc.mark_to = -1;
@@ -78,6 +82,20 @@ browse_push_file(struct bt_browser *b, const struct screen_ops *ops, long func,
 	}
 	BT_VEC_PUSH(b->stack, sc);
 	return top_screen(b);
+}
+
+struct screen *
+browse_push_file(struct bt_browser *b, const struct screen_ops *ops, long func,
+		 const char *file, size_t height)
+{
+	return push(b, ops, func, file, NULL, height);
+}
+
+struct screen *
+browse_push_addr(struct bt_browser *b, const struct screen_ops *ops, long func,
+		 uint64_t addr, size_t height)
+{
+	return push(b, ops, func, NULL, &addr, height);
 }
 
 struct screen *
@@ -830,6 +848,14 @@ bt_browser_apply(struct bt_browser *b, enum bt_action act, size_t height)
 			if (nsc != NULL && bt_view_nrows(nsc->view) == 0)
 				bt_browser_set_status(b, "no findings: nothing looks wrong with this benchmark");
 		}
+		break;
+	case BT_ACT_CALLERS:
+		browse_callers(b, sc, height);
+		break;
+	case BT_ACT_TOGGLE_CHILDREN:
+		b->o.children = !b->o.children;
+		toggled(b, height, "function list by %s samples", b->o.children ?
+		    "inclusive (children)" : "self");
 		break;
 	case BT_ACT_TIMELINE:
 		if (sc->ops != &screen_timeline &&

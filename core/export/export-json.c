@@ -17,6 +17,24 @@ ci95(struct bt_jw *w, const struct bt_row *r)
 	bt_jw_end(w);
 }
 
+/* DESIGN.md §6: [{ "name", "module", "samples", "percent" }], hottest first */
+static void
+edges(struct bt_jw *w, const char *key, const struct bt_row_edge *e, size_t n)
+{
+	size_t i;
+
+	bt_jw_array(w, key, BT_JW_SPACED, 0);
+	for (i = 0; i < n; i++) {
+		bt_jw_object(w, NULL, BT_JW_COMPACT, 0);
+		bt_jw_str(w, "name", e[i].name);
+		bt_jw_str(w, "module", e[i].module);
+		bt_jw_u64(w, "samples", e[i].samples);
+		bt_jw_num(w, "percent", e[i].percent);
+		bt_jw_end(w);
+	}
+	bt_jw_end(w);
+}
+
 static void
 func_row(struct bt_jw *w, const struct bt_row *r)
 {
@@ -25,6 +43,10 @@ func_row(struct bt_jw *w, const struct bt_row *r)
 	if (r->short_name != NULL && strcmp(r->short_name, r->name) != 0)
 		bt_jw_str(w, "short_name", r->short_name);
 	bt_jw_str(w, "module", r->module);
+	if (r->label != NULL)	/* the callers view: caller, function, callee, stack */
+		bt_jw_str(w, "relation", r->label);
+	if (r->label != NULL && strcmp(r->label, "stack") == 0)
+		bt_jw_str(w, "path", r->text);
 	bt_jw_hex(w, "address", r->addr);
 	bt_jw_u64(w, "samples", r->samples);
 	bt_jw_u64(w, "period", r->period);
@@ -33,6 +55,12 @@ func_row(struct bt_jw *w, const struct bt_row *r)
 	if (r->file != NULL) {
 		bt_jw_str(w, "file", r->file);
 		bt_jw_u64(w, "line", r->line);
+	}
+	if (r->has_inclusive) {
+		bt_jw_u64(w, "inclusive_samples", r->inclusive);
+		bt_jw_num(w, "inclusive_percent", r->inclusive_percent);
+		edges(w, "callers", r->callers, r->ncallers);
+		edges(w, "callees", r->callees, r->ncallees);
 	}
 	bt_jw_end(w);
 }
@@ -175,6 +203,8 @@ header(struct bt_jw *w, const struct bt_view *h)
 	}
 	if (m->event_note[0])
 		bt_jw_str(w, "event_note", m->event_note);
+	if (m->hot_path != NULL)
+		bt_jw_str(w, "hot_path", m->hot_path);
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "notes", BT_JW_SPACED, 0);
 	for (i = 0; i < m->nnotes; i++)

@@ -86,6 +86,38 @@ put_header(FILE *out, const struct bt_view *h)
 	fputs("#\n", out);
 }
 
+/*
+ * Callers and callees of every function of the table (DESIGN.md §6): the
+ * function with its inclusive share, then "<-" a caller, "->" a callee,
+ * each with its percent of the function's inclusive samples.
+ */
+static void
+put_callgraph(FILE *out, const struct bt_view *funcs)
+{
+	size_t i, k;
+	bool any = false;
+
+	for (i = 0; i < bt_view_nrows(funcs); i++) {
+		const struct bt_row *r = bt_view_row(funcs, i);
+
+		if (!r->has_inclusive || r->ncallers + r->ncallees == 0)
+			continue;
+		if (!any)
+			fputs("## callers and callees\n", out);
+		any = true;
+		fprintf(out, "%s  %.2f%%  %" PRIu64 "\n", r->name, r->inclusive_percent,
+		    r->inclusive);
+		for (k = 0; k < r->ncallers; k++)
+			fprintf(out, "  <- %7.2f%% %8" PRIu64 "  %s\n", r->callers[k].percent,
+			    r->callers[k].samples, r->callers[k].name);
+		for (k = 0; k < r->ncallees; k++)
+			fprintf(out, "  -> %7.2f%% %8" PRIu64 "  %s\n", r->callees[k].percent,
+			    r->callees[k].samples, r->callees[k].name);
+	}
+	if (any)
+		fputs("\n", out);
+}
+
 static void
 put_findings(FILE *out, const struct bt_view *findings)
 {
@@ -193,6 +225,7 @@ text_begin(struct export_out *o, const struct bt_view *header,
 		put_benches(o);
 	put_view(o->f, funcs, false);
 	fputs("\n", o->f);
+	put_callgraph(o->f, funcs);
 	if (bt_view_nrows(findings) == 0)
 		return;
 	fputs("## lint\n", o->f);

@@ -72,6 +72,9 @@ struct bt_profile {
 	void *vdso_owned;		/* copy of meta.vdso */
 	BT_VEC(char *) notes;		/* info.notes */
 	struct bt_pjit *jit;		/* NULL: no JIT code */
+	struct bt_chains *chains;	/* call chains (chains.h); NULL: none recorded */
+	struct bt_hist_entry *chist;	/* (event, 0, chain id), sorted */
+	size_t *chist_start;		/* event i's entries: [start[i], start[i + 1]) */
 };
 
 /**
@@ -96,6 +99,7 @@ struct bt_scan {
 	uint64_t fold_lo, fold_hi;
 	const uint64_t *windows;
 	size_t nwindows;
+	struct bt_hist *chains;	/* also count (group, 0, chain id) here */
 };
 
 /*
@@ -104,6 +108,13 @@ struct bt_scan {
  */
 int bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 		    struct bt_hist_entry **out, size_t *n, struct bt_error *err);
+
+/*
+ * The module and offset of ip in process pid at time t, as samples are
+ * resolved ([unknown] and the address when no mapping holds it).
+ */
+void bt_profile_resolve(struct bt_profile *p, uint32_t pid, uint64_t ip,
+			uint64_t t, uint32_t *module, uint64_t *off);
 
 /* Module index by kind+path; created if new. */
 uint32_t bt_profile_module(struct bt_profile *p, enum bt_mod_kind kind,

@@ -11,6 +11,7 @@
 
 #include "base.h"
 #include "perf/perfdata.h"
+#include "profile/chains.h"
 #include "profile/profile-int.h"
 #include "profile/readvals.h"
 
@@ -294,6 +295,22 @@ resolve(struct procs *ps, uint32_t pid, uint64_t ip, uint64_t t)
 	return NULL;
 }
 
+void
+bt_profile_resolve(struct bt_profile *p, uint32_t pid, uint64_t ip, uint64_t t,
+		   uint32_t *module, uint64_t *off)
+{
+	const struct map *m = resolve(&p->res->ps, pid, ip, t);
+
+	*off = ip;
+	if (m == NULL) {
+		*module = p->res->umod;
+		return;
+	}
+	*module = m->module;
+	if (p->modules.v[m->module].kind != BT_MOD_ANON)
+		*off = ip - m->start + m->pgoff;
+}
+
 static char *
 join_command(char *const *argv, size_t argc)
 {
@@ -420,6 +437,7 @@ pass_sideband(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err
 		ret = bt_pd_next(r, &ev, err);
 		if (ret <= 0)
 			break;
+		bt_chains_event(p, &ev);
 
 		switch (ev.type) {
 		case PERF_RECORD_LOST:
@@ -510,6 +528,7 @@ struct bt_sample {
 	uint64_t period;
 	uint32_t module;
 	uint32_t tid;
+	uint32_t chain;		/* BT_CHAIN_NONE: no call chains */
 	uint16_t cpu;
 	uint8_t attr;
 	uint8_t mode;
@@ -532,6 +551,7 @@ resolve_sample(struct bt_profile *p, const struct bt_pd_event *ev,
 	smp->cpu = (uint16_t)ev->cpu;
 	smp->attr = (uint8_t)ev->attr;
 	smp->mode = (uint8_t)mode;
+	smp->chain = BT_CHAIN_NONE;
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
 	    mode == PERF_RECORD_MISC_HYPERVISOR) {
 		smp->module = p->res->kmod;
@@ -563,9 +583,11 @@ typedef void (*sample_fn)(struct bt_profile *p, const struct bt_sample *smp,
  */
 static int
 for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
-		void *arg, struct bt_error *err)
+		void *arg, bool chains, struct bt_error *err)
 {
-	const struct bt_perf_layout *l = bt_pd_fast_layout(r);
+	/* call chains need every field decoded (a scan that needs none, not) */
+	const struct bt_perf_layout *l = p->chains && chains ? NULL :
+	    bt_pd_fast_layout(r);
 	struct bt_readvals *rv = bt_readvals_new();
 	struct bt_pd_event ev;
 	int ret;
@@ -619,8 +641,13 @@ for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
 		}
 		if (resolve_sample(p, &ev, &smp)) {
 			const struct bt_read_credit *c;
-			int i, n = l ? -1 : bt_readvals_split(rv, r, &ev, &c);
+			int i, n;
 
+			if (p->chains != NULL && chains)
+				smp.chain = bt_chains_sample(p,
+				    bt_pd_layout(r, (size_t)ev.attr), &ev,
+				    smp.module, smp.off);
+			n = l ? -1 : bt_readvals_split(rv, r, &ev, &c);
 			if (n < 0)
 				fn(p, &smp, arg);
 			for (i = 0; i < n; i++) {
@@ -636,11 +663,19 @@ for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
 	return ret;
 }
 
+struct count_state {
+	struct bt_hist *h, *ch;
+};
+
 /* The first read: every event's whole-run histogram, counts and times. */
 static void
 count_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 {
-	bt_hist_add(arg, smp->attr, smp->module, smp->off, smp->period);
+	struct count_state *cs = arg;
+
+	bt_hist_add(cs->h, smp->attr, smp->module, smp->off, smp->period);
+	if (smp->chain != BT_CHAIN_NONE)
+		bt_hist_add(cs->ch, smp->attr, 0, smp->chain, smp->period);
 	p->event_samples[smp->attr]++;
 	p->event_period[smp->attr] += smp->period;
 	if (smp->module == p->res->umod)
@@ -654,18 +689,27 @@ count_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 static int
 pass_samples(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err)
 {
-	struct bt_hist *h = bt_hist_new();
+	struct count_state cs = { bt_hist_new(), bt_hist_new() };
 	size_t n, i, e;
 	int ret;
 
-	ret = for_each_sample(p, r, count_sample, h, err);
-	n = bt_hist_take(h, &p->hist);
-	bt_hist_free(h);
+	ret = for_each_sample(p, r, count_sample, &cs, true, err);
+	bt_chains_seal(p);
+	n = bt_hist_take(cs.h, &p->hist);
+	bt_hist_free(cs.h);
 	p->hist_start = bt_xcalloc(p->info.nevents + 1, sizeof(size_t));
 	for (e = 0, i = 0; e <= p->info.nevents; e++) {
 		while (i < n && p->hist[i].group < e)
 			i++;
 		p->hist_start[e] = i;
+	}
+	n = bt_hist_take(cs.ch, &p->chist);
+	bt_hist_free(cs.ch);
+	p->chist_start = bt_xcalloc(p->info.nevents + 1, sizeof(size_t));
+	for (e = 0, i = 0; e <= p->info.nevents; e++) {
+		while (i < n && p->chist[i].group < e)
+			i++;
+		p->chist_start[e] = i;
 	}
 	return ret;
 }
@@ -707,6 +751,8 @@ scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 		    smp->off >= sc->fold_lo && smp->off < sc->fold_hi, smp->period);
 	else
 		bt_hist_add(st->h, group, smp->module, smp->off, smp->period);
+	if (sc->chains != NULL && smp->chain != BT_CHAIN_NONE)
+		bt_hist_add(sc->chains, group, 0, smp->chain, smp->period);
 }
 
 int
@@ -725,7 +771,7 @@ bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 	if (p->last_time > p->first_time)
 		st.span = (double)(p->last_time - p->first_time);
 	st.h = bt_hist_new();
-	ret = for_each_sample(p, r, scan_sample, &st, err);
+	ret = for_each_sample(p, r, scan_sample, &st, sc->chains != NULL, err);
 	bt_pd_close(r);
 	*n = bt_hist_take(st.h, out);
 	bt_hist_free(st.h);
@@ -769,6 +815,8 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 	p->event_samples = bt_xcalloc(ne, sizeof(uint64_t));
 	p->event_period = bt_xcalloc(ne, sizeof(uint64_t));
 	p->info.nevents = ne;
+	if (bt_chains_wanted(r))
+		bt_chains_init(p, r);
 	if (pass_sideband(p, r, err) < 0) {
 		bt_profile_free(p);
 		return NULL;
@@ -821,6 +869,9 @@ bt_profile_free(struct bt_profile *p)
 	bt_pjit_free(p->jit);
 	free(p->hist);
 	free(p->hist_start);
+	free(p->chist);
+	free(p->chist_start);
+	bt_chains_free(p);
 	if (p->res != NULL) {
 		procs_release(&p->res->ps);
 		free(p->res);

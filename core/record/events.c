@@ -153,16 +153,18 @@ open_on_cpus(struct bt_rec_events *ev, struct perf_event_attr *a, pid_t pid)
 
 int
 bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
-		   pid_t pid, struct bt_error *err)
+		   enum bt_callgraph cg, unsigned stack_size, pid_t pid,
+		   struct bt_error *err)
 {
 	const char *want = event ? event : "cycles";
 	struct perf_event_attr a;
 	int ret, precise, pass;
 	char hint[256];
-	bool fell_back = false;
+	bool fell_back = false, cg_fell_back = false;
 
 	memset(ev, 0, sizeof(*ev));
 	base_attr(&a, freq ? freq : DEFAULT_FREQ);
+	bt_rec_callgraph_attr(&a, cg, stack_size);
 	ret = parse_event(want, &a, err);
 	if (ret)
 		return ret;
@@ -189,6 +191,14 @@ bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
 				}
 				if (ret != -EINVAL && ret != -EACCES && ret != -EPERM)
 					break;
+			}
+			if ((ret == -EINVAL || ret == -EOPNOTSUPP) && (a.sample_type &
+			    (PERF_SAMPLE_STACK_USER | PERF_SAMPLE_BRANCH_STACK))) {
+				/* no user registers, stack or LBR here: frame pointers */
+				bt_rec_callgraph_attr(&a, BT_CG_FP, 0);
+				cg_fell_back = true;
+				precise++;
+				continue;
 			}
 			if (ret == -EACCES || ret == -EPERM) {
 				return bt_error_set(err, BT_EPERF,
@@ -219,5 +229,10 @@ opened:
 	    fell_back ? "no hardware cycles event here (no PMU): sampling cpu-clock instead" : "",
 	    fell_back && ev->attr.exclude_kernel ? "; " : "",
 	    ev->attr.exclude_kernel ? "kernel samples excluded (perf_event_paranoid)" : "");
+	if (cg_fell_back) {
+		size_t l = strlen(ev->note);
+		snprintf(ev->note + l, sizeof(ev->note) - l, "%scall chains from frame "
+		    "pointers only (stack copy refused)", l ? "; " : "");
+	}
 	return 0;
 }

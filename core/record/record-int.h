@@ -14,6 +14,7 @@
 #include <sys/types.h>
 
 #include "base.h"
+#include "benchtui/record.h"
 
 struct bt_error;
 
@@ -41,7 +42,14 @@ struct bt_rec_events {
  * event), -BT_EPERF (refused; the message names perf_event_paranoid).
  */
 int bt_rec_events_open(struct bt_rec_events *ev, const char *event,
-		       unsigned freq, pid_t pid, struct bt_error *err);
+		       unsigned freq, enum bt_callgraph cg, unsigned stack_size,
+		       pid_t pid, struct bt_error *err);
+/*
+ * The attr bits of call-graph mode cg (callgraph.c). A kernel that refuses
+ * registers and stack (or LBR) gets the frame-pointer chain instead.
+ */
+void bt_rec_callgraph_attr(struct perf_event_attr *a, enum bt_callgraph cg,
+			   unsigned stack_size);
 void bt_rec_events_close(struct bt_rec_events *ev);
 
 /**

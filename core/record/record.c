@@ -23,6 +23,7 @@
 
 #define DEFAULT_FREQ 4000
 #define DEFAULT_PAGES 128
+#define DWARF_PAGES 1024	/* 8 KiB a sample: 4 MiB of ring, as 512 samples */
 
 static volatile sig_atomic_t interrupt_sig;
 
@@ -289,7 +290,8 @@ setup(struct recorder *rc, struct bt_error *err)
 	size_t i;
 	int ret;
 
-	ret = bt_rec_events_open(&rc->ev, o->event, o->freq, rc->child.pid, err);
+	ret = bt_rec_events_open(&rc->ev, o->event, o->freq, o->callgraph,
+	    o->stack_size, rc->child.pid, err);
 	if (ret)
 		return ret;
 	bt_perf_layout_init(&rc->layout, &rc->ev.attr);
@@ -297,7 +299,8 @@ setup(struct recorder *rc, struct bt_error *err)
 	snprintf(rc->res->event_note, sizeof(rc->res->event_note), "%s", rc->ev.note);
 	rc->rings = bt_xcalloc(rc->ev.n, sizeof(*rc->rings));
 	ret = bt_rings_map(rc->rings, rc->ev.fds, rc->ev.n,
-	    o->mmap_pages ? o->mmap_pages : DEFAULT_PAGES, err);
+	    o->mmap_pages ? o->mmap_pages :
+	    o->callgraph == BT_CG_DWARF ? DWARF_PAGES : DEFAULT_PAGES, err);
 	if (ret)
 		return ret;
 	memset(&pa, 0, sizeof(pa));

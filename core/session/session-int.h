@@ -56,6 +56,23 @@ enum bt_session_cache {
 	BT_CACHE_COUNT
 };
 
+/*
+ * The selection's call graph (callgraph.c): the interned chains of the
+ * selected samples with their counts, each location's function, and the
+ * caller and callee lists of every function (grouped by function).
+ */
+struct bt_callgraph {
+	BT_VEC(struct bt_hist_entry) counts;	/* off: chain id */
+	long *locfunc;			/* per location: function, -1 none, -2 not yet */
+	uint32_t *locinl;		/* per location: its inline frames in inl[] (+1), 0 none */
+	BT_VEC(long) inl;		/* runs: count, then functions innermost first */
+	size_t nlocs;
+	size_t nfuncs;			/* functions when the lists were built */
+	struct bt_func_edge *callers, *callees;
+	size_t *caller_start, *callee_start;	/* per function: [start[i], start[i + 1]) */
+	long kfunc;			/* the [kernel] function, -1 */
+};
+
 struct bt_session {
 	struct bt_profile *p;
 	struct bt_session_opts o;
@@ -79,7 +96,21 @@ struct bt_session {
 	uint64_t win_lo, win_hi;	/* the selection's samples: [lo, hi) of the clock */
 	struct bt_benches *benches;	/* bench.c, made on first use */
 	long bench;			/* the selected benchmark, -1 none */
+	struct bt_callgraph cg;
+	bt_frame_match_fn focus;	/* NULL: every sample */
+	void *focus_arg;
 };
+
+/* callgraph.c */
+void bt_callgraph_release(struct bt_callgraph *cg);
+/*
+ * With a focus: keep the chains that pass through a function the focus
+ * accepts; their leaves, (module, file offset, samples, period) sorted, go
+ * to *leaves (malloc'ed), from which the hits are counted again.
+ */
+size_t bt_callgraph_focus(struct bt_session *s, struct bt_hist_entry **leaves);
+/* Inclusive counts and caller/callee lists of the current function table. */
+void bt_callgraph_build(struct bt_session *s);
 
 /*
  * The one place that says which samples belong to the selected benchmark
@@ -105,6 +136,12 @@ struct bt_annotation *bt_session_annotation(struct bt_session *s, size_t fi,
  * and (mi, start) is how a function is found again.
  */
 long bt_session_func_at(struct bt_session *s, uint32_t mi, uint64_t addr);
+/*
+ * Add a function with no samples to the end of the table; its index. Its
+ * source line is looked up later (bt_session_func_locate).
+ */
+size_t bt_session_add_func(struct bt_session *s, uint32_t mi, const char *name,
+			   uint64_t start, uint64_t end, enum bt_func_kind kind);
 /* The module index of function fi. */
 uint32_t bt_session_func_module(const struct bt_session *s, size_t fi);
 /* The time window in the recording's clock: [*lo, *hi). */

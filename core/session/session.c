@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "disasm/disasm.h"
+#include "profile/chains.h"
 #include "session/session-int.h"
 #include "symbols/symbols.h"
 
@@ -91,10 +92,26 @@ aggregate(struct bt_session *s, struct bt_error *err)
 		BT_ALLOC_GROW(s->hits.v, hi - lo, s->hits.alloc);
 		for (i = lo; i < hi; i++)
 			add_hit(s, &p->hist[i]);
+		if (p->chains != NULL) {
+			lo = p->chist_start[s->attr];
+			hi = p->chist_start[s->attr + 1];
+			BT_ALLOC_GROW(s->cg.counts.v, hi - lo, s->cg.counts.alloc);
+			memcpy(s->cg.counts.v, p->chist + lo, (hi - lo) * sizeof(*p->chist));
+			s->cg.counts.n = hi - lo;
+		}
 		return 0;
 	}
-	if (bt_profile_scan(p, &sc, &e, &n, err) < 0)
+	if (p->chains != NULL)
+		sc.chains = bt_hist_new();
+	if (bt_profile_scan(p, &sc, &e, &n, err) < 0) {
+		bt_hist_free(sc.chains);
 		return -BT_EIO;
+	}
+	if (sc.chains != NULL) {
+		s->cg.counts.n = bt_hist_take(sc.chains, &s->cg.counts.v);
+		s->cg.counts.alloc = s->cg.counts.n;
+		bt_hist_free(sc.chains);
+	}
 	BT_ALLOC_GROW(s->hits.v, n, s->hits.alloc);
 	for (i = 0; i < n; i++)
 		add_hit(s, &e[i]);
@@ -152,6 +169,22 @@ new_func(struct bt_session *s, uint32_t mi, size_t hit, const char *name,
 	f.pub.can_annotate = s->mods[mi].syms != NULL &&
 	    (kind == BT_FK_SYMBOL || kind == BT_FK_STRIPPED || kind == BT_FK_GUESSED);
 	BT_VEC_PUSH(s->funcs, f);
+}
+
+size_t
+bt_session_add_func(struct bt_session *s, uint32_t mi, const char *name,
+		    uint64_t start, uint64_t end, enum bt_func_kind kind)
+{
+	struct bt_sfunc *f;
+
+	new_func(s, mi, s->hits.n, name, start, end, kind);
+	f = &s->funcs.v[s->funcs.n - 1];
+	f->hit_lo = f->hit_hi = 0;
+	if (kind == BT_FK_INLINE) {	/* no code, no line of its own */
+		f->located = true;
+		f->pub.can_annotate = false;
+	}
+	return s->funcs.n - 1;
 }
 
 /* The source location of a function's first instruction. */
@@ -317,6 +350,7 @@ drop_selection(struct bt_session *s)
 	s->funcs.n = 0;
 	s->hits.n = 0;
 	s->samples = s->period = 0;
+	bt_callgraph_release(&s->cg);
 	for (i = 0; i < BT_CACHE_SELECTION; i++)
 		bt_session_set_cache(s, (enum bt_session_cache)i, NULL, NULL);
 }
@@ -437,6 +471,21 @@ select_data(struct bt_session *s, struct bt_error *err)
 		return -BT_EIO;
 	bt_qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
 	build_funcs(s);
+	if (s->focus != NULL && p->chains != NULL) {
+		/* the samples through the focus: their leaves are the hits */
+		struct bt_hist_entry *leaves;
+		size_t n = bt_callgraph_focus(s, &leaves);
+
+		s->funcs.n = 0;
+		s->hits.n = 0;
+		s->samples = s->period = 0;
+		for (i = 0; i < n; i++)
+			add_hit(s, &leaves[i]);
+		free(leaves);
+		bt_qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
+		build_funcs(s);
+	}
+	bt_callgraph_build(s);
 	return 0;
 }
 
@@ -463,6 +512,7 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	else
 		bt_session_opts_init(&s->o);
 	bt_strpool_init(&s->pool);
+	s->cg.kfunc = -1;
 	s->mods = bt_xcalloc(p->modules.n, sizeof(*s->mods));
 	for (i = 0; i < p->modules.n; i++) {
 		const char *slash = strrchr(p->modules.v[i].path, '/');
@@ -477,6 +527,13 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	for (i = 0; i < p->info.nnotes; i++)
 		bt_session_notef(s, "%s", p->info.notes[i]);
 	bt_session_events_note(s);
+	if (p->chains != NULL && bt_chains_truncated(p) >= 20 &&
+	    bt_chains_truncated(p) * 50 > p->info.samples)
+		bt_session_notef(s, "the call chains of %.0f%% of the samples end early "
+		    "(code without frame pointers deeper than the stack copy): "
+		    "outer functions' inclusive shares are low; record with "
+		    "--call-graph dwarf, or build with -fno-omit-frame-pointer",
+		    100.0 * (double)bt_chains_truncated(p) / (double)p->info.samples);
 	if (p->unresolved)
 		bt_session_notef(s, "%llu samples fell outside every recorded mapping",
 		    (unsigned long long)p->unresolved);

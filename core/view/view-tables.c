@@ -35,6 +35,59 @@ text_row(struct bt_view *v, enum bt_style style, const char *fmt, ...)
 }
 
 /* The run as fields: what every header (screen, text, JSON) is made of. */
+#define HOT_PATH_MIN 5.0	/* percent of the samples */
+#define HOT_PATH_FUNCS 3
+
+/*
+ * With call chains: the hottest functions, each with the functions it ran
+ * for. A function of the benchmark's own executable (main's module) names
+ * its immediate callers; a library's (memcpy) the first caller outside
+ * the library: the benchmark's function whose time it is.
+ */
+static const char *
+hot_path(struct bt_view *v, struct bt_session *s)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	long mainf = bt_session_find(s, "main");
+	const char *exe = mainf >= 0 ? bt_session_func(s, (size_t)mainf)->module : NULL;
+	struct bt_view_opts o;
+	size_t i, k, shown = 0;
+	const char *ret;
+
+	if (!bt_session_has_chains(s))
+		return NULL;
+	bt_view_opts_init(&o);
+	for (i = 0; i < bt_session_nfuncs(s) && shown < HOT_PATH_FUNCS; i++) {
+		const struct bt_func *f = bt_session_func(s, i);
+		const struct bt_func_edge *ce;
+		struct bt_func_edge *oe = NULL;
+		bool lib = exe != NULL && f->kind != BT_FK_KERNEL && f->kind != BT_FK_UNKNOWN &&
+		    strcmp(f->module, exe) != 0;
+		size_t n;
+
+		if (f->percent < HOT_PATH_MIN)
+			break;
+		if (lib)
+			n = bt_session_outside_callers(s, i, &oe);
+		else
+			n = bt_session_callers(s, i, &ce);
+		bt_strbuf_addf(&sb, "%s%s", shown ? "; " : "", view_name(v, f->name, &o));
+		if (lib)
+			bt_strbuf_addf(&sb, " (%s)", f->module_name);
+		bt_strbuf_addf(&sb, " %.1f%%", f->percent);
+		for (k = 0; k < n && k < 3; k++) {
+			const struct bt_func_edge *e = lib ? &oe[k] : &ce[k];
+			bt_strbuf_addf(&sb, "%s%s %.0f%%", k ? ", " : lib ? " for " : " from ",
+			    view_name(v, bt_session_func(s, e->func)->name, &o), e->percent);
+		}
+		free(oe);
+		shown++;
+	}
+	ret = shown ? bt_strpool_add(&v->pool, sb.buf, sb.len) : NULL;
+	bt_strbuf_release(&sb);
+	return ret;
+}
+
 static void
 summarize(struct bt_view *v, struct bt_session *s)
 {
@@ -79,6 +132,7 @@ summarize(struct bt_view *v, struct bt_session *s)
 		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_session_note(s, i)));
 	m->notes = v->notes.v;
 	m->nnotes = v->notes.n;
+	m->hot_path = hot_path(v, s);
 }
 
 struct bt_view *
@@ -113,6 +167,8 @@ bt_view_header(struct bt_session *s)
 		    "%.3f-%.3f s)", m->benchmark, m->bench_time ? ", " : "",
 		    m->bench_time ? m->bench_time : "", m->bench_time ? "/op" : "",
 		    m->win_from, m->win_to);
+	if (m->hot_path != NULL)
+		text_row(v, BT_STYLE_NORMAL, "hot path: %s", m->hot_path);
 	for (i = 0; i < m->nnotes; i++)
 		text_row(v, BT_STYLE_WARN, "note: %s", m->notes[i]);
 	view_seal(v);
@@ -318,33 +374,87 @@ func_shown(const struct bt_func *f, const struct bt_view_opts *o)
  * at 16 columns, to leave the names room.
  */
 #define COMPACT_MODULE 16
+
+/* A function's callers or callees, copied into the view (its pool and its edge blocks). */
+static const struct bt_row_edge *
+row_edges(struct bt_view *v, const struct bt_view_opts *o,
+	  const struct bt_func_edge *e, size_t n)
+{
+	struct bt_row_edge *re;
+	size_t i;
+
+	if (n == 0)
+		return NULL;
+	/* the pool does not align: round up */
+	re = (struct bt_row_edge *)(((uintptr_t)bt_strpool_alloc(&v->pool,
+	    n * sizeof(*re) + 8) + 7) & ~(uintptr_t)7);
+	for (i = 0; i < n; i++) {
+		const struct bt_func *f = bt_session_func(v->s, e[i].func);
+		re[i].func = e[i].func;
+		re[i].name = f->name;
+		re[i].module = f->module;
+		re[i].samples = e[i].samples;
+		re[i].percent = e[i].percent;
+	}
+	return re;
+}
+
+static const struct bt_session *children_s;
+
+static int
+children_cmp(const void *a, const void *b)
+{
+	const struct bt_func *x = bt_session_func(children_s, *(const size_t *)a);
+	const struct bt_func *y = bt_session_func(children_s, *(const size_t *)b);
+
+	if (x->inclusive != y->inclusive)
+		return x->inclusive > y->inclusive ? -1 : 1;
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+}
+
+/*
+ * Percent (or period), samples, children (with call chains), module,
+ * source, symbol: the symbol last, as perf puts it, so that a long C++
+ * name pads no other column and cuts nothing but itself. Compact: no
+ * source column, and module names cut at 16 columns, to leave the names
+ * room. With call chains, Children is the inclusive percent (perf's
+ * --children column; compact: in place of Samples); o->children orders
+ * the table by it.
+ */
 struct bt_view *
 bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max)
 {
 	static const char *const heads[] = { "Percent", "Samples", "Period",
-		"Module", "Symbol", "Source" };
+		"Module", "Symbol", "Source", "Children" };
 	struct bt_view *v = view_new(s);
 	size_t n = bt_session_nfuncs(s), i, c, k = 0;
-	size_t w[6] = { 7, 7, 6, 6, 6, 6 };
-	const char *txt[6];
+	size_t w[7] = { 7, 7, 6, 6, 6, 6, 8 };
+	const char *txt[7];
 	struct bt_view_opts def;
 	size_t *idx;
 	const char **all;
 	int num = 0;
+	bool chains = bt_session_has_chains(s);
 
 	if (o == NULL) {
 		bt_view_opts_init(&def);
 		o = &def;
 	}
 	num = o->num == BT_NUM_PERIOD ? 2 : 0;
-	/* the functions shown: filtered, then cut at max */
+	/* the functions shown: filtered, ordered, then cut at max */
 	idx = bt_xcalloc(n + 1, sizeof(size_t));
-	for (i = 0; i < n && (max == 0 || k < max); i++)
+	for (i = 0; i < n; i++)
 		if (func_shown(bt_session_func(s, i), o))
 			idx[k++] = i;
-	n = k;
+	if (chains && o->children) {
+		children_s = s;
+		bt_qsort(idx, k, sizeof(*idx), children_cmp);
+	}
+	n = max ? BT_MIN(k, max) : k;
 	/* pass 1: texts and widths; pass 2: padded cells */
-	all = bt_xcalloc(n * 6 + 1, sizeof(char *));
+	all = bt_xcalloc(n * 7 + 1, sizeof(char *));
 	for (i = 0; i < n; i++) {
 		const struct bt_func *f;
 
@@ -359,8 +469,9 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		txt[4] = view_name(v, f->name, o);
 		txt[5] = f->file && !o->compact ? bt_strpool_addf(&v->pool, "%s:%u",
 		    view_basename(f->file), f->line) : "";
-		for (c = 0; c < 6; c++) {
-			all[i * 6 + c] = txt[c];
+		txt[6] = bt_strpool_addf(&v->pool, "%.2f%%", f->inclusive_percent);
+		for (c = 0; c < 7; c++) {
+			all[i * 7 + c] = txt[c];
 			w[c] = BT_MAX(w[c], view_ncols(txt[c]));
 		}
 	}
@@ -372,36 +483,66 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		r->func = idx[i];
 		r->name = f->name;
 		r->short_name = view_short_name(v, f->name, false);
-		r->detail = all[i * 6 + 4] != f->name ? f->name : NULL;
+		r->detail = all[i * 7 + 4] != f->name ? f->name : NULL;
 		r->module = f->module;
 		r->addr = f->start;
 		r->samples = f->samples;
 		r->period = f->period;
 		r->percent = f->percent;
 		bt_wilson(f->samples, bt_session_samples(s), &r->ci_lo, &r->ci_hi);
-		r->weight = o->num == BT_NUM_PERIOD ? (double)f->period : f->percent;
+		r->weight = o->num == BT_NUM_PERIOD ? (double)f->period :
+		    chains && o->children ? f->inclusive_percent : f->percent;
 		r->file = f->file;
 		r->line = f->line;
 		r->text = f->name;
-		view_add_cell(v, view_pad(v, all[i * 6 + num], w[num] + 1, true), hs);
-		view_add_cell(v, view_pad(v, all[i * 6 + 1], w[1] + 2, true), BT_STYLE_NORMAL);
+		if (chains) {
+			const struct bt_func_edge *e;
+			size_t ne;
+
+			r->has_inclusive = true;
+			r->inclusive = f->inclusive;
+			r->inclusive_percent = f->inclusive_percent;
+			ne = bt_session_callers(s, idx[i], &e);
+			r->callers = row_edges(v, o, e, ne);
+			r->ncallers = ne;
+			ne = bt_session_callees(s, idx[i], &e);
+			r->callees = row_edges(v, o, e, ne);
+			r->ncallees = ne;
+		}
+		view_add_cell(v, view_pad(v, all[i * 7 + num], w[num] + 1, true), hs);
+		if (!(chains && o->compact))	/* narrow: Children instead of Samples */
+			view_add_cell(v, view_pad(v, all[i * 7 + 1], w[1] + 2, true),
+			    BT_STYLE_NORMAL);
+		if (chains)
+			view_add_cell(v, view_pad(v, all[i * 7 + 6], w[6] + 2, true),
+			    view_heat(f->inclusive_percent, f->inclusive > 0));
 		view_add_cell(v, "  ", BT_STYLE_NORMAL);
-		view_add_cell(v, view_pad(v, all[i * 6 + 3], w[3] + 2, false), BT_STYLE_ADDR);
+		view_add_cell(v, view_pad(v, all[i * 7 + 3], w[3] + 2, false), BT_STYLE_ADDR);
 		if (!o->compact)
-			view_add_cell(v, view_pad(v, all[i * 6 + 5], w[5] + 2, false),
+			view_add_cell(v, view_pad(v, all[i * 7 + 5], w[5] + 2, false),
 			    BT_STYLE_SOURCE);
-		view_add_cell(v, all[i * 6 + 4],
+		view_add_cell(v, all[i * 7 + 4],
 		    f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
 	}
 	{
-		const char *h[6] = { heads[num], heads[1], "", heads[3], heads[5], heads[4] };
-		size_t hw[6] = { w[num] + 1, w[1] + 2, 2, w[3] + 2, w[5] + 2, 0 };
-		bool hr[6] = { true, true, false, false, false, false };
-		if (o->compact) {	/* no source column */
-			h[4] = h[5];
-			hw[4] = 0;
-		}
-		view_set_columns(v, h, hw, hr, o->compact ? 5 : 6);
+		const char *h[7];
+		size_t hw[7];
+		bool hr[7];
+		size_t nc = 0;
+
+#define COL(t, wd, right) (h[nc] = (t), hw[nc] = (wd), hr[nc] = (right), nc++)
+		COL(heads[num], w[num] + 1, true);
+		if (!(chains && o->compact))
+			COL(heads[1], w[1] + 2, true);
+		if (chains)
+			COL(heads[6], w[6] + 2, true);
+		COL("", 2, false);
+		COL(heads[3], w[3] + 2, false);
+		if (!o->compact)
+			COL(heads[5], w[5] + 2, false);
+		COL(heads[4], 0, false);
+#undef COL
+		view_set_columns(v, h, hw, hr, nc);
 	}
 	if (n == 0 && bt_session_nfuncs(s) > 0 && (o->filter != NULL || o->module != NULL))
 		BT_VEC_PUSH(v->notes, o->filter != NULL && o->filter[0] ?
@@ -411,6 +552,6 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 	free(all);
 	free(idx);
 	view_seal(v);
-	v->title = "hot functions";
+	v->title = chains && o->children ? "hot functions (by children)" : "hot functions";
 	return v;
 }

@@ -44,12 +44,15 @@ enum bt_action {
 	BT_ACT_ZOOM_MODULE,	/* d: the function list of this module only (perf's d) */
 	BT_ACT_BENCHES,		/* B: the benchmark table (every sample again) */
 	BT_ACT_MARK_BENCH,	/* m in the benchmark table: mark one to compare */
+	BT_ACT_CALLERS,		/* C: callers and callees (on an instruction: its entry stacks) */
+	BT_ACT_TOGGLE_CHILDREN,	/* I: the function list by inclusive / self samples */
 	BT_ACT_COUNT
 };
 
 enum bt_screen_kind {
 	BT_SCREEN_FUNCS, BT_SCREEN_ANNOTATE, BT_SCREEN_SOURCE, BT_SCREEN_LINT,
 	BT_SCREEN_TIMELINE, BT_SCREEN_FILES, BT_SCREEN_BENCHES, BT_SCREEN_COMPARE,
+	BT_SCREEN_CALLERS,
 };
 
 /**

@@ -22,6 +22,24 @@ struct bt_record_result;
 typedef void (*bt_record_progress_fn)(const struct bt_record_result *sofar,
 				      double elapsed, void *arg);
 
+/*
+ * Call chains (docs/callchains.md). DEFAULT: the kernel's frame-pointer
+ * chain plus the user registers and a 512-byte stack copy, so that the
+ * caller of a leaf without a frame is unwound from CFI when read; FP: the
+ * kernel's chain alone (perf -g); DWARF: registers and a stack copy of
+ * stack_size bytes (default 8192), no user chain (perf --call-graph
+ * dwarf); LBR: the last-branch-record call stack (Intel PMUs); NONE.
+ */
+enum bt_callgraph { BT_CG_DEFAULT, BT_CG_NONE, BT_CG_FP, BT_CG_DWARF, BT_CG_LBR };
+
+/*
+ * perf's --call-graph argument: "fp", "dwarf", "dwarf,SIZE" (a multiple
+ * of 8, at most 65528), "lbr", "none"; "default" for benchtui's. 0 or
+ * -BT_EINVAL with a one-line message.
+ */
+BT_API int bt_callgraph_parse(const char *arg, enum bt_callgraph *mode,
+			      unsigned *stack_size, struct bt_error *err);
+
 /**
  * struct bt_record_opts - what to run and how to sample it
  * @argv: the command, NULL-terminated; executed directly (execvp, no shell)
@@ -40,6 +58,8 @@ typedef void (*bt_record_progress_fn)(const struct bt_record_result *sofar,
  *               copies to its own unchanged and keeps, with the time each
  *               arrived, in the recording: the harness's results
  *               (DESIGN.md §7)
+ * @callgraph: which call chains to record (enum bt_callgraph; 0: default)
+ * @stack_size: DWARF mode's stack copy in bytes (0: 8192)
  */
 struct bt_record_opts {
 	char *const *argv;
@@ -51,6 +71,8 @@ struct bt_record_opts {
 	bt_record_progress_fn progress;
 	void *progress_arg;
 	bool pass_output;
+	enum bt_callgraph callgraph;
+	unsigned stack_size;
 };
 
 /**

@@ -44,6 +44,9 @@ enum bt_func_kind {
 	BT_FK_GUESSED,		/* bounds from the sampled range itself */
 	BT_FK_KERNEL,		/* all kernel samples */
 	BT_FK_UNKNOWN,		/* samples outside any known mapping */
+	BT_FK_INLINE,		/* a function inlined into others: a frame of call
+				   chains with no code of its own (no self samples,
+				   no address range) */
 };
 
 /**
@@ -56,6 +59,10 @@ enum bt_func_kind {
  * @file, @line: source location of its first instruction, NULL/0 if unknown
  *               or not looked up yet (see bt_session_func_locate)
  * @can_annotate: its code bytes are available
+ * @inclusive: samples whose call chain passes through it, counted once per
+ *             sample however often it recurs (perf's "Children"); equal
+ *             to @samples when the recording has no call chains
+ * @inclusive_percent: of all samples in the window
  */
 struct bt_func {
 	const char *name;
@@ -67,6 +74,8 @@ struct bt_func {
 	unsigned line;
 	enum bt_func_kind kind;
 	bool can_annotate;
+	uint64_t inclusive;
+	double inclusive_percent;
 };
 
 /* Takes ownership of p (freed with the session, also on failure). */
@@ -124,6 +133,80 @@ BT_API long bt_session_callee(struct bt_session *s, size_t func, uint64_t addr);
 BT_API int bt_session_select(struct bt_session *s, const char *event,
 			     double from, double to, bool percent,
 			     struct bt_error *err);
+
+/*
+ * Call chains (DESIGN.md §6, docs/callchains.md). True when the recording
+ * has them (perf -g, --call-graph dwarf, benchtui's default): then every
+ * function a chain passes through is in the table (with 0 self samples if
+ * need be), with its inclusive samples.
+ */
+BT_API bool bt_session_has_chains(const struct bt_session *s);
+
+/**
+ * struct bt_func_edge - a caller or callee of a function
+ * @func: its index in the function table
+ * @samples: callers: samples of the function's inclusive total that came
+ *           through this caller; callees: samples of the function's
+ *           inclusive total spent in this callee (each once per sample)
+ * @percent: of the function's inclusive samples
+ */
+struct bt_func_edge {
+	size_t func;
+	uint64_t samples;
+	double percent;
+};
+
+/* The callers / callees of function fi, hottest first (*e owned by the session). */
+BT_API size_t bt_session_callers(const struct bt_session *s, size_t fi,
+				 const struct bt_func_edge **e);
+BT_API size_t bt_session_callees(const struct bt_session *s, size_t fi,
+				 const struct bt_func_edge **e);
+
+/*
+ * On whose behalf function fi ran: for each sample in it (its self
+ * samples), the first function of the chain outside fi's module (the
+ * kernel and unknown frames skipped), hottest first, percent of fi's self
+ * samples; *e malloc'ed. For a library function (memcpy), the benchmark's
+ * function that called it, however deep inside the library the call went.
+ */
+BT_API size_t bt_session_outside_callers(struct bt_session *s, size_t fi,
+					 struct bt_func_edge **e);
+
+/**
+ * struct bt_stack - one call path whose samples landed on an instruction
+ *                   (Tracy's "entry stacks")
+ * @funcs: function indexes, the sampled function first, then its caller...
+ * @nfuncs: how many
+ * @samples: samples on the instruction with this path
+ */
+struct bt_stack {
+	const size_t *funcs;
+	size_t nfuncs;
+	uint64_t samples;
+};
+/*
+ * The call paths of the samples at link-time address addr of function fi,
+ * hottest first, into a malloc'ed array (*out, freed with free(); the
+ * funcs arrays live in the same block). Returns how many.
+ */
+BT_API size_t bt_session_stacks(struct bt_session *s, size_t fi, uint64_t addr,
+				struct bt_stack **out);
+
+/*
+ * A focus: keep only the samples whose call chain passes through a function
+ * match() accepts (a benchmark's entry frame: DESIGN.md §7). match is
+ * called once per function of the selection (not per sample) with the
+ * function's table entry; each distinct call chain is then classified
+ * once. The focus holds across bt_session_select() (with the event and the
+ * time window) until it is cleared with match NULL. The function table,
+ * annotations and inclusive counts are rebuilt; indexes and pointers from
+ * before are invalid. -BT_ENODATA when the recording has no call chains.
+ */
+typedef bool (*bt_frame_match_fn)(const struct bt_func *f, void *arg);
+BT_API int bt_session_focus(struct bt_session *s, bt_frame_match_fn match,
+			    void *arg, struct bt_error *err);
+/* A ready-made match: arg is a NULL-terminated array of names (bt_session_find's rules, tier 0-1). */
+BT_API bool bt_frame_match_names(const struct bt_func *f, void *arg);
 
 /*
  * Notes on what is missing or degraded ("no debug info for '/bin/x'",

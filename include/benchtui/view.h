@@ -96,7 +96,21 @@ enum bt_row_kind {
  * @t_from, @t_to: TIMELINE rows: the slice, in seconds from the first sample
  * @sub_samples: TIMELINE rows: the function's samples in the slice
  * @loop_depth: loops around the instruction
+ * @has_inclusive: FUNC rows of a recording with call chains: @inclusive,
+ *                 @inclusive_percent, @callers and @callees are set
  */
+/**
+ * struct bt_row_edge - FUNC rows: a caller or callee (DESIGN.md §6)
+ * @func: its index in the session's function table
+ * @samples, @percent: as struct bt_func_edge
+ */
+struct bt_row_edge {
+	size_t func;
+	const char *name, *module;
+	uint64_t samples;
+	double percent;
+};
+
 struct bt_row {
 	enum bt_row_kind kind;
 	unsigned flags;
@@ -126,6 +140,11 @@ struct bt_row {
 	int loop_depth;
 	double t_from, t_to;
 	uint64_t sub_samples;
+	bool has_inclusive;
+	uint64_t inclusive;
+	double inclusive_percent;
+	const struct bt_row_edge *callers, *callees;
+	size_t ncallers, ncallees;
 	size_t ncells;
 	const struct bt_cell *cells;
 };
@@ -157,6 +176,8 @@ enum bt_names { BT_NAMES_SHORT, BT_NAMES_FOLDED, BT_NAMES_FULL };
  *          path; NULL: all)
  * @locate: hot-function table: look up every row's source file and line
  *          (exports), not only the hot rows' (the first screen)
+ * @children: hot-function table: ordered by inclusive samples (perf's
+ *            --children) instead of self samples
  */
 struct bt_view_opts {
 	enum bt_numcol num;
@@ -170,6 +191,7 @@ struct bt_view_opts {
 	const char *filter;
 	const char *module;
 	bool locate;
+	bool children;
 };
 
 /*
@@ -196,6 +218,10 @@ BT_API struct bt_view *bt_view_header(struct bt_session *s);
  * @benchmark: the selected benchmark's name (benchtui/bench.h), NULL none;
  *             @bench_time its time per operation as printed (or NULL)
  * @notes, @nnotes: what is missing or degraded
+ * @hot_path: with call chains, the hottest functions and on whose behalf
+ *            they ran ("leaf 72.4% from caller_three 74%, caller_one 26%;
+ *            __memmove_avx512_unaligned_erms (libc.so.6) 27.2% for copier
+ *            100%"), else NULL
  */
 struct bt_view_summary {
 	const char *command;
@@ -216,6 +242,7 @@ struct bt_view_summary {
 	const char *benchmark, *bench_time;
 	const char *const *notes;
 	size_t nnotes;
+	const char *hot_path;
 };
 /* The summary of a header view (NULL for other views). */
 BT_API const struct bt_view_summary *bt_view_summary(const struct bt_view *v);
@@ -243,6 +270,17 @@ BT_API struct bt_view *bt_view_benches(struct bt_session *s,
  */
 BT_API struct bt_view *bt_view_bench_compare(struct bt_session *s, size_t a,
 					     size_t b, const struct bt_view_opts *o);
+/*
+ * Callers and callees of function func (DESIGN.md §6): a text row, the
+ * callers (FUNC rows, label "caller", percent of func's inclusive
+ * samples), func itself (label "function"), a text row, the callees
+ * (label "callee"); with addr (a link-time address in func), then the
+ * entry stacks of that instruction (label "stack": the call paths of its
+ * samples, text "caller <- caller's caller ...", percent of its samples).
+ */
+BT_API struct bt_view *bt_view_callers(struct bt_session *s, size_t func,
+				       const uint64_t *addr,
+				       const struct bt_view_opts *o);
 /* The lint findings (benchtui/lint.h), one row each: "check  percent  message". */
 BT_API struct bt_view *bt_view_findings(struct bt_session *s);
 /*

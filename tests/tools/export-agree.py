@@ -87,10 +87,47 @@ def main():
             fail("%s: samples differ" % sym)
         if not close(num(cut(r, 0, pos["Percent"][1])), f["percent"], 0.006):
             fail("%s: percent differs: %s vs %s" % (sym, cut(r, 0, pos["Percent"][1]), f["percent"]))
+        if "Children" in pos:
+            if not close(num(cut(r, pos["Samples"][1], pos["Children"][1])), f["inclusive_percent"], 0.006):
+                fail("%s: inclusive percent differs" % sym)
+        elif "inclusive_percent" in f:
+            fail("%s: inclusive in json, no Children column in text" % sym)
         src = cut(r, *left["Source"])
         want = "%s:%d" % (f["file"].rsplit("/", 1)[-1], f["line"]) if "file" in f else ""
         if src != want:
             fail("%s: source %r in text, %r in json" % (sym, src, want))
+
+    # callers and callees: "## callers and callees", a line per function
+    # with call-graph edges, then "  <- " callers and "  -> " callees
+    ncg = 0
+    if any(f.get("callers") or f.get("callees") for f in funcs):
+        k = text.index("## callers and callees") + 1
+        byname = {}
+        while text[k].strip():
+            line = text[k]
+            if line.startswith("  <- ") or line.startswith("  -> "):
+                m = re.match(r"  (<-|->)\s+([0-9.]+)%\s+(\d+)  (.*)$", line)
+                byname[cur][m.group(1)].append((float(m.group(2)), int(m.group(3)), m.group(4)))
+            else:
+                m = re.match(r"(.*)  ([0-9.]+)%  (\d+)$", line)
+                cur = m.group(1)
+                byname[cur] = {"incl": (float(m.group(2)), int(m.group(3))), "<-": [], "->": []}
+            k += 1
+        for f in funcs:
+            if not (f.get("callers") or f.get("callees")):
+                continue
+            t = byname.get(f["name"])
+            if t is None:
+                fail("%s: callers and callees in json, not in text" % f["name"])
+            if t["incl"][1] != f["inclusive_samples"] or not close(t["incl"][0], f["inclusive_percent"], 0.006):
+                fail("%s: inclusive differs: %s vs %s" % (f["name"], t["incl"], f["inclusive_samples"]))
+            for arrow, key in (("<-", "callers"), ("->", "callees")):
+                if len(t[arrow]) != len(f[key]):
+                    fail("%s: %d %s in text, %d in json" % (f["name"], len(t[arrow]), key, len(f[key])))
+                for (p, n, name), e in zip(t[arrow], f[key]):
+                    if name != e["name"] or n != e["samples"] or not close(p, e["percent"], 0.006):
+                        fail("%s: %s differ: %s vs %s" % (f["name"], key, (p, n, name), e))
+                ncg += len(f[key])
 
     # findings
     found = [l for l in text if re.match(r"# [a-z-]+( in .*)? \(\d+\.\d%\): ", l)]
@@ -104,7 +141,8 @@ def main():
             fail("finding differs:\n  %s\n  %s" % (l, f))
 
     # annotations: "## " sections in order
-    secs = [k for k, l in enumerate(text) if l.startswith("## ") and not l.startswith("## lint")]
+    secs = [k for k, l in enumerate(text) if l.startswith("## ") and not l.startswith("## lint")
+            and not l.startswith("## callers and callees")]
     anns = js["annotations"]
     def titled(line, a):
         return any(line.startswith("## " + n + "  ") for n in (a["function"], a.get("short_name")) if n)
@@ -166,8 +204,8 @@ def main():
             if not r.rstrip().split(":  ", 1)[1].startswith(j["text"]):
                 fail("%s %s: %r vs %r" % (a["function"], j["address"], r, j["text"]))
             ninsn += 1
-    print("agree: %d functions, %d findings, %d annotations, %d instructions"
-          % (len(funcs), len(found), len(anns), ninsn))
+    print("agree: %d functions, %d call-graph edges, %d findings, %d annotations, %d instructions"
+          % (len(funcs), ncg, len(found), len(anns), ninsn))
 
 
 main()

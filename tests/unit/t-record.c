@@ -165,7 +165,7 @@ test_events(void **state)
 	int ret, status;
 
 	assert_int_equal(bt_child_fork(&c, argv, &err), 0);
-	ret = bt_rec_events_open(&ev, "cpu-clock", 1000, c.pid, &err);
+	ret = bt_rec_events_open(&ev, "cpu-clock", 1000, BT_CG_DEFAULT, 0, c.pid, &err);
 	if (ret == -BT_EPERF) {
 		bt_child_kill(&c);
 		bt_child_release(&c);
@@ -186,7 +186,7 @@ test_events(void **state)
 	while (!bt_child_reap(&c, &status))
 		usleep(10000);
 	bt_child_release(&c);
-	assert_int_equal(bt_rec_events_open(&ev, "no-such-event", 1000, getpid(), &err),
+	assert_int_equal(bt_rec_events_open(&ev, "no-such-event", 1000, BT_CG_NONE, 0, getpid(), &err),
 	    -BT_EINVAL);
 }
 

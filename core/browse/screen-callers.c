@@ -1,0 +1,102 @@
+/*
+ * Callers and callees of a function (DESIGN.md §6; Hotspot's and pprof's
+ * caller/callee view, perf report -G): callers above, callees below, each
+ * with its share of the function's inclusive samples. Enter on a caller or
+ * callee follows it (another such screen), Enter on the function itself
+ * annotates it, Left returns. Opened with C from every screen that has a
+ * function; from an instruction, its entry stacks follow.
+ */
+#include <string.h>
+
+#include "benchtui/session.h"
+#include "browse/browse-int.h"
+
+static struct bt_view *
+build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
+{
+	if (sc->func < 0 || (size_t)sc->func >= bt_session_nfuncs(b->s)) {
+		bt_error_set(err, BT_EINVAL, "no function here");
+		return NULL;
+	}
+	return bt_view_callers(b->s, (size_t)sc->func, sc->has_addr ? &sc->addr : NULL,
+	    &b->o);
+}
+
+static long
+subject(const struct bt_browser *b, const struct screen *sc)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+
+	return r != NULL && r->kind == BT_ROW_FUNC && r->func != (size_t)-1 ?
+	    (long)r->func : sc->func;
+}
+
+static void
+enter(struct bt_browser *b, struct screen *sc, size_t height)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+
+	if (r == NULL || r->kind != BT_ROW_FUNC || r->func == (size_t)-1) {
+		bt_browser_set_status(b, "Enter on a caller or callee follows it");
+		return;
+	}
+	if (r->func == (size_t)sc->func && r->label != NULL &&
+	    strcmp(r->label, "function") == 0) {
+		bt_browser_open(b, r->func, height);
+		return;
+	}
+	if (browse_push(b, &screen_callers, (long)r->func, height) != NULL)
+		bt_browser_set_status(b, "%s: Left goes back", r->label);
+}
+
+static struct anchor
+anchor(const struct screen *sc)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+	struct anchor a = { BT_ROW_TEXT, 0, 0, 0, sc->nav.cursor };
+
+	(void)r;
+	return a;
+}
+
+static char *
+export_name(const struct bt_browser *b, const struct screen *sc)
+{
+	return browse_func_file_name(b, sc, ".callers");
+}
+
+const struct screen_ops screen_callers = {
+	.kind = BT_SCREEN_CALLERS,
+	.build = build,
+	.enter = enter,
+	.subject = subject,
+	.anchor = anchor,
+	.export_name = export_name,
+	.hint = "Enter follow  Left back  a annotate  S source  E export  h help  q back",
+};
+
+void
+browse_callers(struct bt_browser *b, struct screen *sc, size_t height)
+{
+	long f = sc->ops->subject(b, sc);
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+
+	if (f < 0) {
+		bt_browser_set_status(b, "C shows the callers and callees of a function: "
+		    "put the cursor on one");
+		return;
+	}
+	if (!bt_session_has_chains(b->s)) {
+		bt_browser_set_status(b, "no call chains in this recording (benchtui "
+		    "records them by default; perf needs -g or --call-graph)");
+		return;
+	}
+	if (sc->ops == &screen_annotate && r != NULL && r->kind == BT_ROW_INSN) {
+		if (browse_push_addr(b, &screen_callers, f, r->addr, height) != NULL)
+			bt_browser_set_status(b, "callers, callees and the entry stacks of %llx",
+			    (unsigned long long)r->addr);
+		return;
+	}
+	if (browse_push(b, &screen_callers, f, height) != NULL)
+		bt_browser_set_status(b, "Enter follows a caller or callee, Left goes back");
+}

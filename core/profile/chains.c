@@ -1,0 +1,259 @@
+/*
+ * Call chains, read and interned (chains.h). Every sample that carries a
+ * chain, registers and a stack copy, or both (perf -g, --call-graph dwarf,
+ * benchtui's hybrid) is unwound by core/unwind's bt_unwinder, each frame
+ * resolved to (module, file offset) at the sample's time, and the list of
+ * locations interned: a run of a million samples has a few thousand
+ * distinct chains.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "base.h"
+#include "perf/perfdata.h"
+#include "profile/chains.h"
+#include "profile/profile-int.h"
+#include "unwind/unwind.h"
+
+struct bt_chains {
+	struct bt_unwinder *u;
+	/* locations: hash of (module, off) -> id + 1 */
+	BT_VEC(struct bt_loc) locs;
+	uint32_t *lslots;
+	size_t nlslots;
+	/* chains: frames[start[i] .. start[i + 1]) */
+	BT_VEC(uint32_t) frames;
+	BT_VEC(uint32_t) start;
+	uint32_t *cslots;
+	size_t ncslots;
+	uint64_t truncated;	/* samples whose chain ends at the stack copy */
+	bool sealed;		/* the first read is done: count no more */
+	uint64_t ips[BT_UNWIND_MAX_FRAMES];
+	uint32_t key[BT_UNWIND_MAX_FRAMES * 2 + 2];
+};
+
+bool
+bt_chains_wanted(const struct bt_pd_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < bt_pd_nattrs(r); i++) {
+		uint64_t st = bt_pd_attr(r, i)->attr.sample_type;
+		if ((st & PERF_SAMPLE_CALLCHAIN) ||
+		    ((st & PERF_SAMPLE_REGS_USER) && (st & PERF_SAMPLE_STACK_USER)))
+			return true;
+	}
+	return false;
+}
+
+void
+bt_chains_init(struct bt_profile *p, const struct bt_pd_reader *r)
+{
+	struct bt_chains *c = bt_xcalloc(1, sizeof(*c));
+	const struct bt_pd_buildid *ids;
+	size_t nids = bt_pd_buildids(r, &ids);
+
+	c->u = bt_unwinder_new();
+	if (p->meta.vdso != NULL)
+		bt_unwinder_set_vdso(c->u, p->meta.vdso, p->meta.vdso_len);
+	bt_unwinder_set_buildids(c->u, ids, nids);
+	BT_VEC_PUSH(c->start, 0);
+	p->chains = c;
+}
+
+void
+bt_chains_free(struct bt_profile *p)
+{
+	struct bt_chains *c = p->chains;
+
+	if (c == NULL)
+		return;
+	bt_unwinder_free(c->u);
+	BT_VEC_FREE(c->locs);
+	BT_VEC_FREE(c->frames);
+	BT_VEC_FREE(c->start);
+	free(c->lslots);
+	free(c->cslots);
+	free(c);
+	p->chains = NULL;
+}
+
+void
+bt_chains_event(struct bt_profile *p, const struct bt_pd_event *ev)
+{
+	if (p->chains != NULL)
+		bt_unwinder_event(p->chains->u, ev);
+}
+
+static uint64_t
+loc_hash(uint32_t module, uint64_t off)
+{
+	return bt_hash64(off ^ ((uint64_t)module << 47));
+}
+
+static void
+loc_rehash(struct bt_chains *c)
+{
+	size_t i, j;
+
+	free(c->lslots);
+	c->nlslots = c->nlslots ? c->nlslots * 2 : 1024;
+	c->lslots = bt_xcalloc(c->nlslots, sizeof(uint32_t));
+	for (i = 0; i < c->locs.n; i++) {
+		j = loc_hash(c->locs.v[i].module, c->locs.v[i].off) & (c->nlslots - 1);
+		while (c->lslots[j])
+			j = (j + 1) & (c->nlslots - 1);
+		c->lslots[j] = (uint32_t)i + 1;
+	}
+}
+
+static uint32_t
+loc_intern(struct bt_chains *c, uint32_t module, uint64_t off)
+{
+	size_t j;
+	struct bt_loc l;
+
+	if ((c->locs.n + 1) * 2 > c->nlslots)
+		loc_rehash(c);
+	for (j = loc_hash(module, off) & (c->nlslots - 1);; j = (j + 1) & (c->nlslots - 1)) {
+		uint32_t s = c->lslots[j];
+		if (s == 0)
+			break;
+		if (c->locs.v[s - 1].module == module && c->locs.v[s - 1].off == off)
+			return s - 1;
+	}
+	l.module = module;
+	l.off = off;
+	BT_VEC_PUSH(c->locs, l);
+	c->lslots[j] = (uint32_t)c->locs.n;
+	return (uint32_t)c->locs.n - 1;
+}
+
+static uint64_t
+key_hash(const uint32_t *k, size_t n)
+{
+	uint64_t h = n;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		h = bt_hash64(h ^ k[i]) + i;
+	return h;
+}
+
+static void
+chain_rehash(struct bt_chains *c)
+{
+	size_t i, j, nc = c->start.n - 1;
+
+	free(c->cslots);
+	c->ncslots = c->ncslots ? c->ncslots * 2 : 1024;
+	c->cslots = bt_xcalloc(c->ncslots, sizeof(uint32_t));
+	for (i = 0; i < nc; i++) {
+		const uint32_t *k = c->frames.v + c->start.v[i];
+		size_t n = c->start.v[i + 1] - c->start.v[i];
+		j = key_hash(k, n) & (c->ncslots - 1);
+		while (c->cslots[j])
+			j = (j + 1) & (c->ncslots - 1);
+		c->cslots[j] = (uint32_t)i + 1;
+	}
+}
+
+static uint32_t
+chain_intern(struct bt_chains *c, const uint32_t *k, size_t n)
+{
+	size_t j, nc = c->start.n - 1;
+
+	if ((nc + 1) * 2 > c->ncslots)
+		chain_rehash(c);
+	for (j = key_hash(k, n) & (c->ncslots - 1);; j = (j + 1) & (c->ncslots - 1)) {
+		uint32_t s = c->cslots[j];
+		if (s == 0)
+			break;
+		if (c->start.v[s] - c->start.v[s - 1] == n &&
+		    memcmp(c->frames.v + c->start.v[s - 1], k, n * sizeof(*k)) == 0)
+			return s - 1;
+	}
+	BT_ALLOC_GROW(c->frames.v, c->frames.n + n, c->frames.alloc);
+	memcpy(c->frames.v + c->frames.n, k, n * sizeof(*k));
+	c->frames.n += n;
+	BT_VEC_PUSH(c->start, (uint32_t)c->frames.n);
+	c->cslots[j] = (uint32_t)nc + 1;
+	return (uint32_t)nc;
+}
+
+uint32_t
+bt_chains_sample(struct bt_profile *p, const struct bt_perf_layout *l,
+		 const struct bt_pd_event *ev, uint32_t module, uint64_t off)
+{
+	struct bt_chains *c = p->chains;
+	unsigned mode = ev->misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	bool kernel = mode == PERF_RECORD_MISC_KERNEL ||
+	    mode == PERF_RECORD_MISC_GUEST_KERNEL || mode == PERF_RECORD_MISC_HYPERVISOR;
+	struct bt_unwind_result res;
+	struct bt_callchain cc;
+	size_t n = 0, i;
+	int got;
+
+	if (c == NULL)
+		return BT_CHAIN_NONE;
+	/* a kernel leaf by its address: kallsyms may name it (session/kernel.c) */
+	c->key[n++] = loc_intern(c, module, off);
+	got = bt_unwinder_sample(c->u, l, ev,
+	    c->ips, BT_UNWIND_MAX_FRAMES, &cc, &res, NULL);
+	if (got > 0 && res.splice == BT_SPLICE_CFI_ONLY && !c->sealed)
+		c->truncated++;
+	for (i = 0; got > 0 && i < (size_t)got; i++) {
+		uint32_t m;
+		uint64_t o;
+
+		if (i == 0 && !kernel)
+			continue;	/* the leaf, resolved already */
+		if (res.splice == BT_SPLICE_GAP && i == res.ncfi && i > 0)
+			c->key[n++] = BT_LOC_GAP;
+		/* a return address stands for its call, one byte before */
+		bt_profile_resolve(p, ev->pid, i == 0 ? c->ips[i] : c->ips[i] - 1,
+		    ev->time, &m, &o);
+		c->key[n++] = loc_intern(c, m, o);
+	}
+	return chain_intern(c, c->key, n);
+}
+
+void
+bt_chains_seal(struct bt_profile *p)
+{
+	if (p->chains != NULL)
+		p->chains->sealed = true;
+}
+
+uint64_t
+bt_chains_truncated(const struct bt_profile *p)
+{
+	return p->chains ? p->chains->truncated : 0;
+}
+
+size_t
+bt_chains_count(const struct bt_profile *p)
+{
+	return p->chains ? p->chains->start.n - 1 : 0;
+}
+
+size_t
+bt_chains_get(const struct bt_profile *p, uint32_t id, const uint32_t **locs)
+{
+	const struct bt_chains *c = p->chains;
+
+	*locs = c->frames.v + c->start.v[id];
+	return c->start.v[id + 1] - c->start.v[id];
+}
+
+size_t
+bt_chains_nlocs(const struct bt_profile *p)
+{
+	return p->chains ? p->chains->locs.n : 0;
+}
+
+const struct bt_loc *
+bt_chains_loc(const struct bt_profile *p, uint32_t id)
+{
+	return &p->chains->locs.v[id];
+}

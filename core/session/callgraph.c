@@ -1,0 +1,753 @@
+/*
+ * Callers, callees and inclusive samples of the selection (DESIGN.md §6),
+ * from the profile's interned chains (core/profile/chains.h): each
+ * distinct location is named once (its function in the table, added with
+ * no self samples if it had none), then each distinct chain, with its
+ * count, adds to the inclusive total of every function it passes through
+ * (once per chain: recursion) and to its caller/callee edges (once per
+ * chain and pair; no edge across a gap in the chain, where frames may be
+ * missing). The work grows with the distinct chains, not the samples.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/chains.h"
+#include "session/session-int.h"
+#include "symbols/symbols.h"
+
+/* a chain's frames: the kernel's one, a gap mark, the user part (chains.c) */
+#define CHAIN_MAX 256
+
+void
+bt_callgraph_release(struct bt_callgraph *cg)
+{
+	BT_VEC_FREE(cg->counts);
+	free(cg->locfunc);
+	free(cg->locinl);
+	BT_VEC_FREE(cg->inl);
+	free(cg->callers);
+	free(cg->callees);
+	free(cg->caller_start);
+	free(cg->callee_start);
+	memset(cg, 0, sizeof(*cg));
+	cg->kfunc = -1;
+}
+
+struct fidx {
+	uint32_t module;
+	uint64_t start, end;
+	size_t func;
+};
+
+/*
+ * The table's functions by address, and those added for chains (no self
+ * samples) by (module, start) in a small hash.
+ */
+struct finder {
+	struct fidx *v;
+	size_t n;
+	struct fidx *added;	/* open addressing, func + 1 in .func (0: empty) */
+	size_t nadded, cap;
+};
+
+static uint64_t
+added_hash(uint32_t module, uint64_t start)
+{
+	return bt_hash64(start ^ ((uint64_t)module << 48));
+}
+
+static struct fidx *
+added_slot(struct finder *fd, uint32_t module, uint64_t start)
+{
+	size_t j;
+
+	for (j = added_hash(module, start) & (fd->cap - 1);; j = (j + 1) & (fd->cap - 1))
+		if (fd->added[j].func == 0 ||
+		    (fd->added[j].module == module && fd->added[j].start == start))
+			return &fd->added[j];
+}
+
+static void
+added_put(struct finder *fd, uint32_t module, uint64_t start, size_t func)
+{
+	struct fidx *sl;
+
+	if ((fd->nadded + 1) * 2 > fd->cap) {
+		struct fidx *old = fd->added;
+		size_t oc = fd->cap, i;
+
+		fd->cap = fd->cap ? fd->cap * 2 : 64;
+		fd->added = bt_xcalloc(fd->cap, sizeof(*fd->added));
+		for (i = 0; i < oc; i++)
+			if (old[i].func)
+				*added_slot(fd, old[i].module, old[i].start) = old[i];
+		free(old);
+	}
+	sl = added_slot(fd, module, start);
+	sl->module = module;
+	sl->start = start;
+	sl->func = func + 1;
+	fd->nadded++;
+}
+
+static int
+fidx_cmp(const void *a, const void *b)
+{
+	const struct fidx *x = a, *y = b;
+
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	return x->start < y->start ? -1 : x->start > y->start;
+}
+
+static void
+finder_init(struct bt_session *s, struct finder *fd)
+{
+	size_t i;
+
+	memset(fd, 0, sizeof(*fd));
+	fd->v = bt_xcalloc(s->funcs.n + 1, sizeof(*fd->v));
+	for (i = 0; i < s->funcs.n; i++) {
+		const struct bt_sfunc *f = &s->funcs.v[i];
+		if (f->pub.end <= f->pub.start)
+			continue;
+		fd->v[fd->n].module = f->module;
+		fd->v[fd->n].start = f->pub.start;
+		fd->v[fd->n].end = f->pub.end;
+		fd->v[fd->n].func = i;
+		fd->n++;
+	}
+	bt_qsort(fd->v, fd->n, sizeof(*fd->v), fidx_cmp);
+}
+
+/*
+ * The function of location l: the table's, else one added with no samples
+ * (its source line is not looked up here: that would load a library's
+ * DWARF for a frame like __libc_start_call_main; exports look it up).
+ */
+/* The table's function holding addr in module mi, -1 none. */
+static long
+finder_find(const struct finder *fd, uint32_t mi, uint64_t addr)
+{
+	size_t lo = 0, hi = fd->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		const struct fidx *x = &fd->v[mid];
+		if (x->module < mi || (x->module == mi && x->end <= addr))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < fd->n && fd->v[lo].module == mi && addr >= fd->v[lo].start &&
+	    addr < fd->v[lo].end)
+		return (long)fd->v[lo].func;
+	return -1;
+}
+
+/* A function of module mi found outside the table, added once with no samples. */
+static long
+add_found(struct bt_session *s, struct finder *fd, uint32_t mi, const char *name,
+	  uint64_t start, uint64_t end, enum bt_func_kind kind)
+{
+	size_t i;
+
+	if (fd->cap) {
+		const struct fidx *x = added_slot(fd, mi, start);
+		if (x->func)
+			return (long)x->func - 1;
+	}
+	i = bt_session_add_func(s, mi, name, start, end, kind);
+	added_put(fd, mi, start, i);
+	return (long)i;
+}
+
+/*
+ * The function of location l: the table's, else one added with no samples
+ * (its source line is not looked up here: that would load a library's
+ * DWARF for a frame like __libc_start_call_main; exports look it up).
+ * Kernel addresses are named from kallsyms when the session can
+ * (kernel.c), else they are the one [kernel] function.
+ */
+static long
+loc_func(struct bt_session *s, struct finder *fd, const struct bt_loc *l)
+{
+	const struct bt_module *m = &s->p->modules.v[l->module];
+	struct bt_func_sym fs;
+	struct bt_msyms *ms;
+	uint64_t addr = l->off, start, end;
+	const char *kname;
+	size_t i;
+	long fi;
+
+	if (m->kind == BT_MOD_KERNEL) {
+		if ((fi = finder_find(fd, l->module, addr)) >= 0)
+			return fi;
+		if (bt_session_kernel_func(s, addr, &kname, &start, &end))
+			return add_found(s, fd, l->module, kname, start, end, BT_FK_KERNEL);
+		if (s->cg.kfunc < 0)
+			for (i = 0; i < s->funcs.n; i++)
+				if (s->funcs.v[i].pub.kind == BT_FK_KERNEL &&
+				    s->funcs.v[i].pub.end <= s->funcs.v[i].pub.start)
+					s->cg.kfunc = (long)i;
+		if (s->cg.kfunc < 0)
+			s->cg.kfunc = (long)bt_session_add_func(s, l->module, "[kernel]",
+			    0, 0, BT_FK_KERNEL);
+		return s->cg.kfunc;
+	}
+	if (m->kind == BT_MOD_UNKNOWN)
+		return -1;
+	ms = bt_session_syms(s, l->module);
+	if (ms != NULL && bt_msyms_off_to_addr(ms, l->off, &addr) < 0)
+		addr = l->off;
+	if ((fi = finder_find(fd, l->module, addr)) >= 0)
+		return fi;
+	if (ms == NULL || bt_msyms_func(ms, addr, &fs) < 0)
+		return -1;
+	return add_found(s, fd, l->module, fs.name, fs.start, fs.end,
+	    fs.src == BT_FUNC_FDE ? BT_FK_STRIPPED : BT_FK_SYMBOL);
+}
+
+struct inl_name {
+	uint32_t module;
+	const char *name;
+	long func;
+};
+
+struct inl_names {
+	struct inl_name *v;
+	size_t n, alloc;
+};
+
+/*
+ * The functions inlined at location l of function fi (inline frames are
+ * frames: DESIGN.md §6), innermost first, as a run in cg->inl; each
+ * inlined function is one BT_FK_INLINE entry of the table per module.
+ */
+static void
+loc_inlines(struct bt_session *s, uint32_t id, const struct bt_loc *l, long fi,
+	    struct inl_names *names)
+{
+	struct bt_callgraph *cg = &s->cg;
+	struct bt_inline chain[32];
+	struct bt_msyms *ms;
+	uint64_t addr = l->off;
+	size_t n, k, j;
+	const struct bt_sfunc *f = &s->funcs.v[fi];
+
+	if (f->pub.kind != BT_FK_SYMBOL || (ms = bt_session_syms(s, l->module)) == NULL ||
+	    !s->mods[l->module].dwarf_checked || s->mods[l->module].no_dwarf)
+		return;
+	if (bt_msyms_off_to_addr(ms, l->off, &addr) < 0)
+		return;
+	n = bt_msyms_inlines(ms, addr, chain, BT_ARRAY_SIZE(chain));
+	if (n == 0)
+		return;
+	cg->locinl[id] = (uint32_t)cg->inl.n + 1;
+	BT_VEC_PUSH(cg->inl, (long)n);
+	for (k = n; k-- > 0;) {
+		long g = -1;
+
+		for (j = 0; j < names->n; j++)
+			if (names->v[j].module == l->module &&
+			    strcmp(names->v[j].name, chain[k].name) == 0)
+				g = names->v[j].func;
+		if (g < 0) {
+			struct inl_name x;
+
+			g = (long)bt_session_add_func(s, l->module, chain[k].name, 0, 0,
+			    BT_FK_INLINE);
+			x.module = l->module;
+			x.name = s->funcs.v[g].pub.name;
+			x.func = g;
+			BT_VEC_PUSH(*names, x);
+		}
+		BT_VEC_PUSH(cg->inl, g);
+	}
+}
+
+/* Name every location of the selected chains (once per selection). */
+static void
+map_locs(struct bt_session *s)
+{
+	struct bt_callgraph *cg = &s->cg;
+	struct inl_names names = { 0 };
+	struct finder fd;
+	size_t i, k;
+
+	free(cg->locfunc);
+	free(cg->locinl);
+	cg->inl.n = 0;
+	cg->nlocs = bt_chains_nlocs(s->p);
+	cg->locfunc = bt_xcalloc(cg->nlocs + 1, sizeof(long));
+	cg->locinl = bt_xcalloc(cg->nlocs + 1, sizeof(uint32_t));
+	for (i = 0; i < cg->nlocs; i++)
+		cg->locfunc[i] = -2;
+	cg->kfunc = -1;
+	finder_init(s, &fd);
+	for (i = 0; i < cg->counts.n; i++) {
+		const uint32_t *locs;
+		size_t n = bt_chains_get(s->p, (uint32_t)cg->counts.v[i].off, &locs);
+		for (k = 0; k < n; k++) {
+			const struct bt_loc *l;
+
+			if (locs[k] == BT_LOC_GAP || cg->locfunc[locs[k]] != -2)
+				continue;
+			l = bt_chains_loc(s->p, locs[k]);
+			cg->locfunc[locs[k]] = loc_func(s, &fd, l);
+			if (cg->locfunc[locs[k]] >= 0)
+				loc_inlines(s, locs[k], l, cg->locfunc[locs[k]], &names);
+		}
+	}
+	BT_VEC_FREE(names);
+	free(fd.v);
+	free(fd.added);
+}
+
+/*
+ * A chain as functions, leaf first: f[i], and gap[i] true when frames may
+ * be missing between f[i - 1] and f[i]. Returns how many.
+ */
+static size_t
+chain_funcs(struct bt_session *s, uint32_t id, long *f, bool *gap)
+{
+	const uint32_t *locs;
+	size_t n = bt_chains_get(s->p, id, &locs), k, m = 0;
+	bool g = false;
+
+	for (k = 0; k < n; k++) {
+		long fi = locs[k] == BT_LOC_GAP ? -1 : s->cg.locfunc[locs[k]];
+		uint32_t inl = fi >= 0 ? s->cg.locinl[locs[k]] : 0;
+
+		if (fi < 0) {
+			g = true;	/* unknown frame: nothing is known across it */
+			continue;
+		}
+		if (inl != 0) {	/* the inlined functions, innermost first */
+			const long *run = s->cg.inl.v + inl - 1;
+			long j;
+
+			for (j = 1; j <= run[0] && m + 1 < CHAIN_MAX; j++) {
+				f[m] = run[j];
+				gap[m] = g && m > 0;
+				g = false;
+				m++;
+			}
+		}
+		if (m >= CHAIN_MAX)
+			break;
+		f[m] = fi;
+		gap[m] = g && m > 0;
+		g = false;
+		m++;
+	}
+	return m;
+}
+
+static int
+leaf_cmp(const void *a, const void *b)
+{
+	const struct bt_hist_entry *x = a, *y = b;
+
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	return x->off < y->off ? -1 : x->off > y->off;
+}
+
+size_t
+bt_callgraph_focus(struct bt_session *s, struct bt_hist_entry **leaves)
+{
+	struct bt_callgraph *cg = &s->cg;
+	signed char *verdict;
+	long f[CHAIN_MAX];
+	bool gap[CHAIN_MAX];
+	BT_VEC(struct bt_hist_entry) out = { 0 };
+	size_t i, k, n, keep = 0, nf;
+
+	map_locs(s);
+	nf = s->funcs.n;
+	verdict = bt_xcalloc(nf + 1, 1);
+	for (i = 0; i < cg->counts.n; i++) {
+		uint32_t id = (uint32_t)cg->counts.v[i].off;
+		const uint32_t *locs;
+		bool in = false;
+
+		n = chain_funcs(s, id, f, gap);
+		for (k = 0; k < n && !in; k++) {
+			size_t fi = (size_t)f[k];
+			if (fi >= nf)
+				continue;
+			if (verdict[fi] == 0)
+				verdict[fi] = s->focus(&s->funcs.v[fi].pub, s->focus_arg) ? 1 : -1;
+			in = verdict[fi] > 0;
+		}
+		if (!in)
+			continue;
+		cg->counts.v[keep++] = cg->counts.v[i];
+		bt_chains_get(s->p, id, &locs);
+		{
+			const struct bt_loc *l = bt_chains_loc(s->p, locs[0]);
+			struct bt_hist_entry e = cg->counts.v[i];
+			e.module = l->module;
+			e.off = l->off;
+			BT_VEC_PUSH(out, e);
+		}
+	}
+	cg->counts.n = keep;
+	free(verdict);
+	/* merge equal leaves */
+	bt_qsort(out.v, out.n, sizeof(*out.v), leaf_cmp);
+	for (i = 0, k = 0; i < out.n; i++) {
+		if (k > 0 && leaf_cmp(&out.v[k - 1], &out.v[i]) == 0) {
+			out.v[k - 1].samples += out.v[i].samples;
+			out.v[k - 1].period += out.v[i].period;
+		} else
+			out.v[k++] = out.v[i];
+	}
+	*leaves = out.v;
+	return k;
+}
+
+struct edge {
+	uint32_t caller, callee;
+	uint64_t samples;
+};
+
+struct edges {
+	BT_VEC(struct edge) v;
+	uint32_t *slots;
+	size_t nslots;
+};
+
+static uint64_t
+edge_hash(uint32_t a, uint32_t b)
+{
+	return bt_hash64(((uint64_t)a << 32) | b);
+}
+
+static void
+edges_rehash(struct edges *e)
+{
+	size_t i, j;
+
+	free(e->slots);
+	e->nslots = e->nslots ? e->nslots * 2 : 256;
+	e->slots = bt_xcalloc(e->nslots, sizeof(uint32_t));
+	for (i = 0; i < e->v.n; i++) {
+		j = edge_hash(e->v.v[i].caller, e->v.v[i].callee) & (e->nslots - 1);
+		while (e->slots[j])
+			j = (j + 1) & (e->nslots - 1);
+		e->slots[j] = (uint32_t)i + 1;
+	}
+}
+
+static void
+edge_add(struct edges *e, uint32_t caller, uint32_t callee, uint64_t samples)
+{
+	size_t j;
+	struct edge x;
+
+	if ((e->v.n + 1) * 2 > e->nslots)
+		edges_rehash(e);
+	for (j = edge_hash(caller, callee) & (e->nslots - 1);; j = (j + 1) & (e->nslots - 1)) {
+		uint32_t sl = e->slots[j];
+		if (sl == 0)
+			break;
+		if (e->v.v[sl - 1].caller == caller && e->v.v[sl - 1].callee == callee) {
+			e->v.v[sl - 1].samples += samples;
+			return;
+		}
+	}
+	x.caller = caller;
+	x.callee = callee;
+	x.samples = samples;
+	BT_VEC_PUSH(e->v, x);
+	e->slots[j] = (uint32_t)e->v.n;
+}
+
+static int
+fedge_cmp(const void *a, const void *b)
+{
+	const struct bt_func_edge *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	return x->func < y->func ? -1 : x->func > y->func;
+}
+
+/* Group the edges by one end into lists sorted hottest first. */
+static void
+group_edges(struct bt_session *s, const struct edges *e, bool by_callee,
+	    struct bt_func_edge **list, size_t **start)
+{
+	size_t nf = s->cg.nfuncs, i;
+	size_t *st = bt_xcalloc(nf + 2, sizeof(size_t));
+	struct bt_func_edge *l = bt_xcalloc(e->v.n + 1, sizeof(*l));
+	size_t *fill;
+
+	for (i = 0; i < e->v.n; i++)
+		st[(by_callee ? e->v.v[i].callee : e->v.v[i].caller) + 1]++;
+	for (i = 0; i < nf; i++)
+		st[i + 1] += st[i];
+	fill = bt_xcalloc(nf + 1, sizeof(size_t));
+	for (i = 0; i < e->v.n; i++) {
+		uint32_t key = by_callee ? e->v.v[i].callee : e->v.v[i].caller;
+		uint32_t other = by_callee ? e->v.v[i].caller : e->v.v[i].callee;
+		uint64_t incl = s->funcs.v[key].pub.inclusive;
+		struct bt_func_edge *x = &l[st[key] + fill[key]++];
+
+		x->func = other;
+		x->samples = e->v.v[i].samples;
+		x->percent = incl ? 100.0 * (double)x->samples / (double)incl : 0;
+	}
+	for (i = 0; i < nf; i++)
+		bt_qsort(l + st[i], st[i + 1] - st[i], sizeof(*l), fedge_cmp);
+	free(fill);
+	*list = l;
+	*start = st;
+}
+
+void
+bt_callgraph_build(struct bt_session *s)
+{
+	struct bt_callgraph *cg = &s->cg;
+	long f[CHAIN_MAX];
+	bool gap[CHAIN_MAX];
+	struct edges e;
+	uint32_t *stamp;
+	size_t i, k, j, n;
+
+	if (s->p->chains == NULL) {
+		for (i = 0; i < s->funcs.n; i++) {
+			s->funcs.v[i].pub.inclusive = s->funcs.v[i].pub.samples;
+			s->funcs.v[i].pub.inclusive_percent = s->funcs.v[i].pub.percent;
+		}
+		return;
+	}
+	map_locs(s);
+	memset(&e, 0, sizeof(e));
+	cg->nfuncs = s->funcs.n;	/* every chain's functions are in the table now */
+	stamp = bt_xcalloc(cg->nfuncs + 1, sizeof(uint32_t));
+	for (i = 0; i < cg->counts.n; i++) {
+		uint64_t c = cg->counts.v[i].samples;
+
+		n = chain_funcs(s, (uint32_t)cg->counts.v[i].off, f, gap);
+		for (k = 0; k < n; k++) {
+			if (stamp[f[k]] == i + 1)
+				continue;
+			stamp[f[k]] = (uint32_t)i + 1;
+			s->funcs.v[f[k]].pub.inclusive += c;
+		}
+		for (k = 0; k + 1 < n; k++) {
+			bool seen = false;
+
+			if (gap[k + 1] || f[k] == f[k + 1])
+				continue;
+			for (j = 0; j < k && !seen; j++)
+				seen = f[j] == f[k] && f[j + 1] == f[k + 1] && !gap[j + 1];
+			if (!seen)
+				edge_add(&e, (uint32_t)f[k + 1], (uint32_t)f[k], c);
+		}
+	}
+	free(stamp);
+	for (i = 0; i < s->funcs.n; i++)
+		s->funcs.v[i].pub.inclusive_percent = s->samples ? 100.0 *
+		    (double)s->funcs.v[i].pub.inclusive / (double)s->samples : 0;
+	group_edges(s, &e, true, &cg->callers, &cg->caller_start);
+	group_edges(s, &e, false, &cg->callees, &cg->callee_start);
+	BT_VEC_FREE(e.v);
+	free(e.slots);
+}
+
+bool
+bt_session_has_chains(const struct bt_session *s)
+{
+	return s->p->chains != NULL;
+}
+
+size_t
+bt_session_callers(const struct bt_session *s, size_t fi, const struct bt_func_edge **e)
+{
+	const struct bt_callgraph *cg = &s->cg;
+
+	*e = NULL;
+	if (cg->callers == NULL || fi >= cg->nfuncs)
+		return 0;
+	*e = cg->callers + cg->caller_start[fi];
+	return cg->caller_start[fi + 1] - cg->caller_start[fi];
+}
+
+size_t
+bt_session_callees(const struct bt_session *s, size_t fi, const struct bt_func_edge **e)
+{
+	const struct bt_callgraph *cg = &s->cg;
+
+	*e = NULL;
+	if (cg->callees == NULL || fi >= cg->nfuncs)
+		return 0;
+	*e = cg->callees + cg->callee_start[fi];
+	return cg->callee_start[fi + 1] - cg->callee_start[fi];
+}
+
+size_t
+bt_session_outside_callers(struct bt_session *s, size_t fi, struct bt_func_edge **out)
+{
+	struct bt_callgraph *cg = &s->cg;
+	BT_VEC(struct bt_func_edge) acc = { 0 };
+	long f[CHAIN_MAX];
+	bool gap[CHAIN_MAX];
+	uint64_t self = 0;
+	size_t i, k, j, n;
+	uint32_t mi;
+
+	*out = NULL;
+	if (s->p->chains == NULL || fi >= cg->nfuncs || cg->locfunc == NULL)
+		return 0;
+	mi = s->funcs.v[fi].module;
+	for (i = 0; i < cg->counts.n; i++) {
+		n = chain_funcs(s, (uint32_t)cg->counts.v[i].off, f, gap);
+		if (n == 0 || (size_t)f[0] != fi)
+			continue;
+		self += cg->counts.v[i].samples;
+		for (k = 1; k < n; k++) {
+			const struct bt_sfunc *sf = &s->funcs.v[f[k]];
+			if (sf->module != mi && sf->pub.kind != BT_FK_KERNEL &&
+			    sf->pub.kind != BT_FK_UNKNOWN)
+				break;
+		}
+		if (k == n)
+			continue;
+		for (j = 0; j < acc.n && acc.v[j].func != (size_t)f[k]; j++)
+			;
+		if (j == acc.n) {
+			struct bt_func_edge e = { (size_t)f[k], 0, 0 };
+			BT_VEC_PUSH(acc, e);
+		}
+		acc.v[j].samples += cg->counts.v[i].samples;
+	}
+	for (j = 0; j < acc.n; j++)
+		acc.v[j].percent = self ? 100.0 * (double)acc.v[j].samples / (double)self : 0;
+	bt_qsort(acc.v, acc.n, sizeof(*acc.v), fedge_cmp);
+	*out = acc.v;
+	return acc.n;
+}
+
+struct stack_acc {
+	size_t n;
+	uint64_t samples;
+	size_t *funcs;
+};
+
+static int
+stack_cmp(const void *a, const void *b)
+{
+	const struct stack_acc *x = a, *y = b;
+
+	if (x->samples != y->samples)
+		return x->samples > y->samples ? -1 : 1;
+	if (x->n != y->n)
+		return x->n < y->n ? -1 : 1;
+	return memcmp(x->funcs, y->funcs, x->n * sizeof(size_t));
+}
+
+size_t
+bt_session_stacks(struct bt_session *s, size_t fi, uint64_t addr, struct bt_stack **out)
+{
+	struct bt_callgraph *cg = &s->cg;
+	BT_VEC(struct stack_acc) acc = { 0 };
+	long f[CHAIN_MAX];
+	bool gap[CHAIN_MAX];
+	struct bt_msyms *ms;
+	uint64_t off = addr;
+	size_t i, k, n, total = 0;
+	struct bt_stack *st;
+	size_t *fl;
+	uint32_t mi;
+
+	*out = NULL;
+	if (s->p->chains == NULL || fi >= s->funcs.n || cg->locfunc == NULL)
+		return 0;
+	mi = s->funcs.v[fi].module;
+	ms = bt_session_syms(s, mi);
+	if (ms != NULL && bt_msyms_addr_to_off(ms, addr, &off) < 0)
+		return 0;
+	for (i = 0; i < cg->counts.n; i++) {
+		const uint32_t *locs;
+		const struct bt_loc *l;
+		struct stack_acc a;
+
+		bt_chains_get(s->p, (uint32_t)cg->counts.v[i].off, &locs);
+		l = bt_chains_loc(s->p, locs[0]);
+		if (l->module != mi || l->off != off)
+			continue;
+		n = chain_funcs(s, (uint32_t)cg->counts.v[i].off, f, gap);
+		a.n = n;
+		a.samples = cg->counts.v[i].samples;
+		a.funcs = bt_xcalloc(n + 1, sizeof(size_t));
+		for (k = 0; k < n; k++)
+			a.funcs[k] = (size_t)f[k];
+		/* chains that differ below the function level are one path */
+		for (k = 0; k < acc.n; k++)
+			if (acc.v[k].n == n && memcmp(acc.v[k].funcs, a.funcs,
+			    n * sizeof(size_t)) == 0)
+				break;
+		if (k < acc.n) {
+			acc.v[k].samples += a.samples;
+			free(a.funcs);
+		} else
+			BT_VEC_PUSH(acc, a);
+		total += n;
+	}
+	bt_qsort(acc.v, acc.n, sizeof(*acc.v), stack_cmp);
+	st = bt_xmalloc(acc.n * sizeof(*st) + total * sizeof(size_t) + 1);
+	fl = (size_t *)(st + acc.n);
+	for (i = 0; i < acc.n; i++) {
+		memcpy(fl, acc.v[i].funcs, acc.v[i].n * sizeof(size_t));
+		st[i].funcs = fl;
+		st[i].nfuncs = acc.v[i].n;
+		st[i].samples = acc.v[i].samples;
+		fl += acc.v[i].n;
+		free(acc.v[i].funcs);
+	}
+	n = acc.n;
+	BT_VEC_FREE(acc);
+	*out = st;
+	return n;
+}
+
+int
+bt_session_focus(struct bt_session *s, bt_frame_match_fn match, void *arg,
+		 struct bt_error *err)
+{
+	bt_frame_match_fn old = s->focus;
+	void *old_arg = s->focus_arg;
+
+	if (match != NULL && s->p->chains == NULL)
+		return bt_error_set(err, BT_ENODATA,
+		    "the recording has no call chains to focus on");
+	s->focus = match;
+	s->focus_arg = arg;
+	if (bt_session_select(s, s->o.event, s->o.time_from, s->o.time_to,
+	    s->o.time_percent, err) < 0) {
+		s->focus = old;
+		s->focus_arg = old_arg;
+		bt_session_select(s, s->o.event, s->o.time_from, s->o.time_to,
+		    s->o.time_percent, NULL);
+		return -BT_EINVAL;
+	}
+	return 0;
+}
+
+bool
+bt_frame_match_names(const struct bt_func *f, void *arg)
+{
+	const char *const *names = arg;
+	char buf[1024];
+	size_t i;
+
+	for (i = 0; names[i] != NULL; i++)
+		if (strcmp(f->name, names[i]) == 0 ||
+		    strcmp(bt_name_short(f->name, false, buf, sizeof(buf)), names[i]) == 0)
+			return true;
+	return false;
+}

@@ -1,0 +1,135 @@
+/*
+ * The callers/callees view of one function (DESIGN.md §6): its callers
+ * above (who called it, with the share of its inclusive samples that came
+ * through each), the function itself, its callees below (where its
+ * inclusive samples went), hottest first, as Hotspot's caller/callee view
+ * and perf report -G show them. Given an instruction, the call paths whose
+ * samples landed on it follow (Tracy's entry stacks).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "benchtui/session.h"
+#include "view/view-int.h"
+
+#define NAME_W 48
+
+static void
+text_row(struct bt_view *v, const char *text)
+{
+	struct bt_row *r = view_add_row(v, BT_ROW_TEXT);
+
+	r->func = (size_t)-1;
+	r->text = text;
+	view_add_cell(v, text, BT_STYLE_COMMENT);
+}
+
+/* One function row: percent (of the subject's inclusive), samples, arrow, name. */
+static void
+edge_row(struct bt_view *v, const struct bt_view_opts *o, size_t func,
+	 uint64_t samples, double percent, const char *arrow, const char *label)
+{
+	const struct bt_func *f = bt_session_func(v->s, func);
+	struct bt_row *r = view_add_row(v, BT_ROW_FUNC);
+
+	r->func = func;
+	r->name = f->name;
+	r->short_name = view_short_name(v, f->name, false);
+	r->module = f->module;
+	r->addr = f->start;
+	r->samples = samples;
+	r->percent = percent;
+	r->weight = percent;
+	r->label = label;
+	r->text = f->name;
+	if (percent >= HOT_MIN_PERCENT)
+		r->flags |= BT_ROW_F_HOT;
+	view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.2f%%", percent), 8,
+	    true), view_heat(percent, samples > 0));
+	view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%" PRIu64, samples), 9,
+	    true), BT_STYLE_NORMAL);
+	view_add_cell(v, view_pad(v, arrow, 5, true), BT_STYLE_COMMENT);
+	view_add_cell(v, " ", BT_STYLE_NORMAL);
+	view_add_cell(v, view_pad(v, f->module_name, 16, false), BT_STYLE_ADDR);
+	view_add_cell(v, " ", BT_STYLE_NORMAL);
+	view_add_cell(v, view_name(v, f->name, o),
+	    f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
+}
+
+struct bt_view *
+bt_view_callers(struct bt_session *s, size_t func, const uint64_t *addr,
+		const struct bt_view_opts *o)
+{
+	struct bt_view *v = view_new(s);
+	const struct bt_func *f = bt_session_func(s, func);
+	const struct bt_func_edge *e;
+	struct bt_view_opts def;
+	size_t n, i, k;
+	static const char *const heads[] = { "Percent", "Samples", "", "", "Module", "", "Symbol" };
+	static const size_t widths[] = { 8, 9, 5, 1, 16, 1, 0 };
+	static const bool right[] = { true, true, true, false, false, false, false };
+
+	if (o == NULL) {
+		bt_view_opts_init(&def);
+		o = &def;
+	}
+	view_set_func(v, func);
+	view_set_title(v, "", f->name, "  %.2f%% inclusive, %.2f%% self",
+	    f->inclusive_percent, f->percent);
+	if (!bt_session_has_chains(s)) {
+		BT_VEC_PUSH(v->notes, "the recording has no call chains "
+		    "(record with benchtui's default, or perf record -g)");
+	}
+	n = bt_session_callers(s, func, &e);
+	text_row(v, n ? "callers: who called it (share of its inclusive samples through each)" :
+	    "callers: none known");
+	for (i = 0; i < n; i++)
+		edge_row(v, o, e[i].func, e[i].samples, e[i].percent, "<-", "caller");
+	edge_row(v, o, func, f->inclusive, f->inclusive_percent, "=", "function");
+	n = bt_session_callees(s, func, &e);
+	text_row(v, n ? "callees: where its inclusive samples went" :
+	    "callees: none (its samples are its own)");
+	for (i = 0; i < n; i++)
+		edge_row(v, o, e[i].func, e[i].samples, e[i].percent, "->", "callee");
+	if (addr != NULL) {
+		struct bt_stack *st;
+		uint64_t total = 0;
+
+		n = bt_session_stacks(s, func, *addr, &st);
+		for (i = 0; i < n; i++)
+			total += st[i].samples;
+		text_row(v, n ? bt_strpool_addf(&v->pool, "entry stacks of %" PRIx64
+		    ": the call paths whose samples landed there", *addr) :
+		    bt_strpool_addf(&v->pool, "entry stacks of %" PRIx64
+		    ": no samples there", *addr));
+		for (i = 0; i < n; i++) {
+			struct bt_strbuf sb = BT_STRBUF_INIT;
+			double pct = total ? 100.0 * (double)st[i].samples / (double)total : 0;
+			struct bt_row *r;
+
+			for (k = 1; k < st[i].nfuncs; k++)
+				bt_strbuf_addf(&sb, "%s%s", k > 1 ? " <- " : "",
+				    view_name(v, bt_session_func(s, st[i].funcs[k])->name, o));
+			r = view_add_row(v, BT_ROW_FUNC);
+			r->func = st[i].nfuncs > 1 ? st[i].funcs[1] : func;
+			r->name = bt_session_func(s, r->func)->name;
+			r->samples = st[i].samples;
+			r->percent = pct;
+			r->weight = pct;
+			r->label = "stack";
+			r->text = bt_strpool_addstr(&v->pool, sb.len ? sb.buf : "(no caller known)");
+			view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.2f%%", pct), 8,
+			    true), view_heat(pct, st[i].samples > 0));
+			view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%" PRIu64,
+			    st[i].samples), 9, true), BT_STYLE_NORMAL);
+			view_add_cell(v, view_pad(v, "<-", 5, true), BT_STYLE_COMMENT);
+			view_add_cell(v, " ", BT_STYLE_NORMAL);
+			view_add_cell(v, r->text, BT_STYLE_NORMAL);
+			bt_strbuf_release(&sb);
+		}
+		free(st);
+	}
+	view_set_columns(v, heads, widths, right, 7);
+	view_seal(v);
+	return v;
+}

@@ -1,0 +1,327 @@
+/*
+ * Unit tests: the call graph of a session (inclusive samples, callers,
+ * callees, entry stacks) and the focus selection (DESIGN.md §7's "samples
+ * whose chain passes through frame F"), on a real recording of
+ * tests/fixtures/chains.c made here with the default call chains (built
+ * -O2 -g, no frame pointers). What the recording holds varies from run to
+ * run; what is checked holds for every run: the focus keeps exactly the
+ * samples through the frame, and is cheap (the match runs once per
+ * function, not per sample).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "benchtui/browse.h"
+#include "benchtui/profile.h"
+#include "benchtui/record.h"
+#include "benchtui/session.h"
+#include "benchtui/view.h"
+#include "synth.h"
+
+static char dir[] = "/tmp/bt-callgraph.XXXXXX";
+static char bin[PATH_MAX], rec[PATH_MAX + 16];
+static bool recorded;
+
+static struct bt_session *
+open_session(void)
+{
+	struct bt_error err = { 0 };
+	struct bt_profile *p = bt_profile_open(rec, &err);
+	struct bt_session *s;
+
+	assert_non_null(p);
+	s = bt_session_new(p, NULL, &err);
+	assert_non_null(s);
+	return s;
+}
+
+static long
+find(struct bt_session *s, const char *name)
+{
+	long i = bt_session_find(s, name);
+
+	assert_true(i >= 0);
+	return i;
+}
+
+static uint64_t
+caller_samples(struct bt_session *s, size_t fi, const char *caller)
+{
+	const struct bt_func_edge *e;
+	size_t n = bt_session_callers(s, fi, &e), i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(bt_session_func(s, e[i].func)->name, caller) == 0)
+			return e[i].samples;
+	return 0;
+}
+
+static void
+test_graph(void **state)
+{
+	struct bt_session *s;
+	const struct bt_func_edge *e;
+	struct bt_stack *st;
+	long leaf, main_, c3, c1;
+	size_t n, i, ns;
+	uint64_t sum = 0, total;
+
+	if (!recorded)
+		skip();
+	s = open_session();
+	assert_true(bt_session_has_chains(s));
+	leaf = find(s, "leaf");
+	main_ = find(s, "main");
+	c3 = find(s, "caller_three");
+	c1 = find(s, "caller_one");
+	total = bt_session_samples(s);
+	/* main is in (nearly) every chain; a function's inclusive >= self */
+	assert_true(bt_session_func(s, main_)->inclusive * 100 >= total * 95);
+	for (i = 0; i < bt_session_nfuncs(s); i++) {
+		const struct bt_func *f = bt_session_func(s, i);
+		assert_true(f->inclusive >= f->samples);
+		assert_true(f->inclusive <= total);
+	}
+	/* leaf's callers: the two callers, and they sum to at most its inclusive */
+	n = bt_session_callers(s, (size_t)leaf, &e);
+	assert_true(n >= 2);
+	for (i = 0; i < n; i++) {
+		sum += e[i].samples;
+		if (i)
+			assert_true(e[i - 1].samples >= e[i].samples);
+	}
+	assert_true(sum <= bt_session_func(s, leaf)->inclusive);
+	assert_true(caller_samples(s, (size_t)leaf, "caller_three") >
+	    caller_samples(s, (size_t)leaf, "caller_one"));
+	/* caller_three's callees: leaf */
+	n = bt_session_callees(s, (size_t)c3, &e);
+	assert_true(n >= 1);
+	assert_int_equal(e[0].func, (size_t)leaf);
+	(void)c1;
+	/* entry stacks of leaf's hottest instruction: leaf first, then a caller */
+	{
+		struct bt_annotation;
+		uint64_t addr = bt_session_func(s, leaf)->start;
+		uint64_t best = 0, a;
+		/* the address with the most paths: try every byte of leaf */
+		for (a = bt_session_func(s, leaf)->start; a < bt_session_func(s, leaf)->end; a++) {
+			uint64_t got = 0;
+			ns = bt_session_stacks(s, (size_t)leaf, a, &st);
+			for (i = 0; i < ns; i++)
+				got += st[i].samples;
+			free(st);
+			if (got > best) {
+				best = got;
+				addr = a;
+			}
+		}
+		assert_true(best > 0);
+		ns = bt_session_stacks(s, (size_t)leaf, addr, &st);
+		assert_true(ns >= 1);
+		for (i = 0; i < ns; i++) {
+			assert_int_equal(st[i].funcs[0], (size_t)leaf);
+			if (i)
+				assert_true(st[i - 1].samples >= st[i].samples);
+		}
+		free(st);
+	}
+	bt_session_free(s);
+}
+
+struct counter {
+	const char *name;
+	size_t calls;
+};
+
+static bool
+count_match(const struct bt_func *f, void *arg)
+{
+	struct counter *c = arg;
+
+	c->calls++;
+	return strcmp(f->name, c->name) == 0;
+}
+
+static void
+test_focus(void **state)
+{
+	struct bt_error err = { 0 };
+	struct bt_session *s;
+	struct counter c = { "caller_one", 0 };
+	const char *names[] = { "caller_three", NULL };
+	uint64_t total, incl1, incl3, leaf_via3;
+	size_t nfuncs;
+	long leaf, f;
+
+	if (!recorded)
+		skip();
+	s = open_session();
+	total = bt_session_samples(s);
+	incl1 = bt_session_func(s, find(s, "caller_one"))->inclusive;
+	incl3 = bt_session_func(s, find(s, "caller_three"))->inclusive;
+	leaf_via3 = caller_samples(s, (size_t)find(s, "leaf"), "caller_three");
+	nfuncs = bt_session_nfuncs(s);
+
+	/* through caller_one: exactly its inclusive samples */
+	assert_int_equal(bt_session_focus(s, count_match, &c, &err), 0);
+	assert_int_equal(bt_session_samples(s), incl1);
+	assert_true(c.calls > 0 && c.calls <= nfuncs);	/* once per function */
+	leaf = find(s, "leaf");
+	assert_int_equal(caller_samples(s, (size_t)leaf, "caller_three"), 0);
+	assert_true(caller_samples(s, (size_t)leaf, "caller_one") > 0);
+	assert_int_equal(bt_session_func(s, find(s, "caller_one"))->inclusive, incl1);
+	f = bt_session_find(s, "caller_three");
+	assert_true(f < 0 || bt_session_func(s, f)->inclusive == 0);
+
+	/* by names; the focus holds across a new window */
+	assert_int_equal(bt_session_focus(s, bt_frame_match_names, names, &err), 0);
+	assert_int_equal(bt_session_samples(s), incl3);
+	assert_int_equal(caller_samples(s, (size_t)find(s, "leaf"), "caller_three"),
+	    leaf_via3);
+	assert_int_equal(bt_session_select(s, NULL, 0, 50, true, &err), 0);
+	assert_true(bt_session_samples(s) <= incl3);
+	assert_true(bt_session_samples(s) > 0);
+	f = bt_session_find(s, "caller_one");
+	assert_true(f < 0 || bt_session_func(s, f)->inclusive == 0);
+
+	/* cleared: every sample again */
+	assert_int_equal(bt_session_select(s, NULL, -1, -1, false, &err), 0);
+	assert_int_equal(bt_session_focus(s, NULL, NULL, &err), 0);
+	assert_int_equal(bt_session_samples(s), total);
+	bt_session_free(s);
+}
+
+/* Row index of the first FUNC row of v with label and function name, -1 none. */
+static long
+row_of(const struct bt_view *v, const char *label, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		if (r->kind == BT_ROW_FUNC && r->label != NULL && strcmp(r->label, label) == 0 &&
+		    r->name != NULL && strcmp(r->name, name) == 0)
+			return (long)i;
+	}
+	return -1;
+}
+
+/* C on the list, Enter follows a caller, Left returns; I orders by children; C on an instruction. */
+static void
+test_browse(void **state)
+{
+	struct bt_session *s;
+	struct bt_browser *b;
+	const struct bt_view *v;
+	long leaf, r, i;
+
+	if (!recorded)
+		skip();
+	s = open_session();
+	b = bt_browser_new(s, NULL);
+	leaf = find(s, "leaf");
+	v = bt_browser_view(b);
+	for (i = 0; i < (long)bt_view_nrows(v); i++)
+		if (bt_view_row(v, (size_t)i)->func == (size_t)leaf)
+			break;
+	bt_browser_select(b, (size_t)i, 20);
+	bt_browser_apply(b, BT_ACT_CALLERS, 20);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_CALLERS);
+	v = bt_browser_view(b);
+	assert_true(row_of(v, "caller", "caller_three") >= 0);
+	assert_true(row_of(v, "caller", "caller_one") >= 0);
+	assert_true(row_of(v, "caller", "caller_three") < row_of(v, "function", "leaf"));
+	/* Enter on caller_three: its own screen, leaf among its callees */
+	r = row_of(v, "caller", "caller_three");
+	bt_browser_select(b, (size_t)r, 20);
+	bt_browser_apply(b, BT_ACT_ENTER, 20);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_CALLERS);
+	assert_int_equal(bt_browser_depth(b), 3);
+	v = bt_browser_view(b);
+	assert_true(row_of(v, "callee", "leaf") > row_of(v, "function", "caller_three"));
+	assert_true(row_of(v, "caller", "main") >= 0);
+	bt_browser_apply(b, BT_ACT_BACK, 20);
+	assert_int_equal(bt_browser_depth(b), 2);
+	/* Enter on the function itself annotates it; C on its hottest instruction */
+	v = bt_browser_view(b);
+	bt_browser_select(b, (size_t)row_of(v, "function", "leaf"), 20);
+	bt_browser_apply(b, BT_ACT_ENTER, 20);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	bt_browser_apply(b, BT_ACT_HOTTEST, 20);
+	bt_browser_apply(b, BT_ACT_CALLERS, 20);
+	assert_int_equal(bt_browser_screen(b), BT_SCREEN_CALLERS);
+	v = bt_browser_view(b);
+	for (i = 0; i < (long)bt_view_nrows(v); i++)
+		if (bt_view_row(v, (size_t)i)->label != NULL &&
+		    strcmp(bt_view_row(v, (size_t)i)->label, "stack") == 0)
+			break;
+	assert_true(i < (long)bt_view_nrows(v));
+	assert_true(strstr(bt_view_row(v, (size_t)i)->text, "caller_") != NULL);
+	/* back to the list; I orders it by inclusive samples: main before leaf */
+	while (bt_browser_depth(b) > 1)
+		bt_browser_apply(b, BT_ACT_BACK, 20);
+	bt_browser_apply(b, BT_ACT_TOGGLE_CHILDREN, 20);
+	v = bt_browser_view(b);
+	{
+		long m = -1, l = -1;
+		for (i = 0; i < (long)bt_view_nrows(v); i++) {
+			const char *n = bt_view_row(v, (size_t)i)->name;
+			if (n != NULL && strcmp(n, "main") == 0)
+				m = i;
+			if (n != NULL && strcmp(n, "leaf") == 0)
+				l = i;
+		}
+		assert_true(m >= 0 && l >= 0 && m < l);
+	}
+	bt_browser_free(b);
+	bt_session_free(s);
+}
+
+static int
+setup(void **state)
+{
+	struct bt_record_opts o;
+	struct bt_record_result res;
+	struct bt_error err = { 0 };
+	char *argv[3];
+
+	if (test_tmpdir(dir) || test_compile(dir, "chains", "chains.c", "-O2 -g", bin,
+	    sizeof(bin)))
+		return -1;
+	snprintf(rec, sizeof(rec), "%s/chains.data", dir);
+	memset(&o, 0, sizeof(o));
+	argv[0] = bin;
+	argv[1] = "30000";
+	argv[2] = NULL;
+	o.argv = argv;
+	o.event = "cpu-clock";
+	o.output = rec;
+	recorded = bt_record_run(&o, &res, &err) == 0;
+	if (!recorded)
+		fprintf(stderr, "cannot record here, skipping: %s\n", err.msg);
+	return 0;
+}
+
+static int
+teardown(void **state)
+{
+	return test_rmdir(dir);
+}
+
+int
+main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_graph),
+		cmocka_unit_test(test_focus),
+		cmocka_unit_test(test_browse),
+	};
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
