@@ -82,7 +82,9 @@ n = 0
 total = js["samples"]
 for name, callers in folded.items():
     f = funcs.get(name)
-    if f is None or any(c["name"] != "[kernel]" for c in f["callees"]) or \
+    # a leaf: no callees but the kernel's (one [kernel] function, or named
+    # from kallsyms)
+    if f is None or any(c["module"] != "[kernel]" for c in f["callees"]) or \
             sum(callers.values()) * 100 < total:
         continue	# split only for leaves with 1% of the samples
     ours = {c["name"]: c["samples"] for c in f["callers"]}
