@@ -254,6 +254,7 @@ bench(struct bt_jw *w, const struct export_bench *e)
 	if (b->has_window) {
 		bt_jw_u64(w, "samples", b->samples);
 		bt_jw_num(w, "percent", b->percent);
+		bt_jw_str(w, "split", b->by_chain ? "chain" : "window");
 		bt_jw_array(w, "window_s", BT_JW_COMPACT, 0);
 		bt_jw_num(w, NULL, b->t_from);
 		bt_jw_num(w, NULL, b->t_to);

@@ -4,16 +4,14 @@
  * (core/harness), its results are grouped into benchmarks, and each
  * benchmark gets the samples that belong to it.
  *
- * Which samples belong to a benchmark is decided in bench_scan() and
- * nowhere else. Today it is a time window: the harness writes each result
- * when the benchmark ends (Go and criterion also when it starts), the
- * output went through a pty so that lines arrive when written, and output
- * and samples are on CLOCK_MONOTONIC. With call chains (DESIGN.md §6) it
- * becomes "the samples whose chain passes through the benchmark's entry
- * frame" (bt_harness_match_chain, or --benchmark-frames), a selection of
- * the same kind: bench_scan() sets it on the scan instead of the window,
- * and everything above (function table, lint, views, exports) is
- * unchanged. docs/benchmarks.md says the same.
+ * Which samples belong to a benchmark: with call chains, those whose
+ * chain passes through its own code (its entry frame: by_chain(),
+ * bt_bench_focus()); else, and for benchmarks that share their code
+ * (GB ->Arg, Go b.Run), its time window (bt_bench_scan()): the harness
+ * writes each result when the benchmark ends (Go and criterion also when
+ * it starts), the output went through a pty so that lines arrive when
+ * written, and output and samples are on CLOCK_MONOTONIC.
+ * docs/benchmarks.md says the same.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -21,6 +19,8 @@
 
 #include "benchtui/bench.h"
 #include "harness/harness.h"
+#include "profile/chains.h"
+#include "profile/profile-int.h"
 #include "session/session-int.h"
 #include "symbols/symbols.h"
 
@@ -33,11 +33,19 @@ struct bench {
 	const struct bt_bench_result *shown;	/* the result whose time is shown */
 };
 
+/* The selected benchmark, for bt_callgraph_focus's matcher. */
+struct bench_match {
+	const struct bt_benches *bs;
+	size_t bi;
+};
+
 struct bt_benches {
+	struct bench_match match;
 	struct bt_harness_parser *parser;
 	BT_VEC(struct bench) v;
 	bool windows;			/* sample times and output on one clock */
 	int counted_attr;		/* samples counted for this event; -1 none */
+	bool *chained;			/* per benchmark: its entry frame decides (count_samples) */
 	uint64_t outside;
 	char *frames;			/* --benchmark-frames */
 	const char *note;
@@ -413,6 +421,125 @@ benches(struct bt_session *s)
 }
 
 /*
+ * With call chains a benchmark's samples are those whose chain passes
+ * through its own code, the entry frame the runner calls (DESIGN.md §7),
+ * wherever they fall in time. That needs code no other benchmark shares:
+ * GB's ->Arg variants and Go's b.Run cases are one function, told apart
+ * by their windows still; and code known by name: criterion's closures
+ * are not named after the benchmark. count_samples() decides, per event.
+ */
+static bool
+chain_candidate(struct bt_session *s, const struct bt_benches *bs, size_t bi)
+{
+	const char *fam = bs->v.v[bi].pub.family;
+	size_t j;
+
+	if (s->p->chains == NULL || fam == NULL || fam[0] == '\0')
+		return false;
+	for (j = 0; j < bs->v.n; j++)
+		if (j != bi && bs->v.v[j].pub.family != NULL &&
+		    strcmp(bs->v.v[j].pub.family, fam) == 0)
+			return false;
+	return true;
+}
+
+/*
+ * The benchmark whose code chain id passes through (the outermost: the
+ * entry frame), -1 none. names caches each location's function name
+ * ((const char *)-1: not looked up yet).
+ */
+static long
+chain_bench(struct bt_session *s, const struct bt_benches *bs, const bool *chained,
+	    uint32_t id, const char **names)
+{
+	const uint32_t *locs;
+	size_t n = bt_chains_get(s->p, id, &locs), k, bi;
+	long found = -1;
+
+	for (k = 0; k < n; k++) {
+		const struct bt_loc *l;
+		const char *name;
+
+		if (locs[k] == BT_LOC_GAP)
+			continue;
+		if (names[locs[k]] == (const char *)-1) {
+			l = bt_chains_loc(s->p, locs[k]);
+			names[locs[k]] = func_name(s, l->module, l->off);
+		}
+		if ((name = names[locs[k]]) == NULL)
+			continue;
+		for (bi = 0; bi < bs->v.n; bi++)
+			if (chained[bi] && name_is_bench(bs, bi, name))
+				found = (long)bi;
+	}
+	return found;
+}
+
+/*
+ * A chain through a benchmark's own code is that benchmark's (counted
+ * from the windows' counts: group g is window g - 1, 0 outside). A
+ * candidate of a harness none of whose code any chain passes through
+ * keeps its window (criterion's closures are not named after it).
+ */
+static void
+regroup_chains(struct bt_session *s, struct bt_benches *bs, struct bt_hist *h,
+	       const size_t *owner, size_t nw, bool *chained)
+{
+	struct bt_hist_entry *c;
+	size_t nc = bt_hist_take(h, &c), nl = bt_chains_nlocs(s->p), i;
+	const char **names = bt_xmalloc((nl + 1) * sizeof(*names));
+	long *cb = bt_xmalloc((nc + 1) * sizeof(*cb));
+	bool *seen = bt_xcalloc(bs->v.n + 1, sizeof(*seen));
+	bool *seen_named = bt_xcalloc(bs->v.n + 1, sizeof(*seen_named));
+
+	for (i = 0; i < nl; i++)
+		names[i] = (const char *)-1;
+	for (i = 0; i < nc; i++)
+		if ((cb[i] = chain_bench(s, bs, chained, (uint32_t)c[i].off, names)) >= 0)
+			seen[cb[i]] = true;
+	/*
+	 * A harness whose benchmarks' code is seen in chains names its code:
+	 * a benchmark of it that no chain passes through has no samples (an
+	 * empty body: its window holds only the harness's)
+	 */
+	for (i = 0; i < bs->v.n; i++) {
+		size_t j;
+		bool named = seen[i];
+
+		for (j = 0; j < bs->v.n && !named; j++)
+			named = seen[j] && bs->v.v[j].pub.harness != NULL &&
+			    bs->v.v[i].pub.harness != NULL &&
+			    strcmp(bs->v.v[j].pub.harness, bs->v.v[i].pub.harness) == 0;
+		seen_named[i] = named;
+	}
+	for (i = 0; i < bs->v.n; i++)
+		bs->v.v[i].pub.by_chain = chained[i] = chained[i] && seen_named[i];
+	for (i = 0; i < nc; i++) {
+		size_t g = c[i].group;
+		uint64_t *from;
+
+		if (g > 0 && g <= nw && chained[owner[g - 1]])
+			from = &bs->v.v[owner[g - 1]].pub.samples;
+		else if (g == 0 || g > nw)
+			from = &bs->outside;
+		else if (cb[i] >= 0 && chained[cb[i]])
+			from = &bs->v.v[owner[g - 1]].pub.samples;	/* taken from a window */
+		else
+			continue;	/* a window that keeps its samples */
+		*from -= BT_MIN(*from, c[i].samples);
+		if (cb[i] >= 0 && chained[cb[i]])
+			bs->v.v[cb[i]].pub.samples += c[i].samples;
+		else
+			bs->outside += c[i].samples;
+	}
+	free(seen);
+	free(seen_named);
+	free(cb);
+	free(names);
+	free(c);
+}
+
+/*
  * The windows overlap when results interleave (a name printed again
  * later): each sample goes to the first window holding it. Sorted,
  * disjoint pairs for the scan, with the benchmark each came from.
@@ -424,13 +551,18 @@ count_samples(struct bt_session *s, struct bt_benches *bs)
 	struct bt_hist_entry *e = NULL;
 	uint64_t *w;
 	size_t *owner, nw = 0, n = 0, i, total = 0;
+	bool *chained, any_chained = false;
 
 	if (bs->counted_attr == s->attr)
 		return;
 	bs->counted_attr = s->attr;
 	bs->outside = 0;
-	for (i = 0; i < bs->v.n; i++)
+	free(bs->chained);
+	chained = bs->chained = bt_xcalloc(bs->v.n + 1, sizeof(*chained));
+	for (i = 0; i < bs->v.n; i++) {
 		bs->v.v[i].pub.samples = 0;
+		bs->v.v[i].pub.by_chain = false;
+	}
 	w = bt_xcalloc(2 * bs->v.n + 2, sizeof(*w));
 	owner = bt_xcalloc(bs->v.n + 1, sizeof(*owner));
 	for (i = 0; i < bs->v.n; i++) {
@@ -463,7 +595,11 @@ count_samples(struct bt_session *s, struct bt_benches *bs)
 	sc.fold_module = UINT32_MAX;
 	sc.windows = w;
 	sc.nwindows = nw;
-	if (bt_profile_scan(s->p, &sc, &e, &n, NULL) == 0)
+	for (i = 0; i < bs->v.n; i++)
+		any_chained |= chained[i] = chain_candidate(s, bs, i);
+	if (any_chained)
+		sc.chains = bt_hist_new();
+	if (bt_profile_scan(s->p, &sc, &e, &n, NULL) == 0) {
 		for (i = 0; i < n; i++) {
 			total += e[i].samples;
 			if (e[i].group == 0)
@@ -471,12 +607,26 @@ count_samples(struct bt_session *s, struct bt_benches *bs)
 			else if (e[i].group <= nw)
 				bs->v.v[owner[e[i].group - 1]].pub.samples += e[i].samples;
 		}
+		if (any_chained)
+			regroup_chains(s, bs, sc.chains, owner, nw, chained);
+	}
+	bt_hist_free(sc.chains);
 	for (i = 0; i < bs->v.n; i++)
 		bs->v.v[i].pub.percent = total ?
 		    100.0 * (double)bs->v.v[i].pub.samples / (double)total : 0;
 	free(e);
 	free(w);
 	free(owner);
+}
+
+/* Does benchmark bi's entry frame decide its samples (this event)? */
+static bool
+by_chain(struct bt_session *s, struct bt_benches *bs, size_t bi)
+{
+	if (s->p->chains == NULL)
+		return false;
+	count_samples(s, bs);
+	return bs->chained[bi];
 }
 
 void
@@ -486,16 +636,37 @@ bt_bench_scan(struct bt_session *s, struct bt_scan *sc)
 
 	if (s->bench < 0 || s->benches == NULL || (size_t)s->bench >= s->benches->v.n)
 		return;
+	if (by_chain(s, s->benches, (size_t)s->bench))
+		return;	/* its entry frame decides: bt_bench_focus */
 	b = &s->benches->v.v[s->bench];
-	/*
-	 * The split by time. With call chains this becomes
-	 * sc->through = the benchmark's entry frame (and the window only
-	 * where the entry frame names no one benchmark).
-	 */
+	/* the split by time: the benchmark's code is not its own */
 	sc->t_lo = BT_MAX(sc->t_lo, b->lo);
 	sc->t_hi = BT_MIN(sc->t_hi, b->hi);
 	if (sc->t_hi < sc->t_lo)
 		sc->t_hi = sc->t_lo;
+}
+
+static bool
+match_bench(const struct bt_func *f, void *arg)
+{
+	const struct bench_match *m = arg;
+
+	return name_is_bench(m->bs, m->bi, f->name);
+}
+
+bool
+bt_bench_focus(struct bt_session *s, bt_frame_match_fn *match, void **arg)
+{
+	struct bench_match *m = &s->benches->match;
+
+	if (s->bench < 0 || s->benches == NULL || (size_t)s->bench >= s->benches->v.n ||
+	    !by_chain(s, s->benches, (size_t)s->bench))
+		return false;
+	m->bs = s->benches;
+	m->bi = (size_t)s->bench;
+	*match = match_bench;
+	*arg = m;
+	return true;
 }
 
 void
@@ -504,6 +675,7 @@ bt_benches_free(struct bt_benches *bs)
 	if (bs == NULL)
 		return;
 	bt_harness_parser_free(bs->parser);
+	free(bs->chained);
 	BT_VEC_FREE(bs->v);
 	BT_VEC_FREE(bs->err_times);
 	free(bs->frames);

@@ -355,7 +355,8 @@ leaf_cmp(const void *a, const void *b)
 }
 
 size_t
-bt_callgraph_focus(struct bt_session *s, struct bt_hist_entry **leaves)
+bt_callgraph_focus(struct bt_session *s, bt_frame_match_fn match, void *arg,
+		   struct bt_hist_entry **leaves)
 {
 	struct bt_callgraph *cg = &s->cg;
 	signed char *verdict;
@@ -378,7 +379,7 @@ bt_callgraph_focus(struct bt_session *s, struct bt_hist_entry **leaves)
 			if (fi >= nf)
 				continue;
 			if (verdict[fi] == 0)
-				verdict[fi] = s->focus(&s->funcs.v[fi].pub, s->focus_arg) ? 1 : -1;
+				verdict[fi] = match(&s->funcs.v[fi].pub, arg) ? 1 : -1;
 			in = verdict[fi] > 0;
 		}
 		if (!in)

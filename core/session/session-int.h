@@ -108,7 +108,8 @@ void bt_callgraph_release(struct bt_callgraph *cg);
  * accepts; their leaves, (module, file offset, samples, period) sorted, go
  * to *leaves (malloc'ed), from which the hits are counted again.
  */
-size_t bt_callgraph_focus(struct bt_session *s, struct bt_hist_entry **leaves);
+size_t bt_callgraph_focus(struct bt_session *s, bt_frame_match_fn match,
+			  void *arg, struct bt_hist_entry **leaves);
 /* Inclusive counts and caller/callee lists of the current function table. */
 void bt_callgraph_build(struct bt_session *s);
 
@@ -119,6 +120,11 @@ void bt_callgraph_build(struct bt_session *s);
  */
 struct bt_scan;
 void bt_bench_scan(struct bt_session *s, struct bt_scan *sc);
+/*
+ * With call chains, the selected benchmark's samples are those whose chain
+ * passes through its entry frame: true with the matcher to focus on.
+ */
+bool bt_bench_focus(struct bt_session *s, bt_frame_match_fn *match, void **arg);
 void bt_benches_free(struct bt_benches *bs);
 
 /*

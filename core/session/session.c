@@ -444,6 +444,8 @@ static int
 select_data(struct bt_session *s, struct bt_error *err)
 {
 	struct bt_profile *p = s->p;
+	bt_frame_match_fn match;
+	void *arg;
 	size_t i;
 	int attr = bt_session_default_event(p);
 
@@ -471,10 +473,15 @@ select_data(struct bt_session *s, struct bt_error *err)
 		return -BT_EIO;
 	bt_qsort(s->hits.v, s->hits.n, sizeof(*s->hits.v), hit_cmp);
 	build_funcs(s);
-	if (s->focus != NULL && p->chains != NULL) {
+	/* a focus, or the selected benchmark's entry frame (bench.c) */
+	match = s->focus;
+	arg = s->focus_arg;
+	if (match == NULL && p->chains != NULL)
+		bt_bench_focus(s, &match, &arg);
+	if (match != NULL && p->chains != NULL) {
 		/* the samples through the focus: their leaves are the hits */
 		struct bt_hist_entry *leaves;
-		size_t n = bt_callgraph_focus(s, &leaves);
+		size_t n = bt_callgraph_focus(s, match, arg, &leaves);
 
 		s->funcs.n = 0;
 		s->hits.n = 0;

@@ -43,6 +43,8 @@ struct bt_session;
  * @nresults: result lines grouped here
  * @line: the output line of its first result
  * @has_window: its samples are known (times on one clock)
+ * @by_chain: its samples are those whose call chain passes through its
+ *            own code (its entry frame), else those of its window
  * @t_from, @t_to: its window, seconds from the first sample
  * @samples: its samples in the shown event
  * @percent: of all samples of the event
@@ -62,6 +64,7 @@ struct bt_bench {
 	size_t nresults;
 	size_t line;
 	bool has_window;
+	bool by_chain;
 	double t_from, t_to;
 	uint64_t samples;
 	double percent;
