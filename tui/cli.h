@@ -15,7 +15,7 @@
 struct cli {
 	const char *event, *output, *input, *symbol, *export_path;
 	unsigned freq, delay, mmap_pages;
-	bool quiet, stdio, help, version, no_jit;
+	bool quiet, stdio, help, version, no_jit, jit_copy;
 	struct bt_session_opts so;
 	struct bt_export_opts eo;
 	char **cmd;

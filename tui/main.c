@@ -156,6 +156,14 @@ record(const struct cli *c)
 		if (!c->quiet && js.note != NULL)
 			fprintf(stderr, "benchtui: %s\n", js.note);
 	}
+	if (c->jit_copy) {
+		if (bt_jit_setup_copy(argv, output, &js, &err) < 0) {
+			fprintf(stderr, "benchtui: %s\n", err.msg);
+			bt_jit_setup_release(&js);
+			return EXIT_NODATA;
+		}
+		argv = js.argv;
+	}
 
 	prog.cmd = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	if (progress_wanted(c)) {
@@ -168,6 +176,7 @@ record(const struct cli *c)
 	ro.delay_ms = c->delay;
 	ro.output = output;
 	ro.mmap_pages = c->mmap_pages;
+	ro.jit_copy_dir = js.copy_code ? js.dir : NULL;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -175,13 +184,13 @@ record(const struct cli *c)
 	sigaction(SIGHUP, &sa, NULL);
 	ret = bt_record_run(&ro, &res, &err);
 	progress_end(&prog);
-	if (js.runtime != BT_JIT_NONE) {
-		if (js.env_name != NULL)
-			unsetenv(js.env_name);
-		if (ret == 0 && bt_jit_collect(&js, res.pid, jmsg, sizeof(jmsg)) >= 0 &&
-		    jmsg[0])
-			fprintf(stderr, "benchtui: %s\n", jmsg);
-	}
+	if (js.env_name != NULL)
+		unsetenv(js.env_name);
+	if (ret == 0 && !c->quiet && res.jit_note[0])
+		fprintf(stderr, "benchtui: %s\n", res.jit_note);
+	if (js.dir != NULL && ret == 0 &&
+	    bt_jit_collect(&js, res.pid, jmsg, sizeof(jmsg)) >= 0 && jmsg[0])
+		fprintf(stderr, "benchtui: %s\n", jmsg);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);

@@ -15,6 +15,7 @@
 
 #include "base.h"
 #include "benchtui/record.h"
+#include "jit/jitcopy.h"
 #include "perf/meta.h"
 #include "perf/perfdata.h"
 #include "record/record-int.h"
@@ -282,14 +283,48 @@ setup(struct recorder *rc, struct bt_error *err)
 	return rc->w == NULL ? -BT_EIO : 0;
 }
 
+static void
+on_sigchld(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * The command is held at its exit (o->jit_copy_dir): copy its JIT code,
+ * let it go. Its run ended when it began to exit.
+ */
+static void
+at_exit_stop(struct recorder *rc, double *end)
+{
+	*end = bt_now();
+	bt_jit_copy_at_exit(rc->child.pid, rc->o->jit_copy_dir, rc->res->jit_note,
+	    sizeof(rc->res->jit_note));
+	bt_child_detach(&rc->child);
+}
+
 /* Drain while the command runs; stop it step by step when interrupted. */
 static int
 run(struct recorder *rc, double t0)
 {
 	bool failed = false;
 	int status = 0;
+	double end = 0;
+	sigset_t chld, orig_mask, wait_mask;
+	bool traced = rc->child.traced;
+	struct sigaction sa, old_sa;
+	struct timespec tick = { 0, 50 * 1000000L };
 
 	rc->res->pid = (int)rc->child.pid;	/* reaping forgets it */
+	/* a traced child's stops wake the loop (SIGCHLD), not the next tick */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, traced ? &chld : NULL, &orig_mask);
+	wait_mask = orig_mask;
+	sigdelset(&wait_mask, SIGCHLD);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigchld;
+	if (traced)
+		sigaction(SIGCHLD, &sa, &old_sa);
 	for (;;) {
 		struct pollfd pfd[256];
 		size_t np = BT_MIN(rc->ev.n, BT_ARRAY_SIZE(pfd)), i;
@@ -298,19 +333,27 @@ run(struct recorder *rc, double t0)
 			pfd[i].fd = rc->ev.fds[i];
 			pfd[i].events = POLLIN;
 		}
-		poll(pfd, np, 50);
+		ppoll(pfd, np, &tick, traced ? &wait_mask : NULL);
 		if (!failed && drain_all(rc))
 			failed = true;
 		if (rc->o->progress != NULL)
 			rc->o->progress(rc->res, bt_now() - t0, rc->o->progress_arg);
 		if (bt_child_reap(&rc->child, &status))
 			break;
+		if (rc->child.at_exit) {
+			at_exit_stop(rc, &end);
+			continue;
+		}
 		if (interrupt_sig) {
 			rc->res->interrupted = true;
 			bt_child_interrupt(&rc->child, interrupt_sig, bt_now());
 		}
 	}
-	rc->res->duration = bt_now() - t0;
+	if (traced) {
+		sigaction(SIGCHLD, &old_sa, NULL);
+		sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+	}
+	rc->res->duration = (end ? end : bt_now()) - t0;
 	rc->res->wait_status = status;
 	if (!failed && drain_all(rc))
 		failed = true;
@@ -347,6 +390,10 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	ret = bt_child_start(&rc->child, o->argv, err);
 	if (ret)
 		goto out;
+	if (o->jit_copy_dir != NULL && (ret = bt_child_seize(&rc->child)) < 0)
+		snprintf(res->jit_note, sizeof(res->jit_note), "no JIT code "
+		    "copied: the command cannot be held at its exit (ptrace: %s)",
+		    strerror(-ret));
 	ret = run(rc, t0);
 	close_rings(rc);
 	if (ret) {

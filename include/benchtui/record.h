@@ -34,6 +34,9 @@ typedef void (*bt_record_progress_fn)(const struct bt_record_result *sofar,
  *              when the locked-memory limit refuses)
  * @progress: NULL, or called while the command runs (bt_record_progress_fn)
  * @progress_arg: its last argument
+ * @jit_copy_dir: NULL, or hold the command at its exit (ptrace) and copy
+ *                the code its perf map names into DIR/copy-PID.dump
+ *                (docs/jit.md "Code copied at exit")
  */
 struct bt_record_opts {
 	char *const *argv;
@@ -44,6 +47,7 @@ struct bt_record_opts {
 	unsigned mmap_pages;
 	bt_record_progress_fn progress;
 	void *progress_arg;
+	const char *jit_copy_dir;
 };
 
 /**
@@ -55,6 +59,7 @@ struct bt_record_opts {
  * @duration: wall seconds from exec to exit
  * @interrupted: bt_record_interrupt() stopped the command
  * @pid: the command's process id
+ * @jit_note: what the JIT code copy did (@jit_copy_dir), or ""
  */
 struct bt_record_result {
 	int wait_status;
@@ -64,6 +69,7 @@ struct bt_record_result {
 	double duration;
 	bool interrupted;
 	int pid;
+	char jit_note[384];
 };
 
 /*
