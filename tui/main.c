@@ -195,6 +195,7 @@ record(const struct cli *c)
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	bt_jit_setup_release(&js);
+	argv = c->cmd;		/* js.argv is gone: the command as the user gave it */
 	if (ret < 0) {
 		fprintf(stderr, "benchtui: %s\n", err.msg);
 		return err.code == BT_EINVAL ? EXIT_USAGE : EXIT_NODATA;
