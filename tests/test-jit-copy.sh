@@ -123,11 +123,14 @@ fi
 
 # oracle: one run with both the agent's jitdump and the exit map; the bytes
 # copied for each compiled method equal the agent's for the same address and size
-if [ ! -f "$TOP/$BUILD/libbenchtui-jvmti.so" ] && [ ! -f "$TOP/build/libbenchtui-jvmti.so" ]; then
+# (the agent is never built with sanitizers: the one of the plain build serves)
+agent=$TOP/$BUILD/libbenchtui-jvmti.so
+[ -f "$agent" ] || agent=$TOP/build/libbenchtui-jvmti.so
+if [ ! -f "$agent" ]; then
 	skipped "benchtui's JVMTI agent is not built: no byte comparison"
 	finish
 fi
-(cd "$J" && "$BT" -q --stdio --top 0 --jit-copy -o both.data java -XX:+UnlockDiagnosticVMOptions \
+(cd "$J" && BENCHTUI_JVMTI=$agent "$BT" -q --stdio --top 0 --jit-copy -o both.data java -XX:+UnlockDiagnosticVMOptions \
 	-XX:+DumpPerfMapAtExit -cp . Hot >/dev/null 2>both.err)
 cp=$(ls "$J"/both.data.jit/copy-*.dump 2>/dev/null | head -1)
 ag=$(ls "$J"/both.data.jit/jit-*.dump 2>/dev/null | head -1)
