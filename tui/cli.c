@@ -34,6 +34,9 @@ const char cli_usage[] =
 "      --no-jit           run node or java as given (by default benchtui turns on\n"
 "                         their JIT code output: node --perf-prof, java with\n"
 "                         benchtui's JVMTI agent)\n"
+"      --jit-copy         hold the command at its exit and copy the code its\n"
+"                         perf map (/tmp/perf-PID.map) names, to annotate it\n"
+"                         (automatic for java without benchtui's agent)\n"
 "Viewing:\n"
 "  -i, --input FILE       open a recording instead of running a command\n"
 "                         (- reads it from standard input: perf record -o - | ...)\n"
@@ -70,6 +73,7 @@ enum {
 	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
 	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT,
 	OPT_BENCH_FRAMES, OPT_CALL_GRAPH, OPT_CHILDREN, OPT_NO_CHILDREN,
+	OPT_JIT_COPY,
 };
 
 static const struct option long_opts[] = {
@@ -83,6 +87,7 @@ static const struct option long_opts[] = {
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-jit", no_argument, NULL, OPT_NO_JIT },
+	{ "jit-copy", no_argument, NULL, OPT_JIT_COPY },
 	{ "input", required_argument, NULL, 'i' },
 	{ "symbol", required_argument, NULL, 's' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
@@ -245,6 +250,9 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			break;
 		case OPT_NO_CHILDREN:
 			c->eo.view.children = false;
+			break;
+		case OPT_JIT_COPY:
+			c->jit_copy = true;
 			break;
 		case 'i':
 			c->input = optarg;

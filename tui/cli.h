@@ -20,7 +20,7 @@ struct cli {
 	enum bt_callgraph callgraph;
 	unsigned stack_size;
 	bool callgraph_set;
-	bool quiet, stdio, help, version, no_jit;
+	bool quiet, stdio, help, version, no_jit, jit_copy;
 	struct bt_session_opts so;
 	struct bt_export_opts eo;
 	char **cmd;

@@ -210,6 +210,14 @@ record(const struct cli *c, int *wait_status)
 		if (!c->quiet && js.note != NULL)
 			errmsg("%s", js.note);
 	}
+	if (c->jit_copy) {
+		if (bt_jit_setup_copy(argv, output, &js, &err) < 0) {
+			errmsg("%s", err.msg);
+			bt_jit_setup_release(&js);
+			return EXIT_NODATA;
+		}
+		argv = js.argv;
+	}
 
 	prog.cmd = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	if (progress_wanted(c)) {
@@ -224,6 +232,7 @@ record(const struct cli *c, int *wait_status)
 	ro.mmap_pages = c->mmap_pages;
 	ro.callgraph = c->callgraph;
 	ro.stack_size = c->stack_size;
+	ro.jit_copy_dir = js.copy_code ? js.dir : NULL;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);
@@ -231,17 +240,18 @@ record(const struct cli *c, int *wait_status)
 	sigaction(SIGHUP, &sa, NULL);
 	ret = bt_record_run(&ro, &res, &err);
 	progress_end(&prog);
-	if (js.runtime != BT_JIT_NONE) {
-		if (js.env_name != NULL)
-			unsetenv(js.env_name);
-		if (ret == 0 && bt_jit_collect(&js, res.pid, jmsg, sizeof(jmsg)) >= 0 &&
-		    jmsg[0])
-			errmsg("%s", jmsg);
-	}
+	if (js.env_name != NULL)
+		unsetenv(js.env_name);
+	if (ret == 0 && !c->quiet && res.jit_note[0])
+		errmsg("%s", res.jit_note);
+	if (js.dir != NULL && ret == 0 &&
+	    bt_jit_collect(&js, res.pid, jmsg, sizeof(jmsg)) >= 0 && jmsg[0])
+		errmsg("%s", jmsg);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGHUP, SIG_DFL);
 	bt_jit_setup_release(&js);
+	argv = c->cmd;		/* js.argv is gone: the command as the user gave it */
 	if (ret < 0) {
 		errmsg("%s", err.msg);
 		return err.code == BT_EINVAL ? EXIT_USAGE : EXIT_NODATA;

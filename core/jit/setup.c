@@ -94,7 +94,8 @@ clear_dir(const char *dir)
 		return;
 	while ((e = readdir(d)) != NULL) {
 		if ((strncmp(e->d_name, "jit-", 4) == 0 ||
-		    strncmp(e->d_name, "perf-", 5) == 0) &&
+		    strncmp(e->d_name, "perf-", 5) == 0 ||
+		    strncmp(e->d_name, "copy-", 5) == 0) &&
 		    strchr(e->d_name, '/') == NULL) {
 			char *p = bt_xasprintf("%s/%s", dir, e->d_name);
 			unlink(p);
@@ -123,18 +124,12 @@ argv_copy(char *const *argv, const char *const *extra, size_t nextra)
 	return v;
 }
 
-int
-bt_jit_setup(char *const *argv, const char *output, struct bt_jit_setup *s,
-	     struct bt_error *err)
+/* OUTPUT.jit, an older one kept as OUTPUT.old.jit. */
+static int
+make_dir(struct bt_jit_setup *s, const char *output, struct bt_error *err)
 {
-	char *old, *agent;
+	char *old;
 
-	memset(s, 0, sizeof(*s));
-	s->runtime = argv[0] ? runtime_of(argv[0]) : BT_JIT_NONE;
-	if (s->runtime == BT_JIT_NONE) {
-		s->argv = argv_copy(argv, NULL, 0);
-		return 0;
-	}
 	s->dir = bt_xasprintf("%s.jit", output);
 	old = bt_xasprintf("%s.old.jit", output);
 	if (access(s->dir, F_OK) == 0) {
@@ -149,6 +144,35 @@ bt_jit_setup(char *const *argv, const char *output, struct bt_jit_setup *s,
 		return bt_error_errno(err, BT_EIO, e, "cannot make the directory "
 		    "'%s.jit' for the runtime's JIT files", output);
 	}
+	return 0;
+}
+
+int
+bt_jit_setup_copy(char *const *argv, const char *output,
+		  struct bt_jit_setup *s, struct bt_error *err)
+{
+	if (s->argv == NULL)
+		s->argv = argv_copy(argv, NULL, 0);
+	if (s->dir == NULL && make_dir(s, output, err) < 0)
+		return -BT_EIO;
+	s->copy_code = true;
+	return 0;
+}
+
+int
+bt_jit_setup(char *const *argv, const char *output, struct bt_jit_setup *s,
+	     struct bt_error *err)
+{
+	char *agent;
+
+	memset(s, 0, sizeof(*s));
+	s->runtime = argv[0] ? runtime_of(argv[0]) : BT_JIT_NONE;
+	if (s->runtime == BT_JIT_NONE) {
+		s->argv = argv_copy(argv, NULL, 0);
+		return 0;
+	}
+	if (make_dir(s, output, err) < 0)
+		return -BT_EIO;
 	if (s->runtime == BT_JIT_NODE) {
 		s->argv = argv_copy(argv, node_flags, BT_ARRAY_SIZE(node_flags));
 		s->note = bt_xasprintf("%s: JIT code recorded with --perf-prof "
@@ -177,9 +201,11 @@ bt_jit_setup(char *const *argv, const char *output, struct bt_jit_setup *s,
 			"-XX:+UnlockDiagnosticVMOptions", "-XX:+DumpPerfMapAtExit",
 		};
 		s->argv = argv_copy(argv, flags, BT_ARRAY_SIZE(flags));
+		s->copy_code = true;
 		s->note = bt_xasprintf("java: benchtui's JVMTI agent (%s) is not "
-		    "installed: JIT method names from -XX:+DumpPerfMapAtExit, no "
-		    "code (--no-jit: run the command as given)", AGENT_NAME);
+		    "installed: JIT method names from -XX:+DumpPerfMapAtExit, their "
+		    "code copied from the process at its exit (--no-jit: run the "
+		    "command as given)", AGENT_NAME);
 	}
 	return 0;
 }
@@ -258,6 +284,9 @@ bt_jit_collect(const struct bt_jit_setup *s, int pid, char *msg, size_t len)
 	snprintf(src, sizeof(src), "%s/jit-%d.dump", s->dir, pid);
 	if (access(src, F_OK) == 0 && kept == 0)
 		kept = 1;	/* written there by the agent */
+	snprintf(src, sizeof(src), "%s/copy-%d.dump", s->dir, pid);
+	if (access(src, F_OK) == 0)
+		kept++;		/* the code copied at exit */
 	rmdir(s->dir);		/* only if empty */
 	return kept;
 }

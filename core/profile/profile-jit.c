@@ -129,6 +129,15 @@ bt_pjit_open(struct bt_profile *p, const uint32_t *pids, size_t npids,
 			snprintf(path, sizeof(path), "/tmp/jit-%u.dump", pid);
 			try_add(p, BT_JIT_SRC_DUMP, pid, path, times);
 		}
+		/* no dump: the code benchtui copied at exit from what the map names */
+		if (!bt_jitset_has(j->set, BT_JIT_SRC_DUMP, pid) && p->path[0]) {
+			size_t before = bt_jitset_nsrcs(j->set);
+			snprintf(path, sizeof(path), "%s.jit/copy-%u.dump", p->path, pid);
+			try_add(p, BT_JIT_SRC_DUMP, pid, path, times);
+			if (bt_jitset_nsrcs(j->set) > before)
+				bt_jitset_src(j->set, before)->runtime =
+				    "perf map names, code copied at exit";
+		}
 		if (p->path[0]) {
 			snprintf(path, sizeof(path), "%s.jit/perf-%u.map", p->path, pid);
 			try_add(p, BT_JIT_SRC_MAP, pid, path, times);

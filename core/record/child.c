@@ -129,9 +129,16 @@ bt_child_reap(struct bt_child *c, int *status)
 {
 	if (c->pid <= 0)
 		return true;
-	if (waitpid(c->pid, status, WNOHANG) != c->pid)
-		return false;
+	for (;;) {
+		if (waitpid(c->pid, status, WNOHANG) != c->pid)
+			return false;
+		if (!c->traced || !WIFSTOPPED(*status))
+			break;
+		if (bt_child_trace_stop(c, *status))
+			return false;	/* at exit: the caller detaches */
+	}
 	c->pid = 0;
+	c->traced = false;
 	return true;
 }
 

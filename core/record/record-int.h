@@ -88,12 +88,15 @@ int bt_ring_drain(struct bt_ring *r, uint8_t *scratch, bt_ring_fn fn, void *arg)
  * @go_fd: closing (writing) it lets the child exec
  * @err_fd: the child writes errno here when exec fails (close-on-exec)
  * @kill_stage, @kill_at: where the interrupt escalation is
+ * @traced: seized, to be held at exit (child-trace.c)
+ * @at_exit: held at its exit: its memory can be read until bt_child_detach()
  */
 struct bt_child {
 	pid_t pid;
 	int go_fd, err_fd;
 	int kill_stage;
 	double kill_at;
+	bool traced, at_exit;
 };
 
 /* Fork argv[0] (no shell), stopped before exec. Returns 0 or -BT_EIO. */
@@ -117,6 +120,17 @@ void bt_child_kill(struct bt_child *c);
  */
 void bt_child_interrupt(struct bt_child *c, int sig, double now);
 void bt_child_release(struct bt_child *c);
+/*
+ * Hold it at its exit (started, not yet reaped): ptrace seize of the
+ * leader with PTRACE_O_TRACEEXIT only. 0 or -errno (refused: it runs
+ * untraced). bt_child_reap() then passes every other stop on, and
+ * returns false with @at_exit set when it exits.
+ */
+int bt_child_seize(struct bt_child *c);
+/* A stop of the traced child (bt_child_reap): true when it is the exit. */
+bool bt_child_trace_stop(struct bt_child *c, int status);
+/* Let it go on (exit); it is reaped as any child. */
+void bt_child_detach(struct bt_child *c);
 
 /* One stream through a pty: @master, @slave (-1 closed); copies go to @copy_fd. */
 struct bt_rec_stream {

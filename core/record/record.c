@@ -16,6 +16,7 @@
 
 #include "base.h"
 #include "benchtui/record.h"
+#include "jit/jitcopy.h"
 #include "perf/meta.h"
 #include "perf/perfdata.h"
 #include "record/record-int.h"
@@ -315,14 +316,48 @@ setup(struct recorder *rc, struct bt_error *err)
 	return rc->w == NULL ? -BT_EIO : 0;
 }
 
+static void
+on_sigchld(int sig)
+{
+	(void)sig;
+}
+
+/*
+ * The command is held at its exit (o->jit_copy_dir): copy its JIT code,
+ * let it go. Its run ended when it began to exit.
+ */
+static void
+at_exit_stop(struct recorder *rc, double *end)
+{
+	*end = bt_now();
+	bt_jit_copy_at_exit(rc->child.pid, rc->o->jit_copy_dir, rc->res->jit_note,
+	    sizeof(rc->res->jit_note));
+	bt_child_detach(&rc->child);
+}
+
 /* Drain while the command runs; stop it step by step when interrupted. */
 static int
 run(struct recorder *rc, double t0)
 {
 	bool failed = false;
 	int status = 0;
+	double end = 0;
+	sigset_t chld, orig_mask, wait_mask;
+	bool traced = rc->child.traced;
+	struct sigaction sa, old_sa;
+	struct timespec tick = { 0, 50 * 1000000L };
 
 	rc->res->pid = (int)rc->child.pid;	/* reaping forgets it */
+	/* a traced child's stops wake the loop (SIGCHLD), not the next tick */
+	sigemptyset(&chld);
+	sigaddset(&chld, SIGCHLD);
+	sigprocmask(SIG_BLOCK, traced ? &chld : NULL, &orig_mask);
+	wait_mask = orig_mask;
+	sigdelset(&wait_mask, SIGCHLD);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigchld;
+	if (traced)
+		sigaction(SIGCHLD, &sa, &old_sa);
 	for (;;) {
 		struct pollfd pfd[256];
 		size_t np = BT_MIN(rc->ev.n, BT_ARRAY_SIZE(pfd)), i;
@@ -336,7 +371,7 @@ run(struct recorder *rc, double t0)
 				pfd[np].fd = rc->out.s[i].master;
 				pfd[np++].events = POLLIN;
 			}
-		poll(pfd, np, 50);
+		ppoll(pfd, np, &tick, traced ? &wait_mask : NULL);
 		bt_output_read(&rc->out);
 		if (!failed && drain_all(rc))
 			failed = true;
@@ -344,12 +379,20 @@ run(struct recorder *rc, double t0)
 			rc->o->progress(rc->res, bt_now() - t0, rc->o->progress_arg);
 		if (bt_child_reap(&rc->child, &status))
 			break;
+		if (rc->child.at_exit) {
+			at_exit_stop(rc, &end);
+			continue;
+		}
 		if (interrupt_sig) {
 			rc->res->interrupted = true;
 			bt_child_interrupt(&rc->child, interrupt_sig, bt_now());
 		}
 	}
-	rc->res->duration = bt_now() - t0;
+	if (traced) {
+		sigaction(SIGCHLD, &old_sa, NULL);
+		sigprocmask(SIG_SETMASK, &orig_mask, NULL);
+	}
+	rc->res->duration = (end ? end : bt_now()) - t0;
 	rc->res->wait_status = status;
 	bt_output_read(&rc->out);	/* what is left; a daemon may hold it open */
 	if (!failed && drain_all(rc))
@@ -403,6 +446,10 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &old_pipe);
+	if (o->jit_copy_dir != NULL && (ret = bt_child_seize(&rc->child)) < 0)
+		snprintf(res->jit_note, sizeof(res->jit_note), "no JIT code "
+		    "copied: the command cannot be held at its exit (ptrace: %s)",
+		    strerror(-ret));
 	ret = run(rc, t0);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	close_rings(rc);

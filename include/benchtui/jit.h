@@ -15,6 +15,7 @@
 #ifndef BENCHTUI_JIT_H
 #define BENCHTUI_JIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "benchtui/benchtui.h"
@@ -28,6 +29,8 @@ enum bt_jit_runtime { BT_JIT_NONE, BT_JIT_NODE, BT_JIT_JAVA };
  * @env_name, @env_value: a variable to set for it, or NULL
  * @note: one line saying what was turned on, or NULL
  * @dir: where the runtime's files are kept (OUTPUT.jit), or NULL
+ * @copy_code: the runtime writes only names (a perf map): hold it at its
+ *	exit and copy its code into @dir (bt_record_opts.jit_copy_dir)
  */
 struct bt_jit_setup {
 	enum bt_jit_runtime runtime;
@@ -35,6 +38,7 @@ struct bt_jit_setup {
 	char *env_name, *env_value;
 	char *note;
 	char *dir;
+	bool copy_code;
 };
 
 /*
@@ -47,8 +51,18 @@ struct bt_jit_setup {
 BT_API int bt_jit_setup(char *const *argv, const char *output,
 			struct bt_jit_setup *s, struct bt_error *err);
 /*
+ * --jit-copy: copy the code of the command's perf map at its exit, for a
+ * runtime benchtui does not set up (`python3.12 -X perf`, .NET with
+ * DOTNET_PerfMapEnabled=3, `node --perf-basic-prof` with --no-jit). On a
+ * filled *s (bt_jit_setup) or a zeroed one: makes @dir when there is none,
+ * sets @copy_code. 0, or -BT_EIO (err set).
+ */
+BT_API int bt_jit_setup_copy(char *const *argv, const char *output,
+			     struct bt_jit_setup *s, struct bt_error *err);
+/*
  * After the run of process pid: move the files its runtime wrote (./jit-PID.dump,
- * /tmp/jit-PID.dump, /tmp/perf-PID.map) into s->dir; an empty directory
+ * /tmp/jit-PID.dump, /tmp/perf-PID.map) into s->dir (copy-PID.dump is
+ * already there); an empty directory
  * is removed. Returns how many files are kept; a problem goes to msg.
  */
 BT_API int bt_jit_collect(const struct bt_jit_setup *s, int pid, char *msg,

@@ -60,6 +60,9 @@ BT_API int bt_callgraph_parse(const char *arg, enum bt_callgraph *mode,
  *               (DESIGN.md §7)
  * @callgraph: which call chains to record (enum bt_callgraph; 0: default)
  * @stack_size: DWARF mode's stack copy in bytes (0: 8192)
+ * @jit_copy_dir: NULL, or hold the command at its exit (ptrace) and copy
+ *                the code its perf map names into DIR/copy-PID.dump
+ *                (docs/jit.md "Code copied at exit")
  */
 struct bt_record_opts {
 	char *const *argv;
@@ -73,6 +76,7 @@ struct bt_record_opts {
 	bool pass_output;
 	enum bt_callgraph callgraph;
 	unsigned stack_size;
+	const char *jit_copy_dir;
 };
 
 /**
@@ -84,6 +88,7 @@ struct bt_record_opts {
  * @duration: wall seconds from exec to exit
  * @interrupted: bt_record_interrupt() stopped the command
  * @pid: the command's process id
+ * @jit_note: what the JIT code copy did (@jit_copy_dir), or ""
  */
 struct bt_record_result {
 	int wait_status;
@@ -93,6 +98,7 @@ struct bt_record_result {
 	double duration;
 	bool interrupted;
 	int pid;
+	char jit_note[384];
 };
 
 /*
