@@ -478,8 +478,10 @@ chain_bench(struct bt_session *s, const struct bt_benches *bs, const bool *chain
 /*
  * A chain through a benchmark's own code is that benchmark's (counted
  * from the windows' counts: group g is window g - 1, 0 outside). A
- * candidate of a harness none of whose code any chain passes through
- * keeps its window (criterion's closures are not named after it).
+ * candidate whose code no chain passes through by name keeps its window:
+ * a lambda (GB's RegisterBenchmark), a template argument printed as an
+ * alias (BM_tmpl<uint32_t> is BM_tmpl<unsigned int>), criterion's
+ * closures, or a body removed whole (BM_dead).
  */
 static void
 regroup_chains(struct bt_session *s, struct bt_benches *bs, struct bt_hist *h,
@@ -490,30 +492,14 @@ regroup_chains(struct bt_session *s, struct bt_benches *bs, struct bt_hist *h,
 	const char **names = bt_xmalloc((nl + 1) * sizeof(*names));
 	long *cb = bt_xmalloc((nc + 1) * sizeof(*cb));
 	bool *seen = bt_xcalloc(bs->v.n + 1, sizeof(*seen));
-	bool *seen_named = bt_xcalloc(bs->v.n + 1, sizeof(*seen_named));
 
 	for (i = 0; i < nl; i++)
 		names[i] = (const char *)-1;
 	for (i = 0; i < nc; i++)
 		if ((cb[i] = chain_bench(s, bs, chained, (uint32_t)c[i].off, names)) >= 0)
 			seen[cb[i]] = true;
-	/*
-	 * A harness whose benchmarks' code is seen in chains names its code:
-	 * a benchmark of it that no chain passes through has no samples (an
-	 * empty body: its window holds only the harness's)
-	 */
-	for (i = 0; i < bs->v.n; i++) {
-		size_t j;
-		bool named = seen[i];
-
-		for (j = 0; j < bs->v.n && !named; j++)
-			named = seen[j] && bs->v.v[j].pub.harness != NULL &&
-			    bs->v.v[i].pub.harness != NULL &&
-			    strcmp(bs->v.v[j].pub.harness, bs->v.v[i].pub.harness) == 0;
-		seen_named[i] = named;
-	}
 	for (i = 0; i < bs->v.n; i++)
-		bs->v.v[i].pub.by_chain = chained[i] = chained[i] && seen_named[i];
+		bs->v.v[i].pub.by_chain = chained[i] = chained[i] && seen[i];
 	for (i = 0; i < nc; i++) {
 		size_t g = c[i].group;
 		uint64_t *from;
@@ -533,7 +519,6 @@ regroup_chains(struct bt_session *s, struct bt_benches *bs, struct bt_hist *h,
 			bs->outside += c[i].samples;
 	}
 	free(seen);
-	free(seen_named);
 	free(cb);
 	free(names);
 	free(c);
