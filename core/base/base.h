@@ -125,6 +125,8 @@ bt_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void 
  * something that is not a regular file, -EISDIR for a directory).
  */
 int bt_open_regular(const char *path);
+/* Write all len bytes (again after EINTR and short writes): 0, or -errno (-EIO: none written). */
+int bt_write_all(int fd, const void *data, size_t len);
 /*
  * The same for a path a recording names (a module, a debug file): also
  * -EXDEV for the kernel's files (under /proc, /sys or /dev, or on proc,

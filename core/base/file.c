@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -74,4 +75,23 @@ bt_open_recorded(const char *path)
 				return -EXDEV;
 			}
 	return fd;
+}
+
+int
+bt_write_all(int fd, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+
+	while (len > 0) {
+		ssize_t n = write(fd, p, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
 }

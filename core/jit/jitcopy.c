@@ -16,6 +16,7 @@
 #include "base.h"
 #include "jit/jitcopy.h"
 #include "jit/jitdump.h"
+#include "jit/jitelf.h"
 #include "jit/perfmap.h"
 
 struct range {
@@ -151,35 +152,6 @@ put64(struct bt_strbuf *sb, uint64_t v)
 	put(sb, &v, sizeof(v));
 }
 
-static unsigned
-host_machine(void)
-{
-#if defined(__x86_64__)
-	return EM_X86_64;
-#elif defined(__aarch64__)
-	return EM_AARCH64;
-#elif defined(__i386__)
-	return EM_386;
-#else
-	return EM_NONE;
-#endif
-}
-
-static int
-write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 long
 bt_jit_copy(pid_t pid, const char *map_path, const char *out_path,
 	    uint64_t cap, struct bt_jit_copy_stats *st, struct bt_error *err)
@@ -232,7 +204,7 @@ bt_jit_copy(pid_t pid, const char *map_path, const char *out_path,
 	put32(&sb, BT_JITDUMP_MAGIC);
 	put32(&sb, 1);				/* version */
 	put32(&sb, BT_JITDUMP_HEADER_SIZE);
-	put32(&sb, host_machine());
+	put32(&sb, bt_jit_host_machine());
 	put32(&sb, 0);				/* reserved */
 	put32(&sb, (uint32_t)pid);
 	put64(&sb, (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
@@ -286,7 +258,7 @@ bt_jit_copy(pid_t pid, const char *map_path, const char *out_path,
 		ret = bt_error_errno(err, BT_EIO, errno, "cannot write '%s'", tmp);
 		goto out;
 	}
-	i = write_all(fd, sb.buf, sb.len) < 0;
+	i = bt_write_all(fd, sb.buf, sb.len) < 0;
 	if (close(fd) != 0 || i) {
 		int ee = errno;
 		unlink(tmp);

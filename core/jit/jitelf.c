@@ -89,3 +89,17 @@ bt_jit_elf_image(unsigned e_machine, const char *name, uint64_t start,
 	*len = total;
 	return img;
 }
+
+unsigned
+bt_jit_host_machine(void)
+{
+#if defined(__x86_64__)
+	return EM_X86_64;
+#elif defined(__aarch64__)
+	return EM_AARCH64;
+#elif defined(__i386__)
+	return EM_386;
+#else
+	return EM_NONE;
+#endif
+}

@@ -26,4 +26,7 @@
 void *bt_jit_elf_image(unsigned e_machine, const char *name, uint64_t start,
 		       uint64_t size, const uint8_t *code, size_t *len);
 
+/* The ELF machine (EM_*) of the code benchtui runs on: a runtime's own. */
+unsigned bt_jit_host_machine(void);
+
 #endif

@@ -36,32 +36,13 @@ struct bt_pd_writer {
 };
 
 static int
-write_all(int fd, const void *data, size_t len)
-{
-	const uint8_t *p = data;
-
-	while (len > 0) {
-		ssize_t n = write(fd, p, len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -errno;
-		if (n == 0)
-			return -EIO;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int
 wflush(struct bt_pd_writer *w, struct bt_error *err)
 {
 	int ret;
 
 	if (w->buflen == 0)
 		return 0;
-	ret = write_all(w->fd, w->buf, w->buflen);
+	ret = bt_write_all(w->fd, w->buf, w->buflen);
 	if (ret)
 		return bt_error_errno(err, BT_EIO, -ret, "cannot write '%s'", w->tmp);
 	w->buflen = 0;
@@ -77,7 +58,7 @@ wbytes(struct bt_pd_writer *w, const void *data, size_t len,
 		if (ret)
 			return ret;
 		if (len > sizeof(w->buf)) {
-			ret = write_all(w->fd, data, len);
+			ret = bt_write_all(w->fd, data, len);
 			if (ret)
 				return bt_error_errno(err, BT_EIO, -ret,
 				    "cannot write '%s'", w->tmp);

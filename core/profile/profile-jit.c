@@ -167,20 +167,6 @@ rehash(struct bt_pjit *j)
 	free(old);
 }
 
-static unsigned
-host_machine(void)
-{
-#if defined(__x86_64__)
-	return EM_X86_64;
-#elif defined(__aarch64__)
-	return EM_AARCH64;
-#elif defined(__i386__)
-	return EM_386;
-#else
-	return EM_NONE;
-#endif
-}
-
 /* A name from a runtime's file, made safe for terminals (bt_text_safe). */
 static char *
 clean_name(const char *name)
@@ -215,7 +201,7 @@ code_module(struct bt_profile *p, const struct bt_jit_code *c)
 	m.jit = bt_xmalloc(sizeof(*m.jit));
 	*m.jit = *c;
 	if (m.jit->e_machine == 0)
-		m.jit->e_machine = host_machine();
+		m.jit->e_machine = bt_jit_host_machine();
 	m.jit_name = clean_name(c->name);
 	BT_VEC_PUSH(p->modules, m);
 	j->slots[h].a = a;
