@@ -7,7 +7,11 @@
  * were read, for the recording (core/perf/meta.c) and the harness parser.
  * Its standard error goes through a second pty the same way (copied to
  * benchtui's standard error, kept as stream 2: Google Benchmark writes
- * its context there just before the first benchmark starts). Standard
+ * its context there just before the first benchmark starts). Where
+ * benchtui's own output is not a terminal (a pipe, a file), the escape
+ * sequences a program writes only to terminals (colours) are left out of
+ * the copy, so that the file holds what the program would have written
+ * there; the recording keeps every byte. Standard
  * input is left as it was, and the child stays in benchtui's process
  * group: Ctrl-C on the terminal reaches it as before.
  */
@@ -36,6 +40,8 @@ open_pty(struct bt_rec_stream *st, int copy_fd, struct bt_error *err)
 
 	st->master = st->slave = -1;
 	st->copy_fd = copy_fd;
+	st->strip = copy_fd >= 0 && !isatty(copy_fd);
+	st->esc = 0;
 	m = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
 	if (m < 0 || grantpt(m) < 0 || unlockpt(m) < 0 ||
 	    ptsname_r(m, name, sizeof(name)) != 0) {
@@ -100,9 +106,57 @@ mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-static void
-copy_out(struct bt_rec_stream *o, const char *buf, size_t n)
+/*
+ * Leave out ESC sequences (CSI "ESC [ ... final", OSC "ESC ] ... BEL or
+ * ESC \", two-byte "ESC x") from buf, in place; a sequence may end in a
+ * later chunk (o->esc: 0 text, 1 after ESC, 2 in CSI, 3 in OSC, 4 ESC in
+ * OSC). Returns the bytes kept.
+ */
+static size_t
+strip_escapes(struct bt_rec_stream *o, char *buf, size_t n)
 {
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)buf[i];
+
+		switch (o->esc) {
+		case 0:
+			if (c == 0x1b)
+				o->esc = 1;
+			else
+				buf[k++] = (char)c;
+			break;
+		case 1:
+			o->esc = c == '[' ? 2 : c == ']' ? 3 : 0;
+			break;
+		case 2:
+			if (c >= 0x40 && c <= 0x7e)
+				o->esc = 0;
+			break;
+		case 3:
+			o->esc = c == 0x07 ? 0 : c == 0x1b ? 4 : 3;
+			break;
+		default:
+			o->esc = c == '\\' ? 0 : 3;
+			break;
+		}
+	}
+	return k;
+}
+
+static void
+copy_out(struct bt_rec_stream *o, const char *data, size_t n)
+{
+	char tmp[16384];
+	const char *buf = data;
+
+	if (o->strip && o->copy_fd >= 0) {
+		n = BT_MIN(n, sizeof(tmp));	/* read_stream's chunks are no larger */
+		memcpy(tmp, data, n);
+		n = strip_escapes(o, tmp, n);
+		buf = tmp;
+	}
 	while (n > 0 && o->copy_fd >= 0) {
 		ssize_t w = write(o->copy_fd, buf, n);
 		if (w < 0 && errno == EINTR)

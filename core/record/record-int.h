@@ -136,6 +136,8 @@ void bt_child_detach(struct bt_child *c);
 struct bt_rec_stream {
 	int master, slave;
 	int copy_fd;
+	bool strip;	/* copy_fd is no terminal: leave out escape sequences */
+	int esc;	/* where in one the last chunk ended (output.c) */
 };
 
 /**
