@@ -642,11 +642,12 @@ match_bench(const struct bt_func *f, void *arg)
 bool
 bt_bench_focus(struct bt_session *s, bt_frame_match_fn *match, void **arg)
 {
-	struct bench_match *m = &s->benches->match;
+	struct bench_match *m;
 
 	if (s->bench < 0 || s->benches == NULL || (size_t)s->bench >= s->benches->v.n ||
 	    !by_chain(s, s->benches, (size_t)s->bench))
 		return false;
+	m = &s->benches->match;
 	m->bs = s->benches;
 	m->bi = (size_t)s->bench;
 	*match = match_bench;
