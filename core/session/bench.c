@@ -31,6 +31,7 @@ struct bench {
 	struct bt_bench pub;
 	uint64_t lo, hi;		/* window in the recording's clock: [lo, hi) */
 	const struct bt_bench_result *shown;	/* the result whose time is shown */
+	bool at_end;			/* printed with the others at the end: no window */
 };
 
 /* The selected benchmark, for bt_callgraph_focus's matcher. */
@@ -215,6 +216,8 @@ build(struct bt_session *s, struct bt_benches *bs)
 			nb.pub.ratio = NAN;
 			nb.lo = lo;
 			nb.hi = hi;
+			/* tinybench prints its table when every task has run */
+			nb.at_end = r->harness == BT_HARNESS_TINYBENCH;
 			BT_VEC_PUSH(bs->v, nb);
 			b = &bs->v.v[bs->v.n - 1];
 		}
@@ -250,7 +253,7 @@ build(struct bt_session *s, struct bt_benches *bs)
 		}
 		if (b->pub.error == NULL && b->pub.time_ns > 0 && b->pub.time_ns < fastest)
 			fastest = b->pub.time_ns;
-		b->pub.has_window = bs->windows && b->hi > b->lo;
+		b->pub.has_window = bs->windows && b->hi > b->lo && !b->at_end;
 		b->pub.t_from = b->lo > s->p->first_time ?
 		    (double)(b->lo - s->p->first_time) / 1e9 : 0;
 		b->pub.t_to = b->hi > s->p->first_time ?
