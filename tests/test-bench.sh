@@ -284,6 +284,21 @@ else
 	for _ in $(seq 50); do [ -s "$TMP/status" ] && break; sleep 0.1; done
 	[ "$(cat "$TMP/status" 2>/dev/null)" = 0 ] && ok "browser: q q quits with status 0" ||
 		fail "browser: exit status $(cat "$TMP/status" 2>/dev/null)"
+	# two benchmarks of one function (->Arg): Enter on it in the comparison
+	# shows its instructions with a column for each
+	"$BT" -q -o "$TMP/sum.data" --stdio --top 0 "$HB/gbench" --benchmark_min_time=0.2 \
+		--benchmark_filter='^BM_sum/(8|64)$' >/dev/null 2>&1
+	rm -f "$TMP/status"
+	$T kill-session -t bt 2>/dev/null
+	$T new-session -d -s bt -x 160 -y 30 -c "$TMP" \
+		"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/sum.data; echo \$? >$TMP/status; exec sleep 60"
+	wait_for "benchmarks: 2 (gbench)" && $T send-keys -t bt g m Down Enter &&
+		wait_for "× the time" && $T send-keys -t bt g Enter &&
+		wait_for "BM_sum.*samples in BM_sum/8, [0-9]* in BM_sum/64" &&
+		screen | grep -q "BM_sum/8 *BM_sum/64 *Diff *Address" &&
+		[ "$(screen | grep -c '^ *[0-9.]* *[0-9.]* *[-+][0-9.]* *[0-9a-f]*: ')" -ge 1 ] &&
+		ok "browser: a function both benchmarks ran, instruction by instruction, a column each" ||
+		{ fail "browser: the function in the comparison"; screen | sed 's/^/     | /'; }
 	$T kill-server 2>/dev/null
 fi
 

@@ -57,6 +57,7 @@ struct screen_ops {
  * @jumps: positions before followed jumps (Left goes back through them)
  * @nbins, @mark_from, @mark_to: the timeline's slices and marks (-1 none);
  *        a comparison's two benchmarks
+ * @name, @module: the function a comparison shows (owned), NULL none
  */
 struct screen {
 	const struct screen_ops *ops;
@@ -69,6 +70,7 @@ struct screen {
 	long mark_from, mark_to;
 	bool has_addr;		/* the callers screen: entry stacks of addr */
 	uint64_t addr;
+	char *name, *module;
 };
 
 struct bt_browser {
@@ -86,7 +88,7 @@ struct bt_browser {
 
 extern const struct screen_ops screen_funcs, screen_annotate, screen_source,
     screen_lint, screen_timeline, screen_files, screen_benches, screen_compare,
-    screen_callers;
+    screen_compare_func, screen_callers;
 
 /* Push the comparison of benchmarks x and y (screen-compare.c). */
 struct screen *browse_push_compare(struct bt_browser *b, long x, long y, size_t height);

@@ -54,6 +54,8 @@ screen_release(struct screen *sc)
 	bt_view_free(sc->view);
 	BT_VEC_FREE(sc->jumps);
 	free(sc->file);
+	free(sc->name);
+	free(sc->module);
 }
 
 static struct screen *

@@ -249,9 +249,9 @@ bt_view_bench_compare(struct bt_session *s, size_t ia, size_t ib,
 		r->samples = p[i].sa;
 		r->weight = BT_MAX(p[i].pa, p[i].pb);
 		view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.2f%%", p[i].pa),
-		    9, true), view_heat(p[i].pa, p[i].sa > 0));
+		    10, true), view_heat(p[i].pa, p[i].sa > 0));
 		view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.2f%%", p[i].pb),
-		    9, true), view_heat(p[i].pb, p[i].sb > 0));
+		    10, true), view_heat(p[i].pb, p[i].sb > 0));
 		view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%+.2f",
 		    p[i].pb - p[i].pa), 8, true), BT_STYLE_NORMAL);
 		view_add_cell(v, "  ", BT_STYLE_NORMAL);
@@ -263,7 +263,7 @@ bt_view_bench_compare(struct bt_session *s, size_t ia, size_t ib,
 	{
 		const char *h[7] = { view_cut(v, a->name, 9), view_cut(v, b->name, 9),
 			"Diff", "", "Symbol", "", "Module" };
-		size_t hw[7] = { 9, 9, 8, 2, wname, 2, 0 };
+		size_t hw[7] = { 10, 10, 8, 2, wname, 2, 0 };
 		bool hr[7] = { true, true, true, false, false, false, false };
 		view_set_columns(v, h, hw, hr, 7);
 	}
@@ -277,5 +277,141 @@ bt_view_bench_compare(struct bt_session *s, size_t ia, size_t ib,
 	    (unsigned long long)a->samples, (unsigned long long)b->samples));
 	view_seal(v);
 	free(p);
+	return v;
+}
+
+/* One instruction of a compared function: its samples in either benchmark. */
+struct cmp_insn {
+	uint64_t addr, off;
+	const char *text;
+	uint64_t n[2];
+};
+
+struct cmp_insns {
+	struct cmp_insn *v;
+	size_t n, alloc;
+};
+
+static int
+cmp_addr(const void *x, const void *y)
+{
+	const struct cmp_insn *a = x, *b = y;
+
+	return a->addr < b->addr ? -1 : a->addr > b->addr;
+}
+
+/*
+ * Benchmark bi's samples in function name (module), instruction by
+ * instruction, added to *v as column k; *total gets the function's
+ * samples. -1 with err set when the benchmark has none there.
+ */
+static int
+bench_insns(struct bt_session *s, struct bt_view *v, size_t bi, const char *name,
+	    const char *module, const struct bt_view_opts *o, int k,
+	    struct cmp_insns *out, uint64_t *total, struct bt_error *err)
+{
+	const struct bt_annotation *a;
+	size_t i, n = bt_session_nfuncs(s), nold = out->n;
+	long fi = -1;
+
+	if (bt_session_select_bench(s, (long)bi, err) < 0)
+		return -1;
+	for (i = 0; i < n && fi < 0; i++) {
+		const struct bt_func *f = bt_session_func(s, i);
+		if (f->samples && strcmp(f->name, name) == 0 && strcmp(f->module, module) == 0)
+			fi = (long)i;
+	}
+	if (fi < 0)
+		return bt_error_set(err, BT_ENODATA, "%s has no samples in %s",
+		    bt_session_bench(s, bi)->name, name);
+	if ((a = bt_session_annotation(s, (size_t)fi, o->syntax, err)) == NULL)
+		return -1;
+	*total = a->samples;
+	for (i = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
+		struct cmp_insn key = { .addr = ai->in.addr }, *c = NULL;
+
+		if (nold)
+			c = bsearch(&key, out->v, nold, sizeof(key), cmp_addr);
+		if (c == NULL) {
+			key.off = ai->in.addr - bt_session_func(s, (size_t)fi)->start;
+			key.text = bt_strpool_addstr(&v->pool, ai->in.text);
+			BT_VEC_PUSH(*out, key);
+			c = &out->v[out->n - 1];
+		}
+		c->n[k] = ai->samples;
+	}
+	return 0;
+}
+
+struct bt_view *
+bt_view_bench_compare_func(struct bt_session *s, size_t ia, size_t ib,
+			   const char *name, const char *module,
+			   const struct bt_view_opts *o, struct bt_error *err)
+{
+	long old = bt_session_current_bench(s);
+	struct bt_view *v = view_new(s);
+	struct cmp_insns c = { 0 };
+	uint64_t total[2] = { 0, 0 };
+	struct bt_view_opts def;
+	size_t i;
+	int ret;
+
+	if (o == NULL) {
+		bt_view_opts_init(&def);
+		o = &def;
+	}
+	ret = bench_insns(s, v, ia, name, module, o, 0, &c, &total[0], err);
+	if (ret == 0) {
+		qsort(c.v, c.n, sizeof(*c.v), cmp_addr);
+		ret = bench_insns(s, v, ib, name, module, o, 1, &c, &total[1], err);
+	}
+	bt_session_select_bench(s, old, NULL);
+	if (ret < 0) {
+		BT_VEC_FREE(c);
+		bt_view_free(v);
+		return NULL;
+	}
+	qsort(c.v, c.n, sizeof(*c.v), cmp_addr);
+	for (i = 0; i < c.n; i++) {
+		struct bt_row *r = view_add_row(v, BT_ROW_TEXT);
+		double pa = total[0] ? 100.0 * (double)c.v[i].n[0] / (double)total[0] : 0;
+		double pb = total[1] ? 100.0 * (double)c.v[i].n[1] / (double)total[1] : 0;
+
+		r->percent = pa;
+		r->adjusted_percent = pb;
+		r->samples = c.v[i].n[0];
+		r->weight = BT_MAX(pa, pb);
+		r->addr = c.v[i].addr;
+		r->text = c.v[i].text;
+		view_add_cell(v, view_pad(v, c.v[i].n[0] ? bt_strpool_addf(&v->pool,
+		    "%.2f", pa) : "", 10, true), view_heat(pa, c.v[i].n[0] > 0));
+		view_add_cell(v, view_pad(v, c.v[i].n[1] ? bt_strpool_addf(&v->pool,
+		    "%.2f", pb) : "", 10, true), view_heat(pb, c.v[i].n[1] > 0));
+		view_add_cell(v, view_pad(v, c.v[i].n[0] || c.v[i].n[1] ?
+		    bt_strpool_addf(&v->pool, "%+.2f", pb - pa) : "", 8, true),
+		    BT_STYLE_NORMAL);
+		view_add_cell(v, view_pad(v, view_hex_colon(v, o->addresses ? c.v[i].addr :
+		    c.v[i].off), 10, true), BT_STYLE_ADDR);
+		view_add_cell(v, view_cat(v, "  ", c.v[i].text), BT_STYLE_NORMAL);
+	}
+	{
+		const struct bt_bench *a = bt_session_bench(s, ia), *b = bt_session_bench(s, ib);
+		const char *h[5] = { view_cut(v, a->name, 9), view_cut(v, b->name, 9),
+			"Diff", "Address", "  Instruction" };
+		size_t hw[5] = { 10, 10, 8, 10, 0 };
+		bool hr[5] = { true, true, true, true, false };
+
+		view_set_columns(v, h, hw, hr, 5);
+		v->title = bt_strpool_addf(&v->pool, "%s  %s: %llu samples in %s, %llu in %s",
+		    view_name(v, name, o), view_basename(module),
+		    (unsigned long long)total[0], a->name,
+		    (unsigned long long)total[1], b->name);
+	}
+	BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool,
+	    "each column: the share of the function's samples in that benchmark; "
+	    "Diff: second minus first"));
+	view_seal(v);
+	BT_VEC_FREE(c);
 	return v;
 }

@@ -271,6 +271,18 @@ BT_API struct bt_view *bt_view_benches(struct bt_session *s,
 BT_API struct bt_view *bt_view_bench_compare(struct bt_session *s, size_t a,
 					     size_t b, const struct bt_view_opts *o);
 /*
+ * Function name (in module) as benchmarks a and b ran it: one row an
+ * instruction, a's share of the function's samples in a (@percent), b's
+ * (@adjusted_percent), the difference, the address and the instruction.
+ * The selected benchmark is the same after as before. NULL with err set
+ * when either benchmark has no samples in it.
+ */
+BT_API struct bt_view *bt_view_bench_compare_func(struct bt_session *s, size_t a,
+						  size_t b, const char *name,
+						  const char *module,
+						  const struct bt_view_opts *o,
+						  struct bt_error *err);
+/*
  * Callers and callees of function func (DESIGN.md §6): a text row, the
  * callers (FUNC rows, label "caller", percent of func's inclusive
  * samples), func itself (label "function"), a text row, the callees
