@@ -302,6 +302,26 @@ else
 	$T kill-server 2>/dev/null
 fi
 
+# --- --benchmark-frames: any function as a benchmark, by its call chains
+"$BT" -q -o "$TMP/fr.data" --stdio --top 0 "$FIX/split" >/dev/null 2>&1
+"$BT" -i "$TMP/fr.data" --format json --top 0 --benchmark-frames 'work_*' >"$TMP/fr.json" 2>&1
+if python3 - "$TMP/fr.json" >"$TMP/msg" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {x["name"]: x for x in d["functions"]}
+b = d.get("benchmarks", [])
+print(", ".join("%s %d samples (inclusive %d, %s)" % (x["name"], x["samples"],
+      f[x["name"]]["inclusive_samples"], x.get("split")) for x in b))
+sys.exit(0 if sorted(x["name"] for x in b) == ["work_a", "work_b"] and all(
+    x["split"] == "chain" and x["samples"] == f[x["name"]]["inclusive_samples"] > 0
+    for x in b) else 1)
+PY
+then
+	ok "--benchmark-frames 'work_*': each function a benchmark with its inclusive samples ($(cat "$TMP/msg"))"
+else
+	fail "--benchmark-frames: $(cat "$TMP/msg") $(head -c 300 "$TMP/fr.json")"
+fi
+
 # --- go test -bench --------------------------------------------------------------
 if ! command -v go >/dev/null; then
 	skipped "go test -bench: golang-go is missing"

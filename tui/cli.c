@@ -64,7 +64,8 @@ const char cli_usage[] =
 "  -b, --benchmark NAME   only that benchmark's samples, in every view and output\n"
 "                         (its name as the harness printed it, or a unique prefix)\n"
 "      --benchmark-frames PATTERN  entry frames of a harness benchtui does not\n"
-"                         know (globs, comma-separated); used with call chains\n"
+"                         know (globs, comma-separated): each function named is\n"
+"                         a benchmark, with the samples whose chain holds it\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n";
 

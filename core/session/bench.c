@@ -13,6 +13,7 @@
  * written, and output and samples are on CLOCK_MONOTONIC.
  * docs/benchmarks.md says the same.
  */
+#include <fnmatch.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -812,6 +813,77 @@ name_is_bench(const struct bt_benches *bs, size_t bi, const char *name)
 	return false;
 }
 
+/* Does name match one of the comma-separated globs in patterns? */
+static bool
+frames_match(const char *patterns, const char *name)
+{
+	const char *p = patterns;
+
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		char glob[256];
+
+		if (n > 0 && n < sizeof(glob)) {
+			memcpy(glob, p, n);
+			glob[n] = '\0';
+			if (fnmatch(glob, name, 0) == 0)
+				return true;
+		}
+		p += n + (p[n] == ',');
+	}
+	return false;
+}
+
+/* perf's short form of a function's name (no parameters), kept in bs. */
+static const char *
+short_of(struct bt_benches *bs, const char *name)
+{
+	char buf[1024];
+
+	bt_name_short(name, false, buf, sizeof(buf));
+	return buf[0] ? bt_strpool_addstr(&bs->pool, buf) : name;
+}
+
+/*
+ * --benchmark-frames: each function of the run (self or inclusive
+ * samples) that a pattern names is a benchmark of its own, its samples
+ * those whose chain passes through it (no harness numbers: "frames").
+ */
+static void
+frame_benches(struct bt_session *s, struct bt_benches *bs)
+{
+	size_t i, n = bt_session_nfuncs(s);
+
+	for (i = 0; i < n; i++) {
+		const struct bt_func *f = bt_session_func(s, i);
+		struct bench nb;
+		size_t k;
+
+		if (f->inclusive == 0 && f->samples == 0)
+			continue;
+		if (!frames_match(bs->frames, f->name) &&
+		    !frames_match(bs->frames, short_of(bs, f->name)))
+			continue;
+		for (k = 0; k < bs->v.n; k++)
+			if (strcmp(bs->v.v[k].pub.family, f->name) == 0)
+				break;
+		if (k < bs->v.n)
+			continue;
+		memset(&nb, 0, sizeof(nb));
+		nb.pub.index = bs->v.n;
+		nb.pub.name = short_of(bs, f->name);
+		nb.pub.family = bt_strpool_addstr(&bs->pool, f->name);
+		nb.pub.harness = "frames";
+		nb.pub.time_ns = nb.pub.ci_ns = nb.pub.iterations = NAN;
+		nb.pub.ratio = NAN;
+		nb.lo = 0;
+		nb.hi = UINT64_MAX;
+		nb.pub.has_window = true;
+		BT_VEC_PUSH(bs->v, nb);
+	}
+	bs->counted_attr = -1;
+}
+
 void
 bt_session_set_bench_frames(struct bt_session *s, const char *patterns)
 {
@@ -819,6 +891,12 @@ bt_session_set_bench_frames(struct bt_session *s, const char *patterns)
 
 	free(bs->frames);
 	bs->frames = patterns ? bt_xstrdup(patterns) : NULL;
+	if (bs->frames == NULL)
+		return;
+	if (s->p->chains == NULL)
+		bs->note = "--benchmark-frames needs call chains: the recording has none";
+	else
+		frame_benches(s, bs);
 }
 
 const char *

@@ -27,7 +27,8 @@ struct bt_session;
  * @name: as printed, without an aggregate suffix ("BM_sum/8",
  *        "BenchmarkSum/n=8-2")
  * @family: the part of the name that names code ("BM_sum", "BenchmarkSum")
- * @harness: "gbench", "go", "criterion", "libtest", "tinybench", "mitata"
+ * @harness: "gbench", "go", "criterion", "libtest", "tinybench", "mitata",
+ *           or "frames" (--benchmark-frames)
  * @time_text: the time per operation exactly as printed ("7.16 ns"; the
  *             _mean aggregate's where there is one), NULL when none
  * @time_ns: the same in ns, NAN when none
