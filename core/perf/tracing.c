@@ -88,12 +88,13 @@ field(const uint8_t *text, size_t len, const char *key, char *out, size_t outlen
 char *
 pd_tracepoint_name(const struct bt_pd_reader *r, uint64_t id)
 {
-	struct tcur c = { r->tracing, r->tracing + r->tracing_len, false, false };
+	struct tcur c;
 	uint64_t n, i, j, sys;
 
 	if (r->tracing == NULL || r->tracing_len < 10 ||
 	    memcmp(r->tracing, "\x17\x08\x44tracing", 10) != 0)
 		return NULL;
+	c = (struct tcur){ r->tracing, r->tracing + r->tracing_len, false, false };
 	skip(&c, 10);
 	str(&c);			/* version */
 	if (skip(&c, 2) != NULL)	/* endian, long size */
