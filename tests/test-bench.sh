@@ -292,6 +292,14 @@ else
 	$T kill-session -t bt 2>/dev/null
 	$T new-session -d -s bt -x 160 -y 30 -c "$TMP" \
 		"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/sum.data; echo \$? >$TMP/status; exec sleep 60"
+	# T on the table: the benchmark's share of each slice of the run
+	wait_for "benchmarks: 2 (gbench)" && $T send-keys -t bt g T &&
+		wait_for "timeline of benchmark BM_sum/8" &&
+		screen | grep -q "Samples *Benchmark *Share" &&
+		screen | grep -q " 100.0%" && screen | grep -q " 0.0%" &&
+		ok "browser: T on a benchmark: its share of each slice" ||
+		{ fail "browser: T on the benchmark table"; screen | sed 's/^/     | /'; }
+	$T send-keys -t bt q
 	wait_for "benchmarks: 2 (gbench)" && $T send-keys -t bt g m Down Enter &&
 		wait_for "× the time" && $T send-keys -t bt g Enter &&
 		wait_for "BM_sum.*samples in BM_sum/8, [0-9]* in BM_sum/64" &&

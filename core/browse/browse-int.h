@@ -94,6 +94,8 @@ extern const struct screen_ops screen_funcs, screen_annotate, screen_source,
 struct screen *browse_push_compare(struct bt_browser *b, long x, long y, size_t height);
 /* m on the benchmark table (screen-benches.c). */
 void browse_bench_mark(struct bt_browser *b, struct screen *sc);
+/* T on it: select the benchmark under the cursor (false: none there). */
+bool browse_bench_timeline(struct bt_browser *b, struct screen *sc);
 
 /* Narrower screens than this get the compact columns (bt_view_opts.compact). */
 #define BROWSE_COMPACT_BELOW 100

@@ -860,6 +860,9 @@ bt_browser_apply(struct bt_browser *b, enum bt_action act, size_t height)
 		    "inclusive (children)" : "self");
 		break;
 	case BT_ACT_TIMELINE:
+		/* on the benchmark table: that benchmark's share of each slice */
+		if (sc->ops == &screen_benches && !browse_bench_timeline(b, sc))
+			break;
 		if (sc->ops != &screen_timeline &&
 		    browse_push(b, &screen_timeline, sc->ops->subject(b, sc), height) != NULL)
 			bt_browser_set_status(b, "[ and ] mark the part of the run to keep, Enter keeps it, c the whole run");

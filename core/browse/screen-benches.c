@@ -49,6 +49,23 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 	    bb->name, (unsigned long long)bt_session_samples(b->s), bb->t_from, bb->t_to);
 }
 
+bool
+browse_bench_timeline(struct bt_browser *b, struct screen *sc)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+	struct bt_error err = { 0 };
+
+	if (r == NULL || r->kind != BT_ROW_BENCH || r->func == (size_t)-1) {
+		bt_session_select_bench(b->s, -1, NULL);	/* the whole run's */
+		return true;
+	}
+	if (bt_session_select_bench(b->s, (long)r->func, &err) < 0) {
+		bt_browser_set_status(b, "%s", err.msg);
+		return false;
+	}
+	return true;
+}
+
 /* m: mark the benchmark under the cursor for a comparison. */
 void
 browse_bench_mark(struct bt_browser *b, struct screen *sc)

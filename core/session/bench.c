@@ -910,3 +910,57 @@ bt_session_bench_note(struct bt_session *s)
 {
 	return benches(s)->note;
 }
+
+bool
+bt_bench_slices(struct bt_session *s, size_t nbins, uint64_t *mine)
+{
+	struct bt_benches *bs = s->benches;
+	struct bt_hist_entry *e = NULL;
+	struct bt_scan sc;
+	size_t n = 0, i;
+	const struct bench *b;
+
+	if (s->bench < 0 || bs == NULL || (size_t)s->bench >= bs->v.n)
+		return false;
+	b = &bs->v.v[s->bench];
+	memset(&sc, 0, sizeof(sc));
+	sc.attr = s->attr;
+	sc.nbins = nbins;
+	sc.fold = true;
+	sc.fold_module = UINT32_MAX;
+	if (by_chain(s, bs, (size_t)s->bench)) {
+		/* every sample, by slice and chain: the chains through its code */
+		struct bt_hist_entry *c;
+		size_t nc, nl = bt_chains_nlocs(s->p);
+		const char **names;
+
+		sc.t_hi = UINT64_MAX;
+		sc.chains = bt_hist_new();
+		if (bt_profile_scan(s->p, &sc, &e, &n, NULL) < 0) {
+			bt_hist_free(sc.chains);
+			return false;
+		}
+		nc = bt_hist_take(sc.chains, &c);
+		bt_hist_free(sc.chains);
+		names = bt_xmalloc((nl + 1) * sizeof(*names));
+		for (i = 0; i < nl; i++)
+			names[i] = (const char *)-1;
+		for (i = 0; i < nc; i++)
+			if (c[i].group < nbins && chain_bench(s, bs, bs->chained,
+			    (uint32_t)c[i].off, names) == s->bench)
+				mine[c[i].group] += c[i].samples;
+		free(names);
+		free(c);
+	} else {
+		/* its window's samples, by slice of the whole run */
+		sc.t_lo = b->lo;
+		sc.t_hi = b->hi;
+		if (bt_profile_scan(s->p, &sc, &e, &n, NULL) < 0)
+			return false;
+		for (i = 0; i < n; i++)
+			if (e[i].group < nbins)
+				mine[e[i].group] += e[i].samples;
+	}
+	free(e);
+	return true;
+}

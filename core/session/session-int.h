@@ -125,6 +125,11 @@ void bt_bench_scan(struct bt_session *s, struct bt_scan *sc);
  * passes through its entry frame: true with the matcher to focus on.
  */
 bool bt_bench_focus(struct bt_session *s, bt_frame_match_fn *match, void **arg);
+/*
+ * The selected benchmark's samples in each of nbins slices of the run
+ * (mine[], zeroed by the caller): false when none is selected.
+ */
+bool bt_bench_slices(struct bt_session *s, size_t nbins, uint64_t *mine);
 void bt_benches_free(struct bt_benches *bs);
 
 /*

@@ -266,6 +266,7 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 	    (double)(p->last_time - p->first_time) : 1;
 	const struct bt_func *f = func >= 0 ? bt_session_func(s, (size_t)func) : NULL;
 	size_t i, b, n = 0;
+	bool bench = false, sub;
 
 	if (nbins == 0)
 		nbins = 1;
@@ -287,6 +288,10 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 			mine[e[i].group] += e[i].samples;
 	}
 	free(e);
+	/* no function: the selected benchmark's share, if one is */
+	if (f == NULL && bt_bench_slices(s, nbins, mine))
+		bench = true;
+	sub = f != NULL || bench;
 	if (f != NULL)
 		view_set_func(v, (size_t)func);
 	for (b = 0; b < nbins; b++)
@@ -300,7 +305,7 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 	for (b = 0; b < nbins; b++) {
 		struct bt_row *r = view_add_row(v, BT_ROW_SLICE);
 		char bar[BAR + 1];
-		double frac = f != NULL ? (all[b] ? (double)mine[b] / (double)all[b] : 0) :
+		double frac = sub ? (all[b] ? (double)mine[b] / (double)all[b] : 0) :
 		    (double)all[b] / (double)maxn;
 		size_t w = (size_t)(frac * BAR + 0.5);
 		bool marked = mark_from >= 0 && (long)b >= mark_from &&
@@ -312,7 +317,7 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 		r->t_from = span / 1e9 * (double)b / (double)nbins;
 		r->t_to = span / 1e9 * (double)(b + 1) / (double)nbins;
 		r->percent = all[b] ? 100.0 * (double)mine[b] / (double)all[b] : 0;
-		r->weight = f != NULL ? (double)mine[b] : (double)all[b];
+		r->weight = sub ? (double)mine[b] : (double)all[b];
 		memset(bar, '#', w);
 		bar[w] = '\0';
 		view_add_cell(v, marked ? ">" : " ", BT_STYLE_WARN);
@@ -320,8 +325,8 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 		    r->t_to), BT_STYLE_ADDR);
 		view_add_cell(v, bt_strpool_addf(&v->pool, "%8llu",
 		    (unsigned long long)all[b]), BT_STYLE_NORMAL);
-		if (f != NULL) {
-			view_add_cell(v, bt_strpool_addf(&v->pool, "%9llu",
+		if (sub) {
+			view_add_cell(v, bt_strpool_addf(&v->pool, bench ? "%10llu" : "%9llu",
 			    (unsigned long long)mine[b]), BT_STYLE_NORMAL);
 			view_add_cell(v, view_pad(v, all[b] ? bt_strpool_addf(&v->pool,
 			    "%.1f%%", r->percent) : "", 7, true),
@@ -331,9 +336,10 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 		view_add_cell(v, bt_strpool_addstr(&v->pool, bar), marked ? BT_STYLE_WARN :
 		    BT_STYLE_MILD);
 	}
-	if (f != NULL) {
-		const char *h[7] = { " ", "Seconds", "Samples", "Function", "Share", "", "" };
-		size_t w[7] = { 1, 17, 8, 9, 7, 2, 0 };
+	if (sub) {
+		const char *h[7] = { " ", "Seconds", "Samples", bench ? "Benchmark" : "Function",
+			"Share", "", "" };
+		size_t w[7] = { 1, 17, 8, bench ? 10 : 9, 7, 2, 0 };
 		bool right[7] = { false, false, true, true, true, false, false };
 		view_set_columns(v, h, w, right, 7);
 	} else {
@@ -349,7 +355,11 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 		const char *name = view_short_name(v, f->name, false);
 		view_set_title(v, "timeline of ", name, ": %zu slices of %.3f s",
 		    nbins, span / 1e9 / (double)nbins);
-	} else
+	} else if (bench)
+		v->title = bt_strpool_addf(&v->pool, "timeline of benchmark %s: %zu slices of %.3f s",
+		    bt_session_bench(s, (size_t)bt_session_current_bench(s))->name,
+		    nbins, span / 1e9 / (double)nbins);
+	else
 		v->title = bt_strpool_addf(&v->pool, "timeline: %zu slices of %.3f s",
 		    nbins, span / 1e9 / (double)nbins);
 	return v;
