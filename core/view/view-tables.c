@@ -127,6 +127,7 @@ summarize(struct bt_view *v, struct bt_session *s)
 		    (size_t)bt_session_current_bench(s));
 		m->benchmark = b->name;
 		m->bench_time = b->time_text;
+		m->bench_by_chain = b->by_chain;
 	}
 	for (i = 0; i < bt_session_nnotes(s); i++)
 		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_session_note(s, i)));
@@ -162,7 +163,12 @@ bt_view_header(struct bt_session *s)
 		text_row(v, BT_STYLE_NORMAL, "duration: %.3f s", m->duration);
 	text_row(v, m->has_status && m->exit_code ? BT_STYLE_WARN : BT_STYLE_NORMAL,
 	    "status: %s", m->status);
-	if (m->benchmark)
+	if (m->benchmark && m->bench_by_chain)
+		text_row(v, BT_STYLE_TITLE, "benchmark: %s%s%s%s (its samples only: "
+		    "those whose call chain passes through its code)", m->benchmark,
+		    m->bench_time ? ", " : "", m->bench_time ? m->bench_time : "",
+		    m->bench_time ? "/op" : "");
+	else if (m->benchmark)
 		text_row(v, BT_STYLE_TITLE, "benchmark: %s%s%s%s (its samples only: "
 		    "%.3f-%.3f s)", m->benchmark, m->bench_time ? ", " : "",
 		    m->bench_time ? m->bench_time : "", m->bench_time ? "/op" : "",

@@ -216,7 +216,9 @@ BT_API struct bt_view *bt_view_header(struct bt_session *s);
  *              @signal (0 if none) are known; @status says it in words
  * @nfindings: lint findings for this event and window
  * @benchmark: the selected benchmark's name (benchtui/bench.h), NULL none;
- *             @bench_time its time per operation as printed (or NULL)
+ *             @bench_time its time per operation as printed (or NULL);
+ *             @bench_by_chain its samples are those through its code (else
+ *             its window's)
  * @notes, @nnotes: what is missing or degraded
  * @hot_path: with call chains, the hottest functions and on whose behalf
  *            they ran ("leaf 72.4% from caller_three 74%, caller_one 26%;
@@ -240,6 +242,7 @@ struct bt_view_summary {
 	const char *status;
 	size_t nfindings;
 	const char *benchmark, *bench_time;
+	bool bench_by_chain;
 	const char *const *notes;
 	size_t nnotes;
 	const char *hot_path;
