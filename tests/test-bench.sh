@@ -311,7 +311,7 @@ else
 fi
 
 # --- --benchmark-frames: any function as a benchmark, by its call chains
-"$BT" -q -o "$TMP/fr.data" --stdio --top 0 "$FIX/split" >/dev/null 2>&1
+"$BT" -q -o "$TMP/fr.data" --stdio --top 0 "$(fixture split)" >/dev/null 2>&1
 "$BT" -i "$TMP/fr.data" --format json --top 0 --benchmark-frames 'work_*' >"$TMP/fr.json" 2>&1
 if python3 - "$TMP/fr.json" >"$TMP/msg" <<'PY'
 import json, sys
