@@ -16,7 +16,7 @@
 #include "perf/perfdata-int.h"
 
 #define PD_MAX_ATTRS 4096
-#define WINDOW (16u << 20)	/* of a big mapped file, the part kept resident */
+#define WINDOW (4u << 20)	/* of a big mapped file, the part kept resident */
 
 static uint8_t
 revbyte(uint8_t b)
