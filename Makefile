@@ -13,9 +13,10 @@ CC ?= cc
 WERROR ?=
 SAN ?=
 
-PKG_LIBS := libdw libelf capstone libzstd
+# capstone (other machines than x86) is dlopen()ed on first use: headers only.
+PKG_LIBS := libdw libelf libzstd
 CURSES := $(shell pkg-config --exists ncursesw && echo ncursesw || echo ncurses)
-DEP_CFLAGS := $(shell pkg-config --cflags $(PKG_LIBS) 2>/dev/null)
+DEP_CFLAGS := $(shell pkg-config --cflags $(PKG_LIBS) capstone 2>/dev/null)
 DEP_LIBS := $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null)
 # Debian's libzydis-dev 4.0 ships no pkg-config file.
 ZYDIS_LIBS := $(shell pkg-config --libs zydis 2>/dev/null || echo -lZydis -lZycore)
@@ -28,7 +29,7 @@ WARN := -Wall -W -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(if $(WERROR),-Werror) $(SAN) \
 	-D_GNU_SOURCE -Iinclude $(DEP_CFLAGS) -MMD -MP
-LIBS := $(DEP_LIBS) $(ZYDIS_LIBS) -liberty -lstdc++ -lm
+LIBS := $(DEP_LIBS) $(ZYDIS_LIBS) -liberty -lstdc++ -lm -ldl
 
 CORE_SRCS := $(sort $(wildcard core/*/*.c))
 TUI_SRCS := $(sort $(wildcard tui/*.c tui/*/*.c))

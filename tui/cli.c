@@ -51,7 +51,7 @@ const char cli_usage[] =
 "      --skid             skid-adjusted attribution as the primary column\n"
 "      --children         order the function table by inclusive samples\n"
 "      --no-children      order it by self samples (default)\n"
-"      --no-source        no interleaved source lines\n"
+"      --no-source        no source lines (nor the table's Source column)\n"
 "  -M, --syntax SYNTAX    att (default) or intel\n"
 "      --percent WHICH    local (of the function, default) or global (of all samples)\n"
 "      --names FORM       C++ names: short (as perf prints them, default), folded\n"
@@ -294,6 +294,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 			break;
 		case OPT_NO_SOURCE:
 			c->eo.view.source = false;
+			c->so.no_source = true;
 			break;
 		case 'M':
 			if (strcmp(optarg, "att") == 0)

@@ -34,7 +34,7 @@ const struct tui_key tui_keymap[] = {
 	{ { '?', 0 }, "?", TUI_CMD_SEARCH_BACK, BT_ACT_NONE, "search backward" },
 	{ { 'n', 0 }, "n", TUI_CMD_ACTION, BT_ACT_SEARCH_NEXT, "repeat the search" },
 	{ { 'N', 0 }, "N", TUI_CMD_ACTION, BT_ACT_SEARCH_PREV, "repeat the search the other way" },
-	{ { 's', 0 }, "s", TUI_CMD_ACTION, BT_ACT_TOGGLE_SOURCE, "toggle interleaved source lines" },
+	{ { 's', 0 }, "s", TUI_CMD_ACTION, BT_ACT_TOGGLE_SOURCE, "toggle source lines (and the Source column)" },
 	{ { 'S', 0 }, "S", TUI_CMD_ACTION, BT_ACT_SOURCE_VIEW,
 	  "source view with per-line totals (Enter on a line shows its code); in it, S picks another file (headers inlined into the function)" },
 	{ { 'K', 0 }, "K", TUI_CMD_ACTION, BT_ACT_TOGGLE_SKID,

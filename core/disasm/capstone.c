@@ -3,7 +3,9 @@
  * not cover (aarch64 first). capstone 4 (Debian's) has no RISC-V.
  */
 #include <capstone/capstone.h>
+#include <dlfcn.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +16,48 @@ struct capstone {
 	csh h;
 	cs_insn *insn;
 };
+
+/*
+ * libcapstone is loaded when code of another machine than x86 is first
+ * disassembled (x86 is Zydis'): linked in, its relocated tables cost
+ * every run 3 MB of memory at start-up. The soname is the one of the
+ * headers built against (cs_insn's layout changes between majors).
+ */
+#define CS_STR_(x) #x
+#define CS_STR(x) CS_STR_(x)
+#define CS_SONAME "libcapstone.so." CS_STR(CS_API_MAJOR)
+
+static struct {
+	cs_err (*open)(cs_arch, cs_mode, csh *);
+	cs_err (*close)(csh *);
+	cs_err (*option)(csh, cs_opt_type, size_t);
+	const char *(*strerror)(cs_err);
+	cs_insn *(*malloc)(csh);
+	void (*free)(cs_insn *, size_t);
+	bool (*disasm_iter)(csh, const uint8_t **, size_t *, uint64_t *, cs_insn *);
+	const char *(*reg_name)(csh, unsigned);
+	bool (*insn_group)(csh, const cs_insn *, unsigned);
+	const char *error;
+} cs;
+static pthread_once_t cs_once = PTHREAD_ONCE_INIT;
+
+static void
+cs_load(void)
+{
+	void *h = dlopen(CS_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (h == NULL) {
+		cs.error = "cannot load " CS_SONAME;
+		return;
+	}
+#define SYM(f) (*(void **)&cs.f = dlsym(h, "cs_" #f)) == NULL
+	if (SYM(open) || SYM(close) || SYM(option) || SYM(strerror) || SYM(malloc) ||
+	    SYM(free) || SYM(disasm_iter) || SYM(reg_name) || SYM(insn_group)) {
+		cs.error = CS_SONAME " lacks a function benchtui uses";
+		cs.open = NULL;
+	}
+#undef SYM
+}
 
 static enum bt_insn_kind
 arm64_kind(const cs_insn *in, uint64_t *target)
@@ -80,16 +124,16 @@ static enum bt_insn_kind
 group_kind(csh h, const cs_insn *in, uint64_t *target)
 {
 	const cs_detail *dt = in->detail;
-	bool jump = cs_insn_group(h, in, CS_GRP_JUMP);
-	bool rel = cs_insn_group(h, in, CS_GRP_BRANCH_RELATIVE);
+	bool jump = cs.insn_group(h, in, CS_GRP_JUMP);
+	bool rel = cs.insn_group(h, in, CS_GRP_BRANCH_RELATIVE);
 
 	(void)dt;
 	*target = 0;
-	if (cs_insn_group(h, in, CS_GRP_RET))
+	if (cs.insn_group(h, in, CS_GRP_RET))
 		return BT_INSN_RET;
-	if (cs_insn_group(h, in, CS_GRP_CALL))
+	if (cs.insn_group(h, in, CS_GRP_CALL))
 		return BT_INSN_ICALL;
-	if (cs_insn_group(h, in, CS_GRP_INT))
+	if (cs.insn_group(h, in, CS_GRP_INT))
 		return BT_INSN_SYSCALL;
 	if (jump)
 		return rel ? BT_INSN_CJUMP : BT_INSN_IJUMP;
@@ -204,7 +248,7 @@ a64_text(csh h, const cs_insn *in, struct bt_insn *out)
 	    a->operands[1].type == ARM64_OP_IMM && a->operands[0].type == ARM64_OP_REG) {
 		unsigned sh = a->operands[1].shift.type == ARM64_SFT_LSL ? a->operands[1].shift.value : 0;
 		uint64_t v = (uint64_t)a->operands[1].imm << sh;
-		const char *r = cs_reg_name(h, a->operands[0].reg);
+		const char *r = cs.reg_name(h, a->operands[0].reg);
 		bool x = r != NULL && r[0] == 'x';
 		if (r != NULL && !(a->operands[1].imm == 0 && sh != 0)) {
 			if (in->id == ARM64_INS_MOVN)
@@ -218,7 +262,7 @@ a64_text(csh h, const cs_insn *in, struct bt_insn *out)
 	}
 	if (in->id == ARM64_INS_ORR && a->op_count == 3 && a->operands[2].type == ARM64_OP_IMM &&
 	    (a->operands[1].reg == ARM64_REG_XZR || a->operands[1].reg == ARM64_REG_WZR)) {
-		const char *r = cs_reg_name(h, a->operands[0].reg);
+		const char *r = cs.reg_name(h, a->operands[0].reg);
 		bool x = a->operands[1].reg == ARM64_REG_XZR;
 		if (r != NULL && !a64_move_wide((uint64_t)a->operands[2].imm, x)) {
 			snprintf(out->text, sizeof(out->text), "mov    %s, #0x%" PRIx64, r,
@@ -300,7 +344,7 @@ cs_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	size_t n = len;
 	cs_insn *in = c->insn;
 
-	if (!cs_disasm_iter(c->h, &p, &n, &a, in))
+	if (!cs.disasm_iter(c->h, &p, &n, &a, in))
 		return 0;
 	if (d->arch == BT_ARCH_AARCH64) {
 		out->kind = arm64_kind(in, &out->target);
@@ -327,8 +371,8 @@ cs_free_priv(struct bt_disasm *d)
 {
 	struct capstone *c = d->priv;
 
-	cs_free(c->insn, 1);
-	cs_close(&c->h);
+	cs.free(c->insn, 1);
+	cs.close(&c->h);
 	free(c);
 }
 
@@ -360,14 +404,18 @@ bt_capstone_init(struct bt_disasm *d, struct bt_error *err)
 		    "no disassembler for %s (capstone %d.%d)", bt_arch_name(d->arch),
 		    CS_API_MAJOR, CS_API_MINOR);
 	}
+	pthread_once(&cs_once, cs_load);
+	if (cs.open == NULL)
+		return bt_error_set(err, BT_ENOTSUP, "no disassembler for %s: %s",
+		    bt_arch_name(d->arch), cs.error);
 	c = bt_xcalloc(1, sizeof(*c));
-	e = cs_open(arch, mode, &c->h);
+	e = cs.open(arch, mode, &c->h);
 	if (e != CS_ERR_OK) {
 		free(c);
-		return bt_error_set(err, BT_ENOTSUP, "capstone: %s", cs_strerror(e));
+		return bt_error_set(err, BT_ENOTSUP, "capstone: %s", cs.strerror(e));
 	}
-	cs_option(c->h, CS_OPT_DETAIL, CS_OPT_ON);
-	c->insn = cs_malloc(c->h);
+	cs.option(c->h, CS_OPT_DETAIL, CS_OPT_ON);
+	c->insn = cs.malloc(c->h);
 	d->priv = c;
 	d->ops = &cs_ops;
 	return 0;

@@ -88,7 +88,7 @@ own_loop(struct bt_session *s, size_t bi, size_t *fi_out, size_t *ninsns,
 				first = (long)fi;
 		}
 	if (first < 0 || !bt_session_func(s, (size_t)first)->can_annotate ||
-	    (a = bt_session_annotation(s, (size_t)first, BT_ASM_ATT, NULL)) == NULL)
+	    (a = bt_session_code(s, (size_t)first)) == NULL)
 		return false;
 	for (li = 0; li < a->loops.n; li++) {
 		double w = BT_MAX(a->loops.v[li].adjusted, (double)a->loops.v[li].samples);

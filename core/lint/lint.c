@@ -211,7 +211,7 @@ check_empty_loops(struct bt_session *s)
 
 		if (f->percent < EMPTY_LOOP_MIN)
 			break;	/* the table is hottest first */
-		if (!f->can_annotate || (a = bt_session_annotation(s, fi, BT_ASM_ATT, NULL)) == NULL)
+		if (!f->can_annotate || (a = bt_session_code(s, fi)) == NULL)
 			continue;
 		for (li = 0; li < a->loops.n; li++) {
 			const struct bt_loop *l = &a->loops.v[li];
@@ -320,7 +320,7 @@ check_timer(struct bt_session *s)
 			}
 		} else if (f->percent >= 1 && f->can_annotate && has_rdtsc(s, fi)) {
 			/* rdtsc read in the benchmark's own code: skid-adjusted weight */
-			struct bt_annotation *a = bt_session_annotation(s, fi, BT_ASM_ATT, NULL);
+			struct bt_annotation *a = bt_session_code(s, fi);
 			for (k = 0; a != NULL && k < a->insns.n; k++)
 				if (a->insns.v[k].in.flags & BT_INSN_F_TIMER)
 					rdtsc += a->insns.v[k].adjusted;
@@ -360,6 +360,25 @@ unoptimized(const char *producer)
 	return last == NULL || (last[3] == '0' && (last[4] == ' ' || last[4] == '\0'));
 }
 
+/*
+ * A file the system installed (a Debian package's /usr/lib, /lib, /usr/bin;
+ * not /usr/local): built as it ships, not the benchmark's to rebuild.
+ */
+static bool
+system_path(const char *path)
+{
+	static const char *const dirs[] = { "/usr/", "/lib/", "/lib64/", "/lib32/",
+		"/bin/", "/sbin/" };
+	size_t i;
+
+	if (strncmp(path, "/usr/local/", 11) == 0)
+		return false;
+	for (i = 0; i < BT_ARRAY_SIZE(dirs); i++)
+		if (strncmp(path, dirs[i], strlen(dirs[i])) == 0)
+			return true;
+	return false;
+}
+
 static void
 check_unoptimized(struct bt_session *s)
 {
@@ -374,7 +393,7 @@ check_unoptimized(struct bt_session *s)
 
 		if (f->percent < UNOPT_MIN)
 			break;
-		if (f->kind != BT_FK_SYMBOL ||
+		if (f->kind != BT_FK_SYMBOL || system_path(f->module) ||
 		    (m = bt_session_syms(s, bt_session_func_module(s, fi))) == NULL)
 			continue;
 		prod = bt_msyms_producer(m, f->start);
@@ -486,7 +505,7 @@ check_debug_info(struct bt_session *s)
 		    strcmp(f->module, "[vdso]") == 0 || bt_lint_is_jit(s, fi))
 			continue;	/* JIT code: lint-jit.c */
 		m = bt_session_syms(s, bt_session_func_module(s, fi));
-		if (m != NULL && bt_msyms_has_dwarf(m))
+		if (m != NULL && bt_msyms_probe_dwarf(m))
 			continue;
 		add(s, "no-debug-info", (long)fi, f->percent,
 		    "no debug info for '%s', where %s spends %.1f%% of the samples: no "

@@ -16,7 +16,7 @@
 #include "perf/perfdata-int.h"
 
 #define PD_MAX_ATTRS 4096
-#define WINDOW (4u << 20)	/* of a big mapped file, the part kept resident */
+#define WINDOW (1u << 20)	/* of a big mapped file, the part kept resident */
 
 static uint8_t
 revbyte(uint8_t b)
@@ -883,6 +883,9 @@ bt_pd_skip_samples(struct bt_pd_reader *r, bool skip)
 void
 bt_pd_rewind(struct bt_pd_reader *r)
 {
+	/* what the last pass left resident is not needed before the next reaches it */
+	if (r->mapped && r->size > WINDOW)
+		madvise((void *)r->data, r->size, MADV_DONTNEED);
 	r->pos = r->data_sec.offset;
 	r->dropped = 0;
 	r->skip = 0;

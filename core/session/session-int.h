@@ -40,7 +40,8 @@ struct bt_sfunc {
 	struct bt_func pub;
 	uint32_t module;
 	size_t hit_lo, hit_hi;		/* [lo, hi) in s->hits */
-	struct bt_annotation *ann[2];	/* per syntax, built on demand */
+	struct bt_annotation *ann[3];	/* per syntax, and AT&T without source
+					   lines (bt_session_code); on demand */
 	bool located;			/* pub.file/line looked up */
 };
 
@@ -139,6 +140,12 @@ void bt_benches_free(struct bt_benches *bs);
 struct bt_annotation *bt_session_annotation(struct bt_session *s, size_t fi,
 					    enum bt_asm_syntax syntax,
 					    struct bt_error *err);
+/*
+ * Function fi's code as the lint reads it (instructions, loops, skid):
+ * its AT&T annotation if one was built, else one without source lines,
+ * which reads no debug info. NULL when it has no code.
+ */
+struct bt_annotation *bt_session_code(struct bt_session *s, size_t fi);
 /*
  * The function containing addr in module mi (a function with no extent:
  * the one starting there), added to the end of the table with no samples

@@ -318,24 +318,31 @@ build_funcs(struct bt_session *s)
 	}
 	bt_qsort(s->funcs.v, s->funcs.n, sizeof(*s->funcs.v), func_cmp);
 	/*
-	 * Source locations for the table: the hot functions, and any whose
-	 * module's DWARF is loaded anyway. Loading (often decompressing) a
-	 * library's debug info for a function with a few samples is what makes
-	 * a first screen slow; bt_session_func_locate() fills in the rest.
+	 * The hot rows' source locations now, unless sources are off: this
+	 * loads the DWARF of their modules, which then also gives the call
+	 * chains their inline frames (callgraph.c).
 	 */
-	for (i = 0; i < s->funcs.n; i++) {
-		struct bt_sfunc *f = &s->funcs.v[i];
-		if (i < LOCATE_TOP || f->pub.percent >= LOCATE_MIN_PERCENT ||
-		    s->mods[f->module].dwarf_checked)
-			entry_line(s, f);
-	}
+	for (i = 0; i < s->funcs.n && !s->o.no_source; i++)
+		bt_session_func_locate(s, i, false);
 }
 
+/*
+ * Source locations for the table, when it shows them: every row when
+ * asked (exports), else the hot rows and any whose module's DWARF is
+ * loaded anyway. Loading (often decompressing) a library's debug info for
+ * a function with a few samples is what makes a first screen slow.
+ */
 void
-bt_session_func_locate(struct bt_session *s, size_t i)
+bt_session_func_locate(struct bt_session *s, size_t i, bool all)
 {
-	if (i < s->funcs.n && !s->funcs.v[i].located)
-		entry_line(s, &s->funcs.v[i]);
+	struct bt_sfunc *f;
+
+	if (i >= s->funcs.n || s->funcs.v[i].located)
+		return;
+	f = &s->funcs.v[i];
+	if (all || i < LOCATE_TOP || f->pub.percent >= LOCATE_MIN_PERCENT ||
+	    s->mods[f->module].dwarf_checked)
+		entry_line(s, f);
 }
 
 /* Forget the function table and annotations of the last selection. */
@@ -345,7 +352,7 @@ drop_selection(struct bt_session *s)
 	size_t i, j;
 
 	for (i = 0; i < s->funcs.n; i++)
-		for (j = 0; j < 2; j++)
+		for (j = 0; j < BT_ARRAY_SIZE(s->funcs.v[i].ann); j++)
 			bt_annotation_free(s->funcs.v[i].ann[j]);
 	s->funcs.n = 0;
 	s->hits.n = 0;
@@ -373,7 +380,7 @@ bt_session_set_cache(struct bt_session *s, enum bt_session_cache which,
 
 static struct bt_annotation *
 annotate(struct bt_session *s, struct bt_sfunc *sf, enum bt_asm_syntax syntax,
-	 struct bt_error *err)
+	 bool lines, struct bt_error *err)
 {
 	const struct bt_func *f = &sf->pub;
 	struct bt_msyms *m = bt_session_syms(s, sf->module);
@@ -397,7 +404,7 @@ annotate(struct bt_session *s, struct bt_sfunc *sf, enum bt_asm_syntax syntax,
 	in.by_address = f->kind != BT_FK_SYMBOL;
 	in.hits = s->hits.v + sf->hit_lo;
 	in.nhits = sf->hit_hi - sf->hit_lo;
-	in.lines = bt_session_dwarf(s, sf->module);
+	in.lines = lines && bt_session_dwarf(s, sf->module);
 	in.region_threshold = s->o.region_threshold / 100;
 	in.region_margin = s->o.region_margin;
 	return bt_annotate(&in, err);
@@ -416,8 +423,23 @@ bt_session_annotation(struct bt_session *s, size_t fi, enum bt_asm_syntax syntax
 	}
 	sf = &s->funcs.v[fi];
 	if (sf->ann[k] == NULL)
-		sf->ann[k] = annotate(s, sf, syntax, err);
+		sf->ann[k] = annotate(s, sf, syntax, true, err);
 	return sf->ann[k];
+}
+
+struct bt_annotation *
+bt_session_code(struct bt_session *s, size_t fi)
+{
+	struct bt_sfunc *sf;
+
+	if (fi >= s->funcs.n)
+		return NULL;
+	sf = &s->funcs.v[fi];
+	if (sf->ann[0] != NULL)
+		return sf->ann[0];
+	if (sf->ann[2] == NULL)
+		sf->ann[2] = annotate(s, sf, BT_ASM_ATT, false, NULL);
+	return sf->ann[2];
 }
 
 void
@@ -427,7 +449,7 @@ bt_session_forget(struct bt_session *s, size_t fi)
 
 	if (fi >= s->funcs.n)
 		return;
-	for (j = 0; j < 2; j++) {
+	for (j = 0; j < BT_ARRAY_SIZE(s->funcs.v[fi].ann); j++) {
 		bt_annotation_free(s->funcs.v[fi].ann[j]);
 		s->funcs.v[fi].ann[j] = NULL;
 	}

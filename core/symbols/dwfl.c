@@ -400,6 +400,39 @@ bt_msyms_has_dwarf(struct bt_msyms *m)
 	return m->info.has_dwarf;
 }
 
+/* Does elf hold DWARF (.debug_info, or the old .zdebug_info)? Headers only. */
+static bool
+elf_has_dwarf(Elf *elf)
+{
+	GElf_Shdr sh;
+
+	return elf != NULL && ((find_section(elf, ".debug_info", &sh) != NULL &&
+	    sh.sh_type != SHT_NOBITS && sh.sh_size > 0) ||
+	    find_section(elf, ".zdebug_info", &sh) != NULL);
+}
+
+bool
+bt_msyms_probe_dwarf(struct bt_msyms *m)
+{
+	const char *mainfile = NULL, *debugfile = NULL;
+	Dwarf_Addr bias;
+	bool found = false;
+	int fd;
+
+	if (m->preset != NULL || m->dwarf_checked)
+		return bt_msyms_has_dwarf(m);
+	if (elf_has_dwarf(dwfl_module_getelf(m->mod, &bias)))
+		return true;
+	dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, &mainfile, &debugfile);
+	if (debugfile != NULL && (fd = bt_open_regular(debugfile)) >= 0) {
+		Elf *d = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+		found = elf_has_dwarf(d);
+		elf_end(d);
+		close(fd);
+	}
+	return found || bt_msyms_has_dwarf(m);
+}
+
 static void
 build_symbols(struct bt_msyms *m)
 {

@@ -114,6 +114,12 @@ struct bt_msyms_info {
 const struct bt_msyms_info *bt_msyms_info(const struct bt_msyms *m);
 /* Load the DWARF (once) and say whether there is any. */
 bool bt_msyms_has_dwarf(struct bt_msyms *m);
+/*
+ * Whether there is DWARF, read off the section headers of the module's
+ * file or of the debug file its symbols came from, without loading (and
+ * decompressing) it; when neither has any, bt_msyms_has_dwarf() decides.
+ */
+bool bt_msyms_probe_dwarf(struct bt_msyms *m);
 
 /*
  * Translate a file offset (runtime address - mapping start + mapping

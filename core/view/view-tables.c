@@ -435,7 +435,8 @@ children_cmp(const void *a, const void *b)
  * source, symbol: the symbol last, as perf puts it, so that a long C++
  * name pads no other column and cuts nothing but itself. Compact: no
  * source column, and module names cut at 16 columns, to leave the names
- * room. With call chains, Children is the inclusive percent (perf's
+ * room; without sources (--no-source, s) no source column either, and no
+ * debug info read for it. With call chains, Children is the inclusive percent (perf's
  * --children column; compact: in place of Samples); o->children orders
  * the table by it.
  */
@@ -452,13 +453,14 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 	size_t *idx;
 	const char **all;
 	int num = 0;
-	bool chains = bt_session_has_chains(s);
+	bool chains = bt_session_has_chains(s), src;
 
 	if (o == NULL) {
 		bt_view_opts_init(&def);
 		o = &def;
 	}
 	num = o->num == BT_NUM_PERIOD ? 2 : 0;
+	src = o->source && !o->compact;	/* the Source column */
 	/* the functions shown: filtered, ordered, then cut at max */
 	idx = bt_xcalloc(n + 1, sizeof(size_t));
 	for (i = 0; i < n; i++)
@@ -474,8 +476,8 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 	for (i = 0; i < n; i++) {
 		const struct bt_func *f;
 
-		if (o->locate)
-			bt_session_func_locate(s, idx[i]);
+		if (src)
+			bt_session_func_locate(s, idx[i], o->locate);
 		f = bt_session_func(s, idx[i]);
 		txt[0] = bt_strpool_addf(&v->pool, "%.2f%%", f->percent);
 		txt[1] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->samples);
@@ -483,7 +485,7 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		txt[3] = o->compact ? view_cut(v, f->module_name, COMPACT_MODULE) :
 		    f->module_name;
 		txt[4] = view_name(v, f->name, o);
-		txt[5] = f->file && !o->compact ? bt_strpool_addf(&v->pool, "%s:%u",
+		txt[5] = f->file && src ? bt_strpool_addf(&v->pool, "%s:%u",
 		    view_basename(f->file), f->line) : "";
 		txt[6] = bt_strpool_addf(&v->pool, "%.2f%%", f->inclusive_percent);
 		for (c = 0; c < 7; c++) {
@@ -508,8 +510,8 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		bt_wilson(f->samples, bt_session_samples(s), &r->ci_lo, &r->ci_hi);
 		r->weight = o->num == BT_NUM_PERIOD ? (double)f->period :
 		    chains && o->children ? f->inclusive_percent : f->percent;
-		r->file = f->file;
-		r->line = f->line;
+		r->file = src ? f->file : NULL;
+		r->line = src ? f->line : 0;
 		r->text = f->name;
 		if (chains) {
 			const struct bt_func_edge *e;
@@ -534,7 +536,7 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 			    view_heat(f->inclusive_percent, f->inclusive > 0));
 		view_add_cell(v, "  ", BT_STYLE_NORMAL);
 		view_add_cell(v, view_pad(v, all[i * 7 + 3], w[3] + 2, false), BT_STYLE_ADDR);
-		if (!o->compact)
+		if (src)
 			view_add_cell(v, view_pad(v, all[i * 7 + 5], w[5] + 2, false),
 			    BT_STYLE_SOURCE);
 		view_add_cell(v, all[i * 7 + 4],
@@ -554,7 +556,7 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 			COL(heads[6], w[6] + 2, true);
 		COL("", 2, false);
 		COL(heads[3], w[3] + 2, false);
-		if (!o->compact)
+		if (src)
 			COL(heads[5], w[5] + 2, false);
 		COL(heads[4], 0, false);
 #undef COL

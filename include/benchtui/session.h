@@ -26,6 +26,10 @@ enum bt_asm_syntax { BT_ASM_ATT, BT_ASM_INTEL };
  * @region_threshold: an instruction with at least this percent of its
  *                    function's samples (raw or adjusted) is hot (1)
  * @region_margin: hot instructions this many cold ones apart are one region (8)
+ * @no_source: read no debug info up front for source lines (--no-source):
+ *             the table locates the rows it shows only when it shows
+ *             sources, and call chains get no inline frames from DWARF
+ *             loaded for nothing else
  */
 struct bt_session_opts {
 	const char *event;
@@ -33,6 +37,7 @@ struct bt_session_opts {
 	bool time_percent;
 	double region_threshold;
 	unsigned region_margin;
+	bool no_source;
 };
 
 /* The defaults: first event, whole run, regions at 1% with margin 8. */
@@ -97,11 +102,13 @@ BT_API void bt_session_window(const struct bt_session *s, double *from, double *
 BT_API size_t bt_session_nfuncs(const struct bt_session *s);
 BT_API const struct bt_func *bt_session_func(const struct bt_session *s, size_t i);
 /*
- * Look up a function's file and line if that was not done yet: the table
- * fills them for its hot rows only, so that a library's debug info is not
- * loaded for a function with a few samples (exports call this for all).
+ * Look up a function's file and line if that was not done yet: with all,
+ * always (exports); else only for a hot row (the first 30, or 0.5% of the
+ * samples) or a module whose debug info is loaded anyway, so that a
+ * library's debug info is not loaded for a function with a few samples.
+ * The table calls it for the rows it shows, when it shows sources.
  */
-BT_API void bt_session_func_locate(struct bt_session *s, size_t i);
+BT_API void bt_session_func_locate(struct bt_session *s, size_t i, bool all);
 /*
  * Drop function i's cached annotations (an export of thousands of
  * functions is done with each one after writing it).
