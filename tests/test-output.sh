@@ -94,7 +94,7 @@ while pos + 8 <= len(d):
 struct.pack_into("<Q", d, 48, pos - off)
 open(sys.argv[2], "wb").write(d[:pos])
 PY
-	p=$(perf report -i "$TMP/kfix.data" --stdio --sort comm -F sample 2>/dev/null |
+	p=$(perf report -i "$TMP/kfix.data" --stdio --sort comm -F sample -g none 2>/dev/null |
 		awk '!/^#/ && NF { s += $1 } END { print s + 0 }')
 	[ "$p" = "$n" ] && ok "the killed recording: perf counts $p samples in its whole records too" ||
 		fail "the killed recording: benchtui $n samples, perf $p"

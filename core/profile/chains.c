@@ -4,7 +4,8 @@
  * benchtui's hybrid) is unwound by core/unwind's bt_unwinder, each frame
  * resolved to (module, file offset) at the sample's time, and the list of
  * locations interned: a run of a million samples has a few thousand
- * distinct chains.
+ * distinct chains. A sample with an LBR call stack takes its user frames
+ * from the stack instead (lbr.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -198,6 +199,18 @@ bt_chains_sample(struct bt_profile *p, const struct bt_perf_layout *l,
 		return BT_CHAIN_NONE;
 	/* a kernel leaf by its address: kallsyms may name it (session/kernel.c) */
 	c->key[n++] = loc_intern(c, module, off);
+	if (bt_lbr_callstack(l) &&
+	    (got = bt_lbr_chain(&ev->sample, c->ips, BT_UNWIND_MAX_FRAMES)) >= 0) {
+		/* call instructions and a call's target: looked up as they are */
+		for (i = 0; i < (size_t)got; i++) {
+			uint32_t m;
+			uint64_t o;
+
+			bt_profile_resolve(p, ev->pid, c->ips[i], ev->time, &m, &o);
+			c->key[n++] = loc_intern(c, m, o);
+		}
+		return chain_intern(c, c->key, n);
+	}
 	got = bt_unwinder_sample(c->u, l, ev,
 	    c->ips, BT_UNWIND_MAX_FRAMES, &cc, &res, NULL);
 	if (got > 0 && res.splice == BT_SPLICE_CFI_ONLY && !c->sealed)

@@ -9,6 +9,13 @@
  * samples are one bucket. A return address is stored as the call site
  * (address - 1). BT_LOC_GAP between two frames marks a join where frames
  * may be missing (the unwinder's BT_SPLICE_GAP): no caller edge crosses it.
+ *
+ * An event whose samples carry an LBR call stack (bt_lbr_callstack) gets
+ * the user part of its chains from the stack, as perf report does
+ * (lbr.c): after the leaf, the stack's entries[0].to (the function the
+ * last call went to: the leaf's own, or a PLT stub or a function that
+ * tail-called it) and each entry's from (a call instruction, stored as
+ * is); the frame-pointer user frames of the callchain are not used.
  */
 #ifndef BENCHTUI_CHAINS_H
 #define BENCHTUI_CHAINS_H
@@ -29,6 +36,7 @@ struct bt_profile;
 struct bt_pd_reader;
 struct bt_pd_event;
 struct bt_perf_layout;
+struct bt_perf_sample;
 
 /* Does the file hold anything to build call chains from? */
 bool bt_chains_wanted(const struct bt_pd_reader *r);
@@ -43,6 +51,19 @@ void bt_chains_event(struct bt_profile *p, const struct bt_pd_event *ev);
  */
 uint32_t bt_chains_sample(struct bt_profile *p, const struct bt_perf_layout *l,
 			  const struct bt_pd_event *ev, uint32_t module, uint64_t off);
+
+/* Do samples of layout l carry an LBR call stack (BRANCH_STACK, CALL_STACK)? */
+bool bt_lbr_callstack(const struct bt_perf_layout *l);
+/*
+ * The frames after the leaf of a sample with an LBR call stack into
+ * ips[0..max) (max >= 1), each an address to look up as is:
+ * entries[0].to, then every entry's from, innermost first (a kernel
+ * sample's kernel frames are its leaf's bucket, as for other chains).
+ * Returns how many (0 for an empty stack), or -1 when the callchain has
+ * no user part (no PERF_CONTEXT_USER): then perf reads the callchain as
+ * it is, and so does bt_chains_sample.
+ */
+int bt_lbr_chain(const struct bt_perf_sample *s, uint64_t *ips, size_t max);
 
 /*
  * Samples (of every read so far) whose chain ends at the stack copy: code

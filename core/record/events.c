@@ -160,7 +160,7 @@ bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
 	struct perf_event_attr a;
 	int ret, precise, pass;
 	char hint[256];
-	bool fell_back = false, cg_fell_back = false;
+	bool fell_back = false, cg_fell_back = false, lbr_refused = false;
 
 	memset(ev, 0, sizeof(*ev));
 	base_attr(&a, freq ? freq : DEFAULT_FREQ);
@@ -195,6 +195,7 @@ bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
 			if ((ret == -EINVAL || ret == -EOPNOTSUPP) && (a.sample_type &
 			    (PERF_SAMPLE_STACK_USER | PERF_SAMPLE_BRANCH_STACK))) {
 				/* no user registers, stack or LBR here: frame pointers */
+				lbr_refused = (a.sample_type & PERF_SAMPLE_BRANCH_STACK) != 0;
 				bt_rec_callgraph_attr(&a, BT_CG_FP, 0);
 				cg_fell_back = true;
 				precise++;
@@ -232,7 +233,8 @@ opened:
 	if (cg_fell_back) {
 		size_t l = strlen(ev->note);
 		snprintf(ev->note + l, sizeof(ev->note) - l, "%scall chains from frame "
-		    "pointers only (stack copy refused)", l ? "; " : "");
+		    "pointers only (%s refused)", l ? "; " : "",
+		    lbr_refused ? "LBR call stack" : "stack copy");
 	}
 	return 0;
 }

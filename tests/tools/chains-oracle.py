@@ -12,7 +12,9 @@ no frame there). Checks, for user functions:
   - inclusive percent = perf's Children column (both round to 0.01)
   - for a leaf (no callees in benchtui's graph but the kernel), each
     caller's samples = perf's samples whose first user frame is the leaf
-    and whose next frame is that caller
+    and whose next frame is that caller (or whose first user frame is
+    that caller: an LBR call stack's chain starts at the last call's
+    target, which is not the leaf after a tail call or a PLT stub)
 Prints what it compared; exits 1 on the first disagreement.
 """
 import json
@@ -75,7 +77,14 @@ for line in open(sys.argv[3], errors="replace"):
             if i is None:
                 continue
             key = unames[frames[i]][0]
-        caller = frames[i + 1] if len(frames) > i + 1 else None
+        # perf's chain starts at the leaf itself (the sample's ip), except
+        # with an LBR call stack: there it starts at the target of the last
+        # call, which is another function when the leaf was reached by a
+        # tail call or through a PLT stub: that function is the caller
+        if cur[0] != "k" and frames[i] != cur[1]:
+            caller = frames[i]
+        else:
+            caller = frames[i + 1] if len(frames) > i + 1 else None
         d = folded.setdefault(key, {})
         d[caller] = d.get(caller, 0) + int(m.group(1))
 n = 0
