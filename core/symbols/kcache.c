@@ -26,6 +26,8 @@
 #define KC_MAGIC "BTKSYMS"
 #define KC_VERSION 1
 #define KC_MAX_SIZE (256u << 20)
+/* addresses per block of the in-memory index: a block is a page or two */
+#define KC_BLOCK 256
 
 /*
  * The file: this header, then ranges (nranges [lo, hi) pairs of u64),
@@ -188,10 +190,11 @@ pread_all(int fd, void *buf, size_t len, off_t off)
 /*
  * The arrays checked through read(), not through the mapping: checking
  * every address and name offset through the mapping would fault its pages
- * in, and a lookup needs only a few of them.
+ * in, and a lookup needs only a few of them. The first address of every
+ * KC_BLOCK is kept (c->index): a lookup searches it, then one block.
  */
 static const char *
-check_arrays(int fd, const struct kc_head *h)
+check_arrays(int fd, const struct kc_head *h, struct bt_kcache *c)
 {
 	uint64_t buf[2048], prev = 0, lo_min = 0, i, k, n;
 	off_t off = (off_t)sizeof(*h);
@@ -222,6 +225,8 @@ check_arrays(int fd, const struct kc_head *h)
 			if (i + k > 0 && buf[k] <= prev)
 				return "addresses out of order";
 			prev = buf[k];
+			if ((i + k) % KC_BLOCK == 0)
+				c->index[(i + k) / KC_BLOCK] = buf[k];
 		}
 		off += (off_t)(n * 8);
 	}
@@ -303,7 +308,9 @@ bt_kcache_map(struct bt_kcache *c, const char *path,
 		*why = "empty";
 		goto out_close;
 	}
-	if ((*why = check_arrays(fd, &h)) != NULL)
+	c->nindex = (size_t)((h.nsyms + KC_BLOCK - 1) / KC_BLOCK);
+	c->index = bt_xreallocarray(NULL, c->nindex, sizeof(*c->index));
+	if ((*why = check_arrays(fd, &h, c)) != NULL)
 		goto out_close;
 	map = mmap(NULL, (size_t)size, PROT_READ, MAP_PRIVATE, fd, 0);
 	if (map == MAP_FAILED) {
@@ -327,6 +334,8 @@ bt_kcache_map(struct bt_kcache *c, const char *path,
 
 out_close:
 	close(fd);
+	free(c->index);
+	memset(c, 0, sizeof(*c));
 	return -1;
 }
 
@@ -335,6 +344,7 @@ bt_kcache_unmap(struct bt_kcache *c)
 {
 	if (c->map != NULL)
 		munmap(c->map, c->size);
+	free(c->index);
 	memset(c, 0, sizeof(*c));
 }
 
@@ -357,9 +367,20 @@ bt_kcache_find(const struct bt_kcache *c, uint64_t addr, const char **name,
 	/*
 	 * ranges[lo] <= addr < ranges[hi] <= addrs[nsyms - 1] (checked when
 	 * mapped): the symbol at or below addr and the next one both exist.
+	 * The block that holds it first (index[0] = addrs[0] <= addr), then
+	 * the symbol in the block.
 	 */
 	lo = 0;
-	hi = (size_t)c->nsyms;
+	hi = c->nindex;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (c->index[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	hi = BT_MIN(lo * KC_BLOCK, (size_t)c->nsyms);
+	lo = (lo - 1) * KC_BLOCK;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		if (c->addrs[mid] <= addr)

@@ -69,6 +69,8 @@ struct bt_kcache {
 	const char *pool;
 	uint64_t nranges, nsyms, pool_size;
 	uint64_t text;		/* _text's address, 0 if not listed */
+	uint64_t *index;	/* addrs[i * KC_BLOCK], malloc'ed (4 KiB here) */
+	size_t nindex;
 };
 
 /*
