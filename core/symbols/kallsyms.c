@@ -143,7 +143,11 @@ table_load(const char *path, struct bt_error *err)
 		bt_error_set(err, BT_EACCES, "'%s' lists no addresses (kernel.kptr_restrict)", path);
 		return NULL;
 	}
-	bt_qsort(t->v.v, t->v.n, sizeof(*t->v.v), ksym_cmp);
+	/* kallsyms lists the image's symbols in order: sort only what is not (~7 ms) */
+	for (i = 1; i < t->v.n && t->v.v[i - 1].addr <= t->v.v[i].addr; i++)
+		;
+	if (i < t->v.n)
+		bt_qsort(t->v.v, t->v.n, sizeof(*t->v.v), ksym_cmp);
 	/* one symbol per address: the last of the file's */
 	for (i = 0, n = 0; i < t->v.n; i++) {
 		if (n > 0 && t->v.v[n - 1].addr == t->v.v[i].addr)

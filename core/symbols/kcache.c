@@ -394,17 +394,48 @@ bt_kcache_find(const struct bt_kcache *c, uint64_t addr, const char **name,
 	return 0;
 }
 
+/* Writes through one buffer: 366k small pieces, fwrite's locking cost ~10 ms. */
+struct wbuf {
+	int fd;
+	int err;
+	size_t n;
+	char *buf;
+};
+
+#define WBUF_SIZE (64 * 1024)
+
+static void
+wb_flush(struct wbuf *w)
+{
+	if (w->n > 0 && w->err == 0)
+		w->err = bt_write_all(w->fd, w->buf, w->n);
+	w->n = 0;
+}
+
+static void
+wb_add(struct wbuf *w, const void *data, size_t len)
+{
+	if (w->n + len > WBUF_SIZE)
+		wb_flush(w);
+	if (len > WBUF_SIZE) {
+		if (w->err == 0)
+			w->err = bt_write_all(w->fd, data, len);
+		return;
+	}
+	memcpy(w->buf + w->n, data, len);
+	w->n += len;
+}
+
 int
 bt_kcache_write(const char *path, const struct bt_kcache_key *key, uint64_t text,
 		const struct bt_ksym *v, const char *text_buf,
 		const struct bt_kcache_run *runs, size_t nruns, const char **why)
 {
 	struct kc_head h;
+	struct wbuf w;
 	char *tmp, *slash;
 	uint64_t off = 0;
 	size_t r, i;
-	FILE *f;
-	int fd;
 
 	memset(&h, 0, sizeof(h));
 	memcpy(h.magic, KC_MAGIC, sizeof(KC_MAGIC));
@@ -426,49 +457,43 @@ bt_kcache_write(const char *path, const struct bt_kcache_key *key, uint64_t text
 	/* a temporary file in the same directory, renamed over path */
 	slash = strrchr(path, '/');
 	tmp = bt_xasprintf("%.*s.kallsyms.XXXXXX", slash ? (int)(slash - path + 1) : 0, path);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
+	w.fd = mkostemp(tmp, O_CLOEXEC);
+	if (w.fd < 0) {
 		*why = "cannot create a file in the cache directory";
 		free(tmp);
 		return -1;
 	}
-	fchmod(fd, 0600);
-	f = fdopen(fd, "w");
-	if (f == NULL) {
-		close(fd);
-		goto out_unlink;
-	}
-	fwrite(&h, sizeof(h), 1, f);
+	fchmod(w.fd, 0600);
+	w.err = 0;
+	w.n = 0;
+	w.buf = bt_xmalloc(WBUF_SIZE);
+	wb_add(&w, &h, sizeof(h));
 	for (r = 0; r < nruns; r++) {
 		uint64_t range[2] = { v[runs[r].lo].addr, v[runs[r].hi].addr };
-		fwrite(range, sizeof(range), 1, f);
+		wb_add(&w, range, sizeof(range));
 	}
 	for (r = 0; r < nruns; r++)
 		for (i = runs[r].lo; i <= runs[r].hi; i++)
-			fwrite(&v[i].addr, sizeof(v[i].addr), 1, f);
+			wb_add(&w, &v[i].addr, sizeof(v[i].addr));
 	for (r = 0; r < nruns; r++)
 		for (i = runs[r].lo; i <= runs[r].hi; i++) {
 			uint32_t o = (uint32_t)off;
-			fwrite(&o, sizeof(o), 1, f);
+			wb_add(&w, &o, sizeof(o));
 			off += strlen(text_buf + v[i].name) + 1;
 		}
 	for (r = 0; r < nruns; r++)
 		for (i = runs[r].lo; i <= runs[r].hi; i++)
-			fwrite(text_buf + v[i].name, strlen(text_buf + v[i].name) + 1, 1, f);
-	if (ferror(f)) {
-		fclose(f);
-		goto out_unlink;
+			wb_add(&w, text_buf + v[i].name, strlen(text_buf + v[i].name) + 1);
+	wb_flush(&w);
+	free(w.buf);
+	if (close(w.fd) < 0 && w.err == 0)
+		w.err = -errno;
+	if (w.err != 0 || rename(tmp, path) < 0) {
+		*why = "cannot write the cache file";
+		unlink(tmp);
+		free(tmp);
+		return -1;
 	}
-	if (fclose(f) != 0)
-		goto out_unlink;
-	if (rename(tmp, path) < 0)
-		goto out_unlink;
 	free(tmp);
 	return 0;
-
-out_unlink:
-	*why = "cannot write the cache file";
-	unlink(tmp);
-	free(tmp);
-	return -1;
 }

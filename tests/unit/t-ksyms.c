@@ -346,9 +346,10 @@ test_refused(void **state)
 }
 
 /*
- * A made-up kernel: the image, a live module, a BPF program right after
- * it, a module loading, one /proc/modules does not list, one with a
- * function outside its memory, an ftrace trampoline.
+ * A made-up kernel: the image, a live module (its symbols out of order,
+ * as kallsyms lists a module's), a BPF program right after it, a module
+ * loading, one /proc/modules does not list, one with a function outside
+ * its memory, an ftrace trampoline.
  */
 static const char fake_kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"
@@ -360,10 +361,11 @@ static const char fake_kallsyms[] =
 	"ffffffff81000300 W core_weak\n"
 	"ffffffff81000380 D core_data\n"
 	"ffffffff81000400 T _etext\n"
-	"ffffffffc0001000 t foo_a\t[foo]\n"
 	"ffffffffc0001100 T foo_b\t[foo]\n"
+	"ffffffffc0001000 t foo_a\t[foo]\n"
 	"ffffffffc0001200 t foo_c\t[foo]\n"
 	"ffffffffc0001300 d foo_data\t[foo]\n"
+	"ffffffffc0001100 t foo_b_local\t[foo]\n"
 	"ffffffffc0002000 t bpf_prog_6deef7357e7b4530_x\t[bpf]\n"
 	"ffffffffc0003000 t bar_a\t[bar]\n"
 	"ffffffffc0003100 t bar_b\t[bar]\n"
@@ -492,6 +494,12 @@ test_ranges(void **state)
 	assert_int_equal(bt_ksyms_find(warm, 0xffffffff81000210ULL, &name, &start, &end), 0);
 	assert_string_equal(name, "core_b_alias");
 	assert_true(start == 0xffffffff81000200ULL && end == 0xffffffff81000300ULL);
+	assert_int_equal(bt_ksyms_find(warm, 0xffffffffc0001000ULL, &name, &start, &end), 0);
+	assert_string_equal(name, "foo_a");
+	assert_true(end == 0xffffffffc0001100ULL);
+	assert_int_equal(bt_ksyms_find(warm, 0xffffffffc0001150ULL, &name, &start, &end), 0);
+	assert_string_equal(name, "foo_b_local");
+	assert_true(start == 0xffffffffc0001100ULL && end == 0xffffffffc0001200ULL);
 	s = func_syms(f.kallsyms, &n);
 	probe_all(warm, live, s, n, 0, UINT64_MAX);
 	free(s);
