@@ -212,7 +212,8 @@ origin(const struct ktable *t, const struct bt_ksym *s, const struct bt_kstate *
 	if (tag == NULL)
 		return 0;
 	/* a module's symbols come together: try the last one first */
-	if (m == NULL || strncmp(m->name, tag, len) != 0 || m->name[len] != '\0')
+	if (m == NULL || len >= sizeof(m->name) || strncmp(m->name, tag, len) != 0 ||
+	    m->name[len] != '\0')
 		m = bt_kstate_module(st, tag, len);
 	if (m == NULL)
 		return -1;
@@ -274,11 +275,14 @@ shows_addresses(const char *path)
 	if (n <= 0)
 		return false;
 	buf[n] = '\0';
-	for (p = buf; p != NULL && *p != '\0'; p = strchr(p, '\n'), p = p ? p + 1 : p) {
+	for (p = buf; *p != '\0'; p++) {
 		while (*p == '0')
 			p++;
 		if (isxdigit((unsigned char)*p))
 			return true;
+		p = strchr(p, '\n');
+		if (p == NULL)
+			break;
 	}
 	return false;
 }

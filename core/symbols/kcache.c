@@ -68,6 +68,7 @@ read_small(const char *path, char *buf, size_t len)
 	int fd = bt_open_regular(path);
 	ssize_t n;
 
+	buf[0] = '\0';
 	if (fd < 0)
 		return fd;
 	do
@@ -161,6 +162,8 @@ bt_kstate_module(const struct bt_kstate *st, const char *name, size_t len)
 {
 	size_t i;
 
+	if (len >= sizeof(st->mods.v[0].name))
+		return NULL;
 	for (i = 0; i < st->mods.n; i++)
 		if (strncmp(st->mods.v[i].name, name, len) == 0 &&
 		    st->mods.v[i].name[len] == '\0')

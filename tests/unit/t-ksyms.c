@@ -349,7 +349,7 @@ test_refused(void **state)
  * A made-up kernel: the image, a live module (its symbols out of order,
  * as kallsyms lists a module's), a BPF program right after it, a module
  * loading, one /proc/modules does not list, one with a function outside
- * its memory, an ftrace trampoline.
+ * its memory, an ftrace trampoline, tags no module has.
  */
 static const char fake_kallsyms[] =
 	"0000000000000000 A fixed_percpu_data\n"
@@ -374,7 +374,10 @@ static const char fake_kallsyms[] =
 	"ffffffffc0006000 t qux_a\t[qux]\n"
 	"ffffffffc0006100 t qux_b\t[qux]\n"
 	"ffffffffc0009000 t qux_c\t[qux]\n"
-	"ffffffffc000a000 t ftrace_trampoline\t[__builtin__ftrace]\n";
+	"ffffffffc000a000 t ftrace_trampoline\t[__builtin__ftrace]\n"
+	"ffffffffc000b000 t odd\t[a_tag_longer_than_any_module_name_can_be_"
+	"which_is_fifty_five_characters]\n"
+	"ffffffffc000c000 t odd2\t[unclosed\n";
 static const char fake_modules[] =
 	"qux 4096 0 - Live 0xffffffffc0006000\n"
 	"bar 8192 0 - Loading 0xffffffffc0003000\n"
@@ -469,6 +472,7 @@ test_ranges(void **state)
 		{ 0xffffffffc0006050ULL, true },	/* qux */
 		{ 0xffffffffc0006150ULL, false },	/* up to qux_c, outside qux */
 		{ 0xffffffffc000a000ULL, false },	/* the trampoline */
+		{ 0xffffffffc000b000ULL, false },
 	};
 	struct bt_error err = { 0 };
 	struct bt_ksyms *live, *warm;
