@@ -216,14 +216,44 @@ else
 	perf record -q -e cpu-clock -F 2000 -o "$TMP/k.data" "$sysc" >/dev/null 2>&1
 	perf report -i "$TMP/k.data" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
 		awk '$2 == "[kernel.kallsyms]" && $3 == "[k]" { print $1, $4 }' | sort -k2 >"$TMP/pk"
-	"$BT" -i "$TMP/k.data" --stdio --top 0 2>/dev/null |
-		awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit } t && $3 == "[kernel]" { print $2, $NF }' |
-		sort -k2 >"$TMP/bk"
+	# names through the per-boot cache of kallsyms (docs/formats.md), first
+	# written (cold), then mapped (warm): the same output either way
+	xdg=$TMP/xdg
+	XDG_CACHE_HOME=$xdg "$BT" -i "$TMP/k.data" --stdio --top 0 >"$TMP/kcold.txt" 2>/dev/null
+	awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit } t && $3 == "[kernel]" { print $2, $NF }' \
+		"$TMP/kcold.txt" | sort -k2 >"$TMP/bk"
 	# kernel modules' functions are perf's [module] dsos, benchtui's [kernel]
 	join -1 2 -2 2 -o 2.1,2.2 "$TMP/pk" "$TMP/bk" >"$TMP/bk2"
 	compare "kernel functions named from /proc/kallsyms as perf names them" "$TMP/pk" "$TMP/bk2"
 	pt=$(perf report -i "$TMP/k.data" --stdio --sort sym -F sample,sym 2>/dev/null | awk '$2 == "[k]" { s += $1 } END { print s + 0 }')
 	bt=$(awk '{ s += $1 } END { print s + 0 }' "$TMP/bk")
 	[ "$pt" = "$bt" ] && ok "kernel samples: $bt, as perf" || fail "kernel samples: benchtui $bt, perf $pt"
+	kc=$xdg/benchtui/kallsyms
+	if [ ! -r /proc/sys/kernel/random/boot_id ]; then
+		skipped "no /proc/sys/kernel/random/boot_id here: no kallsyms cache"
+	elif [ ! -f "$kc" ]; then
+		fail "no kallsyms cache written in \$XDG_CACHE_HOME/benchtui"
+	else
+		[ "$(stat -c %a "$kc") $(stat -c %a "$xdg/benchtui")" = "600 700" ] &&
+			ok "kallsyms cache written, mode 600 in a 700 directory" ||
+			fail "kallsyms cache modes: $(stat -c %a "$kc") in $(stat -c %a "$xdg/benchtui")"
+		ino=$(stat -c %i "$kc")
+		XDG_CACHE_HOME=$xdg "$BT" -i "$TMP/k.data" --stdio --top 0 >"$TMP/kwarm.txt" 2>/dev/null
+		[ "$(stat -c %i "$kc")" = "$ino" ] || fail "a warm run wrote the kallsyms cache again"
+		diff "$TMP/kcold.txt" "$TMP/kwarm.txt" >"$TMP/d" &&
+			ok "kernel names the same with a cold and a warm kallsyms cache ($(wc -l <"$TMP/bk") functions)" ||
+			{ fail "kernel names differ with a warm kallsyms cache (< cold, > warm)"; head -20 "$TMP/d"; }
+		# a damaged cache is refused and written again, the names unchanged
+		printf X | dd of="$kc" bs=1 seek=0 conv=notrunc 2>/dev/null
+		XDG_CACHE_HOME=$xdg "$BT" -i "$TMP/k.data" --stdio --top 0 >"$TMP/kbad.txt" 2>/dev/null
+		[ "$(head -c 7 "$kc")" = BTKSYMS ] && cmp -s "$TMP/kcold.txt" "$TMP/kbad.txt" &&
+			ok "a damaged kallsyms cache: refused, written again, the same names" ||
+			fail "a damaged kallsyms cache: $(head -c 7 "$kc" | od -c | head -1)"
+		# no place for a cache: kallsyms read as before
+		HOME=$TMP/khome XDG_CACHE_HOME= "$BT" -i "$TMP/k.data" --stdio --top 0 >"$TMP/knone.txt" 2>/dev/null
+		cmp -s "$TMP/kcold.txt" "$TMP/knone.txt" && [ ! -e "$TMP/khome" ] &&
+			ok "no cache directory (\$HOME missing): the same names, nothing written" ||
+			fail "no cache directory: the names differ or $TMP/khome was made"
+	fi
 fi
 finish

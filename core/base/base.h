@@ -135,6 +135,19 @@ int bt_write_all(int fd, const void *data, size_t len);
  */
 int bt_open_recorded(const char *path);
 
+/*
+ * Where benchtui keeps caches: $XDG_CACHE_HOME/benchtui, else
+ * $HOME/.cache/benchtui (malloc'ed); NULL when neither is an absolute path
+ * or the process runs with privileges its user lacks (setuid, file
+ * capabilities: secure_getenv).
+ */
+char *bt_user_cache_dir(void);
+/*
+ * Make sure path is a directory owned by the current user, making it (mode
+ * 0700), and its parent if that is missing too, inside a directory of the
+ * user's: 0, or -errno (-EPERM: someone else's).
+ */
+int bt_private_dir(const char *path);
 /* Current time in seconds from CLOCK_MONOTONIC. */
 double bt_now(void);
 

@@ -1,8 +1,13 @@
-/* Opening files named by a recording: regular files only, never blocking. */
+/*
+ * Opening files named by a recording: regular files only, never blocking.
+ * Where benchtui keeps its caches.
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/vfs.h>
 #include <unistd.h>
@@ -94,4 +99,60 @@ bt_write_all(int fd, const void *data, size_t len)
 		len -= (size_t)n;
 	}
 	return 0;
+}
+
+char *
+bt_user_cache_dir(void)
+{
+	/*
+	 * secure_getenv: a benchtui given capabilities (cap_syslog shows
+	 * kernel addresses) must not write them where its user reads
+	 */
+	const char *xdg = secure_getenv("XDG_CACHE_HOME");
+	const char *home = secure_getenv("HOME");
+
+	/* the XDG spec: a relative $XDG_CACHE_HOME is invalid, ignored */
+	if (xdg != NULL && xdg[0] == '/')
+		return bt_xasprintf("%s/benchtui", xdg);
+	if (home != NULL && home[0] == '/')
+		return bt_xasprintf("%s/.cache/benchtui", home);
+	return NULL;
+}
+
+/* path (writable) a directory of ours, made if missing, up to levels parents with it. */
+static int
+private_dir(char *path, int levels)
+{
+	struct stat st;
+	char *slash;
+	int ret;
+
+	if (stat(path, &st) == 0) {
+		if (!S_ISDIR(st.st_mode))
+			return -ENOTDIR;
+		return st.st_uid == geteuid() ? 0 : -EPERM;
+	}
+	if (errno != ENOENT || levels == 0)
+		return -errno;
+	slash = strrchr(path, '/');
+	if (slash == NULL || slash == path)
+		return -ENOENT;
+	*slash = '\0';
+	ret = private_dir(path, levels - 1);
+	*slash = '/';
+	if (ret < 0)
+		return ret;
+	if (mkdir(path, 0700) < 0 && errno != EEXIST)
+		return -errno;
+	return private_dir(path, 0);
+}
+
+int
+bt_private_dir(const char *path)
+{
+	char *p = bt_xstrdup(path);
+	int ret = private_dir(p, 2);
+
+	free(p);
+	return ret;
 }

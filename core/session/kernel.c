@@ -1,10 +1,12 @@
 /*
- * Kernel samples by function, as perf names them from /proc/kallsyms, when
+ * Kernel samples by function, as perf names them from /proc/kallsyms (read
+ * through benchtui's per-boot cache of it, core/symbols/kcache.c), when
  * the recording's kernel is the one running: the same release and, when
  * the recording says where the kernel's text was (perf's
  * [kernel.kallsyms]_text mapping), the same place (KASLR moves it at every
  * boot). Otherwise kernel samples stay one [kernel] bucket, with a note.
  */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 
@@ -19,13 +21,17 @@ load_ksyms(struct bt_session *s)
 	struct bt_error err = { 0 };
 	struct bt_ksyms *k;
 	struct utsname u;
+	char *dir;
 
 	if (uname(&u) == 0 && p->osrelease[0] && strcmp(p->osrelease, u.release) != 0) {
 		bt_session_notef(s, "kernel samples are one bucket: the recording was "
 		    "made on kernel '%s', not the one running here", p->osrelease);
 		return NULL;
 	}
-	k = bt_ksyms_load("/proc/kallsyms", &err);
+	/* through the per-boot cache (docs/formats.md), none if there is no place for it */
+	dir = bt_user_cache_dir();
+	k = bt_ksyms_open(dir, NULL, &err);
+	free(dir);
 	if (k == NULL) {
 		bt_session_notef(s, "kernel samples are one bucket: %s", err.msg);
 		return NULL;

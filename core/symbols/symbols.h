@@ -194,13 +194,42 @@ char *bt_buildid_cache_file(const uint8_t *id, size_t n);
  * err set when it cannot be read or lists no addresses (kptr_restrict).
  * bt_ksyms_find gives the function holding addr (its name is borrowed);
  * bt_ksyms_text is _text's address (0 if not listed).
+ *
+ * bt_ksyms_open does the same through the per-boot cache in cache_dir
+ * (docs/formats.md "Kernel symbol cache"): the file cache_dir/kallsyms
+ * mapped when it is sound and made in this boot with these modules, else
+ * kallsyms read and the file written (cache_dir made if missing). An
+ * address the cache does not cover (BPF programs, trampolines) is looked
+ * up in kallsyms, read then, once. cache_dir NULL: no cache; paths NULL:
+ * the system's files (tests give others).
  */
 struct bt_ksyms;
+struct bt_ksyms_paths {
+	const char *kallsyms;	/* /proc/kallsyms */
+	const char *boot_id;	/* /proc/sys/kernel/random/boot_id */
+	const char *modules;	/* /proc/modules */
+	const char *sysmodule;	/* /sys/module (NAME/notes/.note.gnu.build-id) */
+};
+struct bt_ksyms *bt_ksyms_open(const char *cache_dir, const struct bt_ksyms_paths *paths,
+			       struct bt_error *err);
 struct bt_ksyms *bt_ksyms_load(const char *path, struct bt_error *err);
-int bt_ksyms_find(const struct bt_ksyms *k, uint64_t addr, const char **name,
+int bt_ksyms_find(struct bt_ksyms *k, uint64_t addr, const char **name,
 		  uint64_t *start, uint64_t *end);
 uint64_t bt_ksyms_text(const struct bt_ksyms *k);
 void bt_ksyms_free(struct bt_ksyms *k);
+
+/* Where the names came from (for tests and notes). */
+enum bt_ksyms_from {
+	BT_KSYMS_LIVE,		/* kallsyms read, no cache written */
+	BT_KSYMS_CACHED,	/* the cache mapped */
+	BT_KSYMS_WRITTEN,	/* kallsyms read, the cache written */
+};
+struct bt_ksyms_info {
+	enum bt_ksyms_from from;
+	const char *why;	/* why not from the cache (static); NULL if it was */
+	bool read_live;		/* kallsyms itself read, on a miss or since */
+};
+const struct bt_ksyms_info *bt_ksyms_info(const struct bt_ksyms *k);
 /* This process's vDSO image (the same for every process of this kernel). */
 const void *bt_own_vdso(size_t *len);
 /*
