@@ -1,8 +1,8 @@
 /*
  * Holding the command at its exit (docs/jit.md "Code copied at exit"):
- * benchtui, its parent, seizes the thread-group leader after exec with
- * only PTRACE_O_TRACEEXIT (no other thread, no child process, no exec or
- * syscall stops), so that when it exits its address space is still there
+ * benchtui, its parent, seizes it before its exec (PTRACE_SEIZE: no
+ * extra SIGTRAP at the exec) with only PTRACE_O_TRACEEXIT (no other
+ * thread, no child process, no exec or syscall stops), so that when it exits its address space is still there
  * for the copy of its JIT code. Every other stop is passed on at once:
  * a signal is delivered as it would have been, a group stop (Ctrl-Z)
  * stays stopped.

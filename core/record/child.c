@@ -112,7 +112,13 @@ bt_child_start(struct bt_child *c, char *const *argv, struct bt_error *err)
 	c->err_fd = -1;
 	if (n != (ssize_t)sizeof(e))
 		return 0;	/* the pipe closed on exec */
-	waitpid(c->pid, NULL, 0);
+	for (;;) {	/* seized, it stops at its exit: let it go */
+		int st;
+		if (waitpid(c->pid, &st, 0) != c->pid || !WIFSTOPPED(st))
+			break;
+		if (bt_child_trace_stop(c, st))
+			bt_child_detach(c);
+	}
 	c->pid = 0;
 	if (e == EACCES && strchr(argv[0], '/') != NULL) {
 		struct stat st;

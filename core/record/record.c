@@ -377,16 +377,15 @@ run(struct recorder *rc, double t0)
 			failed = true;
 		if (rc->o->progress != NULL)
 			rc->o->progress(rc->res, bt_now() - t0, rc->o->progress_arg);
-		if (bt_child_reap(&rc->child, &status))
-			break;
-		if (rc->child.at_exit) {
-			at_exit_stop(rc, &end);
-			continue;
-		}
+		/* before reaping: the child the signal killed may be gone already */
 		if (interrupt_sig) {
 			rc->res->interrupted = true;
 			bt_child_interrupt(&rc->child, interrupt_sig, bt_now());
 		}
+		if (bt_child_reap(&rc->child, &status))
+			break;
+		if (rc->child.at_exit)
+			at_exit_stop(rc, &end);
 	}
 	if (traced) {
 		sigaction(SIGCHLD, &old_sa, NULL);
@@ -434,6 +433,14 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 		bt_child_kill(&rc->child);
 		goto out;
 	}
+	/*
+	 * Seized before its exec: the command never runs untraced (a program
+	 * that reads its TracerPid first thing sees it).
+	 */
+	if (o->jit_copy_dir != NULL && (ret = bt_child_seize(&rc->child)) < 0)
+		snprintf(res->jit_note, sizeof(res->jit_note), "no JIT code "
+		    "copied: the command cannot be held at its exit (ptrace: %s)",
+		    strerror(-ret));
 	t0 = bt_now();
 	ret = bt_child_start(&rc->child, o->argv, err);
 	if (ret)
@@ -446,10 +453,6 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	memset(&ign, 0, sizeof(ign));
 	ign.sa_handler = SIG_IGN;
 	sigaction(SIGPIPE, &ign, &old_pipe);
-	if (o->jit_copy_dir != NULL && (ret = bt_child_seize(&rc->child)) < 0)
-		snprintf(res->jit_note, sizeof(res->jit_note), "no JIT code "
-		    "copied: the command cannot be held at its exit (ptrace: %s)",
-		    strerror(-ret));
 	ret = run(rc, t0);
 	sigaction(SIGPIPE, &old_pipe, NULL);
 	close_rings(rc);
