@@ -29,7 +29,7 @@ WARN := -Wall -W -Wshadow -Wmissing-prototypes -Wstrict-prototypes \
 CFLAGS ?= -O2 -g
 ALL_CFLAGS := -std=gnu11 $(CFLAGS) $(WARN) $(if $(WERROR),-Werror) $(SAN) \
 	-D_GNU_SOURCE -Iinclude $(DEP_CFLAGS) -MMD -MP
-LIBS := $(DEP_LIBS) $(ZYDIS_LIBS) -liberty -lstdc++ -lm -ldl
+LIBS := $(DEP_LIBS) $(ZYDIS_LIBS) -liberty -lm -ldl
 
 CORE_SRCS := $(sort $(wildcard core/*/*.c))
 TUI_SRCS := $(sort $(wildcard tui/*.c tui/*/*.c))

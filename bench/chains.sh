@@ -17,7 +17,7 @@ mkdir -p "$B"
 [ -x "$B/measure" ] || cp build/tools/measure "$B/measure"
 [ -x "$B/first-screen" ] || cc -O2 -Iinclude -o "$B/first-screen" bench/first-screen.c \
 	build/libbenchtui.a $(pkg-config --libs libdw libelf libzstd) -lZydis -lZycore \
-	-liberty -lstdc++ -lm -ldl
+	-liberty -lm -ldl
 m() { "$B/measure" "$@"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }'; }
 ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }

@@ -80,17 +80,15 @@ static const Dwfl_Callbacks callbacks = {
 	.debuginfo_path = &debuginfo_path,
 };
 
-char *__cxa_demangle(const char *mangled, char *buf, size_t *n, int *status);
-
 /*
- * Rust first (libiberty): v0 names (_R...) and legacy ones (_ZN...17h<hash>E,
- * which it prints without the hash); then C++ (the C++ runtime's demangler,
- * what perf and objdump -C print).
+ * Rust (v0 names, _R..., and legacy ones, _ZN...17h<hash>E, printed
+ * without the hash) and C++ by libiberty's demangler: objdump -C's, and
+ * the C++ runtime's own code (__cxa_demangle is built from the same
+ * source), without linking the C++ runtime.
  */
 char *
 bt_demangle(const char *name)
 {
-	int status = 0;
 	char *d;
 
 	if (name == NULL)
@@ -102,12 +100,7 @@ bt_demangle(const char *name)
 	}
 	if (strncmp(name, "_Z", 2) != 0)
 		return NULL;
-	d = __cxa_demangle(name, NULL, NULL, &status);
-	if (d == NULL || status != 0) {
-		free(d);
-		return NULL;
-	}
-	return d;
+	return cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI);
 }
 
 static const char *
