@@ -87,12 +87,6 @@ bt_perf_layout_init(struct bt_perf_layout *l, const struct perf_event_attr *a)
 	}
 }
 
-uint64_t
-bt_perf_u64(const struct bt_perf_array *a, bool swapped, uint64_t i)
-{
-	return i < a->n ? bt_perf_get64(a->data + i * 8, swapped) : 0;
-}
-
 /* One fixed u64 field (or u32 pair) into the sample. */
 static void
 set_fixed(struct bt_perf_sample *s, enum bt_perf_field f, const uint8_t *p,

@@ -155,8 +155,12 @@ int bt_perf_sample_parse(const struct bt_perf_layout *l, const uint8_t *rec,
 size_t bt_perf_sample_id_parse(const struct bt_perf_layout *l, const uint8_t *rec,
 			       size_t size, bool swapped, struct bt_perf_sample *out);
 
-/* The i-th u64 of an array field, in native order. */
-uint64_t bt_perf_u64(const struct bt_perf_array *a, bool swapped, uint64_t i);
+/* The i-th u64 of an array field, in native order (0 past its end). */
+static inline uint64_t
+bt_perf_u64(const struct bt_perf_array *a, bool swapped, uint64_t i)
+{
+	return i < a->n ? bt_perf_get64(a->data + i * 8, swapped) : 0;
+}
 
 /*
  * Event names (perf's spelling) to and from type/config: "cycles",
