@@ -706,6 +706,19 @@ file_record(struct bt_pd_reader *r, const uint8_t **p, uint16_t *sz,
 		    "record at offset %llu runs past the end of the data (truncated file?)", at);
 		return -BT_EFORMAT;
 	}
+	/*
+	 * The next record's first lines (its fields, registers and the top of
+	 * a stack copy) on their way while this one is decoded: with 8 KiB
+	 * stack copies, records are pages apart and each was a cache miss.
+	 */
+	if (*sz >= 1024 && end - r->pos - *sz >= 256) {
+		__builtin_prefetch(*p + *sz);
+		if (!r->skip_samples) {	/* the side-band pass reads headers only */
+			__builtin_prefetch(*p + *sz + 64);
+			__builtin_prefetch(*p + *sz + 128);
+			__builtin_prefetch(*p + *sz + 192);
+		}
+	}
 	return 1;
 }
 
