@@ -435,10 +435,10 @@ children_cmp(const void *a, const void *b)
  * source, symbol: the symbol last, as perf puts it, so that a long C++
  * name pads no other column and cuts nothing but itself. Compact: no
  * source column, and module names cut at 16 columns, to leave the names
- * room; without sources (--no-source, s) no source column either, and no
- * debug info read for it. With call chains, Children is the inclusive percent (perf's
- * --children column; compact: in place of Samples); o->children orders
- * the table by it.
+ * room; without sources (--no-source, s) no source column either, and
+ * no debug info read for it. With call chains, Children is the inclusive
+ * percent (perf's --children column; compact: in place of Samples);
+ * o->children orders the table by it.
  */
 struct bt_view *
 bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max)
