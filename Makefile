@@ -102,13 +102,29 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 
 # Unit and end-to-end tests, then both again built with ASan+UBSan (leak
 # checking on: a leak makes the binary exit 23, which the tests catch).
+# The three builds (plain, ASan, the fuzz targets of tests/test-fuzz.sh)
+# are made first, side by side on every CPU (CHECK_JOBS); then the unit
+# tests of each build, one build after the other.
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps js-deps
 	@$(MAKE) --no-print-directory headers
-	@$(MAKE) --no-print-directory all unit tools WERROR=$(or $(WERROR),1)
-	@$(MAKE) --no-print-directory unit tools BUILD=build/asan WERROR=1 SAN="$(ASAN)"
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-plain check-build-asan check-build-fuzz
+	@$(MAKE) --no-print-directory unit WERROR=$(or $(WERROR),1)
+	@$(MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"
 	@BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh
 	@echo "== the end-to-end tests again, under AddressSanitizer and UBSan"
 	@BUILD=build/asan SKIP_TESTS="fuzz long" ASAN_OPTIONS=detect_leaks=1 bash tests/run.sh
+
+.PHONY: check-build-plain check-build-asan check-build-fuzz
+check-build-plain:
+	@$(MAKE) --no-print-directory all tools $(UNIT_BINS) WERROR=$(or $(WERROR),1)
+check-build-asan:
+	@$(MAKE) --no-print-directory tools BUILD=build/asan WERROR=1 SAN="$(ASAN)" \
+		$(UNIT_SRCS:tests/unit/%.c=build/asan/tests/%)
+# without clang, tests/test-fuzz.sh says it skips; a failed build is
+# reported there (it builds again and shows the errors)
+check-build-fuzz:
+	@command -v clang >/dev/null 2>&1 && $(MAKE) --no-print-directory fuzz-build >/dev/null 2>&1 || true
 
 # The long versions of what make check runs short: a 60 s recording (memory
 # bounded, every sample accounted for) and a minute of each fuzz target.
@@ -145,10 +161,11 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_TIME ?= 300
 
+# (one make, BUILD=$(FUZZ_BUILD) throughout: it can run beside the other
+# builds of make check, never reading their dependency files)
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
-		SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/libbenchtui.a
-	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+		SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_BINS)
 
 # the command-line fuzzer also needs the front end's parser
 $(FUZZ_BUILD)/fuzz-cmdline: FUZZ_EXTRA = tui/cli.c
