@@ -56,7 +56,8 @@ compare() {	# compare WHAT FILE_A FILE_B
 	fi
 }
 
-perf record -q -e cpu-clock -F 4000 -o "$TMP/perf.data" "$split" >/dev/null 2>&1 ||
+# perf's default recording, as users make it (the BPF side-band on: lib.sh)
+command perf record -q -e cpu-clock -F 4000 -o "$TMP/perf.data" "$split" >/dev/null 2>&1 ||
 	skip "perf record failed here"
 perf record -q -e cpu-clock -F 4000 -o "$TMP/perfclk.data" "$clk" >/dev/null 2>&1
 "$BT" -q -o "$TMP/bt.data" --stdio "$split" >/dev/null 2>&1
