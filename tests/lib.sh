@@ -4,7 +4,11 @@ set -u
 BUILD=${BUILD:-build}
 TOP=$(pwd)
 if [ "$BUILD" = build ]; then BT=$TOP/benchtui; else BT=$TOP/$BUILD/benchtui; fi
-FIX=$TOP/$BUILD/fixtures
+# Fixtures are built with cc, c++, go, javac, never with the build's flags:
+# one directory for every BUILD, so that the sanitizer pass of make check
+# runs the binaries the plain pass built (each is rebuilt when its source
+# is newer)
+FIX=$TOP/build/fixtures
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bt-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$FIX"
@@ -51,7 +55,7 @@ if PYTHON3=$(command python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 	python3() { "$PYTHON3" "$@"; }
 fi
 
-# fixture NAME [CFLAGS...]: compile tests/fixtures/NAME.c into $FIX/NAME (once per run)
+# fixture NAME [CFLAGS...]: compile tests/fixtures/NAME.c into $FIX/NAME (once per change)
 fixture() {
 	name=$1; shift
 	if [ ! -x "$FIX/$name" ] || [ "$TOP/tests/fixtures/$name.c" -nt "$FIX/$name" ]; then
@@ -59,6 +63,27 @@ fixture() {
 			{ echo "cannot build fixture $name"; exit 1; }
 	fi
 	echo "$FIX/$name"
+}
+
+# fixture_as OUT SRC COMPILER [FLAGS...]: compile tests/fixtures/SRC with
+# COMPILER and FLAGS into $FIX/OUT (once per change); prints the path
+fixture_as() {
+	out=$1 src=$TOP/tests/fixtures/$2 comp=$3
+	shift 3
+	if [ ! -x "$FIX/$out" ] || [ "$src" -nt "$FIX/$out" ]; then
+		"$comp" "$@" -o "$FIX/$out" "$src" ||
+			{ echo "cannot build fixture $out" >&2; exit 1; }
+	fi
+	echo "$FIX/$out"
+}
+
+# java_fixture NAME DIR: javac tests/fixtures/NAME.java into $FIX/java
+# (once per change), then copy its classes into DIR
+java_fixture() {
+	if [ ! -f "$FIX/java/$1.class" ] || [ "$TOP/tests/fixtures/$1.java" -nt "$FIX/java/$1.class" ]; then
+		mkdir -p "$FIX/java" && javac -d "$FIX/java" "$TOP/tests/fixtures/$1.java" || return 1
+	fi
+	cp "$FIX/java/$1"*.class "$2/"
 }
 
 # go_fixture NAME [go build flags...]: build the Go test package tests/fixtures/NAME

@@ -218,7 +218,7 @@ fi
 if [ $have_java = 1 ]; then
 	d=$TMP/java
 	mkdir -p "$d"
-	javac -d "$d" "$TOP/tests/fixtures/Hot.java" || fail "javac failed"
+	java_fixture Hot "$d" || fail "javac failed"
 	cp "$TOP/tests/fixtures/Hot.java" "$d/"
 	if [ ! -f "$TOP/$BUILD/libbenchtui-jvmti.so" ]; then
 		skipped "java: the JVMTI agent is not built (make agent)"

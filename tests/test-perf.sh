@@ -89,7 +89,7 @@ for f in perf.data perfclk.data; do
 		ok "$f: text and JSON $out" || fail "$f: text and JSON disagree: $out"
 done
 # -s takes the names perf prints (C++ without return type or parameters)
-cxx=$(c++ -O2 -g -o "$FIX/cxx" tests/fixtures/cxx.cc && echo "$FIX/cxx")
+cxx=$(fixture_as cxx cxx.cc c++ -O2 -g)
 perf record -q -e cpu-clock -F 4000 -o "$TMP/cxx.data" "$cxx" 300000 >/dev/null 2>&1
 # (a name perf prints twice is an overload, found by the next check; perf's
 # _init is its name for PLT stubs, which benchtui names sym@plt)
