@@ -10,7 +10,8 @@
 # call chains of the fixtures.
 #
 # Builds and captures live in build/harness (the Rust build, ~3 minutes
-# the first time, is cached there; later runs take seconds). Under another
+# the first time, is cached in ~/.cache/benchtui, with the copy of the
+# crate it builds from: a fresh clone builds nothing). Under another
 # BUILD (the sanitizer pass of make check) the captures of build/harness
 # are parsed again rather than run again. A missing toolchain skips its
 # harness ("skip: ..."); 77 only when every harness was skipped.
@@ -200,23 +201,36 @@ crit_build() {
 	[net]
 	offline = true
 	EOF
-	# a copy, so that Cargo.lock is not written into the sources; copied
-	# only when changed (a copy's new mtimes would rebuild the crate)
-	if ! diff -rq -x Cargo.lock "$src" "$r/src" >/dev/null 2>&1; then
-		rm -rf "$r/src"
-		cp -r "$src" "$r/src" || return 1
-	fi
-	t0=$(ms)
 	# criterion's dependencies take minutes to build the first time: their
 	# build outlives the build directory, in the user's cache (a fresh
 	# clone on the same machine reuses it; cargo rebuilds what changed)
-	target=${XDG_CACHE_HOME:-$HOME/.cache}/benchtui/rustbench-target
-	mkdir -p "$target" 2>/dev/null || target=$r/target
-	(cd "$r/src" && CARGO_HOME=$r/home CARGO_TARGET_DIR=$target RUSTC=$RUSTC \
-		"$CARGO" bench --offline --no-run -q 2>"$r/build.log") ||
-		{ tail -20 "$r/build.log"; return 1; }
+	cache=${XDG_CACHE_HOME:-$HOME/.cache}/benchtui
+	target=$cache/rustbench-target
+	# the crate is built from a copy, so that Cargo.lock is not written
+	# into the sources; cargo rebuilds a crate whose path changed (~15 s),
+	# so the copy is in the cache too, named by the sources' checksum: a
+	# fresh clone with the same sources builds nothing
+	sum=$(cd "$src" && find . -type f ! -name Cargo.lock | LC_ALL=C sort |
+		xargs sha256sum | sha256sum | cut -c1-16)
+	copy=$cache/rustbench-src-$sum
+	if mkdir -p "$target" 2>/dev/null; then
+		if [ ! -d "$copy" ]; then
+			rm -rf "$copy.$$" && cp -r "$src" "$copy.$$" && mv "$copy.$$" "$copy" || return 1
+		fi
+	else
+		target=$r/target copy=$r/src
+		if ! diff -rq -x Cargo.lock "$src" "$copy" >/dev/null 2>&1; then
+			rm -rf "$copy"
+			cp -r "$src" "$copy" || return 1
+		fi
+	fi
+	t0=$(ms)
+	# (the binary is the one cargo names: other sources' builds share the target)
+	(cd "$copy" && CARGO_HOME=$r/home CARGO_TARGET_DIR=$target RUSTC=$RUSTC \
+		"$CARGO" bench --offline --no-run -q --message-format=json >"$r/build.json" \
+		2>"$r/build.log") || { tail -20 "$r/build.log"; return 1; }
 	echo "   cargo bench --no-run (criterion): $(( $(ms) - t0 )) ms"
-	CRIT=$(ls -t "$target"/release/deps/crit-* 2>/dev/null | grep -v '\.d$' | head -1)
+	CRIT=$(sed -n 's/.*"executable":"\([^"]*\/crit-[^"]*\)".*/\1/p' "$r/build.json" | tail -1)
 	[ -x "$CRIT" ]
 }
 if [ ! -x $CARGO ] || [ ! -x $RUSTC ] || ! ls -d /usr/share/cargo/registry/criterion-0.3* >/dev/null 2>&1; then
@@ -291,8 +305,9 @@ elif [ $RUN = 0 ] && [ ! -f "$OUT/tinybench.pty" ]; then
 else
 	if [ $RUN = 1 ]; then
 		cp "$TOP"/tests/fixtures/js/*.mjs "$JS/"
-		(cd "$JS" && pty node tinybench.mjs tinybench 100) >"$OUT/tinybench.pty" 2>&1
-		(cd "$JS" && pty node tinybench.mjs tinybench2 100) >"$OUT/tinybench2.pty" 2>&1
+		# 30 ms a task (tinybench's default is 1 s): its table is what is read
+		(cd "$JS" && pty node tinybench.mjs tinybench 30) >"$OUT/tinybench.pty" 2>&1
+		(cd "$JS" && pty node tinybench.mjs tinybench2 30) >"$OUT/tinybench2.pty" 2>&1
 		(cd "$JS" && pty node mitata.mjs 'fib|dead') >"$OUT/mitata.pty" 2>&1
 	fi
 	ran=$((ran + 1))
@@ -414,7 +429,7 @@ else
 	if [ -f "$OUT/tinybench.pty" ] && [ -d "$JS/node_modules" ]; then
 		# JIT frames: names from the /tmp/perf-PID.map node writes
 		(cd "$JS" && perf record -q -F 499 -g -o "$TMP/tb.data" -- node --perf-basic-prof \
-			tinybench.mjs tinybench 100 >/dev/null 2>&1)
+			tinybench.mjs tinybench 50 >/dev/null 2>&1)
 		chains tinybench "$TMP/tb.data"
 		pid=$(perf script -i "$TMP/tb.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
 		[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
