@@ -451,16 +451,18 @@ else
 	else
 		skipped "e keeps the place: perf cannot record two events here"
 	fi
-	# the live line while a long benchmark records; none with -q or into a file
+	# the live line while a long benchmark records; none with -q or into a
+	# file (it shows once a run has lasted 1 s: runs of 2 s and 1.5 s leave
+	# a second and half a second of 0.1 s polls to see it)
 	longrun=$(fixture longrun -pthread)
-	start "$BT" -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 3
+	start "$BT" -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 2
 	wait_for "^benchtui: recording longrun: [0-9.]* s, [0-9]* samples, [0-9]* lost" &&
 		ok "a long recording shows elapsed time, samples and lost on the last line" ||
 		fail "no progress line"
 	wait_for "benchtui: [0-9]* samples of "
 	! screen | grep -q "benchtui: recording" && ok "the line is gone when the run ends" ||
 		fail "the progress line stayed: $(screen | grep 'benchtui: recording')"
-	start "$BT" -q -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 2
+	start "$BT" -q -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 1.5
 	seen=0
 	for _ in $(seq 100); do
 		screen | grep -q "benchtui: recording" && seen=1
