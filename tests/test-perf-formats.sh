@@ -27,7 +27,7 @@ perf_funcs() {
 }
 # perf's sample count (all events, or one)
 perf_total() {
-	perf report -i "$1" --stdio --sort comm -F sample 2>/dev/null |
+	perf report -i "$1" --stdio --sort comm -F sample -g none 2>/dev/null |
 		awk -v ev="${2:-}" '/^# Samples: .* of event / { e = $NF; gsub("\047", "", e); next }
 		     !/^#/ && NF && (ev == "" || e == ev) { s += $1 } END { print s + 0 }'
 }

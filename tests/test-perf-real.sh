@@ -20,7 +20,7 @@ plt_as_init() {
 # "name samples" of every event perf reports (events without samples are
 # not listed by perf), in file order
 perf_events() {
-	perf report -i "$1" --stdio --no-group --sort comm -F sample 2>/dev/null |
+	perf report -i "$1" --stdio --no-group --sort comm -F sample -g none 2>/dev/null |
 		awk '/^# Samples: .* of event/ { if (e != "") print e, s; e = $NF; gsub("\047", "", e); s = 0; next }
 		     !/^#/ && NF { s += $1 } END { if (e != "") print e, s }'
 }

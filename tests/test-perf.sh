@@ -118,7 +118,7 @@ fi
 # every perf tool takes benchtui's recordings, and counts what benchtui counts
 nb=$("$BT" -i "$TMP/bt.data" --stdio --top 0 2>/dev/null | awk '/^# samples:/ { sub(",", "", $3); print $3 }')
 pcount() {	# samples perf report counts in FILE
-	perf report -i "$1" --stdio --sort comm -F sample 2>/dev/null | awk '!/^#/ && NF { s += $1 } END { print s + 0 }'
+	perf report -i "$1" --stdio --sort comm -F sample -g none 2>/dev/null | awk '!/^#/ && NF { s += $1 } END { print s + 0 }'
 }
 for c in "report --stdio" "report --children --stdio" "script" "annotate --stdio -s work_a" \
     "inject -o $TMP/inj.data" "inject -b -o $TMP/injb.data" "inject --jit -o $TMP/injj.data" \
@@ -143,7 +143,7 @@ perf report -i "$TMP/nobid.data" --stdio --sort sym 2>/dev/null | grep -q '\[\.\
 	fail "perf report shows no work_a for a binary without a build-id"
 
 # perf opens benchtui's recording and sees the same event and sample count
-n=$(perf report -i "$TMP/bt.data" --stdio --sort comm -F sample 2>/dev/null |
+n=$(perf report -i "$TMP/bt.data" --stdio --sort comm -F sample -g none 2>/dev/null |
 	awk '!/^#/ && NF { s += $1 } END { print s }')
 want=$("$BT" -i "$TMP/bt.data" --stdio 2>/dev/null | awk '/^# samples:/ { sub(",", "", $3); print $3 }')
 [ -n "$n" ] && [ "$n" = "$want" ] && ok "perf report -i benchtui.data: $n samples, as benchtui" ||
