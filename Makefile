@@ -102,16 +102,25 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 
 # Unit and end-to-end tests, then both again built with ASan+UBSan (leak
 # checking on: a leak makes the binary exit 23, which the tests catch).
-# The three builds (plain, ASan, the fuzz targets of tests/test-fuzz.sh)
-# are made first, side by side on every CPU (CHECK_JOBS); then the unit
-# tests of each build, one build after the other.
+# The plain build and the fuzz targets of tests/test-fuzz.sh are made side
+# by side on every CPU (CHECK_JOBS). The ASan build is then made at the
+# lowest priority beside the plain tests, which leave a CPU idle most of
+# the time (its output, build/asan/check.log, is shown after them); its
+# unit tests run after it, in the foreground (some wait on a child with a
+# timeout).
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 check: deps js-deps
 	@$(MAKE) --no-print-directory headers
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-plain check-build-asan check-build-fuzz
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-plain check-build-fuzz
 	@$(MAKE) --no-print-directory unit WERROR=$(or $(WERROR),1)
+	@mkdir -p build/asan; \
+	nice -n 19 $(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-asan \
+		>build/asan/check.log 2>&1 & asan=$$!; \
+	BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh; rc=$$?; \
+	wait $$asan; arc=$$?; \
+	echo "== the ASan+UBSan build (made beside the tests above)"; cat build/asan/check.log; \
+	[ $$rc = 0 ] && [ $$arc = 0 ]
 	@$(MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"
-	@BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh
 	@echo "== the end-to-end tests again, under AddressSanitizer and UBSan"
 	@BUILD=build/asan SKIP_TESTS="fuzz long" ASAN_OPTIONS=detect_leaks=1 bash tests/run.sh
 
