@@ -107,22 +107,28 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 # lowest priority beside the plain tests, which leave a CPU idle most of
 # the time (its output, build/asan/check.log, is shown after them); its
 # unit tests run after it, in the foreground (some wait on a child with a
-# timeout).
+# timeout). Both passes share BT_SHARE, where the first keeps what the
+# oracles made for the second (tests/lib.sh).
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# (not $(MAKE) itself in that recipe line: make -n would run the tests)
+BG_MAKE = $(MAKE)
+SHARE := $(CURDIR)/build/share
 check: deps js-deps
 	@$(MAKE) --no-print-directory headers
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-plain check-build-fuzz
 	@$(MAKE) --no-print-directory unit WERROR=$(or $(WERROR),1)
-	@mkdir -p build/asan; \
-	nice -n 19 $(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-asan \
+	@rm -rf $(SHARE) && mkdir -p build/asan; \
+	nice -n 19 $(BG_MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-asan \
 		>build/asan/check.log 2>&1 & asan=$$!; \
-	BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh; rc=$$?; \
+	trap 'kill $$asan 2>/dev/null; exit 130' INT TERM; \
+	BT_SHARE=$(SHARE) BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh; rc=$$?; \
 	wait $$asan; arc=$$?; \
 	echo "== the ASan+UBSan build (made beside the tests above)"; cat build/asan/check.log; \
 	[ $$rc = 0 ] && [ $$arc = 0 ]
 	@$(MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"
 	@echo "== the end-to-end tests again, under AddressSanitizer and UBSan"
-	@BUILD=build/asan SKIP_TESTS="fuzz long" ASAN_OPTIONS=detect_leaks=1 bash tests/run.sh
+	@BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long" ASAN_OPTIONS=detect_leaks=1 \
+		bash tests/run.sh
 
 .PHONY: check-build-plain check-build-asan check-build-fuzz
 check-build-plain:

@@ -55,6 +55,35 @@ if PYTHON3=$(command python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 	python3() { "$PYTHON3" "$@"; }
 fi
 
+# Oracles once per make check. make check gives both passes one directory,
+# BT_SHARE: what an external oracle makes (perf's recordings of fixtures,
+# perf's reports of them) is made there by the plain pass and read again by
+# the sanitizer pass, which still runs every benchtui command and every
+# check on it (and runs only when the plain pass passed). Run by hand
+# (no BT_SHARE), a test makes everything afresh, in $TMP/share.
+SHARE=${BT_SHARE:+$BT_SHARE/$(basename "$0" .sh)}
+SHARE=${SHARE:-$TMP/share}
+mkdir -p "$SHARE"
+# oracle NAME CMD...: run CMD, an oracle's step that writes into $SHARE,
+# once per make check; every pass gets its exit status (redirections of
+# the call apply in every pass: a step that writes its standard output to
+# a file is a function)
+oracle() {
+	o=$SHARE/$1.rc
+	shift
+	[ -e "$o" ] || { "$@"; echo $? >"$o"; }
+	return "$(cat "$o")"
+}
+# memo CMD...: CMD's standard output and exit status, from the first pass
+# that ran it: an oracle's reading of a file in $SHARE (perf report, perf
+# script), never benchtui's
+memo() {
+	m=$SHARE/memo-$(printf '%s\n' "$@" | md5sum | cut -c1-32)
+	[ -e "$m.rc" ] || { "$@" >"$m.out"; echo $? >"$m.rc"; }
+	cat "$m.out"
+	return "$(cat "$m.rc")"
+}
+
 # fixture NAME [CFLAGS...]: compile tests/fixtures/NAME.c into $FIX/NAME (once per change)
 fixture() {
 	name=$1; shift
