@@ -108,7 +108,10 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 # the time (its output, build/asan/check.log, is shown after them); its
 # unit tests run after it, in the foreground (some wait on a child with a
 # timeout). Both passes share BT_SHARE, where the first keeps what the
-# oracles made for the second (tests/lib.sh).
+# oracles made for the second (tests/lib.sh). The sanitizer pass leaves out
+# the long runs and the fuzzers (built with their own sanitizers) and
+# test-layout, which runs no code of benchtui (it reads the sources and
+# the objects' symbol tables: the plain pass's are the same code).
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # (not $(MAKE) itself in that recipe line: make -n would run the tests)
 BG_MAKE = $(MAKE)
@@ -127,7 +130,7 @@ check: deps js-deps
 	[ $$rc = 0 ] && [ $$arc = 0 ]
 	@$(MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"
 	@echo "== the end-to-end tests again, under AddressSanitizer and UBSan"
-	@BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long" ASAN_OPTIONS=detect_leaks=1 \
+	@BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout" ASAN_OPTIONS=detect_leaks=1 \
 		bash tests/run.sh
 
 .PHONY: check-build-plain check-build-asan check-build-fuzz
