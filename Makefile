@@ -105,13 +105,15 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 # The plain build and the fuzz targets of tests/test-fuzz.sh are made side
 # by side on every CPU (CHECK_JOBS). The ASan build is then made at the
 # lowest priority beside the plain tests, which leave a CPU idle most of
-# the time (its output, build/asan/check.log, is shown after them); its
-# unit tests run after it, in the foreground (some wait on a child with a
-# timeout). Both passes share BT_SHARE, where the first keeps what the
-# oracles made for the second (tests/lib.sh). The sanitizer pass leaves out
-# the long runs and the fuzzers (built with their own sanitizers) and
-# test-layout, which runs no code of benchtui (it reads the sources and
-# the objects' symbol tables: the plain pass's are the same code).
+# the time, and its unit tests run after it, there too, at the normal
+# priority (test_child_escalation gives a child 100 ms to set a trap: it
+# passed beside two busy threads); their output, build/asan/check.log, is
+# shown after the plain tests. Both passes share BT_SHARE, where the first
+# keeps what the oracles made for the second (tests/lib.sh). The sanitizer
+# pass leaves out the long runs and the fuzzers (built with their own
+# sanitizers) and test-layout, which runs no code of benchtui (it reads the
+# sources and the objects' symbol tables: the plain pass's are the same
+# code).
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # (not $(MAKE) itself in that recipe line: make -n would run the tests)
 BG_MAKE = $(MAKE)
@@ -121,14 +123,14 @@ check: deps js-deps
 	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-plain check-build-fuzz
 	@$(MAKE) --no-print-directory unit WERROR=$(or $(WERROR),1)
 	@rm -rf $(SHARE) && mkdir -p build/asan; \
-	nice -n 19 $(BG_MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-asan \
+	{ nice -n 19 $(BG_MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-asan && \
+		$(BG_MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"; } \
 		>build/asan/check.log 2>&1 & asan=$$!; \
-	trap 'kill $$asan 2>/dev/null; exit 130' INT TERM; \
+	trap 'pkill -TERM -P $$asan; kill $$asan 2>/dev/null; exit 130' INT TERM; \
 	BT_SHARE=$(SHARE) BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh; rc=$$?; \
 	wait $$asan; arc=$$?; \
-	echo "== the ASan+UBSan build (made beside the tests above)"; cat build/asan/check.log; \
+	echo "== the ASan+UBSan build and unit tests (beside the tests above)"; cat build/asan/check.log; \
 	[ $$rc = 0 ] && [ $$arc = 0 ]
-	@$(MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"
 	@echo "== the end-to-end tests again, under AddressSanitizer and UBSan"
 	@BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout" ASAN_OPTIONS=detect_leaks=1 \
 		bash tests/run.sh
