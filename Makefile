@@ -103,13 +103,49 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 
 # Unit and end-to-end tests, then both again built with ASan+UBSan (leak
 # checking on: a leak makes the binary exit 23, which the tests catch).
+# The plain build and the fuzz targets of tests/test-fuzz.sh are made side
+# by side on every CPU (CHECK_JOBS). The ASan build is then made at the
+# lowest priority beside the plain tests, which leave a CPU idle most of
+# the time, and its unit tests run after it, there too, at the normal
+# priority (test_child_escalation gives a child 100 ms to set a trap: it
+# passed beside two busy threads); their output, build/asan/check.log, is
+# shown after the plain tests. Both passes share BT_SHARE, where the first
+# keeps what the oracles made for the second (tests/lib.sh). The sanitizer
+# pass leaves out the long runs and the fuzzers (built with their own
+# sanitizers) and test-layout, which runs no code of benchtui (it reads the
+# sources and the objects' symbol tables: the plain pass's are the same
+# code).
+CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
+# (not $(MAKE) itself in that recipe line: make -n would run the tests)
+BG_MAKE = $(MAKE)
+SHARE := $(CURDIR)/build/share
 check: deps js-deps
 	@$(MAKE) --no-print-directory headers
-	@$(MAKE) --no-print-directory all unit tools WERROR=$(or $(WERROR),1)
-	@$(MAKE) --no-print-directory unit tools BUILD=build/asan WERROR=1 SAN="$(ASAN)"
-	@BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh
+	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-plain check-build-fuzz
+	@$(MAKE) --no-print-directory unit WERROR=$(or $(WERROR),1)
+	@rm -rf $(SHARE) && mkdir -p build/asan; \
+	{ nice -n 19 $(BG_MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-asan && \
+		$(BG_MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"; } \
+		>build/asan/check.log 2>&1 & asan=$$!; \
+	trap 'pkill -TERM -P $$asan; kill $$asan 2>/dev/null; exit 130' INT TERM; \
+	BT_SHARE=$(SHARE) BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh; rc=$$?; \
+	wait $$asan; arc=$$?; \
+	echo "== the ASan+UBSan build and unit tests (beside the tests above)"; cat build/asan/check.log; \
+	[ $$rc = 0 ] && [ $$arc = 0 ]
 	@echo "== the end-to-end tests again, under AddressSanitizer and UBSan"
-	@BUILD=build/asan SKIP_TESTS="fuzz long" ASAN_OPTIONS=detect_leaks=1 bash tests/run.sh
+	@BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout" ASAN_OPTIONS=detect_leaks=1 \
+		bash tests/run.sh
+
+.PHONY: check-build-plain check-build-asan check-build-fuzz
+check-build-plain:
+	@$(MAKE) --no-print-directory all tools $(UNIT_BINS) WERROR=$(or $(WERROR),1)
+check-build-asan:
+	@$(MAKE) --no-print-directory tools BUILD=build/asan WERROR=1 SAN="$(ASAN)" \
+		$(UNIT_SRCS:tests/unit/%.c=build/asan/tests/%)
+# without clang, tests/test-fuzz.sh says it skips; a failed build is
+# reported there (it builds again and shows the errors)
+check-build-fuzz:
+	@command -v clang >/dev/null 2>&1 && $(MAKE) --no-print-directory fuzz-build >/dev/null 2>&1 || true
 
 # The long versions of what make check runs short: a 60 s recording (memory
 # bounded, every sample accounted for) and a minute of each fuzz target.
@@ -146,10 +182,11 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(FUZZ_BUILD)/%)
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
 FUZZ_TIME ?= 300
 
+# (one make, BUILD=$(FUZZ_BUILD) throughout: it can run beside the other
+# builds of make check, never reading their dependency files)
 fuzz-build:
 	@$(MAKE) --no-print-directory BUILD=$(FUZZ_BUILD) CC=clang \
-		SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_BUILD)/libbenchtui.a
-	@$(MAKE) --no-print-directory $(FUZZ_BINS)
+		SAN="$(FUZZ_SAN) -fsanitize=fuzzer-no-link" $(FUZZ_BINS)
 
 # the command-line fuzzer also needs the front end's parser
 $(FUZZ_BUILD)/fuzz-cmdline: FUZZ_EXTRA = tui/cli.c

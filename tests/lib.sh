@@ -4,7 +4,11 @@ set -u
 BUILD=${BUILD:-build}
 TOP=$(pwd)
 if [ "$BUILD" = build ]; then BT=$TOP/benchtui; else BT=$TOP/$BUILD/benchtui; fi
-FIX=$TOP/$BUILD/fixtures
+# Fixtures are built with cc, c++, go, javac, never with the build's flags:
+# one directory for every BUILD, so that the sanitizer pass of make check
+# runs the binaries the plain pass built (each is rebuilt when its source
+# is newer)
+FIX=$TOP/build/fixtures
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/bt-test.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 mkdir -p "$FIX"
@@ -27,7 +31,60 @@ finish() {
 	exit 0
 }
 
-# fixture NAME [CFLAGS...]: compile tests/fixtures/NAME.c into $FIX/NAME (once per run)
+# perf record without its BPF side-band thread: perf 6.1 polls for BPF
+# events in a thread with a 1 s timeout and joins it at exit, so that every
+# perf record outlived its workload by up to a second (~70 records a make
+# check). --no-bpf-event only clears the attr's bpf_event bit: no test loads
+# a BPF program, and benchtui reads no BPF record. (test-perf.sh keeps one
+# recording as perf makes it by default: `command perf record`.)
+if command -v perf >/dev/null; then
+	perf() {
+		if [ "${1:-}" = record ]; then
+			shift
+			command perf record --no-bpf-event "$@"
+		else
+			command perf "$@"
+		fi
+	}
+fi
+# python3 is called ~160 times a make check: where it is a version manager's
+# shim (pyenv's is a bash script, ~0.1 s a call), call the interpreter it
+# resolves to
+if PYTHON3=$(command python3 -c 'import sys; print(sys.executable)' 2>/dev/null) &&
+    [ -x "$PYTHON3" ]; then
+	python3() { "$PYTHON3" "$@"; }
+fi
+
+# Oracles once per make check. make check gives both passes one directory,
+# BT_SHARE: what an external oracle makes (perf's recordings of fixtures,
+# perf's reports of them) is made there by the plain pass and read again by
+# the sanitizer pass, which still runs every benchtui command and every
+# check on it (and runs only when the plain pass passed). Run by hand
+# (no BT_SHARE), a test makes everything afresh, in $TMP/share.
+SHARE=${BT_SHARE:+$BT_SHARE/$(basename "$0" .sh)}
+SHARE=${SHARE:-$TMP/share}
+mkdir -p "$SHARE"
+# oracle NAME CMD...: run CMD, an oracle's step that writes into $SHARE,
+# once per make check; every pass gets its exit status (redirections of
+# the call apply in every pass: a step that writes its standard output to
+# a file is a function)
+oracle() {
+	o=$SHARE/$1.rc
+	shift
+	[ -e "$o" ] || { "$@"; echo $? >"$o"; }
+	return "$(cat "$o")"
+}
+# memo CMD...: CMD's standard output and exit status, from the first pass
+# that ran it: an oracle's reading of a file in $SHARE (perf report, perf
+# script), never benchtui's
+memo() {
+	m=$SHARE/memo-$(printf '%s\n' "$@" | md5sum | cut -c1-32)
+	[ -e "$m.rc" ] || { "$@" >"$m.out"; echo $? >"$m.rc"; }
+	cat "$m.out"
+	return "$(cat "$m.rc")"
+}
+
+# fixture NAME [CFLAGS...]: compile tests/fixtures/NAME.c into $FIX/NAME (once per change)
 fixture() {
 	name=$1; shift
 	if [ ! -x "$FIX/$name" ] || [ "$TOP/tests/fixtures/$name.c" -nt "$FIX/$name" ]; then
@@ -35,6 +92,27 @@ fixture() {
 			{ echo "cannot build fixture $name"; exit 1; }
 	fi
 	echo "$FIX/$name"
+}
+
+# fixture_as OUT SRC COMPILER [FLAGS...]: compile tests/fixtures/SRC with
+# COMPILER and FLAGS into $FIX/OUT (once per change); prints the path
+fixture_as() {
+	out=$1 src=$TOP/tests/fixtures/$2 comp=$3
+	shift 3
+	if [ ! -x "$FIX/$out" ] || [ "$src" -nt "$FIX/$out" ]; then
+		"$comp" "$@" -o "$FIX/$out" "$src" ||
+			{ echo "cannot build fixture $out" >&2; exit 1; }
+	fi
+	echo "$FIX/$out"
+}
+
+# java_fixture NAME DIR: javac tests/fixtures/NAME.java into $FIX/java
+# (once per change), then copy its classes into DIR
+java_fixture() {
+	if [ ! -f "$FIX/java/$1.class" ] || [ "$TOP/tests/fixtures/$1.java" -nt "$FIX/java/$1.class" ]; then
+		mkdir -p "$FIX/java" && javac -d "$FIX/java" "$TOP/tests/fixtures/$1.java" || return 1
+	fi
+	cp "$FIX/java/$1"*.class "$2/"
 }
 
 # go_fixture NAME [go build flags...]: build the Go test package tests/fixtures/NAME

@@ -1,6 +1,7 @@
 #!/bin/bash
 # Run every script test (tests/test-*.sh); 77 means skipped. SKIP_TESTS
-# lists names to leave out (the sanitizer pass skips "fuzz long").
+# lists names to leave out (the sanitizer pass of make check leaves out
+# "fuzz long layout": see the Makefile).
 set -u
 BUILD=${BUILD:-build}
 SKIP_LOG=$(mktemp)

@@ -249,10 +249,10 @@ else
 	T="tmux -L btb$$ -f/dev/null"
 	trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 	screen() { $T capture-pane -p -t bt; }
-	wait_for() {
-		for _ in $(seq 100); do
+	wait_for() {	# 0.05 s steps, 10 s at most
+		for _ in $(seq 200); do
 			screen | grep -q -- "$1" && return 0
-			sleep 0.1
+			sleep 0.05
 		done
 		fail "timed out waiting for '$1'"; screen | sed 's/^/     | /'
 		return 1
@@ -281,7 +281,7 @@ else
 	wait_for "× the time" && ok "browser: m, then Enter on another: side by side" ||
 		fail "browser: compare"
 	$T send-keys -t bt q q
-	for _ in $(seq 50); do [ -s "$TMP/status" ] && break; sleep 0.1; done
+	for _ in $(seq 100); do [ -s "$TMP/status" ] && break; sleep 0.05; done
 	[ "$(cat "$TMP/status" 2>/dev/null)" = 0 ] && ok "browser: q q quits with status 0" ||
 		fail "browser: exit status $(cat "$TMP/status" 2>/dev/null)"
 	# two benchmarks of one function (->Arg): Enter on it in the comparison

@@ -32,17 +32,17 @@ perf_reports() {	# FILE: $FILE.children, $FILE.folded
 		-g folded,0,callee,function,count 2>/dev/null >"$1.folded"
 }
 
-# --- 1. perf's recordings ------------------------------------------------
-perf record -q -e cpu-clock -F 4000 -g -o "$TMP/g.data" "$fp" 30000 >/dev/null 2>"$TMP/err" ||
+# --- 1. perf's recordings (and perf report's): once per make check (lib.sh)
+oracle g perf record -q -e cpu-clock -F 4000 -g -o "$SHARE/g.data" "$fp" 30000 >/dev/null 2>"$TMP/err" ||
 	skip "perf record -g failed here: $(head -c 200 "$TMP/err")"
-perf record -q -e cpu-clock -F 4000 --call-graph dwarf -o "$TMP/dwarf.data" "$nofp" 30000 \
+oracle dwarf perf record -q -e cpu-clock -F 4000 --call-graph dwarf -o "$SHARE/dwarf.data" "$nofp" 30000 \
 	>/dev/null 2>"$TMP/err" || fail "perf record --call-graph dwarf: $(head -c 200 "$TMP/err")"
 for r in g dwarf; do
-	f=$TMP/$r.data
+	f=$SHARE/$r.data
 	[ -s "$f" ] || continue
-	perf_reports "$f"
-	if "$BT" -i "$f" --export "$f.json" --format json --top 0 2>"$TMP/err"; then
-		python3 "$O" "$f.json" "$f.children" "$f.folded" >"$TMP/o" &&
+	oracle "$r-reports" perf_reports "$f"
+	if "$BT" -i "$f" --export "$TMP/$r.json" --format json --top 0 2>"$TMP/err"; then
+		python3 "$O" "$TMP/$r.json" "$f.children" "$f.folded" >"$TMP/o" &&
 			{ cat "$TMP/o"; ok "perf record $(test $r = g && echo -g || echo --call-graph dwarf): perf report's inclusive percents and callers"; } ||
 			fail "perf record $r: $(cat "$TMP/o")"
 	else

@@ -10,7 +10,8 @@
 # call chains of the fixtures.
 #
 # Builds and captures live in build/harness (the Rust build, ~3 minutes
-# the first time, is cached there; later runs take seconds). Under another
+# the first time, is cached in ~/.cache/benchtui, with the copy of the
+# crate it builds from: a fresh clone builds nothing). Under another
 # BUILD (the sanitizer pass of make check) the captures of build/harness
 # are parsed again rather than run again. A missing toolchain skips its
 # harness ("skip: ..."); 77 only when every harness was skipped.
@@ -79,6 +80,60 @@ chunks() {
 }
 
 ms() { date +%s%N | cut -c1-13; }
+
+CARGO=/usr/bin/cargo
+RUSTC=/usr/bin/rustc
+# libtest's #[bench] fixture (nightly only: built with RUSTC_BOOTSTRAP=1)
+lt_build() {
+	[ -x "$HB/libtest" ] && [ "$HB/libtest" -nt "$TOP/tests/fixtures/libtest.rs" ] && return 0
+	# stable rustc refuses #![feature(test)] (E0554): say so, then build anyway
+	if $RUSTC --test -o "$TMP/lt-stable" "$TOP/tests/fixtures/libtest.rs" 2>"$TMP/lt.err"; then
+		echo "   note: this rustc builds #[bench] without RUSTC_BOOTSTRAP"
+	else
+		echo "   note: stable rustc says: $(grep -m1 'E0554' "$TMP/lt.err" | head -c 100)"
+	fi
+	t0=$(ms)
+	RUSTC_BOOTSTRAP=1 $RUSTC --test -O -g -o "$HB/libtest" "$TOP/tests/fixtures/libtest.rs" ||
+		return 1
+	echo "   built libtest (RUSTC_BOOTSTRAP=1) in $(( $(ms) - t0 )) ms"
+}
+JS=$TOP/build/js
+
+# The slowest captures, libtest's and the JS harnesses' (~17 s), are made in
+# the background while the sections before theirs build and capture; their
+# sections wait for them. Captures are parsed, never timed: two harnesses
+# at once change the numbers printed, not what is checked of them.
+bg_captures() {
+	if [ -x $RUSTC ]; then
+		lt_build
+		echo $? >"$OUT/lt.build"
+		[ "$(cat "$OUT/lt.build")" = 0 ] && pty "$HB/libtest" --bench >"$OUT/libtest.pty" 2>&1
+	fi
+	if command -v node >/dev/null; then
+		(cd "$TOP" && sh scripts/js-deps.sh build/js)
+		echo $? >"$OUT/js.deps"
+		if [ "$(cat "$OUT/js.deps")" = 0 ]; then
+			cp "$TOP"/tests/fixtures/js/*.mjs "$JS/"
+			# 30 ms a task (tinybench's default is 1 s): its table is what is read
+			(cd "$JS" && pty node tinybench.mjs tinybench 30) >"$OUT/tinybench.pty" 2>&1
+			(cd "$JS" && pty node tinybench.mjs tinybench2 30) >"$OUT/tinybench2.pty" 2>&1
+			(cd "$JS" && pty node mitata.mjs 'fib|dead') >"$OUT/mitata.pty" 2>&1
+		fi
+	fi
+}
+BG=
+if [ $RUN = 1 ]; then
+	rm -f "$OUT/lt.build" "$OUT/js.deps"
+	bg_captures >"$TMP/bg.log" 2>&1 &
+	BG=$!
+fi
+# bg_wait: the background captures are done (and what they said is shown)
+bg_wait() {
+	[ -n "$BG" ] || return 0
+	wait "$BG"
+	BG=
+	cat "$TMP/bg.log"
+}
 
 # --- Google Benchmark -------------------------------------------------------
 gb_build() {
@@ -185,8 +240,6 @@ else
 fi
 
 # --- criterion -------------------------------------------------------------
-CARGO=/usr/bin/cargo
-RUSTC=/usr/bin/rustc
 crit_build() {
 	src=$TOP/tests/fixtures/rustbench
 	r=$HB/rust
@@ -200,23 +253,36 @@ crit_build() {
 	[net]
 	offline = true
 	EOF
-	# a copy, so that Cargo.lock is not written into the sources; copied
-	# only when changed (a copy's new mtimes would rebuild the crate)
-	if ! diff -rq -x Cargo.lock "$src" "$r/src" >/dev/null 2>&1; then
-		rm -rf "$r/src"
-		cp -r "$src" "$r/src" || return 1
-	fi
-	t0=$(ms)
 	# criterion's dependencies take minutes to build the first time: their
 	# build outlives the build directory, in the user's cache (a fresh
 	# clone on the same machine reuses it; cargo rebuilds what changed)
-	target=${XDG_CACHE_HOME:-$HOME/.cache}/benchtui/rustbench-target
-	mkdir -p "$target" 2>/dev/null || target=$r/target
-	(cd "$r/src" && CARGO_HOME=$r/home CARGO_TARGET_DIR=$target RUSTC=$RUSTC \
-		"$CARGO" bench --offline --no-run -q 2>"$r/build.log") ||
-		{ tail -20 "$r/build.log"; return 1; }
+	cache=${XDG_CACHE_HOME:-$HOME/.cache}/benchtui
+	target=$cache/rustbench-target
+	# the crate is built from a copy, so that Cargo.lock is not written
+	# into the sources; cargo rebuilds a crate whose path changed (~15 s),
+	# so the copy is in the cache too, named by the sources' checksum: a
+	# fresh clone with the same sources builds nothing
+	sum=$(cd "$src" && find . -type f ! -name Cargo.lock | LC_ALL=C sort |
+		xargs sha256sum | sha256sum | cut -c1-16)
+	copy=$cache/rustbench-src-$sum
+	if mkdir -p "$target" 2>/dev/null; then
+		if [ ! -d "$copy" ]; then
+			rm -rf "$copy.$$" && cp -r "$src" "$copy.$$" && mv "$copy.$$" "$copy" || return 1
+		fi
+	else
+		target=$r/target copy=$r/src
+		if ! diff -rq -x Cargo.lock "$src" "$copy" >/dev/null 2>&1; then
+			rm -rf "$copy"
+			cp -r "$src" "$copy" || return 1
+		fi
+	fi
+	t0=$(ms)
+	# (the binary is the one cargo names: other sources' builds share the target)
+	(cd "$copy" && CARGO_HOME=$r/home CARGO_TARGET_DIR=$target RUSTC=$RUSTC \
+		"$CARGO" bench --offline --no-run -q --message-format=json >"$r/build.json" \
+		2>"$r/build.log") || { tail -20 "$r/build.log"; return 1; }
 	echo "   cargo bench --no-run (criterion): $(( $(ms) - t0 )) ms"
-	CRIT=$(ls -t "$target"/release/deps/crit-* 2>/dev/null | grep -v '\.d$' | head -1)
+	CRIT=$(sed -n 's/.*"executable":"\([^"]*\/crit-[^"]*\)".*/\1/p' "$r/build.json" | tail -1)
 	[ -x "$CRIT" ]
 }
 if [ ! -x $CARGO ] || [ ! -x $RUSTC ] || ! ls -d /usr/share/cargo/registry/criterion-0.3* >/dev/null 2>&1; then
@@ -251,25 +317,12 @@ else
 fi
 
 # --- libtest #[bench] (nightly only: built with RUSTC_BOOTSTRAP=1) ----------
-lt_build() {
-	[ -x "$HB/libtest" ] && [ "$HB/libtest" -nt "$TOP/tests/fixtures/libtest.rs" ] && return 0
-	# stable rustc refuses #![feature(test)] (E0554): say so, then build anyway
-	if $RUSTC --test -o "$TMP/lt-stable" "$TOP/tests/fixtures/libtest.rs" 2>"$TMP/lt.err"; then
-		echo "   note: this rustc builds #[bench] without RUSTC_BOOTSTRAP"
-	else
-		echo "   note: stable rustc says: $(grep -m1 'E0554' "$TMP/lt.err" | head -c 100)"
-	fi
-	t0=$(ms)
-	RUSTC_BOOTSTRAP=1 $RUSTC --test -O -g -o "$HB/libtest" "$TOP/tests/fixtures/libtest.rs" ||
-		return 1
-	echo "   built libtest (RUSTC_BOOTSTRAP=1) in $(( $(ms) - t0 )) ms"
-}
+bg_wait
 if [ ! -x $RUSTC ]; then
 	part_skip "libtest: Debian's rustc is missing"
-elif [ $RUN = 1 ] && ! lt_build; then
+elif [ $RUN = 1 ] && [ "$(cat "$OUT/lt.build" 2>/dev/null)" != 0 ]; then
 	fail "libtest: cannot build tests/fixtures/libtest.rs"
 else
-	[ $RUN = 1 ] && pty "$HB/libtest" --bench >"$OUT/libtest.pty" 2>&1
 	ran=$((ran + 1))
 	clean "$OUT/libtest.pty" | awk '/^test .* \.\.\. bench: / {
 		for (i = 1; i <= NF; i++) if ($i == "ns/iter") { t = $(i - 1); e = $(i + 2) }
@@ -281,20 +334,13 @@ else
 fi
 
 # --- tinybench and mitata ----------------------------------------------------
-JS=$TOP/build/js
 if ! command -v node >/dev/null; then
 	part_skip "tinybench, mitata: node is missing"
-elif [ $RUN = 1 ] && ! (cd "$TOP" && sh scripts/js-deps.sh build/js); then
+elif [ $RUN = 1 ] && [ "$(cat "$OUT/js.deps" 2>/dev/null)" != 0 ]; then
 	part_skip "tinybench, mitata: their npm packages cannot be installed"
 elif [ $RUN = 0 ] && [ ! -f "$OUT/tinybench.pty" ]; then
 	part_skip "tinybench, mitata: no captures"
 else
-	if [ $RUN = 1 ]; then
-		cp "$TOP"/tests/fixtures/js/*.mjs "$JS/"
-		(cd "$JS" && pty node tinybench.mjs tinybench 100) >"$OUT/tinybench.pty" 2>&1
-		(cd "$JS" && pty node tinybench.mjs tinybench2 100) >"$OUT/tinybench2.pty" 2>&1
-		(cd "$JS" && pty node mitata.mjs 'fib|dead') >"$OUT/mitata.pty" 2>&1
-	fi
 	ran=$((ran + 1))
 	for f in tinybench tinybench2; do
 		clean "$OUT/$f.pty" | awk -F'│' '
@@ -388,6 +434,22 @@ else
 			head -8 "$OUT/join.txt"
 		fi
 	fi
+	# criterion's and libtest's recordings (~7 s) are made in the background,
+	# beside go's and tinybench's (the gbench join above, timed, ran alone):
+	# what is checked is the frames of their samples, never a time
+	rec_rust() {
+		if [ -n "${CRIT:-}" ] && [ -x "$CRIT" ]; then
+			(cd "$HB/rust" && CRITERION_HOME=$HB/rust/criterion perf record -q -F 299 \
+				--call-graph dwarf,8192 -o "$TMP/crit.data" -- "$CRIT" --bench --warm-up-time 1 \
+				--measurement-time 1 --sample-size 10 --noplot '^fib 15$' >/dev/null 2>&1)
+		fi
+		if [ -x "$HB/libtest" ]; then
+			perf record -q -F 499 --call-graph dwarf,8192 -o "$TMP/lt.data" -- "$HB/libtest" \
+				--bench bench_fib >/dev/null 2>&1
+		fi
+	}
+	rec_rust &
+	rust=$!
 	if [ -x "$GOBENCH" ]; then
 		perf record -q -F 499 -g -o "$TMP/go.data" -- "$GOBENCH" -test.run='^$' \
 			-test.bench='Popcnt$|Sum' -test.benchtime=100ms >/dev/null 2>&1
@@ -395,10 +457,19 @@ else
 		has go benchmark '^benchtui.test/gobench.BenchmarkPopcnt$' "BenchmarkPopcnt below runN or launch"
 		has go benchmark '^benchtui.test/gobench.BenchmarkSum.func1$' "b.Run closure BenchmarkSum.func1"
 	fi
+	if [ -f "$OUT/tinybench.pty" ] && [ -d "$JS/node_modules" ]; then
+		# JIT frames: names from the /tmp/perf-PID.map node writes
+		(cd "$JS" && perf record -q -F 499 -g -o "$TMP/tb.data" -- node --perf-basic-prof \
+			tinybench.mjs tinybench 50 >/dev/null 2>&1)
+		chains tinybench "$TMP/tb.data"
+		pid=$(perf script -i "$TMP/tb.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
+		[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
+		rm -f "$JS"/isolate-*-v8.log
+		has tinybench benchmark '^JS:.* file://.*/tinybench\.mjs:[0-9]+:[0-9]+$' \
+			"task functions (tinybench.mjs:LINE:COL) below tinybench's loop"
+	fi
+	wait $rust
 	if [ -n "${CRIT:-}" ] && [ -x "$CRIT" ]; then
-		(cd "$HB/rust" && CRITERION_HOME=$HB/rust/criterion perf record -q -F 299 \
-			--call-graph dwarf,8192 -o "$TMP/crit.data" -- "$CRIT" --bench --warm-up-time 1 \
-			--measurement-time 1 --sample-size 10 --noplot '^fib 15$' >/dev/null 2>&1)
 		chains criterion "$TMP/crit.data"
 		has criterion benchmark 'bench_fib::\{\{closure\}\}$' "bench_fib's closure, measuring"
 		awk -F'\t' '$2 == "benchmark" { p[$3] += $1 } END { exit !(p["warmup"] > 0 && p["measure"] > 0) }' \
@@ -406,21 +477,8 @@ else
 			fail "criterion frames: no warm-up or no measurement phase"
 	fi
 	if [ -x "$HB/libtest" ]; then
-		perf record -q -F 499 --call-graph dwarf,8192 -o "$TMP/lt.data" -- "$HB/libtest" \
-			--bench bench_fib >/dev/null 2>&1
 		chains libtest "$TMP/lt.data"
 		has libtest benchmark '^libtest::bench_fib(::\{\{closure\}\})?$' "bench_fib's closure below Bencher::iter"
-	fi
-	if [ -f "$OUT/tinybench.pty" ] && [ -d "$JS/node_modules" ]; then
-		# JIT frames: names from the /tmp/perf-PID.map node writes
-		(cd "$JS" && perf record -q -F 499 -g -o "$TMP/tb.data" -- node --perf-basic-prof \
-			tinybench.mjs tinybench 100 >/dev/null 2>&1)
-		chains tinybench "$TMP/tb.data"
-		pid=$(perf script -i "$TMP/tb.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
-		[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
-		rm -f "$JS"/isolate-*-v8.log
-		has tinybench benchmark '^JS:.* file://.*/tinybench\.mjs:[0-9]+:[0-9]+$' \
-			"task functions (tinybench.mjs:LINE:COL) below tinybench's loop"
 	fi
 fi
 

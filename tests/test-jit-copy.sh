@@ -63,7 +63,7 @@ if ! command -v java >/dev/null || ! command -v javac >/dev/null; then
 fi
 J=$TMP/java
 mkdir -p "$J"
-cp "$TOP/tests/fixtures/Hot.java" "$J/" && (cd "$J" && javac Hot.java) || { fail "javac Hot.java"; finish; }
+cp "$TOP/tests/fixtures/Hot.java" "$J/" && java_fixture Hot "$J" || { fail "javac Hot.java"; finish; }
 
 # java, agent turned off: names from DumpPerfMapAtExit, code copied at exit
 (cd "$J" && BENCHTUI_JVMTI=/nonexistent "$BT" -o map.data --format json --export map.json \

@@ -68,35 +68,48 @@ noleft() {
 		fail "$1: left behind: $left"
 }
 
+# the hottest JIT symbol of perf report on perf inject's output
+perf_top_jit() {
+	perf report -i "$1" --stdio --sort dso,sym 2>/dev/null |
+		grep -E '^ +[0-9.]+% +jitted-[0-9]+-[0-9]+\.so ' | head -1 |
+		sed -E 's/^ +[0-9.]+% +jitted-[0-9]+-[0-9]+\.so +\[\.\] //; s/ +$//'
+}
+
 # perf_oracle WHAT DIR HOT CMD...: perf record -k 1 of CMD, perf inject --jit,
-# perf's attribution against benchtui -i of perf's recording
+# perf's attribution against benchtui -i of perf's recording. perf's side
+# (the runtime's run, perf inject's and perf script's outputs) is made once
+# per make check: DIR is in $SHARE (lib.sh)
 perf_oracle() {
 	what=$1 dir=$2 hot=$3; shift 3
-	mkdir -p "$dir"
-	if ! (cd "$dir" && perf record -q -k 1 -e cpu-clock -F 4000 -o perf.data "$@" >/dev/null 2>"$TMP/err"); then
-		fail "$what: perf record failed: $(head -c 300 "$TMP/err")"
-		return
+	b=$TMP/$(basename "$dir")
+	if [ ! -e "$dir/perf.made" ]; then
+		mkdir -p "$dir"
+		if ! (cd "$dir" && perf record -q -k 1 -e cpu-clock -F 4000 -o perf.data "$@" >/dev/null 2>"$TMP/err"); then
+			fail "$what: perf record failed: $(head -c 300 "$TMP/err")"
+			return
+		fi
+		if ! (cd "$dir" && perf inject --jit -i perf.data -o inj.data 2>"$TMP/err"); then
+			fail "$what: perf inject --jit failed: $(head -c 300 "$TMP/err")"
+			return
+		fi
+		perf script -i "$dir/perf.data" -F ip,sym,dso >"$dir/before.txt" 2>/dev/null
+		perf script -i "$dir/inj.data" -F ip,sym,dso >"$dir/after.txt" 2>/dev/null
+		: >"$dir/perf.made"
 	fi
-	if ! (cd "$dir" && perf inject --jit -i perf.data -o inj.data 2>"$TMP/err"); then
-		fail "$what: perf inject --jit failed: $(head -c 300 "$TMP/err")"
-		return
-	fi
-	perf script -i "$dir/perf.data" -F ip,sym,dso >"$dir/before.txt" 2>/dev/null
-	perf script -i "$dir/inj.data" -F ip,sym,dso >"$dir/after.txt" 2>/dev/null
-	"$BT" -i "$dir/perf.data" --format json --all --export "$dir/bt.json" 2>"$TMP/err" ||
+	"$BT" -i "$dir/perf.data" --format json --all --export "$b.bt.json" 2>"$TMP/err" ||
 		{ fail "$what: benchtui -i perf.data failed: $(head -c 300 "$TMP/err")"; return; }
-	if $AGREE "$dir/before.txt" "$dir/after.txt" "$dir/bt.json" >"$TMP/agree"; then
+	if $AGREE "$dir/before.txt" "$dir/after.txt" "$b.bt.json" >"$TMP/agree"; then
 		ok "$what: per-instruction counts equal perf's after perf inject --jit: $(head -1 "$TMP/agree")"
 	else
 		fail "$what: against perf inject --jit: $(cat "$TMP/agree")"
 	fi
 	# perf inject's output itself: each jitted-PID-N.so at its address, with perf's counts
-	"$BT" -i "$dir/inj.data" --format json --top 3 --export "$dir/inj.json" 2>"$TMP/err" ||
+	"$BT" -i "$dir/inj.data" --format json --top 3 --export "$b.inj.json" 2>"$TMP/err" ||
 		{ fail "$what: benchtui -i of perf inject's output failed: $(head -c 300 "$TMP/err")"; return; }
 	sed -n 's/^ *[0-9a-f]* \(.*[^ ]\) *(.*\/\(jitted-[0-9]*-[0-9]*\.so\))$/\2\t\1/p' "$dir/after.txt" |
 		sed 's/+0x[0-9a-f]*$//' | sort | uniq -c | awk '{ n = $1; $1 = ""; print n "\t" substr($0, 2) }' |
 		sort >"$TMP/perf.inj"
-	python3 - "$dir/inj.json" "$dir" >"$TMP/bt.inj" 2>"$TMP/inj.err" <<'PY'
+	python3 - "$b.inj.json" "$dir" >"$TMP/bt.inj" 2>"$TMP/inj.err" <<'PY'
 import json, subprocess, sys
 d = json.load(open(sys.argv[1]))
 for f in d["functions"]:
@@ -121,14 +134,12 @@ PY
 		diff "$TMP/perf.inj" "$TMP/bt.inj" | head -6
 	fi
 	# the hottest JIT symbol of perf report on the injected file
-	ptop=$(perf report -i "$dir/inj.data" --stdio --sort dso,sym 2>/dev/null |
-		grep -E '^ +[0-9.]+% +jitted-[0-9]+-[0-9]+\.so ' | head -1 |
-		sed -E 's/^ +[0-9.]+% +jitted-[0-9]+-[0-9]+\.so +\[\.\] //; s/ +$//')
+	ptop=$(memo perf_top_jit "$dir/inj.data")
 	btop=$(python3 -c '
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 f = [f for f in d["functions"] if f["module"] == "[jit]"][0]
-print(re.sub(r" \((loaded|version) [^)]*\)$", "", f["name"]))' "$dir/bt.json")
+print(re.sub(r" \((loaded|version) [^)]*\)$", "", f["name"]))' "$b.bt.json")
 	if [ -n "$ptop" ] && [ "$ptop" = "$btop" ] && printf '%s' "$btop" | grep -qE "$hot"; then
 		ok "$what: perf report's hottest JIT symbol is benchtui's: $btop"
 	else
@@ -178,20 +189,28 @@ if [ $have_node = 1 ]; then
 	*) fail "node --no-jit: no jit-uncovered finding (findings: $checks)" ;;
 	esac
 	if [ $have_perf = 1 ]; then
-		perf_oracle "node (perf record -k 1, --perf-prof)" "$TMP/pnode" '^JS:\*hotLoop ' \
+		perf_oracle "node (perf record -k 1, --perf-prof)" "$SHARE/pnode" '^JS:\*hotLoop ' \
 			node --perf-prof --interpreted-frames-native-stack --logfile=/dev/null \
 			"$TOP/tests/fixtures/hot.js"
 		# a perf map, as perf record users make it: names and counts of perf report
-		d=$TMP/pmap
+		# perf's side once per make check (lib.sh): the map node wrote in
+		# /tmp is kept beside the recording, and put back while benchtui reads it
+		d=$SHARE/pmap
 		mkdir -p "$d"
-		if (cd "$d" && perf record -q -e cpu-clock -F 4000 -o perf.data node --perf-basic-prof \
-		    "$TOP/tests/fixtures/hot.js" >/dev/null 2>&1); then
+		pmap_perf() {
+			(cd "$d" && perf record -q -e cpu-clock -F 4000 -o perf.data node --perf-basic-prof \
+			    "$TOP/tests/fixtures/hot.js" >/dev/null 2>&1) || return 1
 			perf script -i "$d/perf.data" -F ip,sym,dso 2>/dev/null >"$d/script.txt"
 			map=$(grep -o '(/tmp/perf-[0-9]*\.map)$' "$d/script.txt" | head -1 | tr -d '()')
+			[ -z "$map" ] || mv "$map" "$d/"
+		}
+		if oracle pmap pmap_perf; then
+			map=$(grep -o '(/tmp/perf-[0-9]*\.map)$' "$d/script.txt" | head -1 | tr -d '()')
+			[ -z "$map" ] || cp "$d/$(basename "$map")" "$map"
 			sed -n 's/^ *[0-9a-f]* \(.*[^ ]\) *(\/tmp\/perf-[0-9]*\.map)$/\1/p' "$d/script.txt" |
 				sort | uniq -c | awk '{ n = $1; $1 = ""; print n "\t" substr($0, 2) }' |
 				sort >"$TMP/perf.map.counts"
-			"$BT" -i "$d/perf.data" --format json --top 0 --export "$d/bt.json"
+			"$BT" -i "$d/perf.data" --format json --top 0 --export "$TMP/pmap.json"
 			# versions of one name are rows of their own here, one symbol to perf
 			python3 -c '
 import collections, json, re, sys
@@ -200,7 +219,7 @@ for f in json.load(open(sys.argv[1]))["functions"]:
     if f["module"] == "[jit]":
         c[re.sub(r" \((loaded|version) [^)]*\)$", "", f["name"])] += f["samples"]
 for n, k in c.items():
-    print("%d\t%s" % (k, n))' "$d/bt.json" | sort >"$TMP/bt.map.counts"
+    print("%d\t%s" % (k, n))' "$TMP/pmap.json" | sort >"$TMP/bt.map.counts"
 			if [ -s "$TMP/perf.map.counts" ] && cmp -s "$TMP/perf.map.counts" "$TMP/bt.map.counts" &&
 			    sort -rn "$TMP/bt.map.counts" | head -1 | grep -q 'JS:\*hotLoop'; then
 				ok "node --perf-basic-prof (perf's recording): [jit] names and counts equal perf's: $(wc -l <"$TMP/bt.map.counts") functions, hottest $(sort -rn "$TMP/bt.map.counts" | head -1)"
@@ -218,7 +237,7 @@ fi
 if [ $have_java = 1 ]; then
 	d=$TMP/java
 	mkdir -p "$d"
-	javac -d "$d" "$TOP/tests/fixtures/Hot.java" || fail "javac failed"
+	java_fixture Hot "$d" || fail "javac failed"
 	cp "$TOP/tests/fixtures/Hot.java" "$d/"
 	if [ ! -f "$TOP/$BUILD/libbenchtui-jvmti.so" ]; then
 		skipped "java: the JVMTI agent is not built (make agent)"
@@ -243,7 +262,7 @@ if [ $have_java = 1 ]; then
 			esac
 		fi
 		if [ $have_perf = 1 ]; then
-			perf_oracle "java (perf record -k 1, agent)" "$TMP/pjava" '^Hot\.run\(I\)D \[c2 L4 ' \
+			perf_oracle "java (perf record -k 1, agent)" "$SHARE/pjava" '^Hot\.run\(I\)D \[c2 L4 ' \
 				java "-agentpath:$TOP/$BUILD/libbenchtui-jvmti.so" -cp "$d" Hot
 		fi
 	fi

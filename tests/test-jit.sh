@@ -264,7 +264,7 @@ fi
 if [ $have_java = 1 ]; then
 	d=$TMP/java
 	mkdir -p "$d"
-	javac -d "$d" "$TOP/tests/fixtures/Hot.java" || fail "javac failed"
+	java_fixture Hot "$d" || fail "javac failed"
 	agent="-agentpath:$AGENT=dir=$d"
 	if [ $have_perf = 1 ]; then
 		perf record -q -k 1 -e cpu-clock -o "$d/perf.data" -- \

@@ -30,26 +30,20 @@ silent() {
 
 expect empty-loop bench -- "$(fixture emptyloop)"
 expect timer-dominated -- "$(fixture clock)"
-cc -O0 -g -o "$FIX/split-O0" tests/fixtures/split.c
-expect unoptimized work_a -- "$FIX/split-O0" 20000000 10
-cc -g -o "$FIX/split-noO" tests/fixtures/split.c
-expect unoptimized work_a -- "$FIX/split-noO" 20000000 10
-cc -O2 -o "$FIX/split-nodebug" tests/fixtures/split.c
-expect no-debug-info work_a -- "$FIX/split-nodebug"
+expect unoptimized work_a -- "$(fixture_as split-O0 split.c cc -O0 -g)" 20000000 10
+expect unoptimized work_a -- "$(fixture_as split-noO split.c cc -g)" 20000000 10
+expect no-debug-info work_a -- "$(fixture_as split-nodebug split.c cc -O2)"
 expect kernel-dominated -- "$(fixture syscalls)"
 expect few-samples -- /bin/true
 
 silent "$(fixture split)"
 silent "$(fixture divloop)"
-cc -O2 -g -O0 -O2 -o "$FIX/split-Olast" tests/fixtures/split.c	# the last -O wins
-silent "$FIX/split-Olast"
+silent "$(fixture_as split-Olast split.c cc -O2 -g -O0 -O2)"	# the last -O wins
 if command -v clang >/dev/null; then	# clang records no flags: cannot decide, says nothing
-	clang -O0 -g -o "$FIX/split-clang" tests/fixtures/split.c
-	got=$(lint "$FIX/split-clang" 20000000 10)
+	got=$(lint "$(fixture_as split-clang split.c clang -O0 -g)" 20000000 10)
 	echo "$got" | grep -q unoptimized && fail "clang build: a guess where nothing can be known" ||
 		ok "clang -O0 (no flags recorded): no unoptimized finding"
 fi
-c++ -O2 -g -o "$FIX/cxx" tests/fixtures/cxx.cc
-silent "$FIX/cxx" 400000
+silent "$(fixture_as cxx cxx.cc c++ -O2 -g)" 400000
 # Go benchmarks: tests/test-go.sh
 finish

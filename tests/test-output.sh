@@ -79,7 +79,9 @@ else
 	fail "the killed recording: rc $rc, ${n:-no} samples, $(cat "$TMP/err")"
 fi
 # perf 6.1 refuses a data size of 0; with the size of its whole records
-# filled in, it reads the same records: the same count
+# filled in, it reads the same records: the same count (-g none: the call
+# graph's lines are not counts; an unresolved frame's 0x1040000000 was
+# summed as one, ~1 run in 7)
 if command -v perf >/dev/null; then
 	python3 - "$TMP/k.data.tmp" "$TMP/kfix.data" <<'PY'
 import struct, sys

@@ -27,7 +27,7 @@ perf_funcs() {
 }
 # perf's sample count (all events, or one)
 perf_total() {
-	perf report -i "$1" --stdio --sort comm -F sample 2>/dev/null |
+	perf report -i "$1" --stdio --sort comm -F sample -g none 2>/dev/null |
 		awk -v ev="${2:-}" '/^# Samples: .* of event / { e = $NF; gsub("\047", "", e); next }
 		     !/^#/ && NF && (ev == "" || e == ev) { s += $1 } END { print s + 0 }'
 }
@@ -47,10 +47,11 @@ bt_report() {	# bt_report FILE OUT [benchtui options]
 }
 
 # agree WHAT PERF_FILE REPORT [EVENT]: functions and total as perf's
+# (perf's reading of a recording in $SHARE is made once per make check)
 agree() {
-	perf_funcs "$2" "${4:-}" >"$TMP/p"
+	memo perf_funcs "$2" "${4:-}" >"$TMP/p"
 	report_funcs "$3" >"$TMP/b"
-	pt=$(perf_total "$2" "${4:-}")
+	pt=$(memo perf_total "$2" "${4:-}")
 	bt=$(report_total "$3")
 	if [ ! -s "$TMP/p" ]; then
 		fail "$1: perf printed nothing"
@@ -63,21 +64,24 @@ agree() {
 	fi
 }
 
+# perf's recordings that are files (not the live pipes) are made once per
+# make check, in $SHARE (lib.sh)
 # --- compressed: perf record -z
-perf record -q -z -e cpu-clock -F 4000 -o "$TMP/z.data" "$split" >/dev/null 2>&1 ||
+oracle z perf record -q -z -e cpu-clock -F 4000 -o "$SHARE/z.data" "$split" >/dev/null 2>&1 ||
 	skip "perf record -z failed here"
-bt_report "$TMP/z.data" "$TMP/z.txt"
-agree "perf record -z" "$TMP/z.data" "$TMP/z.txt"
-"$PD" "$TMP/z.data" | grep -q '^compressed 1' || fail "pd-dump: -z recording not seen as compressed"
+bt_report "$SHARE/z.data" "$TMP/z.txt"
+agree "perf record -z" "$SHARE/z.data" "$TMP/z.txt"
+"$PD" "$SHARE/z.data" | grep -q '^compressed 1' || fail "pd-dump: -z recording not seen as compressed"
 # small rings drained often: many compressed records, records cut by the
 # ring's end straddle two of them
-perf record -q -z -m 2 -e cpu-clock -F 20000 -o "$TMP/zm.data" "$split" >/dev/null 2>&1
-n=$(perf report -i "$TMP/zm.data" --stats 2>/dev/null | awk '/COMPRESSED events:/ { print $3; exit }')
-bt_report "$TMP/zm.data" "$TMP/zm.txt"
-agree "perf record -z -m 2 -F 20000 (${n:-?} compressed records)" "$TMP/zm.data" "$TMP/zm.txt"
+oracle zm perf record -q -z -m 2 -e cpu-clock -F 20000 -o "$SHARE/zm.data" "$split" >/dev/null 2>&1
+zstats() { perf report -i "$1" --stats 2>/dev/null | awk '/COMPRESSED events:/ { print $3; exit }'; }
+n=$(memo zstats "$SHARE/zm.data")
+bt_report "$SHARE/zm.data" "$TMP/zm.txt"
+agree "perf record -z -m 2 -F 20000 (${n:-?} compressed records)" "$SHARE/zm.data" "$TMP/zm.txt"
 # the same report as an uncompressed recording of the same program
-perf record -q -e cpu-clock -F 4000 -o "$TMP/u.data" "$split" >/dev/null 2>&1
-bt_report "$TMP/u.data" "$TMP/u.txt"
+oracle u perf record -q -e cpu-clock -F 4000 -o "$SHARE/u.data" "$split" >/dev/null 2>&1
+bt_report "$SHARE/u.data" "$TMP/u.txt"
 shape() { sed -n 's/^# \(event\|status\): //p' "$1"; awk '/^#Percent/ { getline; print $3, $4; exit }' "$1"; }
 if [ "$(shape "$TMP/z.txt")" = "$(shape "$TMP/u.txt")" ]; then
 	ok "-z and plain recordings: the same report shape ($(shape "$TMP/z.txt" | sed -n 3p) hottest)"
@@ -86,10 +90,11 @@ else
 fi
 
 # --- pipe mode: perf record -o -
-perf record -q -e cpu-clock -F 4000 -o - "$split" 2>/dev/null >"$TMP/p.data"
-bt_report "$TMP/p.data" "$TMP/p.txt"
-agree "perf record -o - > file; benchtui -i file" "$TMP/p.data" "$TMP/p.txt"
-"$PD" "$TMP/p.data" | grep -q '^pipe 1' || fail "pd-dump: pipe-mode file not seen as such"
+rec_pipe() { perf record -q -e cpu-clock -F 4000 -o - "$split" 2>/dev/null >"$SHARE/p.data"; }
+oracle p rec_pipe
+bt_report "$SHARE/p.data" "$TMP/p.txt"
+agree "perf record -o - > file; benchtui -i file" "$SHARE/p.data" "$TMP/p.txt"
+"$PD" "$SHARE/p.data" | grep -q '^pipe 1' || fail "pd-dump: pipe-mode file not seen as such"
 perf record -q -e cpu-clock -F 4000 -o - "$split" 2>/dev/null | tee "$TMP/t.data" |
 	"$BT" -i - --stdio --top 1 >"$TMP/t.txt" 2>"$TMP/err"
 agree "perf record -o - | benchtui -i -" "$TMP/t.data" "$TMP/t.txt"
@@ -107,10 +112,11 @@ agree "perf record -o - | perf inject -b | benchtui -i -" "$TMP/inj.data" "$TMP/
 grep -q "^buildid .*$(basename "$split")\$" <("$PD" "$TMP/inj.data") &&
 	ok "perf inject -b: build-ids read from the stream" || fail "perf inject -b: no build-id for $split"
 # several events, each by the name perf gives it
-perf record -q -e cpu-clock -e task-clock -F 4000 -o - "$split" 2>/dev/null >"$TMP/m.data"
+rec_pipe2() { perf record -q -e cpu-clock -e task-clock -F 4000 -o - "$split" 2>/dev/null >"$SHARE/m.data"; }
+oracle m rec_pipe2
 for ev in cpu-clock task-clock; do
-	bt_report "$TMP/m.data" "$TMP/m.txt" -e "$ev"
-	agree "pipe mode, two events: $ev" "$TMP/m.data" "$TMP/m.txt" "$ev"
+	bt_report "$SHARE/m.data" "$TMP/m.txt" -e "$ev"
+	agree "pipe mode, two events: $ev" "$SHARE/m.data" "$TMP/m.txt" "$ev"
 done
 # nothing left behind: the copy of standard input has no name (a private
 # TMPDIR, where the copy is made: other programs share /tmp)
@@ -134,7 +140,7 @@ fi
 
 # --- hardware trace: AUXTRACE payloads between the samples
 for kind in file pipe; do
-	[ $kind = file ] && src=$TMP/u.data || src=$TMP/p.data
+	[ $kind = file ] && src=$SHARE/u.data || src=$SHARE/p.data
 	set -- $(python3 "$TOP/tests/tools/pd-auxtrace.py" "$src" "$TMP/aux.data" 40)
 	bt_report "$TMP/aux.data" "$TMP/aux.txt"
 	agree "AUXTRACE in a $kind ($1 payloads, $2 bytes skipped)" "$src" "$TMP/aux.txt"
@@ -150,9 +156,9 @@ done
 # benchtui's, byte-swapped: the decoder)
 "$BT" -q -o "$TMP/bt.data" --stdio --top 0 "$split" >/dev/null 2>&1
 "$TOP/$BUILD/tools/pd-swap" "$TMP/bt.data" "$TMP/sw.data" || fail "pd-swap failed"
-for f in u.data sw.data; do
+for f in "$SHARE/u.data" "$TMP/sw.data"; do
 	rm -f "$TMP/cut.data"
-	python3 - "$TMP/$f" "$TMP/cut.data" <<'EOF'
+	python3 - "$f" "$TMP/cut.data" <<'EOF'
 import struct, sys
 d = open(sys.argv[1], "rb").read()
 e = "<" if d[:8] == b"PERFILE2" else ">"
@@ -165,6 +171,6 @@ EOF
 	"$BT" -i "$TMP/cut.data" --stdio >/dev/null 2>"$TMP/err"
 	rc=$?
 	[ $rc = 2 ] && grep -q "runs past the end of the data (truncated file?)" "$TMP/err" &&
-		ok "$f cut inside a record: $(cat "$TMP/err")" || fail "$f cut: rc $rc: $(cat "$TMP/err")"
+		ok "$(basename "$f") cut inside a record: $(cat "$TMP/err")" || fail "$(basename "$f") cut: rc $rc: $(cat "$TMP/err")"
 done
 finish

@@ -20,7 +20,7 @@ plt_as_init() {
 # "name samples" of every event perf reports (events without samples are
 # not listed by perf), in file order
 perf_events() {
-	perf report -i "$1" --stdio --no-group --sort comm -F sample 2>/dev/null |
+	perf report -i "$1" --stdio --no-group --sort comm -F sample -g none 2>/dev/null |
 		awk '/^# Samples: .* of event/ { if (e != "") print e, s; e = $NF; gsub("\047", "", e); s = 0; next }
 		     !/^#/ && NF { s += $1 } END { if (e != "") print e, s }'
 }
@@ -60,32 +60,36 @@ compare() {	# compare WHAT PERF_OUT BT_OUT
 	fi
 }
 
+# perf's recordings of fixtures, and perf report's reading of them, are
+# made once per make check ($SHARE, lib.sh); the sections that rewrite a
+# program or a perf home make theirs in $TMP every time
+
 # --- event names with modifiers, with and without EVENT_DESC
-perf record -q -e cpu-clock:u -e task-clock:k -e cpu-clock -e cpu-clock:G \
-	-e cpu-clock:uk -e cpu-clock:h -F 1000 -o "$TMP/mod.data" "$split" >/dev/null 2>&1 ||
+oracle mod perf record -q -e cpu-clock:u -e task-clock:k -e cpu-clock -e cpu-clock:G \
+	-e cpu-clock:uk -e cpu-clock:h -F 1000 -o "$SHARE/mod.data" "$split" >/dev/null 2>&1 ||
 	skip "perf record with modifiers failed here"
-python3 "$STRIP" "$TMP/mod.data" "$TMP/nodesc.data" 12 ||
+oracle nodesc python3 "$STRIP" "$SHARE/mod.data" "$SHARE/nodesc.data" 12 ||
 	fail "pd-strip-feature: no EVENT_DESC in perf's recording"
 for f in mod.data nodesc.data; do
-	perf_events "$TMP/$f" >"$TMP/p"
-	bt_events "$TMP/$f" >"$TMP/b"
+	memo perf_events "$SHARE/$f" >"$TMP/p"
+	bt_events "$SHARE/$f" >"$TMP/b"
 	compare "$f: events and their samples as perf" "$TMP/p" "$TMP/b"
 	# -e selects each by perf's name: the one with k/u bits, and plain
 	while read -r ev n; do
 		case $ev in cpu-clock|cpu-clock:u*) ;; *) continue ;; esac
-		perf_funcs "$TMP/$f" "$ev" >"$TMP/pf"
-		bt_funcs "$TMP/$f" "$ev" >"$TMP/bf"
+		memo perf_funcs "$SHARE/$f" "$ev" >"$TMP/pf"
+		bt_funcs "$SHARE/$f" "$ev" >"$TMP/bf"
 		compare "$f: -e $ev: functions as perf's" "$TMP/pf" "$TMP/bf"
 	done <"$TMP/p"
 done
 grep -q "^cpu-clock:uH " "$TMP/p" || fail "perf did not name cpu-clock:u cpu-clock:uH without EVENT_DESC: $(cat "$TMP/p")"
 
 # tracepoints: named from EVENT_DESC, or from the formats in TRACING_DATA
-if perf record -q -e sched:sched_switch -e cpu-clock -F 1000 -o "$TMP/tp.data" "$split" >/dev/null 2>&1; then
-	python3 "$STRIP" "$TMP/tp.data" "$TMP/tp-nodesc.data" 12
+if oracle tp perf record -q -e sched:sched_switch -e cpu-clock -F 1000 -o "$SHARE/tp.data" "$split" >/dev/null 2>&1; then
+	oracle tp-nodesc python3 "$STRIP" "$SHARE/tp.data" "$SHARE/tp-nodesc.data" 12
 	for f in tp.data tp-nodesc.data; do
-		perf_events "$TMP/$f" >"$TMP/p"
-		bt_events "$TMP/$f" >"$TMP/b"
+		memo perf_events "$SHARE/$f" >"$TMP/p"
+		bt_events "$SHARE/$f" >"$TMP/b"
 		compare "$f: tracepoint events named as perf names them" "$TMP/p" "$TMP/b"
 	done
 else
@@ -93,12 +97,12 @@ else
 fi
 
 # --- the first event has no samples (cpu-clock:h: no hypervisor here)
-perf record -q -e cpu-clock:h -e cpu-clock -F 1000 -o "$TMP/empty1.data" "$split" >/dev/null 2>&1
-perf_events "$TMP/empty1.data" >"$TMP/p"
+oracle empty1 perf record -q -e cpu-clock:h -e cpu-clock -F 1000 -o "$SHARE/empty1.data" "$split" >/dev/null 2>&1
+memo perf_events "$SHARE/empty1.data" >"$TMP/p"
 if [ "$(wc -l <"$TMP/p")" != 1 ]; then
 	skipped "cpu-clock:h has samples here: no empty first event ($(tr '\n' ' ' <"$TMP/p"))"
 else
-	bt_events "$TMP/empty1.data" >"$TMP/b"
+	bt_events "$SHARE/empty1.data" >"$TMP/b"
 	compare "first event empty: the one with samples is shown" "$TMP/p" "$TMP/b"
 	grep -q "^# note: only 'cpu-clock' has samples, of 2 events" "$TMP/ev.txt" &&
 		ok "first event empty: $(grep '^# note: only' "$TMP/ev.txt")" ||
@@ -108,22 +112,22 @@ fi
 # --- a mapping over the middle of the program's code (mmap MAP_FIXED of
 # an executable page): perf keeps the code on both sides of it
 ovl=$(fixture overlap -fno-reorder-functions)
-perf record -q -e cpu-clock -F 2000 -o "$TMP/ovl.data" "$ovl" >/dev/null 2>&1
-perf_funcs "$TMP/ovl.data" cpu-clock >"$TMP/p"
-bt_funcs "$TMP/ovl.data" cpu-clock >"$TMP/b"
+oracle ovl perf record -q -e cpu-clock -F 2000 -o "$SHARE/ovl.data" "$ovl" >/dev/null 2>&1
+memo perf_funcs "$SHARE/ovl.data" cpu-clock >"$TMP/p"
+bt_funcs "$SHARE/ovl.data" cpu-clock >"$TMP/b"
 compare "mapping over part of an older one: functions as perf's" "$TMP/p" "$TMP/b"
 grep -q " hot_a$" "$TMP/b" && grep -q " hot_b$" "$TMP/b" ||
 	fail "overlap: hot_a and hot_b not both found: $(tr '\n' ' ' <"$TMP/b")"
 
 # --- group sampling: the leader's samples carry every member's count
-perf record -q -e '{cpu-clock,task-clock}:S' -F 2000 -o "$TMP/grp.data" "$split" >/dev/null 2>&1 ||
+oracle grp perf record -q -e '{cpu-clock,task-clock}:S' -F 2000 -o "$SHARE/grp.data" "$split" >/dev/null 2>&1 ||
 	skip "perf record of a group failed here"
-perf_events "$TMP/grp.data" >"$TMP/p"
-bt_events "$TMP/grp.data" >"$TMP/b"
+memo perf_events "$SHARE/grp.data" >"$TMP/p"
+bt_events "$SHARE/grp.data" >"$TMP/b"
 compare "group {cpu-clock,task-clock}:S: events and samples as perf" "$TMP/p" "$TMP/b"
 for ev in cpu-clock task-clock; do
-	perf_funcs "$TMP/grp.data" $ev >"$TMP/pf"
-	bt_funcs "$TMP/grp.data" $ev >"$TMP/bf"
+	memo perf_funcs "$SHARE/grp.data" $ev >"$TMP/pf"
+	bt_funcs "$SHARE/grp.data" $ev >"$TMP/bf"
 	compare "group: -e $ev: functions as perf's" "$TMP/pf" "$TMP/bf"
 done
 
@@ -213,19 +217,25 @@ if [ "$(awk 'NR == 1 { print $1 }' /proc/kallsyms 2>/dev/null)" = 00000000000000
 	skipped "/proc/kallsyms shows no addresses here (kernel.kptr_restrict): kernel names not compared"
 else
 	sysc=$(fixture syscalls)
-	perf record -q -e cpu-clock -F 2000 -o "$TMP/k.data" "$sysc" >/dev/null 2>&1
-	perf report -i "$TMP/k.data" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
-		awk '$2 == "[kernel.kallsyms]" && $3 == "[k]" { print $1, $4 }' | sort -k2 >"$TMP/pk"
+	oracle k perf record -q -e cpu-clock -F 2000 -o "$SHARE/k.data" "$sysc" >/dev/null 2>&1
+	perf_kfuncs() {
+		perf report -i "$1" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
+			awk '$2 == "[kernel.kallsyms]" && $3 == "[k]" { print $1, $4 }' | sort -k2
+	}
+	perf_ksamples() {
+		perf report -i "$1" --stdio --sort sym -F sample,sym 2>/dev/null | awk '$2 == "[k]" { s += $1 } END { print s + 0 }'
+	}
+	memo perf_kfuncs "$SHARE/k.data" >"$TMP/pk"
 	# names through the per-boot cache of kallsyms (docs/formats.md), first
 	# written (cold), then mapped (warm): the same output either way
 	xdg=$TMP/xdg
-	XDG_CACHE_HOME=$xdg "$BT" -i "$TMP/k.data" --stdio --top 0 >"$TMP/kcold.txt" 2>/dev/null
+	XDG_CACHE_HOME=$xdg "$BT" -i "$SHARE/k.data" --stdio --top 0 >"$TMP/kcold.txt" 2>/dev/null
 	awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit } t && $3 == "[kernel]" { print $2, $NF }' \
 		"$TMP/kcold.txt" | sort -k2 >"$TMP/bk"
 	# kernel modules' functions are perf's [module] dsos, benchtui's [kernel]
 	join -1 2 -2 2 -o 2.1,2.2 "$TMP/pk" "$TMP/bk" >"$TMP/bk2"
 	compare "kernel functions named from /proc/kallsyms as perf names them" "$TMP/pk" "$TMP/bk2"
-	pt=$(perf report -i "$TMP/k.data" --stdio --sort sym -F sample,sym 2>/dev/null | awk '$2 == "[k]" { s += $1 } END { print s + 0 }')
+	pt=$(memo perf_ksamples "$SHARE/k.data")
 	bt=$(awk '{ s += $1 } END { print s + 0 }' "$TMP/bk")
 	[ "$pt" = "$bt" ] && ok "kernel samples: $bt, as perf" || fail "kernel samples: benchtui $bt, perf $pt"
 	kc=$xdg/benchtui/kallsyms
@@ -238,19 +248,19 @@ else
 			ok "kallsyms cache written, mode 600 in a 700 directory" ||
 			fail "kallsyms cache modes: $(stat -c %a "$kc") in $(stat -c %a "$xdg/benchtui")"
 		ino=$(stat -c %i "$kc")
-		XDG_CACHE_HOME=$xdg "$BT" -i "$TMP/k.data" --stdio --top 0 >"$TMP/kwarm.txt" 2>/dev/null
+		XDG_CACHE_HOME=$xdg "$BT" -i "$SHARE/k.data" --stdio --top 0 >"$TMP/kwarm.txt" 2>/dev/null
 		[ "$(stat -c %i "$kc")" = "$ino" ] || fail "a warm run wrote the kallsyms cache again"
 		diff "$TMP/kcold.txt" "$TMP/kwarm.txt" >"$TMP/d" &&
 			ok "kernel names the same with a cold and a warm kallsyms cache ($(wc -l <"$TMP/bk") functions)" ||
 			{ fail "kernel names differ with a warm kallsyms cache (< cold, > warm)"; head -20 "$TMP/d"; }
 		# a damaged cache is refused and written again, the names unchanged
 		printf X | dd of="$kc" bs=1 seek=0 conv=notrunc 2>/dev/null
-		XDG_CACHE_HOME=$xdg "$BT" -i "$TMP/k.data" --stdio --top 0 >"$TMP/kbad.txt" 2>/dev/null
+		XDG_CACHE_HOME=$xdg "$BT" -i "$SHARE/k.data" --stdio --top 0 >"$TMP/kbad.txt" 2>/dev/null
 		[ "$(head -c 7 "$kc")" = BTKSYMS ] && cmp -s "$TMP/kcold.txt" "$TMP/kbad.txt" &&
 			ok "a damaged kallsyms cache: refused, written again, the same names" ||
 			fail "a damaged kallsyms cache: $(head -c 7 "$kc" | od -c | head -1)"
 		# no place for a cache: kallsyms read as before
-		HOME=$TMP/khome XDG_CACHE_HOME= "$BT" -i "$TMP/k.data" --stdio --top 0 >"$TMP/knone.txt" 2>/dev/null
+		HOME=$TMP/khome XDG_CACHE_HOME= "$BT" -i "$SHARE/k.data" --stdio --top 0 >"$TMP/knone.txt" 2>/dev/null
 		cmp -s "$TMP/kcold.txt" "$TMP/knone.txt" && [ ! -e "$TMP/khome" ] &&
 			ok "no cache directory (\$HOME missing): the same names, nothing written" ||
 			fail "no cache directory: the names differ or $TMP/khome was made"

@@ -56,60 +56,70 @@ compare() {	# compare WHAT FILE_A FILE_B
 	fi
 }
 
-perf record -q -e cpu-clock -F 4000 -o "$TMP/perf.data" "$split" >/dev/null 2>&1 ||
+# perf's recordings (perf*.data) and perf's reading of them are made once
+# per make check, in $SHARE (lib.sh); benchtui's (bt*.data) every time
+at() { case $1 in perf*) echo "$SHARE/$1" ;; *) echo "$TMP/$1" ;; esac; }
+# perf's default recording, as users make it (the BPF side-band on: lib.sh)
+oracle perf command perf record -q -e cpu-clock -F 4000 -o "$SHARE/perf.data" "$split" >/dev/null 2>&1 ||
 	skip "perf record failed here"
-perf record -q -e cpu-clock -F 4000 -o "$TMP/perfclk.data" "$clk" >/dev/null 2>&1
+oracle perfclk perf record -q -e cpu-clock -F 4000 -o "$SHARE/perfclk.data" "$clk" >/dev/null 2>&1
 "$BT" -q -o "$TMP/bt.data" --stdio "$split" >/dev/null 2>&1
 "$BT" -q -o "$TMP/btclk.data" --stdio "$clk" >/dev/null 2>&1
 
 for f in perf.data perfclk.data bt.data btclk.data; do
-	perf_funcs "$TMP/$f" >"$TMP/p"
-	bt_funcs "$TMP/$f" >"$TMP/b"
+	memo perf_funcs "$(at $f)" >"$TMP/p"
+	bt_funcs "$(at $f)" >"$TMP/b"
 	compare "$f: functions" "$TMP/p" "$TMP/b"
 done
 # per instruction: every user-space function with enough samples to be
 # there in every run (50 of ~250-3000), in both kinds of file, the vDSO
 # included (perf finds its image in the build-id cache perf record filled)
+perf_hot() {
+	perf report -i "$1" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
+		awk '$3 == "[.]" && $1 >= 50 { print $4 }'
+}
 for f in perf.data bt.data perfclk.data btclk.data; do
-	perf report -i "$TMP/$f" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
-		awk '$3 == "[.]" && $1 >= 50 { print $4 }' >"$TMP/hot"
+	memo perf_hot "$(at $f)" >"$TMP/hot"
 	[ -s "$TMP/hot" ] || { fail "$f: no function with 50 samples"; continue; }
 	while read -r fn; do
-		perf_insns "$TMP/$f" "$fn" | sort >"$TMP/p"
-		bt_insns "$TMP/$f" "$fn" | sort >"$TMP/b"
+		memo perf_insns "$(at $f)" "$fn" | sort >"$TMP/p"
+		bt_insns "$(at $f)" "$fn" | sort >"$TMP/b"
 		compare "$f: $fn instructions" "$TMP/p" "$TMP/b"
 	done <"$TMP/hot"
 done
 # the text and JSON exports of perf's recording say the same (libc, the vDSO)
 for f in perf.data perfclk.data; do
-	"$BT" -i "$TMP/$f" --stdio --top 10 >"$TMP/a.txt" 2>/dev/null
-	"$BT" -i "$TMP/$f" --stdio --top 10 --format json >"$TMP/a.json" 2>/dev/null
+	"$BT" -i "$SHARE/$f" --stdio --top 10 >"$TMP/a.txt" 2>/dev/null
+	"$BT" -i "$SHARE/$f" --stdio --top 10 --format json >"$TMP/a.json" 2>/dev/null
 	out=$(python3 "$TOP/tests/tools/export-agree.py" "$TMP/a.txt" "$TMP/a.json") &&
 		ok "$f: text and JSON $out" || fail "$f: text and JSON disagree: $out"
 done
 # -s takes the names perf prints (C++ without return type or parameters)
-cxx=$(c++ -O2 -g -o "$FIX/cxx" tests/fixtures/cxx.cc && echo "$FIX/cxx")
-perf record -q -e cpu-clock -F 4000 -o "$TMP/cxx.data" "$cxx" 300000 >/dev/null 2>&1
+cxx=$(fixture_as cxx cxx.cc c++ -O2 -g)
+oracle cxx perf record -q -e cpu-clock -F 4000 -o "$SHARE/cxx.data" "$cxx" 300000 >/dev/null 2>&1
 # (a name perf prints twice is an overload, found by the next check; perf's
 # _init is its name for PLT stubs, which benchtui names sym@plt)
-perf report -i "$TMP/cxx.data" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
-	awk '$2 == "cxx" && $3 == "[.]" { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' |
-	grep -v '^_init$' | sort | uniq -u >"$TMP/names"
+perf_names() {
+	perf report -i "$1" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
+		awk '$2 == "cxx" && $3 == "[.]" { $1 = $2 = $3 = ""; sub(/^ +/, ""); print }' |
+		grep -v '^_init$' | sort | uniq -u
+}
+memo perf_names "$SHARE/cxx.data" >"$TMP/names"
 bad=""
 while read -r name; do
-	"$BT" -i "$TMP/cxx.data" --stdio -s "$name" >"$TMP/s.out" 2>"$TMP/s.err" &&
+	"$BT" -i "$SHARE/cxx.data" --stdio -s "$name" >"$TMP/s.out" 2>"$TMP/s.err" &&
 		grep -q "^## $name" "$TMP/s.out" || bad="$bad '$name'"
 done <"$TMP/names"
 [ -s "$TMP/names" ] && [ -z "$bad" ] && ok "-s takes perf's names: $(tr '\n' ';' <"$TMP/names")" ||
 	fail "-s does not find perf's names:$bad"
-if ! "$BT" -i "$TMP/cxx.data" --stdio -s ns::mix >/dev/null 2>"$TMP/s.err" &&
+if ! "$BT" -i "$SHARE/cxx.data" --stdio -s ns::mix >/dev/null 2>"$TMP/s.err" &&
     grep -q "'ns::mix' names 2 functions: 'ns::mix(" "$TMP/s.err"; then
 	ok "-s with an overloaded name says which functions: $(cat "$TMP/s.err")"
 else
 	fail "-s ns::mix: $(cat "$TMP/s.err")"
 fi
 # inline rows name C++ functions once, with their parameters: no "()()"
-"$BT" -i "$TMP/cxx.data" --stdio --all 2>/dev/null | grep 'inlined ' >"$TMP/inl"
+"$BT" -i "$SHARE/cxx.data" --stdio --all 2>/dev/null | grep 'inlined ' >"$TMP/inl"
 [ -s "$TMP/inl" ] && ! grep -q '()()' "$TMP/inl" &&
 	ok "inline rows of C++ code without '()()' ($(grep -c . "$TMP/inl") rows, e.g. $(head -1 "$TMP/inl" | sed 's/^ *//'))" ||
 	fail "inline rows: $(grep -m2 '()()' "$TMP/inl")"
@@ -117,7 +127,7 @@ fi
 # every perf tool takes benchtui's recordings, and counts what benchtui counts
 nb=$("$BT" -i "$TMP/bt.data" --stdio --top 0 2>/dev/null | awk '/^# samples:/ { sub(",", "", $3); print $3 }')
 pcount() {	# samples perf report counts in FILE
-	perf report -i "$1" --stdio --sort comm -F sample 2>/dev/null | awk '!/^#/ && NF { s += $1 } END { print s + 0 }'
+	perf report -i "$1" --stdio --sort comm -F sample -g none 2>/dev/null | awk '!/^#/ && NF { s += $1 } END { print s + 0 }'
 }
 for c in "report --stdio" "report --children --stdio" "script" "annotate --stdio -s work_a" \
     "inject -o $TMP/inj.data" "inject -b -o $TMP/injb.data" "inject --jit -o $TMP/injj.data" \
@@ -142,7 +152,7 @@ perf report -i "$TMP/nobid.data" --stdio --sort sym 2>/dev/null | grep -q '\[\.\
 	fail "perf report shows no work_a for a binary without a build-id"
 
 # perf opens benchtui's recording and sees the same event and sample count
-n=$(perf report -i "$TMP/bt.data" --stdio --sort comm -F sample 2>/dev/null |
+n=$(perf report -i "$TMP/bt.data" --stdio --sort comm -F sample -g none 2>/dev/null |
 	awk '!/^#/ && NF { s += $1 } END { print s }')
 want=$("$BT" -i "$TMP/bt.data" --stdio 2>/dev/null | awk '/^# samples:/ { sub(",", "", $3); print $3 }')
 [ -n "$n" ] && [ "$n" = "$want" ] && ok "perf report -i benchtui.data: $n samples, as benchtui" ||

@@ -74,9 +74,12 @@ if expect_status 3 "$BT" -q -o "$TMP/exit.data" --stdio "$split" 100000 5 3; the
 		fail "exit 3 message: $(cat "$TMP/err")"
 fi
 
+# (the builds of split below: 20 of its 60 rounds, ~800 samples, tell its
+# hottest function and show its code and lines)
+R="2000000 20"
 # a stripped benchmark: its hot loop is still one entry, with annotated code
 cp "$split" "$TMP/split-stripped" && strip --strip-all "$TMP/split-stripped"
-"$BT" -q -o "$TMP/strip.data" --stdio --top 1 "$TMP/split-stripped" >"$TMP/strip.txt" 2>&1
+"$BT" -q -o "$TMP/strip.data" --stdio --top 1 "$TMP/split-stripped" $R >"$TMP/strip.txt" 2>&1
 top=$(awk '/^#Percent/ { getline; print $NF; exit }' "$TMP/strip.txt")
 case $top in
 split-stripped+0x*)
@@ -93,7 +96,7 @@ mkdir -p "$TMP/src"
 cp tests/fixtures/split.c "$TMP/src/moved.c"
 cc -O2 -g -o "$TMP/moved" "$TMP/src/moved.c"
 rm -rf "$TMP/src"
-"$BT" -q -o "$TMP/moved.data" --stdio --top 1 "$TMP/moved" >"$TMP/moved.txt" 2>&1
+"$BT" -q -o "$TMP/moved.data" --stdio --top 1 "$TMP/moved" $R >"$TMP/moved.txt" 2>&1
 if grep -q "note: source file '$TMP/src/moved.c' not found" "$TMP/moved.txt" &&
     grep -q 'moved.c:[0-9]' "$TMP/moved.txt" && grep -q 'imul' "$TMP/moved.txt"; then
 	ok "missing source: noted, instructions and lines shown"
@@ -103,7 +106,7 @@ fi
 
 # no debug info: symbols and code, a note instead of lines
 cc -O2 -o "$TMP/nodebug" tests/fixtures/split.c
-"$BT" -q -o "$TMP/nodebug.data" --stdio --top 1 "$TMP/nodebug" >"$TMP/nodebug.txt" 2>&1
+"$BT" -q -o "$TMP/nodebug.data" --stdio --top 1 "$TMP/nodebug" $R >"$TMP/nodebug.txt" 2>&1
 if grep -q "no debug info for '$TMP/nodebug'" "$TMP/nodebug.txt" &&
     grep -q '^## work_a' "$TMP/nodebug.txt" && grep -q 'imul' "$TMP/nodebug.txt"; then
 	ok "no debug info: noted, work_a annotated without lines"

@@ -7,6 +7,9 @@ need_recording
 P=$(fixture procs -pthread)
 split=$(fixture split)
 
+# the checks on split's builds below need its hottest function and source
+# lines: 20 of its 60 default rounds (~0.2 s, ~800 samples: work_a 3:1)
+R="2000000 20"
 # top FILE: the hottest function's name in a --stdio report
 top() { awk '/^#Percent/ { getline; print $NF; exit }' "$1"; }
 has() { grep -q -- "$2" "$1"; }
@@ -28,13 +31,13 @@ run "$TMP/script.sh"
 [ "$(cat "$TMP/rc")" = 0 ] && awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit } t' "$TMP/out" | grep -q ' dash \| sh \| bash ' &&
 	ok "a #! script: the interpreter is profiled ($(top "$TMP/out"))" || fail "script: $(head -12 "$TMP/out")"
 if cc -O2 -g -static -o "$TMP/static" tests/fixtures/split.c 2>/dev/null; then
-	run "$TMP/static"
+	run "$TMP/static" $R
 	[ "$(top "$TMP/out")" = work_a ] && ok "a static binary" || fail "static: top $(top "$TMP/out")"
 else
 	skipped "no static libc here: static binary not tried"
 fi
 if cc -m32 -O2 -g -o "$TMP/split32" tests/fixtures/split.c 2>/dev/null; then
-	run "$TMP/split32"
+	run "$TMP/split32" $R
 	[ "$(top "$TMP/out")" = work_a ] && has "$TMP/out" "^## work_a" && has "$TMP/out" "%esp" &&
 		has "$TMP/out" "split.c:18" && ok "a 32-bit binary: symbols, i386 code, lines" ||
 		fail "32-bit: top $(top "$TMP/out")"
@@ -42,7 +45,7 @@ else
 	skipped "no 32-bit C library here (gcc-multilib): 32-bit binary not tried"
 fi
 cc -O2 -g -no-pie -fno-pie -o "$TMP/nopie" tests/fixtures/split.c
-run "$TMP/nopie"
+run "$TMP/nopie" $R
 [ "$(top "$TMP/out")" = work_a ] && has "$TMP/out" "^## work_a" && has "$TMP/out" "imul" &&
 	ok "a non-PIE binary: symbols and code" || fail "non-PIE: top $(top "$TMP/out")"
 run "$P" exec "$split" 2000000 40
@@ -88,21 +91,21 @@ has "$TMP/out" "few-samples" && ok "a 0.01 s run: too few samples, said" || fail
 # --- binaries
 for flags in "-gdwarf-4" "-gdwarf-5" "-g -gz"; do
 	cc -O2 $flags -o "$TMP/dw" tests/fixtures/split.c
-	run "$TMP/dw"
+	run "$TMP/dw" $R
 	has "$TMP/out" "split.c:18" && ok "debug info $flags: source lines" || fail "$flags: no lines"
 done
 cc -O2 -g -o "$TMP/sep" tests/fixtures/split.c
 objcopy --only-keep-debug "$TMP/sep" "$TMP/sep.debug"
 objcopy --strip-debug --add-gnu-debuglink="$TMP/sep.debug" "$TMP/sep"
-run "$TMP/sep"
+run "$TMP/sep" $R
 has "$TMP/out" "split.c:18" && ok "a separate debug file (.gnu_debuglink): source lines" || fail "separate debug: no lines"
 (cd "$TMP" && cc -O2 -g -gsplit-dwarf -o "$TMP/splitdw" "$TOP/tests/fixtures/split.c")
-run "$TMP/splitdw"
+run "$TMP/splitdw" $R
 if has "$TMP/out" "split.c:18"; then ok "split DWARF (.dwo): source lines"
 else skipped "split DWARF (-gsplit-dwarf): no source lines (libdw 0.188 did not find the .dwo); symbols still shown"; fi
 [ "$(top "$TMP/out")" = work_a ] || fail "split DWARF: top $(top "$TMP/out")"
 cc -O2 -g -o "$TMP/rebuilt" tests/fixtures/split.c
-"$BT" -q -o "$TMP/rebuilt.data" --stdio --top 0 "$TMP/rebuilt" >/dev/null 2>&1
+"$BT" -q -o "$TMP/rebuilt.data" --stdio --top 0 "$TMP/rebuilt" $R >/dev/null 2>&1
 cc -O2 -g -DREBUILT=1 -fno-inline -o "$TMP/rebuilt" tests/fixtures/split.c
 "$BT" -i "$TMP/rebuilt.data" --stdio --top 1 >"$TMP/out" 2>&1
 has "$TMP/out" "changed since it was recorded (build-id" && ok "binary rebuilt after recording: said, addresses shown" ||
@@ -110,7 +113,7 @@ has "$TMP/out" "changed since it was recorded (build-id" && ok "binary rebuilt a
 mkdir -p "$TMP/src"; cp tests/fixtures/split.c "$TMP/src/edited.c"
 cc -O2 -g -o "$TMP/edited" "$TMP/src/edited.c"
 touch -d '+1 minute' "$TMP/src/edited.c"
-run "$TMP/edited"
+run "$TMP/edited" $R
 has "$TMP/out" "is newer than" && ok "source edited after the build: warned" || fail "stale source not warned"
 latin=$(fixture latin1)
 "$BT" -q -o "$TMP/l1.data" --stdio --top 1 --format json "$latin" >"$TMP/l1.json" 2>&1
@@ -126,7 +129,7 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	nb=$(mktemp -d /tmp/bt-nobody.XXXXXX)
 	chmod 777 "$nb"
 	chmod 755 "$TMP"
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$BT" -q -o "$nb/nobody.data" --stdio --top 1 "$split" \
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$BT" -q -o "$nb/nobody.data" --stdio --top 1 "$split" $R \
 		>"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	if [ $rc = 0 ] && has "$TMP/out" "^## work_a"; then

@@ -12,19 +12,19 @@ mkdir -p "$TMP/tests" && ln -s "$TOP/tests/fixtures" "$TMP/tests/fixtures"
 T="tmux -L bt$$ -f/dev/null"
 trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
 screen() { $T capture-pane -p -t bt; }
-# wait_for PATTERN: poll the screen (0.1 s steps, 10 s at most)
+# wait_for PATTERN: poll the screen (0.05 s steps, 10 s at most)
 wait_for() {
-	for _ in $(seq 100); do
+	for _ in $(seq 200); do
 		screen | grep -q -- "$1" && return 0
-		sleep 0.1
+		sleep 0.05
 	done
 	fail "timed out waiting for '$1'"; screen | sed 's/^/     | /'
 	return 1
 }
 wait_gone() {
-	for _ in $(seq 100); do
+	for _ in $(seq 200); do
 		screen | grep -q -- "$1" || return 0
-		sleep 0.1
+		sleep 0.05
 	done
 	fail "'$1' still on screen"
 	return 1
@@ -37,9 +37,9 @@ cursor_row() {
 }
 # wait_cursor PATTERN: poll until the cursor row matches
 wait_cursor() {
-	for _ in $(seq 100); do
+	for _ in $(seq 200); do
 		cursor_row | grep -q -- "$1" && return 0
-		sleep 0.1
+		sleep 0.05
 	done
 	return 1
 }
@@ -56,9 +56,9 @@ start() {
 		"trap true INT TERM; env TERM=screen LC_ALL=C.UTF-8 $*; echo \$? >$TMP/status.tmp; mv $TMP/status.tmp $TMP/status; exec sleep 60"
 }
 dead_status() {
-	for _ in $(seq 100); do
+	for _ in $(seq 200); do
 		[ -s "$TMP/status" ] && { cat "$TMP/status"; return; }
-		sleep 0.1
+		sleep 0.05
 	done
 }
 
@@ -249,7 +249,7 @@ $T resize-window -t bt -x 100 -y 12
 first=$(screen | sed -n 4p)
 mouse 65 10 6	# wheel down
 mouse 65 10 6
-for _ in $(seq 100); do [ "$(screen | sed -n 4p)" != "$first" ] && break; sleep 0.1; done
+for _ in $(seq 200); do [ "$(screen | sed -n 4p)" != "$first" ] && break; sleep 0.05; done
 [ "$(screen | sed -n 4p)" != "$first" ] && ok "the wheel scrolls" || fail "wheel: the view did not move"
 $T send-keys -t bt q q
 
@@ -451,21 +451,23 @@ else
 	else
 		skipped "e keeps the place: perf cannot record two events here"
 	fi
-	# the live line while a long benchmark records; none with -q or into a file
+	# the live line while a long benchmark records; none with -q or into a
+	# file (it shows once a run has lasted 1 s: runs of 2 s and 1.5 s leave
+	# a second and half a second of 0.1 s polls to see it)
 	longrun=$(fixture longrun -pthread)
-	start "$BT" -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 3
+	start "$BT" -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 2
 	wait_for "^benchtui: recording longrun: [0-9.]* s, [0-9]* samples, [0-9]* lost" &&
 		ok "a long recording shows elapsed time, samples and lost on the last line" ||
 		fail "no progress line"
 	wait_for "benchtui: [0-9]* samples of "
 	! screen | grep -q "benchtui: recording" && ok "the line is gone when the run ends" ||
 		fail "the progress line stayed: $(screen | grep 'benchtui: recording')"
-	start "$BT" -q -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 2
+	start "$BT" -q -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 1.5
 	seen=0
-	for _ in $(seq 100); do
+	for _ in $(seq 200); do
 		screen | grep -q "benchtui: recording" && seen=1
 		[ -s "$TMP/status" ] && break
-		sleep 0.1
+		sleep 0.05
 	done
 	[ -s "$TMP/status" ] && [ $seen = 0 ] && ok "-q: no progress line" || fail "-q: progress line shown"
 	"$BT" -o "$TMP/lr.data" --export "$TMP/lr.txt" --top 0 "$longrun" 1.5 >/dev/null 2>"$TMP/lr.err"

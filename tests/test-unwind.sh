@@ -28,27 +28,41 @@ fi
 D=$T/unwind-dump
 export ASAN_OPTIONS=${ASAN_OPTIONS:-}
 
-perf record -q -e cpu-clock -F 4000 --call-graph dwarf -o "$TMP/dwarf.data" "$nofp" \
-	>/dev/null 2>"$TMP/err" || skip "perf record --call-graph dwarf failed here: $(head -c 200 "$TMP/err")"
-perf record -q -e cpu-clock -F 4000 -g -o "$TMP/g.data" "$nofp" >/dev/null 2>&1
-perf record -q -e cpu-clock -F 4000 -g -o "$TMP/gfp.data" "$fp" >/dev/null 2>&1
+# perf's recordings and perf script's chains: once per make check (lib.sh),
+# made in the background beside benchtui's own recordings (what is compared
+# is the chains and callers of each file's samples, never a time)
+P=$SHARE
+perf_records() {
+	oracle dwarf perf record -q -e cpu-clock -F 4000 --call-graph dwarf -o "$P/dwarf.data" "$nofp" \
+		>/dev/null 2>"$TMP/err"
+	oracle g perf record -q -e cpu-clock -F 4000 -g -o "$P/g.data" "$nofp" >/dev/null 2>&1
+	oracle gfp perf record -q -e cpu-clock -F 4000 -g -o "$P/gfp.data" "$fp" >/dev/null 2>&1
+}
+perf_records &
+precs=$!
 "$T/unwind-record" -g -s 512 -o "$TMP/hy.data" "$nofp" 2>"$TMP/hy.rec" ||
-	skip "cannot record the hybrid: $(cat "$TMP/hy.rec")"
+	{ wait $precs; skip "cannot record the hybrid: $(cat "$TMP/hy.rec")"; }
 "$T/unwind-record" -g -s 512 -o "$TMP/hyfp.data" "$fp" 2>"$TMP/hyfp.rec"
 "$T/unwind-record" -g -s 8192 -o "$TMP/big.data" "$nofp" 2>"$TMP/big.rec"
 "$T/unwind-record" -g -s 8192 -o "$TMP/bigfp.data" "$fp" 2>"$TMP/bigfp.rec"
+wait $precs
+[ "$(cat "$P/dwarf.rc")" = 0 ] ||
+	skip "perf record --call-graph dwarf failed here: $(head -c 200 "$TMP/err" 2>/dev/null)"
 
 # --- 1. full DWARF chains against perf script ---------------------------
 # perf script: "TIME<TAB>ADDR:SYM ..." with user frames only (perf prints
 # link-time addresses, and return addresses minus one, as unwind-dump does)
-perf script -i "$TMP/dwarf.data" -F tid,time,ip,sym --ns --no-inline 2>/dev/null | awk '
-	/^ *[0-9]+ +[0-9]+\.[0-9]+: *$/ { if (t != "") print t "\t" f; t = $2; sub(":", "", t); f = ""; next }
-	/^\t/ { if (length($1) == 16 && $1 ~ /^ffff/) next
-		s = $2; for (i = 3; i <= NF; i++) s = s " " $i
-		f = f (f == "" ? "" : " ") $1 ":" s; next }
-	END { if (t != "") print t "\t" f }' | sort >"$TMP/perf.chains"
-"$D" "$TMP/dwarf.data" --chains | sort >"$TMP/bt.chains"
-"$D" "$TMP/dwarf.data" --chains --libdw | sort >"$TMP/bt-libdw.chains"
+perf_chains() {
+	perf script -i "$1" -F tid,time,ip,sym --ns --no-inline 2>/dev/null | awk '
+		/^ *[0-9]+ +[0-9]+\.[0-9]+: *$/ { if (t != "") print t "\t" f; t = $2; sub(":", "", t); f = ""; next }
+		/^\t/ { if (length($1) == 16 && $1 ~ /^ffff/) next
+			s = $2; for (i = 3; i <= NF; i++) s = s " " $i
+			f = f (f == "" ? "" : " ") $1 ":" s; next }
+		END { if (t != "") print t "\t" f }' | sort
+}
+memo perf_chains "$P/dwarf.data" >"$TMP/perf.chains"
+"$D" "$P/dwarf.data" --chains | sort >"$TMP/bt.chains"
+"$D" "$P/dwarf.data" --chains --libdw | sort >"$TMP/bt-libdw.chains"
 if cmp -s "$TMP/bt.chains" "$TMP/bt-libdw.chains"; then
 	ok "cached CFI rows and libdwfl's frame walk: the same chains for all $(wc -l <"$TMP/bt.chains") samples"
 else
@@ -135,7 +149,7 @@ perf_callers() {	# FILE: "COUNT LEAF <- CALLER" for leaf and memmove samples
 		END { for (k in c) print c[k], k }' | sort -rn
 }
 for f in g gfp; do
-	perf_callers "$TMP/$f.data" >"$TMP/pc"
+	memo perf_callers "$P/$f.data" >"$TMP/pc"
 	echo "   perf record -g ($([ $f = g ] && echo no frame pointers || echo -fno-omit-frame-pointer)), perf script says:"
 	sed 's/^/     /' "$TMP/pc"
 	if grep -q -e 'leaf <- caller_' -e '__memmove.* <- copier' "$TMP/pc"; then
@@ -177,11 +191,11 @@ persample() {	# FILE: bytes per sample
 	n=$("$D" "$1" --stats | awk '/^samples/ { print $2 }')
 	awk -v b="$(stat -c %s "$1")" -v n="$n" 'BEGIN { printf "%d bytes/sample (%d samples)", b / n, n }'
 }
-echo "   file size: perf -g $(persample "$TMP/g.data"), perf --call-graph dwarf $(persample "$TMP/dwarf.data"), hybrid 512 $(persample "$TMP/hy.data")"
-bd=$(stat -c %s "$TMP/dwarf.data"); bh=$(stat -c %s "$TMP/hy.data")
+echo "   file size: perf -g $(persample "$P/g.data"), perf --call-graph dwarf $(persample "$P/dwarf.data"), hybrid 512 $(persample "$TMP/hy.data")"
+bd=$(stat -c %s "$P/dwarf.data"); bh=$(stat -c %s "$TMP/hy.data")
 [ $((bh * 10)) -le "$bd" ] && ok "hybrid file at least 10x smaller than perf's DWARF one" ||
 	fail "hybrid file $bh bytes, perf's DWARF one $bd"
-"$D" "$TMP/dwarf.data" --stats --repeat 5 | sed -n 's/^samples/   rate, DWARF 8 KiB (perf'"'"'s recording): samples/p'
-"$D" "$TMP/dwarf.data" --stats --repeat 5 --libdw | sed -n 's/^samples/   rate, same through libdwfl'"'"'s frame walk: samples/p'
+"$D" "$P/dwarf.data" --stats --repeat 5 | sed -n 's/^samples/   rate, DWARF 8 KiB (perf'"'"'s recording): samples/p'
+"$D" "$P/dwarf.data" --stats --repeat 5 --libdw | sed -n 's/^samples/   rate, same through libdwfl'"'"'s frame walk: samples/p'
 "$D" "$TMP/hy.data" --stats --repeat 5 | sed -n 's/^samples/   rate, hybrid 512: samples/p'
 finish
