@@ -102,23 +102,25 @@ def main():
     ncg = 0
     if any(f.get("callers") or f.get("callees") for f in funcs):
         k = text.index("## callers and callees") + 1
-        byname = {}
+        # in the table's order: two functions may share a name (call_init
+        # is ld.so's and libc's)
+        entries = []
         while text[k].strip():
             line = text[k]
             if line.startswith("  <- ") or line.startswith("  -> "):
                 m = re.match(r"  (<-|->)\s+([0-9.]+)%\s+(\d+)  (.*)$", line)
-                byname[cur][m.group(1)].append((float(m.group(2)), int(m.group(3)), m.group(4)))
+                entries[-1][m.group(1)].append((float(m.group(2)), int(m.group(3)), m.group(4)))
             else:
                 m = re.match(r"(.*)  ([0-9.]+)%  (\d+)$", line)
-                cur = m.group(1)
-                byname[cur] = {"incl": (float(m.group(2)), int(m.group(3))), "<-": [], "->": []}
+                entries.append({"name": m.group(1), "incl": (float(m.group(2)), int(m.group(3))),
+                                "<-": [], "->": []})
             k += 1
-        for f in funcs:
-            if not (f.get("callers") or f.get("callees")):
-                continue
-            t = byname.get(f["name"])
-            if t is None:
-                fail("%s: callers and callees in json, not in text" % f["name"])
+        withedges = [f for f in funcs if f.get("callers") or f.get("callees")]
+        if len(entries) != len(withedges):
+            fail("%d functions with callers or callees in text, %d in json" % (len(entries), len(withedges)))
+        for f, t in zip(withedges, entries):
+            if t["name"] != f["name"]:
+                fail("callers and callees: %s in text where json has %s" % (t["name"], f["name"]))
             if t["incl"][1] != f["inclusive_samples"] or not close(t["incl"][0], f["inclusive_percent"], 0.006):
                 fail("%s: inclusive differs: %s vs %s" % (f["name"], t["incl"], f["inclusive_samples"]))
             for arrow, key in (("<-", "callers"), ("->", "callees")):
