@@ -205,6 +205,9 @@ check_empty_loops(struct bt_session *s)
 {
 	size_t fi, li, k;
 
+	if (s->samples < MIN_RUN_SAMPLES)
+		return;	/* one sample in a loop is 100% of nothing */
+
 	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
 		const struct bt_func *f = bt_session_func(s, fi);
 		struct bt_annotation *a;
