@@ -205,9 +205,6 @@ check_empty_loops(struct bt_session *s)
 {
 	size_t fi, li, k;
 
-	if (s->samples < MIN_RUN_SAMPLES)
-		return;	/* one sample in a loop is 100% of nothing */
-
 	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
 		const struct bt_func *f = bt_session_func(s, fi);
 		struct bt_annotation *a;
@@ -550,12 +547,19 @@ bt_session_findings(struct bt_session *s, const struct bt_finding **out)
 				check_precision(s);
 			if (!bench)
 				check_lost(s);
-			check_empty_loops(s);
-			check_timer(s);
-			check_unoptimized(s);
+			/*
+			 * What the hottest functions are: not from a handful of
+			 * samples (one sample is 100% of a benchmark's window),
+			 * where the precision finding says it all
+			 */
+			if (s->samples >= MIN_RUN_SAMPLES) {
+				check_empty_loops(s);
+				check_timer(s);
+				check_unoptimized(s);
+				check_debug_info(s);
+			}
 			if (!bench)
 				check_startup_kernel(s);
-			check_debug_info(s);
 			bt_lint_jit(s);
 		}
 	}
