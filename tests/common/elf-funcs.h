@@ -35,6 +35,33 @@ tool_close_elf(Elf *e)
 	elf_end(e);	/* the tools exit next: the descriptor goes with them */
 }
 
+/*
+ * Where the executable PT_LOAD (the last, if several) of e would be mapped
+ * at load address base, as the kernel maps it: page-aligned start and
+ * length, and the file offset. -1 when e has none.
+ */
+static inline int
+tool_exec_mapping(Elf *e, uint64_t base, uint64_t *start, uint64_t *len,
+		  uint64_t *pgoff)
+{
+	size_t i, nph;
+	int found = -1;
+
+	if (elf_getphdrnum(e, &nph) != 0)
+		return -1;
+	for (i = 0; i < nph; i++) {
+		GElf_Phdr ph;
+		if (gelf_getphdr(e, (int)i, &ph) != NULL && ph.p_type == PT_LOAD &&
+		    (ph.p_flags & PF_X)) {
+			*start = base + (ph.p_vaddr & ~0xfffULL);
+			*len = (ph.p_memsz + (ph.p_vaddr & 0xfff) + 0xfff) & ~0xfffULL;
+			*pgoff = ph.p_offset & ~0xfffULL;
+			found = 0;
+		}
+	}
+	return found;
+}
+
 /* Call cb for each sized function symbol; returns how many, -1 without symbols. */
 static inline long
 tool_elf_funcs(Elf *syms, elf_func_cb cb, void *arg)

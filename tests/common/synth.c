@@ -139,7 +139,7 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 	char *args[2] = { NULL, NULL };
 	const char *slash;
 	Elf *e;
-	size_t i, nph;
+	size_t nph;
 	int k;
 	uint64_t map_start = 0, map_len = 0, pgoff = 0, nsamples = 0;
 
@@ -148,15 +148,7 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 		snprintf(msg, msglen, "cannot read '%s'", binary);
 		return -1;
 	}
-	for (i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(e, (int)i, &ph) != NULL && ph.p_type == PT_LOAD &&
-		    (ph.p_flags & PF_X)) {
-			map_start = BASE + (ph.p_vaddr & ~0xfffULL);
-			map_len = (ph.p_memsz + (ph.p_vaddr & 0xfff) + 0xfff) & ~0xfffULL;
-			pgoff = ph.p_offset & ~0xfffULL;
-		}
-	}
+	tool_exec_mapping(e, BASE, &map_start, &map_len, &pgoff);
 	synth_attr(&a);
 	a.ids = ids;
 	a.nids = 1;

@@ -275,7 +275,6 @@ test_session(void **state)
 	struct bt_session *s;
 	uint64_t ids[1] = { 1 }, t = 1000000000ULL, map_start = 0, map_len = 0,
 	    pgoff = 0, ip;
-	size_t i, nph;
 	long spin;
 	Elf *e;
 
@@ -288,16 +287,7 @@ test_session(void **state)
 	e = tool_open_elf(bin);
 	assert_non_null(e);
 	assert_true(tool_elf_funcs(e, find_sym, NULL) > 0);
-	assert_int_equal(elf_getphdrnum(e, &nph), 0);
-	for (i = 0; i < nph; i++) {
-		GElf_Phdr ph;
-		if (gelf_getphdr(e, (int)i, &ph) != NULL && ph.p_type == PT_LOAD &&
-		    (ph.p_flags & PF_X)) {
-			map_start = BASE + (ph.p_vaddr & ~0xfffULL);
-			map_len = (ph.p_memsz + (ph.p_vaddr & 0xfff) + 0xfff) & ~0xfffULL;
-			pgoff = ph.p_offset & ~0xfffULL;
-		}
-	}
+	assert_int_equal(tool_exec_mapping(e, BASE, &map_start, &map_len, &pgoff), 0);
 	elf_end(e);
 	memset(&a, 0, sizeof(a));
 	lbr_attr(&a.attr, true);
