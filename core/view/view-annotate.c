@@ -105,6 +105,13 @@ regions(struct bt_view *v)
 	}
 }
 
+/*
+ * A source file this much newer than its binary was edited after the
+ * build. Less is a checkout writing both (git sets each file's time as it
+ * writes it: a fresh clone of a repository with a built binary in it).
+ */
+#define STALE_SLACK 10	/* seconds */
+
 static void
 notes(struct bt_view *v, struct bt_session *s, const struct bt_annotation *a,
       size_t func, const struct bt_view_opts *o)
@@ -121,7 +128,7 @@ notes(struct bt_view *v, struct bt_session *s, const struct bt_annotation *a,
 		if (sf->missing)
 			BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 			    "source file '%s' not found: lines shown without text", a->file));
-		else if (bin && sf->mtime > bin)
+		else if (bin && sf->mtime > bin + STALE_SLACK)
 			BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 			    "source file '%s' is newer than '%s': it was edited after the "
 			    "build, the lines shown may not match the code", a->file, f->module));
