@@ -213,7 +213,7 @@ find_section(Elf *elf, const char *name, GElf_Shdr *sh)
 static void
 synthesize_plt(struct bt_msyms *m)
 {
-	GElf_Shdr plt, rel, dsym;
+	GElf_Shdr plt, rel, dsym, pl0;
 	Elf_Scn *rscn, *dscn;
 	Elf_Data *rdata, *ddata;
 	uint64_t first, entsz = 16, end;
@@ -245,6 +245,18 @@ synthesize_plt(struct bt_msyms *m)
 	ddata = elf_getdata(dscn, NULL);
 	if (ddata == NULL)
 		return;
+	/*
+	 * The PLT's first entry (the jump into the dynamic linker's lazy
+	 * binding) has no symbol and objdump no name for it; perf counts it
+	 * as _init. PLT0@plt, with the stubs.
+	 */
+	if (find_section(m->elf, ".plt", &pl0) != NULL &&
+	    pl0.sh_size >= (m->info.e_machine == EM_AARCH64 ? 32u : 16u)) {
+		struct fsym f0 = { pl0.sh_addr, pl0.sh_addr +
+		    (m->info.e_machine == EM_AARCH64 ? 32 : 16), NULL, NULL, STB_LOCAL, true };
+		f0.raw = f0.name = "PLT0@plt";
+		BT_VEC_PUSH(m->syms, f0);
+	}
 	n = rel.sh_size / rel.sh_entsize;
 	for (i = 0; i < n && first + (i + 1) * entsz <= end; i++) {
 		GElf_Rela ra;
@@ -267,6 +279,9 @@ synthesize_plt(struct bt_msyms *m)
 		    ELF32_R_SYM(info)), &sym) == NULL)
 			continue;
 		name = elf_strptr(m->elf, dsym.sh_link, sym.st_name);
+		if ((name == NULL || name[0] == '\0') && rela)	/* an IFUNC's IRELATIVE */
+			name = bt_strpool_addf(&m->pool, "*ABS*+0x%llx",
+			    (unsigned long long)ra.r_addend);
 		if (name == NULL || name[0] == '\0')
 			continue;
 		f.start = first + i * entsz;
