@@ -100,6 +100,19 @@ int bt_error_errno(struct bt_error *err, int code, int errnum, const char *fmt, 
 void bt_log(enum bt_log_level level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/* The value of hex digit c (either case), -1 if it is none. */
+static inline int
+bt_hexval(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 /* Hashing for open-addressing tables. */
 static inline uint64_t bt_hash64(uint64_t x)
 {

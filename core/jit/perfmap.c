@@ -12,18 +12,6 @@ struct bt_perfmap {
 	struct bt_jit_spans spans;
 };
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A hex number (0x optional) at *p; false when none or it overflows 64 bits. */
 static bool
 hex(const char **p, const char *end, uint64_t *v)
@@ -34,7 +22,7 @@ hex(const char **p, const char *end, uint64_t *v)
 	if (end - s >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
 		s += 2;
 	*v = 0;
-	while (s < end && (d = hexval((unsigned char)*s)) >= 0) {
+	while (s < end && (d = bt_hexval((unsigned char)*s)) >= 0) {
 		if (*v >> 60)
 			return false;
 		*v = *v << 4 | (uint64_t)d;

@@ -61,16 +61,6 @@ ksym_cmp(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
 /* "ADDR TYPE NAME[\t[MODULE]]\n" lines, parsed in place (122k lines here). */
 static void
 parse(struct ktable *t)
@@ -85,7 +75,7 @@ parse(struct ktable *t)
 
 		if (nl == NULL)
 			nl = end;
-		while (p < nl && (d = hexval(*p)) >= 0 && n++ < 16) {
+		while (p < nl && (d = bt_hexval(*p)) >= 0 && n++ < 16) {
 			a = a << 4 | (uint64_t)d;
 			p++;
 		}
