@@ -10,6 +10,8 @@
 #include <sys/mman.h>
 
 #include "base.h"
+#include "benchtui/profile.h"
+#include "benchtui/session.h"
 #include "elf-funcs.h"
 #include "perf/meta.h"
 #include "perf/perfdata.h"
@@ -113,6 +115,15 @@ test_compile(const char *dir, const char *name, const char *src,
 	snprintf(out, outlen, "%s/%s", dir, name);
 	snprintf(cmd, sizeof(cmd), "cc %s -o %s tests/fixtures/%s", flags, out, src);
 	return system(cmd) == 0 ? 0 : -1;
+}
+
+struct bt_session *
+test_open_session(const char *path)
+{
+	struct bt_error err = { 0 };
+	struct bt_profile *p = bt_profile_open(path, &err);
+
+	return p != NULL ? bt_session_new(p, NULL, &err) : NULL;
 }
 
 int

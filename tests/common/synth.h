@@ -29,6 +29,9 @@ int test_compile(const char *dir, const char *name, const char *src,
 		 const char *flags, char *out, size_t outlen);
 int test_rmdir(const char *dir);
 
+/* A session on the recording at path (default options); NULL if it cannot be read. */
+struct bt_session *test_open_session(const char *path);
+
 /*
  * Write a recording of binary at out with samples per spec: "SYM+0xOFF=N"
  * (N samples at that address), "kernel=N", "unknown=N". Returns 0, or -1

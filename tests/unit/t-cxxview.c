@@ -50,12 +50,8 @@ find_reduce(uint64_t start, uint64_t size, const char *name, void *arg)
 static struct bt_session *
 open_session(void)
 {
-	struct bt_error err = { 0 };
-	struct bt_profile *p = bt_profile_open(rec, &err);
-	struct bt_session *s;
+	struct bt_session *s = test_open_session(rec);
 
-	assert_non_null(p);
-	s = bt_session_new(p, NULL, &err);
 	assert_non_null(s);
 	return s;
 }
