@@ -153,8 +153,9 @@ for kind in file pipe; do
 done
 
 # --- a recording cut inside a record (perf's file: the raw fast path;
-# benchtui's, byte-swapped: the decoder)
-"$BT" -q -o "$TMP/bt.data" --stdio --top 0 "$split" >/dev/null 2>&1
+# benchtui's, byte-swapped: the decoder; pd-swap knows its layout without
+# call chains)
+"$BT" -q --call-graph none -o "$TMP/bt.data" --stdio --top 0 "$split" >/dev/null 2>&1
 "$TOP/$BUILD/tools/pd-swap" "$TMP/bt.data" "$TMP/sw.data" || fail "pd-swap failed"
 for f in "$SHARE/u.data" "$TMP/sw.data"; do
 	rm -f "$TMP/cut.data"

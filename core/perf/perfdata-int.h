@@ -46,6 +46,7 @@ struct bt_pd_reader {
 	bool mapped;
 	bool swapped;
 	uint64_t dropped;	/* pages before this offset were given back */
+	uint64_t hold;		/* keep pages from here on (bt_pd_hold) */
 
 	struct bt_pd_attr *attrs;
 	struct bt_perf_layout *layouts;	/* per attr */

@@ -203,6 +203,25 @@ int bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev,
  */
 int bt_pd_decode(const struct bt_perf_layout *l, const uint8_t *rec, size_t size,
 		 struct bt_pd_event *ev, char *scratch, size_t scratch_len);
+/*
+ * Decode a record bt_pd_next_raw() returned, later: rec and size as it
+ * gave them, at its position (bt_pd_tell() before it). As bt_pd_next().
+ */
+int bt_pd_event_at(struct bt_pd_reader *r, const uint8_t *rec, size_t size,
+		   uint64_t at, struct bt_pd_event *ev, struct bt_error *err);
+/* The time of a raw sample record, without decoding it (0: none). */
+uint64_t bt_pd_sample_time(const struct bt_pd_reader *r, const uint8_t *rec,
+			   size_t size);
+/*
+ * Does the record bt_pd_next_raw() returned last stay at its address
+ * until bt_pd_close()? (Yes unless it came out of compressed data.)
+ */
+bool bt_pd_stable(const struct bt_pd_reader *r);
+/*
+ * Keep the file's pages from position pos on resident (records that will
+ * be decoded again); UINT64_MAX: none, the default.
+ */
+void bt_pd_hold(struct bt_pd_reader *r, uint64_t pos);
 /* The sample layout of event i. */
 const struct bt_perf_layout *bt_pd_layout(const struct bt_pd_reader *r, size_t i);
 /*

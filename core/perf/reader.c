@@ -295,6 +295,7 @@ bt_pd_open_mem(const void *data, size_t size, struct bt_error *err)
 	r->data = data;
 	r->size = size;
 	r->last = UINT64_MAX;
+	r->hold = UINT64_MAX;
 	if (parse_header(r, err)) {
 		bt_pd_close(r);
 		return NULL;
@@ -566,7 +567,9 @@ drop_pages(struct bt_pd_reader *r)
 
 	if (!r->mapped || r->size <= WINDOW)
 		return;
-	upto = (r->pos - WINDOW) & ~(uint64_t)4095;
+	upto = BT_MIN(r->pos - WINDOW, r->hold) & ~(uint64_t)4095;
+	if (upto <= r->dropped)
+		return;
 	madvise((void *)(r->data + r->dropped), upto - r->dropped, MADV_DONTNEED);
 	r->dropped = upto;
 }
@@ -901,6 +904,7 @@ bt_pd_rewind(struct bt_pd_reader *r)
 		madvise((void *)r->data, r->size, MADV_DONTNEED);
 	r->pos = r->data_sec.offset;
 	r->dropped = 0;
+	r->hold = UINT64_MAX;
 	r->skip = 0;
 	r->zlive = false;
 	r->last = UINT64_MAX;
@@ -1037,35 +1041,31 @@ short_rec:
 	return -1;
 }
 
-int
-bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
+/* Decode record p of size bytes, read at position at (bt_pd_tell before it). */
+static int
+decode_at(struct bt_pd_reader *r, const uint8_t *p, size_t size, uint64_t at,
+	  struct bt_pd_event *ev, struct bt_error *err)
 {
-	const uint8_t *p;
-	size_t size, body, trailer;
+	size_t body, trailer;
 	struct bt_perf_sample id;
 	char buf[128];
-	int ret;
 
 	/* no memset of the whole event: this runs for every sample */
 	ev->pid = ev->tid = ev->cpu = 0;
 	ev->time = 0;
 	ev->has_time = false;
-	ret = fetch(r, &p, &size, &ev->offset, err);
-	if (ret <= 0)
-		return ret;
+	ev->offset = at;
 	ev->type = pd_g32(r, p);
 	ev->misc = pd_g16(r, p + 4);
 	ev->attr = r->nattrs == 1 ? 0 : -1;
 
 	if (ev->type == PERF_RECORD_SAMPLE) {
-		if (r->skip_samples)
-			return 1;
 		if (sample_attr(r, p, size, &ev->attr) < 0 ||
 		    bt_perf_sample_parse(&r->layouts[ev->attr], p, size, r->swapped,
 		    &ev->sample) < 0)
 			return bt_error_set(err, BT_EFORMAT,
 			    "sample at %s is shorter than its sample_type says",
-			    where(r, ev->offset, buf, sizeof(buf)));
+			    where(r, at, buf, sizeof(buf)));
 		ev->pid = ev->sample.pid;
 		ev->tid = ev->sample.tid;
 		ev->cpu = ev->sample.cpu;
@@ -1090,8 +1090,64 @@ bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
 	}
 	body = size - 8 - trailer;
 	if (decode_side(r->swapped, p + 8, body, ev, r->scratch, sizeof(r->scratch)) < 0)
-		return too_short(r, ev->offset, ev->type, size, err);
+		return too_short(r, at, ev->type, size, err);
 	return 1;
+}
+
+int
+bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev, struct bt_error *err)
+{
+	const uint8_t *p;
+	size_t size;
+	uint64_t at;
+	int ret;
+
+	ret = fetch(r, &p, &size, &at, err);
+	if (ret <= 0)
+		return ret;
+	if (r->skip_samples && pd_g32(r, p) == PERF_RECORD_SAMPLE) {
+		ev->type = PERF_RECORD_SAMPLE;
+		ev->misc = pd_g16(r, p + 4);
+		ev->offset = at;
+		ev->attr = r->nattrs == 1 ? 0 : -1;
+		ev->pid = ev->tid = ev->cpu = 0;
+		ev->time = 0;
+		ev->has_time = false;
+		return 1;
+	}
+	return decode_at(r, p, size, at, ev, err);
+}
+
+int
+bt_pd_event_at(struct bt_pd_reader *r, const uint8_t *rec, size_t size,
+	       uint64_t at, struct bt_pd_event *ev, struct bt_error *err)
+{
+	return decode_at(r, rec, size, at, ev, err);
+}
+
+uint64_t
+bt_pd_sample_time(const struct bt_pd_reader *r, const uint8_t *rec, size_t size)
+{
+	int attr, off;
+
+	if (sample_attr(r, rec, size, &attr) < 0)
+		return 0;
+	off = r->layouts[attr].off[BT_PF_TIME];
+	if (off < 0 || (size_t)off + 8 > size)
+		return 0;
+	return pd_g64(r, rec + off);
+}
+
+void
+bt_pd_hold(struct bt_pd_reader *r, uint64_t pos)
+{
+	r->hold = pos;
+}
+
+bool
+bt_pd_stable(const struct bt_pd_reader *r)
+{
+	return !(r->z != NULL && r->zlive);
 }
 
 int

@@ -53,6 +53,8 @@ static int
 wbytes(struct bt_pd_writer *w, const void *data, size_t len,
        struct bt_error *err)
 {
+	if (len == 0)
+		return 0;	/* (an event without ids: data may be NULL) */
 	if (w->buflen + len > sizeof(w->buf)) {
 		int ret = wflush(w, err);
 		if (ret)
@@ -164,7 +166,8 @@ bt_pd_create(const char *path, const struct bt_pd_attr *attrs, size_t nattrs,
 		w->attrs[i].name = bt_xstrdup(attrs[i].name ? attrs[i].name : "");
 		w->attrs[i].nids = attrs[i].nids;
 		w->attrs[i].ids = bt_xcalloc(attrs[i].nids, sizeof(uint64_t));
-		memcpy(w->attrs[i].ids, attrs[i].ids, attrs[i].nids * 8);
+		if (attrs[i].nids)	/* (ids may be NULL without) */
+			memcpy(w->attrs[i].ids, attrs[i].ids, attrs[i].nids * 8);
 	}
 	w->fd = -1;
 	if (open_output(w, err) < 0) {

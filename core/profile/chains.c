@@ -86,6 +86,13 @@ bt_chains_event(struct bt_profile *p, const struct bt_pd_event *ev)
 		bt_unwinder_event(p->chains->u, ev);
 }
 
+void
+bt_chains_upto(struct bt_profile *p, uint64_t t)
+{
+	if (p->chains != NULL)
+		bt_unwinder_upto(p->chains->u, t);
+}
+
 static uint64_t
 loc_hash(uint32_t module, uint64_t off)
 {

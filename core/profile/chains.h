@@ -45,6 +45,8 @@ void bt_chains_init(struct bt_profile *p, const struct bt_pd_reader *r);
 void bt_chains_free(struct bt_profile *p);
 /* A side-band record, for the unwinder. */
 void bt_chains_event(struct bt_profile *p, const struct bt_pd_event *ev);
+/* Samples up to time t are unwound now: side-band up to t is final. */
+void bt_chains_upto(struct bt_profile *p, uint64_t t);
 /*
  * The chain id of a sample whose leaf is (module, off): unwound, each
  * frame resolved at the sample's time, interned.

@@ -125,11 +125,13 @@ struct bt_profile *bt_profile_read(struct bt_pd_reader *r, const char *path,
 				   struct bt_error *err);
 
 /* profile-jit.c: JIT code (DESIGN.md §8) */
-/* The recording maps filename in pid: note it if it is a jitdump. */
-void bt_pjit_mmap(struct bt_profile *p, uint32_t pid, const char *filename);
-/* Find and read the jitdumps and perf maps of pids; times: samples are CLOCK_MONOTONIC. */
-void bt_pjit_open(struct bt_profile *p, const uint32_t *pids, size_t npids,
-		  bool times);
+/* The recording maps filename in pid: note it if it is a jitdump (true: new). */
+bool bt_pjit_mmap(struct bt_profile *p, uint32_t pid, const char *filename);
+/*
+ * Find and read the jitdumps and perf maps of pid (again: those it did not
+ * have); times: samples are CLOCK_MONOTONIC.
+ */
+void bt_pjit_open(struct bt_profile *p, uint32_t pid, bool times);
 /*
  * The JIT code of pid at ip at time: its module and file offset; false
  * when no source covers ip (anon: ip is in an anonymous mapping, counted).

@@ -65,7 +65,7 @@ pid_file(const char *base, const char *prefix, const char *suffix, uint32_t *pid
 	return true;
 }
 
-void
+bool
 bt_pjit_mmap(struct bt_profile *p, uint32_t pid, const char *filename)
 {
 	const char *base = strrchr(filename, '/');
@@ -75,13 +75,14 @@ bt_pjit_mmap(struct bt_profile *p, uint32_t pid, const char *filename)
 
 	base = base ? base + 1 : filename;
 	if (!pid_file(base, "jit-", ".dump", &fpid))
-		return;
+		return false;
 	for (i = 0; p->jit && i < p->jit->mmapped.n; i++)
 		if (strcmp(p->jit->mmapped.v[i].path, filename) == 0)
-			return;
+			return false;
 	d.pid = pid;
 	d.path = bt_xstrdup(filename);
 	BT_VEC_PUSH(pjit(p)->mmapped, d);
+	return true;
 }
 
 /* Add path as a source of pid if it is a regular file. */
@@ -104,48 +105,44 @@ try_add(struct bt_profile *p, enum bt_jit_src_kind kind, uint32_t pid,
 }
 
 void
-bt_pjit_open(struct bt_profile *p, const uint32_t *pids, size_t npids,
-	     bool times)
+bt_pjit_open(struct bt_profile *p, uint32_t pid, bool times)
 {
 	struct bt_pjit *j = pjit(p);
 	char path[PATH_MAX];
-	size_t i, k;
+	size_t k;
 
-	j->set = bt_jitset_new();
-	for (i = 0; i < npids; i++) {
-		uint32_t pid = pids[i];
-
-		/* kept next to the recording (benchtui's own runs), else where the runtime wrote it */
-		if (p->path[0]) {
-			snprintf(path, sizeof(path), "%s.jit/jit-%u.dump", p->path, pid);
-			try_add(p, BT_JIT_SRC_DUMP, pid, path, times);
-		}
-		if (!bt_jitset_has(j->set, BT_JIT_SRC_DUMP, pid))
-			for (k = 0; k < j->mmapped.n; k++)
-				if (j->mmapped.v[k].pid == pid)
-					try_add(p, BT_JIT_SRC_DUMP, pid,
-					    j->mmapped.v[k].path, times);
-		if (!bt_jitset_has(j->set, BT_JIT_SRC_DUMP, pid)) {
-			snprintf(path, sizeof(path), "/tmp/jit-%u.dump", pid);
-			try_add(p, BT_JIT_SRC_DUMP, pid, path, times);
-		}
-		/* no dump: the code benchtui copied at exit from what the map names */
-		if (!bt_jitset_has(j->set, BT_JIT_SRC_DUMP, pid) && p->path[0]) {
-			size_t before = bt_jitset_nsrcs(j->set);
-			snprintf(path, sizeof(path), "%s.jit/copy-%u.dump", p->path, pid);
-			try_add(p, BT_JIT_SRC_DUMP, pid, path, times);
-			if (bt_jitset_nsrcs(j->set) > before)
-				bt_jitset_src(j->set, before)->runtime =
-				    "perf map names, code copied at exit";
-		}
-		if (p->path[0]) {
-			snprintf(path, sizeof(path), "%s.jit/perf-%u.map", p->path, pid);
-			try_add(p, BT_JIT_SRC_MAP, pid, path, times);
-		}
-		if (!bt_jitset_has(j->set, BT_JIT_SRC_MAP, pid)) {
-			snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
-			try_add(p, BT_JIT_SRC_MAP, pid, path, times);
-		}
+	if (j->set == NULL)
+		j->set = bt_jitset_new();
+	/* kept next to the recording (benchtui's own runs), else where the runtime wrote it */
+	if (p->path[0]) {
+		snprintf(path, sizeof(path), "%s.jit/jit-%u.dump", p->path, pid);
+		try_add(p, BT_JIT_SRC_DUMP, pid, path, times);
+	}
+	if (!bt_jitset_has(j->set, BT_JIT_SRC_DUMP, pid))
+		for (k = 0; k < j->mmapped.n; k++)
+			if (j->mmapped.v[k].pid == pid)
+				try_add(p, BT_JIT_SRC_DUMP, pid,
+				    j->mmapped.v[k].path, times);
+	if (!bt_jitset_has(j->set, BT_JIT_SRC_DUMP, pid)) {
+		snprintf(path, sizeof(path), "/tmp/jit-%u.dump", pid);
+		try_add(p, BT_JIT_SRC_DUMP, pid, path, times);
+	}
+	/* no dump: the code benchtui copied at exit from what the map names */
+	if (!bt_jitset_has(j->set, BT_JIT_SRC_DUMP, pid) && p->path[0]) {
+		size_t before = bt_jitset_nsrcs(j->set);
+		snprintf(path, sizeof(path), "%s.jit/copy-%u.dump", p->path, pid);
+		try_add(p, BT_JIT_SRC_DUMP, pid, path, times);
+		if (bt_jitset_nsrcs(j->set) > before)
+			bt_jitset_src(j->set, before)->runtime =
+			    "perf map names, code copied at exit";
+	}
+	if (p->path[0]) {
+		snprintf(path, sizeof(path), "%s.jit/perf-%u.map", p->path, pid);
+		try_add(p, BT_JIT_SRC_MAP, pid, path, times);
+	}
+	if (!bt_jitset_has(j->set, BT_JIT_SRC_MAP, pid)) {
+		snprintf(path, sizeof(path), "/tmp/perf-%u.map", pid);
+		try_add(p, BT_JIT_SRC_MAP, pid, path, times);
 	}
 }
 

@@ -38,6 +38,7 @@ struct proc {
 	uint64_t exec_time;	/* last exec; inherited maps end there */
 	BT_VEC(struct map) maps;
 	size_t last_hit;
+	bool jit_open;		/* its JIT sources are open (open_jit) */
 };
 
 struct procs {
@@ -49,6 +50,7 @@ struct procs {
 struct bt_resolver {
 	struct procs ps;
 	uint32_t kmod, umod;
+	bool jit_times;		/* samples are on CLOCK_MONOTONIC, as jitdumps */
 };
 
 static int
@@ -159,16 +161,6 @@ kind_of(const char *fn)
 	    strncmp(fn, "/SYSV", 5) != 0)
 		return BT_MOD_ELF;
 	return BT_MOD_ANON;
-}
-
-static int
-sb_cmp(const void *a, const void *b)
-{
-	const struct sideband *x = a, *y = b;
-
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return x->order < y->order ? -1 : x->order > y->order;
 }
 
 /*
@@ -404,118 +396,90 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	in->nnotes = p->notes.n;
 }
 
-/* Side-band records and counts: everything but the samples' addresses. */
-static int
-pass_sideband(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err)
+/*
+ * A side-band record as it is read: counts, modules and the unwinder's
+ * copy now; true with *s to apply in time order (MMAP, COMM exec, FORK).
+ */
+static bool
+side_record(struct bt_profile *p, struct bt_pd_reader *r, struct bt_pd_event *ev,
+	    struct sideband *s)
 {
-	BT_VEC(struct sideband) sb = { 0 };
 	const struct bt_pd_buildid *bids;
 	size_t nbids = bt_pd_buildids(r, &bids), i;
-	struct bt_pd_event ev;
-	uint64_t order = 0;
-	int ret;
 
-	bt_pd_rewind(r);
-	bt_pd_skip_samples(r, true);
-	for (;;) {
-		struct sideband s;
+	bt_chains_event(p, ev);
+	switch (ev->type) {
+	case PERF_RECORD_LOST:
+	case PERF_RECORD_LOST_SAMPLES:
+		p->info.lost += ev->u.lost.lost;
+		return false;
+	case PERF_RECORD_THROTTLE:
+		p->info.throttled++;
+		return false;
+	case PERF_RECORD_MMAP:
+	case PERF_RECORD_MMAP2: {
+		const char *fn = ev->u.mmap.filename;
+		const uint8_t *bid = ev->u.mmap.build_id;
+		size_t bsz = ev->u.mmap.build_id_size;
+		enum bt_mod_kind k;
 
-		if (!bt_pd_swapped(r)) {
-			/* step over samples by their size; decode only the rest */
-			uint32_t type;
-			uint16_t misc;
-			const uint8_t *rec;
-			size_t size;
-
-			do
-				ret = bt_pd_next_raw(r, &type, &misc, &rec, &size, err);
-			while (ret > 0 && type == PERF_RECORD_SAMPLE);
-			if (ret <= 0)
-				break;
-			bt_pd_seek(r, bt_pd_tell(r) - size);
+		if (ev->u.mmap.pid == (uint32_t)-1 &&
+		    strncmp(fn, "[kernel.kallsyms]", 17) == 0)
+			p->ktext = ev->u.mmap.pgoff;	/* where _text was */
+		if (ev->type == PERF_RECORD_MMAP2 &&
+		    !(ev->u.mmap.prot & PROT_EXEC))
+			return false;
+		if (ev->type == PERF_RECORD_MMAP &&
+		    (ev->misc & PERF_RECORD_MISC_MMAP_DATA))
+			return false;
+		k = kind_of(fn);
+		if (bsz == 0)
+			for (i = 0; i < nbids; i++)
+				if (strcmp(bids[i].filename, fn) == 0) {
+					bid = bids[i].id;
+					bsz = bids[i].size;
+					break;
+				}
+		memset(s, 0, sizeof(*s));
+		s->pid = ev->u.mmap.pid;
+		s->start = ev->u.mmap.start;
+		s->len = ev->u.mmap.len;
+		s->pgoff = k == BT_MOD_ELF ? ev->u.mmap.pgoff : 0;
+		s->module = bt_profile_module(p, k, fn, bid, bsz);
+		if (bt_pjit_mmap(p, s->pid, fn)) {
+			/* a jitdump after the process's first JIT samples */
+			int pi = proc_find(&p->res->ps, s->pid);
+			if (pi >= 0 && p->res->ps.v.v[pi].jit_open)
+				bt_pjit_open(p, s->pid, p->res->jit_times);
 		}
-		ret = bt_pd_next(r, &ev, err);
-		if (ret <= 0)
-			break;
-		bt_chains_event(p, &ev);
-
-		switch (ev.type) {
-		case PERF_RECORD_LOST:
-		case PERF_RECORD_LOST_SAMPLES:
-			p->info.lost += ev.u.lost.lost;
-			continue;
-		case PERF_RECORD_THROTTLE:
-			p->info.throttled++;
-			continue;
-		case PERF_RECORD_MMAP:
-		case PERF_RECORD_MMAP2: {
-			const char *fn = ev.u.mmap.filename;
-			const uint8_t *bid = ev.u.mmap.build_id;
-			size_t bsz = ev.u.mmap.build_id_size;
-			enum bt_mod_kind k;
-
-			if (ev.u.mmap.pid == (uint32_t)-1 &&
-			    strncmp(fn, "[kernel.kallsyms]", 17) == 0)
-				p->ktext = ev.u.mmap.pgoff;	/* where _text was */
-			if (ev.type == PERF_RECORD_MMAP2 &&
-			    !(ev.u.mmap.prot & PROT_EXEC))
-				continue;
-			if (ev.type == PERF_RECORD_MMAP &&
-			    (ev.misc & PERF_RECORD_MISC_MMAP_DATA))
-				continue;
-			k = kind_of(fn);
-			if (bsz == 0)
-				for (i = 0; i < nbids; i++)
-					if (strcmp(bids[i].filename, fn) == 0) {
-						bid = bids[i].id;
-						bsz = bids[i].size;
-						break;
-					}
-			memset(&s, 0, sizeof(s));
-			s.pid = ev.u.mmap.pid;
-			s.start = ev.u.mmap.start;
-			s.len = ev.u.mmap.len;
-			s.pgoff = k == BT_MOD_ELF ? ev.u.mmap.pgoff : 0;
-			s.module = bt_profile_module(p, k, fn, bid, bsz);
-			bt_pjit_mmap(p, ev.u.mmap.pid, fn);
-			{
-				struct bt_module *mo = &p->modules.v[s.module];
-				uint64_t hi = s.pgoff + s.len;
-				if (mo->off_hi == 0 || s.pgoff < mo->off_lo)
-					mo->off_lo = s.pgoff;
-				if (hi > mo->off_hi)
-					mo->off_hi = hi;
-			}
-			break;
+		{
+			struct bt_module *mo = &p->modules.v[s->module];
+			uint64_t hi = s->pgoff + s->len;
+			if (mo->off_hi == 0 || s->pgoff < mo->off_lo)
+				mo->off_lo = s->pgoff;
+			if (hi > mo->off_hi)
+				mo->off_hi = hi;
 		}
-		case PERF_RECORD_COMM:
-			if (!(ev.misc & PERF_RECORD_MISC_COMM_EXEC))
-				continue;
-			memset(&s, 0, sizeof(s));
-			s.pid = ev.u.comm.pid;
-			break;
-		case PERF_RECORD_FORK:
-			memset(&s, 0, sizeof(s));
-			s.pid = ev.u.task.pid;
-			s.ppid = ev.u.task.ppid;
-			ev.time = ev.u.task.time;
-			break;
-		default:
-			continue;
-		}
-		s.type = ev.type;
-		s.time = ev.time;
-		s.order = order++;
-		BT_VEC_PUSH(sb, s);
+		break;
 	}
-	bt_pd_skip_samples(r, false);
-	if (ret == 0) {
-		bt_qsort(sb.v, sb.n, sizeof(*sb.v), sb_cmp);
-		for (i = 0; i < sb.n; i++)
-			apply_sideband(p, &p->res->ps, &sb.v[i]);
+	case PERF_RECORD_COMM:
+		if (!(ev->misc & PERF_RECORD_MISC_COMM_EXEC))
+			return false;
+		memset(s, 0, sizeof(*s));
+		s->pid = ev->u.comm.pid;
+		break;
+	case PERF_RECORD_FORK:
+		memset(s, 0, sizeof(*s));
+		s->pid = ev->u.task.pid;
+		s->ppid = ev->u.task.ppid;
+		ev->time = ev->u.task.time;
+		break;
+	default:
+		return false;
 	}
-	BT_VEC_FREE(sb);
-	return ret;
+	s->type = ev->type;
+	s->time = ev->time;
+	return true;
 }
 
 /**
@@ -533,6 +497,19 @@ struct bt_sample {
 	uint8_t attr;
 	uint8_t mode;
 };
+
+/* The JIT sources of pid, opened the first time one of its samples needs them. */
+static void
+open_jit(struct bt_profile *p, uint32_t pid)
+{
+	int pi = proc_get(&p->res->ps, pid);	/* (may move the vector) */
+	struct proc *pr = &p->res->ps.v.v[pi];
+
+	if (pr->jit_open)
+		return;
+	pr->jit_open = true;
+	bt_pjit_open(p, pid, p->res->jit_times);
+}
 
 /* Resolve one sample to (module, offset); false when it is not a sample we keep. */
 static bool
@@ -558,10 +535,12 @@ resolve_sample(struct bt_profile *p, const struct bt_pd_event *ev,
 		return true;
 	}
 	m = resolve(&p->res->ps, ev->pid, smp->off, smp->time);
-	if ((m == NULL || p->modules.v[m->module].kind == BT_MOD_ANON) &&
-	    p->jit != NULL && bt_pjit_resolve(p, ev->pid, smp->off, smp->time,
-	    m != NULL, &smp->module, &smp->off))
-		return true;
+	if (m == NULL || p->modules.v[m->module].kind == BT_MOD_ANON) {
+		open_jit(p, ev->pid);
+		if (bt_pjit_resolve(p, ev->pid, smp->off, smp->time, m != NULL,
+		    &smp->module, &smp->off))
+			return true;
+	}
 	if (m == NULL) {
 		smp->module = p->res->umod;
 		return true;
@@ -575,91 +554,110 @@ resolve_sample(struct bt_profile *p, const struct bt_pd_event *ev,
 typedef void (*sample_fn)(struct bt_profile *p, const struct bt_sample *smp,
 			  void *arg);
 
+/* How samples are read: each to fn (with arg); chains: unwound too. */
+struct sample_sink {
+	sample_fn fn;
+	void *arg;
+	bool chains;
+	const struct bt_perf_layout *fast;	/* fields at fixed offsets, or NULL */
+	struct bt_readvals *rv;
+};
+
+static void
+sink_init(struct sample_sink *k, struct bt_profile *p, struct bt_pd_reader *r,
+	  sample_fn fn, void *arg, bool chains)
+{
+	k->fn = fn;
+	k->arg = arg;
+	k->chains = p->chains != NULL && chains;
+	/* call chains need every field decoded (a scan that needs none, not) */
+	k->fast = k->chains ? NULL : bt_pd_fast_layout(r);
+	if (k->fast != NULL && (k->fast->sample_type & PERF_SAMPLE_READ))
+		k->fast = NULL;	/* counter values: bt_readvals_split() */
+	k->rv = bt_readvals_new();
+}
+
 /*
- * Every sample of the file, resolved at its own time, to fn. With one
- * event in native byte order, samples are read at their fixed offsets
- * (no per-record decoding): the first screen of a million samples
- * depends on it.
+ * Sample record rec (size bytes at position at) to k->fn: with the fast
+ * layout, its fields read at their fixed offsets (no per-record decoding:
+ * the first screen of a million samples depends on it).
+ */
+static int
+take_sample(struct bt_profile *p, struct bt_pd_reader *r, struct sample_sink *k,
+	    const uint8_t *rec, size_t size, uint64_t at, struct bt_error *err)
+{
+	const struct bt_perf_layout *l = k->fast;
+	const struct bt_read_credit *c;
+	struct bt_pd_event ev;
+	struct bt_sample smp;
+	int i, n;
+
+	if (l != NULL) {
+		if (size < l->fixed_size)
+			return bt_error_set(err, BT_EFORMAT,
+			    "sample at offset %llu is shorter than its sample_type says",
+			    (unsigned long long)at);
+		ev.type = PERF_RECORD_SAMPLE;
+		memcpy(&ev.misc, rec + 4, 2);
+		ev.attr = 0;
+		ev.sample.ip = 0;
+		ev.pid = ev.tid = ev.cpu = 0;
+		ev.time = 0;
+		ev.sample.period = l->fixed_period;
+		if (l->off[BT_PF_IP] >= 0)
+			memcpy(&ev.sample.ip, rec + l->off[BT_PF_IP], 8);
+		if (l->off[BT_PF_TID] >= 0) {
+			memcpy(&ev.pid, rec + l->off[BT_PF_TID], 4);
+			memcpy(&ev.tid, rec + l->off[BT_PF_TID] + 4, 4);
+		}
+		if (l->off[BT_PF_TIME] >= 0)
+			memcpy(&ev.time, rec + l->off[BT_PF_TIME], 8);
+		if (l->off[BT_PF_CPU] >= 0)
+			memcpy(&ev.cpu, rec + l->off[BT_PF_CPU], 4);
+		if (l->off[BT_PF_PERIOD] >= 0)
+			memcpy(&ev.sample.period, rec + l->off[BT_PF_PERIOD], 8);
+	} else if (bt_pd_event_at(r, rec, size, at, &ev, err) < 0)
+		return -BT_EFORMAT;
+	if (!resolve_sample(p, &ev, &smp))
+		return 0;
+	if (k->chains)
+		smp.chain = bt_chains_sample(p, bt_pd_layout(r, (size_t)ev.attr),
+		    &ev, smp.module, smp.off);
+	n = l ? -1 : bt_readvals_split(k->rv, r, &ev, &c);
+	if (n < 0)
+		k->fn(p, &smp, k->arg);
+	for (i = 0; i < n; i++) {
+		if ((size_t)c[i].attr >= p->info.nevents || c[i].attr > 255)
+			continue;
+		smp.attr = (uint8_t)c[i].attr;
+		smp.period = BT_MIN(c[i].period, UINT32_MAX);
+		k->fn(p, &smp, k->arg);
+	}
+	return 0;
+}
+
+/*
+ * Every sample of the file to fn, resolved at its own time, once every
+ * side-band record is known (a time window, the timeline).
  */
 static int
 for_each_sample(struct bt_profile *p, struct bt_pd_reader *r, sample_fn fn,
 		void *arg, bool chains, struct bt_error *err)
 {
-	/* call chains need every field decoded (a scan that needs none, not) */
-	const struct bt_perf_layout *l = p->chains && chains ? NULL :
-	    bt_pd_fast_layout(r);
-	struct bt_readvals *rv = bt_readvals_new();
-	struct bt_pd_event ev;
+	struct sample_sink k;
+	const uint8_t *rec;
+	uint32_t type;
+	uint16_t misc;
+	size_t size;
 	int ret;
 
-	if (l != NULL && (l->sample_type & PERF_SAMPLE_READ))
-		l = NULL;	/* counter values: bt_readvals_split() */
+	sink_init(&k, p, r, fn, arg, chains);
 	bt_pd_rewind(r);
-	for (;;) {
-		struct bt_sample smp;
-
-		if (l != NULL) {
-			uint32_t type;
-			const uint8_t *rec;
-			size_t size;
-
-			ret = bt_pd_next_raw(r, &type, &ev.misc, &rec, &size, err);
-			if (ret <= 0)
-				break;
-			if (type != PERF_RECORD_SAMPLE)
-				continue;
-			if (size < l->fixed_size) {
-				ret = bt_error_set(err, BT_EFORMAT,
-				    "sample at offset %llu is shorter than its sample_type says",
-				    (unsigned long long)(bt_pd_tell(r) - size));
-				break;
-			}
-			ev.type = type;
-			ev.attr = 0;
-			ev.sample.ip = 0;
-			ev.pid = ev.tid = ev.cpu = 0;
-			ev.time = 0;
-			ev.sample.period = l->fixed_period;
-			if (l->off[BT_PF_IP] >= 0)
-				memcpy(&ev.sample.ip, rec + l->off[BT_PF_IP], 8);
-			if (l->off[BT_PF_TID] >= 0) {
-				memcpy(&ev.pid, rec + l->off[BT_PF_TID], 4);
-				memcpy(&ev.tid, rec + l->off[BT_PF_TID] + 4, 4);
-			}
-			if (l->off[BT_PF_TIME] >= 0)
-				memcpy(&ev.time, rec + l->off[BT_PF_TIME], 8);
-			if (l->off[BT_PF_CPU] >= 0)
-				memcpy(&ev.cpu, rec + l->off[BT_PF_CPU], 4);
-			if (l->off[BT_PF_PERIOD] >= 0)
-				memcpy(&ev.sample.period, rec + l->off[BT_PF_PERIOD], 8);
-		} else {
-			ret = bt_pd_next(r, &ev, err);
-			if (ret <= 0)
-				break;
-			if (ev.type != PERF_RECORD_SAMPLE)
-				continue;
-		}
-		if (resolve_sample(p, &ev, &smp)) {
-			const struct bt_read_credit *c;
-			int i, n;
-
-			if (p->chains != NULL && chains)
-				smp.chain = bt_chains_sample(p,
-				    bt_pd_layout(r, (size_t)ev.attr), &ev,
-				    smp.module, smp.off);
-			n = l ? -1 : bt_readvals_split(rv, r, &ev, &c);
-			if (n < 0)
-				fn(p, &smp, arg);
-			for (i = 0; i < n; i++) {
-				if ((size_t)c[i].attr >= p->info.nevents || c[i].attr > 255)
-					continue;
-				smp.attr = (uint8_t)c[i].attr;
-				smp.period = BT_MIN(c[i].period, UINT32_MAX);
-				fn(p, &smp, arg);
-			}
-		}
-	}
-	bt_readvals_free(rv);
+	while ((ret = bt_pd_next_raw(r, &type, &misc, &rec, &size, err)) > 0)
+		if (type == PERF_RECORD_SAMPLE &&
+		    (ret = take_sample(p, r, &k, rec, size, bt_pd_tell(r) - size, err)) < 0)
+			break;
+	bt_readvals_free(k.rv);
 	return ret;
 }
 
@@ -686,14 +684,234 @@ count_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 		p->last_time = smp->time;
 }
 
+/* A sample read before every side-band record as old as it was. */
+struct waiting {
+	const uint8_t *rec;	/* in the file; NULL: at copy in the copies */
+	uint64_t at, time;
+	size_t copy;
+	uint32_t size;
+	uint32_t round;		/* rounds read before it */
+};
+
+/*
+ * A sample newer than all that follows (a clock gone wrong) waits this
+ * many rounds at most: the samples after it wait in file order behind it.
+ */
+#define MAX_WAIT_ROUNDS 16
+
+/*
+ * The first read, in one pass (perf's ordered queue): perf record writes
+ * a FINISHED_ROUND after each pass over its ring buffers, and no record
+ * after the round that follows can be older than the newest of the one
+ * before. So at each FINISHED_ROUND, side-band records up to the newest
+ * time of the round before are final: they are applied in time order,
+ * and then the samples waiting up to that time are resolved, in file
+ * order. The file is read once (a DWARF recording is gigabytes of stack
+ * copies) and what waits is a round or two. A recording without times
+ * is read in file order; one without rounds, in two passes.
+ */
+struct first_read {
+	struct bt_profile *p;
+	struct bt_pd_reader *r;
+	struct sample_sink k;
+	BT_VEC(struct sideband) sb;	/* read, not applied yet */
+	size_t sb_sorted;		/* sb[0..sb_sorted) are in time order */
+	uint64_t order;
+	BT_VEC(struct waiting) q;
+	size_t head;			/* q[head..] wait */
+	BT_VEC(uint8_t) copies;		/* records that came out of compressed data */
+	uint64_t limit;			/* side-band and samples up to it are final */
+	uint64_t newest, round_newest;	/* newest time read; at the last round */
+	bool ordered, later;
+	uint32_t rounds;		/* FINISHED_ROUND records read */
+	uint64_t taken;
+};
+
 static int
-pass_samples(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err)
+sb_cmp(const void *a, const void *b)
+{
+	const struct sideband *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return x->order < y->order ? -1 : x->order > y->order;
+}
+
+/* Apply the side-band up to fr->limit, then resolve the samples up to it. */
+static int
+settle(struct first_read *fr, struct bt_error *err)
+{
+	struct bt_profile *p = fr->p;
+	size_t i, n;
+	int ret;
+
+	if (fr->sb.n > fr->sb_sorted) {
+		bt_qsort(fr->sb.v, fr->sb.n, sizeof(*fr->sb.v), sb_cmp);
+		fr->sb_sorted = fr->sb.n;
+	}
+	for (i = 0; i < fr->sb.n && fr->sb.v[i].time <= fr->limit; i++)
+		apply_sideband(p, &p->res->ps, &fr->sb.v[i]);
+	if (i) {
+		memmove(fr->sb.v, fr->sb.v + i, (fr->sb.n - i) * sizeof(*fr->sb.v));
+		fr->sb.n -= i;
+		fr->sb_sorted -= i;
+	}
+	bt_chains_upto(p, fr->limit);
+	for (; fr->head < fr->q.n; fr->head++) {
+		const struct waiting *w = &fr->q.v[fr->head];
+
+		if (w->time > fr->limit && fr->rounds - w->round < MAX_WAIT_ROUNDS)
+			break;
+
+		if (fr->head + 1 < fr->q.n && fr->q.v[fr->head + 1].rec != NULL)
+			__builtin_prefetch(fr->q.v[fr->head + 1].rec + 64);
+		ret = take_sample(p, fr->r, &fr->k, w->rec ? w->rec :
+		    fr->copies.v + w->copy, w->size, w->at, err);
+		if (ret < 0)
+			return ret;
+		fr->taken++;
+	}
+	n = fr->q.n - fr->head;
+	if (n == 0)
+		fr->copies.n = 0;
+	else if (fr->head > 0) {
+		memmove(fr->q.v, fr->q.v + fr->head, n * sizeof(*fr->q.v));
+		for (i = 0; i < n && fr->q.v[i].rec != NULL; i++)
+			;
+		if (i < n && fr->q.v[i].copy > 0) {	/* the copies still waiting, to the front */
+			size_t from = fr->q.v[i].copy;
+			memmove(fr->copies.v, fr->copies.v + from, fr->copies.n - from);
+			fr->copies.n -= from;
+			for (; i < n; i++)
+				if (fr->q.v[i].rec == NULL)
+					fr->q.v[i].copy -= from;
+		}
+	}
+	fr->q.n = n;
+	fr->head = 0;
+	/* the file's pages of what waits stay: they are read again soon */
+	bt_pd_hold(fr->r, n && fr->q.v[0].rec ? fr->q.v[0].at : UINT64_MAX);
+	return 0;
+}
+
+/* Sample rec: resolved now if nothing older can still come, else waits. */
+static int
+read_sample(struct first_read *fr, const uint8_t *rec, size_t size,
+	    struct bt_error *err)
+{
+	uint64_t at = bt_pd_tell(fr->r) - size;
+	struct waiting w;
+
+	w.time = bt_pd_sample_time(fr->r, rec, size);
+	if (w.time > fr->newest)
+		fr->newest = w.time;
+	if (fr->head == fr->q.n && fr->sb.n == 0 && w.time <= fr->limit) {
+		fr->taken++;
+		return take_sample(fr->p, fr->r, &fr->k, rec, size, at, err);
+	}
+	if (!fr->rounds && !fr->taken && fr->q.n >= 65536) {
+		/* no rounds to go by: the side-band first, then the samples */
+		fr->later = true;
+		fr->q.n = 0;
+		fr->copies.n = 0;
+		bt_pd_hold(fr->r, UINT64_MAX);
+		return 0;
+	}
+	w.at = at;
+	w.size = (uint32_t)size;
+	w.round = fr->rounds;
+	w.copy = 0;
+	w.rec = rec;
+	if (!bt_pd_stable(fr->r)) {
+		w.rec = NULL;
+		w.copy = fr->copies.n;
+		BT_ALLOC_GROW(fr->copies.v, fr->copies.n + size, fr->copies.alloc);
+		memcpy(fr->copies.v + fr->copies.n, rec, size);
+		fr->copies.n += size;
+	}
+	BT_VEC_PUSH(fr->q, w);
+	return 0;
+}
+
+static bool
+ordered(struct bt_pd_reader *r)
+{
+	size_t i;
+
+	for (i = 0; i < bt_pd_nattrs(r); i++) {
+		const struct perf_event_attr *a = &bt_pd_attr(r, i)->attr;
+		if (!(a->sample_type & PERF_SAMPLE_TIME) || !a->sample_id_all)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The first read: side-band records and counts, and every event's
+ * whole-run histogram and call chains.
+ */
+static int
+first_read(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err)
 {
 	struct count_state cs = { bt_hist_new(), bt_hist_new() };
+	struct first_read fr;
+	struct bt_pd_event ev;
 	size_t n, i, e;
 	int ret;
 
-	ret = for_each_sample(p, r, count_sample, &cs, true, err);
+	memset(&fr, 0, sizeof(fr));
+	fr.p = p;
+	fr.r = r;
+	fr.ordered = ordered(r);
+	fr.limit = fr.ordered ? 0 : UINT64_MAX;
+	sink_init(&fr.k, p, r, count_sample, &cs, true);
+	bt_pd_rewind(r);
+	for (;;) {
+		const uint8_t *rec;
+		uint32_t type;
+		uint16_t misc;
+		size_t size;
+		struct sideband s;
+
+		ret = bt_pd_next_raw(r, &type, &misc, &rec, &size, err);
+		if (ret <= 0)
+			break;
+		if (type == PERF_RECORD_SAMPLE) {
+			if (!fr.later && (ret = read_sample(&fr, rec, size, err)) < 0)
+				break;
+			continue;
+		}
+		if (type == BT_PD_FINISHED_ROUND && fr.ordered) {
+			fr.rounds++;
+			fr.limit = fr.round_newest;
+			fr.round_newest = fr.newest;
+			if (!fr.later && (ret = settle(&fr, err)) < 0)
+				break;
+			continue;
+		}
+		ret = bt_pd_event_at(r, rec, size, bt_pd_tell(r) - size, &ev, err);
+		if (ret < 0)
+			break;
+		if (ev.has_time && ev.time > fr.newest)
+			fr.newest = ev.time;
+		if (side_record(p, r, &ev, &s)) {
+			s.order = fr.order++;
+			BT_VEC_PUSH(fr.sb, s);
+			if (!fr.ordered && (ret = settle(&fr, err)) < 0)
+				break;
+		}
+	}
+	if (ret == 0) {
+		fr.limit = UINT64_MAX;
+		ret = settle(&fr, err);
+		if (ret == 0 && fr.later)
+			ret = for_each_sample(p, r, count_sample, &cs, true, err);
+	}
+	bt_pd_hold(r, UINT64_MAX);
+	bt_readvals_free(fr.k.rv);
+	BT_VEC_FREE(fr.sb);
+	BT_VEC_FREE(fr.q);
+	BT_VEC_FREE(fr.copies);
 	bt_chains_seal(p);
 	n = bt_hist_take(cs.h, &p->hist);
 	bt_hist_free(cs.h);
@@ -783,21 +1001,6 @@ bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 	return 0;
 }
 
-/* The JIT sources of every recorded process (profile-jit.c). */
-static void
-open_jit(struct bt_profile *p, struct bt_pd_reader *r)
-{
-	const struct perf_event_attr *a = &bt_pd_attr(r, 0)->attr;
-	uint32_t *pids = bt_xcalloc(p->res->ps.v.n + 1, sizeof(*pids));
-	size_t i;
-
-	for (i = 0; i < p->res->ps.v.n; i++)
-		pids[i] = p->res->ps.v.v[i].pid;
-	bt_pjit_open(p, pids, p->res->ps.v.n,
-	    a->use_clockid && a->clockid == CLOCK_MONOTONIC);
-	free(pids);
-}
-
 struct bt_profile *
 bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 {
@@ -817,15 +1020,17 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 	p->info.nevents = ne;
 	if (bt_chains_wanted(r))
 		bt_chains_init(p, r);
-	if (pass_sideband(p, r, err) < 0) {
+	{
+		const struct perf_event_attr *a = &bt_pd_attr(r, 0)->attr;
+		p->res->jit_times = a->use_clockid && a->clockid == CLOCK_MONOTONIC;
+	}
+	if (first_read(p, r, err) < 0) {
 		bt_profile_free(p);
 		return NULL;
 	}
-	open_jit(p, r);
-	if (pass_samples(p, r, err) < 0) {
-		bt_profile_free(p);
-		return NULL;
-	}
+	/* every process's JIT sources are named, with samples or not */
+	for (i = 0; i < p->res->ps.v.n; i++)
+		open_jit(p, p->res->ps.v.v[i].pid);
 	bt_pjit_finish(p);
 	for (i = 0; i < ne; i++)
 		p->info.samples += p->event_samples[i];

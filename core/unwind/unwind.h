@@ -262,9 +262,9 @@ int bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
  * each goes to the process image of its pid current at its time). The
  * method is picked from what the sample has: hybrid (callchain with a
  * user part, and registers), DWARF (registers and stack), frame pointers
- * (callchain). Cheapest when the side-band comes first (a pass with
- * bt_pd_skip_samples()): a record older than one already applied makes
- * the next sample rebuild every image.
+ * (callchain). Cheapest when the records come in time order (a pass with
+ * bt_pd_skip_samples() first, or bt_unwinder_upto()): a record older than
+ * one already applied makes the next sample rebuild every image.
  */
 struct bt_unwinder;
 
@@ -282,6 +282,12 @@ void bt_unwinder_set_buildids(struct bt_unwinder *u,
 void bt_unwinder_set_flags(struct bt_unwinder *u, unsigned flags);
 void bt_unwinder_stats(const struct bt_unwinder *u, struct bt_unwind_stats *st);
 void bt_unwinder_event(struct bt_unwinder *u, const struct bt_pd_event *ev);
+/*
+ * Apply the records up to time t only, the later ones when t grows (a
+ * reader that resolves samples while it reads, in perf's rounds);
+ * UINT64_MAX, the default: all.
+ */
+void bt_unwinder_upto(struct bt_unwinder *u, uint64_t t);
 /* The space of process pid at time t (created empty if pid is unknown). */
 struct bt_unwind_space *bt_unwinder_space(struct bt_unwinder *u, uint32_t pid,
 					  uint64_t time);

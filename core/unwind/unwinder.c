@@ -39,6 +39,9 @@ struct bt_unwinder {
 	BT_VEC(struct sideband) sb;
 	size_t applied;			/* sb[0..applied) are in the images */
 	uint64_t t_applied;		/* time of the newest applied record */
+	uint64_t upto;			/* apply records up to this time (bt_unwinder_upto) */
+	size_t seen;			/* sb.n when it last caught up, with upto */
+	uint64_t seen_upto;
 	uint64_t order;
 	BT_VEC(struct image) images;
 	size_t *latest;			/* pid hash -> newest image index */
@@ -55,7 +58,16 @@ struct bt_unwinder {
 struct bt_unwinder *
 bt_unwinder_new(void)
 {
-	return bt_xcalloc(1, sizeof(struct bt_unwinder));
+	struct bt_unwinder *u = bt_xcalloc(1, sizeof(struct bt_unwinder));
+
+	u->upto = UINT64_MAX;
+	return u;
+}
+
+void
+bt_unwinder_upto(struct bt_unwinder *u, uint64_t t)
+{
+	u->upto = t;
 }
 
 static void
@@ -275,8 +287,10 @@ catch_up(struct bt_unwinder *u)
 {
 	size_t i;
 
-	if (u->applied == u->sb.n)
+	if (u->applied == u->sb.n || (u->seen == u->sb.n && u->seen_upto == u->upto))
 		return;
+	u->seen = u->sb.n;
+	u->seen_upto = u->upto;
 	for (i = u->applied; i < u->sb.n; i++)
 		if (u->sb.v[i].time < u->t_applied)
 			break;
@@ -287,11 +301,11 @@ catch_up(struct bt_unwinder *u)
 	} else if (u->sb.n - u->applied > 1)
 		bt_qsort(u->sb.v + u->applied, u->sb.n - u->applied,
 		    sizeof(*u->sb.v), sb_cmp);
-	for (i = u->applied; i < u->sb.n; i++) {
+	for (i = u->applied; i < u->sb.n && u->sb.v[i].time <= u->upto; i++) {
 		apply(u, &u->sb.v[i]);
 		u->t_applied = u->sb.v[i].time;
 	}
-	u->applied = u->sb.n;
+	u->applied = i;
 }
 
 struct bt_unwind_space *

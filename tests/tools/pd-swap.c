@@ -90,6 +90,13 @@ main(int argc, char **argv)
 	/* attributes and their id arrays */
 	for (o = attrs_off; o < attrs_off + attrs_sz; o += attr_size) {
 		uint64_t ids = g64(o + attr_size - 16), n = g64(o + attr_size - 8) / 8;
+		/* samples are swapped field by field: IP, TID, TIME, CPU, PERIOD only */
+		if (g64(o + 24) != 0x187) {
+			fprintf(stderr, "pd-swap: sample_type 0x%llx: only 0x187 "
+			    "(benchtui --call-graph none) is known\n",
+			    (unsigned long long)g64(o + 24));
+			return 1;
+		}
 		for (i = 0; i < n; i++)
 			s64(ids + i * 8);
 		swap_attr(o, attr_size - 16);
