@@ -14,8 +14,9 @@ SECS=${2:-4}
 B=${B:-build/bench}
 BT=${BT:-./benchtui}
 mkdir -p "$B"
-[ -x "$B/measure" ] || cp build/tools/measure "$B/measure"
-[ -x "$B/first-screen" ] || cc -O2 -Iinclude -o "$B/first-screen" bench/first-screen.c \
+[ "$B/measure" -nt build/tools/measure ] || cp build/tools/measure "$B/measure"
+# (run alone, not from bench/run.sh: built again when the library is newer)
+[ "$B/first-screen" -nt build/libbenchtui.a ] || cc -O2 -Iinclude -o "$B/first-screen" bench/first-screen.c \
 	build/libbenchtui.a $(pkg-config --libs libdw libelf libzstd) -lZydis -lZycore \
 	-liberty -lm -ldl
 m() { "$B/measure" "$@"; }
