@@ -345,6 +345,13 @@ else
 	else
 		fail "Go: numbers differ from the printed ones:"; sed 's/^/     /' "$TMP/msg"
 	fi
+	# the text report's heading of each: "NAME: N ns/op", N as go test printed it
+	"$BT" -i "$TMP/go.data" --stdio --top 0 >"$TMP/go.txt" 2>/dev/null
+	bad=$(awk '$1 ~ /^Benchmark/ && $4 == "ns/op" { print $1 ": " $3 " ns/op," }' "$TMP/go.out" |
+		while read -r want; do grep -qF "## benchmark $want" "$TMP/go.txt" || echo "$want"; done)
+	[ -z "$bad" ] && [ "$(grep -c '^## benchmark ' "$TMP/go.txt")" -ge 4 ] &&
+		ok "Go: the text report heads each benchmark with its ns/op as printed ($(grep -m1 '^## benchmark ' "$TMP/go.txt"))" ||
+		fail "Go: headings: not found: $bad; have: $(grep '^## benchmark ' "$TMP/go.txt" | head -3)"
 	# Fib20 has its own code; b.Run's cases are one closure: their windows
 	names=$(python3 -c "import json,sys; print('\n'.join(b['name'] for b in json.load(open(sys.argv[1]))['benchmarks']))" "$TMP/go.json")
 	fib=$(printf '%s\n' "$names" | grep '^BenchmarkFib20-')

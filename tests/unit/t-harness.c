@@ -443,6 +443,8 @@ test_feeding(void **state)
 	assert_true(bt_harness_result(p, 0)->t_end == 3);
 	assert_true(bt_harness_result(p, 1)->t_end == 5);
 	assert_string_equal(bt_harness_result(p, 1)->name, "BenchmarkB");
+	/* the time as the other harnesses give it: "/op" is the column's */
+	assert_string_equal(bt_harness_result(p, 1)->time.text, "1.5 ns");
 	/* random bytes: no crash, nothing read */
 	srand(3);
 	for (int i = 0; i < 200000; i++)
