@@ -96,6 +96,49 @@ for fn in work_a work_b; do
 	fi
 done
 
+# code labels (NOTYPE symbols in a text section, not hidden) name the code
+# they head when no function covers it, as perf report names samples there
+# and objdump heads them: ld.so's _start and _dl_start_user, from readelf's
+# view of its libc6-dbg symbols
+LDSO=/lib64/ld-linux-x86-64.so.2
+ldbg=$(debug_file "$LDSO")
+if [ -z "$ldbg" ]; then
+	skipped "code labels: no debug file for $LDSO (libc6-dbg)"
+else
+	readelf -SW "$ldbg" >"$TMP/ld.sec" 2>/dev/null
+	readelf -sW "$ldbg" >"$TMP/ld.sym" 2>/dev/null
+	python3 - "$TMP/ld.sec" "$TMP/ld.sym" >"$TMP/ld.want" <<'PY'
+import re, sys
+text = set()
+for l in open(sys.argv[1]):
+    m = re.match(r"\s*\[\s*(\d+)\]\s+(\S+)\s+\S+\s+[0-9a-f]+\s+[0-9a-f]+\s+[0-9a-f]+\s+\S+\s+(\S*)", l)
+    if m and "X" in m.group(3) and "text" in m.group(2):
+        text.add(m.group(1))
+funcs, labels = [], []
+for l in open(sys.argv[2]):
+    f = l.split()
+    if len(f) < 8 or not f[0].endswith(":") or f[6] not in text:
+        continue
+    addr, size = int(f[1], 16), int(f[2], 0)
+    if f[3] == "FUNC" and size:
+        funcs.append((addr, addr + size))
+    elif f[3] == "NOTYPE" and f[5] == "DEFAULT":
+        labels.append((addr, f[7]))
+for a, n in labels:
+    if not any(lo <= a < hi for lo, hi in funcs):
+        print("%x %s" % (a, n))
+PY
+	n=0; bad=""
+	while read -r a name; do
+		got=$("$SYMS" func "$LDSO" "$a" | cut -d' ' -f3)
+		n=$((n + 1))
+		[ "$got" = "$name" ] || bad="$bad $name@$a:$got"
+	done <"$TMP/ld.want"
+	grep -qw _start "$TMP/ld.want" && [ -z "$bad" ] &&
+		ok "code labels of ld.so named as perf names them ($n: $(cut -d' ' -f2 "$TMP/ld.want" | tr '\n' ' '))" ||
+		fail "code labels: want $(tr '\n' ' ' <"$TMP/ld.want"); wrong:$bad"
+fi
+
 # stripped code at scale: every FDE of a stripped program (zstd), looked up
 # at its first, middle and last byte, gives that FDE's bounds and its
 # start as the name (oracle: readelf --debug-dump=frames); never the

@@ -27,6 +27,7 @@ struct fsym {
 	const char *name;	/* demangled, filled on first use */
 	int bind;
 	bool sized;
+	bool label;	/* NOTYPE in code (code_label) */
 };
 
 struct inl {
@@ -147,6 +148,8 @@ better(const struct fsym *a, const struct fsym *b)
 	int ua, ub;
 	size_t la, lb;
 
+	if (a->label != b->label)
+		return a->label;
 	if (a->sized != b->sized)
 		return b->sized;
 	if ((a->bind == STB_WEAK) != (b->bind == STB_WEAK))
@@ -253,7 +256,7 @@ synthesize_plt(struct bt_msyms *m)
 	if (find_section(m->elf, ".plt", &pl0) != NULL &&
 	    pl0.sh_size >= (m->info.e_machine == EM_AARCH64 ? 32u : 16u)) {
 		struct fsym f0 = { pl0.sh_addr, pl0.sh_addr +
-		    (m->info.e_machine == EM_AARCH64 ? 32 : 16), NULL, NULL, STB_LOCAL, true };
+		    (m->info.e_machine == EM_AARCH64 ? 32 : 16), NULL, NULL, STB_LOCAL, true, false };
 		f0.raw = f0.name = "PLT0@plt";
 		BT_VEC_PUSH(m->syms, f0);
 	}
@@ -441,6 +444,32 @@ bt_msyms_probe_dwarf(struct bt_msyms *m)
 	return found || bt_msyms_has_dwarf(m);
 }
 
+/*
+ * A label in code: a NOTYPE symbol, not hidden, in a text section (ld.so's
+ * _start and _dl_start_user, assembler entry points without .type). perf
+ * names samples by them (elf_sym__is_label), as objdump heads code with
+ * them; ARM's mapping symbols ($a, $d, $t, $x) are not names.
+ */
+static bool
+code_label(Elf *elf, GElf_Word shndx, const GElf_Sym *sym, const char *name)
+{
+	int vis = GELF_ST_VISIBILITY(sym->st_other);
+	size_t shstrndx;
+	const char *sec;
+	Elf_Scn *scn;
+	GElf_Shdr sh;
+
+	if (shndx == SHN_ABS || shndx >= SHN_LORESERVE || vis == STV_HIDDEN ||
+	    vis == STV_INTERNAL || name[0] == '$' || elf == NULL)
+		return false;
+	scn = elf_getscn(elf, shndx);
+	if (scn == NULL || gelf_getshdr(scn, &sh) == NULL ||
+	    !(sh.sh_flags & SHF_EXECINSTR) || elf_getshdrstrndx(elf, &shstrndx) != 0)
+		return false;
+	sec = elf_strptr(elf, shstrndx, sh.sh_name);
+	return sec != NULL && strstr(sec, "text") != NULL;
+}
+
 static void
 build_symbols(struct bt_msyms *m)
 {
@@ -463,15 +492,16 @@ build_symbols(struct bt_msyms *m)
 		type = GELF_ST_TYPE(sym.st_info);
 		if ((type == STT_OBJECT || type == STT_TLS) && sym.st_size > 0) {
 			struct fsym o = { addr, addr + sym.st_size, name, NULL,
-				GELF_ST_BIND(sym.st_info), true };
+				GELF_ST_BIND(sym.st_info), true, false };
 			BT_VEC_PUSH(m->objs, o);
 			continue;
 		}
-		if (type != STT_FUNC && type != STT_GNU_IFUNC)
+		f.label = type == STT_NOTYPE && code_label(elf, shndx, &sym, name);
+		if (type != STT_FUNC && type != STT_GNU_IFUNC && !f.label)
 			continue;
 		f.start = addr;
 		f.end = addr + sym.st_size;
-		f.sized = sym.st_size > 0;
+		f.sized = sym.st_size > 0 && !f.label;
 		f.raw = name;
 		f.name = NULL;
 		f.bind = GELF_ST_BIND(sym.st_info);
@@ -494,6 +524,20 @@ build_symbols(struct bt_msyms *m)
 		m->syms.v[out++] = m->syms.v[k];
 	}
 	m->syms.n = out;
+	/* a label inside a function does not split it (perf's would) */
+	{
+		uint64_t covered = 0;	/* end of the sized functions so far */
+
+		for (k = 0, out = 0; k < m->syms.n; k++) {
+			const struct fsym *f = &m->syms.v[k];
+			if (f->label && f->start < covered)
+				continue;
+			if (f->sized && f->end > covered)
+				covered = f->end;
+			m->syms.v[out++] = *f;
+		}
+		m->syms.n = out;
+	}
 	/* zero-size symbols reach to the next symbol, within their section */
 	for (k = 0; k < m->syms.n; k++) {
 		struct fsym *f = &m->syms.v[k];
