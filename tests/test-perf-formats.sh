@@ -165,7 +165,8 @@ d = open(sys.argv[1], "rb").read()
 e = "<" if d[:8] == b"PERFILE2" else ">"
 off, size = struct.unpack_from(e + "QQ", d, 40)
 pos = off
-while pos < off + size // 2:
+# from the middle on, the first record longer than 12 bytes (not a FINISHED_ROUND)
+while pos < off + size // 2 or struct.unpack_from(e + "H", d, pos + 6)[0] <= 12:
     pos += struct.unpack_from(e + "H", d, pos + 6)[0]
 open(sys.argv[2], "wb").write(d[:pos + 12])
 EOF
