@@ -132,6 +132,10 @@ pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t end)
 	case BT_FEAT_COMPRESSED:
 		r->zfeat = true;
 		break;
+	case BT_FEAT_DIR_FORMAT:	/* u64 version; present but short: version 0 */
+		r->dir_feat = true;
+		r->dir_version = end - off >= 8 ? pd_g64(r, r->data + off) : 0;
+		break;
 	case BT_FEAT_TRACING_DATA:
 		r->tracing = r->data + off;
 		r->tracing_len = end - off;

@@ -39,6 +39,14 @@ enum {
 #define PD_ZPOS (1ULL << 63)
 
 struct pd_zstream;	/* decomp.c */
+struct pd_dir;		/* dir.c */
+
+/* perf's directory format (HEADER_DIR_FORMAT) that benchtui reads. */
+#define PD_DIR_VERSION 1
+/* A position in a directory: bits 48-62 say which file (dir.c). */
+#define PD_DIR_SHIFT 48
+#define PD_DIR_OFFSET ((1ULL << PD_DIR_SHIFT) - 1)
+#define PD_DIR_FILE(pos) ((size_t)((pos) >> PD_DIR_SHIFT) & 0x7fff)
 
 struct bt_pd_reader {
 	const uint8_t *data;
@@ -61,6 +69,15 @@ struct bt_pd_reader {
 	bool zlive;		/* the last record came from the decompressed stream */
 	bool zseen;		/* a COMPRESSED record was read */
 	bool zfeat;		/* the COMPRESSED feature */
+	bool dir_feat;		/* the DIR_FORMAT feature */
+	uint64_t dir_version;	/* its version */
+	/*
+	 * A perf record --threads directory (dir.c): the records come from
+	 * one reader per file, merged; this one's own data section is
+	 * empty, so that its iteration ends at once and hands over.
+	 */
+	struct pd_dir *dir;
+	bool borrowed;		/* attrs, layouts, ids are a directory's (dir.c) */
 	struct bt_pd_auxtrace aux;
 	uint64_t aux_seen;	/* AUXTRACE records before this offset are counted */
 
@@ -124,6 +141,36 @@ int pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id);
  */
 int pd_payload(struct bt_pd_reader *r, uint32_t type, const uint8_t *p,
 	       uint16_t sz, uint64_t *payload);
+/*
+ * The next record of r's own data (a directory's file, dir.c): as
+ * bt_pd_next_raw, with its position.
+ */
+int pd_fetch(struct bt_pd_reader *r, const uint8_t **rec, size_t *size,
+	     uint64_t *at, struct bt_error *err);
+/* Map the regular file fd (named name in messages), size bytes (reader.c). */
+int pd_map(int fd, size_t size, const char *name, const uint8_t **data,
+	   struct bt_error *err);
+
+/* A perf record --threads directory (dir.c): dfd, opened as path. */
+struct bt_pd_reader *pd_dir_open(int dfd, const char *path, struct bt_error *err);
+void pd_dir_free(struct bt_pd_reader *r);
+/* The next record of the merged files, as fetch() (reader.c). */
+int pd_dir_fetch(struct bt_pd_reader *r, const uint8_t **rec, size_t *size,
+		 uint64_t *at, struct bt_error *err);
+uint64_t pd_dir_tell(const struct bt_pd_reader *r);
+void pd_dir_seek(struct bt_pd_reader *r, uint64_t pos);
+void pd_dir_rewind(struct bt_pd_reader *r);
+void pd_dir_hold(struct bt_pd_reader *r, uint64_t pos);
+void pd_dir_skip_samples(struct bt_pd_reader *r, bool skip);
+bool pd_dir_stable(const struct bt_pd_reader *r);
+const char *pd_dir_where(const struct bt_pd_reader *r, uint64_t pos, char *buf,
+			 size_t len);
+/* What the files' readers saw: hardware trace, compressed data, bytes. */
+const struct bt_pd_auxtrace *pd_dir_auxtrace(const struct bt_pd_reader *r);
+bool pd_dir_compressed(const struct bt_pd_reader *r);
+uint64_t pd_dir_data_size(const struct bt_pd_reader *r);
+size_t pd_dir_nfiles(const struct bt_pd_reader *r);
+
 /* Pipe mode: attrs, names, features and build-ids from the records (pipe.c). */
 int pd_read_pipe_header(struct bt_pd_reader *r, struct bt_error *err);
 

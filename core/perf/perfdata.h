@@ -8,8 +8,10 @@
  * offset. Both byte orders are read, and the other shapes perf writes:
  * pipe mode (`perf record -o -`: attrs, names and features are records of
  * the stream), compressed data (`perf record -z`: the records come out of
- * zstd-compressed COMPRESSED records) and hardware trace (AUXTRACE records
- * with their payload after them, skipped: the trace is not decoded).
+ * zstd-compressed COMPRESSED records), hardware trace (AUXTRACE records
+ * with their payload after them, skipped: the trace is not decoded) and
+ * the directory of `perf record --threads` (a header file and one file of
+ * records per ring buffer, merged in time order: dir.c).
  */
 #ifndef BENCHTUI_PERFDATA_H
 #define BENCHTUI_PERFDATA_H
@@ -36,6 +38,7 @@ enum {
 	BT_FEAT_EVENT_DESC = 12,
 	BT_FEAT_AUXTRACE = 18,
 	BT_FEAT_SAMPLE_TIME = 21,
+	BT_FEAT_DIR_FORMAT = 24,	/* u64 version: a perf record --threads directory */
 	BT_FEAT_COMPRESSED = 27,
 	/*
 	 * benchtui's own section (key=value lines, then the vDSO image) was
@@ -146,6 +149,11 @@ struct bt_pd_reader;
  * copied, once per process, into an unnamed temporary file (O_TMPFILE in
  * $TMPDIR or /tmp, else a memfd), so that opening "-" again (a second
  * read of the samples) reads the same bytes, and nothing is left behind.
+ * A directory is read as perf record --threads writes one: its "data"
+ * file (with the DIR_FORMAT feature) and its "data.N" files, each a
+ * regular file (a symbolic link, a FIFO... is refused), their records
+ * merged in time order with a FINISHED_ROUND every few thousand, as if
+ * one file held them (positions: bt_pd_tell()).
  */
 struct bt_pd_reader *bt_pd_open(const char *path, struct bt_error *err);
 /* Same, from memory (the fuzz target); data must outlive the reader. */
@@ -176,6 +184,8 @@ const void *bt_pd_benchtui(const struct bt_pd_reader *r, size_t *len);
 uint64_t bt_pd_data_size(const struct bt_pd_reader *r);
 /* Pipe mode (`perf record -o -`). */
 bool bt_pd_pipe(const struct bt_pd_reader *r);
+/* The number of files of a perf record --threads directory; 0 for a file. */
+size_t bt_pd_nfiles(const struct bt_pd_reader *r);
 /* Compressed (`perf record -z`): the COMPRESSED feature, or a record seen. */
 bool bt_pd_compressed(const struct bt_pd_reader *r);
 /*
@@ -244,9 +254,22 @@ int bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
  * size of the record just read; both are immediate, except that in a
  * compressed file any other position is reached by reading again from the
  * start.
+ *
+ * In a directory, a position is that of a record in its own file (bits
+ * 48-62: the file, 0 for "data", N + 1 for data.N); bt_pd_tell() is the
+ * position after the record just read, in its file, so that bt_pd_tell()
+ * minus its size is its position. bt_pd_seek(pos) makes the record at pos
+ * the next: immediate for the record just read, else by reading again
+ * from the start.
  */
 uint64_t bt_pd_tell(const struct bt_pd_reader *r);
 void bt_pd_seek(struct bt_pd_reader *r, uint64_t pos);
+/*
+ * Where position pos is, for messages: "offset N", "offset N of
+ * 'DIR/data.3'" in a directory, or a byte of the decompressed data.
+ */
+const char *bt_pd_where(const struct bt_pd_reader *r, uint64_t pos, char *buf,
+			size_t len);
 /* Return SAMPLE records without decoding them (a pass over the side-band). */
 void bt_pd_skip_samples(struct bt_pd_reader *r, bool skip);
 /* Restart iteration at the first record. */

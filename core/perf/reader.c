@@ -371,13 +371,33 @@ fail:
 	return -BT_EIO;
 }
 
+int
+pd_map(int fd, size_t size, const char *name, const uint8_t **data,
+       struct bt_error *err)
+{
+	void *p;
+
+	/*
+	 * A small file is prefaulted (one call instead of a fault per page); a
+	 * big one is read in a window: pages behind it are dropped, so memory
+	 * does not grow with the length of the recording.
+	 */
+	p = mmap(NULL, size, PROT_READ, MAP_PRIVATE |
+	    (size <= WINDOW ? MAP_POPULATE : 0), fd, 0);
+	if (p == MAP_FAILED)
+		return bt_error_errno(err, BT_EIO, errno, "cannot map %s", name);
+	madvise(p, size, MADV_SEQUENTIAL);
+	*data = p;
+	return 0;
+}
+
 struct bt_pd_reader *
 bt_pd_open(const char *path, struct bt_error *err)
 {
 	struct bt_pd_reader *r;
 	struct stat st;
 	char name[208];
-	void *p;
+	const uint8_t *p;
 	int fd;
 
 	if (strcmp(path, "-") == 0) {
@@ -395,7 +415,17 @@ bt_pd_open(const char *path, struct bt_error *err)
 		    "cannot open %s", name);
 		return NULL;
 	}
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+	if (fstat(fd, &st) < 0) {
+		bt_error_errno(err, BT_EIO, errno, "cannot read %s", name);
+		close(fd);
+		return NULL;
+	}
+	if (S_ISDIR(st.st_mode) && strcmp(path, "-") != 0) {
+		r = pd_dir_open(fd, path, err);	/* perf record --threads */
+		close(fd);
+		return r;
+	}
+	if (!S_ISREG(st.st_mode)) {
 		bt_error_set(err, BT_EFORMAT, "%s is not a regular file", name);
 		close(fd);
 		return NULL;
@@ -405,19 +435,11 @@ bt_pd_open(const char *path, struct bt_error *err)
 		close(fd);
 		return NULL;
 	}
-	/*
-	 * A small file is prefaulted (one call instead of a fault per page); a
-	 * big one is read in a window: pages behind it are dropped, so memory
-	 * does not grow with the length of the recording.
-	 */
-	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE |
-	    (st.st_size <= WINDOW ? MAP_POPULATE : 0), fd, 0);
-	close(fd);
-	if (p == MAP_FAILED) {
-		bt_error_errno(err, BT_EIO, errno, "cannot map %s", name);
+	if (pd_map(fd, (size_t)st.st_size, name, &p, err) < 0) {
+		close(fd);
 		return NULL;
 	}
-	madvise(p, (size_t)st.st_size, MADV_SEQUENTIAL);
+	close(fd);
 	r = bt_pd_open_mem(p, (size_t)st.st_size, err);
 	if (r == NULL) {
 		if (err != NULL) {
@@ -425,10 +447,17 @@ bt_pd_open(const char *path, struct bt_error *err)
 			snprintf(msg, sizeof(msg), "%s: %.300s", name, err->msg);
 			memcpy(err->msg, msg, sizeof(msg));
 		}
-		munmap(p, (size_t)st.st_size);
+		munmap((void *)p, (size_t)st.st_size);
 		return NULL;
 	}
 	r->mapped = true;
+	if (r->dir_feat) {
+		/* its records are in the data.N beside it: read alone, it has none */
+		bt_error_set(err, BT_EFORMAT, "%s is the header of a perf record "
+		    "--threads directory: open the directory", name);
+		bt_pd_close(r);
+		return NULL;
+	}
 	return r;
 }
 
@@ -439,13 +468,17 @@ bt_pd_close(struct bt_pd_reader *r)
 
 	if (r == NULL)
 		return;
-	for (i = 0; i < r->nattrs; i++) {
+	if (r->dir != NULL)
+		pd_dir_free(r);
+	for (i = 0; i < r->nattrs && !r->borrowed; i++) {
 		free(r->attrs[i].name);
 		free(r->attrs[i].ids);
 	}
-	free(r->attrs);
-	free(r->layouts);
-	free(r->ids);
+	if (!r->borrowed) {
+		free(r->attrs);
+		free(r->layouts);
+		free(r->ids);
+	}
 	for (i = 0; i < PD_FEAT_BITS; i++)
 		free(r->feat_str[i]);
 	for (i = 0; i < r->cmdline_argc; i++)
@@ -526,7 +559,13 @@ bt_pd_benchtui(const struct bt_pd_reader *r, size_t *len)
 uint64_t
 bt_pd_data_size(const struct bt_pd_reader *r)
 {
-	return r->data_sec.size;
+	return r->dir != NULL ? pd_dir_data_size(r) : r->data_sec.size;
+}
+
+size_t
+bt_pd_nfiles(const struct bt_pd_reader *r)
+{
+	return r->dir != NULL ? pd_dir_nfiles(r) : 0;
 }
 
 bool
@@ -538,13 +577,13 @@ bt_pd_pipe(const struct bt_pd_reader *r)
 bool
 bt_pd_compressed(const struct bt_pd_reader *r)
 {
-	return r->zfeat || r->zseen;
+	return r->zfeat || r->zseen || (r->dir != NULL && pd_dir_compressed(r));
 }
 
 const struct bt_pd_auxtrace *
 bt_pd_auxtrace(const struct bt_pd_reader *r)
 {
-	return &r->aux;
+	return r->dir != NULL ? pd_dir_auxtrace(r) : &r->aux;
 }
 
 const struct bt_perf_layout *
@@ -655,9 +694,11 @@ compressed_data(struct bt_pd_reader *r, uint32_t type, const uint8_t *p,
 }
 
 /* Where a record is, for messages: "offset N" or a place in compressed data. */
-static const char *
-where(const struct bt_pd_reader *r, uint64_t pos, char *buf, size_t len)
+const char *
+bt_pd_where(const struct bt_pd_reader *r, uint64_t pos, char *buf, size_t len)
 {
+	if (r->dir != NULL)
+		return pd_dir_where(r, pos, buf, len);
 	if (pos & PD_ZPOS && r->z != NULL)
 		return pd_z_where(r->z, pos, buf, len);
 	snprintf(buf, len, "offset %llu", (unsigned long long)pos);
@@ -668,11 +709,11 @@ static int
 too_short(const struct bt_pd_reader *r, uint64_t pos, uint32_t type, size_t sz,
 	  struct bt_error *err)
 {
-	char buf[128];
+	char buf[384];
 
 	return bt_error_set(err, BT_EFORMAT,
 	    "record of type %u at %s is too short (%zu bytes)", type,
-	    where(r, pos, buf, sizeof(buf)), sz);
+	    bt_pd_where(r, pos, buf, sizeof(buf)), sz);
 }
 
 /*
@@ -736,7 +777,7 @@ fetch_slow(struct bt_pd_reader *r, const uint8_t **rec, size_t *size,
 	   uint64_t *at, struct bt_error *err)
 {
 	uint64_t end = r->data_sec.offset + r->data_sec.size;
-	char buf[128];
+	char buf[384];
 
 	for (;;) {
 		const uint8_t *p;
@@ -757,7 +798,7 @@ fetch_slow(struct bt_pd_reader *r, const uint8_t **rec, size_t *size,
 				if (type == PD_COMPRESSED || type == PD_COMPRESSED2)
 					return bt_error_set(err, BT_EFORMAT,
 					    "compressed record inside compressed data at %s",
-					    where(r, zpos, buf, sizeof(buf)));
+					    bt_pd_where(r, zpos, buf, sizeof(buf)));
 				if (special(type)) {
 					if (pd_payload(r, type, p, (uint16_t)*size, &payload) < 0)
 						return too_short(r, zpos, type, *size, err);
@@ -827,8 +868,8 @@ fetch(struct bt_pd_reader *r, const uint8_t **rec, size_t *size, uint64_t *at,
 	if (r->z != NULL || r->skip)
 		return fetch_slow(r, rec, size, at, err);
 	ret = file_record(r, &p, &sz, err);
-	if (ret <= 0)
-		return ret;
+	if (ret <= 0)	/* a directory's records come from its files, merged */
+		return ret == 0 && r->dir != NULL ? pd_dir_fetch(r, rec, size, at, err) : ret;
 	if (special(pd_g32(r, p)))
 		return fetch_slow(r, rec, size, at, err);
 	*at = r->pos;
@@ -836,6 +877,13 @@ fetch(struct bt_pd_reader *r, const uint8_t **rec, size_t *size, uint64_t *at,
 	*rec = p;
 	*size = sz;
 	return 1;
+}
+
+int
+pd_fetch(struct bt_pd_reader *r, const uint8_t **rec, size_t *size,
+	 uint64_t *at, struct bt_error *err)
+{
+	return fetch(r, rec, size, at, err);
 }
 
 int
@@ -855,6 +903,8 @@ bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
 uint64_t
 bt_pd_tell(const struct bt_pd_reader *r)
 {
+	if (r->dir != NULL)
+		return pd_dir_tell(r);
 	return r->z != NULL && r->zlive ? pd_z_tell(r->z) : r->pos;
 }
 
@@ -865,6 +915,10 @@ bt_pd_seek(struct bt_pd_reader *r, uint64_t pos)
 	size_t size;
 	uint64_t at;
 
+	if (r->dir != NULL) {
+		pd_dir_seek(r, pos);
+		return;
+	}
 	if (pos == bt_pd_tell(r))
 		return;
 	if (r->z == NULL) {
@@ -894,6 +948,8 @@ void
 bt_pd_skip_samples(struct bt_pd_reader *r, bool skip)
 {
 	r->skip_samples = skip;
+	if (r->dir != NULL)
+		pd_dir_skip_samples(r, skip);
 }
 
 void
@@ -910,6 +966,8 @@ bt_pd_rewind(struct bt_pd_reader *r)
 	r->last = UINT64_MAX;
 	if (r->z != NULL)
 		pd_z_reset(r->z);
+	if (r->dir != NULL)
+		pd_dir_rewind(r);
 }
 
 int
@@ -1048,7 +1106,7 @@ decode_at(struct bt_pd_reader *r, const uint8_t *p, size_t size, uint64_t at,
 {
 	size_t body, trailer;
 	struct bt_perf_sample id;
-	char buf[128];
+	char buf[384];
 
 	/* no memset of the whole event: this runs for every sample */
 	ev->pid = ev->tid = ev->cpu = 0;
@@ -1065,7 +1123,7 @@ decode_at(struct bt_pd_reader *r, const uint8_t *p, size_t size, uint64_t at,
 		    &ev->sample) < 0)
 			return bt_error_set(err, BT_EFORMAT,
 			    "sample at %s is shorter than its sample_type says",
-			    where(r, at, buf, sizeof(buf)));
+			    bt_pd_where(r, at, buf, sizeof(buf)));
 		ev->pid = ev->sample.pid;
 		ev->tid = ev->sample.tid;
 		ev->cpu = ev->sample.cpu;
@@ -1142,11 +1200,15 @@ void
 bt_pd_hold(struct bt_pd_reader *r, uint64_t pos)
 {
 	r->hold = pos;
+	if (r->dir != NULL)
+		pd_dir_hold(r, pos);
 }
 
 bool
 bt_pd_stable(const struct bt_pd_reader *r)
 {
+	if (r->dir != NULL)
+		return pd_dir_stable(r);
 	return !(r->z != NULL && r->zlive);
 }
 

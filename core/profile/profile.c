@@ -593,10 +593,13 @@ take_sample(struct bt_profile *p, struct bt_pd_reader *r, struct sample_sink *k,
 	int i, n;
 
 	if (l != NULL) {
-		if (size < l->fixed_size)
+		if (size < l->fixed_size) {
+			char where[384];
+
 			return bt_error_set(err, BT_EFORMAT,
-			    "sample at offset %llu is shorter than its sample_type says",
-			    (unsigned long long)at);
+			    "sample at %s is shorter than its sample_type says",
+			    bt_pd_where(r, at, where, sizeof(where)));
+		}
 		ev.type = PERF_RECORD_SAMPLE;
 		memcpy(&ev.misc, rec + 4, 2);
 		ev.attr = 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "base.h"
 #include "benchtui/profile.h"
@@ -98,6 +99,116 @@ static int
 sample(struct bt_pd_writer *w, uint64_t *t, uint64_t ip, uint16_t mode)
 {
 	return synth_sample(w, ip, PID, PID, *t += 250000, mode);
+}
+
+static int
+write_file(const char *path, const void *data, size_t len)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f == NULL)
+		return -1;
+	if (len && fwrite(data, 1, len, f) != len) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+/*
+ * The perf.data file in sb (native byte order) with feature bit 24,
+ * DIR_FORMAT, set: the section table gets its entry in bit order and
+ * every section moves behind the longer table.
+ */
+static int
+add_dir_format(struct bt_strbuf *sb, uint64_t version, struct bt_strbuf *out)
+{
+	uint64_t doff, dsize, bits[4], tab, nold = 0, nnew, pos;
+	int b;
+
+	if (sb->len < 104)
+		return -1;
+	memcpy(&doff, sb->buf + 40, 8);
+	memcpy(&dsize, sb->buf + 48, 8);
+	memcpy(bits, sb->buf + 72, 32);
+	for (b = 0; b < 256; b++)
+		nold += bits[b / 64] >> (b % 64) & 1;
+	tab = doff + dsize;
+	if (bits[0] >> 24 & 1 || tab + nold * 16 > sb->len)
+		return -1;
+	bits[0] |= 1ULL << 24;
+	nnew = nold + 1;
+	bt_strbuf_add(out, sb->buf, (size_t)tab);
+	memcpy(out->buf + 72, bits, 32);
+	pos = tab + nnew * 16;
+	for (b = 0, nold = 0; b < 256; b++) {	/* the table: old sections moved, then 24 */
+		uint64_t e[2];
+
+		if (!(bits[b / 64] >> (b % 64) & 1))
+			continue;
+		if (b == 24) {
+			e[0] = pos;
+			e[1] = 8;
+		} else {
+			memcpy(e, sb->buf + tab + nold++ * 16, 16);
+			e[0] = pos;
+		}
+		pos += e[1];
+		bt_strbuf_add(out, e, 16);
+	}
+	for (b = 0, nold = 0; b < 256; b++) {	/* the sections, in the same order */
+		uint64_t e[2];
+
+		if (!(bits[b / 64] >> (b % 64) & 1))
+			continue;
+		if (b == 24) {
+			bt_strbuf_add(out, &version, 8);
+			continue;
+		}
+		memcpy(e, sb->buf + tab + nold++ * 16, 16);
+		if (e[0] + e[1] > sb->len)
+			return -1;
+		bt_strbuf_add(out, sb->buf + e[0], (size_t)e[1]);
+	}
+	return 0;
+}
+
+int
+synth_dir(const char *dir, const char *header, const char *const *files,
+	  size_t nfiles, uint64_t version)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT, out = BT_STRBUF_INIT;
+	char path[512];
+	size_t i;
+	int ret = -1;
+
+	mkdir(dir, 0700);
+	if (bt_strbuf_read_file(&sb, header, 0) < 0 || add_dir_format(&sb, version, &out) < 0)
+		goto out;
+	snprintf(path, sizeof(path), "%s/data", dir);
+	if (write_file(path, out.buf, out.len) < 0)
+		goto out;
+	for (i = 0; i < nfiles; i++) {
+		uint64_t doff = 0, dsize = 0;
+
+		bt_strbuf_reset(&sb);
+		if (files[i] != NULL) {
+			if (bt_strbuf_read_file(&sb, files[i], 0) < 0 || sb.len < 104)
+				goto out;
+			memcpy(&doff, sb.buf + 40, 8);
+			memcpy(&dsize, sb.buf + 48, 8);
+			if (doff + dsize > sb.len)
+				goto out;
+		}
+		snprintf(path, sizeof(path), "%s/data.%zu", dir, i);
+		if (write_file(path, sb.buf + doff, (size_t)dsize) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	bt_strbuf_release(&sb);
+	bt_strbuf_release(&out);
+	return ret;
 }
 
 int

@@ -20,6 +20,16 @@ int synth_mmap2(struct bt_pd_writer *w, uint32_t pid, uint64_t start, uint64_t l
 		uint64_t pgoff, const char *path, uint64_t time);
 
 /*
+ * A perf record --threads directory at dir (made if missing): "data" is
+ * the recording at header with the DIR_FORMAT feature (version) added;
+ * data.0 .. data.(nfiles - 1) hold the data sections of the recordings
+ * at files[i], records without a header (NULL: an empty file). Returns 0,
+ * or -1.
+ */
+int synth_dir(const char *dir, const char *header, const char *const *files,
+	      size_t nfiles, uint64_t version);
+
+/*
  * A temporary directory for a test (mkdtemp on tmpl, "/tmp/bt-x.XXXXXX"),
  * and a fixture compiled into it: cc FLAGS -o DIR/NAME tests/fixtures/SRC.
  * Return 0, or -1.

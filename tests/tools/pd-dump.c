@@ -2,7 +2,8 @@
  * pd-dump: print what benchtui's perf.data reader sees in a file, for the
  * tests (compared with `perf script -D` / `perf report --header-only`).
  *   pd-dump FILE            summary: attrs, features, record counts, the
- *                           file's shape (pipe, compressed, hardware trace)
+ *                           file's shape (pipe, compressed, hardware trace,
+ *                           the files of a perf record --threads directory)
  *   pd-dump FILE samples    one line per sample: pid tid time cpu period ip
  *   pd-dump FILE mmaps      one line per MMAP/MMAP2
  *   pd-dump FILE times      ns from the first record (exec) to the first sample
@@ -60,8 +61,8 @@ main(int argc, char **argv)
 		printf("%" PRIu64 "\n", first_sample - first_rec);
 	if (strcmp(mode, "summary") != 0)
 		goto out;
-	printf("swapped %d\npipe %d\ncompressed %d\n", bt_pd_swapped(r),
-	    bt_pd_pipe(r), bt_pd_compressed(r));
+	printf("swapped %d\npipe %d\ncompressed %d\nfiles %zu\n", bt_pd_swapped(r),
+	    bt_pd_pipe(r), bt_pd_compressed(r), bt_pd_nfiles(r));
 	{
 		const struct bt_pd_auxtrace *aux = bt_pd_auxtrace(r);
 		if (aux->present)

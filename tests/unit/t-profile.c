@@ -117,6 +117,69 @@ test_rounds(void **state)
 	free(path);
 }
 
+/* One file of a directory: a recording whose data section is its records. */
+static char *
+dir_file(const char *name, int cpu)
+{
+	char *path = bt_xasprintf("%s/%s", dir, name);
+	struct bt_pd_writer *w = create(path);
+	struct bt_error err = { 0 };
+	struct bt_pd_features f;
+	uint64_t i;
+
+	if (cpu < 0)	/* "data": what perf synthesized for another process */
+		assert_int_equal(synth_mmap2(w, 7, 0x400000, 0x1000, 0, "/bin/x", 0), 0);
+	if (cpu == 1)
+		assert_int_equal(synth_mmap2(w, 100, 0x400000, 0x1000, 0, "/bin/a", 10), 0);
+	for (i = 0; cpu >= 0 && i < 6000; i++) {
+		uint64_t t = 100 + 2 * i + (uint64_t)cpu;
+
+		if (cpu == 1 && t == 6003)	/* /bin/b replaces /bin/a at 6001 */
+			assert_int_equal(synth_mmap2(w, 100, 0x400000, 0x1000, 0x2000,
+			    "/bin/b", 6001), 0);
+		assert_int_equal(synth_sample(w, 0x400100 + 4 * (uint64_t)cpu, 100, 100, t,
+		    PERF_RECORD_MISC_USER), 0);
+	}
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(bt_pd_finish(w, &f, &err), 0);
+	return path;
+}
+
+/*
+ * perf record --threads: the mappings in data.1, the samples of both
+ * CPUs in data.0 and data.1 (no FINISHED_ROUND in either): each sample
+ * resolved in the mapping of its time, in one pass.
+ */
+static void
+test_dir(void **state)
+{
+	char *hdr = dir_file("hdr.data", -1), *c0 = dir_file("cpu0.data", 0);
+	char *c1 = dir_file("cpu1.data", 1), *d = bt_xasprintf("%s/thr.data", dir);
+	const char *files[2] = { c0, c1 };
+	struct bt_error err = { 0 };
+	struct bt_profile *p;
+
+	assert_int_equal(synth_dir(d, hdr, files, 2, 1), 0);
+	p = bt_profile_open(d, &err);
+	if (p == NULL)
+		fail_msg("%s", err.msg);
+	assert_int_equal(bt_profile_info(p)->samples, 12000);
+	assert_int_equal(p->unresolved, 0);
+	assert_int_equal(count(p, "/bin/a", 0x100), 2951);	/* data.0, 100..6000 */
+	assert_int_equal(count(p, "/bin/a", 0x104), 2950);	/* data.1, 101..5999 */
+	assert_int_equal(count(p, "/bin/b", 0x2100), 3049);
+	assert_int_equal(count(p, "/bin/b", 0x2104), 3050);
+	bt_profile_free(p);
+	assert_int_equal(test_rmdir(d), 0);
+	unlink(hdr);
+	unlink(c0);
+	unlink(c1);
+	free(hdr);
+	free(c0);
+	free(c1);
+	free(d);
+}
+
 /*
  * No FINISHED_ROUND (a recorder that writes none): more samples than wait
  * for rounds, then the mapping they run in, older than all of them.
@@ -202,6 +265,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rounds),
 		cmocka_unit_test(test_no_rounds),
+		cmocka_unit_test(test_dir),
 		cmocka_unit_test(test_no_times),
 	};
 	int ret;
