@@ -3,8 +3,9 @@
 # with perf's counts (DESIGN.md §9): compressed recordings (perf record -z),
 # pipe mode (perf record -o -, from a file and from standard input, several
 # events, after perf inject), hardware trace (AUXTRACE records with their
-# payload, put around real samples: no PMU here), and a recording cut
-# inside a record.
+# payload, put around real samples: no PMU here), a recording cut inside
+# a record, and perf record --threads's directory (data and data.N, with
+# and without -g and -z; what is refused in one).
 . tests/lib.sh
 command -v perf >/dev/null || skip "perf is not installed (scripts/deps.sh installs linux-perf)"
 need_recording
@@ -19,9 +20,10 @@ plt_as_init() {
 }
 
 # "samples dso symbol" of user-space functions, as perf report sees them
-# (as in test-perf.sh); with an event name, that event's section only
+# (as in test-perf.sh; each function's own samples, also with call chains);
+# with an event name, that event's section only
 perf_funcs() {
-	perf report -i "$1" --stdio --sort dso,sym -F sample,dso,sym 2>/dev/null |
+	perf report -i "$1" --stdio --no-children -g none --sort dso,sym -F sample,dso,sym 2>/dev/null |
 		awk -v ev="${2:-}" '/^# Samples: .* of event / { e = $NF; gsub("\047", "", e); next }
 		     $3 == "[.]" && (ev == "" || e == ev) { print $1, $2, $4 }' | plt_as_init | sort -k2
 }
@@ -32,13 +34,16 @@ perf_total() {
 		     !/^#/ && NF && (ev == "" || e == ev) { s += $1 } END { print s + 0 }'
 }
 # the same from a benchtui --stdio --top 1 report (PLT stubs summed as perf's _init;
-# the symbol is the last column, C names here)
+# the symbol is the last column, C names here; with call chains a Children
+# column, and rows of functions with no samples of their own, as perf's
+# --children lists them)
 report_funcs() {
-	awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit }
-	     t && $3 != "[kernel]" && $3 != "[unknown]" {
-		if ($NF ~ /@plt$/) { plt[$3] += $2; next }
-		print $2, $3, $NF }
-	     END { for (m in plt) print plt[m], m, "_init" }' "$1" | sort -k2
+	awk '/^#Percent/ { for (i = 1; i <= NF; i++) if ($i == "Module") m = i; t = 1; next }
+	     t && NF == 0 { exit }
+	     t && $2 != 0 && $m != "[kernel]" && $m != "[unknown]" {
+		if ($NF ~ /@plt$/) { plt[$m] += $2; next }
+		print $2, $m, $NF }
+	     END { for (x in plt) print plt[x], x, "_init" }' "$1" | sort -k2
 }
 report_total() { awk '/^# samples:/ { sub(",", "", $3); print $3; exit }' "$1"; }
 bt_report() {	# bt_report FILE OUT [benchtui options]
@@ -175,4 +180,106 @@ EOF
 	[ $rc = 2 ] && grep -q "runs past the end of the data (truncated file?)" "$TMP/err" &&
 		ok "$(basename "$f") cut inside a record: $(cat "$TMP/err")" || fail "$(basename "$f") cut: rc $rc: $(cat "$TMP/err")"
 done
+# --- perf record --threads: a directory, "data" (header, features, what
+# perf's main thread wrote) and data.N (each CPU's ring buffer), merged in
+# time order (docs/formats.md). procs migrate: a process and its child,
+# each on every CPU in turn, their mappings in the file of the CPU that
+# ran the exec, their samples in every file; procs fork: three processes
+P=$(fixture procs -pthread)
+Pfp=$(fixture_as procs-fp procs.c cc -O2 -g -fno-omit-frame-pointer -pthread)
+thr_rec() {	# NAME PROGRAM MODE [PERF_OPTIONS...]: perf record --threads of PROGRAM MODE
+	n=$1 prog=$2 mode=$3; shift 3
+	rm -rf "$SHARE/$n.data"
+	perf record -q --threads -e cpu-clock -F 4000 "$@" -o "$SHARE/$n.data" "$prog" "$mode" >/dev/null 2>&1
+}
+perf_reports() {	# FILE: $FILE.children, $FILE.folded (tests/tools/chains-oracle.py)
+	perf report -i "$1" --children --no-inline --stdio -g none --sort dso,sym 2>/dev/null >"$1.children"
+	perf report -i "$1" --no-children --no-inline --stdio --sort dso,sym \
+		-g folded,0,callee,function,count 2>/dev/null >"$1.folded"
+}
+# which files hold which records: "data.0: 4 mmaps, 1180 samples; ..."
+dir_files() {
+	python3 - "$1" <<'PY'
+import os, struct, sys
+out = []
+for name in sorted(os.listdir(sys.argv[1])):
+    if not name.startswith("data."):
+        continue
+    d = open(os.path.join(sys.argv[1], name), "rb").read()
+    pos = n = m = 0
+    while pos + 8 <= len(d):
+        t, sz = struct.unpack_from("<I2xH", d, pos)
+        if sz < 8:
+            break
+        n += t == 9
+        m += t in (1, 10)
+        pos += sz
+    out.append("%s: %d mmaps, %d samples" % (name, m, n))
+print("; ".join(out))
+PY
+}
+if oracle thr thr_rec thr "$P" migrate; then
+	files=$(dir_files "$SHARE/thr.data")
+	case $files in
+	*"0 mmaps, "[1-9]*) ;;
+	*) [ "$(nproc)" -gt 1 ] && fail "procs migrate: no file with samples and none of their mappings: $files" ;;
+	esac
+	bt_report "$SHARE/thr.data" "$TMP/thr.txt"
+	agree "perf record --threads ($files)" "$SHARE/thr.data" "$TMP/thr.txt"
+	oracle thrz thr_rec thrz "$P" fork -z
+	bt_report "$SHARE/thrz.data" "$TMP/thrz.txt"
+	agree "perf record --threads -z, three processes" "$SHARE/thrz.data" "$TMP/thrz.txt"
+	oracle thrg thr_rec thrg "$Pfp" migrate -g
+	oracle thrg-reports perf_reports "$SHARE/thrg.data"
+	bt_report "$SHARE/thrg.data" "$TMP/thrg.txt"
+	agree "perf record --threads -g ($(dir_files "$SHARE/thrg.data"))" "$SHARE/thrg.data" "$TMP/thrg.txt"
+	if "$BT" -i "$SHARE/thrg.data" --export "$TMP/thrg.json" --format json --top 0 2>"$TMP/err"; then
+		python3 "$TOP/tests/tools/chains-oracle.py" "$TMP/thrg.json" "$SHARE/thrg.data.children" \
+		    "$SHARE/thrg.data.folded" >"$TMP/o" &&
+			{ cat "$TMP/o"; ok "perf record --threads -g: perf report --children's inclusive percents and callers"; } ||
+			fail "perf record --threads -g: $(cat "$TMP/o")"
+	else
+		fail "benchtui -i thrg.data: $(cat "$TMP/err")"
+	fi
+	# what is not perf's directory, or a file of it that is not a regular
+	# file, missing or cut: exit 2, one line that names it
+	refused() {	# WHAT DIR PATTERN
+		timeout 20 "$BT" -i "$2" --stdio >/dev/null 2>"$TMP/err"
+		rc=$?
+		if [ $rc = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && grep -q -- "$3" "$TMP/err"; then
+			ok "$1: $(cat "$TMP/err")"
+		else
+			fail "$1: exit $rc, want 2 and one line with '$3': $(head -c 300 "$TMP/err")"
+		fi
+	}
+	mkdir "$TMP/empty.data"
+	refused "a directory without 'data'" "$TMP/empty.data" "is not a regular file, nor a perf record --threads directory"
+	mkdir "$TMP/plain.data" && cp "$SHARE/u.data" "$TMP/plain.data/data"
+	refused "a directory whose 'data' has no DIR_FORMAT" "$TMP/plain.data" "/data' has no DIR_FORMAT feature"
+	refused "the directory's 'data' alone" "$SHARE/thr.data/data" "is the header of a perf record --threads directory"
+	d=$TMP/copy.data
+	cp -r "$SHARE/thr.data" "$d" && mv "$d/data.1" "$TMP/data.1" && ln -s "$TMP/data.1" "$d/data.1"
+	refused "data.1 a symbolic link" "$d" "/data.1' is a symbolic link, not a regular file"
+	rm "$d/data.1" && mkfifo "$d/data.1"
+	refused "data.1 a FIFO (never opened: it would block)" "$d" "/data.1' is not a regular file"
+	rm "$d/data.1"
+	refused "data.1 missing" "$d" "/data.1' is missing (perf record --threads wrote data.0 to data.1)"
+	# the largest data.N cut inside its last record
+	cp "$TMP/data.1" "$d/data.1"
+	big=$(ls -S "$d"/data.* | head -1)
+	truncate -s -5 "$big"
+	refused "$(basename "$big") cut inside a record" "$d" \
+		"$(basename "$big")': record at offset .* runs past the end of the data (truncated file?)"
+	# a name from the directory reaches the terminal escaped
+	e=$TMP/$'esc\e]0;owned\a.data'
+	mkdir "$e"
+	"$BT" -i "$e" --stdio >/dev/null 2>"$TMP/err"
+	if grep -q $'\e' "$TMP/err" || ! grep -qF 'esc\x1b]0;owned\x07.data' "$TMP/err"; then
+		fail "escape sequences in the directory's name reach the terminal: $(od -c "$TMP/err" | head -3)"
+	else
+		ok "the directory's name escaped: $(cat "$TMP/err")"
+	fi
+else
+	skipped "perf record --threads failed here (perf older than 5.18?)"
+fi
 finish
