@@ -227,7 +227,7 @@ else
 	go_exp() {
 		clean "$1" | awk '/^Benchmark[^ \t]*[ \t]+[0-9]+[ \t]/ {
 			for (i = 3; i < NF; i++) if ($(i + 1) == "ns/op")
-				printf "%s\t%s ns/op\t%.17g\t%s\n", $1, $i, $i, $2 }'
+				printf "%s\t%s ns\t%.17g\t%s\n", $1, $i, $i, $2 }'
 	}
 	for f in go.pty go-v.txt; do
 		go_exp "$OUT/$f" >"$TMP/exp"
