@@ -535,9 +535,9 @@ list_files(int dfd, const char *path, struct idx_vec *idx, struct bt_error *err)
 		if (strncmp(s, "data.", 5) != 0 || s[5] < '0' || s[5] > '9' ||
 		    (s[5] == '0' && s[6] != '\0'))
 			continue;
-		for (s += 5; *s >= '0' && *s <= '9' && n < MAX_FILES; s++)
-			n = n * 10 + (size_t)(*s - '0');
-		if (*s != '\0' && n < MAX_FILES)
+		for (s += 5; *s >= '0' && *s <= '9'; s++)	/* (MAX_FILES: saturated) */
+			n = BT_MIN(n * 10 + (size_t)(*s - '0'), (size_t)MAX_FILES);
+		if (*s != '\0')
 			continue;	/* "data.1x": not perf's */
 		if (n >= MAX_FILES - 1) {
 			closedir(dir);
