@@ -145,6 +145,16 @@ decode_fixtures() {
 	done
 }
 
+# perf_funcs | plt_as_init: perf 6.1 names a PLT stub sym@plt in some
+# modules (ld.so) and counts it as _init in others, and leaves the PLT's
+# first entry unnamed (a raw address) where _init has a size (libc);
+# benchtui names every stub sym@plt and the first PLT0@plt: all are summed
+# as _init per module ("samples dso symbol" lines)
+plt_as_init() {
+	awk '{ s = $3; if (s ~ /@plt$/ || s ~ /^0x[0-9a-f]+$/) s = "_init"; n[$2 " " s] += $1 }
+	     END { for (k in n) print n[k], k }'
+}
+
 # debug_file LIB: the separate debug file of LIB under /usr/lib/debug/.build-id, if installed
 debug_file() {
 	bid=$(readelf -n "$1" 2>/dev/null | awk '/Build ID/ { print $3 }')

@@ -11,14 +11,6 @@ command -v perf >/dev/null || skip "perf is not installed (scripts/deps.sh insta
 need_recording
 split=$(fixture split)
 PD=$TOP/$BUILD/tools/pd-dump
-# perf 6.1 names a PLT stub sym@plt in some modules (ld.so) and counts it
-# as _init in others; benchtui names every stub sym@plt: both are summed as
-# _init per module
-plt_as_init() {
-	awk '{ s = $3; if (s ~ /@plt$/) s = "_init"; n[$2 " " s] += $1 }
-	     END { for (k in n) print n[k], k }'
-}
-
 # "samples dso symbol" of user-space functions, as perf report sees them
 # (as in test-perf.sh; each function's own samples, also with call chains);
 # with an event name, that event's section only

@@ -9,14 +9,6 @@ command -v perf >/dev/null || skip "perf is not installed (scripts/deps.sh insta
 need_recording
 split=$(fixture split)
 STRIP=$TOP/tests/tools/pd-strip-feature.py
-# perf 6.1 names a PLT stub sym@plt in some modules (ld.so) and counts it
-# as _init in others; benchtui names every stub sym@plt: both are summed as
-# _init per module
-plt_as_init() {
-	awk '{ s = $3; if (s ~ /@plt$/) s = "_init"; n[$2 " " s] += $1 }
-	     END { for (k in n) print n[k], k }'
-}
-
 # "name samples" of every event perf reports (events without samples are
 # not listed by perf), in file order
 perf_events() {
