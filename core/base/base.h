@@ -124,6 +124,13 @@ static inline uint64_t bt_hash64(uint64_t x)
 	return x;
 }
 
+/*
+ * What printf writes for "%llu" (buf: 21 bytes at least) and for "%.2f"
+ * (returns what snprintf returns), without printf: core/base/fmt.c.
+ */
+size_t bt_fmt_u64(char *buf, uint64_t x);
+int bt_fmt_2f(char *buf, size_t size, double x);
+
 /* qsort that accepts an empty (NULL) array, which qsort itself must not get. */
 static inline void
 bt_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))

@@ -313,40 +313,43 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 				r->mem_name = bt_strpool_addstr(&v->pool, ai->mem_name);
 		}
 
+		/* the number cells, padded as they are formatted (no printf: 30,000 rows) */
 		if (o->num == BT_NUM_PERCENT) {
 			double pct = r->percent, apct = r->adjusted_percent;
 			double first = o->skid ? ai->adjusted : (double)ai->samples;
 			double second = o->skid ? (double)ai->samples : ai->adjusted;
 			/* blank, not 0.00, where nothing shows at this precision */
 			c0 = (o->skid ? apct : pct) >= 0.005 || (first > 0 && !o->skid) ?
-			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? apct : pct) : "";
+			    view_pad_2f(v, "", o->skid ? apct : pct, wnum) :
+			    view_pad(v, "", wnum, true);
 			c1 = (o->skid ? pct : apct) >= 0.005 || (second > 0 && o->skid) ?
-			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? pct : apct) : "";
-			c2 = ai->samples ? bt_strpool_addf(&v->pool, "%llu",
-			    (unsigned long long)ai->samples) : "";
+			    view_pad_2f(v, "", o->skid ? pct : apct, wadj + 1) :
+			    view_pad(v, "", wadj + 1, true);
+			c2 = ai->samples ? view_pad_u64(v, ai->samples, wsmp + 1) :
+			    view_pad(v, "", wsmp + 1, true);
 		} else {
 			/* counts: samples or period, raw and skid-adjusted */
 			bool per = o->num == BT_NUM_PERIOD;
 			uint64_t raw = per ? ai->period : ai->samples;
 			uint64_t adj = (uint64_t)((per ? ai->adjusted_period : ai->adjusted) + 0.5);
-			c0 = (o->skid ? adj : raw) ? bt_strpool_addf(&v->pool, "%llu",
-			    (unsigned long long)(o->skid ? adj : raw)) : "";
-			c1 = (o->skid ? raw : adj) ? bt_strpool_addf(&v->pool, "%llu",
-			    (unsigned long long)(o->skid ? raw : adj)) : "";
-			c2 = "";
+			c0 = (o->skid ? adj : raw) ? view_pad_u64(v, o->skid ? adj : raw, wnum) :
+			    view_pad(v, "", wnum, true);
+			c1 = (o->skid ? raw : adj) ? view_pad_u64(v, o->skid ? raw : adj, wadj + 1) :
+			    view_pad(v, "", wadj + 1, true);
+			c2 = view_pad(v, "", wsmp + 1, true);
 		}
-		view_add_cell(v, view_pad(v, c0, wnum, true), view_few_samples(r) ?
+		view_add_cell(v, c0, view_few_samples(r) ?
 		    BT_STYLE_DIM : view_heat(primary, r->weight > 0));
 		if (!o->compact)
-			view_add_cell(v, view_pad(v, c1, wadj + 1, true), BT_STYLE_DIM);
-		view_add_cell(v, view_pad(v, c2, wsmp + 1, true), BT_STYLE_NORMAL);
+			view_add_cell(v, c1, BT_STYLE_DIM);
+		view_add_cell(v, c2, BT_STYLE_NORMAL);
 		if (!o->compact)
-			view_add_cell(v, view_pad(v, o->num == BT_NUM_PERCENT && ai->samples ?
-			    bt_strpool_addf(&v->pool, "±%.2f", (r->ci_hi - r->ci_lo) / 2) :
-			    "", WCI, true), BT_STYLE_DIM);
+			view_add_cell(v, o->num == BT_NUM_PERCENT && ai->samples ?
+			    view_pad_2f(v, "±", (r->ci_hi - r->ci_lo) / 2, WCI) :
+			    view_pad(v, "", WCI, true), BT_STYLE_DIM);
 		view_add_cell(v, gutter(v, ai, o->skid), BT_STYLE_GUTTER);
-		view_add_cell(v, view_pad(v, view_hex_colon(v, o->addresses ? ai->in.addr :
-		    ai->in.addr - f->start), waddr + 1, true), BT_STYLE_ADDR);
+		view_add_cell(v, view_hex_colon(v, o->addresses ? ai->in.addr :
+		    ai->in.addr - f->start, waddr + 1), BT_STYLE_ADDR);
 		text = view_cat(v, "  ", ai->in.text);
 		r->text = text + 2;
 		view_add_cell(v, text,

@@ -66,8 +66,11 @@ const char *view_cut(struct bt_view *v, const char *s, size_t width);
 const char *view_cat(struct bt_view *v, const char *a, const char *b);
 /* "file.c:42" */
 const char *view_file_line(struct bt_view *v, const char *file, unsigned line);
-/* "1a2b:" */
-const char *view_hex_colon(struct bt_view *v, uint64_t x);
+/* "1a2b:" right-aligned in width columns (view_pad's result, without a copy) */
+const char *view_hex_colon(struct bt_view *v, uint64_t x, size_t width);
+/* printf "%s%.2f" of prefix and x, then "%llu" of x, right-aligned the same way */
+const char *view_pad_2f(struct bt_view *v, const char *prefix, double x, size_t width);
+const char *view_pad_u64(struct bt_view *v, uint64_t x, size_t width);
 const char *view_basename(const char *path);
 
 /* The benchmarks' indexes, in the order printed or fastest first (malloc'ed). */

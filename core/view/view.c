@@ -239,22 +239,60 @@ view_file_line(struct bt_view *v, const char *file, unsigned line)
 	return buf;
 }
 
-const char *
-view_hex_colon(struct bt_view *v, uint64_t x)
+/* s[0..n), cols columns wide, right-aligned in width columns: view_pad's result. */
+static const char *
+pad_right(struct bt_view *v, const char *s, size_t n, size_t cols, size_t width)
 {
-	char tmp[24];
+	size_t fill = cols < width ? width - cols : 0;
+	char *buf = bt_strpool_alloc(&v->pool, n + fill);
+
+	memset(buf, ' ', fill);
+	memcpy(buf + fill, s, n);
+	buf[n + fill] = '\0';
+	return buf;
+}
+
+const char *
+view_hex_colon(struct bt_view *v, uint64_t x, size_t width)
+{
+	char tmp[24], buf[24];
 	int n = 0;
 
 	do {
 		tmp[n++] = "0123456789abcdef"[x & 15];
 		x >>= 4;
 	} while (x);
-	char *buf = bt_strpool_alloc(&v->pool, (size_t)n + 1);
 	for (int i = 0; i < n; i++)
 		buf[i] = tmp[n - 1 - i];
 	buf[n] = ':';
-	buf[n + 1] = '\0';
-	return buf;
+	return pad_right(v, buf, (size_t)n + 1, (size_t)n + 1, width);
+}
+
+const char *
+view_pad_2f(struct bt_view *v, const char *prefix, double x, size_t width)
+{
+	char buf[64];
+	size_t np = strlen(prefix);
+	int n;
+
+	if (np >= 16)
+		return view_pad(v, bt_strpool_addf(&v->pool, "%s%.2f", prefix, x),
+		    width, true);
+	memcpy(buf, prefix, np);
+	n = bt_fmt_2f(buf + np, sizeof(buf) - np, x);
+	if (n < 0 || (size_t)n >= sizeof(buf) - np)
+		return view_pad(v, bt_strpool_addf(&v->pool, "%s%.2f", prefix, x),
+		    width, true);
+	return pad_right(v, buf, np + (size_t)n, view_ncols(prefix) + (size_t)n, width);
+}
+
+const char *
+view_pad_u64(struct bt_view *v, uint64_t x, size_t width)
+{
+	char buf[24];
+	size_t n = bt_fmt_u64(buf, x);
+
+	return pad_right(v, buf, n, n, width);
 }
 
 const char *
