@@ -75,34 +75,44 @@ inline_rows(struct bt_view *v, const struct bt_annotation *a,
 
 /* The hot regions as the rows show them, hottest first (the annotation's order). */
 static void
-regions(struct bt_view *v)
+regions(struct bt_view *v, const struct bt_annotation *a)
 {
-	size_t i;
-	int want;
+	struct bt_view_region *g;
+	bool *seen;
+	size_t i, n = a->regions.n;
 
-	for (want = 0;; want++) {
-		struct bt_view_region g;
-		bool seen = false;
-
-		memset(&g, 0, sizeof(g));
-		for (i = 0; i < v->rows.n; i++) {
-			const struct bt_row *r = &v->rows.v[i];
-			if (r->kind != BT_ROW_INSN || r->region != want)
-				continue;
-			if (!seen)
-				g.start = r->addr;
-			seen = true;
-			g.end = r->addr + r->size;
-			g.samples += r->samples;
-			g.adjusted += r->adjusted;
-			g.percent += r->percent;
-			g.adjusted_percent += r->adjusted_percent;
-			g.closes_loop |= (r->flags & BT_ROW_F_BACK_EDGE) != 0;
+	/* one pass over the rows: rows of region k sum into g[k] */
+	g = bt_xcalloc(n + 1, sizeof(*g));
+	seen = bt_xcalloc(n + 1, sizeof(*seen));
+	for (i = 0; i < v->rows.n; i++) {
+		const struct bt_row *r = &v->rows.v[i];
+		struct bt_view_region *x;
+		if (r->kind != BT_ROW_INSN || r->region < 0)
+			continue;
+		if ((size_t)r->region >= n) {	/* not the annotation's: keep them all */
+			size_t k = (size_t)r->region + 1;
+			g = bt_xreallocarray(g, k, sizeof(*g));
+			seen = bt_xreallocarray(seen, k, sizeof(*seen));
+			memset(g + n, 0, (k - n) * sizeof(*g));
+			memset(seen + n, 0, (k - n) * sizeof(*seen));
+			n = k;
 		}
-		if (!seen)
-			break;
-		BT_VEC_PUSH(v->regions, g);
+		x = &g[r->region];
+		if (!seen[r->region])
+			x->start = r->addr;
+		seen[r->region] = true;
+		x->end = r->addr + r->size;
+		x->samples += r->samples;
+		x->adjusted += r->adjusted;
+		x->percent += r->percent;
+		x->adjusted_percent += r->adjusted_percent;
+		x->closes_loop |= (r->flags & BT_ROW_F_BACK_EDGE) != 0;
 	}
+	/* in index order, up to the first index no row has */
+	for (i = 0; i < n && seen[i]; i++)
+		BT_VEC_PUSH(v->regions, g[i]);
+	free(seen);
+	free(g);
 }
 
 /*
@@ -196,7 +206,6 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	insn_row = bt_xcalloc(a->insns.n + 1, sizeof(long));
 	/* room for an instruction, a source line and their cells each: no regrowth */
 	BT_ALLOC_GROW(v->rows.v, 2 * a->insns.n + 16, v->rows.alloc);
-	BT_ALLOC_GROW(v->cell_start.v, 2 * a->insns.n + 16, v->cell_start.alloc);
 	BT_ALLOC_GROW(v->cells.v, 11 * a->insns.n + 16, v->cells.alloc);
 
 	/* widths first: numbers and addresses (digit counts, no printf) */
@@ -371,12 +380,11 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			    r->mem_name) : bt_strpool_addf(&v->pool, "        # %llx",
 			    (unsigned long long)ai->in.mem_target), BT_STYLE_COMMENT);
 	}
-	/* branch targets as rows */
-	for (i = 0; i < v->rows.n; i++) {
-		struct bt_row *r = &v->rows.v[i];
-		if (r->kind == BT_ROW_INSN && a->insns.v[r->insn].target_insn >= 0)
-			r->target_row = insn_row[a->insns.v[r->insn].target_insn];
-	}
+	/* branch targets as rows (through the instructions: rows are big) */
+	for (i = 0; i < a->insns.n; i++)
+		if (a->insns.v[i].target_insn >= 0)
+			v->rows.v[insn_row[i]].target_row =
+			    insn_row[a->insns.v[i].target_insn];
 	free(insn_row);
 	{
 		const char *h[7];
@@ -409,7 +417,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		    "skid-adjusted samples marked ? are split between several "
 		    "predecessors with no clear winner: a guess"));
 	view_seal(v);
-	regions(v);
+	regions(v, a);
 	{
 		view_set_title(v, "", view_name(v, f->name, o), "  %s  %.2f%% of %llu samples",
 		    f->module_name, f->percent,

@@ -14,8 +14,9 @@
 struct bt_view {
 	struct bt_session *s;
 	BT_VEC(struct bt_row) rows;
-	BT_VEC(struct bt_cell) cells;	/* rows point here once sealed */
-	BT_VEC(size_t) cell_start;	/* per row: first cell */
+	BT_VEC(struct bt_cell) cells;	/* each row's follow the row before's */
+	size_t row_cells;		/* the last row's first cell */
+	bool cells_moved;		/* cells reallocated: seal points rows again */
 	struct bt_row columns;
 	struct bt_cell colcells[16];
 	BT_VEC(size_t) hot;
@@ -35,7 +36,11 @@ struct bt_view {
 struct bt_view *view_new(struct bt_session *s);
 struct bt_row *view_add_row(struct bt_view *v, enum bt_row_kind kind);
 void view_add_cell(struct bt_view *v, const char *text, enum bt_style style);
-/* Point every row at its cells and build the hot order; call once at the end. */
+/*
+ * A row's cells are the ones added after it (and before the next row);
+ * each row points at them as the next is added. Call seal once at the end:
+ * it finishes the last row and builds the hot order.
+ */
 void view_seal(struct bt_view *v);
 void view_set_columns(struct bt_view *v, const char *const *heads,
 		      const size_t *widths, const bool *right, size_t n);

@@ -34,27 +34,46 @@ view_new(struct bt_session *s)
 	return v;
 }
 
+/* The last row's cells are the ones added since it: point it at them. */
+static void
+finish_row(struct bt_view *v)
+{
+	struct bt_row *r;
+
+	if (v->rows.n == 0)
+		return;
+	r = &v->rows.v[v->rows.n - 1];
+	r->cells = v->cells.v + v->row_cells;
+	r->ncells = v->cells.n - v->row_cells;
+}
+
 struct bt_row *
 view_add_row(struct bt_view *v, enum bt_row_kind kind)
 {
-	struct bt_row r;
+	struct bt_row *r;
 
-	memset(&r, 0, sizeof(r));
-	r.kind = kind;
-	r.func = (size_t)-1;
-	r.target_row = -1;
-	r.region = -1;
-	BT_VEC_PUSH(v->rows, r);
-	BT_VEC_PUSH(v->cell_start, v->cells.n);
-	return &v->rows.v[v->rows.n - 1];
+	finish_row(v);
+	v->row_cells = v->cells.n;
+	/* in place: a big function's rows are megabytes, written once */
+	BT_ALLOC_GROW(v->rows.v, v->rows.n + 1, v->rows.alloc);
+	r = &v->rows.v[v->rows.n++];
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->func = (size_t)-1;
+	r->target_row = -1;
+	r->region = -1;
+	return r;
 }
 
 void
 view_add_cell(struct bt_view *v, const char *text, enum bt_style style)
 {
 	struct bt_cell c = { text, style };
+	const struct bt_cell *old = v->cells.v;
 
 	BT_VEC_PUSH(v->cells, c);
+	if (v->cells.v != old && old != NULL)
+		v->cells_moved = true;	/* rows before this one point at the old cells */
 }
 
 /* bt_name_short (the one implementation of perf's form) into buf; NULL when empty. */
@@ -404,14 +423,14 @@ build_hot(struct bt_view *v)
 void
 view_seal(struct bt_view *v)
 {
-	size_t i;
+	size_t i, off = 0;
 
-	for (i = 0; i < v->rows.n; i++) {
-		size_t lo = v->cell_start.v[i];
-		size_t hi = i + 1 < v->rows.n ? v->cell_start.v[i + 1] : v->cells.n;
-		v->rows.v[i].cells = v->cells.v + lo;
-		v->rows.v[i].ncells = hi - lo;
-	}
+	finish_row(v);
+	if (v->cells_moved)	/* each row's cells follow the row before's */
+		for (i = 0; i < v->rows.n; i++) {
+			v->rows.v[i].cells = v->cells.v + off;
+			off += v->rows.v[i].ncells;
+		}
 	build_hot(v);
 }
 
@@ -422,7 +441,6 @@ bt_view_free(struct bt_view *v)
 		return;
 	BT_VEC_FREE(v->rows);
 	BT_VEC_FREE(v->cells);
-	BT_VEC_FREE(v->cell_start);
 	BT_VEC_FREE(v->hot);
 	BT_VEC_FREE(v->notes);
 	BT_VEC_FREE(v->regions);
