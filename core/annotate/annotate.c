@@ -120,6 +120,19 @@ own_file(struct bt_annotation *a)
 	a->file = best->depth ? a->frames.v[best->chain].call_file : best->file;
 }
 
+/* The decoder's text and mnemonic, copied into the pool (one allocation). */
+static void
+keep_text(struct bt_annotation *a, struct bt_insn *in)
+{
+	size_t nt = strlen(in->text), nm = strlen(in->mnemonic);
+	char *p = bt_strpool_alloc(&a->pool, nt + 1 + nm);
+
+	memcpy(p, in->text, nt + 1);
+	memcpy(p + nt + 1, in->mnemonic, nm + 1);
+	in->text = p;
+	in->mnemonic = p + nt + 1;
+}
+
 struct bt_annotation *
 bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 {
@@ -157,6 +170,7 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 		    sizeof(*ai) - offsetof(struct bt_ainsn, in) - sizeof(ai->in));
 		len = bt_disasm_one(f->dis, bytes + (addr - f->start),
 		    (size_t)(f->start + (uint64_t)n - addr), addr, &ai->in);
+		keep_text(a, &ai->in);
 		ai->target_insn = -1;
 		ai->region = -1;
 		ai->loop = -1;
