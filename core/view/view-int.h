@@ -61,6 +61,8 @@ const char *view_name(struct bt_view *v, const char *name, const struct bt_view_
 /* Does name contain text in any of the forms of enum bt_names? */
 bool view_name_matches(const char *name, const char *text);
 
+/* size bytes in the view's pool, aligned for any of its structs (not zeroed). */
+void *view_alloc(struct bt_view *v, size_t size);
 /* Columns a UTF-8 string takes (one per character). */
 size_t view_ncols(const char *s);
 /* s padded with spaces to width columns, right-aligned or left. */

@@ -169,6 +169,14 @@ view_set_func(struct bt_view *v, size_t fi)
 	v->func.percent = f->percent;
 }
 
+void *
+view_alloc(struct bt_view *v, size_t size)
+{
+	/* the pool does not align: round up */
+	return (void *)(((uintptr_t)bt_strpool_alloc(&v->pool, size + 7) + 7) &
+	    ~(uintptr_t)7);
+}
+
 size_t
 view_ncols(const char *s)
 {
