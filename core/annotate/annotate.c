@@ -157,8 +157,13 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 
 	a = bt_xcalloc(1, sizeof(*a));
 	bt_strpool_init(&a->pool);
-	/* about 4 bytes an instruction on x86: presize, then decode in place */
-	BT_ALLOC_GROW(a->insns.v, (size_t)n / 3 + 16, a->insns.alloc);
+	/*
+	 * About 4 bytes an instruction on x86: presize, then decode in place.
+	 * Compiled code averages under 5 bytes an instruction: that many are
+	 * written for sure (bt_xmalloc_big: huge pages)
+	 */
+	a->insns.alloc = (size_t)n / 3 + 16;
+	a->insns.v = bt_xmalloc_big(a->insns.alloc, (size_t)n / 5, sizeof(*a->insns.v));
 	for (addr = f->start; addr < f->start + (uint64_t)n;) {
 		struct bt_ainsn *ai;
 		size_t len;

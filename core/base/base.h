@@ -28,6 +28,15 @@ void *bt_xmalloc(size_t n);
 void *bt_xcalloc(size_t n, size_t size);
 void *bt_xrealloc(void *p, size_t n);
 void *bt_xreallocarray(void *p, size_t n, size_t size);
+/*
+ * Room for n elements of size, written in order, once (an annotation's
+ * instructions, a view's rows and cells), of which the first fill surely
+ * will be: the whole 2 MiB pages within those are advised for transparent
+ * huge pages, one page fault each instead of 512 (a fault costs about as
+ * much as writing its 4 KiB). Only whole ones: a huge page half used is
+ * memory for nothing. free() and realloc() it as any other allocation.
+ */
+void *bt_xmalloc_big(size_t n, size_t fill, size_t size);
 char *bt_xstrdup(const char *s);
 char *bt_xstrndup(const char *s, size_t n);
 char *bt_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

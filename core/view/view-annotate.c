@@ -42,19 +42,29 @@ gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col)
 	return bt_strpool_add(&v->pool, g, (size_t)k);
 }
 
+/* The outermost inline frames of ai that were open before it (prev_chain, prev_depth). */
+static size_t
+inline_common(const struct bt_annotation *a, const struct bt_ainsn *ai,
+	      uint32_t prev_chain, uint32_t prev_depth)
+{
+	size_t common = 0;
+
+	while (common < ai->depth && common < prev_depth &&
+	    a->frames.v[ai->chain + common].lo == a->frames.v[prev_chain + common].lo &&
+	    a->frames.v[ai->chain + common].name == a->frames.v[prev_chain + common].name)
+		common++;
+	return common;
+}
+
 /* Rows for the inline frames entered at ai (those not open before it). */
 static void
 inline_rows(struct bt_view *v, const struct bt_annotation *a,
 	    const struct bt_ainsn *ai, uint32_t prev_chain, uint32_t prev_depth,
 	    size_t func, size_t wpre, const struct bt_view_opts *o)
 {
-	size_t common = 0, k;
+	size_t k;
 
-	while (common < ai->depth && common < prev_depth &&
-	    a->frames.v[ai->chain + common].lo == a->frames.v[prev_chain + common].lo &&
-	    a->frames.v[ai->chain + common].name == a->frames.v[prev_chain + common].name)
-		common++;
-	for (k = common; k < ai->depth; k++) {
+	for (k = inline_common(a, ai, prev_chain, prev_depth); k < ai->depth; k++) {
 		const struct bt_inline *fr = &a->frames.v[ai->chain + k];
 		struct bt_row *r = view_add_row(v, BT_ROW_INLINE);
 		const char *name = fr->name ? view_name(v, fr->name, o) : "?";
@@ -189,7 +199,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	const char *prev_file = NULL;
 	unsigned prev_line = 0;
 	uint32_t prev_chain = 0, prev_depth = 0;
-	size_t guesses = 0;
+	size_t guesses = 0, nrows = 0, ncells = 0;
 	long *insn_row;
 
 	if (o == NULL) {
@@ -204,11 +214,12 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	view_set_func(v, func);
 	denom = o->global_percent ? (double)bt_session_samples(s) : (double)a->samples;
 	insn_row = bt_xcalloc(a->insns.n + 1, sizeof(long));
-	/* room for an instruction, a source line and their cells each: no regrowth */
-	BT_ALLOC_GROW(v->rows.v, 2 * a->insns.n + 16, v->rows.alloc);
-	BT_ALLOC_GROW(v->cells.v, 11 * a->insns.n + 16, v->cells.alloc);
 
-	/* widths first: numbers and addresses (digit counts, no printf) */
+	/*
+	 * Widths first: numbers and addresses (digit counts, no printf); and
+	 * the rows and cells the loop below adds, as it adds them, for arrays
+	 * of their size (bt_xmalloc_big: no huge page half used)
+	 */
 	for (i = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
 		uint64_t x = o->num == BT_NUM_PERIOD ? ai->period : ai->samples;
@@ -223,7 +234,35 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		for (n = 2; x >= 16; x >>= 4)
 			n++;
 		waddr = BT_MAX(waddr, n);
+		/* the rows before it (as the loop below decides them), its own */
+		if (o->source && a->has_lines) {
+			if (ai->depth != prev_depth || ai->chain != prev_chain) {
+				n = ai->depth - inline_common(a, ai, prev_chain, prev_depth);
+				nrows += n;
+				ncells += 2 * n;
+				prev_chain = ai->chain;
+				prev_depth = ai->depth;
+				prev_file = NULL;
+			}
+			if (ai->file != NULL && (ai->file != prev_file ||
+			    ai->line != prev_line)) {
+				nrows++;
+				ncells += 3;
+				prev_file = ai->file;
+				prev_line = ai->line;
+			}
+		}
+		nrows++;
+		ncells += (o->compact ? 5 : 7) + (ai->target_name != NULL ||
+		    (ai->in.flags & BT_INSN_F_RIPREL));
 	}
+	v->rows.alloc = nrows;
+	v->rows.v = bt_xmalloc_big(nrows, nrows, sizeof(*v->rows.v));
+	v->cells.alloc = ncells;
+	v->cells.v = bt_xmalloc_big(ncells, ncells, sizeof(*v->cells.v));
+	prev_file = NULL;
+	prev_line = 0;
+	prev_chain = prev_depth = 0;
 	if (o->num != BT_NUM_PERCENT)
 		wnum = wadj = wsmp;
 	/*

@@ -147,6 +147,32 @@ test_fmt(void **state)
 	assert_string_equal(buf, "1000");
 }
 
+/* bt_xmalloc_big: plain memory, aligned to 2 MiB where huge pages are asked for. */
+static void
+test_xmalloc_big(void **state)
+{
+	size_t n = 3 << 20, i;	/* 3 MiB of bytes: one whole 2 MiB page */
+	unsigned char *p = bt_xmalloc_big(n, n, 1), *q;
+	uint32_t *w = bt_xmalloc_big(1000, 1000, sizeof(*w));
+
+	(void)state;
+	assert_int_equal((uintptr_t)p & ((2u << 20) - 1), 0);
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)i;
+	q = bt_xreallocarray(p, 2 * n, 1);	/* grows as any allocation */
+	for (i = 0; i < n; i++)
+		if (q[i] != (unsigned char)i)
+			fail_msg("byte %zu lost in realloc", i);
+	q[2 * n - 1] = 1;
+	free(q);
+	for (i = 0; i < 1000; i++)	/* small: malloc's */
+		w[i] = (uint32_t)i;
+	assert_int_equal(w[999], 999);
+	free(w);
+	/* nothing surely written: no page is whole, malloc's too */
+	free(bt_xmalloc_big(n, 0, 1));
+}
+
 int
 main(void)
 {
@@ -157,6 +183,7 @@ main(void)
 		cmocka_unit_test(test_error),
 		cmocka_unit_test(test_text_safe),
 		cmocka_unit_test(test_fmt),
+		cmocka_unit_test(test_xmalloc_big),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
