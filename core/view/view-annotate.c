@@ -12,34 +12,53 @@
 
 #define WCI 7	/* the "±0.81" column, UTF-8 counted as one column */
 
-static const char *
-view_source_text(struct bt_session *s, const char *file, unsigned line)
-{
+/* The rows' source file: looked up once for all its lines in a row. */
+struct src_at {
+	const char *path, *base;
 	const struct bt_srcfile *sf;
+};
 
+static const char *
+view_source_text(struct bt_session *s, struct src_at *at, const char *file,
+		 unsigned line)
+{
 	if (file == NULL || line == 0)
 		return NULL;
-	sf = bt_srccache_get(s->src, file);
-	if (sf->missing || line > sf->nlines)
+	if (file != at->path) {
+		at->path = file;
+		at->base = view_basename(file);
+		at->sf = bt_srccache_get(s->src, file);
+	}
+	if (at->sf->missing || line > at->sf->nlines)
 		return NULL;
-	return sf->lines[line - 1];
+	return at->sf->lines[line - 1];
 }
 
-/* Gutter: skid mark, loop bars. */
-static const char *
-gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col)
-{
-	char g[8];
-	int k = 0, d;
+#define NGUTTERS 81	/* 3 skid marks, 3 loop bars of 3 kinds */
 
+/* Gutter: skid mark, loop bars; each of the NGUTTERS made once, into made. */
+static const char *
+gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col,
+       const char **made)
+{
+	static const char mark[] = " ?*", bar[] = " |+";
+	char g[8];
+	int k = 0, d, key, b;
+
+	key = skid_col || !(ai->flags & BT_AI_SKID_TARGET) ? 0 :
+	    ai->flags & BT_AI_SKID_GUESS ? 1 : 2;
 	g[k++] = ' ';
-	g[k++] = skid_col || !(ai->flags & BT_AI_SKID_TARGET) ? ' ' :
-	    ai->flags & BT_AI_SKID_GUESS ? '?' : '*';
-	for (d = 0; d < 3; d++)
-		g[k++] = d < ai->loop_depth ? (ai->flags & BT_AI_BACK_EDGE &&
-		    d == ai->loop_depth - 1 ? '+' : '|') : ' ';
+	g[k++] = mark[key];
+	for (d = 0; d < 3; d++) {
+		b = d < ai->loop_depth ? (ai->flags & BT_AI_BACK_EDGE &&
+		    d == ai->loop_depth - 1 ? 2 : 1) : 0;
+		g[k++] = bar[b];
+		key = key * 3 + b;
+	}
 	g[k] = '\0';
-	return bt_strpool_add(&v->pool, g, (size_t)k);
+	if (made[key] == NULL)
+		made[key] = bt_strpool_add(&v->pool, g, (size_t)k);
+	return made[key];
 }
 
 /* The outermost inline frames of ai that were open before it (prev_chain, prev_depth). */
@@ -201,6 +220,8 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	uint32_t prev_chain = 0, prev_depth = 0;
 	size_t guesses = 0, nrows = 0, ncells = 0;
 	long *insn_row;
+	struct src_at src = { NULL, NULL, NULL };
+	const char *gutters[NGUTTERS] = { NULL };
 
 	if (o == NULL) {
 		bt_view_opts_init(&def);
@@ -301,15 +322,15 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			}
 			if (ai->file != NULL && (ai->file != prev_file ||
 			    ai->line != prev_line)) {
-				const char *t = view_source_text(s, ai->file, ai->line);
+				const char *t = view_source_text(s, &src, ai->file, ai->line);
 				r = view_add_row(v, BT_ROW_SOURCE);
 				r->func = func;
 				r->file = ai->file;
 				r->line = ai->line;
 				r->text = t ? t : "";
 				view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
-				view_add_cell(v, view_file_line(v, view_basename(ai->file),
-				    ai->line), BT_STYLE_SOURCE);
+				view_add_cell(v, view_file_line(v, src.base, ai->line),
+				    BT_STYLE_SOURCE);
 				view_add_cell(v, view_cat(v, "  ", r->text), BT_STYLE_SOURCE);
 				prev_file = ai->file;
 				prev_line = ai->line;
@@ -395,7 +416,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			view_add_cell(v, o->num == BT_NUM_PERCENT && ai->samples ?
 			    view_pad_2f(v, "±", (r->ci_hi - r->ci_lo) / 2, WCI) :
 			    view_pad(v, "", WCI, true), BT_STYLE_DIM);
-		view_add_cell(v, gutter(v, ai, o->skid), BT_STYLE_GUTTER);
+		view_add_cell(v, gutter(v, ai, o->skid, gutters), BT_STYLE_GUTTER);
 		view_add_cell(v, view_hex_colon(v, o->addresses ? ai->in.addr :
 		    ai->in.addr - f->start, waddr + 1), BT_STYLE_ADDR);
 		text = view_cat(v, "  ", ai->in.text);
