@@ -35,7 +35,17 @@ struct bt_view {
 
 struct bt_view *view_new(struct bt_session *s);
 struct bt_row *view_add_row(struct bt_view *v, enum bt_row_kind kind);
-void view_add_cell(struct bt_view *v, const char *text, enum bt_style style);
+void view_grow_cells(struct bt_view *v);
+
+/* Inline: a big function's view adds a quarter of a million cells. */
+static inline void
+view_add_cell(struct bt_view *v, const char *text, enum bt_style style)
+{
+	if (v->cells.n == v->cells.alloc)
+		view_grow_cells(v);
+	v->cells.v[v->cells.n].text = text;
+	v->cells.v[v->cells.n++].style = style;
+}
 /*
  * A row's cells are the ones added after it (and before the next row);
  * each row points at them as the next is added. Call seal once at the end:

@@ -66,12 +66,11 @@ view_add_row(struct bt_view *v, enum bt_row_kind kind)
 }
 
 void
-view_add_cell(struct bt_view *v, const char *text, enum bt_style style)
+view_grow_cells(struct bt_view *v)
 {
-	struct bt_cell c = { text, style };
 	const struct bt_cell *old = v->cells.v;
 
-	BT_VEC_PUSH(v->cells, c);
+	BT_ALLOC_GROW(v->cells.v, v->cells.n + 1, v->cells.alloc);
 	if (v->cells.v != old && old != NULL)
 		v->cells_moved = true;	/* rows before this one point at the old cells */
 }
