@@ -71,8 +71,8 @@ view_grow_cells(struct bt_view *v)
 	const struct bt_cell *old = v->cells.v;
 
 	BT_ALLOC_GROW(v->cells.v, v->cells.n + 1, v->cells.alloc);
-	if (v->cells.v != old && old != NULL)
-		v->cells_moved = true;	/* rows before this one point at the old cells */
+	if (v->cells.v != old)	/* rows before this one point at the old cells (or none) */
+		v->cells_moved = true;
 }
 
 /* bt_name_short (the one implementation of perf's form) into buf; NULL when empty. */
