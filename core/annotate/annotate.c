@@ -120,6 +120,19 @@ own_file(struct bt_annotation *a)
 	a->file = best->depth ? a->frames.v[best->chain].call_file : best->file;
 }
 
+/* The decoder's text and mnemonic, copied into the pool (one allocation). */
+static void
+keep_text(struct bt_annotation *a, struct bt_insn *in)
+{
+	size_t nt = strlen(in->text), nm = strlen(in->mnemonic);
+	char *p = bt_strpool_alloc(&a->pool, nt + 1 + nm);
+
+	memcpy(p, in->text, nt + 1);
+	memcpy(p + nt + 1, in->mnemonic, nm + 1);
+	in->text = p;
+	in->mnemonic = p + nt + 1;
+}
+
 struct bt_annotation *
 bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 {
@@ -144,8 +157,13 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 
 	a = bt_xcalloc(1, sizeof(*a));
 	bt_strpool_init(&a->pool);
-	/* about 4 bytes an instruction on x86: presize, then decode in place */
-	BT_ALLOC_GROW(a->insns.v, (size_t)n / 3 + 16, a->insns.alloc);
+	/*
+	 * About 4 bytes an instruction on x86: presize, then decode in place.
+	 * Compiled code averages under 5 bytes an instruction: that many are
+	 * written for sure (bt_xmalloc_big: huge pages)
+	 */
+	a->insns.alloc = (size_t)n / 3 + 16;
+	a->insns.v = bt_xmalloc_big(a->insns.alloc, (size_t)n / 5, sizeof(*a->insns.v));
 	for (addr = f->start; addr < f->start + (uint64_t)n;) {
 		struct bt_ainsn *ai;
 		size_t len;
@@ -157,6 +175,7 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 		    sizeof(*ai) - offsetof(struct bt_ainsn, in) - sizeof(ai->in));
 		len = bt_disasm_one(f->dis, bytes + (addr - f->start),
 		    (size_t)(f->start + (uint64_t)n - addr), addr, &ai->in);
+		keep_text(a, &ai->in);
 		ai->target_insn = -1;
 		ai->region = -1;
 		ai->loop = -1;

@@ -28,6 +28,15 @@ void *bt_xmalloc(size_t n);
 void *bt_xcalloc(size_t n, size_t size);
 void *bt_xrealloc(void *p, size_t n);
 void *bt_xreallocarray(void *p, size_t n, size_t size);
+/*
+ * Room for n elements of size, written in order, once (an annotation's
+ * instructions, a view's rows and cells), of which the first fill surely
+ * will be: the whole 2 MiB pages within those are advised for transparent
+ * huge pages, one page fault each instead of 512 (a fault costs about as
+ * much as writing its 4 KiB). Only whole ones: a huge page half used is
+ * memory for nothing. free() and realloc() it as any other allocation.
+ */
+void *bt_xmalloc_big(size_t n, size_t fill, size_t size);
 char *bt_xstrdup(const char *s);
 char *bt_xstrndup(const char *s, size_t n);
 char *bt_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -123,6 +132,13 @@ static inline uint64_t bt_hash64(uint64_t x)
 	x ^= x >> 33;
 	return x;
 }
+
+/*
+ * What printf writes for "%llu" (buf: 21 bytes at least) and for "%.2f"
+ * (returns what snprintf returns), without printf: core/base/fmt.c.
+ */
+size_t bt_fmt_u64(char *buf, uint64_t x);
+int bt_fmt_2f(char *buf, size_t size, double x);
 
 /* qsort that accepts an empty (NULL) array, which qsort itself must not get. */
 static inline void

@@ -1,6 +1,7 @@
 /* Allocation that cannot fail: out of memory calls the fatal hook, then aborts. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "base.h"
@@ -75,6 +76,28 @@ bt_xreallocarray(void *p, size_t n, size_t size)
 	if (size != 0 && n > SIZE_MAX / size)
 		bt_fatal_oom(SIZE_MAX);
 	return bt_xrealloc(p, n * size);
+}
+
+#define HUGE_PAGE ((size_t)2 << 20)
+
+void *
+bt_xmalloc_big(size_t n, size_t fill, size_t size)
+{
+	size_t len, whole;
+	void *p;
+
+	if (size != 0 && n > SIZE_MAX / size)
+		bt_fatal_oom(SIZE_MAX);
+	len = n * size;
+	whole = BT_MIN(fill, n) * size & ~(HUGE_PAGE - 1);
+	if (whole == 0)
+		return bt_xmalloc(len);
+	p = aligned_alloc(HUGE_PAGE, (len + HUGE_PAGE - 1) & ~(HUGE_PAGE - 1));
+	if (p == NULL)
+		bt_fatal_oom(len);
+	/* a hint: with THP off it is 4 KiB pages, as from malloc */
+	(void)madvise(p, whole, MADV_HUGEPAGE);
+	return p;
 }
 
 char *

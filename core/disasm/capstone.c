@@ -208,7 +208,7 @@ a64_move_wide(uint64_t v, bool x)
 }
 
 static void
-a64_text(csh h, const cs_insn *in, struct bt_insn *out)
+a64_text(struct bt_disasm *d, csh h, const cs_insn *in, const struct bt_insn *out)
 {
 	const cs_arm64 *a = &in->detail->arm64;
 	char mn[32], ops[160], *o = ops, *end = ops + sizeof(ops) - 1;
@@ -221,19 +221,19 @@ a64_text(csh h, const cs_insn *in, struct bt_insn *out)
 	snprintf(mn, sizeof(mn), "%s", in->mnemonic);
 	if (in->id == ARM64_INS_HINT && a->op_count == 1 && a->operands[0].type == ARM64_OP_IMM &&
 	    a64_hint(a->operands[0].imm) != NULL) {
-		snprintf(out->text, sizeof(out->text), "%s", a64_hint(a->operands[0].imm));
-		snprintf(out->mnemonic, sizeof(out->mnemonic), "%.*s",
-		    (int)strcspn(out->text, " "), out->text);
+		snprintf(d->text, sizeof(d->text), "%s", a64_hint(a->operands[0].imm));
+		snprintf(d->mnemonic, sizeof(d->mnemonic), "%.*s",
+		    (int)strcspn(d->text, " "), d->text);
 		return;
 	}
 	/* aliases objdump prefers: sxtl for sshll #0, mov for ins */
 	if ((strncmp(in->mnemonic, "sshll", 5) == 0 || strncmp(in->mnemonic, "ushll", 5) == 0) &&
 	    (p = strstr(in->op_str, ", #0")) != NULL && p[4] == '\0') {
-		snprintf(out->text, sizeof(out->text), "%-6s %.*s",
+		snprintf(d->text, sizeof(d->text), "%-6s %.*s",
 		    in->mnemonic[0] == 's' ? (in->mnemonic[5] == '2' ? "sxtl2" : "sxtl") :
 		    (in->mnemonic[5] == '2' ? "uxtl2" : "uxtl"), (int)(p - in->op_str), in->op_str);
-		snprintf(out->mnemonic, sizeof(out->mnemonic), "%.*s",
-		    (int)strcspn(out->text, " "), out->text);
+		snprintf(d->mnemonic, sizeof(d->mnemonic), "%.*s",
+		    (int)strcspn(d->text, " "), d->text);
 		return;
 	}
 	p = in->op_str;
@@ -255,8 +255,8 @@ a64_text(csh h, const cs_insn *in, struct bt_insn *out)
 				v = ~v;
 			if (!x)
 				v &= 0xffffffff;
-			snprintf(out->text, sizeof(out->text), "mov    %s, #0x%" PRIx64, r, v);
-			snprintf(out->mnemonic, sizeof(out->mnemonic), "mov");
+			snprintf(d->text, sizeof(d->text), "mov    %s, #0x%" PRIx64, r, v);
+			snprintf(d->mnemonic, sizeof(d->mnemonic), "mov");
 			return;
 		}
 	}
@@ -265,9 +265,9 @@ a64_text(csh h, const cs_insn *in, struct bt_insn *out)
 		const char *r = cs.reg_name(h, a->operands[0].reg);
 		bool x = a->operands[1].reg == ARM64_REG_XZR;
 		if (r != NULL && !a64_move_wide((uint64_t)a->operands[2].imm, x)) {
-			snprintf(out->text, sizeof(out->text), "mov    %s, #0x%" PRIx64, r,
+			snprintf(d->text, sizeof(d->text), "mov    %s, #0x%" PRIx64, r,
 			    x ? (uint64_t)a->operands[2].imm : (uint64_t)a->operands[2].imm & 0xffffffff);
-			snprintf(out->mnemonic, sizeof(out->mnemonic), "mov");
+			snprintf(d->mnemonic, sizeof(d->mnemonic), "mov");
 			return;
 		}
 	}
@@ -327,11 +327,11 @@ a64_text(csh h, const cs_insn *in, struct bt_insn *out)
 	/* condition codes as objdump names them: cs and cc, not hs and lo */
 	if ((o - ops) >= 4 && (strcmp(o - 4, ", hs") == 0 || strcmp(o - 4, ", lo") == 0))
 		memcpy(o - 2, o[-2] == 'h' ? "cs" : "cc", 2);
-	snprintf(out->mnemonic, sizeof(out->mnemonic), "%.23s", mn);
+	snprintf(d->mnemonic, sizeof(d->mnemonic), "%.23s", mn);
 	if (ops[0])
-		snprintf(out->text, sizeof(out->text), "%-6.23s %.80s", mn, ops);
+		snprintf(d->text, sizeof(d->text), "%-6.23s %.80s", mn, ops);
 	else
-		snprintf(out->text, sizeof(out->text), "%s", mn);
+		snprintf(d->text, sizeof(d->text), "%s", mn);
 }
 
 static size_t
@@ -355,14 +355,14 @@ cs_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	    out->kind != BT_INSN_CALL)
 		out->target = 0;
 	if (d->arch == BT_ARCH_AARCH64) {
-		a64_text(c->h, in, out);
+		a64_text(d, c->h, in, out);
 		return in->size;
 	}
-	snprintf(out->mnemonic, sizeof(out->mnemonic), "%.23s", in->mnemonic);
+	snprintf(d->mnemonic, sizeof(d->mnemonic), "%.23s", in->mnemonic);
 	if (in->op_str[0])
-		snprintf(out->text, sizeof(out->text), "%-6.23s %.80s", in->mnemonic, in->op_str);
+		snprintf(d->text, sizeof(d->text), "%-6.23s %.80s", in->mnemonic, in->op_str);
 	else
-		snprintf(out->text, sizeof(out->text), "%s", in->mnemonic);
+		snprintf(d->text, sizeof(d->text), "%s", in->mnemonic);
 	return in->size;
 }
 

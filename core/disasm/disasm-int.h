@@ -11,11 +11,17 @@ struct bt_disasm_ops {
 	void (*free)(struct bt_disasm *d);
 };
 
+/*
+ * The back ends write an instruction's text and mnemonic into text and
+ * mnemonic; bt_disasm_one points the bt_insn at them.
+ */
 struct bt_disasm {
 	const struct bt_disasm_ops *ops;
 	enum bt_arch arch;
 	enum bt_syntax syntax;
 	void *priv;
+	char mnemonic[24];
+	char text[112];
 };
 
 int bt_zydis_init(struct bt_disasm *d, struct bt_error *err);

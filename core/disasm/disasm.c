@@ -83,7 +83,9 @@ bt_disasm_one(struct bt_disasm *d, const uint8_t *buf, size_t len,
 	out->kind = BT_INSN_OTHER;
 	out->flags = 0;
 	out->target = out->mem_target = 0;
-	out->mnemonic[0] = out->text[0] = '\0';
+	d->mnemonic[0] = d->text[0] = '\0';
+	out->mnemonic = d->mnemonic;
+	out->text = d->text;
 	out->addr = addr;
 	n = len ? d->ops->one(d, buf, len, addr, out) : 0;
 	if (n == 0) {
@@ -91,8 +93,7 @@ bt_disasm_one(struct bt_disasm *d, const uint8_t *buf, size_t len,
 		out->addr = addr;
 		out->len = 1;
 		out->kind = BT_INSN_BAD;
-		strcpy(out->mnemonic, "(bad)");
-		strcpy(out->text, "(bad)");
+		out->mnemonic = out->text = "(bad)";
 		return 1;
 	}
 	out->len = (uint8_t)n;

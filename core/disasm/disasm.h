@@ -65,6 +65,11 @@ enum bt_insn_kind {
  *        objdump prints it before its "<sym+off>" ("jne    11c0"); the
  *        "<sym+off>" and the "# addr <sym>" of a PC-relative operand are
  *        the caller's to add (docs/disasm.md)
+ *
+ * @mnemonic and @text are the decoder's: they stay until its next
+ * bt_disasm_one() or bt_disasm_free(). An annotation keeps copies (a
+ * 30,000-instruction function's instructions would otherwise be 4 MB of
+ * mostly empty text buffers).
  */
 struct bt_insn {
 	uint64_t addr;
@@ -73,8 +78,8 @@ struct bt_insn {
 	unsigned flags;
 	uint64_t target;
 	uint64_t mem_target;
-	char mnemonic[24];
-	char text[112];
+	const char *mnemonic;
+	const char *text;
 };
 
 struct bt_disasm;

@@ -140,8 +140,8 @@ zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 			out->target = abs;
 	}
 	out->flags = flags_of(&in, ops, addr, &out->mem_target);
-	bt_x86_text(&in, ops, addr, d->syntax == BT_SYNTAX_INTEL, wait != 0, out->text,
-	    sizeof(out->text), out->mnemonic, sizeof(out->mnemonic));
+	bt_x86_text(&in, ops, addr, d->syntax == BT_SYNTAX_INTEL, wait != 0, d->text,
+	    sizeof(d->text), d->mnemonic, sizeof(d->mnemonic));
 	return in.length + wait;
 }
 

@@ -56,11 +56,11 @@ func_row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_str(w, "file", r->file);
 		bt_jw_u64(w, "line", r->line);
 	}
-	if (r->has_inclusive) {
-		bt_jw_u64(w, "inclusive_samples", r->inclusive);
-		bt_jw_num(w, "inclusive_percent", r->inclusive_percent);
-		edges(w, "callers", r->callers, r->ncallers);
-		edges(w, "callees", r->callees, r->ncallees);
+	if (r->calls != NULL) {
+		bt_jw_u64(w, "inclusive_samples", r->calls->inclusive);
+		bt_jw_num(w, "inclusive_percent", r->calls->inclusive_percent);
+		edges(w, "callers", r->calls->callers, r->calls->ncallers);
+		edges(w, "callees", r->calls->callees, r->calls->ncallees);
 	}
 	bt_jw_end(w);
 }

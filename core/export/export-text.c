@@ -99,20 +99,21 @@ put_callgraph(FILE *out, const struct bt_view *funcs)
 
 	for (i = 0; i < bt_view_nrows(funcs); i++) {
 		const struct bt_row *r = bt_view_row(funcs, i);
+		const struct bt_row_calls *c = r->calls;
 
-		if (!r->has_inclusive || r->ncallers + r->ncallees == 0)
+		if (c == NULL || c->ncallers + c->ncallees == 0)
 			continue;
 		if (!any)
 			fputs("## callers and callees\n", out);
 		any = true;
-		fprintf(out, "%s  %.2f%%  %" PRIu64 "\n", r->name, r->inclusive_percent,
-		    r->inclusive);
-		for (k = 0; k < r->ncallers; k++)
-			fprintf(out, "  <- %7.2f%% %8" PRIu64 "  %s\n", r->callers[k].percent,
-			    r->callers[k].samples, r->callers[k].name);
-		for (k = 0; k < r->ncallees; k++)
-			fprintf(out, "  -> %7.2f%% %8" PRIu64 "  %s\n", r->callees[k].percent,
-			    r->callees[k].samples, r->callees[k].name);
+		fprintf(out, "%s  %.2f%%  %" PRIu64 "\n", r->name, c->inclusive_percent,
+		    c->inclusive);
+		for (k = 0; k < c->ncallers; k++)
+			fprintf(out, "  <- %7.2f%% %8" PRIu64 "  %s\n", c->callers[k].percent,
+			    c->callers[k].samples, c->callers[k].name);
+		for (k = 0; k < c->ncallees; k++)
+			fprintf(out, "  -> %7.2f%% %8" PRIu64 "  %s\n", c->callees[k].percent,
+			    c->callees[k].samples, c->callees[k].name);
 	}
 	if (any)
 		fputs("\n", out);

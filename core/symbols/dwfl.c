@@ -1161,8 +1161,6 @@ bt_msyms_inlines(struct bt_msyms *m, uint64_t addr, struct bt_inline *chain,
 	struct cu *c = cu_at(m, addr, &cudie);
 	size_t lo = 0, hi, k, n = 0, i;
 
-	for (i = 0; i < max; i++)
-		chain[i].name = NULL;
 	if (c == NULL)
 		return 0;
 	if (!c->inl_done) {
@@ -1198,6 +1196,9 @@ bt_msyms_inlines(struct bt_msyms *m, uint64_t addr, struct bt_inline *chain,
 	for (k = lo; k > 0 && c->inl.v[k - 1].pmax > addr; k--) {
 		const struct inl *in = &c->inl.v[k - 1];
 		if (addr < in->hi && in->depth < max) {
+			/* depths no range fills are holes: cleared as n passes them */
+			for (; n < in->depth; n++)
+				chain[n].name = NULL;
 			chain[in->depth] = in->f;
 			if (in->depth + 1 > n)
 				n = in->depth + 1;

@@ -167,7 +167,8 @@ size_t bt_msyms_lines(struct bt_msyms *m, uint64_t start, uint64_t end,
 
 /*
  * The inline chain at addr, outermost first, into chain[0..max). Returns
- * the depth (0 when addr is not in inlined code).
+ * the depth (0 when addr is not in inlined code); chain[depth..max) is
+ * left as it was.
  */
 size_t bt_msyms_inlines(struct bt_msyms *m, uint64_t addr,
 			struct bt_inline *chain, size_t max);

@@ -12,34 +12,67 @@
 
 #define WCI 7	/* the "±0.81" column, UTF-8 counted as one column */
 
-static const char *
-view_source_text(struct bt_session *s, const char *file, unsigned line)
-{
+/* The rows' source file: looked up once for all its lines in a row. */
+struct src_at {
+	const char *path, *base;
 	const struct bt_srcfile *sf;
+};
 
+static const char *
+view_source_text(struct bt_session *s, struct src_at *at, const char *file,
+		 unsigned line)
+{
 	if (file == NULL || line == 0)
 		return NULL;
-	sf = bt_srccache_get(s->src, file);
-	if (sf->missing || line > sf->nlines)
+	if (file != at->path) {
+		at->path = file;
+		at->base = view_basename(file);
+		at->sf = bt_srccache_get(s->src, file);
+	}
+	if (at->sf->missing || line > at->sf->nlines)
 		return NULL;
-	return sf->lines[line - 1];
+	return at->sf->lines[line - 1];
 }
 
-/* Gutter: skid mark, loop bars. */
-static const char *
-gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col)
-{
-	char g[8];
-	int k = 0, d;
+#define NGUTTERS 81	/* 3 skid marks, 3 loop bars of 3 kinds */
 
+/* Gutter: skid mark, loop bars; each of the NGUTTERS made once, into made. */
+static const char *
+gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col,
+       const char **made)
+{
+	static const char mark[] = " ?*", bar[] = " |+";
+	char g[8];
+	int k = 0, d, key, b;
+
+	key = skid_col || !(ai->flags & BT_AI_SKID_TARGET) ? 0 :
+	    ai->flags & BT_AI_SKID_GUESS ? 1 : 2;
 	g[k++] = ' ';
-	g[k++] = skid_col || !(ai->flags & BT_AI_SKID_TARGET) ? ' ' :
-	    ai->flags & BT_AI_SKID_GUESS ? '?' : '*';
-	for (d = 0; d < 3; d++)
-		g[k++] = d < ai->loop_depth ? (ai->flags & BT_AI_BACK_EDGE &&
-		    d == ai->loop_depth - 1 ? '+' : '|') : ' ';
+	g[k++] = mark[key];
+	for (d = 0; d < 3; d++) {
+		b = d < ai->loop_depth ? (ai->flags & BT_AI_BACK_EDGE &&
+		    d == ai->loop_depth - 1 ? 2 : 1) : 0;
+		g[k++] = bar[b];
+		key = key * 3 + b;
+	}
 	g[k] = '\0';
-	return bt_strpool_add(&v->pool, g, (size_t)k);
+	if (made[key] == NULL)
+		made[key] = bt_strpool_add(&v->pool, g, (size_t)k);
+	return made[key];
+}
+
+/* The outermost inline frames of ai that were open before it (prev_chain, prev_depth). */
+static size_t
+inline_common(const struct bt_annotation *a, const struct bt_ainsn *ai,
+	      uint32_t prev_chain, uint32_t prev_depth)
+{
+	size_t common = 0;
+
+	while (common < ai->depth && common < prev_depth &&
+	    a->frames.v[ai->chain + common].lo == a->frames.v[prev_chain + common].lo &&
+	    a->frames.v[ai->chain + common].name == a->frames.v[prev_chain + common].name)
+		common++;
+	return common;
 }
 
 /* Rows for the inline frames entered at ai (those not open before it). */
@@ -48,13 +81,9 @@ inline_rows(struct bt_view *v, const struct bt_annotation *a,
 	    const struct bt_ainsn *ai, uint32_t prev_chain, uint32_t prev_depth,
 	    size_t func, size_t wpre, const struct bt_view_opts *o)
 {
-	size_t common = 0, k;
+	size_t k;
 
-	while (common < ai->depth && common < prev_depth &&
-	    a->frames.v[ai->chain + common].lo == a->frames.v[prev_chain + common].lo &&
-	    a->frames.v[ai->chain + common].name == a->frames.v[prev_chain + common].name)
-		common++;
-	for (k = common; k < ai->depth; k++) {
+	for (k = inline_common(a, ai, prev_chain, prev_depth); k < ai->depth; k++) {
 		const struct bt_inline *fr = &a->frames.v[ai->chain + k];
 		struct bt_row *r = view_add_row(v, BT_ROW_INLINE);
 		const char *name = fr->name ? view_name(v, fr->name, o) : "?";
@@ -75,34 +104,44 @@ inline_rows(struct bt_view *v, const struct bt_annotation *a,
 
 /* The hot regions as the rows show them, hottest first (the annotation's order). */
 static void
-regions(struct bt_view *v)
+regions(struct bt_view *v, const struct bt_annotation *a)
 {
-	size_t i;
-	int want;
+	struct bt_view_region *g;
+	bool *seen;
+	size_t i, n = a->regions.n;
 
-	for (want = 0;; want++) {
-		struct bt_view_region g;
-		bool seen = false;
-
-		memset(&g, 0, sizeof(g));
-		for (i = 0; i < v->rows.n; i++) {
-			const struct bt_row *r = &v->rows.v[i];
-			if (r->kind != BT_ROW_INSN || r->region != want)
-				continue;
-			if (!seen)
-				g.start = r->addr;
-			seen = true;
-			g.end = r->addr + r->size;
-			g.samples += r->samples;
-			g.adjusted += r->adjusted;
-			g.percent += r->percent;
-			g.adjusted_percent += r->adjusted_percent;
-			g.closes_loop |= (r->flags & BT_ROW_F_BACK_EDGE) != 0;
+	/* one pass over the rows: rows of region k sum into g[k] */
+	g = bt_xcalloc(n + 1, sizeof(*g));
+	seen = bt_xcalloc(n + 1, sizeof(*seen));
+	for (i = 0; i < v->rows.n; i++) {
+		const struct bt_row *r = &v->rows.v[i];
+		struct bt_view_region *x;
+		if (r->kind != BT_ROW_INSN || r->region < 0)
+			continue;
+		if ((size_t)r->region >= n) {	/* not the annotation's: keep them all */
+			size_t k = (size_t)r->region + 1;
+			g = bt_xreallocarray(g, k, sizeof(*g));
+			seen = bt_xreallocarray(seen, k, sizeof(*seen));
+			memset(g + n, 0, (k - n) * sizeof(*g));
+			memset(seen + n, 0, (k - n) * sizeof(*seen));
+			n = k;
 		}
-		if (!seen)
-			break;
-		BT_VEC_PUSH(v->regions, g);
+		x = &g[r->region];
+		if (!seen[r->region])
+			x->start = r->addr;
+		seen[r->region] = true;
+		x->end = r->addr + r->size;
+		x->samples += r->samples;
+		x->adjusted += r->adjusted;
+		x->percent += r->percent;
+		x->adjusted_percent += r->adjusted_percent;
+		x->closes_loop |= (r->flags & BT_ROW_F_BACK_EDGE) != 0;
 	}
+	/* in index order, up to the first index no row has */
+	for (i = 0; i < n && seen[i]; i++)
+		BT_VEC_PUSH(v->regions, g[i]);
+	free(seen);
+	free(g);
 }
 
 /*
@@ -179,8 +218,10 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	const char *prev_file = NULL;
 	unsigned prev_line = 0;
 	uint32_t prev_chain = 0, prev_depth = 0;
-	size_t guesses = 0;
+	size_t guesses = 0, nrows = 0, ncells = 0;
 	long *insn_row;
+	struct src_at src = { NULL, NULL, NULL };
+	const char *gutters[NGUTTERS] = { NULL };
 
 	if (o == NULL) {
 		bt_view_opts_init(&def);
@@ -194,12 +235,12 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	view_set_func(v, func);
 	denom = o->global_percent ? (double)bt_session_samples(s) : (double)a->samples;
 	insn_row = bt_xcalloc(a->insns.n + 1, sizeof(long));
-	/* room for an instruction, a source line and their cells each: no regrowth */
-	BT_ALLOC_GROW(v->rows.v, 2 * a->insns.n + 16, v->rows.alloc);
-	BT_ALLOC_GROW(v->cell_start.v, 2 * a->insns.n + 16, v->cell_start.alloc);
-	BT_ALLOC_GROW(v->cells.v, 11 * a->insns.n + 16, v->cells.alloc);
 
-	/* widths first: numbers and addresses (digit counts, no printf) */
+	/*
+	 * Widths first: numbers and addresses (digit counts, no printf); and
+	 * the rows and cells the loop below adds, as it adds them, for arrays
+	 * of their size (bt_xmalloc_big: no huge page half used)
+	 */
 	for (i = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
 		uint64_t x = o->num == BT_NUM_PERIOD ? ai->period : ai->samples;
@@ -214,7 +255,35 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		for (n = 2; x >= 16; x >>= 4)
 			n++;
 		waddr = BT_MAX(waddr, n);
+		/* the rows before it (as the loop below decides them), its own */
+		if (o->source && a->has_lines) {
+			if (ai->depth != prev_depth || ai->chain != prev_chain) {
+				n = ai->depth - inline_common(a, ai, prev_chain, prev_depth);
+				nrows += n;
+				ncells += 2 * n;
+				prev_chain = ai->chain;
+				prev_depth = ai->depth;
+				prev_file = NULL;
+			}
+			if (ai->file != NULL && (ai->file != prev_file ||
+			    ai->line != prev_line)) {
+				nrows++;
+				ncells += 3;
+				prev_file = ai->file;
+				prev_line = ai->line;
+			}
+		}
+		nrows++;
+		ncells += (o->compact ? 5 : 7) + (ai->target_name != NULL ||
+		    (ai->in.flags & BT_INSN_F_RIPREL));
 	}
+	v->rows.alloc = nrows;
+	v->rows.v = bt_xmalloc_big(nrows, nrows, sizeof(*v->rows.v));
+	v->cells.alloc = ncells;
+	v->cells.v = bt_xmalloc_big(ncells, ncells, sizeof(*v->cells.v));
+	prev_file = NULL;
+	prev_line = 0;
+	prev_chain = prev_depth = 0;
 	if (o->num != BT_NUM_PERCENT)
 		wnum = wadj = wsmp;
 	/*
@@ -253,15 +322,15 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			}
 			if (ai->file != NULL && (ai->file != prev_file ||
 			    ai->line != prev_line)) {
-				const char *t = view_source_text(s, ai->file, ai->line);
+				const char *t = view_source_text(s, &src, ai->file, ai->line);
 				r = view_add_row(v, BT_ROW_SOURCE);
 				r->func = func;
 				r->file = ai->file;
 				r->line = ai->line;
 				r->text = t ? t : "";
 				view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
-				view_add_cell(v, view_file_line(v, view_basename(ai->file),
-				    ai->line), BT_STYLE_SOURCE);
+				view_add_cell(v, view_file_line(v, src.base, ai->line),
+				    BT_STYLE_SOURCE);
 				view_add_cell(v, view_cat(v, "  ", r->text), BT_STYLE_SOURCE);
 				prev_file = ai->file;
 				prev_line = ai->line;
@@ -313,40 +382,43 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 				r->mem_name = bt_strpool_addstr(&v->pool, ai->mem_name);
 		}
 
+		/* the number cells, padded as they are formatted (no printf: 30,000 rows) */
 		if (o->num == BT_NUM_PERCENT) {
 			double pct = r->percent, apct = r->adjusted_percent;
 			double first = o->skid ? ai->adjusted : (double)ai->samples;
 			double second = o->skid ? (double)ai->samples : ai->adjusted;
 			/* blank, not 0.00, where nothing shows at this precision */
 			c0 = (o->skid ? apct : pct) >= 0.005 || (first > 0 && !o->skid) ?
-			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? apct : pct) : "";
+			    view_pad_2f(v, "", o->skid ? apct : pct, wnum) :
+			    view_pad(v, "", wnum, true);
 			c1 = (o->skid ? pct : apct) >= 0.005 || (second > 0 && o->skid) ?
-			    bt_strpool_addf(&v->pool, "%.2f", o->skid ? pct : apct) : "";
-			c2 = ai->samples ? bt_strpool_addf(&v->pool, "%llu",
-			    (unsigned long long)ai->samples) : "";
+			    view_pad_2f(v, "", o->skid ? pct : apct, wadj + 1) :
+			    view_pad(v, "", wadj + 1, true);
+			c2 = ai->samples ? view_pad_u64(v, ai->samples, wsmp + 1) :
+			    view_pad(v, "", wsmp + 1, true);
 		} else {
 			/* counts: samples or period, raw and skid-adjusted */
 			bool per = o->num == BT_NUM_PERIOD;
 			uint64_t raw = per ? ai->period : ai->samples;
 			uint64_t adj = (uint64_t)((per ? ai->adjusted_period : ai->adjusted) + 0.5);
-			c0 = (o->skid ? adj : raw) ? bt_strpool_addf(&v->pool, "%llu",
-			    (unsigned long long)(o->skid ? adj : raw)) : "";
-			c1 = (o->skid ? raw : adj) ? bt_strpool_addf(&v->pool, "%llu",
-			    (unsigned long long)(o->skid ? raw : adj)) : "";
-			c2 = "";
+			c0 = (o->skid ? adj : raw) ? view_pad_u64(v, o->skid ? adj : raw, wnum) :
+			    view_pad(v, "", wnum, true);
+			c1 = (o->skid ? raw : adj) ? view_pad_u64(v, o->skid ? raw : adj, wadj + 1) :
+			    view_pad(v, "", wadj + 1, true);
+			c2 = view_pad(v, "", wsmp + 1, true);
 		}
-		view_add_cell(v, view_pad(v, c0, wnum, true), view_few_samples(r) ?
+		view_add_cell(v, c0, view_few_samples(r) ?
 		    BT_STYLE_DIM : view_heat(primary, r->weight > 0));
 		if (!o->compact)
-			view_add_cell(v, view_pad(v, c1, wadj + 1, true), BT_STYLE_DIM);
-		view_add_cell(v, view_pad(v, c2, wsmp + 1, true), BT_STYLE_NORMAL);
+			view_add_cell(v, c1, BT_STYLE_DIM);
+		view_add_cell(v, c2, BT_STYLE_NORMAL);
 		if (!o->compact)
-			view_add_cell(v, view_pad(v, o->num == BT_NUM_PERCENT && ai->samples ?
-			    bt_strpool_addf(&v->pool, "±%.2f", (r->ci_hi - r->ci_lo) / 2) :
-			    "", WCI, true), BT_STYLE_DIM);
-		view_add_cell(v, gutter(v, ai, o->skid), BT_STYLE_GUTTER);
-		view_add_cell(v, view_pad(v, view_hex_colon(v, o->addresses ? ai->in.addr :
-		    ai->in.addr - f->start), waddr + 1, true), BT_STYLE_ADDR);
+			view_add_cell(v, o->num == BT_NUM_PERCENT && ai->samples ?
+			    view_pad_2f(v, "±", (r->ci_hi - r->ci_lo) / 2, WCI) :
+			    view_pad(v, "", WCI, true), BT_STYLE_DIM);
+		view_add_cell(v, gutter(v, ai, o->skid, gutters), BT_STYLE_GUTTER);
+		view_add_cell(v, view_hex_colon(v, o->addresses ? ai->in.addr :
+		    ai->in.addr - f->start, waddr + 1), BT_STYLE_ADDR);
 		text = view_cat(v, "  ", ai->in.text);
 		r->text = text + 2;
 		view_add_cell(v, text,
@@ -368,12 +440,11 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			    r->mem_name) : bt_strpool_addf(&v->pool, "        # %llx",
 			    (unsigned long long)ai->in.mem_target), BT_STYLE_COMMENT);
 	}
-	/* branch targets as rows */
-	for (i = 0; i < v->rows.n; i++) {
-		struct bt_row *r = &v->rows.v[i];
-		if (r->kind == BT_ROW_INSN && a->insns.v[r->insn].target_insn >= 0)
-			r->target_row = insn_row[a->insns.v[r->insn].target_insn];
-	}
+	/* branch targets as rows (through the instructions: rows are big) */
+	for (i = 0; i < a->insns.n; i++)
+		if (a->insns.v[i].target_insn >= 0)
+			v->rows.v[insn_row[i]].target_row =
+			    insn_row[a->insns.v[i].target_insn];
 	free(insn_row);
 	{
 		const char *h[7];
@@ -406,7 +477,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		    "skid-adjusted samples marked ? are split between several "
 		    "predecessors with no clear winner: a guess"));
 	view_seal(v);
-	regions(v);
+	regions(v, a);
 	{
 		view_set_title(v, "", view_name(v, f->name, o), "  %s  %.2f%% of %llu samples",
 		    f->module_name, f->percent,

@@ -391,8 +391,8 @@ bt_view_bench_compare_func(struct bt_session *s, size_t ia, size_t ib,
 		view_add_cell(v, view_pad(v, c.v[i].n[0] || c.v[i].n[1] ?
 		    bt_strpool_addf(&v->pool, "%+.2f", pb - pa) : "", 8, true),
 		    BT_STYLE_NORMAL);
-		view_add_cell(v, view_pad(v, view_hex_colon(v, o->addresses ? c.v[i].addr :
-		    c.v[i].off), 10, true), BT_STYLE_ADDR);
+		view_add_cell(v, view_hex_colon(v, o->addresses ? c.v[i].addr :
+		    c.v[i].off, 10), BT_STYLE_ADDR);
 		view_add_cell(v, view_cat(v, "  ", c.v[i].text), BT_STYLE_NORMAL);
 	}
 	{

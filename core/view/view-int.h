@@ -14,8 +14,9 @@
 struct bt_view {
 	struct bt_session *s;
 	BT_VEC(struct bt_row) rows;
-	BT_VEC(struct bt_cell) cells;	/* rows point here once sealed */
-	BT_VEC(size_t) cell_start;	/* per row: first cell */
+	BT_VEC(struct bt_cell) cells;	/* each row's follow the row before's */
+	size_t row_cells;		/* the last row's first cell */
+	bool cells_moved;		/* cells reallocated: seal points rows again */
 	struct bt_row columns;
 	struct bt_cell colcells[16];
 	BT_VEC(size_t) hot;
@@ -34,8 +35,22 @@ struct bt_view {
 
 struct bt_view *view_new(struct bt_session *s);
 struct bt_row *view_add_row(struct bt_view *v, enum bt_row_kind kind);
-void view_add_cell(struct bt_view *v, const char *text, enum bt_style style);
-/* Point every row at its cells and build the hot order; call once at the end. */
+void view_grow_cells(struct bt_view *v);
+
+/* Inline: a big function's view adds a quarter of a million cells. */
+static inline void
+view_add_cell(struct bt_view *v, const char *text, enum bt_style style)
+{
+	if (v->cells.n == v->cells.alloc)
+		view_grow_cells(v);
+	v->cells.v[v->cells.n].text = text;
+	v->cells.v[v->cells.n++].style = style;
+}
+/*
+ * A row's cells are the ones added after it (and before the next row);
+ * each row points at them as the next is added. Call seal once at the end:
+ * it finishes the last row and builds the hot order.
+ */
 void view_seal(struct bt_view *v);
 void view_set_columns(struct bt_view *v, const char *const *heads,
 		      const size_t *widths, const bool *right, size_t n);
@@ -56,6 +71,8 @@ const char *view_name(struct bt_view *v, const char *name, const struct bt_view_
 /* Does name contain text in any of the forms of enum bt_names? */
 bool view_name_matches(const char *name, const char *text);
 
+/* size bytes in the view's pool, aligned for any of its structs (not zeroed). */
+void *view_alloc(struct bt_view *v, size_t size);
 /* Columns a UTF-8 string takes (one per character). */
 size_t view_ncols(const char *s);
 /* s padded with spaces to width columns, right-aligned or left. */
@@ -66,8 +83,11 @@ const char *view_cut(struct bt_view *v, const char *s, size_t width);
 const char *view_cat(struct bt_view *v, const char *a, const char *b);
 /* "file.c:42" */
 const char *view_file_line(struct bt_view *v, const char *file, unsigned line);
-/* "1a2b:" */
-const char *view_hex_colon(struct bt_view *v, uint64_t x);
+/* "1a2b:" right-aligned in width columns (view_pad's result, without a copy) */
+const char *view_hex_colon(struct bt_view *v, uint64_t x, size_t width);
+/* printf "%s%.2f" of prefix and x, then "%llu" of x, right-aligned the same way */
+const char *view_pad_2f(struct bt_view *v, const char *prefix, double x, size_t width);
+const char *view_pad_u64(struct bt_view *v, uint64_t x, size_t width);
 const char *view_basename(const char *path);
 
 /* The benchmarks' indexes, in the order printed or fastest first (malloc'ed). */

@@ -401,9 +401,7 @@ row_edges(struct bt_view *v, const struct bt_view_opts *o,
 
 	if (n == 0)
 		return NULL;
-	/* the pool does not align: round up */
-	re = (struct bt_row_edge *)(((uintptr_t)bt_strpool_alloc(&v->pool,
-	    n * sizeof(*re) + 8) + 7) & ~(uintptr_t)7);
+	re = view_alloc(v, n * sizeof(*re));
 	for (i = 0; i < n; i++) {
 		const struct bt_func *f = bt_session_func(v->s, e[i].func);
 		re[i].func = e[i].func;
@@ -515,17 +513,18 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		r->text = f->name;
 		if (chains) {
 			const struct bt_func_edge *e;
+			struct bt_row_calls *calls = view_alloc(v, sizeof(*calls));
 			size_t ne;
 
-			r->has_inclusive = true;
-			r->inclusive = f->inclusive;
-			r->inclusive_percent = f->inclusive_percent;
+			calls->inclusive = f->inclusive;
+			calls->inclusive_percent = f->inclusive_percent;
 			ne = bt_session_callers(s, idx[i], &e);
-			r->callers = row_edges(v, o, e, ne);
-			r->ncallers = ne;
+			calls->callers = row_edges(v, o, e, ne);
+			calls->ncallers = ne;
 			ne = bt_session_callees(s, idx[i], &e);
-			r->callees = row_edges(v, o, e, ne);
-			r->ncallees = ne;
+			calls->callees = row_edges(v, o, e, ne);
+			calls->ncallees = ne;
+			r->calls = calls;
 		}
 		view_add_cell(v, view_pad(v, all[i * 7 + num], w[num] + 1, true), hs);
 		if (!(chains && o->compact))	/* narrow: Children instead of Samples */

@@ -34,27 +34,45 @@ view_new(struct bt_session *s)
 	return v;
 }
 
+/* The last row's cells are the ones added since it: point it at them. */
+static void
+finish_row(struct bt_view *v)
+{
+	struct bt_row *r;
+
+	if (v->rows.n == 0)
+		return;
+	r = &v->rows.v[v->rows.n - 1];
+	r->cells = v->cells.v + v->row_cells;
+	r->ncells = v->cells.n - v->row_cells;
+}
+
 struct bt_row *
 view_add_row(struct bt_view *v, enum bt_row_kind kind)
 {
-	struct bt_row r;
+	struct bt_row *r;
 
-	memset(&r, 0, sizeof(r));
-	r.kind = kind;
-	r.func = (size_t)-1;
-	r.target_row = -1;
-	r.region = -1;
-	BT_VEC_PUSH(v->rows, r);
-	BT_VEC_PUSH(v->cell_start, v->cells.n);
-	return &v->rows.v[v->rows.n - 1];
+	finish_row(v);
+	v->row_cells = v->cells.n;
+	/* in place: a big function's rows are megabytes, written once */
+	BT_ALLOC_GROW(v->rows.v, v->rows.n + 1, v->rows.alloc);
+	r = &v->rows.v[v->rows.n++];
+	memset(r, 0, sizeof(*r));
+	r->kind = kind;
+	r->func = (size_t)-1;
+	r->target_row = -1;
+	r->region = -1;
+	return r;
 }
 
 void
-view_add_cell(struct bt_view *v, const char *text, enum bt_style style)
+view_grow_cells(struct bt_view *v)
 {
-	struct bt_cell c = { text, style };
+	const struct bt_cell *old = v->cells.v;
 
-	BT_VEC_PUSH(v->cells, c);
+	BT_ALLOC_GROW(v->cells.v, v->cells.n + 1, v->cells.alloc);
+	if (v->cells.v != old)	/* rows before this one point at the old cells (or none) */
+		v->cells_moved = true;
 }
 
 /* bt_name_short (the one implementation of perf's form) into buf; NULL when empty. */
@@ -150,6 +168,14 @@ view_set_func(struct bt_view *v, size_t fi)
 	v->func.percent = f->percent;
 }
 
+void *
+view_alloc(struct bt_view *v, size_t size)
+{
+	/* the pool does not align: round up */
+	return (void *)(((uintptr_t)bt_strpool_alloc(&v->pool, size + 7) + 7) &
+	    ~(uintptr_t)7);
+}
+
 size_t
 view_ncols(const char *s)
 {
@@ -239,22 +265,60 @@ view_file_line(struct bt_view *v, const char *file, unsigned line)
 	return buf;
 }
 
-const char *
-view_hex_colon(struct bt_view *v, uint64_t x)
+/* s[0..n), cols columns wide, right-aligned in width columns: view_pad's result. */
+static const char *
+pad_right(struct bt_view *v, const char *s, size_t n, size_t cols, size_t width)
 {
-	char tmp[24];
+	size_t fill = cols < width ? width - cols : 0;
+	char *buf = bt_strpool_alloc(&v->pool, n + fill);
+
+	memset(buf, ' ', fill);
+	memcpy(buf + fill, s, n);
+	buf[n + fill] = '\0';
+	return buf;
+}
+
+const char *
+view_hex_colon(struct bt_view *v, uint64_t x, size_t width)
+{
+	char tmp[24], buf[24];
 	int n = 0;
 
 	do {
 		tmp[n++] = "0123456789abcdef"[x & 15];
 		x >>= 4;
 	} while (x);
-	char *buf = bt_strpool_alloc(&v->pool, (size_t)n + 1);
 	for (int i = 0; i < n; i++)
 		buf[i] = tmp[n - 1 - i];
 	buf[n] = ':';
-	buf[n + 1] = '\0';
-	return buf;
+	return pad_right(v, buf, (size_t)n + 1, (size_t)n + 1, width);
+}
+
+const char *
+view_pad_2f(struct bt_view *v, const char *prefix, double x, size_t width)
+{
+	char buf[64];
+	size_t np = strlen(prefix);
+	int n;
+
+	if (np >= 16)
+		return view_pad(v, bt_strpool_addf(&v->pool, "%s%.2f", prefix, x),
+		    width, true);
+	memcpy(buf, prefix, np);
+	n = bt_fmt_2f(buf + np, sizeof(buf) - np, x);
+	if (n < 0 || (size_t)n >= sizeof(buf) - np)
+		return view_pad(v, bt_strpool_addf(&v->pool, "%s%.2f", prefix, x),
+		    width, true);
+	return pad_right(v, buf, np + (size_t)n, view_ncols(prefix) + (size_t)n, width);
+}
+
+const char *
+view_pad_u64(struct bt_view *v, uint64_t x, size_t width)
+{
+	char buf[24];
+	size_t n = bt_fmt_u64(buf, x);
+
+	return pad_right(v, buf, n, n, width);
 }
 
 const char *
@@ -366,14 +430,14 @@ build_hot(struct bt_view *v)
 void
 view_seal(struct bt_view *v)
 {
-	size_t i;
+	size_t i, off = 0;
 
-	for (i = 0; i < v->rows.n; i++) {
-		size_t lo = v->cell_start.v[i];
-		size_t hi = i + 1 < v->rows.n ? v->cell_start.v[i + 1] : v->cells.n;
-		v->rows.v[i].cells = v->cells.v + lo;
-		v->rows.v[i].ncells = hi - lo;
-	}
+	finish_row(v);
+	if (v->cells_moved)	/* each row's cells follow the row before's */
+		for (i = 0; i < v->rows.n; i++) {
+			v->rows.v[i].cells = v->cells.v + off;
+			off += v->rows.v[i].ncells;
+		}
 	build_hot(v);
 }
 
@@ -384,7 +448,6 @@ bt_view_free(struct bt_view *v)
 		return;
 	BT_VEC_FREE(v->rows);
 	BT_VEC_FREE(v->cells);
-	BT_VEC_FREE(v->cell_start);
 	BT_VEC_FREE(v->hot);
 	BT_VEC_FREE(v->notes);
 	BT_VEC_FREE(v->regions);

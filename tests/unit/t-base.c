@@ -4,6 +4,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <math.h>
 #include <string.h>
 
 #include "base.h"
@@ -95,6 +96,83 @@ test_text_safe(void **state)
 	bt_textbuf_release(&tb);
 }
 
+/* bt_fmt_2f and bt_fmt_u64 write what printf writes, ties and edges included. */
+static void
+check_2f(double x)
+{
+	char want[512], got[512];
+	int n = snprintf(want, sizeof(want), "%.2f", x);
+
+	assert_int_equal(bt_fmt_2f(got, sizeof(got), x), n);
+	assert_string_equal(got, want);
+}
+
+static void
+test_fmt(void **state)
+{
+	static const double edge[] = { 0, -0.0, 0.005, 0.004999999, 0.015, 0.025,
+		0.125, 0.375, 0.625, 2.675, 1.005, 1.015, 99.995, 99.99499999999,
+		100, 1e14 + 0.125, 1e15, 1e300, -1, -0.001, 4503599627370495.5 };
+	char buf[32];
+	uint64_t seed = 1;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < BT_ARRAY_SIZE(edge); i++)
+		check_2f(edge[i]);
+	check_2f(INFINITY);
+	check_2f(NAN);
+	for (i = 0; i < 4096; i++) {	/* every tie k/8, and just around it */
+		double t = (double)i / 8;
+		check_2f(t);
+		check_2f(nextafter(t, 0));
+		check_2f(nextafter(t, 1e9));
+	}
+	for (i = 0; i < 200000; i++) {	/* shares as the views compute them */
+		uint64_t k, d;
+		seed = bt_hash64(seed + i);
+		d = 1 + seed % 1000003;
+		k = (seed >> 32) % (d + 1);
+		check_2f(100.0 * (double)k / (double)d);
+		check_2f((double)(seed >> 11) * 0x1p-53 * 1000);
+	}
+	/* bt_fmt_2f wants room for its fast path, else it is snprintf */
+	assert_int_equal(bt_fmt_2f(buf, 4, 12.345), 5);
+	assert_string_equal(buf, "12.");
+	assert_int_equal(bt_fmt_u64(buf, 0), 1);
+	assert_string_equal(buf, "0");
+	assert_int_equal(bt_fmt_u64(buf, UINT64_MAX), 20);
+	assert_string_equal(buf, "18446744073709551615");
+	assert_int_equal(bt_fmt_u64(buf, 1000), 4);
+	assert_string_equal(buf, "1000");
+}
+
+/* bt_xmalloc_big: plain memory, aligned to 2 MiB where huge pages are asked for. */
+static void
+test_xmalloc_big(void **state)
+{
+	size_t n = 3 << 20, i;	/* 3 MiB of bytes: one whole 2 MiB page */
+	unsigned char *p = bt_xmalloc_big(n, n, 1), *q;
+	uint32_t *w = bt_xmalloc_big(1000, 1000, sizeof(*w));
+
+	(void)state;
+	assert_int_equal((uintptr_t)p & ((2u << 20) - 1), 0);
+	for (i = 0; i < n; i++)
+		p[i] = (unsigned char)i;
+	q = bt_xreallocarray(p, 2 * n, 1);	/* grows as any allocation */
+	for (i = 0; i < n; i++)
+		if (q[i] != (unsigned char)i)
+			fail_msg("byte %zu lost in realloc", i);
+	q[2 * n - 1] = 1;
+	free(q);
+	for (i = 0; i < 1000; i++)	/* small: malloc's */
+		w[i] = (uint32_t)i;
+	assert_int_equal(w[999], 999);
+	free(w);
+	/* nothing surely written: no page is whole, malloc's too */
+	free(bt_xmalloc_big(n, 0, 1));
+}
+
 int
 main(void)
 {
@@ -104,6 +182,8 @@ main(void)
 		cmocka_unit_test(test_vec),
 		cmocka_unit_test(test_error),
 		cmocka_unit_test(test_text_safe),
+		cmocka_unit_test(test_fmt),
+		cmocka_unit_test(test_xmalloc_big),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
