@@ -765,7 +765,6 @@ settle(struct first_read *fr, struct bt_error *err)
 
 		if (w->time > fr->limit && fr->rounds - w->round < MAX_WAIT_ROUNDS)
 			break;
-
 		if (fr->head + 1 < fr->q.n && fr->q.v[fr->head + 1].rec != NULL)
 			__builtin_prefetch(fr->q.v[fr->head + 1].rec + 64);
 		ret = take_sample(p, fr->r, &fr->k, w->rec ? w->rec :
