@@ -307,9 +307,9 @@ bt_pd_open_mem(const void *data, size_t size, struct bt_error *err)
  * Standard input as a file that can be mapped, once per process: itself
  * when it is a regular file read from its start, else its bytes copied
  * into a temporary file that has no name (O_TMPFILE, else a memfd), so
- * that nothing is left behind however benchtui ends. The profile reads the
- * samples twice and a time window reads them again: each open of "-"
- * maps the same copy.
+ * that nothing is left behind however benchtui ends. The profile goes
+ * back over waiting samples (and reads a recording without rounds twice),
+ * and a time window reads them again: each open of "-" maps the same copy.
  */
 static int stdin_copy = -1;
 
