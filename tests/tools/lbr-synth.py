@@ -166,27 +166,31 @@ class Synth:
             self.elves[path] = Elf(path)
         return self.elves[path]
 
-    def read(self, pid, addr, n):
-        """n bytes of pid's code at addr, or None."""
+    def file_at(self, pid, addr):
+        """(elf, file offset) of pid's file mapping at addr, or None."""
         sp = self.spaces.get(pid)
         m = sp.find(addr) if sp else None
         if m is None or m[2].startswith("["):
             return None
         start, pgoff, path = m
-        e = self.elf(path)
-        off = pgoff + addr - start
+        return self.elf(path), pgoff + addr - start
+
+    def read(self, pid, addr, n):
+        """n bytes of pid's code at addr, or None."""
+        at = self.file_at(pid, addr)
+        if at is None:
+            return None
+        e, off = at
         if off < 0 or off + n > len(e.data):
             return None
         return e.data[off:off + n]
 
     def func_start(self, pid, addr):
-        sp = self.spaces.get(pid)
-        m = sp.find(addr) if sp else None
-        if m is None or m[2].startswith("["):
+        at = self.file_at(pid, addr)
+        if at is None:
             return None
-        start, pgoff, path = m
-        e = self.elf(path)
-        va = e.vaddr(pgoff + addr - start)
+        e, off = at
+        va = e.vaddr(off)
         s = e.func_start(va) if va is not None else None
         return None if s is None else addr - (va - s)
 
