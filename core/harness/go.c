@@ -63,7 +63,7 @@ go_line(struct bt_harness_parser *p, const struct hline *l)
 
 		hp_number(t[i].s, t[i].len, &v);
 		if (hp_eq(&t[i + 1], "ns/op"))	/* "5.599 ns", as the other harnesses' */
-			hp_set_num(p, &r->time, v, t[i].s, tl - 3);
+			hp_set_num(p, &r->time, v, t[i].s, tl - strlen("/op"));
 		else
 			hp_counter(p, r, t[i + 1].s, t[i + 1].len, t[i + 1].s, t[i + 1].len,
 			    v, t[i].s, tl);

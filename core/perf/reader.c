@@ -757,7 +757,7 @@ file_record(struct bt_pd_reader *r, const uint8_t **p, uint16_t *sz,
 	 */
 	if (*sz >= 1024 && end - r->pos - *sz >= 256) {
 		__builtin_prefetch(*p + *sz);
-		if (!r->skip_samples) {	/* the side-band pass reads headers only */
+		if (!r->skip_samples) {	/* (a side-band pass reads headers only) */
 			__builtin_prefetch(*p + *sz + 64);
 			__builtin_prefetch(*p + *sz + 128);
 			__builtin_prefetch(*p + *sz + 192);

@@ -1,8 +1,9 @@
 /*
- * Build a profile from a perf.data file: replay the side-band records
- * (MMAP/MMAP2, COMM exec, FORK) in time order into per-process mapping
- * histories, then resolve every sample to (module, file offset) at its
- * own time. Samples may come in any order; side-band records are few.
+ * Build a profile from a perf.data file, in one pass (first_read): replay
+ * the side-band records (MMAP/MMAP2, COMM exec, FORK) in time order into
+ * per-process mapping histories as perf's rounds make them final, and
+ * resolve every sample to (module, file offset) at its own time once
+ * they are. Samples may come in any order; side-band records are few.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +23,6 @@ struct sideband {
 	uint32_t pid, ppid;
 	uint64_t start, len, pgoff;
 	uint32_t module;
-	bool exec;
 };
 
 struct map {
@@ -849,6 +849,25 @@ ordered(struct bt_pd_reader *r)
 }
 
 /*
+ * Take h's entries into *out (sorted by group: the event) and free h;
+ * returns where each event's entries start: [start[e], start[e + 1]).
+ */
+static size_t *
+event_starts(struct bt_hist *h, struct bt_hist_entry **out, size_t nevents)
+{
+	size_t n = bt_hist_take(h, out), *start, e, i;
+
+	bt_hist_free(h);
+	start = bt_xcalloc(nevents + 1, sizeof(size_t));
+	for (e = 0, i = 0; e <= nevents; e++) {
+		while (i < n && (*out)[i].group < e)
+			i++;
+		start[e] = i;
+	}
+	return start;
+}
+
+/*
  * The first read: side-band records and counts, and every event's
  * whole-run histogram and call chains.
  */
@@ -858,7 +877,6 @@ first_read(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err)
 	struct count_state cs = { bt_hist_new(), bt_hist_new() };
 	struct first_read fr;
 	struct bt_pd_event ev;
-	size_t n, i, e;
 	int ret;
 
 	memset(&fr, 0, sizeof(fr));
@@ -915,22 +933,8 @@ first_read(struct bt_profile *p, struct bt_pd_reader *r, struct bt_error *err)
 	BT_VEC_FREE(fr.q);
 	BT_VEC_FREE(fr.copies);
 	bt_chains_seal(p);
-	n = bt_hist_take(cs.h, &p->hist);
-	bt_hist_free(cs.h);
-	p->hist_start = bt_xcalloc(p->info.nevents + 1, sizeof(size_t));
-	for (e = 0, i = 0; e <= p->info.nevents; e++) {
-		while (i < n && p->hist[i].group < e)
-			i++;
-		p->hist_start[e] = i;
-	}
-	n = bt_hist_take(cs.ch, &p->chist);
-	bt_hist_free(cs.ch);
-	p->chist_start = bt_xcalloc(p->info.nevents + 1, sizeof(size_t));
-	for (e = 0, i = 0; e <= p->info.nevents; e++) {
-		while (i < n && p->chist[i].group < e)
-			i++;
-		p->chist_start[e] = i;
-	}
+	p->hist_start = event_starts(cs.h, &p->hist, p->info.nevents);
+	p->chist_start = event_starts(cs.ch, &p->chist, p->info.nevents);
 	return ret;
 }
 
