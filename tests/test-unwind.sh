@@ -93,11 +93,15 @@ cat "$TMP/diffs"
 # callers FILE FUNC: "COUNT CALLER" lines, hottest first
 callers() { "$D" "$1" --callers "$2" | sort -rn; }
 # only CALLER FILE FUNC: every sample of FUNC has CALLER as its immediate caller
+# only CALLER FILE FUNC [MIN]: every one of FUNC's samples (at least MIN, 20)
+# was called from CALLER
 only() {
 	callers "$2" "$3" >"$TMP/c"
 	top=$(awk 'NR == 1 { print $2 }' "$TMP/c")
 	n=$(awk '{ s += $1 } END { print s + 0 }' "$TMP/c")
-	if [ "$n" -ge 20 ] && [ "$top" = "$1" ] && [ "$(wc -l <"$TMP/c")" -eq 1 ]; then
+	if [ "$n" -eq 0 ] && [ "${4:-20}" -le 1 ]; then
+		skipped "$(basename "$2"): no sample in $3 here: its callers not checked"
+	elif [ "$n" -ge "${4:-20}" ] && [ "$top" = "$1" ] && [ "$(wc -l <"$TMP/c")" -eq 1 ]; then
 		ok "$(basename "$2"): $3's caller is $1 in all $n samples"
 	else
 		fail "$(basename "$2"): $3's callers are not only $1:"; head -5 "$TMP/c"
@@ -135,7 +139,8 @@ for f in hy hyfp; do
 	only copier "$TMP/$f.data" '__memmove*'
 	only measurer "$TMP/$f.data" '__strlen*'
 	only plt_caller "$TMP/$f.data" sigismember
-	only plt_caller "$TMP/$f.data" 'sigismember@plt'
+	# the stub is one jmp: some CPUs (AMD's) put a few samples on it, Intel's dozens
+	only plt_caller "$TMP/$f.data" 'sigismember@plt' 1
 done
 "$D" "$TMP/hy.data" --stats | sed 's/^/   hybrid, no frame pointers: /'
 "$D" "$TMP/hyfp.data" --stats | sed 's/^/   hybrid, frame pointers: /'
