@@ -12,6 +12,7 @@
 
 #include "benchtui/browse.h"
 #include "benchtui/profile.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "benchtui/view.h"
 
@@ -61,7 +62,8 @@ main(int argc, char **argv)
 		struct bt_error err = { 0 };
 		struct bt_profile *p = bt_profile_open(argv[1], &err);
 		struct bt_session *s = p ? bt_session_new(p, NULL, &err) : NULL;
-		long f = s ? bt_session_find(s, argv[2]) : -1;
+		struct bt_selection *sel = s ? bt_selection_new(s, NULL, &err) : NULL;
+		long f = sel ? bt_selection_find(sel, argv[2]) : -1;
 		struct bt_view *v;
 		double t0;
 
@@ -70,7 +72,7 @@ main(int argc, char **argv)
 			return 2;
 		}
 		t0 = now();
-		v = bt_view_annotate(s, (size_t)f, NULL, &err);
+		v = bt_view_annotate(sel, (size_t)f, NULL, &err);
 		t[i] = (now() - t0) * 1e3;
 		if (v == NULL) {
 			fprintf(stderr, "annotate-big: %s\n", err.msg);
@@ -80,7 +82,7 @@ main(int argc, char **argv)
 		for (size_t r = 0; r < bt_view_nrows(v); r++)
 			ninsn += bt_view_row(v, r)->kind == BT_ROW_INSN;
 		if (i == 0) {
-			struct bt_browser *b = bt_browser_new(s, NULL);
+			struct bt_browser *b = bt_browser_new(sel, NULL);
 			size_t n;
 			bt_browser_open(b, (size_t)f, 50);
 			n = bt_view_nrows(bt_browser_view(b));
@@ -89,6 +91,7 @@ main(int argc, char **argv)
 			bt_browser_free(b);
 		}
 		bt_view_free(v);
+		bt_selection_free(sel);
 		bt_session_free(s);
 	}
 	qsort(t, (size_t)runs, sizeof(double), cmp);

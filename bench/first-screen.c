@@ -13,6 +13,7 @@
 
 #include "benchtui/browse.h"
 #include "benchtui/profile.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "benchtui/view.h"
 
@@ -24,6 +25,7 @@ main(int argc, char **argv)
 	struct bt_view_opts vo;
 	struct bt_profile *p;
 	struct bt_session *s;
+	struct bt_selection *sel;
 	struct bt_browser *b;
 	struct bt_view *h;
 	bool open = false;
@@ -45,16 +47,18 @@ main(int argc, char **argv)
 	}
 	p = bt_profile_open(argv[argc - 1], &err);
 	s = p ? bt_session_new(p, &so, &err) : NULL;
-	if (s == NULL) {
+	sel = s ? bt_selection_new(s, NULL, &err) : NULL;
+	if (sel == NULL) {
 		fprintf(stderr, "first-screen: %s\n", err.msg);
 		return 2;
 	}
-	b = bt_browser_new(s, &vo);
-	h = bt_view_header(s);
+	b = bt_browser_new(sel, &vo);
+	h = bt_view_header(sel);
 	if (open)
 		bt_browser_apply(b, BT_ACT_ENTER, 40);
 	bt_view_free(h);
 	bt_browser_free(b);
+	bt_selection_free(sel);
 	bt_session_free(s);
 	return 0;
 }

@@ -168,7 +168,7 @@ parse_time_side(struct perr *e, const char *s, size_t n, bool *pct, double *out)
 }
 
 static int
-parse_time(struct perr *e, const char *arg, struct bt_session_opts *so)
+parse_time(struct perr *e, const char *arg, struct bt_selection_opts *so)
 {
 	const char *comma = strchr(arg, ',');
 	bool p1 = false, p2 = false;
@@ -202,6 +202,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	c->eo.top = 5;
 	bt_view_opts_init(&c->eo.view);
 	bt_session_opts_init(&c->so);
+	bt_selection_opts_init(&c->sel);
 	err[0] = '\0';
 	optind = 0;	/* GNU getopt: start over */
 	opterr = 0;
@@ -324,7 +325,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 				return bad(&e, "unknown --percent '%s' (local or global)", optarg);
 			break;
 		case OPT_TIME:
-			if (parse_time(&e, optarg, &c->so))
+			if (parse_time(&e, optarg, &c->sel))
 				return -1;
 			break;
 		case OPT_REGION_THRESHOLD: {
@@ -363,7 +364,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	if (c->input != NULL && c->callgraph_set)
 		return bad(&e, "-g and --call-graph are for recording, not with -i");
 	if (c->input != NULL)
-		c->so.event = c->event;
+		c->sel.event = c->event;
 	else
 		c->cmd = argv + optind;
 	return 0;

@@ -7,6 +7,7 @@
 
 #include "benchtui/export.h"
 #include "benchtui/record.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 
 /**
@@ -22,6 +23,7 @@ struct cli {
 	bool callgraph_set;
 	bool quiet, stdio, help, version, no_jit, jit_copy;
 	struct bt_session_opts so;
+	struct bt_selection_opts sel;	/* --event (with -i), --time */
 	struct bt_export_opts eo;
 	char **cmd;
 };

@@ -20,6 +20,7 @@
 #include "benchtui/jit.h"
 #include "benchtui/profile.h"
 #include "benchtui/record.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "cli.h"
 #include "tui.h"
@@ -52,21 +53,28 @@ errmsg(const char *fmt, ...)
 }
 
 /*
- * -b NAME: only that benchmark's samples from here on. A usage error
- * names the benchmarks there are.
+ * -b NAME: *sel becomes that benchmark's selection. A usage error names
+ * the benchmarks there are.
  */
 static int
-select_bench(struct bt_session *s, const char *name)
+select_bench(struct bt_selection **sel, const char *name)
 {
 	struct bt_error err = { 0 };
+	struct bt_selection_opts so = *bt_selection_opts(*sel);
+	struct bt_selection *bsel;
 	char list[2048];
 	size_t o;
-	long bi = bt_session_find_bench(s, name);
-	size_t i, n = bt_session_nbenches(s);
+	long bi = bt_selection_find_bench(*sel, name);
+	size_t i, n = bt_selection_nbenches(*sel);
 
 	if (bi >= 0) {
-		if (bt_session_select_bench(s, bi, &err) == 0)
+		so.bench = bi;
+		bsel = bt_selection_new(bt_selection_session(*sel), &so, &err);
+		if (bsel != NULL) {
+			bt_selection_free(*sel);
+			*sel = bsel;
 			return 0;
+		}
 		errmsg("%s", err.msg);
 		return -1;
 	}
@@ -77,7 +85,7 @@ select_bench(struct bt_session *s, const char *name)
 	}
 	for (i = o = 0, list[0] = '\0'; i < n && i < 40 && o < sizeof(list); i++)
 		o += (size_t)snprintf(list + o, sizeof(list) - o, "%s '%s'",
-		    i ? "," : "", bt_session_bench(s, i)->name);
+		    i ? "," : "", bt_selection_bench(*sel, i)->name);
 	errmsg("-b '%s' %s; the benchmarks are:%s%s", name,
 	    bi == -2 ? "names several benchmarks" : "names no benchmark", list,
 	    i < n ? ", ..." : "");
@@ -275,6 +283,37 @@ record(const struct cli *c, int *wait_status)
 	return 0;
 }
 
+/*
+ * The export, the text report or the browser, as the command line and the
+ * terminal say: 0, a signal number (the browser ended by it), or -BT_E*.
+ */
+static int
+show(struct cli *c, struct bt_selection *sel, struct bt_error *err)
+{
+	int ret;
+
+	c->eo.func = c->symbol;
+	if (c->export_path != NULL) {
+		FILE *f = fopen(c->export_path, "w");
+		if (f == NULL)
+			return bt_error_set(err, BT_EIO, "cannot write '%s': %s",
+			    c->export_path, strerror(errno));
+		ret = bt_export(f, sel, &c->eo, err);
+		if (fclose(f) != 0 && ret == 0)
+			ret = bt_error_set(err, BT_EIO, "cannot write '%s': %s",
+			    c->export_path, strerror(errno));
+		return ret;
+	}
+	if (c->stdio || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+		return bt_export(stdout, sel, &c->eo, err);
+	ret = bt_tui_run(sel, &c->eo, c->symbol, err);
+	if (ret == -BT_ENOTSUP) {	/* no usable terminal: print instead */
+		errmsg("%s; printing the report instead", err->msg);
+		ret = bt_export(stdout, sel, &c->eo, err);
+	}
+	return ret;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -282,6 +321,7 @@ main(int argc, char **argv)
 	struct bt_error err = { 0 };
 	struct bt_profile *p;
 	struct bt_session *s;
+	struct bt_selection *sel;
 	const char *input;
 	char msg[512];
 	int ret, status;
@@ -322,47 +362,31 @@ main(int argc, char **argv)
 	/* -i: the recorded benchmark's status is shown, not returned (DESIGN §2) */
 	status = c.input != NULL ? 0 : bench_status(bt_profile_info(p));
 	s = bt_session_new(p, &c.so, &err);
-	if (s == NULL) {
-		errmsg("%s", err.msg);
-		return err.code == BT_EINVAL ? EXIT_USAGE : EXIT_NODATA;
-	}
 	if (c.bench_frames != NULL)
 		bt_session_set_bench_frames(s, c.bench_frames);
-	if (c.bench != NULL && select_bench(s, c.bench) < 0) {
+	sel = bt_selection_new(s, &c.sel, &err);
+	if (sel == NULL) {
+		errmsg("%s", err.msg);
 		bt_session_free(s);
-		return EXIT_USAGE;
+		return err.code == BT_EINVAL ? EXIT_USAGE : EXIT_NODATA;
 	}
-	c.eo.func = c.symbol;
-	if (c.export_path != NULL) {
-		FILE *f = fopen(c.export_path, "w");
-		if (f == NULL) {
-			errmsg("cannot write '%s': %s",
-			    c.export_path, strerror(errno));
-			bt_session_free(s);
-			return EXIT_NODATA;
-		}
-		ret = bt_export(f, s, &c.eo, &err);
-		if (fclose(f) != 0 && ret == 0)
-			ret = bt_error_set(&err, BT_EIO, "cannot write '%s': %s",
-			    c.export_path, strerror(errno));
-	} else if (c.stdio || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
-		ret = bt_export(stdout, s, &c.eo, &err);
-	else {
-		ret = bt_tui_run(s, &c.eo, c.symbol, &err);
-		if (ret > 0) {	/* ended by a signal, terminal restored */
-			bt_session_free(s);
-			return 128 + ret;
-		}
-		if (ret == -BT_ENOTSUP) {	/* no usable terminal: print instead */
-			errmsg("%s; printing the report instead", err.msg);
-			ret = bt_export(stdout, s, &c.eo, &err);
-		}
+	if (c.bench != NULL && select_bench(&sel, c.bench) < 0) {
+		ret = EXIT_USAGE;
+		goto out;
+	}
+	ret = show(&c, sel, &err);
+	if (ret > 0) {		/* ended by a signal, terminal restored */
+		ret = 128 + ret;
+		goto out;
 	}
 	if (ret < 0) {
 		errmsg("%s", err.msg);
-		bt_session_free(s);
-		return err.code == BT_ENOENT ? EXIT_USAGE : EXIT_NODATA;
+		ret = err.code == BT_ENOENT ? EXIT_USAGE : EXIT_NODATA;
+		goto out;
 	}
+	ret = status;
+out:
+	bt_selection_free(sel);
 	bt_session_free(s);
-	return status;
+	return ret;
 }

@@ -31,7 +31,6 @@
 #define HEAD_LINES 3	/* header bar, title, column headings */
 
 struct tui {
-	struct bt_session *s;
 	struct bt_browser *b;
 	bool color;
 	bool utf8;
@@ -220,7 +219,7 @@ elide(const char *s, int width, char *buf, size_t len)
 static void
 draw_header(struct tui *t)
 {
-	struct bt_view *h = bt_view_header(t->s);
+	struct bt_view *h = bt_view_header(bt_browser_selection(t->b));
 	const struct bt_view_summary *m = bt_view_summary(h);
 	char buf[1024], win[80] = "", ev[96], lint[64] = "", lost[48] = "", cmd[512];
 	int x, step;
@@ -577,7 +576,7 @@ write_view(struct tui *t, const char *path)
 		bt_browser_set_status(t->b, "cannot write '%s': %s", path, strerror(errno));
 		return;
 	}
-	if (bt_export_view(f, t->s, bt_browser_view(t->b), BT_FORMAT_TEXT, &err) < 0) {
+	if (bt_export_view(f, bt_browser_selection(t->b), bt_browser_view(t->b), BT_FORMAT_TEXT, &err) < 0) {
 		fclose(f);
 		bt_browser_set_status(t->b, "%s", err.msg);
 		return;
@@ -713,7 +712,7 @@ setup_signals(void)
 }
 
 int
-bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
+bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
 	   const char *symbol, struct bt_error *err)
 {
 	struct tui t;
@@ -722,7 +721,6 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 	const char *cs;
 
 	memset(&t, 0, sizeof(t));
-	t.s = s;
 	setlocale(LC_ALL, "");
 	cs = nl_langinfo(CODESET);
 	t.utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
@@ -764,12 +762,12 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 	    BUTTON5_PRESSED, NULL);
 	setup_styles(&t);
 
-	t.b = bt_browser_new(s, &eo->view);
+	t.b = bt_browser_new(sel, &eo->view);
 	bt_browser_set_width(t.b, (size_t)COLS, body_height_of(&t));
 	if (symbol != NULL) {
-		long f = bt_session_find(s, symbol);
+		long f = bt_selection_find(sel, symbol);
 		if (f < 0) {
-			char *why = bt_session_find_error(s, symbol);
+			char *why = bt_selection_find_error(sel, symbol);
 			bt_browser_set_status(t.b, "%s", why);
 			free(why);
 		} else

@@ -4,15 +4,15 @@
 
 #include "benchtui/benchtui.h"
 
-struct bt_session;
+struct bt_selection;
 struct bt_export_opts;
 
 /*
- * Browse s until the user quits; the terminal is restored on every exit
+ * Browse selection sel until the user quits; the terminal is restored on every exit
  * path. Returns 0, the signal that ended it (SIGINT, SIGTERM, SIGHUP), or
  * a negative -BT_E* code with err set when the terminal cannot be used.
  */
-int bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
+int bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
 	       const char *symbol, struct bt_error *err);
 
 #endif

@@ -74,7 +74,7 @@ struct screen {
 };
 
 struct bt_browser {
-	struct bt_session *s;
+	struct bt_selection *sel;	/* what every screen shows (a reference) */
 	struct bt_view_opts o;
 	BT_VEC(struct screen) stack;
 	char *search;
@@ -96,6 +96,16 @@ struct screen *browse_push_compare(struct bt_browser *b, long x, long y, size_t 
 void browse_bench_mark(struct bt_browser *b, struct screen *sc);
 /* T on it: select the benchmark under the cursor (false: none there). */
 bool browse_bench_timeline(struct bt_browser *b, struct screen *sc);
+
+/*
+ * Show the samples o selects from now on (the screens are rebuilt by the
+ * caller); on error nothing changes.
+ */
+struct bt_selection_opts;
+int browse_select(struct bt_browser *b, const struct bt_selection_opts *o,
+		  struct bt_error *err);
+/* The same, another benchmark (-1: none) with the same event and window. */
+int browse_select_bench(struct bt_browser *b, long bi, struct bt_error *err);
 
 /* Narrower screens than this get the compact columns (bt_view_opts.compact). */
 #define BROWSE_COMPACT_BELOW 100

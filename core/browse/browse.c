@@ -11,9 +11,9 @@
 #include <string.h>
 
 #include "benchtui/bench.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
-#include "session/session-int.h"
 
 static struct screen *
 top_screen(struct bt_browser *b)
@@ -113,8 +113,8 @@ browse_pop(struct bt_browser *b)
 	if (b->stack.n > 1)
 		screen_release(&b->stack.v[--b->stack.n]);
 	/* back on the benchmark table: every sample again */
-	if (top_screen(b)->ops == &screen_benches && bt_session_current_bench(b->s) >= 0)
-		bt_session_select_bench(b->s, -1, NULL);
+	if (top_screen(b)->ops == &screen_benches && bt_selection_bench_index(b->sel) >= 0)
+		browse_select_bench(b, -1, NULL);
 }
 
 /* The function list: the first screen, or the one above the benchmark table. */
@@ -133,7 +133,7 @@ funcs_screen(struct bt_browser *b)
 static void
 bench_table(struct bt_browser *b, size_t height)
 {
-	if (bt_session_nbenches(b->s) == 0) {
+	if (bt_selection_nbenches(b->sel) == 0) {
 		bt_browser_set_status(b, "no benchmarks: the output had no results of "
 		    "a harness benchtui reads (docs/benchmarks.md)");
 		return;
@@ -141,22 +141,44 @@ bench_table(struct bt_browser *b, size_t height)
 	while (b->stack.n > 1)
 		browse_pop(b);
 	if (b->stack.v[0].ops != &screen_benches) {
-		bt_session_select_bench(b->s, -1, NULL);
+		browse_select_bench(b, -1, NULL);
 		screen_release(&b->stack.v[0]);
 		b->stack.n = 0;
 		browse_push(b, &screen_benches, -1, height);
 	}
 	b->bench_mark = -1;
 	bt_browser_set_status(b, "%zu benchmarks: Enter opens one, m marks one to compare",
-	    bt_session_nbenches(b->s));
+	    bt_selection_nbenches(b->sel));
+}
+
+int
+browse_select(struct bt_browser *b, const struct bt_selection_opts *o,
+	      struct bt_error *err)
+{
+	struct bt_selection *sel = bt_selection_new(bt_selection_session(b->sel), o, err);
+
+	if (sel == NULL)
+		return -1;
+	bt_selection_free(b->sel);
+	b->sel = sel;
+	return 0;
+}
+
+int
+browse_select_bench(struct bt_browser *b, long bi, struct bt_error *err)
+{
+	struct bt_selection_opts o = *bt_selection_opts(b->sel);
+
+	o.bench = bi;
+	return browse_select(b, &o, err);
 }
 
 struct bt_browser *
-bt_browser_new(struct bt_session *s, const struct bt_view_opts *o)
+bt_browser_new(struct bt_selection *sel, const struct bt_view_opts *o)
 {
 	struct bt_browser *b = bt_xcalloc(1, sizeof(*b));
 
-	b->s = s;
+	b->sel = bt_selection_ref(sel);
 	if (o != NULL)
 		b->o = *o;
 	else
@@ -165,7 +187,7 @@ bt_browser_new(struct bt_session *s, const struct bt_view_opts *o)
 	b->o.module = NULL;
 	b->o.locate = false;
 	b->bench_mark = -1;
-	if (bt_session_nbenches(s) > 0 && bt_session_current_bench(s) < 0)
+	if (bt_selection_nbenches(sel) > 0 && bt_selection_bench_index(sel) < 0)
 		browse_push(b, &screen_benches, -1, 0);
 	if (b->stack.n == 0)
 		browse_push(b, &screen_funcs, -1, 0);
@@ -185,6 +207,7 @@ bt_browser_free(struct bt_browser *b)
 	free(b->search);
 	free(b->filter);
 	free(b->module);
+	bt_selection_free(b->sel);
 	free(b);
 }
 
@@ -215,7 +238,7 @@ bt_browser_open(struct bt_browser *b, size_t func, size_t height)
 {
 	struct screen *sc;
 
-	if (func >= bt_session_nfuncs(b->s))
+	if (func >= bt_selection_nfuncs(b->sel))
 		return -BT_EINVAL;
 	sc = browse_push(b, &screen_annotate, (long)func, height);
 	if (sc == NULL)
@@ -489,8 +512,8 @@ struct place {
 static void
 func_key(const struct bt_browser *b, long fi, uint32_t *mi, uint64_t *start)
 {
-	*mi = bt_session_func_module(b->s, (size_t)fi);
-	*start = bt_session_func(b->s, (size_t)fi)->start;
+	*mi = bt_selection_func(b->sel, (size_t)fi)->mod;
+	*start = bt_selection_func(b->sel, (size_t)fi)->start;
 }
 
 /* The table's row of the function at (mi, start), without adding it; -1 if none. */
@@ -499,9 +522,9 @@ func_in_table(const struct bt_browser *b, uint32_t mi, uint64_t start)
 {
 	size_t i;
 
-	for (i = 0; i < bt_session_nfuncs(b->s); i++)
-		if (bt_session_func_module(b->s, i) == mi &&
-		    bt_session_func(b->s, i)->start == start)
+	for (i = 0; i < bt_selection_nfuncs(b->sel); i++)
+		if (bt_selection_func(b->sel, i)->mod == mi &&
+		    bt_selection_func(b->sel, i)->start == start)
 			return (long)i;
 	return -1;
 }
@@ -518,6 +541,7 @@ reselect(struct bt_browser *b, const char *event, double from, double to,
 	 bool percent, size_t keep, size_t height, struct bt_error *err)
 {
 	struct place *pl = bt_xcalloc(keep + 1, sizeof(*pl));
+	struct bt_selection_opts so;
 	size_t i;
 	long f;
 
@@ -527,11 +551,16 @@ reselect(struct bt_browser *b, const char *event, double from, double to,
 		if ((pl[i].has_func = sc->func >= 0))
 			func_key(b, sc->func, &pl[i].module, &pl[i].start);
 		if ((pl[i].anchor_func = pl[i].a.kind == BT_ROW_FUNC &&
-		    pl[i].a.func < bt_session_nfuncs(b->s)))
+		    pl[i].a.func < bt_selection_nfuncs(b->sel)))
 			func_key(b, (long)pl[i].a.func, &pl[i].anchor_module,
 			    &pl[i].anchor_start);
 	}
-	if (bt_session_select(b->s, event, from, to, percent, err) < 0) {
+	so = *bt_selection_opts(b->sel);
+	so.event = event;
+	so.time_from = from;
+	so.time_to = to;
+	so.time_percent = percent;
+	if (browse_select(b, &so, err) < 0) {
 		free(pl);
 		return -1;
 	}
@@ -541,7 +570,7 @@ reselect(struct bt_browser *b, const char *event, double from, double to,
 	for (i = 0; i < b->stack.n; i++) {
 		if (!pl[i].has_func)
 			continue;
-		f = bt_session_func_at(b->s, pl[i].module, pl[i].start);
+		f = bt_selection_func_at(b->sel, pl[i].module, pl[i].start);
 		if (f < 0)
 			break;
 		b->stack.v[i].func = f;
@@ -575,19 +604,19 @@ browse_select_window(struct bt_browser *b, double from, double to, size_t height
 	char msg[200];
 
 	/* the timeline (the top screen) closes: the part of the run is chosen */
-	if (reselect(b, bt_session_event(b->s), from, to, false, b->stack.n - 1,
+	if (reselect(b, bt_selection_event(b->sel), from, to, false, b->stack.n - 1,
 	    height, &err) < 0) {
 		bt_browser_set_status(b, "%s", err.msg);
 		return;
 	}
 	if (from < 0 && to < 0)
 		snprintf(msg, sizeof(msg), "the whole run: %llu samples",
-		    (unsigned long long)bt_session_samples(b->s));
+		    (unsigned long long)bt_selection_samples(b->sel));
 	else {
 		double f, t;
-		bt_session_window(b->s, &f, &t);
+		bt_selection_window(b->sel, &f, &t);
 		snprintf(msg, sizeof(msg), "window %.3f-%.3f s: %llu samples", f, t,
-		    (unsigned long long)bt_session_samples(b->s));
+		    (unsigned long long)bt_selection_samples(b->sel));
 	}
 	bt_browser_set_status(b, "%s", msg);
 }
@@ -595,10 +624,10 @@ browse_select_window(struct bt_browser *b, double from, double to, size_t height
 static void
 next_event(struct bt_browser *b, size_t height)
 {
-	const struct bt_profile_info *in = bt_session_info(b->s);
-	const char *cur = bt_session_event(b->s);
+	const struct bt_profile_info *in = bt_session_info(bt_selection_session(b->sel));
+	const char *cur = bt_selection_event(b->sel);
 	struct bt_error err = { 0 };
-	const struct bt_session_opts *o = bt_session_opts(b->s);
+	const struct bt_selection_opts *o = bt_selection_opts(b->sel);
 	size_t i, k;
 
 	if (in->nevents < 2) {
@@ -624,7 +653,7 @@ next_event(struct bt_browser *b, size_t height)
 		return;
 	}
 	bt_browser_set_status(b, "event %s: %llu samples", in->events[i],
-	    (unsigned long long)bt_session_samples(b->s));
+	    (unsigned long long)bt_selection_samples(b->sel));
 }
 
 /* The function list's filters changed: rebuild it, the cursor on its function. */
@@ -735,10 +764,10 @@ zoom_module(struct bt_browser *b, struct screen *sc, size_t height)
 		bt_browser_set_status(b, "no function here: d zooms into its module");
 		return;
 	}
-	b->module = bt_xstrdup(bt_session_func(b->s, (size_t)f)->module);
+	b->module = bt_xstrdup(bt_selection_func(b->sel, (size_t)f)->module);
 	refilter(b, height);
 	bt_browser_set_status(b, "%zu functions of %s (d or Esc on the list: every module)",
-	    bt_view_nrows(funcs_screen(b)->view), bt_session_func(b->s, (size_t)f)->module_name);
+	    bt_view_nrows(funcs_screen(b)->view), bt_selection_func(b->sel, (size_t)f)->module_name);
 }
 
 int
@@ -962,6 +991,12 @@ bt_browser_nav(const struct bt_browser *b)
 	return &b->stack.v[b->stack.n - 1].nav;
 }
 
+struct bt_selection *
+bt_browser_selection(const struct bt_browser *b)
+{
+	return b->sel;
+}
+
 const struct bt_view_opts *
 bt_browser_opts(const struct bt_browser *b)
 {
@@ -1019,7 +1054,7 @@ browse_func_file_name(const struct bt_browser *b, const struct screen *sc,
 		      const char *suffix)
 {
 	const struct bt_view_func *vf = bt_view_func(sc->view);
-	const struct bt_func *f = sc->func >= 0 ? bt_session_func(b->s, (size_t)sc->func) :
+	const struct bt_func *f = sc->func >= 0 ? bt_selection_func(b->sel, (size_t)sc->func) :
 	    NULL;
 	/* perf's short form of a C++ name: a file name, not a signature */
 	const char *name = vf != NULL ? vf->short_name : f != NULL ? f->name : "";

@@ -7,7 +7,7 @@
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_annotate(b->s, (size_t)sc->func, &b->o, err);
+	return bt_view_annotate(b->sel, (size_t)sc->func, &b->o, err);
 }
 
 static void
@@ -32,7 +32,7 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		return;
 	}
 	if (r->flags & BT_ROW_F_CALL) {
-		f = bt_session_callee(b->s, (size_t)sc->func, r->target);
+		f = bt_selection_func_at(b->sel, bt_selection_func(b->sel, (size_t)sc->func)->mod, r->target);
 		if (f < 0) {
 			bt_browser_set_status(b, "no code for the callee %s",
 			    r->target_name ? r->target_name : "");

@@ -11,7 +11,7 @@
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_benches(b->s, &b->o, false);
+	return bt_view_benches(b->sel, &b->o, false);
 }
 
 static void
@@ -35,18 +35,18 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		b->bench_mark = -1;
 		return;
 	}
-	if (bt_session_select_bench(b->s, (long)r->func, &err) < 0) {
+	if (browse_select_bench(b, (long)r->func, &err) < 0) {
 		bt_browser_set_status(b, "%s", err.msg);
 		return;
 	}
 	nsc = browse_push(b, &screen_funcs, -1, height);
 	if (nsc == NULL) {
-		bt_session_select_bench(b->s, -1, NULL);
+		browse_select_bench(b, -1, NULL);
 		return;
 	}
-	bb = bt_session_bench(b->s, r->func);
+	bb = bt_selection_bench(b->sel, r->func);
 	bt_browser_set_status(b, "%s: %llu samples (%.3f-%.3f s); B: the benchmarks",
-	    bb->name, (unsigned long long)bt_session_samples(b->s), bb->t_from, bb->t_to);
+	    bb->name, (unsigned long long)bt_selection_samples(b->sel), bb->t_from, bb->t_to);
 }
 
 bool
@@ -56,10 +56,10 @@ browse_bench_timeline(struct bt_browser *b, struct screen *sc)
 	struct bt_error err = { 0 };
 
 	if (r == NULL || r->kind != BT_ROW_BENCH || r->func == (size_t)-1) {
-		bt_session_select_bench(b->s, -1, NULL);	/* the whole run's */
+		browse_select_bench(b, -1, NULL);	/* the whole run's */
 		return true;
 	}
-	if (bt_session_select_bench(b->s, (long)r->func, &err) < 0) {
+	if (browse_select_bench(b, (long)r->func, &err) < 0) {
 		bt_browser_set_status(b, "%s", err.msg);
 		return false;
 	}

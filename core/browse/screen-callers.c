@@ -14,11 +14,11 @@
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	if (sc->func < 0 || (size_t)sc->func >= bt_session_nfuncs(b->s)) {
+	if (sc->func < 0 || (size_t)sc->func >= bt_selection_nfuncs(b->sel)) {
 		bt_error_set(err, BT_EINVAL, "no function here");
 		return NULL;
 	}
-	return bt_view_callers(b->s, (size_t)sc->func, sc->has_addr ? &sc->addr : NULL,
+	return bt_view_callers(b->sel, (size_t)sc->func, sc->has_addr ? &sc->addr : NULL,
 	    &b->o);
 }
 
@@ -86,7 +86,7 @@ browse_callers(struct bt_browser *b, struct screen *sc, size_t height)
 		    "put the cursor on one");
 		return;
 	}
-	if (!bt_session_has_chains(b->s)) {
+	if (!bt_session_has_chains(bt_selection_session(b->sel))) {
 		bt_browser_set_status(b, "no call chains in this recording (benchtui "
 		    "records them by default; perf needs -g or --call-graph)");
 		return;

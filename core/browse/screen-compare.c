@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "benchtui/bench.h"
+#include "benchtui/selection.h"
 #include "browse/browse-int.h"
 
 static struct bt_view *
@@ -16,7 +17,7 @@ build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 		bt_error_set(err, BT_EINVAL, "no two benchmarks to compare");
 		return NULL;
 	}
-	return bt_view_bench_compare(b->s, (size_t)sc->mark_from, (size_t)sc->mark_to,
+	return bt_view_bench_compare(b->sel, (size_t)sc->mark_from, (size_t)sc->mark_to,
 	    &b->o);
 }
 
@@ -42,11 +43,25 @@ browse_push_compare(struct bt_browser *b, long x, long y, size_t height)
 	return &b->stack.v[b->stack.n - 1];
 }
 
+/* The function in the two benchmarks' own selections, a column each. */
 static struct bt_view *
 build_func(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_bench_compare_func(b->s, (size_t)sc->mark_from,
-	    (size_t)sc->mark_to, sc->name, sc->module, &b->o, err);
+	struct bt_selection_opts o = *bt_selection_opts(b->sel);
+	struct bt_session *s = bt_selection_session(b->sel);
+	struct bt_selection *x, *y = NULL;
+	struct bt_view *v = NULL;
+
+	o.bench = sc->mark_from;
+	if ((x = bt_selection_new(s, &o, err)) != NULL) {
+		o.bench = sc->mark_to;
+		y = bt_selection_new(s, &o, err);
+	}
+	if (y != NULL)
+		v = bt_view_compare_func(x, y, sc->name, sc->module, &b->o, err);
+	bt_selection_free(x);
+	bt_selection_free(y);
+	return v;
 }
 
 /* Enter on a function both ran: its instructions, a column for each. */
@@ -62,8 +77,8 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 	if (r->percent <= 0 || r->adjusted_percent <= 0) {
 		bt_browser_set_status(b, "%s: %.2f%% of %s, %.2f%% of %s: only one of "
 		    "them ran it", r->short_name ? r->short_name : r->name, r->percent,
-		    bt_session_bench(b->s, (size_t)sc->mark_from)->name,
-		    r->adjusted_percent, bt_session_bench(b->s, (size_t)sc->mark_to)->name);
+		    bt_selection_bench(b->sel, (size_t)sc->mark_from)->name,
+		    r->adjusted_percent, bt_selection_bench(b->sel, (size_t)sc->mark_to)->name);
 		return;
 	}
 	memset(&nsc, 0, sizeof(nsc));

@@ -4,7 +4,7 @@
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_findings(b->s);
+	return bt_view_findings(b->sel);
 }
 
 static long

@@ -8,19 +8,20 @@
 
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
-#include "session/session-int.h"
+#include "annotate/annotate.h"
+#include "session/query.h"
 
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_source(b->s, (size_t)sc->func, sc->file, &b->o, err);
+	return bt_view_source(b->sel, (size_t)sc->func, sc->file, &b->o, err);
 }
 
 /* The function's own file: NULL stands for it in a screen. */
 static const char *
 own_file(struct bt_browser *b, long func)
 {
-	const struct bt_annotation *a = bt_session_annotation(b->s, (size_t)func,
+	const struct bt_annotation *a = bt_selection_annotation(b->sel, (size_t)func,
 	    b->o.syntax, NULL);
 
 	return a != NULL ? a->file : NULL;
@@ -83,7 +84,7 @@ browse_source_of_row(struct bt_browser *b, long func, const struct bt_view *v,
 		bt_browser_set_status(b, "no function here to show the source of");
 		return;
 	}
-	a = bt_session_annotation(b->s, (size_t)func, b->o.syntax, NULL);
+	a = bt_selection_annotation(b->sel, (size_t)func, b->o.syntax, NULL);
 	own = a != NULL ? a->file : NULL;
 	/* a source or inline row stands for the instruction after it */
 	for (i = row; r != NULL && i < bt_view_nrows(v); i++) {
@@ -134,7 +135,7 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 			return;
 		}
 	}
-	a = bt_session_annotation(b->s, (size_t)func, b->o.syntax, NULL);
+	a = bt_selection_annotation(b->sel, (size_t)func, b->o.syntax, NULL);
 	for (i = 0; i < bt_view_nrows(nsc->view); i++) {
 		const struct bt_row *ir = bt_view_row(nsc->view, i);
 

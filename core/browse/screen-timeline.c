@@ -7,7 +7,7 @@
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_timeline(b->s, sc->func, sc->nbins, sc->mark_from, sc->mark_to);
+	return bt_view_timeline(b->sel, sc->func, sc->nbins, sc->mark_from, sc->mark_to);
 }
 
 static void

@@ -10,20 +10,21 @@
 #include "base.h"
 #include "benchtui/bench.h"
 #include "benchtui/export.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "export/export-int.h"
 
 /* The functions a whole-profile export annotates; (size_t)-1 when -s names none. */
 static size_t
-pick(struct bt_session *s, const struct bt_export_opts *o, size_t *idx,
+pick(struct bt_selection *sel, const struct bt_export_opts *o, size_t *idx,
      struct bt_error *err)
 {
 	size_t n = 0, i;
 
 	if (o->func != NULL) {
-		long f = bt_session_find(s, o->func);
+		long f = bt_selection_find(sel, o->func);
 		if (f < 0) {
-			char *why = bt_session_find_error(s, o->func);
+			char *why = bt_selection_find_error(sel, o->func);
 			bt_error_set(err, BT_ENOENT, "%s", why);
 			free(why);
 			return (size_t)-1;
@@ -31,8 +32,8 @@ pick(struct bt_session *s, const struct bt_export_opts *o, size_t *idx,
 		idx[0] = (size_t)f;
 		return 1;
 	}
-	for (i = 0; i < bt_session_nfuncs(s); i++) {
-		if (!bt_session_func(s, i)->can_annotate)
+	for (i = 0; i < bt_selection_nfuncs(sel); i++) {
+		if (!bt_selection_func(sel, i)->can_annotate)
 			continue;
 		if (!o->all && n >= o->top)
 			break;
@@ -72,17 +73,17 @@ bench_parts_free(struct export_bench *eb, size_t n, struct bt_view *table)
 #define BENCH_FUNCS 10	/* hot functions shown per benchmark */
 
 /*
- * Each benchmark's part (DESIGN.md §7), fastest first: its samples are
- * selected in turn, their views built (views outlive a selection), and
- * the selection is put back. With -b, only that benchmark, already
- * selected.
+ * Each benchmark's part (DESIGN.md §7), fastest first, from its own
+ * selection (views outlive their selection). With -b, only that
+ * benchmark: sel is its selection.
  */
 static struct export_bench *
-bench_parts(struct bt_session *s, const struct bt_export_opts *o,
+bench_parts(struct bt_selection *sel, const struct bt_export_opts *o,
 	    struct bt_view **table, size_t *n)
 {
-	long cur = bt_session_current_bench(s);
-	size_t nb = bt_session_nbenches(s), i, k = 0;
+	long cur = bt_selection_bench_index(sel);
+	struct bt_selection_opts so = *bt_selection_opts(sel);
+	size_t nb = bt_selection_nbenches(sel), i, k = 0;
 	struct bt_view_opts vo = o->view;
 	struct export_bench *eb;
 
@@ -91,37 +92,41 @@ bench_parts(struct bt_session *s, const struct bt_export_opts *o,
 	if (nb == 0)
 		return NULL;
 	vo.locate = true;
-	*table = bt_view_benches(s, &vo, true);
+	*table = bt_view_benches(sel, &vo, true);
 	eb = bt_xcalloc(nb, sizeof(*eb));
 	for (i = 0; i < bt_view_nrows(*table); i++) {
 		const struct bt_row *r = bt_view_row(*table, i);
 		struct export_bench *e = &eb[k];
+		struct bt_selection *bsel;
 		size_t f;
 
 		if (r->kind != BT_ROW_BENCH || r->func == (size_t)-1 ||
 		    (cur >= 0 && (long)r->func != cur))
 			continue;
-		e->b = bt_session_bench(s, r->func);
+		e->b = bt_selection_bench(sel, r->func);
 		k++;
-		if (!e->b->has_window ||
-		    (cur < 0 && bt_session_select_bench(s, (long)r->func, NULL) < 0))
+		if (!e->b->has_window)
 			continue;
-		e->funcs = bt_view_functions(s, &vo, BENCH_FUNCS);
-		e->findings = bt_view_findings(s);
-		for (f = 0; cur < 0 && f < bt_session_nfuncs(s); f++)
-			if (bt_session_func(s, f)->can_annotate) {
-				e->annotation = bt_view_annotate(s, f, &o->view, NULL);
+		so.bench = (long)r->func;
+		bsel = cur >= 0 ? bt_selection_ref(sel) :
+		    bt_selection_new(bt_selection_session(sel), &so, NULL);
+		if (bsel == NULL)
+			continue;
+		e->funcs = bt_view_functions(bsel, &vo, BENCH_FUNCS);
+		e->findings = bt_view_findings(bsel);
+		for (f = 0; cur < 0 && f < bt_selection_nfuncs(bsel); f++)
+			if (bt_selection_func(bsel, f)->can_annotate) {
+				e->annotation = bt_view_annotate(bsel, f, &o->view, NULL);
 				break;
 			}
+		bt_selection_free(bsel);
 	}
-	if (cur < 0)
-		bt_session_select_bench(s, -1, NULL);
 	*n = k;
 	return eb;
 }
 
 int
-bt_export(FILE *out, struct bt_session *s, const struct bt_export_opts *o,
+bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	  struct bt_error *err)
 {
 	const struct export_ops *ops = ops_of(o->format);
@@ -129,36 +134,36 @@ bt_export(FILE *out, struct bt_session *s, const struct bt_export_opts *o,
 	size_t *idx, n, i, nbench;
 	struct bt_view_opts vo = o->view;
 	struct bt_view *h, *fv, *lv, *table;
-	struct export_bench *eb = bench_parts(s, o, &table, &nbench);
+	struct export_bench *eb = bench_parts(sel, o, &table, &nbench);
 
 	eo.benches = table;
 	eo.bench = eb;
 	eo.nbench = nbench;
-	eo.bench_selected = bt_session_current_bench(s) >= 0;
-	idx = bt_xcalloc(bt_session_nfuncs(s) + 1, sizeof(size_t));
-	n = pick(s, o, idx, err);
+	eo.bench_selected = bt_selection_bench_index(sel) >= 0;
+	idx = bt_xcalloc(bt_selection_nfuncs(sel) + 1, sizeof(size_t));
+	n = pick(sel, o, idx, err);
 	if (n == (size_t)-1) {
 		free(idx);
 		bench_parts_free(eb, nbench, table);
 		return -BT_ENOENT;
 	}
 	vo.locate = true;	/* every row's source, in text and JSON alike */
-	h = bt_view_header(s);
-	fv = bt_view_functions(s, &vo, 0);
-	lv = bt_view_findings(s);
+	h = bt_view_header(sel);
+	fv = bt_view_functions(sel, &vo, 0);
+	lv = bt_view_findings(sel);
 	ops->begin(&eo, h, fv, lv);
 	for (i = 0; i < n; i++) {
 		struct bt_error aerr = { 0 };
-		struct bt_view *v = bt_view_annotate(s, idx[i], &o->view, &aerr);
+		struct bt_view *v = bt_view_annotate(sel, idx[i], &o->view, &aerr);
 
 		if (v == NULL) {
-			ops->failed(&eo, bt_session_func(s, idx[i])->name, aerr.msg);
+			ops->failed(&eo, bt_selection_func(sel, idx[i])->name, aerr.msg);
 			continue;
 		}
 		ops->annotation(&eo, v);
 		bt_view_free(v);
 		if (o->all)	/* thousands of functions: keep memory flat */
-			bt_session_forget(s, idx[i]);
+			bt_selection_forget(sel, idx[i]);
 	}
 	ops->end(&eo);
 	bt_view_free(h);
@@ -170,11 +175,11 @@ bt_export(FILE *out, struct bt_session *s, const struct bt_export_opts *o,
 }
 
 int
-bt_export_view(FILE *out, struct bt_session *s, const struct bt_view *v,
+bt_export_view(FILE *out, struct bt_selection *sel, const struct bt_view *v,
 	       enum bt_format format, struct bt_error *err)
 {
 	struct export_out eo = { .f = out };
-	struct bt_view *h = bt_view_header(s);
+	struct bt_view *h = bt_view_header(sel);
 
 	ops_of(format)->view(&eo, h, v);
 	bt_view_free(h);

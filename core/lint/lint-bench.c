@@ -14,27 +14,29 @@
 #include "benchtui/bench.h"
 #include "benchtui/lint.h"
 #include "lint/lint-int.h"
-#include "session/session-int.h"
+#include "profile/profile-int.h"
+#include "session/query.h"
+#include "symbols/symbols.h"
 
 #define MAX_SUMMARY_FUNCS 20
 #define FASTEST_MHZ 5000.0	/* no CPU clock recorded: a cycle is at least 0.2 ns */
 
 static const struct bt_bench *
-current(struct bt_session *s)
+current(struct bt_selection *sel)
 {
-	long b = bt_session_current_bench(s);
+	long b = bt_selection_bench_index(sel);
 
-	return b >= 0 ? bt_session_bench(s, (size_t)b) : NULL;
+	return b >= 0 ? bt_selection_bench(sel, (size_t)b) : NULL;
 }
 
 const char *
-lint_keep_advice(struct bt_session *s)
+lint_keep_advice(struct bt_selection *sel)
 {
-	const struct bt_bench *b = current(s);
+	const struct bt_bench *b = current(sel);
 	const char *h = b ? b->harness : NULL;
 
-	if (h == NULL && bt_session_nbenches(s) > 0)
-		h = bt_session_bench(s, 0)->harness;
+	if (h == NULL && bt_selection_nbenches(sel) > 0)
+		h = bt_selection_bench(sel, 0)->harness;
 	if (h == NULL)
 		h = "";
 	if (strcmp(h, "gbench") == 0)
@@ -72,7 +74,7 @@ numbers(struct bt_strbuf *sb, const struct bt_bench *b)
 
 /* The hottest loop of the benchmark's own hottest function: its size and address. */
 static bool
-own_loop(struct bt_session *s, size_t bi, size_t *fi_out, size_t *ninsns,
+own_loop(struct bt_selection *sel, size_t bi, size_t *fi_out, size_t *ninsns,
 	 uint64_t *addr, uint64_t *own)
 {
 	size_t fi, li, best = (size_t)-1;
@@ -81,14 +83,14 @@ own_loop(struct bt_session *s, size_t bi, size_t *fi_out, size_t *ninsns,
 	struct bt_annotation *a;
 
 	*own = 0;
-	for (fi = 0; fi < bt_session_nfuncs(s); fi++)
-		if (bt_session_func(s, fi)->samples && bt_session_bench_code(s, bi, fi)) {
-			*own += bt_session_func(s, fi)->samples;
+	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++)
+		if (bt_selection_func(sel, fi)->samples && bt_selection_bench_code(sel, bi, fi)) {
+			*own += bt_selection_func(sel, fi)->samples;
 			if (first < 0)
 				first = (long)fi;
 		}
-	if (first < 0 || !bt_session_func(s, (size_t)first)->can_annotate ||
-	    (a = bt_session_code(s, (size_t)first)) == NULL)
+	if (first < 0 || !bt_selection_func(sel, (size_t)first)->can_annotate ||
+	    (a = bt_selection_code(sel, (size_t)first)) == NULL)
 		return false;
 	for (li = 0; li < a->loops.n; li++) {
 		double w = BT_MAX(a->loops.v[li].adjusted, (double)a->loops.v[li].samples);
@@ -106,10 +108,10 @@ own_loop(struct bt_session *s, size_t bi, size_t *fi_out, size_t *ninsns,
 }
 
 bool
-lint_bench_checks(struct bt_session *s)
+lint_bench_checks(struct bt_selection *sel)
 {
-	const struct bt_bench *b = current(s);
-	double mhz = s->p->meta.cpu_mhz > 0 ? s->p->meta.cpu_mhz : FASTEST_MHZ;
+	const struct bt_bench *b = current(sel);
+	double mhz = bt_selection_profile(sel)->meta.cpu_mhz > 0 ? bt_selection_profile(sel)->meta.cpu_mhz : FASTEST_MHZ;
 	double cycle = 1000.0 / mhz;
 	struct bt_strbuf sb = BT_STRBUF_INIT;
 	size_t fi = 0, ninsns = 0;
@@ -118,8 +120,8 @@ lint_bench_checks(struct bt_session *s)
 	if (b == NULL || b->error != NULL)
 		return false;
 	if (!(b->time_ns < cycle) && !b->dead_hint) {
-		if (s->samples == 0 && b->iterations > 0)
-			lint_add(s, "few-samples", -1, 100,
+		if (bt_selection_samples(sel) == 0 && b->iterations > 0)
+			lint_add(sel, "few-samples", -1, 100,
 			    "%s: no sample fell in its window (%.3f-%.3f s): it ran "
 			    "for less than a sampling period. Run it longer (more "
 			    "iterations, a longer minimum time) or raise -F",
@@ -129,71 +131,97 @@ lint_bench_checks(struct bt_session *s)
 	numbers(&sb, b);
 	if (b->time_ns < cycle)
 		bt_strbuf_addf(&sb, ": less than one cycle at %.0f MHz%s (%.3f ns)", mhz,
-		    s->p->meta.cpu_mhz > 0 ? "" : " (no clock recorded; the fastest CPUs)",
+		    bt_selection_profile(sel)->meta.cpu_mhz > 0 ? "" : " (no clock recorded; the fastest CPUs)",
 		    cycle);
 	else
 		bt_strbuf_addstr(&sb, ": the harness says the body was optimized out");
-	if (own_loop(s, b->index, &fi, &ninsns, &addr, &own))
+	if (own_loop(sel, b->index, &fi, &ninsns, &addr, &own))
 		bt_strbuf_addf(&sb, "; %zu instructions in its loop at 0x%llx",
 		    ninsns, (unsigned long long)addr);
 	else if (own == 0)
 		bt_strbuf_addf(&sb, "; none of the %llu samples of its window is in "
-		    "its own code (%s)", (unsigned long long)s->samples, b->family);
-	lint_add(s, "optimized-away", own ? (long)fi : -1, 100,
+		    "its own code (%s)", (unsigned long long)bt_selection_samples(sel), b->family);
+	lint_add(sel, "optimized-away", own ? (long)fi : -1, 100,
 	    "%s: the work was removed by the compiler. %s", sb.buf,
-	    lint_keep_advice(s));
+	    lint_keep_advice(sel));
 	bt_strbuf_release(&sb);
 	return true;
 }
 
 bool
-lint_bench_loop(struct bt_session *s, size_t fi, double share, size_t ninsns,
+lint_bench_loop(struct bt_selection *sel, size_t fi, double share, size_t ninsns,
 		uint64_t addr)
 {
-	const struct bt_bench *b = current(s);
+	const struct bt_bench *b = current(sel);
 	struct bt_strbuf sb = BT_STRBUF_INIT;
 	const struct bt_finding *f;
 	size_t i, n;
 
-	if (b == NULL || !bt_session_bench_code(s, b->index, fi))
+	if (b == NULL || !bt_selection_bench_code(sel, b->index, fi))
 		return false;
 	/* the sub-cycle check named this loop already */
-	n = lint_sofar(s, &f);
+	n = lint_sofar(sel, &f);
 	for (i = 0; i < n; i++)
 		if (strcmp(f[i].check, "optimized-away") == 0)
 			return true;
 	numbers(&sb, b);
-	lint_add(s, "empty-loop", (long)fi, share,
+	lint_add(sel, "empty-loop", (long)fi, share,
 	    "%s, %zu instructions in its loop at 0x%llx (%.1f%% of its samples) that "
 	    "only count (no call, no load, no store, no arithmetic besides the "
 	    "counter): the work was removed by the compiler. %s", sb.buf, ninsns,
-	    (unsigned long long)addr, share, lint_keep_advice(s));
+	    (unsigned long long)addr, share, lint_keep_advice(sel));
 	bt_strbuf_release(&sb);
 	return true;
 }
 
 /* --- the summary of every benchmark ------------------------------------- */
 
+/*
+ * One event's summaries, with the selection of each benchmark they come
+ * from: kept, so that opening a benchmark afterwards costs nothing.
+ */
 struct summaries {
-	int attr;
 	BT_VEC(struct bt_bench_summary) v;
+	struct bt_selection **sels;
 	struct bt_strpool pool;
 	void **blocks;		/* arrays the summaries point into */
 	size_t nblocks;
 };
 
+/* Every event's, in the session's cache slot. */
+struct summary_set {
+	struct summaries **by_attr;
+	size_t n;
+};
+
 static void
-summaries_free(void *data)
+summaries_free(struct summaries *sm)
 {
-	struct summaries *sm = data;
 	size_t i;
 
+	if (sm == NULL)
+		return;
 	for (i = 0; i < sm->nblocks; i++)
 		free(sm->blocks[i]);
 	free(sm->blocks);
+	for (i = 0; i < sm->v.n; i++)
+		bt_selection_free(sm->sels[i]);
+	free(sm->sels);
 	BT_VEC_FREE(sm->v);
 	bt_strpool_release(&sm->pool);
 	free(sm);
+}
+
+static void
+summary_set_free(void *data)
+{
+	struct summary_set *set = data;
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		summaries_free(set->by_attr[i]);
+	free(set->by_attr);
+	free(set);
 }
 
 static int
@@ -220,19 +248,19 @@ keep(struct summaries *sm, size_t size)
 	return p;
 }
 
-/* The current selection (one benchmark's) in brief. */
+/* A selection (one benchmark's) in brief. */
 static void
-summarize(struct bt_session *s, struct summaries *sm, struct bt_bench_summary *out)
+summarize(struct bt_selection *sel, struct summaries *sm, struct bt_bench_summary *out)
 {
 	const struct bt_finding *f;
 	struct bt_bench_func *funcs;
 	struct bt_finding *fs;
-	size_t n = BT_MIN(bt_session_nfuncs(s), MAX_SUMMARY_FUNCS), nf, i;
+	size_t n = BT_MIN(bt_selection_nfuncs(sel), MAX_SUMMARY_FUNCS), nf, i;
 	int best = 1 << 30;
 
 	funcs = keep(sm, n * sizeof(*funcs));
 	for (i = 0; i < n; i++) {
-		const struct bt_func *bf = bt_session_func(s, i);
+		const struct bt_func *bf = bt_selection_func(sel, i);
 		if (bf->samples == 0)
 			break;
 		funcs[i].name = bf->name;	/* the session's pool: lives as long */
@@ -242,7 +270,7 @@ summarize(struct bt_session *s, struct summaries *sm, struct bt_bench_summary *o
 		out->nfuncs++;
 	}
 	out->funcs = funcs;
-	nf = bt_session_findings(s, &f);
+	nf = bt_selection_findings(sel, &f);
 	fs = keep(sm, nf * sizeof(*fs));
 	for (i = 0; i < nf; i++) {
 		fs[i] = f[i];
@@ -257,28 +285,48 @@ summarize(struct bt_session *s, struct summaries *sm, struct bt_bench_summary *o
 	out->nfindings = nf;
 }
 
-const struct bt_bench_summary *
-bt_session_bench_summary(struct bt_session *s, size_t i)
+/* Every benchmark's summary in sel's event: each benchmark's selection made in turn. */
+static struct summaries *
+summaries_new(struct bt_selection *sel)
 {
-	struct summaries *sm = bt_session_cache(s, BT_CACHE_BENCH);
-	size_t n = bt_session_nbenches(s), k;
-	long old;
+	struct bt_session *s = bt_selection_session(sel);
+	struct summaries *sm = bt_xcalloc(1, sizeof(*sm));
+	struct bt_selection_opts o;
+	size_t n = bt_selection_nbenches(sel), k;
 
-	if (i >= n)
-		return NULL;
-	if (sm != NULL && sm->attr == s->attr)
-		return &sm->v.v[i];
-	sm = bt_xcalloc(1, sizeof(*sm));
-	sm->attr = s->attr;
 	bt_strpool_init(&sm->pool);
 	BT_ALLOC_GROW(sm->v.v, n, sm->v.alloc);
 	memset(sm->v.v, 0, n * sizeof(*sm->v.v));
 	sm->v.n = n;
-	old = bt_session_current_bench(s);
-	for (k = 0; k < n; k++)
-		if (bt_session_select_bench(s, (long)k, NULL) == 0)
-			summarize(s, sm, &sm->v.v[k]);
-	bt_session_select_bench(s, old, NULL);
-	bt_session_set_cache(s, BT_CACHE_BENCH, sm, summaries_free);
-	return &sm->v.v[i];
+	sm->sels = bt_xcalloc(n + 1, sizeof(*sm->sels));
+	bt_selection_opts_init(&o);
+	o.event = bt_selection_event(sel);
+	for (k = 0; k < n; k++) {
+		o.bench = (long)k;
+		if ((sm->sels[k] = bt_selection_new(s, &o, NULL)) != NULL)
+			summarize(sm->sels[k], sm, &sm->v.v[k]);
+	}
+	return sm;
+}
+
+const struct bt_bench_summary *
+bt_selection_bench_summary(struct bt_selection *sel, size_t i)
+{
+	struct bt_session *s = bt_selection_session(sel);
+	struct summary_set *set = bt_session_cache(s, BT_CACHE_BENCH);
+	size_t attr = (size_t)bt_selection_attr(sel);
+
+	if (i >= bt_selection_nbenches(sel))
+		return NULL;
+	if (set == NULL) {
+		set = bt_xcalloc(1, sizeof(*set));
+		set->n = bt_session_info(s)->nevents + 1;
+		set->by_attr = bt_xcalloc(set->n, sizeof(*set->by_attr));
+		bt_session_set_cache(s, BT_CACHE_BENCH, set, summary_set_free);
+	}
+	if (attr >= set->n)
+		return NULL;
+	if (set->by_attr[attr] == NULL)
+		set->by_attr[attr] = summaries_new(sel);
+	return &set->by_attr[attr]->v.v[i];
 }

@@ -11,34 +11,34 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct bt_session;
+struct bt_selection;
 struct bt_finding;
 
 /* Add a finding to the current selection's list. */
-void lint_add(struct bt_session *s, const char *check, long func, double percent,
+void lint_add(struct bt_selection *sel, const char *check, long func, double percent,
 	      const char *fmt, ...) __attribute__((format(printf, 5, 6)));
 /* The findings added so far to the selection being checked. */
-size_t lint_sofar(struct bt_session *s, const struct bt_finding **f);
+size_t lint_sofar(struct bt_selection *sel, const struct bt_finding **f);
 /*
  * How to keep the work from being optimized away, in the terms of the
  * selected benchmark's harness (every harness's when none is selected).
  */
-const char *lint_keep_advice(struct bt_session *s);
+const char *lint_keep_advice(struct bt_selection *sel);
 /*
  * The checks that need a selected benchmark (its printed time); true when
  * it was optimized away.
  */
-bool lint_bench_checks(struct bt_session *s);
+bool lint_bench_checks(struct bt_selection *sel);
 /*
  * An empty loop of ninsns instructions at addr, share% of the samples, in
  * function fi: when fi is the selected benchmark's own code, say so with
  * the benchmark's numbers and return true.
  */
-bool lint_bench_loop(struct bt_session *s, size_t fi, double share, size_t ninsns,
+bool lint_bench_loop(struct bt_selection *sel, size_t fi, double share, size_t ninsns,
 		     uint64_t addr);
 /* The JIT checks (lint-jit.c, DESIGN.md §8). */
-void bt_lint_jit(struct bt_session *s);
+void bt_lint_jit(struct bt_selection *sel);
 /* Is function fi JIT code, or code in anonymous memory? (no ELF advice for it) */
-bool bt_lint_is_jit(struct bt_session *s, size_t fi);
+bool bt_lint_is_jit(struct bt_selection *sel, size_t fi);
 
 #endif

@@ -11,7 +11,9 @@
 
 #include "jit/jitset.h"
 #include "lint/lint-int.h"
-#include "session/session-int.h"
+#include "profile/profile-int.h"
+#include "session/query.h"
+#include "symbols/symbols.h"
 
 #define WARMUP_MIN 10.0		/* percent of the samples in warm-up code */
 #define RECOMPILED_HOT 20.0	/* the hot method's share to look at it */
@@ -19,21 +21,21 @@
 #define UNCOVERED_MIN 10.0
 
 static double
-pct(const struct bt_session *s, double samples)
+pct(const struct bt_selection *sel, double samples)
 {
-	return s->samples ? 100.0 * samples / (double)s->samples : 0;
+	return bt_selection_samples(sel) ? 100.0 * samples / (double)bt_selection_samples(sel) : 0;
 }
 
 static const struct bt_module *
-module_of(struct bt_session *s, size_t fi)
+module_of(struct bt_selection *sel, size_t fi)
 {
-	return &s->p->modules.v[bt_session_func_module(s, fi)];
+	return bt_selection_func_module(sel, fi);
 }
 
 bool
-bt_lint_is_jit(struct bt_session *s, size_t fi)
+bt_lint_is_jit(struct bt_selection *sel, size_t fi)
 {
-	enum bt_mod_kind k = module_of(s, fi)->kind;
+	enum bt_mod_kind k = module_of(sel, fi)->kind;
 
 	return k == BT_MOD_JIT || k == BT_MOD_ANON;
 }
@@ -72,7 +74,7 @@ warmup_kind(const char *name, bool jit)
 }
 
 static void
-check_warmup(struct bt_session *s, bool any_jit)
+check_warmup(struct bt_selection *sel, bool any_jit)
 {
 	double interp = 0, base = 0, comp = 0, all;
 	size_t fi;
@@ -80,9 +82,9 @@ check_warmup(struct bt_session *s, bool any_jit)
 
 	if (!any_jit)
 		return;
-	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
-		const struct bt_func *f = bt_session_func(s, fi);
-		const char *k = warmup_kind(f->name, module_of(s, fi)->kind == BT_MOD_JIT);
+	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++) {
+		const struct bt_func *f = bt_selection_func(sel, fi);
+		const char *k = warmup_kind(f->name, module_of(sel, fi)->kind == BT_MOD_JIT);
 
 		if (k == NULL)
 			continue;
@@ -93,16 +95,16 @@ check_warmup(struct bt_session *s, bool any_jit)
 		else
 			comp += (double)f->samples;
 	}
-	all = pct(s, interp + base + comp);
+	all = pct(sel, interp + base + comp);
 	if (all < WARMUP_MIN)
 		return;
 	snprintf(msg, sizeof(msg), "%.1f%% of the samples are JIT warm-up: %.1f%% "
 	    "in the interpreter, %.1f%% in baseline-compiled code (C1, Sparkplug), "
 	    "%.1f%% in the JIT compilers: the measurement includes code that is not "
 	    "the benchmark's final code. Warm up longer before measuring, or drop "
-	    "the start with --delay MS (or --time)", all, pct(s, interp),
-	    pct(s, base), pct(s, comp));
-	lint_add(s, "jit-warmup", -1, all, "%s", msg);
+	    "the start with --delay MS (or --time)", all, pct(sel, interp),
+	    pct(sel, base), pct(sel, comp));
+	lint_add(sel, "jit-warmup", -1, all, "%s", msg);
 }
 
 /* The method of a JIT name: HotSpot's before " [", V8's after the tier mark. */
@@ -123,27 +125,27 @@ method_key(const char *name, const char **start)
 }
 
 static void
-check_recompiled(struct bt_session *s)
+check_recompiled(struct bt_selection *sel)
 {
 	const struct bt_func *hot = NULL;
 	const struct bt_module *hm = NULL;
 	const char *hk, *k;
 	size_t hn, fi, nver = 0, n;
-	uint64_t lo, hi, first = s->p->first_time, last = s->p->last_time;
+	uint64_t lo, hi, first = bt_selection_profile(sel)->first_time, last = bt_selection_profile(sel)->last_time;
 	double other = 0;
 	long hfi = -1;
 	char msg[768];
 
-	for (fi = 0; fi < bt_session_nfuncs(s); fi++)
-		if (module_of(s, fi)->kind == BT_MOD_JIT) {
-			hot = bt_session_func(s, fi);
-			hm = module_of(s, fi);
+	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++)
+		if (module_of(sel, fi)->kind == BT_MOD_JIT) {
+			hot = bt_selection_func(sel, fi);
+			hm = module_of(sel, fi);
 			hfi = (long)fi;
 			break;
 		}
 	if (hot == NULL || hot->percent < RECOMPILED_HOT || hm->jit->time == 0)
 		return;
-	bt_session_window_clock(s, &lo, &hi);
+	bt_selection_window_clock(sel, &lo, &hi);
 	if (lo > first)
 		first = lo;
 	if (hi < last)
@@ -152,9 +154,9 @@ check_recompiled(struct bt_session *s)
 	    (double)(hm->jit->time - first) < RECOMPILED_LATE * (double)(last - first))
 		return;
 	hn = method_key(hot->name, &hk);
-	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
-		const struct bt_func *f = bt_session_func(s, fi);
-		if ((long)fi == hfi || module_of(s, fi)->kind != BT_MOD_JIT)
+	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++) {
+		const struct bt_func *f = bt_selection_func(sel, fi);
+		if ((long)fi == hfi || module_of(sel, fi)->kind != BT_MOD_JIT)
 			continue;
 		n = method_key(f->name, &k);
 		if (n == hn && strncmp(k, hk, n) == 0) {
@@ -169,51 +171,51 @@ check_recompiled(struct bt_session *s)
 	    "with --delay %.0f (ms) or --time", hot->name,
 	    (double)(hm->jit->time - first) / 1e9, (double)(last - first) / 1e9,
 	    100.0 * (double)(hm->jit->time - first) / (double)(last - first),
-	    (double)(hm->jit->time - s->p->first_time) / 1e6);
+	    (double)(hm->jit->time - bt_selection_profile(sel)->first_time) / 1e6);
 	if (nver) {
 		size_t len = strlen(msg);
 		snprintf(msg + len, sizeof(msg) - len, "; %zu other version%s of the "
 		    "method hold%s %.1f%% of the samples", nver, nver > 1 ? "s" : "",
 		    nver > 1 ? "" : "s",
-		    pct(s, other));
+		    pct(sel, other));
 	}
-	lint_add(s, "jit-recompiled", hfi, hot->percent, "%s", msg);
+	lint_add(sel, "jit-recompiled", hfi, hot->percent, "%s", msg);
 }
 
 static void
-check_uncovered(struct bt_session *s)
+check_uncovered(struct bt_selection *sel)
 {
 	double anon = 0;
 	size_t fi;
 	long first = -1;
 	char msg[768];
 
-	for (fi = 0; fi < bt_session_nfuncs(s); fi++)
-		if (module_of(s, fi)->kind == BT_MOD_ANON) {
-			anon += (double)bt_session_func(s, fi)->samples;
+	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++)
+		if (module_of(sel, fi)->kind == BT_MOD_ANON) {
+			anon += (double)bt_selection_func(sel, fi)->samples;
 			if (first < 0)
 				first = (long)fi;
 		}
-	if (pct(s, anon) < UNCOVERED_MIN)
+	if (pct(sel, anon) < UNCOVERED_MIN)
 		return;
 	snprintf(msg, sizeof(msg), "%.1f%% of the samples are in anonymous executable "
 	    "memory that no jitdump or perf map describes (JIT code, most likely): "
 	    "they show as addresses, with no code. Let benchtui start the runtime "
 	    "(node and java are set up without flags), or have it write "
 	    "/tmp/perf-PID.map or jit-PID.dump (docs/jit.md lists the flags)",
-	    pct(s, anon));
-	lint_add(s, "jit-uncovered", first, pct(s, anon), "%s", msg);
+	    pct(sel, anon));
+	lint_add(sel, "jit-uncovered", first, pct(sel, anon), "%s", msg);
 }
 
 void
-bt_lint_jit(struct bt_session *s)
+bt_lint_jit(struct bt_selection *sel)
 {
 	bool any_jit = false;
 	size_t fi;
 
-	for (fi = 0; fi < bt_session_nfuncs(s) && !any_jit; fi++)
-		any_jit = module_of(s, fi)->kind == BT_MOD_JIT;
-	check_warmup(s, any_jit);
-	check_recompiled(s);
-	check_uncovered(s);
+	for (fi = 0; fi < bt_selection_nfuncs(sel) && !any_jit; fi++)
+		any_jit = module_of(sel, fi)->kind == BT_MOD_JIT;
+	check_warmup(sel, any_jit);
+	check_recompiled(sel);
+	check_uncovered(sel);
 }

@@ -14,7 +14,9 @@
 #include "benchtui/lint.h"
 #include "benchtui/view.h"
 #include "lint/lint-int.h"
-#include "session/session-int.h"
+#include "profile/profile-int.h"
+#include "session/query.h"
+#include "symbols/symbols.h"
 
 /* Thresholds, in percent of all samples of the window. */
 #define EMPTY_LOOP_MIN 20.0	/* a loop this hot that does nothing */
@@ -46,10 +48,10 @@ lint_free(void *data)
 #define add lint_add
 
 void
-lint_add(struct bt_session *s, const char *check, long func, double percent,
+lint_add(struct bt_selection *sel, const char *check, long func, double percent,
 	 const char *fmt, ...)
 {
-	struct lint *l = bt_session_cache(s, BT_CACHE_LINT);
+	struct lint *l = bt_selection_cache(sel, BT_SEL_CACHE_LINT);
 	struct bt_finding f;
 	struct bt_strbuf sb = BT_STRBUF_INIT;
 	va_list ap;
@@ -59,7 +61,7 @@ lint_add(struct bt_session *s, const char *check, long func, double percent,
 	va_end(ap);
 	f.check = check;
 	f.func = func;
-	f.function = func >= 0 ? bt_session_func(s, (size_t)func)->name : NULL;
+	f.function = func >= 0 ? bt_selection_func(sel, (size_t)func)->name : NULL;
 	f.percent = percent;
 	f.message = bt_strpool_add(&l->pool, sb.buf, sb.len);
 	bt_strbuf_release(&sb);
@@ -67,9 +69,9 @@ lint_add(struct bt_session *s, const char *check, long func, double percent,
 }
 
 static double
-pct(const struct bt_session *s, double samples)
+pct(const struct bt_selection *sel, double samples)
 {
-	return s->samples ? 100.0 * samples / (double)s->samples : 0;
+	return bt_selection_samples(sel) ? 100.0 * samples / (double)bt_selection_samples(sel) : 0;
 }
 
 /*
@@ -201,23 +203,23 @@ counting_only(const struct bt_insn *in, uint32_t written)
 }
 
 static void
-check_empty_loops(struct bt_session *s)
+check_empty_loops(struct bt_selection *sel)
 {
 	size_t fi, li, k;
 
-	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
-		const struct bt_func *f = bt_session_func(s, fi);
+	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++) {
+		const struct bt_func *f = bt_selection_func(sel, fi);
 		struct bt_annotation *a;
 
 		if (f->percent < EMPTY_LOOP_MIN)
 			break;	/* the table is hottest first */
-		if (!f->can_annotate || (a = bt_session_code(s, fi)) == NULL)
+		if (!f->can_annotate || (a = bt_selection_code(sel, fi)) == NULL)
 			continue;
 		for (li = 0; li < a->loops.n; li++) {
 			const struct bt_loop *l = &a->loops.v[li];
 			size_t real = 0;
 			bool empty = true;
-			double share = pct(s, l->adjusted > (double)l->samples ?
+			double share = pct(sel, l->adjusted > (double)l->samples ?
 			    l->adjusted : (double)l->samples);
 
 			uint32_t written = 0;
@@ -238,15 +240,15 @@ check_empty_loops(struct bt_session *s)
 			}
 			if (!empty)
 				continue;
-			if (lint_bench_loop(s, fi, share, real, a->insns.v[l->head].in.addr))
+			if (lint_bench_loop(sel, fi, share, real, a->insns.v[l->head].in.addr))
 				break;	/* the benchmark's own loop, said with its numbers */
-			add(s, "empty-loop", (long)fi, share,
+			add(sel, "empty-loop", (long)fi, share,
 			    "%.1f%% of the samples are in a loop of %zu instructions at 0x%llx "
 			    "that only counts (no call, no load, no store, no arithmetic besides "
 			    "the counter): the work the benchmark means to measure was optimized "
 			    "away. %s",
 			    share, real, (unsigned long long)a->insns.v[l->head].in.addr,
-			    lint_keep_advice(s));
+			    lint_keep_advice(sel));
 			break;
 		}
 	}
@@ -281,10 +283,10 @@ is_clock(const char *name)
  * so that only such functions get decoded. x86 only: elsewhere, decode.
  */
 static bool
-has_rdtsc(struct bt_session *s, size_t fi)
+has_rdtsc(struct bt_selection *sel, size_t fi)
 {
-	const struct bt_func *f = bt_session_func(s, fi);
-	struct bt_msyms *m = bt_session_syms(s, bt_session_func_module(s, fi));
+	const struct bt_func *f = bt_selection_func(sel, fi);
+	struct bt_msyms *m = bt_selection_func_syms(sel, fi);
 	const uint8_t *code;
 	long n;
 
@@ -300,39 +302,39 @@ has_rdtsc(struct bt_session *s, size_t fi)
 }
 
 static void
-check_timer(struct bt_session *s)
+check_timer(struct bt_selection *sel)
 {
 	double t = 0, rdtsc = 0;
 	const char *top = NULL;
 	double topn = 0;
 	size_t fi, k;
 
-	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
-		const struct bt_func *f = bt_session_func(s, fi);
+	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++) {
+		const struct bt_func *f = bt_selection_func(sel, fi);
 		if (f->samples == 0)
 			break;
 		if (is_clock(f->name) ||
-		    strcmp(s->p->modules.v[bt_session_func_module(s, fi)].path, "[vdso]") == 0) {
+		    strcmp(bt_selection_func_module(sel, fi)->path, "[vdso]") == 0) {
 			t += (double)f->samples;
 			if ((double)f->samples > topn) {
 				topn = (double)f->samples;
 				top = f->name;
 			}
-		} else if (f->percent >= 1 && f->can_annotate && has_rdtsc(s, fi)) {
+		} else if (f->percent >= 1 && f->can_annotate && has_rdtsc(sel, fi)) {
 			/* rdtsc read in the benchmark's own code: skid-adjusted weight */
-			struct bt_annotation *a = bt_session_code(s, fi);
+			struct bt_annotation *a = bt_selection_code(sel, fi);
 			for (k = 0; a != NULL && k < a->insns.n; k++)
 				if (a->insns.v[k].in.flags & BT_INSN_F_TIMER)
 					rdtsc += a->insns.v[k].adjusted;
 		}
 	}
-	if (pct(s, t + rdtsc) < TIMER_MIN)
+	if (pct(sel, t + rdtsc) < TIMER_MIN)
 		return;
-	add(s, "timer-dominated", -1, pct(s, t + rdtsc),
+	add(sel, "timer-dominated", -1, pct(sel, t + rdtsc),
 	    "%.1f%% of the samples are spent reading the clock (%s%s): the benchmark "
 	    "mostly measures its own timer. Time a batch of many iterations and read "
 	    "the clock once per batch (what Google Benchmark, JMH and go test -bench do)",
-	    pct(s, t + rdtsc), top ? top : "rdtsc", top && rdtsc > 0 ? ", rdtsc" : "");
+	    pct(sel, t + rdtsc), top ? top : "rdtsc", top && rdtsc > 0 ? ", rdtsc" : "");
 }
 
 /* Does a DW_AT_producer say the code was built without optimization? */
@@ -380,21 +382,21 @@ system_path(const char *path)
 }
 
 static void
-check_unoptimized(struct bt_session *s)
+check_unoptimized(struct bt_selection *sel)
 {
 	size_t fi;
 	const char *seen[8];
 	size_t nseen = 0, k;
 
-	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
-		const struct bt_func *f = bt_session_func(s, fi);
+	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++) {
+		const struct bt_func *f = bt_selection_func(sel, fi);
 		struct bt_msyms *m;
 		const char *prod;
 
 		if (f->percent < UNOPT_MIN)
 			break;
 		if (f->kind != BT_FK_SYMBOL || system_path(f->module) ||
-		    (m = bt_session_syms(s, bt_session_func_module(s, fi))) == NULL)
+		    (m = bt_selection_func_syms(sel, fi)) == NULL)
 			continue;
 		prod = bt_msyms_producer(m, f->start);
 		if (!unoptimized(prod))
@@ -406,7 +408,7 @@ check_unoptimized(struct bt_session *s)
 			continue;
 		if (nseen < BT_ARRAY_SIZE(seen))
 			seen[nseen++] = f->module;
-		add(s, "unoptimized", (long)fi, f->percent,
+		add(sel, "unoptimized", (long)fi, f->percent,
 		    "%s (%.1f%% of the samples) was compiled without optimization "
 		    "(DW_AT_producer \"%s\"): an unoptimized build measures code nobody "
 		    "ships. %s", f->name, f->percent, prod,
@@ -417,58 +419,58 @@ check_unoptimized(struct bt_session *s)
 }
 
 static void
-check_precision(struct bt_session *s)
+check_precision(struct bt_selection *sel)
 {
 	const struct bt_func *f;
 	double lo, hi;
 
-	if (bt_session_nfuncs(s) == 0)
+	if (bt_selection_nfuncs(sel) == 0)
 		return;
-	f = bt_session_func(s, 0);
-	if (s->samples < MIN_RUN_SAMPLES) {
-		add(s, "few-samples", -1, 100,
+	f = bt_selection_func(sel, 0);
+	if (bt_selection_samples(sel) < MIN_RUN_SAMPLES) {
+		add(sel, "few-samples", -1, 100,
 		    "only %llu samples: the run is too short to say where time goes. "
 		    "Run the benchmark longer (more iterations) or raise -F",
-		    (unsigned long long)s->samples);
+		    (unsigned long long)bt_selection_samples(sel));
 		return;
 	}
-	bt_wilson(f->samples, s->samples, &lo, &hi);
+	bt_wilson(f->samples, bt_selection_samples(sel), &lo, &hi);
 	if ((hi - lo) / 2 <= PRECISION_MAX)
 		return;
-	add(s, "few-samples", -1, 100,
+	add(sel, "few-samples", -1, 100,
 	    "%llu samples: the hottest function's %.1f%% is known only to within "
 	    "%.1f-%.1f%% (95%% interval), and smaller numbers less. Run the benchmark "
 	    "longer or raise -F for the precision the percentages show",
-	    (unsigned long long)s->samples, f->percent, lo, hi);
+	    (unsigned long long)bt_selection_samples(sel), f->percent, lo, hi);
 }
 
 static void
-check_lost(struct bt_session *s)
+check_lost(struct bt_selection *sel)
 {
-	const struct bt_profile_info *in = &s->p->info;
+	const struct bt_profile_info *in = bt_session_info(bt_selection_session(sel));
 	uint64_t all = in->samples + in->lost;
 
 	if (in->lost > 0)
-		add(s, "lost-samples", -1, all ? 100.0 * (double)in->lost / (double)all : 0,
+		add(sel, "lost-samples", -1, all ? 100.0 * (double)in->lost / (double)all : 0,
 		    "the kernel dropped %llu samples (%.1f%% of all): the profile is "
 		    "missing part of the run. Lower -F, or record to a faster disk",
 		    (unsigned long long)in->lost,
 		    all ? 100.0 * (double)in->lost / (double)all : 0);
 	if (in->throttled > 0)
-		add(s, "throttled", -1, 0,
+		add(sel, "throttled", -1, 0,
 		    "sampling was throttled %llu times (the kernel's "
 		    "perf_event_max_sample_rate): parts of the run are missing. Lower -F",
 		    (unsigned long long)in->throttled);
 }
 
 static void
-check_startup_kernel(struct bt_session *s)
+check_startup_kernel(struct bt_selection *sel)
 {
 	double loader = 0, kernel = 0;
 	size_t fi;
 
-	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
-		const struct bt_func *f = bt_session_func(s, fi);
+	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++) {
+		const struct bt_func *f = bt_selection_func(sel, fi);
 		if (f->kind == BT_FK_KERNEL)
 			kernel += (double)f->samples;
 		else if (strstr(f->module_name, "ld-linux") != NULL ||
@@ -476,38 +478,38 @@ check_startup_kernel(struct bt_session *s)
 		    strcmp(f->module_name, "ld.so") == 0)
 			loader += (double)f->samples;
 	}
-	if (pct(s, loader) >= STARTUP_MIN)
-		add(s, "startup-dominated", -1, pct(s, loader),
+	if (pct(sel, loader) >= STARTUP_MIN)
+		add(sel, "startup-dominated", -1, pct(sel, loader),
 		    "%.1f%% of the samples are in the dynamic loader: start-up dominates "
 		    "a run of %.3f s. Run the benchmark longer, so that it measures its "
-		    "loop rather than the program starting", pct(s, loader),
-		    s->p->info.duration);
-	if (pct(s, kernel) >= KERNEL_MIN)
-		add(s, "kernel-dominated", -1, pct(s, kernel),
+		    "loop rather than the program starting", pct(sel, loader),
+		    bt_session_info(bt_selection_session(sel))->duration);
+	if (pct(sel, kernel) >= KERNEL_MIN)
+		add(sel, "kernel-dominated", -1, pct(sel, kernel),
 		    "%.1f%% of the samples are in the kernel (system calls, page faults, "
 		    "interrupts): if the benchmark is meant to measure user code, look for "
 		    "I/O, allocation or first-touch page faults in the timed loop",
-		    pct(s, kernel));
+		    pct(sel, kernel));
 }
 
 static void
-check_debug_info(struct bt_session *s)
+check_debug_info(struct bt_selection *sel)
 {
 	size_t fi;
 
-	for (fi = 0; fi < bt_session_nfuncs(s); fi++) {
-		const struct bt_func *f = bt_session_func(s, fi);
+	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++) {
+		const struct bt_func *f = bt_selection_func(sel, fi);
 		struct bt_msyms *m;
 
 		if (f->percent < NODEBUG_MIN)
 			break;
 		if (f->kind == BT_FK_KERNEL || f->kind == BT_FK_UNKNOWN ||
-		    strcmp(f->module, "[vdso]") == 0 || bt_lint_is_jit(s, fi))
+		    strcmp(f->module, "[vdso]") == 0 || bt_lint_is_jit(sel, fi))
 			continue;	/* JIT code: lint-jit.c */
-		m = bt_session_syms(s, bt_session_func_module(s, fi));
+		m = bt_selection_func_syms(sel, fi);
 		if (m != NULL && bt_msyms_probe_dwarf(m))
 			continue;
-		add(s, "no-debug-info", (long)fi, f->percent,
+		add(sel, "no-debug-info", (long)fi, f->percent,
 		    "no debug info for '%s', where %s spends %.1f%% of the samples: no "
 		    "source lines%s. %s", f->module, f->name, f->percent,
 		    m == NULL ? ", and its code could not be read" : "",
@@ -519,48 +521,48 @@ check_debug_info(struct bt_session *s)
 }
 
 size_t
-lint_sofar(struct bt_session *s, const struct bt_finding **out)
+lint_sofar(struct bt_selection *sel, const struct bt_finding **out)
 {
-	struct lint *l = bt_session_cache(s, BT_CACHE_LINT);
+	struct lint *l = bt_selection_cache(sel, BT_SEL_CACHE_LINT);
 
 	*out = l ? l->findings.v : NULL;
 	return l ? l->findings.n : 0;
 }
 
 size_t
-bt_session_findings(struct bt_session *s, const struct bt_finding **out)
+bt_selection_findings(struct bt_selection *sel, const struct bt_finding **out)
 {
-	struct lint *l = bt_session_cache(s, BT_CACHE_LINT);
+	struct lint *l = bt_selection_cache(sel, BT_SEL_CACHE_LINT);
 
 	if (l == NULL) {
 		l = bt_xcalloc(1, sizeof(*l));
 		bt_strpool_init(&l->pool);
-		bt_session_set_cache(s, BT_CACHE_LINT, l, lint_free);
+		bt_selection_set_cache(sel, BT_SEL_CACHE_LINT, l, lint_free);
 		/* a benchmark's own: the run's lost samples and start-up are the run's */
-		bool bench = bt_session_current_bench(s) >= 0;
+		bool bench = bt_selection_bench_index(sel) >= 0;
 
 		/* a benchmark optimized away has few samples: that says it all */
-		bool dead = lint_bench_checks(s);
+		bool dead = lint_bench_checks(sel);
 
-		if (s->samples > 0) {
+		if (bt_selection_samples(sel) > 0) {
 			if (!dead)
-				check_precision(s);
+				check_precision(sel);
 			if (!bench)
-				check_lost(s);
+				check_lost(sel);
 			/*
 			 * What the hottest functions are: not from a handful of
 			 * samples (one sample is 100% of a benchmark's window),
 			 * where the precision finding says it all
 			 */
-			if (s->samples >= MIN_RUN_SAMPLES) {
-				check_empty_loops(s);
-				check_timer(s);
-				check_unoptimized(s);
-				check_debug_info(s);
+			if (bt_selection_samples(sel) >= MIN_RUN_SAMPLES) {
+				check_empty_loops(sel);
+				check_timer(sel);
+				check_unoptimized(sel);
+				check_debug_info(sel);
 			}
 			if (!bench)
-				check_startup_kernel(s);
-			bt_lint_jit(s);
+				check_startup_kernel(sel);
+			bt_lint_jit(sel);
 		}
 	}
 	*out = l->findings.v;

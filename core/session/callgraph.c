@@ -101,17 +101,17 @@ fidx_cmp(const void *a, const void *b)
 }
 
 static void
-finder_init(struct bt_session *s, struct finder *fd)
+finder_init(struct bt_selection *sel, struct finder *fd)
 {
 	size_t i;
 
 	memset(fd, 0, sizeof(*fd));
-	fd->v = bt_xcalloc(s->funcs.n + 1, sizeof(*fd->v));
-	for (i = 0; i < s->funcs.n; i++) {
-		const struct bt_sfunc *f = &s->funcs.v[i];
+	fd->v = bt_xcalloc(sel->funcs.n + 1, sizeof(*fd->v));
+	for (i = 0; i < sel->funcs.n; i++) {
+		const struct bt_sfunc *f = &sel->funcs.v[i];
 		if (f->pub.end <= f->pub.start)
 			continue;
-		fd->v[fd->n].module = f->module;
+		fd->v[fd->n].module = f->pub.mod;
 		fd->v[fd->n].start = f->pub.start;
 		fd->v[fd->n].end = f->pub.end;
 		fd->v[fd->n].func = i;
@@ -147,7 +147,7 @@ finder_find(const struct finder *fd, uint32_t mi, uint64_t addr)
 
 /* A function of module mi found outside the table, added once with no samples. */
 static long
-add_found(struct bt_session *s, struct finder *fd, uint32_t mi, const char *name,
+add_found(struct bt_selection *sel, struct finder *fd, uint32_t mi, const char *name,
 	  uint64_t start, uint64_t end, enum bt_func_kind kind)
 {
 	size_t i;
@@ -157,7 +157,7 @@ add_found(struct bt_session *s, struct finder *fd, uint32_t mi, const char *name
 		if (x->func)
 			return (long)x->func - 1;
 	}
-	i = bt_session_add_func(s, mi, name, start, end, kind);
+	i = bt_functab_add(sel, mi, name, start, end, kind);
 	added_put(fd, mi, start, i);
 	return (long)i;
 }
@@ -170,9 +170,9 @@ add_found(struct bt_session *s, struct finder *fd, uint32_t mi, const char *name
  * (kernel.c), else they are the one [kernel] function.
  */
 static long
-loc_func(struct bt_session *s, struct finder *fd, const struct bt_loc *l)
+loc_func(struct bt_selection *sel, struct finder *fd, const struct bt_loc *l)
 {
-	const struct bt_module *m = &s->p->modules.v[l->module];
+	const struct bt_module *m = &sel->s->p->modules.v[l->module];
 	struct bt_func_sym fs;
 	struct bt_msyms *ms;
 	uint64_t addr = l->off, start, end;
@@ -183,28 +183,28 @@ loc_func(struct bt_session *s, struct finder *fd, const struct bt_loc *l)
 	if (m->kind == BT_MOD_KERNEL) {
 		if ((fi = finder_find(fd, l->module, addr)) >= 0)
 			return fi;
-		if (bt_session_kernel_func(s, addr, &kname, &start, &end))
-			return add_found(s, fd, l->module, kname, start, end, BT_FK_KERNEL);
-		if (s->cg.kfunc < 0)
-			for (i = 0; i < s->funcs.n; i++)
-				if (s->funcs.v[i].pub.kind == BT_FK_KERNEL &&
-				    s->funcs.v[i].pub.end <= s->funcs.v[i].pub.start)
-					s->cg.kfunc = (long)i;
-		if (s->cg.kfunc < 0)
-			s->cg.kfunc = (long)bt_session_add_func(s, l->module, "[kernel]",
+		if (bt_session_kernel_func(sel->s, addr, &kname, &start, &end))
+			return add_found(sel, fd, l->module, kname, start, end, BT_FK_KERNEL);
+		if (sel->cg.kfunc < 0)
+			for (i = 0; i < sel->funcs.n; i++)
+				if (sel->funcs.v[i].pub.kind == BT_FK_KERNEL &&
+				    sel->funcs.v[i].pub.end <= sel->funcs.v[i].pub.start)
+					sel->cg.kfunc = (long)i;
+		if (sel->cg.kfunc < 0)
+			sel->cg.kfunc = (long)bt_functab_add(sel, l->module, "[kernel]",
 			    0, 0, BT_FK_KERNEL);
-		return s->cg.kfunc;
+		return sel->cg.kfunc;
 	}
 	if (m->kind == BT_MOD_UNKNOWN)
 		return -1;
-	ms = bt_session_syms(s, l->module);
+	ms = bt_session_syms(sel->s, l->module);
 	if (ms != NULL && bt_msyms_off_to_addr(ms, l->off, &addr) < 0)
 		addr = l->off;
 	if ((fi = finder_find(fd, l->module, addr)) >= 0)
 		return fi;
 	if (ms == NULL || bt_msyms_func(ms, addr, &fs) < 0)
 		return -1;
-	return add_found(s, fd, l->module, fs.name, fs.start, fs.end,
+	return add_found(sel, fd, l->module, fs.name, fs.start, fs.end,
 	    fs.src == BT_FUNC_FDE ? BT_FK_STRIPPED : BT_FK_SYMBOL);
 }
 
@@ -225,18 +225,18 @@ struct inl_names {
  * inlined function is one BT_FK_INLINE entry of the table per module.
  */
 static void
-loc_inlines(struct bt_session *s, uint32_t id, const struct bt_loc *l, long fi,
+loc_inlines(struct bt_selection *sel, uint32_t id, const struct bt_loc *l, long fi,
 	    struct inl_names *names)
 {
-	struct bt_callgraph *cg = &s->cg;
+	struct bt_callgraph *cg = &sel->cg;
 	struct bt_inline chain[32];
 	struct bt_msyms *ms;
 	uint64_t addr = l->off;
 	size_t n, k, j;
-	const struct bt_sfunc *f = &s->funcs.v[fi];
+	const struct bt_sfunc *f = &sel->funcs.v[fi];
 
-	if (f->pub.kind != BT_FK_SYMBOL || (ms = bt_session_syms(s, l->module)) == NULL ||
-	    !s->mods[l->module].dwarf_checked || s->mods[l->module].no_dwarf)
+	if (f->pub.kind != BT_FK_SYMBOL || (ms = bt_session_syms(sel->s, l->module)) == NULL ||
+	    !sel->s->mods[l->module].dwarf_checked || sel->s->mods[l->module].no_dwarf)
 		return;
 	if (bt_msyms_off_to_addr(ms, l->off, &addr) < 0)
 		return;
@@ -255,10 +255,10 @@ loc_inlines(struct bt_session *s, uint32_t id, const struct bt_loc *l, long fi,
 		if (g < 0) {
 			struct inl_name x;
 
-			g = (long)bt_session_add_func(s, l->module, chain[k].name, 0, 0,
+			g = (long)bt_functab_add(sel, l->module, chain[k].name, 0, 0,
 			    BT_FK_INLINE);
 			x.module = l->module;
-			x.name = s->funcs.v[g].pub.name;
+			x.name = sel->funcs.v[g].pub.name;
 			x.func = g;
 			BT_VEC_PUSH(*names, x);
 		}
@@ -268,9 +268,9 @@ loc_inlines(struct bt_session *s, uint32_t id, const struct bt_loc *l, long fi,
 
 /* Name every location of the selected chains (once per selection). */
 static void
-map_locs(struct bt_session *s)
+map_locs(struct bt_selection *sel)
 {
-	struct bt_callgraph *cg = &s->cg;
+	struct bt_callgraph *cg = &sel->cg;
 	struct inl_names names = { 0 };
 	struct finder fd;
 	size_t i, k;
@@ -278,25 +278,25 @@ map_locs(struct bt_session *s)
 	free(cg->locfunc);
 	free(cg->locinl);
 	cg->inl.n = 0;
-	cg->nlocs = bt_chains_nlocs(s->p);
+	cg->nlocs = bt_chains_nlocs(sel->s->p);
 	cg->locfunc = bt_xcalloc(cg->nlocs + 1, sizeof(long));
 	cg->locinl = bt_xcalloc(cg->nlocs + 1, sizeof(uint32_t));
 	for (i = 0; i < cg->nlocs; i++)
 		cg->locfunc[i] = -2;
 	cg->kfunc = -1;
-	finder_init(s, &fd);
+	finder_init(sel, &fd);
 	for (i = 0; i < cg->counts.n; i++) {
 		const uint32_t *locs;
-		size_t n = bt_chains_get(s->p, (uint32_t)cg->counts.v[i].off, &locs);
+		size_t n = bt_chains_get(sel->s->p, (uint32_t)cg->counts.v[i].off, &locs);
 		for (k = 0; k < n; k++) {
 			const struct bt_loc *l;
 
 			if (locs[k] == BT_LOC_GAP || cg->locfunc[locs[k]] != -2)
 				continue;
-			l = bt_chains_loc(s->p, locs[k]);
-			cg->locfunc[locs[k]] = loc_func(s, &fd, l);
+			l = bt_chains_loc(sel->s->p, locs[k]);
+			cg->locfunc[locs[k]] = loc_func(sel, &fd, l);
 			if (cg->locfunc[locs[k]] >= 0)
-				loc_inlines(s, locs[k], l, cg->locfunc[locs[k]], &names);
+				loc_inlines(sel, locs[k], l, cg->locfunc[locs[k]], &names);
 		}
 	}
 	BT_VEC_FREE(names);
@@ -309,22 +309,22 @@ map_locs(struct bt_session *s)
  * be missing between f[i - 1] and f[i]. Returns how many.
  */
 static size_t
-chain_funcs(struct bt_session *s, uint32_t id, long *f, bool *gap)
+chain_funcs(const struct bt_selection *sel, uint32_t id, long *f, bool *gap)
 {
 	const uint32_t *locs;
-	size_t n = bt_chains_get(s->p, id, &locs), k, m = 0;
+	size_t n = bt_chains_get(sel->s->p, id, &locs), k, m = 0;
 	bool g = false;
 
 	for (k = 0; k < n; k++) {
-		long fi = locs[k] == BT_LOC_GAP ? -1 : s->cg.locfunc[locs[k]];
-		uint32_t inl = fi >= 0 ? s->cg.locinl[locs[k]] : 0;
+		long fi = locs[k] == BT_LOC_GAP ? -1 : sel->cg.locfunc[locs[k]];
+		uint32_t inl = fi >= 0 ? sel->cg.locinl[locs[k]] : 0;
 
 		if (fi < 0) {
 			g = true;	/* unknown frame: nothing is known across it */
 			continue;
 		}
 		if (inl != 0) {	/* the inlined functions, innermost first */
-			const long *run = s->cg.inl.v + inl - 1;
+			const long *run = sel->cg.inl.v + inl - 1;
 			long j;
 
 			for (j = 1; j <= run[0] && m + 1 < CHAIN_MAX; j++) {
@@ -355,39 +355,39 @@ leaf_cmp(const void *a, const void *b)
 }
 
 size_t
-bt_callgraph_focus(struct bt_session *s, bt_frame_match_fn match, void *arg,
+bt_callgraph_focus(struct bt_selection *sel, bt_frame_match_fn match, void *arg,
 		   struct bt_hist_entry **leaves)
 {
-	struct bt_callgraph *cg = &s->cg;
+	struct bt_callgraph *cg = &sel->cg;
 	signed char *verdict;
 	long f[CHAIN_MAX];
 	bool gap[CHAIN_MAX];
 	BT_VEC(struct bt_hist_entry) out = { 0 };
 	size_t i, k, n, keep = 0, nf;
 
-	map_locs(s);
-	nf = s->funcs.n;
+	map_locs(sel);
+	nf = sel->funcs.n;
 	verdict = bt_xcalloc(nf + 1, 1);
 	for (i = 0; i < cg->counts.n; i++) {
 		uint32_t id = (uint32_t)cg->counts.v[i].off;
 		const uint32_t *locs;
 		bool in = false;
 
-		n = chain_funcs(s, id, f, gap);
+		n = chain_funcs(sel, id, f, gap);
 		for (k = 0; k < n && !in; k++) {
 			size_t fi = (size_t)f[k];
 			if (fi >= nf)
 				continue;
 			if (verdict[fi] == 0)
-				verdict[fi] = match(&s->funcs.v[fi].pub, arg) ? 1 : -1;
+				verdict[fi] = match(&sel->funcs.v[fi].pub, arg) ? 1 : -1;
 			in = verdict[fi] > 0;
 		}
 		if (!in)
 			continue;
 		cg->counts.v[keep++] = cg->counts.v[i];
-		bt_chains_get(s->p, id, &locs);
+		bt_chains_get(sel->s->p, id, &locs);
 		{
-			const struct bt_loc *l = bt_chains_loc(s->p, locs[0]);
+			const struct bt_loc *l = bt_chains_loc(sel->s->p, locs[0]);
 			struct bt_hist_entry e = cg->counts.v[i];
 			e.module = l->module;
 			e.off = l->off;
@@ -478,10 +478,10 @@ fedge_cmp(const void *a, const void *b)
 
 /* Group the edges by one end into lists sorted hottest first. */
 static void
-group_edges(struct bt_session *s, const struct edges *e, bool by_callee,
+group_edges(struct bt_selection *sel, const struct edges *e, bool by_callee,
 	    struct bt_func_edge **list, size_t **start)
 {
-	size_t nf = s->cg.nfuncs, i;
+	size_t nf = sel->cg.nfuncs, i;
 	size_t *st = bt_xcalloc(nf + 2, sizeof(size_t));
 	struct bt_func_edge *l = bt_xcalloc(e->v.n + 1, sizeof(*l));
 	size_t *fill;
@@ -494,7 +494,7 @@ group_edges(struct bt_session *s, const struct edges *e, bool by_callee,
 	for (i = 0; i < e->v.n; i++) {
 		uint32_t key = by_callee ? e->v.v[i].callee : e->v.v[i].caller;
 		uint32_t other = by_callee ? e->v.v[i].caller : e->v.v[i].callee;
-		uint64_t incl = s->funcs.v[key].pub.inclusive;
+		uint64_t incl = sel->funcs.v[key].pub.inclusive;
 		struct bt_func_edge *x = &l[st[key] + fill[key]++];
 
 		x->func = other;
@@ -509,35 +509,35 @@ group_edges(struct bt_session *s, const struct edges *e, bool by_callee,
 }
 
 void
-bt_callgraph_build(struct bt_session *s)
+bt_callgraph_build(struct bt_selection *sel)
 {
-	struct bt_callgraph *cg = &s->cg;
+	struct bt_callgraph *cg = &sel->cg;
 	long f[CHAIN_MAX];
 	bool gap[CHAIN_MAX];
 	struct edges e;
 	uint32_t *stamp;
 	size_t i, k, j, n;
 
-	if (s->p->chains == NULL) {
-		for (i = 0; i < s->funcs.n; i++) {
-			s->funcs.v[i].pub.inclusive = s->funcs.v[i].pub.samples;
-			s->funcs.v[i].pub.inclusive_percent = s->funcs.v[i].pub.percent;
+	if (sel->s->p->chains == NULL) {
+		for (i = 0; i < sel->funcs.n; i++) {
+			sel->funcs.v[i].pub.inclusive = sel->funcs.v[i].pub.samples;
+			sel->funcs.v[i].pub.inclusive_percent = sel->funcs.v[i].pub.percent;
 		}
 		return;
 	}
-	map_locs(s);
+	map_locs(sel);
 	memset(&e, 0, sizeof(e));
-	cg->nfuncs = s->funcs.n;	/* every chain's functions are in the table now */
+	cg->nfuncs = sel->funcs.n;	/* every chain's functions are in the table now */
 	stamp = bt_xcalloc(cg->nfuncs + 1, sizeof(uint32_t));
 	for (i = 0; i < cg->counts.n; i++) {
 		uint64_t c = cg->counts.v[i].samples;
 
-		n = chain_funcs(s, (uint32_t)cg->counts.v[i].off, f, gap);
+		n = chain_funcs(sel, (uint32_t)cg->counts.v[i].off, f, gap);
 		for (k = 0; k < n; k++) {
 			if (stamp[f[k]] == i + 1)
 				continue;
 			stamp[f[k]] = (uint32_t)i + 1;
-			s->funcs.v[f[k]].pub.inclusive += c;
+			sel->funcs.v[f[k]].pub.inclusive += c;
 		}
 		for (k = 0; k + 1 < n; k++) {
 			bool seen = false;
@@ -551,25 +551,19 @@ bt_callgraph_build(struct bt_session *s)
 		}
 	}
 	free(stamp);
-	for (i = 0; i < s->funcs.n; i++)
-		s->funcs.v[i].pub.inclusive_percent = s->samples ? 100.0 *
-		    (double)s->funcs.v[i].pub.inclusive / (double)s->samples : 0;
-	group_edges(s, &e, true, &cg->callers, &cg->caller_start);
-	group_edges(s, &e, false, &cg->callees, &cg->callee_start);
+	for (i = 0; i < sel->funcs.n; i++)
+		sel->funcs.v[i].pub.inclusive_percent = sel->samples ? 100.0 *
+		    (double)sel->funcs.v[i].pub.inclusive / (double)sel->samples : 0;
+	group_edges(sel, &e, true, &cg->callers, &cg->caller_start);
+	group_edges(sel, &e, false, &cg->callees, &cg->callee_start);
 	BT_VEC_FREE(e.v);
 	free(e.slots);
 }
 
-bool
-bt_session_has_chains(const struct bt_session *s)
-{
-	return s->p->chains != NULL;
-}
-
 size_t
-bt_session_callers(const struct bt_session *s, size_t fi, const struct bt_func_edge **e)
+bt_selection_callers(const struct bt_selection *sel, size_t fi, const struct bt_func_edge **e)
 {
-	const struct bt_callgraph *cg = &s->cg;
+	const struct bt_callgraph *cg = &sel->cg;
 
 	*e = NULL;
 	if (cg->callers == NULL || fi >= cg->nfuncs)
@@ -579,9 +573,9 @@ bt_session_callers(const struct bt_session *s, size_t fi, const struct bt_func_e
 }
 
 size_t
-bt_session_callees(const struct bt_session *s, size_t fi, const struct bt_func_edge **e)
+bt_selection_callees(const struct bt_selection *sel, size_t fi, const struct bt_func_edge **e)
 {
-	const struct bt_callgraph *cg = &s->cg;
+	const struct bt_callgraph *cg = &sel->cg;
 
 	*e = NULL;
 	if (cg->callees == NULL || fi >= cg->nfuncs)
@@ -591,9 +585,9 @@ bt_session_callees(const struct bt_session *s, size_t fi, const struct bt_func_e
 }
 
 size_t
-bt_session_outside_callers(struct bt_session *s, size_t fi, struct bt_func_edge **out)
+bt_selection_outside_callers(const struct bt_selection *sel, size_t fi, struct bt_func_edge **out)
 {
-	struct bt_callgraph *cg = &s->cg;
+	const struct bt_callgraph *cg = &sel->cg;
 	BT_VEC(struct bt_func_edge) acc = { 0 };
 	long f[CHAIN_MAX];
 	bool gap[CHAIN_MAX];
@@ -602,17 +596,17 @@ bt_session_outside_callers(struct bt_session *s, size_t fi, struct bt_func_edge 
 	uint32_t mi;
 
 	*out = NULL;
-	if (s->p->chains == NULL || fi >= cg->nfuncs || cg->locfunc == NULL)
+	if (sel->s->p->chains == NULL || fi >= cg->nfuncs || cg->locfunc == NULL)
 		return 0;
-	mi = s->funcs.v[fi].module;
+	mi = sel->funcs.v[fi].pub.mod;
 	for (i = 0; i < cg->counts.n; i++) {
-		n = chain_funcs(s, (uint32_t)cg->counts.v[i].off, f, gap);
+		n = chain_funcs(sel, (uint32_t)cg->counts.v[i].off, f, gap);
 		if (n == 0 || (size_t)f[0] != fi)
 			continue;
 		self += cg->counts.v[i].samples;
 		for (k = 1; k < n; k++) {
-			const struct bt_sfunc *sf = &s->funcs.v[f[k]];
-			if (sf->module != mi && sf->pub.kind != BT_FK_KERNEL &&
+			const struct bt_sfunc *sf = &sel->funcs.v[f[k]];
+			if (sf->pub.mod != mi && sf->pub.kind != BT_FK_KERNEL &&
 			    sf->pub.kind != BT_FK_UNKNOWN)
 				break;
 		}
@@ -652,9 +646,9 @@ stack_cmp(const void *a, const void *b)
 }
 
 size_t
-bt_session_stacks(struct bt_session *s, size_t fi, uint64_t addr, struct bt_stack **out)
+bt_selection_stacks(struct bt_selection *sel, size_t fi, uint64_t addr, struct bt_stack **out)
 {
-	struct bt_callgraph *cg = &s->cg;
+	struct bt_callgraph *cg = &sel->cg;
 	BT_VEC(struct stack_acc) acc = { 0 };
 	long f[CHAIN_MAX];
 	bool gap[CHAIN_MAX];
@@ -666,10 +660,10 @@ bt_session_stacks(struct bt_session *s, size_t fi, uint64_t addr, struct bt_stac
 	uint32_t mi;
 
 	*out = NULL;
-	if (s->p->chains == NULL || fi >= s->funcs.n || cg->locfunc == NULL)
+	if (sel->s->p->chains == NULL || fi >= sel->funcs.n || cg->locfunc == NULL)
 		return 0;
-	mi = s->funcs.v[fi].module;
-	ms = bt_session_syms(s, mi);
+	mi = sel->funcs.v[fi].pub.mod;
+	ms = bt_session_syms(sel->s, mi);
 	if (ms != NULL && bt_msyms_addr_to_off(ms, addr, &off) < 0)
 		return 0;
 	for (i = 0; i < cg->counts.n; i++) {
@@ -677,11 +671,11 @@ bt_session_stacks(struct bt_session *s, size_t fi, uint64_t addr, struct bt_stac
 		const struct bt_loc *l;
 		struct stack_acc a;
 
-		bt_chains_get(s->p, (uint32_t)cg->counts.v[i].off, &locs);
-		l = bt_chains_loc(s->p, locs[0]);
+		bt_chains_get(sel->s->p, (uint32_t)cg->counts.v[i].off, &locs);
+		l = bt_chains_loc(sel->s->p, locs[0]);
 		if (l->module != mi || l->off != off)
 			continue;
-		n = chain_funcs(s, (uint32_t)cg->counts.v[i].off, f, gap);
+		n = chain_funcs(sel, (uint32_t)cg->counts.v[i].off, f, gap);
 		a.n = n;
 		a.samples = cg->counts.v[i].samples;
 		a.funcs = bt_xcalloc(n + 1, sizeof(size_t));
@@ -714,29 +708,6 @@ bt_session_stacks(struct bt_session *s, size_t fi, uint64_t addr, struct bt_stac
 	BT_VEC_FREE(acc);
 	*out = st;
 	return n;
-}
-
-int
-bt_session_focus(struct bt_session *s, bt_frame_match_fn match, void *arg,
-		 struct bt_error *err)
-{
-	bt_frame_match_fn old = s->focus;
-	void *old_arg = s->focus_arg;
-
-	if (match != NULL && s->p->chains == NULL)
-		return bt_error_set(err, BT_ENODATA,
-		    "the recording has no call chains to focus on");
-	s->focus = match;
-	s->focus_arg = arg;
-	if (bt_session_select(s, s->o.event, s->o.time_from, s->o.time_to,
-	    s->o.time_percent, err) < 0) {
-		s->focus = old;
-		s->focus_arg = old_arg;
-		bt_session_select(s, s->o.event, s->o.time_from, s->o.time_to,
-		    s->o.time_percent, NULL);
-		return -BT_EINVAL;
-	}
-	return 0;
 }
 
 bool

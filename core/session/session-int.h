@@ -1,16 +1,19 @@
 /*
- * The session's insides, for the stages after it (lint, view, browse):
- * the function table of the current selection (event and time window),
- * each module's symbols opened on first use, and each function's
- * annotation built on first use.
+ * The session's insides, for core/session only: the recording's modules
+ * with their symbols (opened on first use), and each selection's function
+ * table, call graph and annotations. The stages above read sessions and
+ * selections through benchtui/session.h, benchtui/selection.h and
+ * session/query.h.
  */
 #ifndef BENCHTUI_SESSION_INT_H
 #define BENCHTUI_SESSION_INT_H
 
 #include "annotate/annotate.h"
 #include "base.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "profile/profile-int.h"
+#include "session/query.h"
 
 struct bt_msyms;
 struct bt_srccache;
@@ -35,30 +38,17 @@ struct bt_smod {
 	bool guessed_done;
 };
 
-/* A function of the table: the public part plus where its hits are. */
+/* A function of a selection: the public part plus where its hits are. */
 struct bt_sfunc {
 	struct bt_func pub;
-	uint32_t module;
-	size_t hit_lo, hit_hi;		/* [lo, hi) in s->hits */
+	size_t hit_lo, hit_hi;		/* [lo, hi) in sel->hits */
 	struct bt_annotation *ann[3];	/* per syntax, and AT&T without source
-					   lines (bt_session_code); on demand */
+					   lines (bt_selection_code); on demand */
 	bool located;			/* pub.file/line looked up */
 };
 
 /*
- * Caches that later stages keep per selection (lint's findings): the
- * session frees them with their own release function when the selection
- * changes, without knowing what they hold.
- */
-enum bt_session_cache {
-	BT_CACHE_LINT,
-	BT_CACHE_SELECTION,	/* the slots above are per selection; those below outlive one */
-	BT_CACHE_BENCH = BT_CACHE_SELECTION,	/* every benchmark's summary (per event) */
-	BT_CACHE_COUNT
-};
-
-/*
- * The selection's call graph (callgraph.c): the interned chains of the
+ * A selection's call graph (callgraph.c): the interned chains of the
  * selected samples with their counts, each location's function, and the
  * caller and callee lists of every function (grouped by function).
  */
@@ -74,33 +64,69 @@ struct bt_callgraph {
 	long kfunc;			/* the [kernel] function, -1 */
 };
 
+struct bt_cache_slot {
+	void *data;
+	void (*release)(void *data);
+};
+
+/**
+ * struct bt_selection - one choice of samples (benchtui/selection.h)
+ * @o: the options as asked, the event resolved to its name
+ * @attr: the event's index
+ * @win_from, @win_to: the window used, seconds from the first sample
+ * @win_lo, @win_hi: the same in the recording's clock: [lo, hi)
+ * @hits: the samples by (module, link-time address), sorted
+ * @funcs: hottest first, then the functions looked up with no samples
+ * @counts: the benchmarks with their samples in this event (bench.c)
+ */
+struct bt_selection {
+	struct bt_session *s;
+	unsigned refs;
+	struct bt_selection *next;	/* the session's live selections */
+	struct bt_selection_opts o;
+	int attr;
+	double win_from, win_to;
+	uint64_t win_lo, win_hi;
+	uint64_t samples, period;
+	BT_VEC(struct bt_hit) hits;
+	BT_VEC(struct bt_sfunc) funcs;
+	struct bt_callgraph cg;
+	const struct bt_bench_counts *counts;
+	struct bt_cache_slot cache[BT_SEL_CACHE_COUNT];
+};
+
 struct bt_session {
 	struct bt_profile *p;
 	struct bt_session_opts o;
-	int attr;
-	double win_from, win_to;	/* seconds from the first sample */
-	uint64_t samples, period;
-
 	struct bt_smod *mods;		/* parallel to p->modules */
-	BT_VEC(struct bt_hit) hits;	/* sorted by (module, addr) */
-	BT_VEC(struct bt_sfunc) funcs;	/* hottest first */
 	BT_VEC(char *) notes;
+	bool noted;			/* the recording's own notes are in */
 	struct bt_strpool pool;		/* names, files: live as long as the session */
 	struct bt_srccache *src;
 	struct bt_disasm *dis[8][2];	/* by arch, syntax */
 	struct bt_ksyms *ksyms;		/* kernel names (kernel.c) */
 	bool ksyms_tried;
-	struct {
-		void *data;
-		void (*release)(void *data);
-	} cache[BT_CACHE_COUNT];
-	uint64_t win_lo, win_hi;	/* the selection's samples: [lo, hi) of the clock */
-	struct bt_benches *benches;	/* bench.c, made on first use */
-	long bench;			/* the selected benchmark, -1 none */
-	struct bt_callgraph cg;
-	bt_frame_match_fn focus;	/* NULL: every sample */
-	void *focus_arg;
+	struct bt_cache_slot cache[BT_CACHE_COUNT];
+	struct bt_benches *benches;	/* bench.c, made with the first selection */
+	char *bench_frames;		/* --benchmark-frames */
+	struct bt_selection *live;	/* selections alive, newest first */
 };
+
+/* functab.c: the selection's function table */
+/* Group the sorted hits into functions, hottest first (the table). */
+void bt_functab_build(struct bt_selection *sel);
+/* A hit from (module, offset), translated to the link-time address. */
+void bt_functab_add_hit(struct bt_selection *sel, const struct bt_hist_entry *e);
+/* Sort the hits by (module, address). */
+void bt_functab_sort_hits(struct bt_selection *sel);
+/*
+ * Add a function with no samples to the end of the table; its index. Its
+ * source line is looked up later (bt_selection_func_locate).
+ */
+size_t bt_functab_add(struct bt_selection *sel, uint32_t mi, const char *name,
+		      uint64_t start, uint64_t end, enum bt_func_kind kind);
+/* Drop the table and its annotations. */
+void bt_functab_release(struct bt_selection *sel);
 
 /* callgraph.c */
 void bt_callgraph_release(struct bt_callgraph *cg);
@@ -109,67 +135,48 @@ void bt_callgraph_release(struct bt_callgraph *cg);
  * accepts; their leaves, (module, file offset, samples, period) sorted, go
  * to *leaves (malloc'ed), from which the hits are counted again.
  */
-size_t bt_callgraph_focus(struct bt_session *s, bt_frame_match_fn match,
+size_t bt_callgraph_focus(struct bt_selection *sel, bt_frame_match_fn match,
 			  void *arg, struct bt_hist_entry **leaves);
-/* Inclusive counts and caller/callee lists of the current function table. */
-void bt_callgraph_build(struct bt_session *s);
+/* Inclusive counts and caller/callee lists of the function table. */
+void bt_callgraph_build(struct bt_selection *sel);
 
 /*
- * The one place that says which samples belong to the selected benchmark
- * (bench.c): narrows sc to them. Today a time window; with call chains,
- * the chain's passing through the benchmark's entry frame.
+ * bench.c and bench-count.c: the one place that says which samples
+ * belong to a benchmark.
  */
 struct bt_scan;
-void bt_bench_scan(struct bt_session *s, struct bt_scan *sc);
 /*
- * With call chains, the selected benchmark's samples are those whose chain
- * passes through its entry frame: true with the matcher to focus on.
+ * The benchmarks and this event's counts, for a new selection (the first
+ * one makes the list): sel->counts.
  */
-bool bt_bench_focus(struct bt_session *s, bt_frame_match_fn *match, void **arg);
+void bt_bench_prepare(struct bt_selection *sel);
 /*
- * The selected benchmark's samples in each of nbins slices of the run
- * (mine[], zeroed by the caller): false when none is selected.
+ * Can a selection hold benchmark bi's samples in event attr? -1 with err
+ * set when there is no such benchmark or it has no samples of its own.
  */
-bool bt_bench_slices(struct bt_session *s, size_t nbins, uint64_t *mine);
+int bt_bench_check(struct bt_session *s, int attr, long bi, struct bt_error *err);
+/*
+ * Narrow sc to benchmark sel->o.bench's samples when its window decides
+ * them; false when there is no such benchmark.
+ */
+bool bt_bench_scan(struct bt_selection *sel, struct bt_scan *sc);
+/*
+ * With call chains, a benchmark's samples are those whose chain passes
+ * through its entry frame: true with the matcher to focus on (*arg
+ * points into the session's benchmarks).
+ */
+bool bt_bench_focus(struct bt_selection *sel, bt_frame_match_fn *match, void **arg);
 void bt_benches_free(struct bt_benches *bs);
-
-/*
- * The annotation of function fi in syntax, built on first use (owned by
- * the session until bt_session_forget or a new selection).
- */
-struct bt_annotation *bt_session_annotation(struct bt_session *s, size_t fi,
-					    enum bt_asm_syntax syntax,
-					    struct bt_error *err);
-/*
- * Function fi's code as the lint reads it (instructions, loops, skid):
- * its AT&T annotation if one was built, else one without source lines,
- * which reads no debug info. NULL when it has no code.
- */
-struct bt_annotation *bt_session_code(struct bt_session *s, size_t fi);
-/*
- * The function containing addr in module mi (a function with no extent:
- * the one starting there), added to the end of the table with no samples
- * if the selection has none there; -1 when no symbol covers addr.
- * Indexes survive nothing but this: a new selection renumbers the table,
- * and (mi, start) is how a function is found again.
- */
-long bt_session_func_at(struct bt_session *s, uint32_t mi, uint64_t addr);
-/*
- * Add a function with no samples to the end of the table; its index. Its
- * source line is looked up later (bt_session_func_locate).
- */
-size_t bt_session_add_func(struct bt_session *s, uint32_t mi, const char *name,
-			   uint64_t start, uint64_t end, enum bt_func_kind kind);
-/* The module index of function fi. */
-uint32_t bt_session_func_module(const struct bt_session *s, size_t fi);
-/* The time window in the recording's clock: [*lo, *hi). */
-void bt_session_window_clock(const struct bt_session *s, uint64_t *lo, uint64_t *hi);
 
 /* The decoder for m's machine in syntax, made on first use. */
 struct bt_disasm *bt_session_disasm(struct bt_session *s, struct bt_msyms *m,
 				    enum bt_asm_syntax syntax, struct bt_error *err);
-/* The symbols of module mi, opening it on first use; NULL if unavailable. */
-struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);
+/* Load module mi's DWARF once; false (and a note) when it has none. */
+bool bt_session_dwarf(struct bt_session *s, uint32_t mi);
+void bt_session_notef(struct bt_session *s, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The recording's own notes, after what the first selection found. */
+void bt_session_recording_notes(struct bt_session *s);
 /* The symbols of a JIT module: an image of its code, its line table (jit.c). */
 struct bt_msyms *bt_session_jit_syms(const struct bt_module *m,
 				     struct bt_error *err);
@@ -188,11 +195,6 @@ struct bt_msyms *bt_session_syms_cached(struct bt_session *s, uint32_t mi,
  */
 bool bt_session_kernel_func(struct bt_session *s, uint64_t addr,
 			    const char **name, uint64_t *start, uint64_t *end);
-/* Load module mi's DWARF once; false (and a note) when it has none. */
-bool bt_session_dwarf(struct bt_session *s, uint32_t mi);
-void bt_session_notef(struct bt_session *s, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
 /*
  * events.c: the event shown when none is asked for (the first one with
  * samples: on hybrid machines and after perf inject the first event of a
@@ -200,10 +202,5 @@ void bt_session_notef(struct bt_session *s, const char *fmt, ...)
  */
 int bt_session_default_event(const struct bt_profile *p);
 void bt_session_events_note(struct bt_session *s);
-
-/* A per-selection cache slot: get it, or set it with its release function. */
-void *bt_session_cache(const struct bt_session *s, enum bt_session_cache which);
-void bt_session_set_cache(struct bt_session *s, enum bt_session_cache which,
-			  void *data, void (*release)(void *data));
 
 #endif

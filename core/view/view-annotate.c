@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/session-int.h"
+#include "annotate/annotate.h"
+#include "session/query.h"
 #include "symbols/symbols.h"
 #include "view/view-int.h"
 
@@ -19,7 +20,7 @@ struct src_at {
 };
 
 static const char *
-view_source_text(struct bt_session *s, struct src_at *at, const char *file,
+view_source_text(struct bt_selection *sel, struct src_at *at, const char *file,
 		 unsigned line)
 {
 	if (file == NULL || line == 0)
@@ -27,7 +28,7 @@ view_source_text(struct bt_session *s, struct src_at *at, const char *file,
 	if (file != at->path) {
 		at->path = file;
 		at->base = view_basename(file);
-		at->sf = bt_srccache_get(s->src, file);
+		at->sf = bt_srccache_get(bt_session_srccache(bt_selection_session(sel)), file);
 	}
 	if (at->sf->missing || line > at->sf->nlines)
 		return NULL;
@@ -152,18 +153,19 @@ regions(struct bt_view *v, const struct bt_annotation *a)
 #define STALE_SLACK 10	/* seconds */
 
 static void
-notes(struct bt_view *v, struct bt_session *s, const struct bt_annotation *a,
+notes(struct bt_view *v, struct bt_selection *sel, const struct bt_annotation *a,
       size_t func, const struct bt_view_opts *o)
 {
-	const struct bt_func *f = bt_session_func(s, func);
+	const struct bt_func *f = bt_selection_func(sel, func);
 
 	if (!a->has_lines)
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 		    "no source lines for '%s' (no debug info for '%s')", f->name,
 		    f->module));
 	else if (o->source && a->file != NULL) {
-		const struct bt_srcfile *sf = bt_srccache_get(s->src, a->file);
-		int64_t bin = s->mods[bt_session_func_module(s, func)].mtime;
+		const struct bt_srcfile *sf = bt_srccache_get(bt_session_srccache(bt_selection_session(sel)), a->file);
+		int64_t bin = bt_session_module_mtime(bt_selection_session(sel),
+		    bt_selection_func(sel, func)->mod);
 		if (sf->missing)
 			BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 			    "source file '%s' not found: lines shown without text", a->file));
@@ -206,7 +208,7 @@ target_shown(struct bt_view *v, const struct bt_row *r, const struct bt_func *f,
 }
 
 struct bt_view *
-bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o,
+bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opts *o,
 		 struct bt_error *err)
 {
 	struct bt_view_opts def;
@@ -227,13 +229,13 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		bt_view_opts_init(&def);
 		o = &def;
 	}
-	a = bt_session_annotation(s, func, o->syntax, err);
+	a = bt_selection_annotation(sel, func, o->syntax, err);
 	if (a == NULL)
 		return NULL;
-	f = bt_session_func(s, func);
-	v = view_new(s);
+	f = bt_selection_func(sel, func);
+	v = view_new(sel);
 	view_set_func(v, func);
-	denom = o->global_percent ? (double)bt_session_samples(s) : (double)a->samples;
+	denom = o->global_percent ? (double)bt_selection_samples(sel) : (double)a->samples;
 	insn_row = bt_xcalloc(a->insns.n + 1, sizeof(long));
 
 	/*
@@ -322,7 +324,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 			}
 			if (ai->file != NULL && (ai->file != prev_file ||
 			    ai->line != prev_line)) {
-				const char *t = view_source_text(s, &src, ai->file, ai->line);
+				const char *t = view_source_text(sel, &src, ai->file, ai->line);
 				r = view_add_row(v, BT_ROW_SOURCE);
 				r->func = func;
 				r->file = ai->file;
@@ -471,7 +473,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 		}
 		view_set_columns(v, h, w, right, o->compact ? 5 : 7);
 	}
-	notes(v, s, a, func, o);
+	notes(v, sel, a, func, o);
 	if (guesses)
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 		    "skid-adjusted samples marked ? are split between several "
@@ -481,7 +483,7 @@ bt_view_annotate(struct bt_session *s, size_t func, const struct bt_view_opts *o
 	{
 		view_set_title(v, "", view_name(v, f->name, o), "  %s  %.2f%% of %llu samples",
 		    f->module_name, f->percent,
-		    (unsigned long long)bt_session_samples(s));
+		    (unsigned long long)bt_selection_samples(sel));
 	}
 	return v;
 }

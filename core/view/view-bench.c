@@ -10,7 +10,8 @@
 
 #include "benchtui/bench.h"
 #include "benchtui/lint.h"
-#include "session/session-int.h"
+#include "annotate/annotate.h"
+#include "session/query.h"
 #include "view/view-int.h"
 
 #define NAME_MAX_COLS 40
@@ -31,9 +32,9 @@ ratio_text(struct bt_view *v, const struct bt_bench *b)
 static int
 by_time(const void *x, const void *y, void *arg)
 {
-	struct bt_session *s = arg;
-	const struct bt_bench *a = bt_session_bench(s, *(const size_t *)x);
-	const struct bt_bench *b = bt_session_bench(s, *(const size_t *)y);
+	struct bt_selection *sel = arg;
+	const struct bt_bench *a = bt_selection_bench(sel, *(const size_t *)x);
+	const struct bt_bench *b = bt_selection_bench(sel, *(const size_t *)y);
 	double ta = isfinite(a->ratio) ? a->time_ns : INFINITY;
 	double tb = isfinite(b->ratio) ? b->time_ns : INFINITY;
 
@@ -44,15 +45,15 @@ by_time(const void *x, const void *y, void *arg)
 
 /* Benchmark indexes, in the order printed or fastest first. */
 size_t *
-view_bench_order(struct bt_session *s, bool fastest_first)
+view_bench_order(struct bt_selection *sel, bool fastest_first)
 {
-	size_t n = bt_session_nbenches(s), i;
+	size_t n = bt_selection_nbenches(sel), i;
 	size_t *idx = bt_xcalloc(n + 1, sizeof(*idx));
 
 	for (i = 0; i < n; i++)
 		idx[i] = i;
 	if (fastest_first)
-		qsort_r(idx, n, sizeof(*idx), by_time, s);
+		qsort_r(idx, n, sizeof(*idx), by_time, sel);
 	return idx;
 }
 
@@ -71,27 +72,27 @@ cell(struct bt_view *v, const char *t, const size_t *w, size_t c)
 }
 
 struct bt_view *
-bt_view_benches(struct bt_session *s, const struct bt_view_opts *o, bool fastest_first)
+bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fastest_first)
 {
 	static const char *const heads[NCOLS] = { "Benchmark", "Time/op", "±",
 		"vs fastest", "Iterations", "Samples", "Share", "Hottest function",
 		"Finding" };
-	struct bt_view *v = view_new(s);
-	size_t n = bt_session_nbenches(s), i, c;
+	struct bt_view *v = view_new(sel);
+	size_t n = bt_selection_nbenches(sel), i, c;
 	size_t w[NCOLS] = { 9, 7, 1, 10, 10, 7, 6, 16, 7 };
-	size_t *idx = view_bench_order(s, fastest_first);
+	size_t *idx = view_bench_order(sel, fastest_first);
 	const char **txt = bt_xcalloc((n + 1) * NCOLS, sizeof(char *));
-	const char *harness = n ? bt_session_bench(s, 0)->harness : "";
+	const char *harness = n ? bt_selection_bench(sel, 0)->harness : "";
 	struct bt_view_opts def;
-	uint64_t outside = n ? bt_session_bench_outside(s) : 0, all = 0;
+	uint64_t outside = n ? bt_selection_bench_outside(sel) : 0, all = 0;
 
 	if (o == NULL) {
 		bt_view_opts_init(&def);
 		o = &def;
 	}
 	for (i = 0; i < n; i++) {
-		const struct bt_bench *b = bt_session_bench(s, idx[i]);
-		const struct bt_bench_summary *sm = bt_session_bench_summary(s, idx[i]);
+		const struct bt_bench *b = bt_selection_bench(sel, idx[i]);
+		const struct bt_bench_summary *sm = bt_selection_bench_summary(sel, idx[i]);
 		const char **t = txt + i * NCOLS;
 
 		all += b->samples;
@@ -114,8 +115,8 @@ bt_view_benches(struct bt_session *s, const struct bt_view_opts *o, bool fastest
 		w[2] = w[4] = 0;
 	}
 	for (i = 0; i < n; i++) {
-		const struct bt_bench *b = bt_session_bench(s, idx[i]);
-		const struct bt_bench_summary *sm = bt_session_bench_summary(s, idx[i]);
+		const struct bt_bench *b = bt_selection_bench(sel, idx[i]);
+		const struct bt_bench_summary *sm = bt_selection_bench_summary(sel, idx[i]);
 		const char **t = txt + i * NCOLS;
 		struct bt_row *r = view_add_row(v, BT_ROW_BENCH);
 		enum bt_style st = b->error || (sm && sm->worst &&
@@ -168,8 +169,8 @@ bt_view_benches(struct bt_session *s, const struct bt_view_opts *o, bool fastest
 		}
 		view_set_columns(v, h, hw, hr, k);
 	}
-	if (bt_session_bench_note(s)[0])
-		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_session_bench_note(s)));
+	if (bt_selection_bench_note(sel)[0])
+		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_selection_bench_note(sel)));
 	view_seal(v);
 	v->title = bt_strpool_addf(&v->pool, "benchmarks: %zu (%s)%s", n, harness,
 	    fastest_first ? ", fastest first" : "");
@@ -196,13 +197,13 @@ by_hotter(const void *x, const void *y)
 }
 
 struct bt_view *
-bt_view_bench_compare(struct bt_session *s, size_t ia, size_t ib,
+bt_view_bench_compare(struct bt_selection *sel, size_t ia, size_t ib,
 		      const struct bt_view_opts *o)
 {
-	struct bt_view *v = view_new(s);
-	const struct bt_bench *a = bt_session_bench(s, ia), *b = bt_session_bench(s, ib);
-	const struct bt_bench_summary *sa = bt_session_bench_summary(s, ia);
-	const struct bt_bench_summary *sb = bt_session_bench_summary(s, ib);
+	struct bt_view *v = view_new(sel);
+	const struct bt_bench *a = bt_selection_bench(sel, ia), *b = bt_selection_bench(sel, ib);
+	const struct bt_bench_summary *sa = bt_selection_bench_summary(sel, ia);
+	const struct bt_bench_summary *sb = bt_selection_bench_summary(sel, ib);
 	struct pair *p;
 	size_t n = 0, i, k, wname = 8;
 	struct bt_view_opts def;
@@ -280,7 +281,16 @@ bt_view_bench_compare(struct bt_session *s, size_t ia, size_t ib,
 	return v;
 }
 
-/* One instruction of a compared function: its samples in either benchmark. */
+/* A selection's name in a comparison: its benchmark's, else its event's. */
+static const char *
+sel_label(const struct bt_selection *sel)
+{
+	long bi = bt_selection_bench_index(sel);
+
+	return bi >= 0 ? bt_selection_bench(sel, (size_t)bi)->name : bt_selection_event(sel);
+}
+
+/* One instruction of a compared function: its samples in either selection. */
 struct cmp_insn {
 	uint64_t addr, off;
 	const char *text;
@@ -301,30 +311,28 @@ cmp_addr(const void *x, const void *y)
 }
 
 /*
- * Benchmark bi's samples in function name (module), instruction by
+ * Selection sel's samples in function name (module), instruction by
  * instruction, added to *v as column k; *total gets the function's
- * samples. -1 with err set when the benchmark has none there.
+ * samples. -1 with err set when the selection has none there.
  */
 static int
-bench_insns(struct bt_session *s, struct bt_view *v, size_t bi, const char *name,
-	    const char *module, const struct bt_view_opts *o, int k,
-	    struct cmp_insns *out, uint64_t *total, struct bt_error *err)
+sel_insns(struct bt_selection *sel, struct bt_view *v, const char *name,
+	  const char *module, const struct bt_view_opts *o, int k,
+	  struct cmp_insns *out, uint64_t *total, struct bt_error *err)
 {
 	const struct bt_annotation *a;
-	size_t i, n = bt_session_nfuncs(s), nold = out->n;
+	size_t i, n = bt_selection_nfuncs(sel), nold = out->n;
 	long fi = -1;
 
-	if (bt_session_select_bench(s, (long)bi, err) < 0)
-		return -1;
 	for (i = 0; i < n && fi < 0; i++) {
-		const struct bt_func *f = bt_session_func(s, i);
+		const struct bt_func *f = bt_selection_func(sel, i);
 		if (f->samples && strcmp(f->name, name) == 0 && strcmp(f->module, module) == 0)
 			fi = (long)i;
 	}
 	if (fi < 0)
 		return bt_error_set(err, BT_ENODATA, "%s has no samples in %s",
-		    bt_session_bench(s, bi)->name, name);
-	if ((a = bt_session_annotation(s, (size_t)fi, o->syntax, err)) == NULL)
+		    sel_label(sel), name);
+	if ((a = bt_selection_annotation(sel, (size_t)fi, o->syntax, err)) == NULL)
 		return -1;
 	*total = a->samples;
 	for (i = 0; i < a->insns.n; i++) {
@@ -334,7 +342,7 @@ bench_insns(struct bt_session *s, struct bt_view *v, size_t bi, const char *name
 		if (nold)
 			c = bsearch(&key, out->v, nold, sizeof(key), cmp_addr);
 		if (c == NULL) {
-			key.off = ai->in.addr - bt_session_func(s, (size_t)fi)->start;
+			key.off = ai->in.addr - bt_selection_func(sel, (size_t)fi)->start;
 			key.text = bt_strpool_addstr(&v->pool, ai->in.text);
 			BT_VEC_PUSH(*out, key);
 			c = &out->v[out->n - 1];
@@ -345,12 +353,11 @@ bench_insns(struct bt_session *s, struct bt_view *v, size_t bi, const char *name
 }
 
 struct bt_view *
-bt_view_bench_compare_func(struct bt_session *s, size_t ia, size_t ib,
-			   const char *name, const char *module,
-			   const struct bt_view_opts *o, struct bt_error *err)
+bt_view_compare_func(struct bt_selection *x, struct bt_selection *y,
+		     const char *name, const char *module,
+		     const struct bt_view_opts *o, struct bt_error *err)
 {
-	long old = bt_session_current_bench(s);
-	struct bt_view *v = view_new(s);
+	struct bt_view *v = view_new(x);
 	struct cmp_insns c = { 0 };
 	uint64_t total[2] = { 0, 0 };
 	struct bt_view_opts def;
@@ -361,12 +368,11 @@ bt_view_bench_compare_func(struct bt_session *s, size_t ia, size_t ib,
 		bt_view_opts_init(&def);
 		o = &def;
 	}
-	ret = bench_insns(s, v, ia, name, module, o, 0, &c, &total[0], err);
+	ret = sel_insns(x, v, name, module, o, 0, &c, &total[0], err);
 	if (ret == 0) {
 		qsort(c.v, c.n, sizeof(*c.v), cmp_addr);
-		ret = bench_insns(s, v, ib, name, module, o, 1, &c, &total[1], err);
+		ret = sel_insns(y, v, name, module, o, 1, &c, &total[1], err);
 	}
-	bt_session_select_bench(s, old, NULL);
 	if (ret < 0) {
 		BT_VEC_FREE(c);
 		bt_view_free(v);
@@ -396,8 +402,7 @@ bt_view_bench_compare_func(struct bt_session *s, size_t ia, size_t ib,
 		view_add_cell(v, view_cat(v, "  ", c.v[i].text), BT_STYLE_NORMAL);
 	}
 	{
-		const struct bt_bench *a = bt_session_bench(s, ia), *b = bt_session_bench(s, ib);
-		const char *h[5] = { view_cut(v, a->name, 9), view_cut(v, b->name, 9),
+		const char *h[5] = { view_cut(v, sel_label(x), 9), view_cut(v, sel_label(y), 9),
 			"Diff", "Address", "  Instruction" };
 		size_t hw[5] = { 10, 10, 8, 10, 0 };
 		bool hr[5] = { true, true, true, true, false };
@@ -405,8 +410,8 @@ bt_view_bench_compare_func(struct bt_session *s, size_t ia, size_t ib,
 		view_set_columns(v, h, hw, hr, 5);
 		v->title = bt_strpool_addf(&v->pool, "%s  %s: %llu samples in %s, %llu in %s",
 		    view_name(v, name, o), view_basename(module),
-		    (unsigned long long)total[0], a->name,
-		    (unsigned long long)total[1], b->name);
+		    (unsigned long long)total[0], sel_label(x),
+		    (unsigned long long)total[1], sel_label(y));
 	}
 	BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool,
 	    "each column: the share of the function's samples in that benchmark; "

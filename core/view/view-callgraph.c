@@ -29,7 +29,7 @@ static void
 edge_row(struct bt_view *v, const struct bt_view_opts *o, size_t func,
 	 uint64_t samples, double percent, const char *arrow, const char *label)
 {
-	const struct bt_func *f = bt_session_func(v->s, func);
+	const struct bt_func *f = bt_selection_func(v->sel, func);
 	struct bt_row *r = view_add_row(v, BT_ROW_FUNC);
 
 	r->func = func;
@@ -57,11 +57,11 @@ edge_row(struct bt_view *v, const struct bt_view_opts *o, size_t func,
 }
 
 struct bt_view *
-bt_view_callers(struct bt_session *s, size_t func, const uint64_t *addr,
+bt_view_callers(struct bt_selection *sel, size_t func, const uint64_t *addr,
 		const struct bt_view_opts *o)
 {
-	struct bt_view *v = view_new(s);
-	const struct bt_func *f = bt_session_func(s, func);
+	struct bt_view *v = view_new(sel);
+	const struct bt_func *f = bt_selection_func(sel, func);
 	const struct bt_func_edge *e;
 	struct bt_view_opts def;
 	size_t n, i, k;
@@ -76,17 +76,17 @@ bt_view_callers(struct bt_session *s, size_t func, const uint64_t *addr,
 	view_set_func(v, func);
 	view_set_title(v, "", f->name, "  %.2f%% inclusive, %.2f%% self",
 	    f->inclusive_percent, f->percent);
-	if (!bt_session_has_chains(s)) {
+	if (!bt_session_has_chains(bt_selection_session(sel))) {
 		BT_VEC_PUSH(v->notes, "the recording has no call chains "
 		    "(record with benchtui's default, or perf record -g)");
 	}
-	n = bt_session_callers(s, func, &e);
+	n = bt_selection_callers(sel, func, &e);
 	text_row(v, n ? "callers: who called it (share of its inclusive samples through each)" :
 	    "callers: none known");
 	for (i = 0; i < n; i++)
 		edge_row(v, o, e[i].func, e[i].samples, e[i].percent, "<-", "caller");
 	edge_row(v, o, func, f->inclusive, f->inclusive_percent, "=", "function");
-	n = bt_session_callees(s, func, &e);
+	n = bt_selection_callees(sel, func, &e);
 	text_row(v, n ? "callees: where its inclusive samples went" :
 	    "callees: none (its samples are its own)");
 	for (i = 0; i < n; i++)
@@ -95,7 +95,7 @@ bt_view_callers(struct bt_session *s, size_t func, const uint64_t *addr,
 		struct bt_stack *st;
 		uint64_t total = 0;
 
-		n = bt_session_stacks(s, func, *addr, &st);
+		n = bt_selection_stacks(sel, func, *addr, &st);
 		for (i = 0; i < n; i++)
 			total += st[i].samples;
 		text_row(v, n ? bt_strpool_addf(&v->pool, "entry stacks of %" PRIx64
@@ -109,10 +109,10 @@ bt_view_callers(struct bt_session *s, size_t func, const uint64_t *addr,
 
 			for (k = 1; k < st[i].nfuncs; k++)
 				bt_strbuf_addf(&sb, "%s%s", k > 1 ? " <- " : "",
-				    view_name(v, bt_session_func(s, st[i].funcs[k])->name, o));
+				    view_name(v, bt_selection_func(sel, st[i].funcs[k])->name, o));
 			r = view_add_row(v, BT_ROW_FUNC);
 			r->func = st[i].nfuncs > 1 ? st[i].funcs[1] : func;
-			r->name = bt_session_func(s, r->func)->name;
+			r->name = bt_selection_func(sel, r->func)->name;
 			r->samples = st[i].samples;
 			r->percent = pct;
 			r->weight = pct;

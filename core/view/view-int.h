@@ -12,7 +12,7 @@
 #define HOT_MIN_PERCENT 0.5	/* BT_ROW_F_HOT and the mild heat colour */
 
 struct bt_view {
-	struct bt_session *s;
+	struct bt_selection *sel;
 	BT_VEC(struct bt_row) rows;
 	BT_VEC(struct bt_cell) cells;	/* each row's follow the row before's */
 	size_t row_cells;		/* the last row's first cell */
@@ -33,7 +33,7 @@ struct bt_view {
 	const char *blanks[64];		/* shared all-space cells, by width */
 };
 
-struct bt_view *view_new(struct bt_session *s);
+struct bt_view *view_new(struct bt_selection *sel);
 struct bt_row *view_add_row(struct bt_view *v, enum bt_row_kind kind);
 void view_grow_cells(struct bt_view *v);
 
@@ -91,7 +91,7 @@ const char *view_pad_u64(struct bt_view *v, uint64_t x, size_t width);
 const char *view_basename(const char *path);
 
 /* The benchmarks' indexes, in the order printed or fastest first (malloc'ed). */
-size_t *view_bench_order(struct bt_session *s, bool fastest_first);
+size_t *view_bench_order(struct bt_selection *sel, bool fastest_first);
 
 enum bt_style view_heat(double percent, bool any);
 /* Too few samples to tell the number from noise: dimmed, not coloured hot. */

@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/session-int.h"
+#include "annotate/annotate.h"
+#include "session/query.h"
 #include "symbols/symbols.h"
 #include "view/view-int.h"
 
@@ -25,7 +26,7 @@ num_head(const struct bt_view_opts *o)
 }
 
 struct bt_view *
-bt_view_source(struct bt_session *s, size_t func, const char *file,
+bt_view_source(struct bt_selection *sel, size_t func, const char *file,
 	       const struct bt_view_opts *o, struct bt_error *err)
 {
 	const struct bt_annotation *a;
@@ -41,18 +42,18 @@ bt_view_source(struct bt_session *s, size_t func, const char *file,
 		bt_view_opts_init(&def);
 		o = &def;
 	}
-	a = bt_session_annotation(s, func, o->syntax, err);
+	a = bt_selection_annotation(sel, func, o->syntax, err);
 	if (a == NULL)
 		return NULL;
 	if (file == NULL)
 		file = a->file;
 	if (file == NULL) {
 		bt_error_set(err, BT_ENODATA, "no source lines for '%s'",
-		    bt_session_func(s, func)->name);
+		    bt_selection_func(sel, func)->name);
 		return NULL;
 	}
-	f = bt_session_func(s, func);
-	sf = bt_srccache_get(s->src, file);
+	f = bt_selection_func(sel, func);
+	sf = bt_srccache_get(bt_session_srccache(bt_selection_session(sel)), file);
 	nlines = sf->nlines;
 	for (i = 0; i < a->insns.n; i++) {
 		unsigned l = bt_annotation_line_in(a, &a->insns.v[i], file);
@@ -70,9 +71,9 @@ bt_view_source(struct bt_session *s, size_t func, const char *file,
 		sum[l].adjusted += ai->adjusted;
 		sum[l].adjusted_period += ai->adjusted_period;
 	}
-	v = view_new(s);
+	v = view_new(sel);
 	view_set_func(v, func);
-	denom = o->global_percent ? (double)bt_session_samples(s) : (double)a->samples;
+	denom = o->global_percent ? (double)bt_selection_samples(sel) : (double)a->samples;
 	{
 		char buf[32];
 		wline = BT_MAX(wline, (size_t)snprintf(buf, sizeof(buf), "%zu", nlines));
@@ -160,7 +161,7 @@ add_file(struct file_sum **fs, size_t *n, size_t *alloc, const char *file)
 }
 
 struct bt_view *
-bt_view_files(struct bt_session *s, size_t func, const struct bt_view_opts *o,
+bt_view_files(struct bt_selection *sel, size_t func, const struct bt_view_opts *o,
 	      struct bt_error *err)
 {
 	const struct bt_annotation *a;
@@ -174,12 +175,12 @@ bt_view_files(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 		bt_view_opts_init(&def);
 		o = &def;
 	}
-	a = bt_session_annotation(s, func, o->syntax, err);
+	a = bt_selection_annotation(sel, func, o->syntax, err);
 	if (a == NULL)
 		return NULL;
 	if (a->file == NULL) {
 		bt_error_set(err, BT_ENODATA, "no source lines for '%s'",
-		    bt_session_func(s, func)->name);
+		    bt_selection_func(sel, func)->name);
 		return NULL;
 	}
 	add_file(&fs, &n, &alloc, a->file);
@@ -198,9 +199,9 @@ bt_view_files(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 	/* its own file first (the call sites of everything), then the hottest */
 	if (n > 2)
 		bt_qsort(fs + 1, n - 1, sizeof(*fs), file_cmp);
-	v = view_new(s);
+	v = view_new(sel);
 	view_set_func(v, func);
-	denom = o->global_percent ? (double)bt_session_samples(s) : (double)a->samples;
+	denom = o->global_percent ? (double)bt_selection_samples(sel) : (double)a->samples;
 	for (k = 0; k < n; k++)
 		wname = BT_MAX(wname, view_ncols(view_basename(fs[k].file)));
 	for (k = 0; k < n; k++) {
@@ -231,7 +232,7 @@ bt_view_files(struct bt_session *s, size_t func, const struct bt_view_opts *o,
 	free(fs);
 	view_seal(v);
 	{
-		const char *name = view_name(v, bt_session_func(s, func)->name, o);
+		const char *name = view_name(v, bt_selection_func(sel, func)->name, o);
 		view_set_title(v, "files of ", name, ": %zu", n);
 	}
 	return v;

@@ -8,7 +8,8 @@
 #include "benchtui/bench.h"
 #include "benchtui/lint.h"
 #include "profile/hist.h"
-#include "session/session-int.h"
+#include "profile/profile-int.h"
+#include "session/query.h"
 #include "symbols/symbols.h"
 #include "view/view-int.h"
 
@@ -45,20 +46,20 @@ text_row(struct bt_view *v, enum bt_style style, const char *fmt, ...)
  * the library: the benchmark's function whose time it is.
  */
 static const char *
-hot_path(struct bt_view *v, struct bt_session *s)
+hot_path(struct bt_view *v, struct bt_selection *sel)
 {
 	struct bt_strbuf sb = BT_STRBUF_INIT;
-	long mainf = bt_session_find(s, "main");
-	const char *exe = mainf >= 0 ? bt_session_func(s, (size_t)mainf)->module : NULL;
+	long mainf = bt_selection_find(sel, "main");
+	const char *exe = mainf >= 0 ? bt_selection_func(sel, (size_t)mainf)->module : NULL;
 	struct bt_view_opts o;
 	size_t i, k, shown = 0;
 	const char *ret;
 
-	if (!bt_session_has_chains(s))
+	if (!bt_session_has_chains(bt_selection_session(sel)))
 		return NULL;
 	bt_view_opts_init(&o);
-	for (i = 0; i < bt_session_nfuncs(s) && shown < HOT_PATH_FUNCS; i++) {
-		const struct bt_func *f = bt_session_func(s, i);
+	for (i = 0; i < bt_selection_nfuncs(sel) && shown < HOT_PATH_FUNCS; i++) {
+		const struct bt_func *f = bt_selection_func(sel, i);
 		const struct bt_func_edge *ce;
 		struct bt_func_edge *oe = NULL;
 		bool lib = exe != NULL && f->kind != BT_FK_KERNEL && f->kind != BT_FK_UNKNOWN &&
@@ -68,9 +69,9 @@ hot_path(struct bt_view *v, struct bt_session *s)
 		if (f->percent < HOT_PATH_MIN)
 			break;
 		if (lib)
-			n = bt_session_outside_callers(s, i, &oe);
+			n = bt_selection_outside_callers(sel, i, &oe);
 		else
-			n = bt_session_callers(s, i, &ce);
+			n = bt_selection_callers(sel, i, &ce);
 		bt_strbuf_addf(&sb, "%s%s", shown ? "; " : "", view_name(v, f->name, &o));
 		if (lib)
 			bt_strbuf_addf(&sb, " (%s)", f->module_name);
@@ -78,7 +79,7 @@ hot_path(struct bt_view *v, struct bt_session *s)
 		for (k = 0; k < n && k < 3; k++) {
 			const struct bt_func_edge *e = lib ? &oe[k] : &ce[k];
 			bt_strbuf_addf(&sb, "%s%s %.0f%%", k ? ", " : lib ? " for " : " from ",
-			    view_name(v, bt_session_func(s, e->func)->name, &o), e->percent);
+			    view_name(v, bt_selection_func(sel, e->func)->name, &o), e->percent);
 		}
 		free(oe);
 		shown++;
@@ -89,8 +90,9 @@ hot_path(struct bt_view *v, struct bt_session *s)
 }
 
 static void
-summarize(struct bt_view *v, struct bt_session *s)
+summarize(struct bt_view *v, struct bt_selection *sel)
 {
+	struct bt_session *s = bt_selection_session(sel);
 	const struct bt_profile_info *in = bt_session_info(s);
 	struct bt_view_summary *m = &v->summary;
 	const struct bt_finding *f;
@@ -101,15 +103,15 @@ summarize(struct bt_view *v, struct bt_session *s)
 	m->command = in->command;
 	m->argv = in->argv;
 	m->argc = in->argc;
-	m->event = bt_session_event(s);
+	m->event = bt_selection_event(sel);
 	m->frequency = in->frequency;
 	m->event_note = in->event_note ? in->event_note : "";
-	m->samples = bt_session_samples(s);
+	m->samples = bt_selection_samples(sel);
 	m->lost = in->lost;
 	m->throttled = in->throttled;
 	m->duration = in->duration;
-	m->windowed = s->o.time_from >= 0 || s->o.time_to >= 0;
-	bt_session_window(s, &m->win_from, &m->win_to);
+	m->windowed = bt_selection_windowed(sel);
+	bt_selection_window(sel, &m->win_from, &m->win_to);
 	m->has_status = in->has_status;
 	m->interrupted = in->interrupted;
 	if (in->has_status) {
@@ -121,10 +123,10 @@ summarize(struct bt_view *v, struct bt_session *s)
 		    bt_strpool_addstr(&v->pool, buf);
 	} else
 		m->status = "unknown";
-	m->nfindings = bt_session_findings(s, &f);
-	if (bt_session_current_bench(s) >= 0) {
-		const struct bt_bench *b = bt_session_bench(s,
-		    (size_t)bt_session_current_bench(s));
+	m->nfindings = bt_selection_findings(sel, &f);
+	if (bt_selection_bench_index(sel) >= 0) {
+		const struct bt_bench *b = bt_selection_bench(sel,
+		    (size_t)bt_selection_bench_index(sel));
 		m->benchmark = b->name;
 		m->bench_time = b->time_text;
 		m->bench_by_chain = b->by_chain;
@@ -133,17 +135,17 @@ summarize(struct bt_view *v, struct bt_session *s)
 		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_session_note(s, i)));
 	m->notes = v->notes.v;
 	m->nnotes = v->notes.n;
-	m->hot_path = hot_path(v, s);
+	m->hot_path = hot_path(v, sel);
 }
 
 struct bt_view *
-bt_view_header(struct bt_session *s)
+bt_view_header(struct bt_selection *sel)
 {
-	struct bt_view *v = view_new(s);
+	struct bt_view *v = view_new(sel);
 	const struct bt_view_summary *m = &v->summary;
 	size_t i;
 
-	summarize(v, s);
+	summarize(v, sel);
 	text_row(v, BT_STYLE_NORMAL, "command: %s", m->command);
 	if (m->frequency)
 		text_row(v, BT_STYLE_NORMAL, "event: %s, %u Hz%s%s%s", m->event,
@@ -185,12 +187,12 @@ bt_view_header(struct bt_session *s)
 /* Lint findings. */
 
 struct bt_view *
-bt_view_findings(struct bt_session *s)
+bt_view_findings(struct bt_selection *sel)
 {
-	struct bt_view *v = view_new(s);
+	struct bt_view *v = view_new(sel);
 	struct bt_view_opts o;
 	const struct bt_finding *f;
-	size_t n = bt_session_findings(s, &f), i, wname = 8;	/* "Function" */
+	size_t n = bt_selection_findings(sel, &f), i, wname = 8;	/* "Function" */
 	const char **shown = bt_xcalloc(n + 1, sizeof(char *));
 
 	bt_view_opts_init(&o);
@@ -209,7 +211,7 @@ bt_view_findings(struct bt_session *s)
 		    NULL;
 		r->detail = f[i].function && shown[i] != f[i].function ? f[i].function :
 		    NULL;
-		r->module = f[i].func >= 0 ? bt_session_func(s, (size_t)f[i].func)->module :
+		r->module = f[i].func >= 0 ? bt_selection_func(sel, (size_t)f[i].func)->module :
 		    NULL;
 		r->text = bt_strpool_addstr(&v->pool, f[i].message);
 		/* the message last: a narrow screen cuts only it (and shows it whole below) */
@@ -241,10 +243,10 @@ bt_view_findings(struct bt_session *s)
 
 /* The file offsets [*lo, *hi) of function f's code, through its PT_LOAD. */
 static bool
-func_offsets(struct bt_session *s, size_t fi, uint64_t *lo, uint64_t *hi)
+func_offsets(struct bt_selection *sel, size_t fi, uint64_t *lo, uint64_t *hi)
 {
-	const struct bt_func *f = bt_session_func(s, fi);
-	struct bt_msyms *m = bt_session_syms(s, bt_session_func_module(s, fi));
+	const struct bt_func *f = bt_selection_func(sel, fi);
+	struct bt_msyms *m = bt_selection_func_syms(sel, fi);
 	uint64_t off;
 
 	if (m == NULL) {	/* no file: the addresses are the offsets */
@@ -260,31 +262,31 @@ func_offsets(struct bt_session *s, size_t fi, uint64_t *lo, uint64_t *hi)
 }
 
 struct bt_view *
-bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
+bt_view_timeline(struct bt_selection *sel, long func, size_t nbins, long mark_from,
 		 long mark_to)
 {
-	struct bt_view *v = view_new(s);
-	struct bt_profile *p = s->p;
+	struct bt_view *v = view_new(sel);
+	struct bt_profile *p = bt_selection_profile(sel);
 	struct bt_hist_entry *e = NULL;
 	struct bt_scan sc;
 	uint64_t *all, *mine, maxn = 1;
 	double span = p->last_time > p->first_time ?
 	    (double)(p->last_time - p->first_time) : 1;
-	const struct bt_func *f = func >= 0 ? bt_session_func(s, (size_t)func) : NULL;
+	const struct bt_func *f = func >= 0 ? bt_selection_func(sel, (size_t)func) : NULL;
 	size_t i, b, n = 0;
 	bool bench = false, sub;
 
 	if (nbins == 0)
 		nbins = 1;
 	memset(&sc, 0, sizeof(sc));
-	sc.attr = s->attr;
+	sc.attr = bt_selection_attr(sel);
 	sc.t_hi = UINT64_MAX;
 	sc.nbins = nbins;
 	/* every sample of the event, by slice: in the function or not */
 	sc.fold = true;
 	sc.fold_module = UINT32_MAX;
-	if (f != NULL && func_offsets(s, (size_t)func, &sc.fold_lo, &sc.fold_hi))
-		sc.fold_module = bt_session_func_module(s, (size_t)func);
+	if (f != NULL && func_offsets(sel, (size_t)func, &sc.fold_lo, &sc.fold_hi))
+		sc.fold_module = bt_selection_func(sel, (size_t)func)->mod;
 	bt_profile_scan(p, &sc, &e, &n, NULL);	/* on failure: an empty timeline */
 	all = bt_xcalloc(nbins, sizeof(*all));
 	mine = bt_xcalloc(nbins, sizeof(*mine));
@@ -295,7 +297,7 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 	}
 	free(e);
 	/* no function: the selected benchmark's share, if one is */
-	if (f == NULL && bt_bench_slices(s, nbins, mine))
+	if (f == NULL && bt_selection_bench_slices(sel, nbins, mine))
 		bench = true;
 	sub = f != NULL || bench;
 	if (f != NULL)
@@ -363,7 +365,7 @@ bt_view_timeline(struct bt_session *s, long func, size_t nbins, long mark_from,
 		    nbins, span / 1e9 / (double)nbins);
 	} else if (bench)
 		v->title = bt_strpool_addf(&v->pool, "timeline of benchmark %s: %zu slices of %.3f s",
-		    bt_session_bench(s, (size_t)bt_session_current_bench(s))->name,
+		    bt_selection_bench(sel, (size_t)bt_selection_bench_index(sel))->name,
 		    nbins, span / 1e9 / (double)nbins);
 	else
 		v->title = bt_strpool_addf(&v->pool, "timeline: %zu slices of %.3f s",
@@ -403,7 +405,7 @@ row_edges(struct bt_view *v, const struct bt_view_opts *o,
 		return NULL;
 	re = view_alloc(v, n * sizeof(*re));
 	for (i = 0; i < n; i++) {
-		const struct bt_func *f = bt_session_func(v->s, e[i].func);
+		const struct bt_func *f = bt_selection_func(v->sel, e[i].func);
 		re[i].func = e[i].func;
 		re[i].name = f->name;
 		re[i].module = f->module;
@@ -413,19 +415,41 @@ row_edges(struct bt_view *v, const struct bt_view_opts *o,
 	return re;
 }
 
-static const struct bt_session *children_s;
+/* A function of the table by inclusive samples (perf's --children order). */
+struct by_children {
+	uint64_t inclusive, samples;
+	size_t func;
+};
 
 static int
 children_cmp(const void *a, const void *b)
 {
-	const struct bt_func *x = bt_session_func(children_s, *(const size_t *)a);
-	const struct bt_func *y = bt_session_func(children_s, *(const size_t *)b);
+	const struct by_children *x = a, *y = b;
 
 	if (x->inclusive != y->inclusive)
 		return x->inclusive > y->inclusive ? -1 : 1;
 	if (x->samples != y->samples)
 		return x->samples > y->samples ? -1 : 1;
-	return *(const size_t *)a < *(const size_t *)b ? -1 : 1;
+	return x->func < y->func ? -1 : 1;
+}
+
+/* idx[0, k) ordered by inclusive, then self samples. */
+static void
+order_by_children(const struct bt_selection *sel, size_t *idx, size_t k)
+{
+	struct by_children *c = bt_xcalloc(k + 1, sizeof(*c));
+	size_t i;
+
+	for (i = 0; i < k; i++) {
+		const struct bt_func *f = bt_selection_func(sel, idx[i]);
+		c[i].inclusive = f->inclusive;
+		c[i].samples = f->samples;
+		c[i].func = idx[i];
+	}
+	bt_qsort(c, k, sizeof(*c), children_cmp);
+	for (i = 0; i < k; i++)
+		idx[i] = c[i].func;
+	free(c);
 }
 
 /*
@@ -433,25 +457,25 @@ children_cmp(const void *a, const void *b)
  * source, symbol: the symbol last, as perf puts it, so that a long C++
  * name pads no other column and cuts nothing but itself. Compact: no
  * source column, and module names cut at 16 columns, to leave the names
- * room; without sources (--no-source, s) no source column either, and
+ * room; without sources (--no-source, sel) no source column either, and
  * no debug info read for it. With call chains, Children is the inclusive
  * percent (perf's --children column; compact: in place of Samples);
  * o->children orders the table by it.
  */
 struct bt_view *
-bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max)
+bt_view_functions(struct bt_selection *sel, const struct bt_view_opts *o, size_t max)
 {
 	static const char *const heads[] = { "Percent", "Samples", "Period",
 		"Module", "Symbol", "Source", "Children" };
-	struct bt_view *v = view_new(s);
-	size_t n = bt_session_nfuncs(s), i, c, k = 0;
+	struct bt_view *v = view_new(sel);
+	size_t n = bt_selection_nfuncs(sel), i, c, k = 0;
 	size_t w[7] = { 7, 7, 6, 6, 6, 6, 8 };
 	const char *txt[7];
 	struct bt_view_opts def;
 	size_t *idx;
 	const char **all;
 	int num = 0;
-	bool chains = bt_session_has_chains(s), src;
+	bool chains = bt_session_has_chains(bt_selection_session(sel)), src;
 
 	if (o == NULL) {
 		bt_view_opts_init(&def);
@@ -462,12 +486,10 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 	/* the functions shown: filtered, ordered, then cut at max */
 	idx = bt_xcalloc(n + 1, sizeof(size_t));
 	for (i = 0; i < n; i++)
-		if (func_shown(bt_session_func(s, i), o))
+		if (func_shown(bt_selection_func(sel, i), o))
 			idx[k++] = i;
-	if (chains && o->children) {
-		children_s = s;
-		bt_qsort(idx, k, sizeof(*idx), children_cmp);
-	}
+	if (chains && o->children)
+		order_by_children(sel, idx, k);
 	n = max ? BT_MIN(k, max) : k;
 	/* pass 1: texts and widths; pass 2: padded cells */
 	all = bt_xcalloc(n * 7 + 1, sizeof(char *));
@@ -475,8 +497,8 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		const struct bt_func *f;
 
 		if (src)
-			bt_session_func_locate(s, idx[i], o->locate);
-		f = bt_session_func(s, idx[i]);
+			bt_selection_func_locate(sel, idx[i], o->locate);
+		f = bt_selection_func(sel, idx[i]);
 		txt[0] = bt_strpool_addf(&v->pool, "%.2f%%", f->percent);
 		txt[1] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->samples);
 		txt[2] = bt_strpool_addf(&v->pool, "%llu", (unsigned long long)f->period);
@@ -492,7 +514,7 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		}
 	}
 	for (i = 0; i < n; i++) {
-		const struct bt_func *f = bt_session_func(s, idx[i]);
+		const struct bt_func *f = bt_selection_func(sel, idx[i]);
 		struct bt_row *r = view_add_row(v, BT_ROW_FUNC);
 		enum bt_style hs = view_heat(f->percent, f->samples > 0);
 
@@ -505,7 +527,7 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 		r->samples = f->samples;
 		r->period = f->period;
 		r->percent = f->percent;
-		bt_wilson(f->samples, bt_session_samples(s), &r->ci_lo, &r->ci_hi);
+		bt_wilson(f->samples, bt_selection_samples(sel), &r->ci_lo, &r->ci_hi);
 		r->weight = o->num == BT_NUM_PERIOD ? (double)f->period :
 		    chains && o->children ? f->inclusive_percent : f->percent;
 		r->file = src ? f->file : NULL;
@@ -518,10 +540,10 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 
 			calls->inclusive = f->inclusive;
 			calls->inclusive_percent = f->inclusive_percent;
-			ne = bt_session_callers(s, idx[i], &e);
+			ne = bt_selection_callers(sel, idx[i], &e);
 			calls->callers = row_edges(v, o, e, ne);
 			calls->ncallers = ne;
-			ne = bt_session_callees(s, idx[i], &e);
+			ne = bt_selection_callees(sel, idx[i], &e);
 			calls->callees = row_edges(v, o, e, ne);
 			calls->ncallees = ne;
 			r->calls = calls;
@@ -561,7 +583,7 @@ bt_view_functions(struct bt_session *s, const struct bt_view_opts *o, size_t max
 #undef COL
 		view_set_columns(v, h, hw, hr, nc);
 	}
-	if (n == 0 && bt_session_nfuncs(s) > 0 && (o->filter != NULL || o->module != NULL))
+	if (n == 0 && bt_selection_nfuncs(sel) > 0 && (o->filter != NULL || o->module != NULL))
 		BT_VEC_PUSH(v->notes, o->filter != NULL && o->filter[0] ?
 		    bt_strpool_addf(&v->pool, "no function matches '%s'%s", o->filter,
 			o->module ? " in this module" : "") :

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/session-int.h"
+#include "session/query.h"
 #include "symbols/symbols.h"
 #include "view/view-int.h"
 
@@ -24,11 +24,11 @@ bt_view_opts_init(struct bt_view_opts *o)
 }
 
 struct bt_view *
-view_new(struct bt_session *s)
+view_new(struct bt_selection *sel)
 {
 	struct bt_view *v = bt_xcalloc(1, sizeof(*v));
 
-	v->s = s;
+	v->sel = sel;
 	v->arrow_col = -1;
 	bt_strpool_init(&v->pool);
 	return v;
@@ -153,7 +153,7 @@ view_set_title(struct bt_view *v, const char *before, const char *name,
 void
 view_set_func(struct bt_view *v, size_t fi)
 {
-	const struct bt_func *f = bt_session_func(v->s, fi);
+	const struct bt_func *f = bt_selection_func(v->sel, fi);
 
 	v->has_func = f != NULL;
 	if (f == NULL)

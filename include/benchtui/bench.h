@@ -19,11 +19,12 @@
 #include "benchtui/benchtui.h"
 
 struct bt_session;
+struct bt_selection;
 
 /**
  * struct bt_bench - one benchmark: the harness's result lines of one name
  * (repetitions and aggregates such as GB's _mean grouped under it)
- * @index: position in the session's list (the order printed)
+ * @index: position in the list (the order printed)
  * @name: as printed, without an aggregate suffix ("BM_sum/8",
  *        "BenchmarkSum/n=8-2")
  * @family: the part of the name that names code ("BM_sum", "BenchmarkSum")
@@ -47,8 +48,8 @@ struct bt_session;
  * @by_chain: its samples are those whose call chain passes through its
  *            own code (its entry frame), else those of its window
  * @t_from, @t_to: its window, seconds from the first sample
- * @samples: its samples in the shown event
- * @percent: of all samples of the event
+ * @samples: its samples in the selection's event
+ * @percent: of all samples of that event
  */
 struct bt_bench {
 	size_t index;
@@ -71,33 +72,35 @@ struct bt_bench {
 	double percent;
 };
 
-/* Benchmarks found in the recording's output, in the order printed. */
-BT_API size_t bt_session_nbenches(struct bt_session *s);
-BT_API const struct bt_bench *bt_session_bench(struct bt_session *s, size_t i);
-/* Samples of the event in no benchmark (start-up, harness, reporting). */
-BT_API uint64_t bt_session_bench_outside(struct bt_session *s);
+/*
+ * The benchmarks, the same in every selection of a session (made with its
+ * first selection: the harness's output read again, each result's window
+ * found on that selection's event), in the order printed, with their
+ * samples in the selection's event.
+ */
+BT_API size_t bt_selection_nbenches(const struct bt_selection *sel);
+BT_API const struct bt_bench *bt_selection_bench(const struct bt_selection *sel,
+						 size_t i);
+/* Samples of the selection's event in no benchmark (start-up, harness, reporting). */
+BT_API uint64_t bt_selection_bench_outside(const struct bt_selection *sel);
 /*
  * The benchmark named name: exactly, else the only one it is a prefix of.
  * -1 when none, -2 when several.
  */
-BT_API long bt_session_find_bench(struct bt_session *s, const char *name);
-/*
- * Restrict the session to benchmark i's samples (-1: every sample again).
- * Like bt_session_select: function indexes from before are invalid.
- */
-BT_API int bt_session_select_bench(struct bt_session *s, long i,
-				   struct bt_error *err);
-/* The selected benchmark, -1 when none. */
-BT_API long bt_session_current_bench(const struct bt_session *s);
-/* Is function fi (of the current selection) benchmark b's own code, by name? */
-BT_API bool bt_session_bench_code(struct bt_session *s, size_t b, size_t fi);
+BT_API long bt_selection_find_bench(const struct bt_selection *sel, const char *name);
+/* The benchmark the selection holds the samples of, -1 when none. */
+BT_API long bt_selection_bench_index(const struct bt_selection *sel);
+/* Is function fi (of the selection) benchmark b's own code, by name? */
+BT_API bool bt_selection_bench_code(const struct bt_selection *sel, size_t b,
+				    size_t fi);
+/* Why benchmarks have no samples ("" when they have). */
+BT_API const char *bt_selection_bench_note(const struct bt_selection *sel);
 /*
  * --benchmark-frames: glob patterns of the entry frames of a harness
  * benchtui does not know, kept for the call-chain split (NULL: none).
+ * Before the session's first selection.
  */
 BT_API void bt_session_set_bench_frames(struct bt_session *s, const char *patterns);
 BT_API const char *bt_session_bench_frames(const struct bt_session *s);
-/* Why benchmarks have no samples ("" when they have). */
-BT_API const char *bt_session_bench_note(struct bt_session *s);
 
 #endif

@@ -13,7 +13,7 @@
 #include "benchtui/benchtui.h"
 #include "benchtui/view.h"
 
-struct bt_session;
+struct bt_selection;
 
 enum bt_action {
 	BT_ACT_NONE,
@@ -70,11 +70,11 @@ struct bt_nav {
 struct bt_browser;
 
 /*
- * A browser on s, opening on the benchmark table when the recording has
- * the harness's results and no benchmark is selected, else on the
- * hot-function table.
+ * A browser on selection sel (it keeps a reference), opening on the
+ * benchmark table when the recording has the harness's results and sel
+ * is no benchmark's, else on the hot-function table.
  */
-BT_API struct bt_browser *bt_browser_new(struct bt_session *s,
+BT_API struct bt_browser *bt_browser_new(struct bt_selection *sel,
 					 const struct bt_view_opts *o);
 BT_API void bt_browser_free(struct bt_browser *b);
 
@@ -97,7 +97,7 @@ BT_API void bt_browser_filter(struct bt_browser *b, const char *text);
  * w key chooses for itself. Rebuilds the views when that changes.
  */
 BT_API void bt_browser_set_width(struct bt_browser *b, size_t width, size_t height);
-/* Open the function at index func of the session's table. */
+/* Open the function at index func of the browser's selection. */
 BT_API int bt_browser_open(struct bt_browser *b, size_t func, size_t height);
 /* Put the cursor on row (a mouse click); clamps. */
 BT_API void bt_browser_select(struct bt_browser *b, size_t row, size_t height);
@@ -108,6 +108,8 @@ BT_API enum bt_screen_kind bt_browser_screen(const struct bt_browser *b);
 BT_API const struct bt_view *bt_browser_view(const struct bt_browser *b);
 BT_API const struct bt_nav *bt_browser_nav(const struct bt_browser *b);
 BT_API const struct bt_view_opts *bt_browser_opts(const struct bt_browser *b);
+/* The selection the screens show now (an event, window or benchmark changes it). */
+BT_API struct bt_selection *bt_browser_selection(const struct bt_browser *b);
 BT_API const char *bt_browser_filter_text(const struct bt_browser *b);
 /* The module the function list is zoomed into with d (its basename), NULL if none. */
 BT_API const char *bt_browser_zoom(const struct bt_browser *b);

@@ -12,7 +12,7 @@
 #include "benchtui/benchtui.h"
 #include "benchtui/view.h"
 
-struct bt_session;
+struct bt_selection;
 
 enum bt_format { BT_FORMAT_TEXT, BT_FORMAT_JSON };
 
@@ -32,11 +32,14 @@ struct bt_export_opts {
 	struct bt_view_opts view;
 };
 
-/* Header, hot-function table, findings, then the annotated functions. */
-BT_API int bt_export(FILE *out, struct bt_session *s,
+/*
+ * Header, hot-function table, findings, then the annotated functions, of
+ * selection sel; with benchmarks, each benchmark's part before them.
+ */
+BT_API int bt_export(FILE *out, struct bt_selection *sel,
 		     const struct bt_export_opts *o, struct bt_error *err);
 /* Exactly one view, as the browser shows it (the E key). */
-BT_API int bt_export_view(FILE *out, struct bt_session *s,
+BT_API int bt_export_view(FILE *out, struct bt_selection *sel,
 			  const struct bt_view *v, enum bt_format format,
 			  struct bt_error *err);
 

@@ -10,7 +10,7 @@
 
 #include "benchtui/benchtui.h"
 
-struct bt_session;
+struct bt_selection;
 
 /**
  * struct bt_finding - one thing the profile says about the benchmark
@@ -19,7 +19,7 @@ struct bt_session;
  *         "kernel-dominated", "no-debug-info", "jit-warmup",
  *         "jit-recompiled", "jit-uncovered"
  * @function: the function it is about, NULL for the whole run
- * @func: its index in the session's table, -1 for the whole run
+ * @func: its index in the selection, -1 for the whole run
  * @percent: the share of all samples it concerns
  * @message: what was found, why it matters, what to change (one paragraph)
  */
@@ -31,9 +31,9 @@ struct bt_finding {
 	const char *message;
 };
 
-/* The findings for the session's current event and window (computed once). */
-BT_API size_t bt_session_findings(struct bt_session *s,
-				  const struct bt_finding **findings);
+/* The findings of a selection (computed on first use, then kept with it). */
+BT_API size_t bt_selection_findings(struct bt_selection *sel,
+				    const struct bt_finding **findings);
 
 /**
  * struct bt_bench_func - a hot function of one benchmark
@@ -48,7 +48,7 @@ struct bt_bench_func {
 /**
  * struct bt_bench_summary - one benchmark's profile in brief (benchmark
  * table, comparison, stdio report): its hottest functions (up to 20) and
- * its findings (@func -1 in them: indexes belong to a selection), @worst
+ * its findings (@func -1 in them: indexes are the benchmark selection's), @worst
  * the one that matters most (optimized-away first), NULL when none
  */
 struct bt_bench_summary {
@@ -60,12 +60,12 @@ struct bt_bench_summary {
 };
 
 /*
- * The summary of benchmark i (benchtui/bench.h) in the current event,
- * made for every benchmark on first use by selecting each in turn (the
- * selection is then restored: the function table is the same again).
- * NULL when there is no benchmark i.
+ * The summary of benchmark i (benchtui/bench.h) in sel's event, made for
+ * every benchmark of that event on first use, each from the benchmark's
+ * own selection (which the session then keeps: selecting a benchmark
+ * afterwards finds it made). NULL when there is no benchmark i.
  */
-BT_API const struct bt_bench_summary *bt_session_bench_summary(struct bt_session *s,
-							       size_t i);
+BT_API const struct bt_bench_summary *bt_selection_bench_summary(struct bt_selection *sel,
+								 size_t i);
 
 #endif

@@ -1,10 +1,10 @@
 /*
  * View rows: the one model that the browser paints and both exports write
- * (STYLE.md §2.3). A view is built from a session with explicit options
+ * (STYLE.md §2.3). A view is built from a selection with explicit options
  * and is rebuilt rather than patched. Its strings live in the view, or in
  * the session (function and file names, source lines), which outlives it:
- * nothing a view holds is freed by a new selection or bt_session_forget.
- * The renderers read views only.
+ * nothing a view holds is freed with its selection or by
+ * bt_selection_forget. The renderers read views only.
  */
 #ifndef BENCHTUI_VIEW_H
 #define BENCHTUI_VIEW_H
@@ -14,6 +14,7 @@
 #include <stdint.h>
 
 #include "benchtui/benchtui.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 
 enum bt_style {
@@ -68,7 +69,7 @@ enum bt_row_kind {
  * struct bt_row - one row of a view, as data and as cells
  * @kind: what it is
  * @flags: BT_ROW_F_*
- * @func: FUNC rows: index in the session's table; others: the function shown
+ * @func: FUNC rows: index in the selection; others: the function shown
  *        ((size_t)-1 for none)
  * @name, @module: FUNC and FINDING rows: the function's name and module
  *                 path (NULL for a finding about the whole run)
@@ -106,7 +107,7 @@ enum bt_row_kind {
  */
 /**
  * struct bt_row_edge - FUNC rows: a caller or callee (DESIGN.md §6)
- * @func: its index in the session's function table
+ * @func: its index in the selection
  * @samples, @percent: as struct bt_func_edge
  */
 struct bt_row_edge {
@@ -216,7 +217,7 @@ BT_API void bt_view_opts_init(struct bt_view_opts *o);
 struct bt_view;
 
 /* The run's header lines ("command: ./bench", "event: cpu-clock"...). */
-BT_API struct bt_view *bt_view_header(struct bt_session *s);
+BT_API struct bt_view *bt_view_header(struct bt_selection *sel);
 
 /**
  * struct bt_view_summary - the run, as the header view's fields
@@ -263,10 +264,10 @@ struct bt_view_summary {
 /* The summary of a header view (NULL for other views). */
 BT_API const struct bt_view_summary *bt_view_summary(const struct bt_view *v);
 /* The hot-function table, hottest first; max 0 for all. */
-BT_API struct bt_view *bt_view_functions(struct bt_session *s,
+BT_API struct bt_view *bt_view_functions(struct bt_selection *sel,
 					 const struct bt_view_opts *o, size_t max);
 /* The annotated function. NULL with err set when it has no code. */
-BT_API struct bt_view *bt_view_annotate(struct bt_session *s, size_t func,
+BT_API struct bt_view *bt_view_annotate(struct bt_selection *sel, size_t func,
 					const struct bt_view_opts *o,
 					struct bt_error *err);
 /*
@@ -276,7 +277,7 @@ BT_API struct bt_view *bt_view_annotate(struct bt_session *s, size_t func,
  * worst finding: @label the check, @detail its message), in the order
  * printed or fastest first, then "(outside)" (@func (size_t)-1).
  */
-BT_API struct bt_view *bt_view_benches(struct bt_session *s,
+BT_API struct bt_view *bt_view_benches(struct bt_selection *sel,
 				       const struct bt_view_opts *o,
 				       bool fastest_first);
 /*
@@ -284,20 +285,20 @@ BT_API struct bt_view *bt_view_benches(struct bt_session *s,
  * their hot functions (BT_ROW_FUNC, @func (size_t)-1) with a's share
  * (@percent), b's (@adjusted_percent) and the difference.
  */
-BT_API struct bt_view *bt_view_bench_compare(struct bt_session *s, size_t a,
+BT_API struct bt_view *bt_view_bench_compare(struct bt_selection *sel, size_t a,
 					     size_t b, const struct bt_view_opts *o);
 /*
- * Function name (in module) as benchmarks a and b ran it: one row an
- * instruction, a's share of the function's samples in a (@percent), b's
- * (@adjusted_percent), the difference, the address and the instruction.
- * The selected benchmark is the same after as before. NULL with err set
- * when either benchmark has no samples in it.
+ * Function name (in module) as selections x and y ran it (two
+ * benchmarks, say): one row an instruction, x's share of the function's
+ * samples in x (@percent), y's (@adjusted_percent), the difference, the
+ * address and the instruction. NULL with err set when either has no
+ * samples in it.
  */
-BT_API struct bt_view *bt_view_bench_compare_func(struct bt_session *s, size_t a,
-						  size_t b, const char *name,
-						  const char *module,
-						  const struct bt_view_opts *o,
-						  struct bt_error *err);
+BT_API struct bt_view *bt_view_compare_func(struct bt_selection *x,
+					    struct bt_selection *y,
+					    const char *name, const char *module,
+					    const struct bt_view_opts *o,
+					    struct bt_error *err);
 /*
  * Callers and callees of function func (DESIGN.md §6): a text row, the
  * callers (FUNC rows, label "caller", percent of func's inclusive
@@ -306,18 +307,18 @@ BT_API struct bt_view *bt_view_bench_compare_func(struct bt_session *s, size_t a
  * entry stacks of that instruction (label "stack": the call paths of its
  * samples, text "caller <- caller's caller ...", percent of its samples).
  */
-BT_API struct bt_view *bt_view_callers(struct bt_session *s, size_t func,
+BT_API struct bt_view *bt_view_callers(struct bt_selection *sel, size_t func,
 				       const uint64_t *addr,
 				       const struct bt_view_opts *o);
 /* The lint findings (benchtui/lint.h), one row each: "check  percent  message". */
-BT_API struct bt_view *bt_view_findings(struct bt_session *s);
+BT_API struct bt_view *bt_view_findings(struct bt_selection *sel);
 /*
  * The timeline: the run cut into nbins slices of time, one row each, with
  * the slice's samples as a bar and, for func >= 0, that function's share of
  * the slice. Rows in [mark_from, mark_to] (slice indexes, -1 none) are
  * marked. Uses every sample of the event, whatever the window.
  */
-BT_API struct bt_view *bt_view_timeline(struct bt_session *s, long func,
+BT_API struct bt_view *bt_view_timeline(struct bt_selection *sel, long func,
 					size_t nbins, long mark_from, long mark_to);
 /*
  * A source file of the function with per-line totals: file is one its code
@@ -325,7 +326,7 @@ BT_API struct bt_view *bt_view_timeline(struct bt_session *s, long func,
  * for its line in file, however deep the inlining), NULL for the
  * function's own file.
  */
-BT_API struct bt_view *bt_view_source(struct bt_session *s, size_t func,
+BT_API struct bt_view *bt_view_source(struct bt_selection *sel, size_t func,
 				      const char *file,
 				      const struct bt_view_opts *o,
 				      struct bt_error *err);
@@ -334,7 +335,7 @@ BT_API struct bt_view *bt_view_source(struct bt_session *s, size_t func,
  * (@file, @samples, @percent of the function: the instructions that have
  * a line in it), its own file first, then hottest first.
  */
-BT_API struct bt_view *bt_view_files(struct bt_session *s, size_t func,
+BT_API struct bt_view *bt_view_files(struct bt_selection *sel, size_t func,
 				     const struct bt_view_opts *o,
 				     struct bt_error *err);
 BT_API void bt_view_free(struct bt_view *v);

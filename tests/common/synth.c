@@ -12,6 +12,7 @@
 
 #include "base.h"
 #include "benchtui/profile.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "elf-funcs.h"
 #include "perf/meta.h"
@@ -228,13 +229,35 @@ test_compile(const char *dir, const char *name, const char *src,
 	return system(cmd) == 0 ? 0 : -1;
 }
 
-struct bt_session *
-test_open_session(const char *path)
+struct bt_selection *
+test_select(struct bt_session *s)
+{
+	struct bt_selection *sel = s != NULL ? bt_selection_new(s, NULL, NULL) : NULL;
+
+	if (sel == NULL)
+		bt_session_free(s);
+	return sel;
+}
+
+struct bt_selection *
+test_open(const char *path)
 {
 	struct bt_error err = { 0 };
 	struct bt_profile *p = bt_profile_open(path, &err);
 
-	return p != NULL ? bt_session_new(p, NULL, &err) : NULL;
+	return p != NULL ? test_select(bt_session_new(p, NULL, &err)) : NULL;
+}
+
+void
+test_close(struct bt_selection *sel)
+{
+	struct bt_session *s;
+
+	if (sel == NULL)
+		return;
+	s = bt_selection_session(sel);
+	bt_selection_free(sel);
+	bt_session_free(s);
 }
 
 int

@@ -6,6 +6,8 @@
 #include <stdint.h>
 
 struct bt_pd_writer;
+struct bt_session;
+struct bt_selection;
 
 struct bt_pd_attr;
 
@@ -39,8 +41,15 @@ int test_compile(const char *dir, const char *name, const char *src,
 		 const char *flags, char *out, size_t outlen);
 int test_rmdir(const char *dir);
 
-/* A session on the recording at path (default options); NULL if it cannot be read. */
-struct bt_session *test_open_session(const char *path);
+/*
+ * The whole run of the recording at path (a session with default options,
+ * and its default selection); NULL if it cannot be read. test_close()
+ * frees the selection and its session.
+ */
+struct bt_selection *test_open(const char *path);
+/* The default selection of s (which test_close frees with it); NULL frees s. */
+struct bt_selection *test_select(struct bt_session *s);
+void test_close(struct bt_selection *sel);
 
 /*
  * Write a recording of binary at out with samples per spec: "SYM+0xOFF=N"

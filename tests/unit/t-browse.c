@@ -18,6 +18,7 @@
 #include "base.h"
 #include "benchtui/browse.h"
 #include "benchtui/profile.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "benchtui/view.h"
 #include "synth.h"
@@ -27,10 +28,10 @@
 static char dir[] = "/tmp/bt-browse.XXXXXX";
 static char bin[PATH_MAX], rec[256];
 
-static struct bt_session *
+static struct bt_selection *
 open_session(void)
 {
-	struct bt_session *s = test_open_session(rec);
+	struct bt_selection *s = test_open(rec);
 
 	assert_non_null(s);
 	return s;
@@ -59,7 +60,7 @@ find_insn(const struct bt_view *v, const char *mnemonic)
 static void
 test_functions_view(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_view_opts o;
 	struct bt_view *v;
 	double sum = 0;
@@ -89,13 +90,13 @@ test_functions_view(void **state)
 	assert_int_equal(bt_view_nrows(v), 1);
 	assert_string_equal(bt_view_row(v, 0)->text, "work_b");
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_annotate_view(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_view_opts o;
 	struct bt_view *v;
 	const size_t *hot;
@@ -130,13 +131,13 @@ test_annotate_view(void **state)
 	for (i = 0; i < bt_view_nrows(v); i++)
 		assert_int_equal(bt_view_row(v, i)->kind, BT_ROW_INSN);
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_open_hot_back_quit(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	uint64_t first_hot;
 
@@ -161,13 +162,13 @@ test_open_hot_back_quit(void **state)
 	assert_int_equal(bt_browser_apply(b, BT_ACT_BACK, H), 0);	/* ← on the first screen stays */
 	assert_int_equal(bt_browser_apply(b, BT_ACT_QUIT, H), 1);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_follow_jump_and_back(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	long jl, imul;
 	size_t before;
@@ -191,15 +192,15 @@ test_follow_jump_and_back(void **state)
 	assert_true(bt_browser_status(b)[0] != '\0');
 	assert_int_equal(bt_browser_depth(b), 2);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_call_opens_callee(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
-	long main_idx = bt_session_find(s, "main"), call;
+	long main_idx = bt_selection_find(s, "main"), call;
 
 	assert_true(main_idx >= 0);
 	assert_int_equal(bt_browser_open(b, (size_t)main_idx, H), 0);
@@ -227,13 +228,13 @@ test_call_opens_callee(void **state)
 	bt_browser_apply(b, BT_ACT_BACK, H);
 	assert_int_equal(bt_browser_depth(b), 2);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_toggles_keep_cursor(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	uint64_t addr;
 	enum bt_action acts[] = { BT_ACT_TOGGLE_SOURCE, BT_ACT_TOGGLE_SKID,
@@ -257,13 +258,13 @@ test_toggles_keep_cursor(void **state)
 	assert_true(bt_browser_opts(b)->global_percent);
 	assert_int_equal(bt_browser_opts(b)->num, BT_NUM_SAMPLES);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_source_view_and_back(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	unsigned line;
 	const struct bt_row *r;
@@ -286,14 +287,14 @@ test_source_view_and_back(void **state)
 	assert_int_equal(cur(b)->line, line);
 	assert_int_equal(bt_browser_depth(b), 2);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* S, Enter, S, Enter... never deepens the history: q q leaves. */
 static void
 test_source_round_trips_bounded(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	uint64_t addr;
 	int i;
@@ -312,13 +313,13 @@ test_source_round_trips_bounded(void **state)
 	assert_int_equal(bt_browser_apply(b, BT_ACT_QUIT, H), 0);
 	assert_int_equal(bt_browser_apply(b, BT_ACT_QUIT, H), 1);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_search_move_page(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	size_t n, c;
 
@@ -352,13 +353,13 @@ test_search_move_page(void **state)
 	bt_browser_scroll(b, -3, 5);
 	assert_true(bt_browser_nav(b)->cursor < bt_browser_nav(b)->top + 5);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_filter_and_export_name(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	char *name;
 
@@ -390,14 +391,14 @@ test_filter_and_export_name(void **state)
 	bt_browser_apply(b, BT_ACT_BACK, H);
 	assert_string_equal(cur(b)->name, "work_b");
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* d: perf's zoom into a module, on the list; a: perf's annotate. */
 static void
 test_zoom_and_annotate_keys(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	long call;
 	size_t i;
@@ -428,14 +429,14 @@ test_zoom_and_annotate_keys(void **state)
 	assert_non_null(strstr(bt_browser_status(b), "annotating"));
 	assert_int_equal(bt_browser_depth(b), 3);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* Under 100 columns the compact columns, until w says otherwise. */
 static void
 test_width_and_columns(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	uint64_t addr;
 
@@ -456,15 +457,15 @@ test_width_and_columns(void **state)
 	assert_false(bt_browser_opts(b)->compact);
 	assert_int_equal(cur(b)->addr, addr);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_timeline_window(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
-	uint64_t total = bt_session_samples(s), sum = 0, first10 = 0;
+	uint64_t total = bt_selection_samples(s), sum = 0, first10 = 0;
 	size_t i, n;
 
 	bt_browser_apply(b, BT_ACT_TIMELINE, H);
@@ -503,19 +504,19 @@ test_timeline_window(void **state)
 	assert_int_equal(bt_browser_screen(b), BT_SCREEN_FUNCS);
 	assert_int_equal(bt_browser_depth(b), 1);
 	/* the slice boundaries are the window: the same samples, give or take the edge */
-	assert_true(bt_session_samples(s) + 2 >= first10 && bt_session_samples(s) <= first10 + 2);
+	assert_true(bt_selection_samples(bt_browser_selection(b)) + 2 >= first10 && bt_selection_samples(bt_browser_selection(b)) <= first10 + 2);
 	assert_non_null(strstr(bt_browser_status(b), "window"));
 	bt_browser_apply(b, BT_ACT_TIMELINE, H);
 	bt_browser_apply(b, BT_ACT_CLEAR_WINDOW, H);
-	assert_int_equal(bt_session_samples(s), total);
+	assert_int_equal(bt_selection_samples(bt_browser_selection(b)), total);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_lint_and_events(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 
 	bt_browser_apply(b, BT_ACT_LINT, H);
@@ -526,14 +527,14 @@ test_lint_and_events(void **state)
 	bt_browser_apply(b, BT_ACT_NEXT_EVENT, H);
 	assert_non_null(strstr(bt_browser_status(b), "one event"));
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* r: the status line names the region's share, as the export does */
 static void
 test_region_share(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	const struct bt_view_region *rg;
 	char want[64];
@@ -548,7 +549,7 @@ test_region_share(void **state)
 	assert_non_null(strstr(bt_browser_status(b), want));
 	assert_true(rg[0].percent > 99);	/* the loop holds every sample of work_a */
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /*
@@ -558,9 +559,9 @@ test_region_share(void **state)
 static void
 test_window_keeps_place(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
-	uint64_t total = bt_session_samples(s), addr;
+	uint64_t total = bt_selection_samples(s), addr;
 	long jl;
 	size_t i;
 
@@ -576,7 +577,7 @@ test_window_keeps_place(void **state)
 		bt_browser_apply(b, BT_ACT_DOWN, H);
 	bt_browser_apply(b, BT_ACT_MARK_TO, H);
 	bt_browser_apply(b, BT_ACT_ENTER, H);
-	assert_true(bt_session_samples(s) < total);
+	assert_true(bt_selection_samples(bt_browser_selection(b)) < total);
 	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
 	assert_int_equal(bt_browser_depth(b), 2);
 	assert_non_null(strstr(bt_view_title(bt_browser_view(b)), "work_a"));
@@ -587,7 +588,7 @@ test_window_keeps_place(void **state)
 	/* the whole run again, from the timeline: still here */
 	bt_browser_apply(b, BT_ACT_TIMELINE, H);
 	bt_browser_apply(b, BT_ACT_CLEAR_WINDOW, H);
-	assert_int_equal(bt_session_samples(s), total);
+	assert_int_equal(bt_selection_samples(bt_browser_selection(b)), total);
 	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
 	assert_int_equal(cur(b)->addr, bt_view_row(bt_browser_view(b), (size_t)jl)->addr);
 	/* work_b, in a window with no sample of it: it stays open, with none */
@@ -607,7 +608,7 @@ test_window_keeps_place(void **state)
 	assert_string_equal(cur(b)->name, "work_b");
 	assert_int_equal(cur(b)->samples, 0);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 	/* the session is shared by nothing else: no window to undo */
 }
 
@@ -615,7 +616,7 @@ test_window_keeps_place(void **state)
 static void
 test_lint_timeline_export(void **state)
 {
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	char *name;
 
@@ -627,7 +628,7 @@ test_lint_timeline_export(void **state)
 	free(name);
 	assert_non_null(strstr(bt_browser_hint(b), "Enter keep it"));
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /*
@@ -640,7 +641,8 @@ test_every_action_everywhere(void **state)
 {
 	static const enum bt_action openers[] = { BT_ACT_ENTER, BT_ACT_SOURCE_VIEW,
 		BT_ACT_LINT, BT_ACT_TIMELINE, BT_ACT_ZOOM_MODULE };
-	struct bt_session *s = open_session();
+	struct bt_selection *s = open_session();
+	uint64_t total = bt_selection_samples(s);
 	size_t i, j, k;
 	int a;
 
@@ -663,10 +665,10 @@ test_every_action_everywhere(void **state)
 				assert_non_null(bt_browser_hint(b));
 				assert_non_null(bt_browser_view(b));
 				bt_browser_free(b);
-				/* a window chosen in the timeline stays: back to the whole run */
-				bt_session_select(s, NULL, -1, -1, false, NULL);
+				/* a window chosen in the timeline was the browser's own */
+				assert_int_equal(bt_selection_samples(s), total);
 			}
-	bt_session_free(s);
+	test_close(s);
 }
 
 static int

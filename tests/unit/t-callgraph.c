@@ -21,6 +21,7 @@
 #include "benchtui/browse.h"
 #include "benchtui/profile.h"
 #include "benchtui/record.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "benchtui/view.h"
 #include "synth.h"
@@ -29,32 +30,32 @@ static char dir[] = "/tmp/bt-callgraph.XXXXXX";
 static char bin[PATH_MAX], rec[PATH_MAX + 16];
 static bool recorded;
 
-static struct bt_session *
+static struct bt_selection *
 open_session(void)
 {
-	struct bt_session *s = test_open_session(rec);
+	struct bt_selection *s = test_open(rec);
 
 	assert_non_null(s);
 	return s;
 }
 
 static long
-find(struct bt_session *s, const char *name)
+find(struct bt_selection *s, const char *name)
 {
-	long i = bt_session_find(s, name);
+	long i = bt_selection_find(s, name);
 
 	assert_true(i >= 0);
 	return i;
 }
 
 static uint64_t
-caller_samples(struct bt_session *s, size_t fi, const char *caller)
+caller_samples(struct bt_selection *s, size_t fi, const char *caller)
 {
 	const struct bt_func_edge *e;
-	size_t n = bt_session_callers(s, fi, &e), i;
+	size_t n = bt_selection_callers(s, fi, &e), i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(bt_session_func(s, e[i].func)->name, caller) == 0)
+		if (strcmp(bt_selection_func(s, e[i].func)->name, caller) == 0)
 			return e[i].samples;
 	return 0;
 }
@@ -62,7 +63,7 @@ caller_samples(struct bt_session *s, size_t fi, const char *caller)
 static void
 test_graph(void **state)
 {
-	struct bt_session *s;
+	struct bt_selection *s;
 	const struct bt_func_edge *e;
 	struct bt_stack *st;
 	long leaf, main_, c3, c1;
@@ -72,44 +73,44 @@ test_graph(void **state)
 	if (!recorded)
 		skip();
 	s = open_session();
-	assert_true(bt_session_has_chains(s));
+	assert_true(bt_session_has_chains(bt_selection_session(s)));
 	leaf = find(s, "leaf");
 	main_ = find(s, "main");
 	c3 = find(s, "caller_three");
 	c1 = find(s, "caller_one");
-	total = bt_session_samples(s);
+	total = bt_selection_samples(s);
 	/* main is in (nearly) every chain; a function's inclusive >= self */
-	assert_true(bt_session_func(s, main_)->inclusive * 100 >= total * 95);
-	for (i = 0; i < bt_session_nfuncs(s); i++) {
-		const struct bt_func *f = bt_session_func(s, i);
+	assert_true(bt_selection_func(s, main_)->inclusive * 100 >= total * 95);
+	for (i = 0; i < bt_selection_nfuncs(s); i++) {
+		const struct bt_func *f = bt_selection_func(s, i);
 		assert_true(f->inclusive >= f->samples);
 		assert_true(f->inclusive <= total);
 	}
 	/* leaf's callers: the two callers, and they sum to at most its inclusive */
-	n = bt_session_callers(s, (size_t)leaf, &e);
+	n = bt_selection_callers(s, (size_t)leaf, &e);
 	assert_true(n >= 2);
 	for (i = 0; i < n; i++) {
 		sum += e[i].samples;
 		if (i)
 			assert_true(e[i - 1].samples >= e[i].samples);
 	}
-	assert_true(sum <= bt_session_func(s, leaf)->inclusive);
+	assert_true(sum <= bt_selection_func(s, leaf)->inclusive);
 	assert_true(caller_samples(s, (size_t)leaf, "caller_three") >
 	    caller_samples(s, (size_t)leaf, "caller_one"));
 	/* caller_three's callees: leaf */
-	n = bt_session_callees(s, (size_t)c3, &e);
+	n = bt_selection_callees(s, (size_t)c3, &e);
 	assert_true(n >= 1);
 	assert_int_equal(e[0].func, (size_t)leaf);
 	(void)c1;
 	/* entry stacks of leaf's hottest instruction: leaf first, then a caller */
 	{
 		struct bt_annotation;
-		uint64_t addr = bt_session_func(s, leaf)->start;
+		uint64_t addr = bt_selection_func(s, leaf)->start;
 		uint64_t best = 0, a;
 		/* the address with the most paths: try every byte of leaf */
-		for (a = bt_session_func(s, leaf)->start; a < bt_session_func(s, leaf)->end; a++) {
+		for (a = bt_selection_func(s, leaf)->start; a < bt_selection_func(s, leaf)->end; a++) {
 			uint64_t got = 0;
-			ns = bt_session_stacks(s, (size_t)leaf, a, &st);
+			ns = bt_selection_stacks(s, (size_t)leaf, a, &st);
 			for (i = 0; i < ns; i++)
 				got += st[i].samples;
 			free(st);
@@ -119,7 +120,7 @@ test_graph(void **state)
 			}
 		}
 		assert_true(best > 0);
-		ns = bt_session_stacks(s, (size_t)leaf, addr, &st);
+		ns = bt_selection_stacks(s, (size_t)leaf, addr, &st);
 		assert_true(ns >= 1);
 		for (i = 0; i < ns; i++) {
 			assert_int_equal(st[i].funcs[0], (size_t)leaf);
@@ -128,7 +129,7 @@ test_graph(void **state)
 		}
 		free(st);
 	}
-	bt_session_free(s);
+	test_close(s);
 }
 
 struct counter {
@@ -149,7 +150,8 @@ static void
 test_focus(void **state)
 {
 	struct bt_error err = { 0 };
-	struct bt_session *s;
+	struct bt_selection *s, *x, *y;
+	struct bt_selection_opts o;
 	struct counter c = { "caller_one", 0 };
 	const char *names[] = { "caller_three", NULL };
 	uint64_t total, incl1, incl3, leaf_via3;
@@ -159,39 +161,56 @@ test_focus(void **state)
 	if (!recorded)
 		skip();
 	s = open_session();
-	total = bt_session_samples(s);
-	incl1 = bt_session_func(s, find(s, "caller_one"))->inclusive;
-	incl3 = bt_session_func(s, find(s, "caller_three"))->inclusive;
+	total = bt_selection_samples(s);
+	incl1 = bt_selection_func(s, find(s, "caller_one"))->inclusive;
+	incl3 = bt_selection_func(s, find(s, "caller_three"))->inclusive;
 	leaf_via3 = caller_samples(s, (size_t)find(s, "leaf"), "caller_three");
-	nfuncs = bt_session_nfuncs(s);
+	nfuncs = bt_selection_nfuncs(s);
 
 	/* through caller_one: exactly its inclusive samples */
-	assert_int_equal(bt_session_focus(s, count_match, &c, &err), 0);
-	assert_int_equal(bt_session_samples(s), incl1);
+	bt_selection_opts_init(&o);
+	o.focus = count_match;
+	o.focus_arg = &c;
+	x = bt_selection_new(bt_selection_session(s), &o, &err);
+	assert_non_null(x);
+	assert_int_equal(bt_selection_samples(x), incl1);
 	assert_true(c.calls > 0 && c.calls <= nfuncs);	/* once per function */
-	leaf = find(s, "leaf");
-	assert_int_equal(caller_samples(s, (size_t)leaf, "caller_three"), 0);
-	assert_true(caller_samples(s, (size_t)leaf, "caller_one") > 0);
-	assert_int_equal(bt_session_func(s, find(s, "caller_one"))->inclusive, incl1);
-	f = bt_session_find(s, "caller_three");
-	assert_true(f < 0 || bt_session_func(s, f)->inclusive == 0);
+	leaf = find(x, "leaf");
+	assert_int_equal(caller_samples(x, (size_t)leaf, "caller_three"), 0);
+	assert_true(caller_samples(x, (size_t)leaf, "caller_one") > 0);
+	assert_int_equal(bt_selection_func(x, find(x, "caller_one"))->inclusive, incl1);
+	f = bt_selection_find(x, "caller_three");
+	assert_true(f < 0 || bt_selection_func(x, f)->inclusive == 0);
+	bt_selection_free(x);
 
-	/* by names; the focus holds across a new window */
-	assert_int_equal(bt_session_focus(s, bt_frame_match_names, names, &err), 0);
-	assert_int_equal(bt_session_samples(s), incl3);
-	assert_int_equal(caller_samples(s, (size_t)find(s, "leaf"), "caller_three"),
+	/* by names; and with a window */
+	o.focus = bt_frame_match_names;
+	o.focus_arg = names;
+	x = bt_selection_new(bt_selection_session(s), &o, &err);
+	assert_non_null(x);
+	assert_int_equal(bt_selection_samples(x), incl3);
+	assert_int_equal(caller_samples(x, (size_t)find(x, "leaf"), "caller_three"),
 	    leaf_via3);
-	assert_int_equal(bt_session_select(s, NULL, 0, 50, true, &err), 0);
-	assert_true(bt_session_samples(s) <= incl3);
-	assert_true(bt_session_samples(s) > 0);
-	f = bt_session_find(s, "caller_one");
-	assert_true(f < 0 || bt_session_func(s, f)->inclusive == 0);
+	bt_selection_free(x);
+	o.time_from = 0;
+	o.time_to = 50;
+	o.time_percent = true;
+	x = bt_selection_new(bt_selection_session(s), &o, &err);
+	assert_non_null(x);
+	assert_true(bt_selection_samples(x) <= incl3);
+	assert_true(bt_selection_samples(x) > 0);
+	f = bt_selection_find(x, "caller_one");
+	assert_true(f < 0 || bt_selection_func(x, f)->inclusive == 0);
+	/* the same samples asked for again: the same selection */
+	y = bt_selection_new(bt_selection_session(s), &o, &err);
+	assert_ptr_equal(x, y);
+	bt_selection_free(y);
+	bt_selection_free(x);
 
-	/* cleared: every sample again */
-	assert_int_equal(bt_session_select(s, NULL, -1, -1, false, &err), 0);
-	assert_int_equal(bt_session_focus(s, NULL, NULL, &err), 0);
-	assert_int_equal(bt_session_samples(s), total);
-	bt_session_free(s);
+	/* the selections beside it never changed the whole run's */
+	assert_int_equal(bt_selection_samples(s), total);
+	assert_int_equal(bt_selection_func(s, find(s, "caller_one"))->inclusive, incl1);
+	test_close(s);
 }
 
 /* Row index of the first FUNC row of v with label and function name, -1 none. */
@@ -213,7 +232,7 @@ row_of(const struct bt_view *v, const char *label, const char *name)
 static void
 test_browse(void **state)
 {
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_browser *b;
 	const struct bt_view *v;
 	long leaf, r, i;
@@ -277,7 +296,7 @@ test_browse(void **state)
 		assert_true(m >= 0 && l >= 0 && m < l);
 	}
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static int

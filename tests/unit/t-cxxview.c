@@ -19,6 +19,7 @@
 #include "base.h"
 #include "benchtui/browse.h"
 #include "benchtui/profile.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "benchtui/view.h"
 #include "elf-funcs.h"
@@ -47,22 +48,22 @@ find_reduce(uint64_t start, uint64_t size, const char *name, void *arg)
 		snprintf(lambda_sym, sizeof(lambda_sym), "%s", name);
 }
 
-static struct bt_session *
+static struct bt_selection *
 open_session(void)
 {
-	struct bt_session *s = test_open_session(rec);
+	struct bt_selection *s = test_open(rec);
 
 	assert_non_null(s);
 	return s;
 }
 
 static long
-find_func(struct bt_session *s, const char *needle)
+find_func(struct bt_selection *s, const char *needle)
 {
 	size_t i;
 
-	for (i = 0; i < bt_session_nfuncs(s); i++)
-		if (strstr(bt_session_func(s, i)->name, needle) != NULL)
+	for (i = 0; i < bt_selection_nfuncs(s); i++)
+		if (strstr(bt_selection_func(s, i)->name, needle) != NULL)
 			return (long)i;
 	return -1;
 }
@@ -85,7 +86,7 @@ ends_with(const char *s, const char *end)
 static void
 test_table_names(void **state)
 {
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_view_opts o;
 	struct bt_view *v;
 	const struct bt_row *r;
@@ -131,14 +132,14 @@ test_table_names(void **state)
 	assert_null(r->detail);
 	assert_string_equal(r->short_name, "main");
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* The filter matches the whole name, perf's form and the folded form. */
 static void
 test_filter_forms(void **state)
 {
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_view_opts o;
 	struct bt_view *v;
 
@@ -163,14 +164,14 @@ test_filter_forms(void **state)
 	assert_int_equal(bt_view_nrows(v), 0);
 	assert_non_null(strstr(bt_view_note(v, 0), "no function matches 'no such function'"));
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* The annotation: the short name in the title, local jumps as +0x28 with a direction. */
 static void
 test_annotation_names(void **state)
 {
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_view_opts o;
 	struct bt_view *v;
 	size_t i, start, len, local = 0;
@@ -204,14 +205,14 @@ test_annotation_names(void **state)
 	}
 	assert_true(local >= 2);
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* Compact: two number columns fewer, source rows indented less. */
 static void
 test_compact(void **state)
 {
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_view_opts o;
 	struct bt_view *wide, *narrow;
 	size_t i, indent_wide = 0, indent_narrow = 0;
@@ -251,14 +252,14 @@ test_compact(void **state)
 	wide = bt_view_functions(s, &o, 0);
 	assert_int_equal(bt_view_columns(wide)->ncells, 5);
 	bt_view_free(wide);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* The files of the code, and the source view of the header inlined into it. */
 static void
 test_files_and_header_source(void **state)
 {
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_view *v;
 	bool header = false, stl = false, hot_line = false;
 	size_t i;
@@ -307,14 +308,14 @@ test_files_and_header_source(void **state)
 		bt_view_free(v);
 	}
 	assert_true(hot_line);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* The browser: S on the header's code, S again, Enter: that file, in a bounded history. */
 static void
 test_browser_header_file(void **state)
 {
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_browser *b;
 	const struct bt_view *v;
 	size_t i;
@@ -364,7 +365,7 @@ test_browser_header_file(void **state)
 	    "my::deeply::nested::Table<\xe2\x80\xa6>::reduce<\xe2\x80\xa6>  ", 44), 0);
 	assert_int_equal(bt_view_row(bt_browser_view(b), bt_browser_nav(b)->cursor)->samples, 500);
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* A recording with samples at these specs ("SYM+0xOFF=N"). */
@@ -385,7 +386,7 @@ setup(void **state)
 {
 	char cmd[PATH_MAX * 2 + 128], s1[600], s2[600], s3[600];
 	char *specs[4];
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_view *v;
 	Elf *e;
 	long f;
@@ -431,7 +432,7 @@ setup(void **state)
 			    (unsigned long long)(r->addr - bt_view_func(v)->address));
 	}
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 	if (!s3[0])
 		return -1;
 	specs[3] = s3;

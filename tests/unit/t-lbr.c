@@ -23,6 +23,7 @@
 
 #include "base.h"
 #include "benchtui/profile.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "elf-funcs.h"
 #include "perf/perfdata.h"
@@ -244,23 +245,23 @@ emit(struct bt_pd_writer *w, int count, uint16_t misc, uint64_t ip,
 }
 
 static uint64_t
-callers_of(struct bt_session *s, long fi, const char *caller)
+callers_of(struct bt_selection *s, long fi, const char *caller)
 {
 	const struct bt_func_edge *e;
-	size_t n = bt_session_callers(s, (size_t)fi, &e), i;
+	size_t n = bt_selection_callers(s, (size_t)fi, &e), i;
 
 	for (i = 0; i < n; i++)
-		if (strcmp(bt_session_func(s, e[i].func)->name, caller) == 0)
+		if (strcmp(bt_selection_func(s, e[i].func)->name, caller) == 0)
 			return e[i].samples;
 	return 0;
 }
 
 static uint64_t
-inclusive(struct bt_session *s, const char *name)
+inclusive(struct bt_selection *s, const char *name)
 {
-	long i = bt_session_find(s, name);
+	long i = bt_selection_find(s, name);
 
-	return i < 0 ? 0 : bt_session_func(s, (size_t)i)->inclusive;
+	return i < 0 ? 0 : bt_selection_func(s, (size_t)i)->inclusive;
 }
 
 static void
@@ -272,7 +273,7 @@ test_session(void **state)
 	struct bt_pd_features f;
 	struct bt_pd_writer *w;
 	struct bt_profile *p;
-	struct bt_session *s;
+	struct bt_selection *s;
 	uint64_t ids[1] = { 1 }, t = 1000000000ULL, map_start = 0, map_len = 0,
 	    pgoff = 0, ip;
 	long spin;
@@ -346,13 +347,13 @@ test_session(void **state)
 
 	p = bt_profile_open(out, &err);
 	assert_non_null(p);
-	s = bt_session_new(p, NULL, &err);
+	s = test_select(bt_session_new(p, NULL, &err));
 	assert_non_null(s);
-	assert_true(bt_session_has_chains(s));
-	assert_int_equal(bt_session_samples(s), 70);
-	spin = bt_session_find(s, "spin");
+	assert_true(bt_session_has_chains(bt_selection_session(s)));
+	assert_int_equal(bt_selection_samples(s), 70);
+	spin = bt_selection_find(s, "spin");
 	assert_true(spin >= 0);
-	assert_int_equal(bt_session_func(s, (size_t)spin)->samples, 63);
+	assert_int_equal(bt_selection_func(s, (size_t)spin)->samples, 63);
 	assert_int_equal(inclusive(s, "spin"), 68);	/* + D's 5 */
 	assert_int_equal(inclusive(s, "shallow"), 35);
 	assert_int_equal(inclusive(s, "tail"), 20);
@@ -366,9 +367,9 @@ test_session(void **state)
 	assert_int_equal(callers_of(s, spin, "tail"), 20);
 	assert_int_equal(callers_of(s, spin, "deep_1"), 10);
 	assert_int_equal(callers_of(s, spin, "deep_9"), 0);
-	assert_int_equal(callers_of(s, bt_session_find(s, "tail"), "main"), 20);
-	assert_int_equal(callers_of(s, bt_session_find(s, "deep_1"), "deep_2"), 10);
-	bt_session_free(s);
+	assert_int_equal(callers_of(s, bt_selection_find(s, "tail"), "main"), 20);
+	assert_int_equal(callers_of(s, bt_selection_find(s, "deep_1"), "deep_2"), 10);
+	test_close(s);
 	test_rmdir(dir);
 }
 

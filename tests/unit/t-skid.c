@@ -15,6 +15,7 @@
 #include "base.h"
 #include "benchtui/browse.h"
 #include "benchtui/profile.h"
+#include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "benchtui/view.h"
 #include "synth.h"
@@ -22,18 +23,18 @@
 static char dir[] = "/tmp/bt-skid.XXXXXX";
 static char bin[256], rec[256];
 
-static struct bt_session *
+static struct bt_selection *
 session_with(char **specs, int n)
 {
 	struct bt_error err = { 0 };
 	struct bt_profile *p;
-	struct bt_session *s;
+	struct bt_selection *s;
 	char msg[256];
 
 	assert_int_equal(synth_recording(rec, bin, specs, n, msg, sizeof(msg)), 0);
 	p = bt_profile_open(rec, &err);
 	assert_non_null(p);
-	s = bt_session_new(p, NULL, &err);
+	s = test_select(bt_session_new(p, NULL, &err));
 	assert_non_null(s);
 	return s;
 }
@@ -43,7 +44,7 @@ static uint64_t
 offset_of(const char *fn, const char *mnemonic, int nth)
 {
 	char spec[64], *specs[1] = { spec };
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_view *v;
 	uint64_t off = (uint64_t)-1;
 	size_t i;
@@ -51,7 +52,7 @@ offset_of(const char *fn, const char *mnemonic, int nth)
 
 	snprintf(spec, sizeof(spec), "%s=1", fn);
 	s = session_with(specs, 1);
-	f = bt_session_find(s, fn);
+	f = bt_selection_find(s, fn);
 	assert_true(f >= 0);
 	v = bt_view_annotate(s, (size_t)f, NULL, NULL);
 	assert_non_null(v);
@@ -59,12 +60,12 @@ offset_of(const char *fn, const char *mnemonic, int nth)
 		const struct bt_row *r = bt_view_row(v, i);
 		if (r->kind == BT_ROW_INSN && strncmp(r->text, mnemonic, strlen(mnemonic)) == 0 &&
 		    nth-- == 0) {
-			off = r->addr - bt_session_func(s, (size_t)f)->start;
+			off = r->addr - bt_selection_func(s, (size_t)f)->start;
 			break;
 		}
 	}
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 	assert_int_not_equal(off, (uint64_t)-1);
 	return off;
 }
@@ -87,7 +88,7 @@ static void
 test_div_then_lea(void **state)
 {
 	char spec[64], *specs[1];
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_view *v;
 	struct bt_view_opts o;
 	const struct bt_row *div, *lea;
@@ -98,7 +99,7 @@ test_div_then_lea(void **state)
 	specs[0] = spec;
 	s = session_with(specs, 1);
 	bt_view_opts_init(&o);
-	v = bt_view_annotate(s, (size_t)bt_session_find(s, "divlea"), &o, NULL);
+	v = bt_view_annotate(s, (size_t)bt_selection_find(s, "divlea"), &o, NULL);
 	div = row_of(v, "div");
 	lea = row_of(v, "lea");
 	/* raw: everything on the lea; adjusted: everything on the div, which is marked */
@@ -111,19 +112,19 @@ test_div_then_lea(void **state)
 	bt_view_free(v);
 	/* K: the adjusted column drives the hot order and the heat */
 	o.skid = true;
-	v = bt_view_annotate(s, (size_t)bt_session_find(s, "divlea"), &o, NULL);
+	v = bt_view_annotate(s, (size_t)bt_selection_find(s, "divlea"), &o, NULL);
 	assert_true(bt_view_hot(v, &hot) >= 1);
 	assert_string_equal(bt_view_row(v, hot[0])->text, row_of(v, "div")->text);
 	assert_int_equal(bt_view_row(v, hot[0])->cells[0].style, BT_STYLE_HOT);
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void
 test_loop_head_after_jmp(void **state)
 {
 	char s1[64], s2[64], s3[64], *specs[3];
-	struct bt_session *s;
+	struct bt_selection *s;
 	struct bt_view *v;
 	const struct bt_row *jmp, *jb, *imul, *add, *cmp;
 
@@ -139,7 +140,7 @@ test_loop_head_after_jmp(void **state)
 	specs[1] = s2;
 	specs[2] = s3;
 	s = session_with(specs, 3);
-	v = bt_view_annotate(s, (size_t)bt_session_find(s, "loophead"), NULL, NULL);
+	v = bt_view_annotate(s, (size_t)bt_selection_find(s, "loophead"), NULL, NULL);
 	jmp = row_of(v, "jmp");
 	jb = row_of(v, "jb");
 	imul = row_of(v, "imul");
@@ -164,11 +165,11 @@ test_loop_head_after_jmp(void **state)
 	assert_int_equal(cmp->region, 0);
 	assert_true(imul->flags & BT_ROW_F_REGION_START);
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* A session with n samples at the nth instruction (0-based) mnemonic of fn. */
-static struct bt_session *
+static struct bt_selection *
 sampled(const char *fn, const char *mnemonic, int nth, int n)
 {
 	static char spec[64];
@@ -183,14 +184,14 @@ sampled(const char *fn, const char *mnemonic, int nth, int n)
 static void
 test_rep_keeps_samples(void **state)
 {
-	struct bt_session *s = sampled("repcopy", "rep", 0, 1000);
-	struct bt_view *v = bt_view_annotate(s, (size_t)bt_session_find(s, "repcopy"), NULL, NULL);
+	struct bt_selection *s = sampled("repcopy", "rep", 0, 1000);
+	struct bt_view *v = bt_view_annotate(s, (size_t)bt_selection_find(s, "repcopy"), NULL, NULL);
 
 	assert_true(row_of(v, "rep")->adjusted > 999.9);
 	assert_true(row_of(v, "inc")->adjusted < 1e-6);
 	assert_false(row_of(v, "inc")->flags & BT_ROW_F_SKID_TARGET);
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /*
@@ -200,8 +201,8 @@ test_rep_keeps_samples(void **state)
 static void
 test_loop_entry_takes_nothing(void **state)
 {
-	struct bt_session *s = sampled("goloop", "cmp", 0, 1000);
-	struct bt_view *v = bt_view_annotate(s, (size_t)bt_session_find(s, "goloop"), NULL, NULL);
+	struct bt_selection *s = sampled("goloop", "cmp", 0, 1000);
+	struct bt_view *v = bt_view_annotate(s, (size_t)bt_selection_find(s, "goloop"), NULL, NULL);
 
 	assert_true(row_of(v, "jmp")->adjusted < 1e-6);
 	assert_true(row_of(v, "inc")->adjusted > 999.9);
@@ -211,15 +212,15 @@ test_loop_entry_takes_nothing(void **state)
 	assert_int_equal(row_of(v, "jmp")->loop_depth, 0);
 	assert_true(row_of(v, "jg")->flags & BT_ROW_F_BACK_EDGE);
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* A jmp back to shared code is a backward branch, not a loop. */
 static void
 test_epilogue_is_no_loop(void **state)
 {
-	struct bt_session *s = sampled("epilogue", "mov", 0, 100);
-	struct bt_view *v = bt_view_annotate(s, (size_t)bt_session_find(s, "epilogue"), NULL, NULL);
+	struct bt_selection *s = sampled("epilogue", "mov", 0, 100);
+	struct bt_view *v = bt_view_annotate(s, (size_t)bt_selection_find(s, "epilogue"), NULL, NULL);
 	size_t i;
 
 	for (i = 0; i < bt_view_nrows(v); i++) {
@@ -228,15 +229,15 @@ test_epilogue_is_no_loop(void **state)
 		assert_false(r->flags & (BT_ROW_F_LOOP_HEAD | BT_ROW_F_BACK_EDGE));
 	}
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* Two cold paths into a sampled instruction: split, and said to be a guess. */
 static void
 test_guess_is_said(void **state)
 {
-	struct bt_session *s = sampled("merge", "imul", 0, 1000);
-	struct bt_view *v = bt_view_annotate(s, (size_t)bt_session_find(s, "merge"), NULL, NULL);
+	struct bt_selection *s = sampled("merge", "imul", 0, 1000);
+	struct bt_view *v = bt_view_annotate(s, (size_t)bt_selection_find(s, "merge"), NULL, NULL);
 	const struct bt_row *jmp = row_of(v, "jmp"), *sub = row_of(v, "sub");
 	size_t i;
 	bool said = false;
@@ -251,19 +252,19 @@ test_guess_is_said(void **state)
 		if (bt_view_row(v, i) == jmp)
 			assert_non_null(strchr(jmp->cells[4].text, '?'));
 	bt_view_free(v);
-	bt_session_free(s);
+	test_close(s);
 }
 
 /* Enter on an indirect jump says it is one: there is nowhere to follow it to. */
 static void
 test_indirect_said(void **state)
 {
-	struct bt_session *s = sampled("indirect", "jmp", 0, 10);
+	struct bt_selection *s = sampled("indirect", "jmp", 0, 10);
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	const struct bt_view *v;
 	size_t i;
 
-	bt_browser_open(b, (size_t)bt_session_find(s, "indirect"), 20);
+	bt_browser_open(b, (size_t)bt_selection_find(s, "indirect"), 20);
 	v = bt_browser_view(b);
 	for (i = 0; i < bt_view_nrows(v); i++)
 		if (bt_view_row(v, i)->kind == BT_ROW_INSN &&
@@ -275,7 +276,7 @@ test_indirect_said(void **state)
 	bt_browser_apply(b, BT_ACT_ENTER, 20);
 	assert_non_null(strstr(bt_browser_status(b), "an indirect jump"));
 	bt_browser_free(b);
-	bt_session_free(s);
+	test_close(s);
 }
 
 static void

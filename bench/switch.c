@@ -1,0 +1,85 @@
+/*
+ * Switching benchmarks in the browser, as a user goes through a
+ * benchmark table: Enter opens a benchmark (its hot functions), B comes
+ * back to the table, Down moves to the next one. Prints the first screen
+ * (the table, with every benchmark's summary) and the median of the
+ * switches (Enter then B) in ms, and how many benchmarks there were.
+ * bench/run.sh times it on a recording of 50 benchmarks.
+ *
+ *   switch FILE [ROUNDS]
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "benchtui/bench.h"
+#include "benchtui/browse.h"
+#include "benchtui/profile.h"
+#include "benchtui/selection.h"
+#include "benchtui/session.h"
+
+#define H 40
+
+static double
+now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int
+main(int argc, char **argv)
+{
+	struct bt_error err = { 0 };
+	struct bt_profile *p;
+	struct bt_session *s;
+	struct bt_selection *sel;
+	struct bt_browser *b;
+	int rounds = argc > 2 ? atoi(argv[2]) : 2, r;
+	size_t n, i, k = 0;
+	double t0, first, *t;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: switch FILE [ROUNDS]\n");
+		return 1;
+	}
+	t0 = now();
+	p = bt_profile_open(argv[1], &err);
+	s = p ? bt_session_new(p, NULL, &err) : NULL;
+	sel = s ? bt_selection_new(s, NULL, &err) : NULL;
+	if (sel == NULL) {
+		fprintf(stderr, "switch: %s\n", err.msg);
+		return 2;
+	}
+	b = bt_browser_new(sel, NULL);
+	first = (now() - t0) * 1e3;
+	n = bt_selection_nbenches(sel);
+	t = calloc((size_t)rounds * n + 1, sizeof(*t));
+	for (r = 0; r < rounds; r++) {
+		bt_browser_apply(b, BT_ACT_HOME, H);
+		for (i = 0; i < n; i++) {
+			t0 = now();
+			bt_browser_apply(b, BT_ACT_ENTER, H);
+			bt_browser_apply(b, BT_ACT_BENCHES, H);
+			t[k++] = (now() - t0) * 1e3;
+			bt_browser_apply(b, BT_ACT_DOWN, H);
+		}
+	}
+	qsort(t, k, sizeof(*t), cmp);
+	printf("%.1f %.2f %zu\n", first, k ? t[k / 2] : 0, n);
+	free(t);
+	bt_browser_free(b);
+	bt_selection_free(sel);
+	bt_session_free(s);
+	return 0;
+}

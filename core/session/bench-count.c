@@ -1,0 +1,367 @@
+/*
+ * Which samples belong to a benchmark (DESIGN.md §7), per event: with
+ * call chains, those whose chain passes through its own code (its entry
+ * frame: bt_bench_focus()); else, and for benchmarks that share their
+ * code (GB ->Arg, Go b.Run), those in its time window (bt_bench_scan()).
+ * Each event's counts are made once, with the first selection of it.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "profile/chains.h"
+#include "session/bench-int.h"
+#include "session/session-int.h"
+
+/*
+ * With call chains a benchmark's samples are those whose chain passes
+ * through its own code, the entry frame the runner calls (DESIGN.md §7),
+ * wherever they fall in time. That needs code no other benchmark shares:
+ * GB's ->Arg variants and Go's b.Run cases are one function, told apart
+ * by their windows still; and code known by name: criterion's closures
+ * are not named after the benchmark. count_samples() decides, per event.
+ */
+static bool
+chain_candidate(struct bt_session *s, const struct bt_benches *bs, size_t bi)
+{
+	const char *fam = bs->v.v[bi].pub.family;
+	size_t j;
+
+	if (s->p->chains == NULL || fam == NULL || fam[0] == '\0')
+		return false;
+	for (j = 0; j < bs->v.n; j++)
+		if (j != bi && bs->v.v[j].pub.family != NULL &&
+		    strcmp(bs->v.v[j].pub.family, fam) == 0)
+			return false;
+	return true;
+}
+
+/*
+ * The benchmark whose code chain id passes through (the outermost: the
+ * entry frame), -1 none. names caches each location's function name
+ * ((const char *)-1: not looked up yet).
+ */
+static long
+chain_bench(struct bt_session *s, const struct bt_benches *bs, const bool *chained,
+	    uint32_t id, const char **names)
+{
+	const uint32_t *locs;
+	size_t n = bt_chains_get(s->p, id, &locs), k, bi;
+	long found = -1;
+
+	for (k = 0; k < n; k++) {
+		const struct bt_loc *l;
+		const char *name;
+
+		if (locs[k] == BT_LOC_GAP)
+			continue;
+		if (names[locs[k]] == (const char *)-1) {
+			l = bt_chains_loc(s->p, locs[k]);
+			names[locs[k]] = bench_func_name(s, l->module, l->off);
+		}
+		if ((name = names[locs[k]]) == NULL)
+			continue;
+		for (bi = 0; bi < bs->v.n; bi++)
+			if (chained[bi] && bench_name_is(bs, bi, name))
+				found = (long)bi;
+	}
+	return found;
+}
+
+/*
+ * A chain through a benchmark's own code is that benchmark's (counted
+ * from the windows' counts: group g is window g - 1, 0 outside). A
+ * candidate whose code no chain passes through by name keeps its window:
+ * a lambda (GB's RegisterBenchmark), a template argument printed as an
+ * alias (BM_tmpl<uint32_t> is BM_tmpl<unsigned int>), criterion's
+ * closures, or a body removed whole (BM_dead).
+ */
+static void
+regroup_chains(struct bt_session *s, struct bt_benches *bs, struct bt_bench_counts *c,
+	       struct bt_hist *h, const size_t *owner, size_t nw, bool *chained)
+{
+	struct bt_hist_entry *ch;
+	size_t nc = bt_hist_take(h, &ch), nl = bt_chains_nlocs(s->p), i;
+	const char **names = bt_xmalloc((nl + 1) * sizeof(*names));
+	long *cb = bt_xmalloc((nc + 1) * sizeof(*cb));
+	bool *seen = bt_xcalloc(bs->v.n + 1, sizeof(*seen));
+
+	for (i = 0; i < nl; i++)
+		names[i] = (const char *)-1;
+	for (i = 0; i < nc; i++)
+		if ((cb[i] = chain_bench(s, bs, chained, (uint32_t)ch[i].off, names)) >= 0)
+			seen[cb[i]] = true;
+	for (i = 0; i < bs->v.n; i++)
+		c->v[i].by_chain = chained[i] = chained[i] && seen[i];
+	for (i = 0; i < nc; i++) {
+		size_t g = ch[i].group;
+		uint64_t *from;
+
+		if (g > 0 && g <= nw && chained[owner[g - 1]])
+			from = &c->v[owner[g - 1]].samples;
+		else if (g == 0 || g > nw)
+			from = &c->outside;
+		else if (cb[i] >= 0 && chained[cb[i]])
+			from = &c->v[owner[g - 1]].samples;	/* taken from a window */
+		else
+			continue;	/* a window that keeps its samples */
+		*from -= BT_MIN(*from, ch[i].samples);
+		if (cb[i] >= 0 && chained[cb[i]])
+			c->v[cb[i]].samples += ch[i].samples;
+		else
+			c->outside += ch[i].samples;
+	}
+	free(seen);
+	free(cb);
+	free(names);
+	free(ch);
+}
+
+/*
+ * The windows overlap when results interleave (a name printed again
+ * later): each sample goes to the first window holding it. Sorted,
+ * disjoint pairs for the scan, with the benchmark each came from.
+ */
+static struct bt_bench_counts *
+count_samples(struct bt_session *s, struct bt_benches *bs, int attr)
+{
+	struct bt_bench_counts *c = bt_xcalloc(1, sizeof(*c));
+	struct bt_scan sc;
+	struct bt_hist_entry *e = NULL;
+	uint64_t *w;
+	size_t *owner, nw = 0, n = 0, i, total = 0;
+	bool *chained, any_chained = false;
+
+	chained = c->chained = bt_xcalloc(bs->v.n + 1, sizeof(*chained));
+	c->v = bt_xcalloc(bs->v.n + 1, sizeof(*c->v));
+	for (i = 0; i < bs->v.n; i++) {
+		c->v[i] = bs->v.v[i].pub;
+		c->v[i].samples = 0;
+		c->v[i].by_chain = false;
+	}
+	w = bt_xcalloc(2 * bs->v.n + 2, sizeof(*w));
+	owner = bt_xcalloc(bs->v.n + 1, sizeof(*owner));
+	for (i = 0; i < bs->v.n; i++) {
+		const struct bench *b = &bs->v.v[i];
+		uint64_t lo = b->lo;
+		size_t k;
+
+		if (!b->pub.has_window)
+			continue;
+		/* insertion by lo; clipped against the windows before it */
+		for (k = nw; k > 0 && w[2 * (k - 1)] > lo; k--)
+			;
+		if (k > 0 && w[2 * k - 1] > lo)
+			lo = w[2 * k - 1];
+		if (k < nw && b->hi > w[2 * k])
+			continue;	/* inside another: its samples are that one's */
+		if (lo >= b->hi)
+			continue;
+		memmove(w + 2 * k + 2, w + 2 * k, (nw - k) * 2 * sizeof(*w));
+		memmove(owner + k + 1, owner + k, (nw - k) * sizeof(*owner));
+		w[2 * k] = lo;
+		w[2 * k + 1] = b->hi;
+		owner[k] = i;
+		nw++;
+	}
+	memset(&sc, 0, sizeof(sc));
+	sc.attr = attr;
+	sc.t_hi = UINT64_MAX;
+	sc.fold = true;
+	sc.fold_module = UINT32_MAX;
+	sc.windows = w;
+	sc.nwindows = nw;
+	for (i = 0; i < bs->v.n; i++)
+		any_chained |= chained[i] = chain_candidate(s, bs, i);
+	if (any_chained)
+		sc.chains = bt_hist_new();
+	if (bt_profile_scan(s->p, &sc, &e, &n, NULL) == 0) {
+		for (i = 0; i < n; i++) {
+			total += e[i].samples;
+			if (e[i].group == 0)
+				c->outside += e[i].samples;
+			else if (e[i].group <= nw)
+				c->v[owner[e[i].group - 1]].samples += e[i].samples;
+		}
+		if (any_chained)
+			regroup_chains(s, bs, c, sc.chains, owner, nw, chained);
+	}
+	bt_hist_free(sc.chains);
+	for (i = 0; i < bs->v.n; i++)
+		c->v[i].percent = total ?
+		    100.0 * (double)c->v[i].samples / (double)total : 0;
+	free(e);
+	free(w);
+	free(owner);
+	return c;
+}
+
+void
+bench_counts_free(struct bt_bench_counts *c)
+{
+	if (c == NULL)
+		return;
+	free(c->v);
+	free(c->chained);
+	free(c);
+}
+
+const struct bt_bench_counts *
+bench_counts(struct bt_session *s, struct bt_benches *bs, int attr)
+{
+	if (attr < 0 || (size_t)attr >= bs->nevents)
+		return NULL;
+	if (bs->counts[attr] == NULL)
+		bs->counts[attr] = count_samples(s, bs, attr);
+	return bs->counts[attr];
+}
+
+int
+bt_bench_check(struct bt_session *s, int attr, long bi, struct bt_error *err)
+{
+	struct bt_benches *bs = s->benches;
+
+	if (bs == NULL || bi < 0 || (size_t)bi >= bs->v.n)
+		return bt_error_set(err, BT_EINVAL, "no benchmark %ld", bi);
+	if (!bs->v.v[bi].pub.has_window)
+		return bt_error_set(err, BT_EINVAL, "'%s' has no samples of its own%s%s",
+		    bs->v.v[bi].pub.name, bs->note[0] ? ": " : "", bs->note);
+	bench_counts(s, bs, attr);
+	return 0;
+}
+
+/* Does benchmark bi's entry frame decide its samples in event attr? */
+static bool
+by_chain(struct bt_session *s, int attr, size_t bi)
+{
+	const struct bt_bench_counts *c;
+
+	if (s->p->chains == NULL || s->benches == NULL || bi >= s->benches->v.n)
+		return false;
+	c = bench_counts(s, s->benches, attr);
+	return c != NULL && c->chained[bi];
+}
+
+bool
+bt_bench_scan(struct bt_selection *sel, struct bt_scan *sc)
+{
+	const struct bench *b;
+	long bi = sel->o.bench;
+
+	if (bi < 0 || sel->s->benches == NULL || (size_t)bi >= sel->s->benches->v.n)
+		return false;
+	if (by_chain(sel->s, sel->attr, (size_t)bi))
+		return true;	/* its entry frame decides: bt_bench_focus */
+	b = &sel->s->benches->v.v[bi];
+	/* the split by time: the benchmark's code is not its own */
+	sc->t_lo = BT_MAX(sc->t_lo, b->lo);
+	sc->t_hi = BT_MIN(sc->t_hi, b->hi);
+	if (sc->t_hi < sc->t_lo)
+		sc->t_hi = sc->t_lo;
+	return true;
+}
+
+static bool
+match_bench(const struct bt_func *f, void *arg)
+{
+	const struct bench_match *m = arg;
+
+	return bench_name_is(m->bs, m->bi, f->name);
+}
+
+bool
+bt_bench_focus(struct bt_selection *sel, bt_frame_match_fn *match, void **arg)
+{
+	long bi = sel->o.bench;
+
+	if (bi < 0 || !by_chain(sel->s, sel->attr, (size_t)bi))
+		return false;
+	*match = match_bench;
+	*arg = &sel->s->benches->match[bi];
+	return true;
+}
+
+void
+bt_bench_prepare(struct bt_selection *sel)
+{
+	struct bt_session *s = sel->s;
+
+	if (s->benches == NULL)
+		s->benches = bench_list(sel);
+	sel->counts = s->benches->v.n ? bench_counts(s, s->benches, sel->attr) : NULL;
+}
+
+const struct bt_bench *
+bt_selection_bench(const struct bt_selection *sel, size_t i)
+{
+	if (sel->counts == NULL || i >= sel->s->benches->v.n)
+		return NULL;
+	return &sel->counts->v[i];
+}
+
+uint64_t
+bt_selection_bench_outside(const struct bt_selection *sel)
+{
+	return sel->counts ? sel->counts->outside : 0;
+}
+
+long
+bt_selection_bench_index(const struct bt_selection *sel)
+{
+	return sel->o.bench;
+}
+
+bool
+bt_selection_bench_slices(const struct bt_selection *sel, size_t nbins, uint64_t *mine)
+{
+	struct bt_session *s = sel->s;
+	struct bt_benches *bs = s->benches;
+	long bi = sel->o.bench;
+	struct bt_hist_entry *e = NULL;
+	struct bt_scan sc;
+	size_t n = 0, i;
+	const struct bench *b;
+
+	if (bi < 0 || bs == NULL || (size_t)bi >= bs->v.n)
+		return false;
+	b = &bs->v.v[bi];
+	memset(&sc, 0, sizeof(sc));
+	sc.attr = sel->attr;
+	sc.nbins = nbins;
+	sc.fold = true;
+	sc.fold_module = UINT32_MAX;
+	if (by_chain(s, sel->attr, (size_t)bi)) {
+		/* every sample, by slice and chain: the chains through its code */
+		struct bt_hist_entry *c;
+		size_t nc, nl = bt_chains_nlocs(s->p);
+		const char **names;
+
+		sc.t_hi = UINT64_MAX;
+		sc.chains = bt_hist_new();
+		if (bt_profile_scan(s->p, &sc, &e, &n, NULL) < 0) {
+			bt_hist_free(sc.chains);
+			return false;
+		}
+		nc = bt_hist_take(sc.chains, &c);
+		bt_hist_free(sc.chains);
+		names = bt_xmalloc((nl + 1) * sizeof(*names));
+		for (i = 0; i < nl; i++)
+			names[i] = (const char *)-1;
+		for (i = 0; i < nc; i++)
+			if (c[i].group < nbins && chain_bench(s, bs, bench_counts(s, bs, sel->attr)->chained,
+			    (uint32_t)c[i].off, names) == bi)
+				mine[c[i].group] += c[i].samples;
+		free(names);
+		free(c);
+	} else {
+		/* its window's samples, by slice of the whole run */
+		sc.t_lo = b->lo;
+		sc.t_hi = b->hi;
+		if (bt_profile_scan(s->p, &sc, &e, &n, NULL) < 0)
+			return false;
+		for (i = 0; i < n; i++)
+			if (e[i].group < nbins)
+				mine[e[i].group] += e[i].samples;
+	}
+	free(e);
+	return true;
+}

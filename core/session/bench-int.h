@@ -1,0 +1,65 @@
+/*
+ * The benchmarks' insides, for bench.c (the list: the harness's results,
+ * their windows) and bench-count.c (each event's samples by benchmark).
+ */
+#ifndef BENCHTUI_BENCH_INT_H
+#define BENCHTUI_BENCH_INT_H
+
+#include "base.h"
+#include "benchtui/bench.h"
+
+struct bt_session;
+struct bt_bench_result;
+
+struct bench {
+	struct bt_bench pub;
+	uint64_t lo, hi;		/* window in the recording's clock: [lo, hi) */
+	const struct bt_bench_result *shown;	/* the result whose time is shown */
+	bool at_end;			/* printed with the others at the end: no window */
+};
+
+/* A benchmark, for bt_callgraph_focus's matcher. */
+struct bench_match {
+	const struct bt_benches *bs;
+	size_t bi;
+};
+
+/**
+ * struct bt_bench_counts - one event's samples by benchmark
+ * @v: the benchmarks with their samples, percent and by_chain in it
+ * @chained: per benchmark: its entry frame decides its samples
+ * @outside: samples in no benchmark
+ */
+struct bt_bench_counts {
+	struct bt_bench *v;
+	bool *chained;
+	uint64_t outside;
+};
+
+struct bt_benches {
+	struct bt_harness_parser *parser;
+	BT_VEC(struct bench) v;
+	struct bench_match *match;	/* per benchmark */
+	bool windows;			/* sample times and output on one clock */
+	struct bt_bench_counts **counts;	/* per event, NULL: not counted yet */
+	size_t nevents;
+	const char *note;
+	struct bt_strpool pool;
+	BT_VEC(double) err_times;	/* when each stderr chunk was read */
+};
+
+/* bench.c */
+/* The benchmarks, read from the output with the first selection (attr, its table). */
+struct bt_benches *bench_list(struct bt_selection *first);
+/* Is the function called name benchmark bi's own code (by its family)? */
+bool bench_name_is(const struct bt_benches *bs, size_t bi, const char *name);
+/* The name of the function at (module, offset), NULL if none. */
+const char *bench_func_name(struct bt_session *s, uint32_t mi, uint64_t off);
+
+/* bench-count.c */
+/* Event attr's counts, made on first use. */
+const struct bt_bench_counts *bench_counts(struct bt_session *s, struct bt_benches *bs,
+					   int attr);
+void bench_counts_free(struct bt_bench_counts *c);
+
+#endif

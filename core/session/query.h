@@ -1,0 +1,87 @@
+/*
+ * What the stages after the session (lint, view, browse) ask of sessions
+ * and selections beyond the public headers: a function's annotation and
+ * code, a module's symbols and file, the source files, the recording
+ * itself, and cache slots where they keep what they compute (the session
+ * never calls them, and frees a slot through its own release function).
+ */
+#ifndef BENCHTUI_SESSION_QUERY_H
+#define BENCHTUI_SESSION_QUERY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "benchtui/bench.h"
+#include "benchtui/selection.h"
+#include "benchtui/session.h"
+
+struct bt_annotation;
+struct bt_msyms;
+struct bt_srccache;
+struct bt_profile;
+struct bt_module;
+
+/* Per-selection cache slots. */
+enum bt_sel_cache {
+	BT_SEL_CACHE_LINT,	/* lint's findings */
+	BT_SEL_CACHE_COUNT
+};
+
+/* Per-session cache slots. */
+enum bt_session_cache {
+	BT_CACHE_BENCH,		/* every benchmark's summary, per event (lint) */
+	BT_CACHE_COUNT
+};
+
+void *bt_selection_cache(const struct bt_selection *sel, enum bt_sel_cache which);
+void bt_selection_set_cache(struct bt_selection *sel, enum bt_sel_cache which,
+			    void *data, void (*release)(void *data));
+void *bt_session_cache(const struct bt_session *s, enum bt_session_cache which);
+void bt_session_set_cache(struct bt_session *s, enum bt_session_cache which,
+			  void *data, void (*release)(void *data));
+
+/*
+ * The annotation of function fi in syntax, built on first use (owned by
+ * the selection until bt_selection_forget or its end).
+ */
+struct bt_annotation *bt_selection_annotation(struct bt_selection *sel, size_t fi,
+					      enum bt_asm_syntax syntax,
+					      struct bt_error *err);
+/*
+ * Function fi's code as the lint reads it (instructions, loops, skid):
+ * its AT&T annotation if one was built, else one without source lines,
+ * which reads no debug info. NULL when it has no code.
+ */
+struct bt_annotation *bt_selection_code(struct bt_selection *sel, size_t fi);
+/* The event's index in the recording. */
+int bt_selection_attr(const struct bt_selection *sel);
+/* The time window in the recording's clock: [*lo, *hi). */
+void bt_selection_window_clock(const struct bt_selection *sel, uint64_t *lo,
+			       uint64_t *hi);
+/*
+ * The selected benchmark's samples in each of nbins slices of the run
+ * (mine[], zeroed by the caller): false when none is selected.
+ */
+bool bt_selection_bench_slices(const struct bt_selection *sel, size_t nbins,
+			       uint64_t *mine);
+
+/* The symbols of function fi's module, opened on first use; NULL if unavailable. */
+struct bt_msyms *bt_selection_func_syms(struct bt_selection *sel, size_t fi);
+/* Function fi's module. */
+const struct bt_module *bt_selection_func_module(const struct bt_selection *sel,
+						 size_t fi);
+/* The recording of the selection's session. */
+struct bt_profile *bt_selection_profile(const struct bt_selection *sel);
+
+/* The recording. */
+struct bt_profile *bt_session_profile(const struct bt_session *s);
+/* Module mi of the recording. */
+const struct bt_module *bt_session_module(const struct bt_session *s, uint32_t mi);
+/* The symbols of module mi, opening it on first use; NULL if unavailable. */
+struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);
+/* Module mi's file's modification time (0 unknown), to spot newer sources. */
+int64_t bt_session_module_mtime(const struct bt_session *s, uint32_t mi);
+/* The source files read so far, read on first use. */
+struct bt_srccache *bt_session_srccache(const struct bt_session *s);
+
+#endif
