@@ -65,6 +65,29 @@ void bt_selection_window_clock(const struct bt_selection *sel, uint64_t *lo,
 bool bt_selection_bench_slices(const struct bt_selection *sel, size_t nbins,
 			       uint64_t *mine);
 
+/**
+ * struct bt_slices - the run cut into equal slices of time (the timeline)
+ * @n: how many; @span: the run's length in ns (of the recording's clock)
+ * @all: each slice's samples of the selection's event, whatever its window
+ * @mine: of those, the function's (@of BT_SLICES_FUNC) or the selected
+ *        benchmark's (BT_SLICES_BENCH); none (BT_SLICES_ALL)
+ */
+enum bt_slices_of { BT_SLICES_ALL, BT_SLICES_FUNC, BT_SLICES_BENCH };
+struct bt_slices {
+	size_t n;
+	double span;
+	uint64_t *all, *mine;
+	enum bt_slices_of of;
+};
+/*
+ * The selection's event over nbins slices of the run, with function func
+ * (-1: none, then the selected benchmark's share if there is one). Reads
+ * the samples again (an empty timeline when that fails).
+ */
+void bt_selection_slices(struct bt_selection *sel, size_t nbins, long func,
+			 struct bt_slices *out);
+void bt_slices_release(struct bt_slices *sl);
+
 /* The symbols of function fi's module, opened on first use; NULL if unavailable. */
 struct bt_msyms *bt_selection_func_syms(struct bt_selection *sel, size_t fi);
 /* Function fi's module. */

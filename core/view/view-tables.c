@@ -7,8 +7,6 @@
 
 #include "benchtui/bench.h"
 #include "benchtui/lint.h"
-#include "profile/hist.h"
-#include "profile/profile-int.h"
 #include "session/query.h"
 #include "symbols/symbols.h"
 #include "view/view-int.h"
@@ -241,65 +239,25 @@ bt_view_findings(struct bt_selection *sel)
 /* The bar's width: a row (marker, seconds, three counts, bar) fits 80 columns. */
 #define BAR 32
 
-/* The file offsets [*lo, *hi) of function f's code, through its PT_LOAD. */
-static bool
-func_offsets(struct bt_selection *sel, size_t fi, uint64_t *lo, uint64_t *hi)
-{
-	const struct bt_func *f = bt_selection_func(sel, fi);
-	struct bt_msyms *m = bt_selection_func_syms(sel, fi);
-	uint64_t off;
-
-	if (m == NULL) {	/* no file: the addresses are the offsets */
-		*lo = f->start;
-		*hi = f->end;
-		return true;
-	}
-	if (f->end <= f->start || bt_msyms_addr_to_off(m, f->start, lo) < 0 ||
-	    bt_msyms_addr_to_off(m, f->end - 1, &off) < 0)
-		return false;
-	*hi = off + 1;
-	return true;
-}
-
 struct bt_view *
 bt_view_timeline(struct bt_selection *sel, long func, size_t nbins, long mark_from,
 		 long mark_to)
 {
 	struct bt_view *v = view_new(sel);
-	struct bt_profile *p = bt_selection_profile(sel);
-	struct bt_hist_entry *e = NULL;
-	struct bt_scan sc;
-	uint64_t *all, *mine, maxn = 1;
-	double span = p->last_time > p->first_time ?
-	    (double)(p->last_time - p->first_time) : 1;
 	const struct bt_func *f = func >= 0 ? bt_selection_func(sel, (size_t)func) : NULL;
-	size_t i, b, n = 0;
-	bool bench = false, sub;
+	struct bt_slices sl;
+	uint64_t *all, *mine, maxn = 1;
+	double span;
+	size_t b;
+	bool bench, sub;
 
-	if (nbins == 0)
-		nbins = 1;
-	memset(&sc, 0, sizeof(sc));
-	sc.attr = bt_selection_attr(sel);
-	sc.t_hi = UINT64_MAX;
-	sc.nbins = nbins;
-	/* every sample of the event, by slice: in the function or not */
-	sc.fold = true;
-	sc.fold_module = UINT32_MAX;
-	if (f != NULL && func_offsets(sel, (size_t)func, &sc.fold_lo, &sc.fold_hi))
-		sc.fold_module = bt_selection_func(sel, (size_t)func)->mod;
-	bt_profile_scan(p, &sc, &e, &n, NULL);	/* on failure: an empty timeline */
-	all = bt_xcalloc(nbins, sizeof(*all));
-	mine = bt_xcalloc(nbins, sizeof(*mine));
-	for (i = 0; i < n; i++) {
-		all[e[i].group] += e[i].samples;
-		if (e[i].off == 1)
-			mine[e[i].group] += e[i].samples;
-	}
-	free(e);
-	/* no function: the selected benchmark's share, if one is */
-	if (f == NULL && bt_selection_bench_slices(sel, nbins, mine))
-		bench = true;
-	sub = f != NULL || bench;
+	bt_selection_slices(sel, nbins, f != NULL ? func : -1, &sl);
+	nbins = sl.n;
+	all = sl.all;
+	mine = sl.mine;
+	span = sl.span;
+	bench = sl.of == BT_SLICES_BENCH;
+	sub = sl.of != BT_SLICES_ALL;
 	if (f != NULL)
 		view_set_func(v, (size_t)func);
 	for (b = 0; b < nbins; b++)
@@ -356,8 +314,7 @@ bt_view_timeline(struct bt_selection *sel, long func, size_t nbins, long mark_fr
 		bool right[5] = { false, false, true, false, false };
 		view_set_columns(v, h, w, right, 5);
 	}
-	free(all);
-	free(mine);
+	bt_slices_release(&sl);
 	view_seal(v);
 	if (f != NULL) {
 		const char *name = view_short_name(v, f->name, false);
