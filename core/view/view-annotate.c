@@ -28,7 +28,8 @@ view_source_text(struct bt_selection *sel, struct src_at *at, const char *file,
 	if (file != at->path) {
 		at->path = file;
 		at->base = view_basename(file);
-		at->sf = bt_srccache_get(bt_session_srccache(bt_selection_session(sel)), file);
+		at->sf = bt_srccache_get(bt_session_srccache(bt_selection_session(sel)),
+		    file);
 	}
 	if (at->sf->missing || line > at->sf->nlines)
 		return NULL;
@@ -163,9 +164,9 @@ notes(struct bt_view *v, struct bt_selection *sel, const struct bt_annotation *a
 		    "no source lines for '%s' (no debug info for '%s')", f->name,
 		    f->module));
 	else if (o->source && a->file != NULL) {
-		const struct bt_srcfile *sf = bt_srccache_get(bt_session_srccache(bt_selection_session(sel)), a->file);
-		int64_t bin = bt_session_module_mtime(bt_selection_session(sel),
-		    bt_selection_func(sel, func)->mod);
+		struct bt_session *s = bt_selection_session(sel);
+		const struct bt_srcfile *sf = bt_srccache_get(bt_session_srccache(s), a->file);
+		int64_t bin = bt_session_module_mtime(s, f->mod);
 		if (sf->missing)
 			BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 			    "source file '%s' not found: lines shown without text", a->file));
@@ -207,283 +208,363 @@ target_shown(struct bt_view *v, const struct bt_row *r, const struct bt_func *f,
 	return bt_strpool_addf(&v->pool, "<%s%s>", name, plus);
 }
 
-struct bt_view *
-bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opts *o,
-		 struct bt_error *err)
-{
-	struct bt_view_opts def;
+/*
+ * One annotation's rows as they are laid out: the column widths (from a
+ * first pass), and where the interleaving of source and inline rows is.
+ */
+struct ann {
+	struct bt_view *v;
+	struct bt_selection *sel;
 	const struct bt_annotation *a;
 	const struct bt_func *f;
-	struct bt_view *v;
-	size_t i, wnum = 7, wadj = 7, wsmp = 7, waddr = 4, wpre;
+	const struct bt_view_opts *o;
+	size_t func;
+	size_t wnum, wadj, wsmp, waddr, wpre;
 	double denom;
-	const char *prev_file = NULL;
-	unsigned prev_line = 0;
-	uint32_t prev_chain = 0, prev_depth = 0;
-	size_t guesses = 0, nrows = 0, ncells = 0;
-	long *insn_row;
-	struct src_at src = { NULL, NULL, NULL };
-	const char *gutters[NGUTTERS] = { NULL };
+	const char *prev_file;
+	unsigned prev_line;
+	uint32_t prev_chain, prev_depth;
+	size_t guesses;
+	struct src_at src;
+	const char *gutters[NGUTTERS];
+};
 
-	if (o == NULL) {
-		bt_view_opts_init(&def);
-		o = &def;
-	}
-	a = bt_selection_annotation(sel, func, o->syntax, err);
-	if (a == NULL)
-		return NULL;
-	f = bt_selection_func(sel, func);
-	v = view_new(sel);
-	view_set_func(v, func);
-	denom = o->global_percent ? (double)bt_selection_samples(sel) : (double)a->samples;
-	insn_row = bt_xcalloc(a->insns.n + 1, sizeof(long));
+/* Digits of x in base: what a number column needs, without printf. */
+static size_t
+ndigits(uint64_t x, unsigned base, size_t n)
+{
+	for (; x >= base; x /= base)
+		n++;
+	return n;
+}
 
-	/*
-	 * Widths first: numbers and addresses (digit counts, no printf); and
-	 * the rows and cells the loop below adds, as it adds them, for arrays
-	 * of their size (bt_xmalloc_big: no huge page half used)
-	 */
+/*
+ * Widths first: numbers and addresses; and the rows and cells the rows'
+ * pass adds, counted as it will decide them, for arrays of their size
+ * (bt_xmalloc_big: no huge page half used).
+ */
+static void
+measure(struct ann *c)
+{
+	const struct bt_annotation *a = c->a;
+	const struct bt_view_opts *o = c->o;
+	size_t i, n, nrows = 0, ncells = 0;
+
+	c->wnum = c->wadj = c->wsmp = 7;
+	c->waddr = 4;
 	for (i = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
-		uint64_t x = o->num == BT_NUM_PERIOD ? ai->period : ai->samples;
-		size_t n = 1;
 
-		while (x >= 10) {
-			x /= 10;
-			n++;
-		}
-		wsmp = BT_MAX(wsmp, n);
-		x = o->addresses ? ai->in.addr : ai->in.addr - f->start;
-		for (n = 2; x >= 16; x >>= 4)
-			n++;
-		waddr = BT_MAX(waddr, n);
-		/* the rows before it (as the loop below decides them), its own */
+		c->wsmp = BT_MAX(c->wsmp, ndigits(o->num == BT_NUM_PERIOD ?
+		    ai->period : ai->samples, 10, 1));
+		c->waddr = BT_MAX(c->waddr, ndigits(o->addresses ? ai->in.addr :
+		    ai->in.addr - c->f->start, 16, 2));
+		/* the rows before it (as source_rows decides them), its own */
 		if (o->source && a->has_lines) {
-			if (ai->depth != prev_depth || ai->chain != prev_chain) {
-				n = ai->depth - inline_common(a, ai, prev_chain, prev_depth);
+			if (ai->depth != c->prev_depth || ai->chain != c->prev_chain) {
+				n = ai->depth - inline_common(a, ai, c->prev_chain,
+				    c->prev_depth);
 				nrows += n;
 				ncells += 2 * n;
-				prev_chain = ai->chain;
-				prev_depth = ai->depth;
-				prev_file = NULL;
+				c->prev_chain = ai->chain;
+				c->prev_depth = ai->depth;
+				c->prev_file = NULL;
 			}
-			if (ai->file != NULL && (ai->file != prev_file ||
-			    ai->line != prev_line)) {
+			if (ai->file != NULL && (ai->file != c->prev_file ||
+			    ai->line != c->prev_line)) {
 				nrows++;
 				ncells += 3;
-				prev_file = ai->file;
-				prev_line = ai->line;
+				c->prev_file = ai->file;
+				c->prev_line = ai->line;
 			}
 		}
 		nrows++;
 		ncells += (o->compact ? 5 : 7) + (ai->target_name != NULL ||
 		    (ai->in.flags & BT_INSN_F_RIPREL));
 	}
-	v->rows.alloc = nrows;
-	v->rows.v = bt_xmalloc_big(nrows, nrows, sizeof(*v->rows.v));
-	v->cells.alloc = ncells;
-	v->cells.v = bt_xmalloc_big(ncells, ncells, sizeof(*v->cells.v));
-	prev_file = NULL;
-	prev_line = 0;
-	prev_chain = prev_depth = 0;
+	c->v->rows.alloc = nrows;
+	c->v->rows.v = bt_xmalloc_big(nrows, nrows, sizeof(*c->v->rows.v));
+	c->v->cells.alloc = ncells;
+	c->v->cells.v = bt_xmalloc_big(ncells, ncells, sizeof(*c->v->cells.v));
+	c->prev_file = NULL;
+	c->prev_line = 0;
+	c->prev_chain = c->prev_depth = 0;
 	if (o->num != BT_NUM_PERCENT)
-		wnum = wadj = wsmp;
+		c->wnum = c->wadj = c->wsmp;
 	/*
 	 * Columns at least as wide as their headings; the first one a space
 	 * wider, which the text export's '#' takes
 	 */
-	wnum = BT_MAX(wnum, strlen(o->skid ? "Skid%" : o->num == BT_NUM_PERCENT ?
+	c->wnum = BT_MAX(c->wnum, strlen(o->skid ? "Skid%" : o->num == BT_NUM_PERCENT ?
 	    "Percent" : o->num == BT_NUM_SAMPLES ? "Samples" : "Period") + 1);
-	waddr = BT_MAX(waddr, strlen(o->addresses ? "Address" : "Offset") - 1);
+	c->waddr = BT_MAX(c->waddr, strlen(o->addresses ? "Address" : "Offset") - 1);
 	/*
 	 * numbers, the 95% interval, gutter, address: what source rows are
 	 * indented by; compact: no second number, no interval, and source
 	 * rows under the first number's column
 	 */
 	if (o->compact) {
-		wadj = 0;
-		wpre = wnum + 1;
+		c->wadj = 0;
+		c->wpre = c->wnum + 1;
 	} else
-		wpre = wnum + (wadj + 1) + (wsmp + 1) + WCI + 5 + waddr + 1;
+		c->wpre = c->wnum + (c->wadj + 1) + (c->wsmp + 1) + WCI + 5 + c->waddr + 1;
 	/* the jump arrows go in the gutter's last column */
-	v->arrow_col = o->compact ? (long)(wnum + (wsmp + 1) + 4) :
-	    (long)(wnum + (wadj + 1) + (wsmp + 1) + WCI + 4);
+	c->v->arrow_col = o->compact ? (long)(c->wnum + (c->wsmp + 1) + 4) :
+	    (long)(c->wnum + (c->wadj + 1) + (c->wsmp + 1) + WCI + 4);
+}
 
-	for (i = 0; i < a->insns.n; i++) {
-		const struct bt_ainsn *ai = &a->insns.v[i];
-		const char *c0, *c1, *c2, *text;
-		double primary;
-		struct bt_row *r;
+/* The inline frames entered at ai and its source line, as rows before it. */
+static void
+source_rows(struct ann *c, const struct bt_ainsn *ai)
+{
+	struct bt_view *v = c->v;
+	struct bt_row *r;
+	const char *t;
 
-		if (o->source && a->has_lines) {
-			if (ai->depth != prev_depth || ai->chain != prev_chain) {
-				inline_rows(v, a, ai, prev_chain, prev_depth, func, wpre, o);
-				prev_chain = ai->chain;
-				prev_depth = ai->depth;
-				prev_file = NULL;
-			}
-			if (ai->file != NULL && (ai->file != prev_file ||
-			    ai->line != prev_line)) {
-				const char *t = view_source_text(sel, &src, ai->file, ai->line);
-				r = view_add_row(v, BT_ROW_SOURCE);
-				r->func = func;
-				r->file = ai->file;
-				r->line = ai->line;
-				r->text = t ? t : "";
-				view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
-				view_add_cell(v, view_file_line(v, src.base, ai->line),
-				    BT_STYLE_SOURCE);
-				view_add_cell(v, view_cat(v, "  ", r->text), BT_STYLE_SOURCE);
-				prev_file = ai->file;
-				prev_line = ai->line;
-			}
-		}
-		insn_row[i] = (long)v->rows.n;
-		r = view_add_row(v, BT_ROW_INSN);
-		r->func = func;
-		r->insn = i;
-		r->addr = ai->in.addr;
-		r->size = ai->in.len;
-		primary = view_set_numbers(r, o, ai->samples, ai->period, ai->adjusted,
-		    ai->adjusted_period, denom);
-		r->file = ai->file;
-		r->line = ai->line;
-		r->region = ai->region;
-		r->loop_depth = ai->loop_depth;
-		if (ai->flags & BT_AI_SKID_TARGET)
-			r->flags |= BT_ROW_F_SKID_TARGET;
-		if ((ai->flags & (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS)) ==
-		    (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS)) {
-			r->flags |= BT_ROW_F_SKID_GUESS;
-			guesses++;
-		}
-		if (ai->flags & BT_AI_LOOP_HEAD)
-			r->flags |= BT_ROW_F_LOOP_HEAD;
-		if (ai->flags & BT_AI_BACK_EDGE)
-			r->flags |= BT_ROW_F_BACK_EDGE;
-		if (ai->region >= 0 && (i == 0 || a->insns.v[i - 1].region != ai->region))
-			r->flags |= BT_ROW_F_REGION_START;
-		if (ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_ICALL)
-			r->flags |= BT_ROW_F_INDIRECT;
-		if (ai->in.kind == BT_INSN_CALL) {
-			r->flags |= BT_ROW_F_CALL;
-			r->has_target = true;
-			r->target = ai->in.target;
-		} else if (ai->in.kind == BT_INSN_JUMP || ai->in.kind == BT_INSN_CJUMP) {
-			r->flags |= BT_ROW_F_JUMP;
-			r->has_target = true;
-			r->target = ai->in.target;
-		}
-		/* the annotation's strings go with it: the row keeps copies */
-		if (ai->target_name != NULL)
-			r->target_name = bt_strpool_addstr(&v->pool, ai->target_name);
-		if (ai->in.flags & BT_INSN_F_RIPREL) {
-			r->has_mem_target = true;
-			r->mem_target = ai->in.mem_target;
-			if (ai->mem_name != NULL)
-				r->mem_name = bt_strpool_addstr(&v->pool, ai->mem_name);
-		}
+	if (ai->depth != c->prev_depth || ai->chain != c->prev_chain) {
+		inline_rows(v, c->a, ai, c->prev_chain, c->prev_depth, c->func,
+		    c->wpre, c->o);
+		c->prev_chain = ai->chain;
+		c->prev_depth = ai->depth;
+		c->prev_file = NULL;
+	}
+	if (ai->file == NULL || (ai->file == c->prev_file && ai->line == c->prev_line))
+		return;
+	t = view_source_text(c->sel, &c->src, ai->file, ai->line);
+	r = view_add_row(v, BT_ROW_SOURCE);
+	r->func = c->func;
+	r->file = ai->file;
+	r->line = ai->line;
+	r->text = t ? t : "";
+	view_add_cell(v, view_pad(v, "", c->wpre, false), BT_STYLE_NORMAL);
+	view_add_cell(v, view_file_line(v, c->src.base, ai->line), BT_STYLE_SOURCE);
+	view_add_cell(v, view_cat(v, "  ", r->text), BT_STYLE_SOURCE);
+	c->prev_file = ai->file;
+	c->prev_line = ai->line;
+}
 
-		/* the number cells, padded as they are formatted (no printf: 30,000 rows) */
-		if (o->num == BT_NUM_PERCENT) {
-			double pct = r->percent, apct = r->adjusted_percent;
-			double first = o->skid ? ai->adjusted : (double)ai->samples;
-			double second = o->skid ? (double)ai->samples : ai->adjusted;
-			/* blank, not 0.00, where nothing shows at this precision */
-			c0 = (o->skid ? apct : pct) >= 0.005 || (first > 0 && !o->skid) ?
-			    view_pad_2f(v, "", o->skid ? apct : pct, wnum) :
-			    view_pad(v, "", wnum, true);
-			c1 = (o->skid ? pct : apct) >= 0.005 || (second > 0 && o->skid) ?
-			    view_pad_2f(v, "", o->skid ? pct : apct, wadj + 1) :
-			    view_pad(v, "", wadj + 1, true);
-			c2 = ai->samples ? view_pad_u64(v, ai->samples, wsmp + 1) :
-			    view_pad(v, "", wsmp + 1, true);
-		} else {
-			/* counts: samples or period, raw and skid-adjusted */
-			bool per = o->num == BT_NUM_PERIOD;
-			uint64_t raw = per ? ai->period : ai->samples;
-			uint64_t adj = (uint64_t)((per ? ai->adjusted_period : ai->adjusted) + 0.5);
-			c0 = (o->skid ? adj : raw) ? view_pad_u64(v, o->skid ? adj : raw, wnum) :
-			    view_pad(v, "", wnum, true);
-			c1 = (o->skid ? raw : adj) ? view_pad_u64(v, o->skid ? raw : adj, wadj + 1) :
-			    view_pad(v, "", wadj + 1, true);
-			c2 = view_pad(v, "", wsmp + 1, true);
-		}
-		view_add_cell(v, c0, view_few_samples(r) ?
-		    BT_STYLE_DIM : view_heat(primary, r->weight > 0));
-		if (!o->compact)
-			view_add_cell(v, c1, BT_STYLE_DIM);
-		view_add_cell(v, c2, BT_STYLE_NORMAL);
-		if (!o->compact)
-			view_add_cell(v, o->num == BT_NUM_PERCENT && ai->samples ?
-			    view_pad_2f(v, "±", (r->ci_hi - r->ci_lo) / 2, WCI) :
-			    view_pad(v, "", WCI, true), BT_STYLE_DIM);
-		view_add_cell(v, gutter(v, ai, o->skid, gutters), BT_STYLE_GUTTER);
-		view_add_cell(v, view_hex_colon(v, o->addresses ? ai->in.addr :
-		    ai->in.addr - f->start, waddr + 1), BT_STYLE_ADDR);
-		text = view_cat(v, "  ", ai->in.text);
-		r->text = text + 2;
-		view_add_cell(v, text,
-		    ai->in.kind == BT_INSN_CALL || ai->in.kind == BT_INSN_ICALL ?
-		    BT_STYLE_CALL : r->flags & BT_ROW_F_JUMP ||
-		    ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_RET ?
-		    BT_STYLE_JUMP : ai->samples ? view_heat(primary, true) : BT_STYLE_NORMAL);
-		if (r->target_name != NULL) {
-			const char *t = target_shown(v, r, f, o);
-			if (!(r->flags & BT_ROW_F_JUMP && r->target >= f->start &&
-			    r->target < f->end) && strncmp(t + 1, r->target_name,
-			    strlen(r->target_name)) != 0)
-				r->detail = r->target_name;
-			view_add_cell(v, view_cat(v, " ", t), BT_STYLE_COMMENT);
-		}
-		else if (ai->in.flags & BT_INSN_F_RIPREL)	/* objdump's "        # 4020 <sink>" */
-			view_add_cell(v, r->mem_name ? bt_strpool_addf(&v->pool,
-			    "        # %llx <%s>", (unsigned long long)ai->in.mem_target,
-			    r->mem_name) : bt_strpool_addf(&v->pool, "        # %llx",
-			    (unsigned long long)ai->in.mem_target), BT_STYLE_COMMENT);
+/* An instruction row's flags, targets and the names they keep copies of. */
+static void
+insn_fields(struct ann *c, struct bt_row *r, size_t i)
+{
+	const struct bt_ainsn *ai = &c->a->insns.v[i];
+
+	if (ai->flags & BT_AI_SKID_TARGET)
+		r->flags |= BT_ROW_F_SKID_TARGET;
+	if ((ai->flags & (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS)) ==
+	    (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS)) {
+		r->flags |= BT_ROW_F_SKID_GUESS;
+		c->guesses++;
+	}
+	if (ai->flags & BT_AI_LOOP_HEAD)
+		r->flags |= BT_ROW_F_LOOP_HEAD;
+	if (ai->flags & BT_AI_BACK_EDGE)
+		r->flags |= BT_ROW_F_BACK_EDGE;
+	if (ai->region >= 0 && (i == 0 || c->a->insns.v[i - 1].region != ai->region))
+		r->flags |= BT_ROW_F_REGION_START;
+	if (ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_ICALL)
+		r->flags |= BT_ROW_F_INDIRECT;
+	if (ai->in.kind == BT_INSN_CALL) {
+		r->flags |= BT_ROW_F_CALL;
+		r->has_target = true;
+		r->target = ai->in.target;
+	} else if (ai->in.kind == BT_INSN_JUMP || ai->in.kind == BT_INSN_CJUMP) {
+		r->flags |= BT_ROW_F_JUMP;
+		r->has_target = true;
+		r->target = ai->in.target;
+	}
+	/* the annotation's strings go with it: the row keeps copies */
+	if (ai->target_name != NULL)
+		r->target_name = bt_strpool_addstr(&c->v->pool, ai->target_name);
+	if (ai->in.flags & BT_INSN_F_RIPREL) {
+		r->has_mem_target = true;
+		r->mem_target = ai->in.mem_target;
+		if (ai->mem_name != NULL)
+			r->mem_name = bt_strpool_addstr(&c->v->pool, ai->mem_name);
+	}
+}
+
+/* The number cells, padded as they are formatted (no printf: 30,000 rows). */
+static void
+number_cells(struct ann *c, const struct bt_row *r, const struct bt_ainsn *ai,
+	     double primary)
+{
+	const struct bt_view_opts *o = c->o;
+	struct bt_view *v = c->v;
+	const char *c0, *c1, *c2;
+
+	if (o->num == BT_NUM_PERCENT) {
+		double pct = r->percent, apct = r->adjusted_percent;
+		double first = o->skid ? ai->adjusted : (double)ai->samples;
+		double second = o->skid ? (double)ai->samples : ai->adjusted;
+		/* blank, not 0.00, where nothing shows at this precision */
+		c0 = (o->skid ? apct : pct) >= 0.005 || (first > 0 && !o->skid) ?
+		    view_pad_2f(v, "", o->skid ? apct : pct, c->wnum) :
+		    view_pad(v, "", c->wnum, true);
+		c1 = (o->skid ? pct : apct) >= 0.005 || (second > 0 && o->skid) ?
+		    view_pad_2f(v, "", o->skid ? pct : apct, c->wadj + 1) :
+		    view_pad(v, "", c->wadj + 1, true);
+		c2 = ai->samples ? view_pad_u64(v, ai->samples, c->wsmp + 1) :
+		    view_pad(v, "", c->wsmp + 1, true);
+	} else {
+		/* counts: samples or period, raw and skid-adjusted */
+		bool per = o->num == BT_NUM_PERIOD;
+		uint64_t raw = per ? ai->period : ai->samples;
+		uint64_t adj = (uint64_t)((per ? ai->adjusted_period : ai->adjusted) + 0.5);
+		c0 = (o->skid ? adj : raw) ? view_pad_u64(v, o->skid ? adj : raw, c->wnum) :
+		    view_pad(v, "", c->wnum, true);
+		c1 = (o->skid ? raw : adj) ? view_pad_u64(v, o->skid ? raw : adj, c->wadj + 1) :
+		    view_pad(v, "", c->wadj + 1, true);
+		c2 = view_pad(v, "", c->wsmp + 1, true);
+	}
+	view_add_cell(v, c0, view_few_samples(r) ?
+	    BT_STYLE_DIM : view_heat(primary, r->weight > 0));
+	if (!o->compact)
+		view_add_cell(v, c1, BT_STYLE_DIM);
+	view_add_cell(v, c2, BT_STYLE_NORMAL);
+	if (!o->compact)
+		view_add_cell(v, o->num == BT_NUM_PERCENT && ai->samples ?
+		    view_pad_2f(v, "±", (r->ci_hi - r->ci_lo) / 2, WCI) :
+		    view_pad(v, "", WCI, true), BT_STYLE_DIM);
+}
+
+/* The gutter, address, instruction and target cells. */
+static void
+text_cells(struct ann *c, struct bt_row *r, const struct bt_ainsn *ai,
+	   double primary)
+{
+	const struct bt_view_opts *o = c->o;
+	const struct bt_func *f = c->f;
+	struct bt_view *v = c->v;
+	const char *text;
+
+	view_add_cell(v, gutter(v, ai, o->skid, c->gutters), BT_STYLE_GUTTER);
+	view_add_cell(v, view_hex_colon(v, o->addresses ? ai->in.addr :
+	    ai->in.addr - f->start, c->waddr + 1), BT_STYLE_ADDR);
+	text = view_cat(v, "  ", ai->in.text);
+	r->text = text + 2;
+	view_add_cell(v, text,
+	    ai->in.kind == BT_INSN_CALL || ai->in.kind == BT_INSN_ICALL ?
+	    BT_STYLE_CALL : r->flags & BT_ROW_F_JUMP ||
+	    ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_RET ?
+	    BT_STYLE_JUMP : ai->samples ? view_heat(primary, true) : BT_STYLE_NORMAL);
+	if (r->target_name != NULL) {
+		const char *t = target_shown(v, r, f, o);
+		if (!(r->flags & BT_ROW_F_JUMP && r->target >= f->start &&
+		    r->target < f->end) && strncmp(t + 1, r->target_name,
+		    strlen(r->target_name)) != 0)
+			r->detail = r->target_name;
+		view_add_cell(v, view_cat(v, " ", t), BT_STYLE_COMMENT);
+	} else if (ai->in.flags & BT_INSN_F_RIPREL)	/* objdump's "        # 4020 <sink>" */
+		view_add_cell(v, r->mem_name ? bt_strpool_addf(&v->pool,
+		    "        # %llx <%s>", (unsigned long long)ai->in.mem_target,
+		    r->mem_name) : bt_strpool_addf(&v->pool, "        # %llx",
+		    (unsigned long long)ai->in.mem_target), BT_STYLE_COMMENT);
+}
+
+/* Instruction i's row. */
+static void
+insn_row(struct ann *c, size_t i)
+{
+	const struct bt_ainsn *ai = &c->a->insns.v[i];
+	struct bt_row *r = view_add_row(c->v, BT_ROW_INSN);
+	double primary;
+
+	r->func = c->func;
+	r->insn = i;
+	r->addr = ai->in.addr;
+	r->size = ai->in.len;
+	primary = view_set_numbers(r, c->o, ai->samples, ai->period, ai->adjusted,
+	    ai->adjusted_period, c->denom);
+	r->file = ai->file;
+	r->line = ai->line;
+	r->region = ai->region;
+	r->loop_depth = ai->loop_depth;
+	insn_fields(c, r, i);
+	number_cells(c, r, ai, primary);
+	text_cells(c, r, ai, primary);
+}
+
+/* The column headings: the compact set drops the second number and the interval. */
+static void
+columns(struct ann *c)
+{
+	const struct bt_view_opts *o = c->o;
+	const char *h[7];
+	size_t w[7] = { c->wnum, c->wadj + 1, c->wsmp + 1, WCI, 5, c->waddr + 1, 0 };
+	bool right[7] = { true, true, true, true, false, true, false };
+	size_t i;
+
+	if (o->num == BT_NUM_PERCENT) {
+		h[0] = o->skid ? "Skid%" : "Percent";
+		h[1] = o->skid ? "Raw%" : "Skid%";
+		h[2] = "Samples";
+	} else {
+		const char *u = o->num == BT_NUM_PERIOD ? "Period" : "Samples";
+		h[0] = o->skid ? "Skid" : u;
+		h[1] = o->skid ? u : "Skid";
+		h[2] = "";
+	}
+	h[3] = o->num == BT_NUM_PERCENT ? "±95%" : "";
+	h[4] = "";
+	h[5] = o->addresses ? "Address" : "Offset";
+	h[6] = "  Instruction";
+	if (o->compact) {	/* the columns the rows have */
+		h[1] = h[2], w[1] = w[2], right[1] = right[2];
+		for (i = 2; i < 5; i++)
+			h[i] = h[i + 2], w[i] = w[i + 2], right[i] = right[i + 2];
+	}
+	view_set_columns(c->v, h, w, right, o->compact ? 5 : 7);
+}
+
+struct bt_view *
+bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opts *o,
+		 struct bt_error *err)
+{
+	struct bt_view_opts def;
+	struct ann c;
+	struct bt_view *v;
+	long *rows;
+	size_t i;
+
+	if (o == NULL) {
+		bt_view_opts_init(&def);
+		o = &def;
+	}
+	memset(&c, 0, sizeof(c));
+	c.a = bt_selection_annotation(sel, func, o->syntax, err);
+	if (c.a == NULL)
+		return NULL;
+	c.sel = sel;
+	c.o = o;
+	c.func = func;
+	c.f = bt_selection_func(sel, func);
+	c.v = v = view_new(sel);
+	view_set_func(v, func);
+	c.denom = o->global_percent ? (double)bt_selection_samples(sel) :
+	    (double)c.a->samples;
+	measure(&c);
+	rows = bt_xcalloc(c.a->insns.n + 1, sizeof(long));
+	for (i = 0; i < c.a->insns.n; i++) {
+		if (o->source && c.a->has_lines)
+			source_rows(&c, &c.a->insns.v[i]);
+		rows[i] = (long)v->rows.n;
+		insn_row(&c, i);
 	}
 	/* branch targets as rows (through the instructions: rows are big) */
-	for (i = 0; i < a->insns.n; i++)
-		if (a->insns.v[i].target_insn >= 0)
-			v->rows.v[insn_row[i]].target_row =
-			    insn_row[a->insns.v[i].target_insn];
-	free(insn_row);
-	{
-		const char *h[7];
-		size_t w[7] = { wnum, wadj + 1, wsmp + 1, WCI, 5, waddr + 1, 0 };
-		bool right[7] = { true, true, true, true, false, true, false };
-		if (o->num == BT_NUM_PERCENT) {
-			h[0] = o->skid ? "Skid%" : "Percent";
-			h[1] = o->skid ? "Raw%" : "Skid%";
-			h[2] = "Samples";
-		} else {
-			const char *u = o->num == BT_NUM_PERIOD ? "Period" : "Samples";
-			h[0] = o->skid ? "Skid" : u;
-			h[1] = o->skid ? u : "Skid";
-			h[2] = "";
-		}
-		h[3] = o->num == BT_NUM_PERCENT ? "±95%" : "";
-		h[4] = "";
-		h[5] = o->addresses ? "Address" : "Offset";
-		h[6] = "  Instruction";
-		if (o->compact) {	/* the columns the rows have */
-			h[1] = h[2], w[1] = w[2], right[1] = right[2];
-			for (i = 2; i < 5; i++)
-				h[i] = h[i + 2], w[i] = w[i + 2], right[i] = right[i + 2];
-		}
-		view_set_columns(v, h, w, right, o->compact ? 5 : 7);
-	}
-	notes(v, sel, a, func, o);
-	if (guesses)
+	for (i = 0; i < c.a->insns.n; i++)
+		if (c.a->insns.v[i].target_insn >= 0)
+			v->rows.v[rows[i]].target_row = rows[c.a->insns.v[i].target_insn];
+	free(rows);
+	columns(&c);
+	notes(v, sel, c.a, func, o);
+	if (c.guesses)
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 		    "skid-adjusted samples marked ? are split between several "
 		    "predecessors with no clear winner: a guess"));
 	view_seal(v);
-	regions(v, a);
-	{
-		view_set_title(v, "", view_name(v, f->name, o), "  %s  %.2f%% of %llu samples",
-		    f->module_name, f->percent,
-		    (unsigned long long)bt_selection_samples(sel));
-	}
+	regions(v, c.a);
+	view_set_title(v, "", view_name(v, c.f->name, o), "  %s  %.2f%% of %llu samples",
+	    c.f->module_name, c.f->percent, (unsigned long long)bt_selection_samples(sel));
 	return v;
 }

@@ -410,11 +410,71 @@ order_by_children(const struct bt_selection *sel, size_t *idx, size_t k)
 }
 
 /*
+ * Function fi's row of the table: txt its texts (the columns of pass 1),
+ * w the columns' widths, num the first number's column.
+ */
+static void
+func_row(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts *o,
+	 size_t fi, const char *const *txt, const size_t *w, int num)
+{
+	const struct bt_func *f = bt_selection_func(sel, fi);
+	struct bt_row *r = view_add_row(v, BT_ROW_FUNC);
+	enum bt_style hs = view_heat(f->percent, f->samples > 0);
+	bool chains = bt_session_has_chains(bt_selection_session(sel));
+	bool src = o->source && !o->compact;
+
+	r->func = fi;
+	r->name = f->name;
+	r->short_name = view_short_name(v, f->name, false);
+	r->detail = txt[4] != f->name ? f->name : NULL;
+	r->module = f->module;
+	r->addr = f->start;
+	r->samples = f->samples;
+	r->period = f->period;
+	r->percent = f->percent;
+	bt_wilson(f->samples, bt_selection_samples(sel), &r->ci_lo, &r->ci_hi);
+	r->weight = o->num == BT_NUM_PERIOD ? (double)f->period :
+	    chains && o->children ? f->inclusive_percent : f->percent;
+	r->file = src ? f->file : NULL;
+	r->line = src ? f->line : 0;
+	r->text = f->name;
+	if (chains) {
+		const struct bt_func_edge *e;
+		struct bt_row_calls *calls = view_alloc(v, sizeof(*calls));
+		size_t ne;
+
+		calls->inclusive = f->inclusive;
+		calls->inclusive_percent = f->inclusive_percent;
+		ne = bt_selection_callers(sel, fi, &e);
+		calls->callers = row_edges(v, o, e, ne);
+		calls->ncallers = ne;
+		ne = bt_selection_callees(sel, fi, &e);
+		calls->callees = row_edges(v, o, e, ne);
+		calls->ncallees = ne;
+		r->calls = calls;
+	}
+	view_add_cell(v, view_pad(v, txt[num], w[num] + 1, true), hs);
+	if (!(chains && o->compact))	/* narrow: Children instead of Samples */
+		view_add_cell(v, view_pad(v, txt[1], w[1] + 2, true),
+		    BT_STYLE_NORMAL);
+	if (chains)
+		view_add_cell(v, view_pad(v, txt[6], w[6] + 2, true),
+		    view_heat(f->inclusive_percent, f->inclusive > 0));
+	view_add_cell(v, "  ", BT_STYLE_NORMAL);
+	view_add_cell(v, view_pad(v, txt[3], w[3] + 2, false), BT_STYLE_ADDR);
+	if (src)
+		view_add_cell(v, view_pad(v, txt[5], w[5] + 2, false),
+		    BT_STYLE_SOURCE);
+	view_add_cell(v, txt[4],
+	    f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
+}
+
+/*
  * Percent (or period), samples, children (with call chains), module,
  * source, symbol: the symbol last, as perf puts it, so that a long C++
  * name pads no other column and cuts nothing but itself. Compact: no
  * source column, and module names cut at 16 columns, to leave the names
- * room; without sources (--no-source, sel) no source column either, and
+ * room; without sources (--no-source, s) no source column either, and
  * no debug info read for it. With call chains, Children is the inclusive
  * percent (perf's --children column; compact: in place of Samples);
  * o->children orders the table by it.
@@ -470,56 +530,8 @@ bt_view_functions(struct bt_selection *sel, const struct bt_view_opts *o, size_t
 			w[c] = BT_MAX(w[c], view_ncols(txt[c]));
 		}
 	}
-	for (i = 0; i < n; i++) {
-		const struct bt_func *f = bt_selection_func(sel, idx[i]);
-		struct bt_row *r = view_add_row(v, BT_ROW_FUNC);
-		enum bt_style hs = view_heat(f->percent, f->samples > 0);
-
-		r->func = idx[i];
-		r->name = f->name;
-		r->short_name = view_short_name(v, f->name, false);
-		r->detail = all[i * 7 + 4] != f->name ? f->name : NULL;
-		r->module = f->module;
-		r->addr = f->start;
-		r->samples = f->samples;
-		r->period = f->period;
-		r->percent = f->percent;
-		bt_wilson(f->samples, bt_selection_samples(sel), &r->ci_lo, &r->ci_hi);
-		r->weight = o->num == BT_NUM_PERIOD ? (double)f->period :
-		    chains && o->children ? f->inclusive_percent : f->percent;
-		r->file = src ? f->file : NULL;
-		r->line = src ? f->line : 0;
-		r->text = f->name;
-		if (chains) {
-			const struct bt_func_edge *e;
-			struct bt_row_calls *calls = view_alloc(v, sizeof(*calls));
-			size_t ne;
-
-			calls->inclusive = f->inclusive;
-			calls->inclusive_percent = f->inclusive_percent;
-			ne = bt_selection_callers(sel, idx[i], &e);
-			calls->callers = row_edges(v, o, e, ne);
-			calls->ncallers = ne;
-			ne = bt_selection_callees(sel, idx[i], &e);
-			calls->callees = row_edges(v, o, e, ne);
-			calls->ncallees = ne;
-			r->calls = calls;
-		}
-		view_add_cell(v, view_pad(v, all[i * 7 + num], w[num] + 1, true), hs);
-		if (!(chains && o->compact))	/* narrow: Children instead of Samples */
-			view_add_cell(v, view_pad(v, all[i * 7 + 1], w[1] + 2, true),
-			    BT_STYLE_NORMAL);
-		if (chains)
-			view_add_cell(v, view_pad(v, all[i * 7 + 6], w[6] + 2, true),
-			    view_heat(f->inclusive_percent, f->inclusive > 0));
-		view_add_cell(v, "  ", BT_STYLE_NORMAL);
-		view_add_cell(v, view_pad(v, all[i * 7 + 3], w[3] + 2, false), BT_STYLE_ADDR);
-		if (src)
-			view_add_cell(v, view_pad(v, all[i * 7 + 5], w[5] + 2, false),
-			    BT_STYLE_SOURCE);
-		view_add_cell(v, all[i * 7 + 4],
-		    f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
-	}
+	for (i = 0; i < n; i++)
+		func_row(v, sel, o, idx[i], all + i * 7, w, num);
 	{
 		const char *h[7];
 		size_t hw[7];
