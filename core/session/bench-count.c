@@ -215,12 +215,20 @@ bench_counts(struct bt_session *s, struct bt_benches *bs, int attr)
 	return bs->counts[attr];
 }
 
-int
-bt_bench_check(struct bt_session *s, int attr, long bi, struct bt_error *err)
+/*
+ * Can a selection hold benchmark o->bench's samples in event attr? Not
+ * when there is no such benchmark or it has no samples of its own.
+ */
+static int
+bench_check(struct bt_session *s, int attr, const struct bt_selection_opts *o,
+	    struct bt_error *err)
 {
 	struct bt_benches *bs = s->benches;
+	long bi = o->bench;
 
-	if (bs == NULL || bi < 0 || (size_t)bi >= bs->v.n)
+	if (bi < 0)
+		return 0;
+	if (bs == NULL || (size_t)bi >= bs->v.n)
 		return bt_error_set(err, BT_EINVAL, "no benchmark %ld", bi);
 	if (!bs->v.v[bi].pub.has_window)
 		return bt_error_set(err, BT_EINVAL, "'%s' has no samples of its own%s%s",
@@ -241,23 +249,39 @@ by_chain(struct bt_session *s, int attr, size_t bi)
 	return c != NULL && c->chained[bi];
 }
 
-bool
-bt_bench_scan(struct bt_selection *sel, struct bt_scan *sc)
+/*
+ * A benchmark split by time: its window narrows the scan (and the window
+ * shown is the part of it used). With its entry frame deciding, every
+ * sample is read again, and bench_focus keeps its own.
+ */
+static void
+bench_scan(struct bt_selection *sel, struct bt_scan *sc)
 {
+	const struct bt_profile *p = sel->s->p;
 	const struct bench *b;
 	long bi = sel->o.bench;
+	double span = sel->win_to;
 
 	if (bi < 0 || sel->s->benches == NULL || (size_t)bi >= sel->s->benches->v.n)
-		return false;
-	if (by_chain(sel->s, sel->attr, (size_t)bi))
-		return true;	/* its entry frame decides: bt_bench_focus */
-	b = &sel->s->benches->v.v[bi];
-	/* the split by time: the benchmark's code is not its own */
-	sc->t_lo = BT_MAX(sc->t_lo, b->lo);
-	sc->t_hi = BT_MIN(sc->t_hi, b->hi);
-	if (sc->t_hi < sc->t_lo)
-		sc->t_hi = sc->t_lo;
-	return true;
+		return;
+	if (!by_chain(sel->s, sel->attr, (size_t)bi)) {
+		/* the split by time: the benchmark's code is not its own */
+		b = &sel->s->benches->v.v[bi];
+		sc->t_lo = BT_MAX(sc->t_lo, b->lo);
+		sc->t_hi = BT_MIN(sc->t_hi, b->hi);
+		if (sc->t_hi < sc->t_lo)
+			sc->t_hi = sc->t_lo;
+	}
+	sel->win_from = sc->t_lo > p->first_time ?
+	    (double)(sc->t_lo - p->first_time) / 1e9 : 0;
+	sel->win_to = sc->t_hi > p->first_time ?
+	    BT_MIN(span, (double)(sc->t_hi - p->first_time) / 1e9) : 0;
+}
+
+static bool
+bench_rescan(const struct bt_selection_opts *o)
+{
+	return o->bench >= 0;
 }
 
 static bool
@@ -268,8 +292,13 @@ match_bench(const struct bt_func *f, void *arg)
 	return bench_name_is(m->bs, m->bi, f->name);
 }
 
-bool
-bt_bench_focus(struct bt_selection *sel, bt_frame_match_fn *match, void **arg)
+/*
+ * With call chains, a benchmark's samples are those whose chain passes
+ * through its entry frame: true with the matcher to focus on (*arg points
+ * into the session's benchmarks).
+ */
+static bool
+bench_focus(struct bt_selection *sel, bt_frame_match_fn *match, void **arg)
 {
 	long bi = sel->o.bench;
 
@@ -279,6 +308,20 @@ bt_bench_focus(struct bt_selection *sel, bt_frame_match_fn *match, void **arg)
 	*arg = &sel->s->benches->match[bi];
 	return true;
 }
+
+static bool
+bench_same(const struct bt_selection_opts *a, const struct bt_selection_opts *b)
+{
+	return a->bench == b->bench;
+}
+
+const struct sel_dim bt_dim_bench = {
+	.check = bench_check,
+	.scan = bench_scan,
+	.rescan = bench_rescan,
+	.focus = bench_focus,
+	.same = bench_same,
+};
 
 void
 bt_bench_prepare(struct bt_selection *sel)

@@ -723,3 +723,34 @@ bt_frame_match_names(const struct bt_func *f, void *arg)
 			return true;
 	return false;
 }
+
+/* The user's focus (bt_selection_opts.focus): needs call chains. */
+static int
+focus_check(struct bt_session *s, int attr, const struct bt_selection_opts *o,
+	    struct bt_error *err)
+{
+	if (o->focus != NULL && s->p->chains == NULL)
+		return bt_error_set(err, BT_ENODATA,
+		    "the recording has no call chains to focus on");
+	return 0;
+}
+
+static bool
+focus_of(struct bt_selection *sel, bt_frame_match_fn *match, void **arg)
+{
+	*match = sel->o.focus;
+	*arg = sel->o.focus_arg;
+	return *match != NULL;
+}
+
+static bool
+focus_same(const struct bt_selection_opts *a, const struct bt_selection_opts *b)
+{
+	return a->focus == b->focus && a->focus_arg == b->focus_arg;
+}
+
+const struct sel_dim bt_dim_focus = {
+	.check = focus_check,
+	.focus = focus_of,
+	.same = focus_same,
+};

@@ -19,25 +19,6 @@ bt_selection_opts_init(struct bt_selection_opts *o)
 	o->bench = -1;
 }
 
-/* The asked window: seconds from the first sample, and the recording's clock. */
-static void
-window(struct bt_selection *sel, uint64_t *lo, uint64_t *hi)
-{
-	const struct bt_profile *p = sel->s->p;
-	double span = p->last_time > p->first_time ?
-	    (double)(p->last_time - p->first_time) / 1e9 : 0;
-	double from = sel->o.time_from, to = sel->o.time_to;
-
-	if (sel->o.time_percent) {
-		from = from >= 0 ? from / 100 * span : from;
-		to = to >= 0 ? to / 100 * span : to;
-	}
-	sel->win_from = from >= 0 ? from : 0;
-	sel->win_to = to >= 0 ? BT_MIN(to, span) : span;
-	*lo = from >= 0 ? p->first_time + (uint64_t)(from * 1e9) : 0;
-	*hi = to >= 0 ? p->first_time + (uint64_t)(to * 1e9) : UINT64_MAX;
-}
-
 /* The whole run's histogram of the event, and its chains, as they are. */
 static void
 whole_run(struct bt_selection *sel)
@@ -58,8 +39,20 @@ whole_run(struct bt_selection *sel)
 }
 
 /*
+ * What narrows a selection besides its event, one struct sel_dim each
+ * (session-int.h): a new one is its file and a line here. In this order:
+ * a benchmark's window is cut by the time window, and the user's focus
+ * comes before a benchmark's entry frame.
+ */
+static const struct sel_dim *const dims[] = {
+	&bt_dim_window,
+	&bt_dim_focus,
+	&bt_dim_bench,
+};
+
+/*
  * The event's samples by address: the profile's whole-run histogram, or,
- * for a time window or a benchmark, the samples in it counted again.
+ * when a dimension asks for part of the run, the samples counted again.
  */
 static int
 aggregate(struct bt_selection *sel, struct bt_error *err)
@@ -68,21 +61,20 @@ aggregate(struct bt_selection *sel, struct bt_error *err)
 	struct bt_scan sc;
 	struct bt_hist_entry *e;
 	size_t n, i;
+	bool whole = true;
 
 	memset(&sc, 0, sizeof(sc));
 	sc.attr = sel->attr;
-	window(sel, &sc.t_lo, &sc.t_hi);
-	if (sel->o.bench >= 0 && bt_bench_scan(sel, &sc)) {
-		/* a benchmark's window: the window shown is the part of it used */
-		double span = sel->win_to;
-		sel->win_from = sc.t_lo > p->first_time ?
-		    (double)(sc.t_lo - p->first_time) / 1e9 : 0;
-		sel->win_to = sc.t_hi > p->first_time ?
-		    BT_MIN(span, (double)(sc.t_hi - p->first_time) / 1e9) : 0;
+	sc.t_hi = UINT64_MAX;
+	for (i = 0; i < BT_ARRAY_SIZE(dims); i++) {
+		if (dims[i]->scan != NULL)
+			dims[i]->scan(sel, &sc);
+		if (dims[i]->rescan != NULL && dims[i]->rescan(&sel->o))
+			whole = false;
 	}
 	sel->win_lo = sc.t_lo;
 	sel->win_hi = sc.t_hi;
-	if (sel->o.time_from < 0 && sel->o.time_to < 0 && sel->o.bench < 0) {
+	if (whole) {
 		whole_run(sel);
 		return 0;
 	}
@@ -109,19 +101,18 @@ static int
 compute(struct bt_selection *sel, struct bt_error *err)
 {
 	struct bt_profile *p = sel->s->p;
-	bt_frame_match_fn match;
-	void *arg;
+	bt_frame_match_fn match = NULL;
+	void *arg = NULL;
 	size_t i;
 
 	if (aggregate(sel, err) < 0)
 		return -BT_EIO;
 	bt_functab_sort_hits(sel);
 	bt_functab_build(sel);
-	/* a focus, or the benchmark's entry frame (bench-count.c) */
-	match = sel->o.focus;
-	arg = sel->o.focus_arg;
-	if (match == NULL && p->chains != NULL && sel->o.bench >= 0)
-		bt_bench_focus(sel, &match, &arg);
+	/* the first focus a dimension asks for: the user's, a benchmark's entry frame */
+	for (i = 0; i < BT_ARRAY_SIZE(dims) && match == NULL && p->chains != NULL; i++)
+		if (dims[i]->focus != NULL)
+			dims[i]->focus(sel, &match, &arg);
 	if (match != NULL && p->chains != NULL) {
 		/* the samples through the focus: their leaves are the hits */
 		struct bt_hist_entry *leaves;
@@ -164,13 +155,15 @@ static struct bt_selection *
 find_live(struct bt_session *s, int attr, const struct bt_selection_opts *o)
 {
 	struct bt_selection *x;
+	size_t i;
 
-	for (x = s->live; x != NULL; x = x->next)
-		if (x->attr == attr && x->o.time_from == o->time_from &&
-		    x->o.time_to == o->time_to && x->o.time_percent == o->time_percent &&
-		    x->o.bench == o->bench && x->o.focus == o->focus &&
-		    x->o.focus_arg == o->focus_arg)
+	for (x = s->live; x != NULL; x = x->next) {
+		for (i = 0; i < BT_ARRAY_SIZE(dims) && x->attr == attr; i++)
+			if (!dims[i]->same(&x->o, o))
+				break;
+		if (x->attr == attr && i == BT_ARRAY_SIZE(dims))
 			return x;
+	}
 	return NULL;
 }
 
@@ -192,6 +185,7 @@ bt_selection_new(struct bt_session *s, const struct bt_selection_opts *o,
 {
 	struct bt_selection_opts def;
 	struct bt_selection *sel;
+	size_t i;
 	int attr;
 
 	if (o == NULL) {
@@ -202,10 +196,9 @@ bt_selection_new(struct bt_session *s, const struct bt_selection_opts *o,
 		return NULL;
 	if ((sel = find_live(s, attr, o)) != NULL)
 		return bt_selection_ref(sel);
-	if (o->focus != NULL && s->p->chains == NULL) {
-		bt_error_set(err, BT_ENODATA, "the recording has no call chains to focus on");
-		return NULL;
-	}
+	for (i = 0; i < BT_ARRAY_SIZE(dims); i++)
+		if (dims[i]->check != NULL && dims[i]->check(s, attr, o, err) < 0)
+			return NULL;
 	sel = bt_xcalloc(1, sizeof(*sel));
 	sel->s = s;
 	sel->refs = 1;
@@ -213,10 +206,6 @@ bt_selection_new(struct bt_session *s, const struct bt_selection_opts *o,
 	sel->attr = attr;
 	sel->o.event = s->p->info.nevents ? s->p->info.events[attr] : NULL;
 	sel->cg.kfunc = -1;
-	if (o->bench >= 0 && bt_bench_check(s, attr, o->bench, err) < 0) {
-		release(sel);
-		return NULL;
-	}
 	if (compute(sel, err) < 0) {
 		release(sel);
 		return NULL;

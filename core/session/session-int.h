@@ -112,6 +112,29 @@ struct bt_session {
 	struct bt_selection *live;	/* selections alive, newest first */
 };
 
+/**
+ * struct sel_dim - one thing that narrows a selection besides its event
+ * (selection.c's table of them)
+ * @check: can a selection of o be made (its benchmark exists...); -1 with
+ *         err set if not
+ * @scan: narrow the scan of the samples (sc's window...), and set the
+ *        selection's window if it is one
+ * @rescan: o asks for part of the run: the samples are read again
+ * @focus: o keeps the samples whose chain passes through a function
+ *         *match accepts: true with it (chains only)
+ * @same: a and b ask for the same samples in this dimension
+ */
+struct sel_dim {
+	int (*check)(struct bt_session *s, int attr, const struct bt_selection_opts *o,
+		     struct bt_error *err);
+	void (*scan)(struct bt_selection *sel, struct bt_scan *sc);
+	bool (*rescan)(const struct bt_selection_opts *o);
+	bool (*focus)(struct bt_selection *sel, bt_frame_match_fn *match, void **arg);
+	bool (*same)(const struct bt_selection_opts *a, const struct bt_selection_opts *b);
+};
+/* window.c, callgraph.c, bench-count.c */
+extern const struct sel_dim bt_dim_window, bt_dim_focus, bt_dim_bench;
+
 /* functab.c: the selection's function table */
 /* Group the sorted hits into functions, hottest first (the table). */
 void bt_functab_build(struct bt_selection *sel);
@@ -144,28 +167,11 @@ void bt_callgraph_build(struct bt_selection *sel);
  * bench.c and bench-count.c: the one place that says which samples
  * belong to a benchmark.
  */
-struct bt_scan;
 /*
  * The benchmarks and this event's counts, for a new selection (the first
  * one makes the list): sel->counts.
  */
 void bt_bench_prepare(struct bt_selection *sel);
-/*
- * Can a selection hold benchmark bi's samples in event attr? -1 with err
- * set when there is no such benchmark or it has no samples of its own.
- */
-int bt_bench_check(struct bt_session *s, int attr, long bi, struct bt_error *err);
-/*
- * Narrow sc to benchmark sel->o.bench's samples when its window decides
- * them; false when there is no such benchmark.
- */
-bool bt_bench_scan(struct bt_selection *sel, struct bt_scan *sc);
-/*
- * With call chains, a benchmark's samples are those whose chain passes
- * through its entry frame: true with the matcher to focus on (*arg
- * points into the session's benchmarks).
- */
-bool bt_bench_focus(struct bt_selection *sel, bt_frame_match_fn *match, void **arg);
 void bt_benches_free(struct bt_benches *bs);
 
 /* The decoder for m's machine in syntax, made on first use. */

@@ -1,0 +1,42 @@
+/*
+ * The time window of a selection (--time, the timeline's marks): samples
+ * in [from, to) seconds of the run, or percent of it.
+ */
+#include "session/session-int.h"
+
+static void
+scan(struct bt_selection *sel, struct bt_scan *sc)
+{
+	const struct bt_profile *p = sel->s->p;
+	double span = p->last_time > p->first_time ?
+	    (double)(p->last_time - p->first_time) / 1e9 : 0;
+	double from = sel->o.time_from, to = sel->o.time_to;
+
+	if (sel->o.time_percent) {
+		from = from >= 0 ? from / 100 * span : from;
+		to = to >= 0 ? to / 100 * span : to;
+	}
+	sel->win_from = from >= 0 ? from : 0;
+	sel->win_to = to >= 0 ? BT_MIN(to, span) : span;
+	sc->t_lo = from >= 0 ? p->first_time + (uint64_t)(from * 1e9) : 0;
+	sc->t_hi = to >= 0 ? p->first_time + (uint64_t)(to * 1e9) : UINT64_MAX;
+}
+
+static bool
+rescan(const struct bt_selection_opts *o)
+{
+	return o->time_from >= 0 || o->time_to >= 0;
+}
+
+static bool
+same(const struct bt_selection_opts *a, const struct bt_selection_opts *b)
+{
+	return a->time_from == b->time_from && a->time_to == b->time_to &&
+	    a->time_percent == b->time_percent;
+}
+
+const struct sel_dim bt_dim_window = {
+	.scan = scan,
+	.rescan = rescan,
+	.same = same,
+};
