@@ -19,7 +19,7 @@
 #define CHAIN_MAX 256
 
 void
-bt_callgraph_release(struct bt_callgraph *cg)
+bt_callgraph_release(struct bt_cgraph *cg)
 {
 	BT_VEC_FREE(cg->counts);
 	free(cg->locfunc);
@@ -228,7 +228,7 @@ static void
 loc_inlines(struct bt_selection *sel, uint32_t id, const struct bt_loc *l, long fi,
 	    struct inl_names *names)
 {
-	struct bt_callgraph *cg = &sel->cg;
+	struct bt_cgraph *cg = &sel->cg;
 	struct bt_inline chain[32];
 	struct bt_msyms *ms;
 	uint64_t addr = l->off;
@@ -270,7 +270,7 @@ loc_inlines(struct bt_selection *sel, uint32_t id, const struct bt_loc *l, long 
 static void
 map_locs(struct bt_selection *sel)
 {
-	struct bt_callgraph *cg = &sel->cg;
+	struct bt_cgraph *cg = &sel->cg;
 	struct inl_names names = { 0 };
 	struct finder fd;
 	size_t i, k;
@@ -358,7 +358,7 @@ size_t
 bt_callgraph_focus(struct bt_selection *sel, bt_frame_match_fn match, void *arg,
 		   struct bt_hist_entry **leaves)
 {
-	struct bt_callgraph *cg = &sel->cg;
+	struct bt_cgraph *cg = &sel->cg;
 	signed char *verdict;
 	long f[CHAIN_MAX];
 	bool gap[CHAIN_MAX];
@@ -511,7 +511,7 @@ group_edges(struct bt_selection *sel, const struct edges *e, bool by_callee,
 void
 bt_callgraph_build(struct bt_selection *sel)
 {
-	struct bt_callgraph *cg = &sel->cg;
+	struct bt_cgraph *cg = &sel->cg;
 	long f[CHAIN_MAX];
 	bool gap[CHAIN_MAX];
 	struct edges e;
@@ -563,7 +563,7 @@ bt_callgraph_build(struct bt_selection *sel)
 size_t
 bt_selection_callers(const struct bt_selection *sel, size_t fi, const struct bt_func_edge **e)
 {
-	const struct bt_callgraph *cg = &sel->cg;
+	const struct bt_cgraph *cg = &sel->cg;
 
 	*e = NULL;
 	if (cg->callers == NULL || fi >= cg->nfuncs)
@@ -575,7 +575,7 @@ bt_selection_callers(const struct bt_selection *sel, size_t fi, const struct bt_
 size_t
 bt_selection_callees(const struct bt_selection *sel, size_t fi, const struct bt_func_edge **e)
 {
-	const struct bt_callgraph *cg = &sel->cg;
+	const struct bt_cgraph *cg = &sel->cg;
 
 	*e = NULL;
 	if (cg->callees == NULL || fi >= cg->nfuncs)
@@ -587,7 +587,7 @@ bt_selection_callees(const struct bt_selection *sel, size_t fi, const struct bt_
 size_t
 bt_selection_outside_callers(const struct bt_selection *sel, size_t fi, struct bt_func_edge **out)
 {
-	const struct bt_callgraph *cg = &sel->cg;
+	const struct bt_cgraph *cg = &sel->cg;
 	BT_VEC(struct bt_func_edge) acc = { 0 };
 	long f[CHAIN_MAX];
 	bool gap[CHAIN_MAX];
@@ -648,7 +648,7 @@ stack_cmp(const void *a, const void *b)
 size_t
 bt_selection_stacks(struct bt_selection *sel, size_t fi, uint64_t addr, struct bt_stack **out)
 {
-	struct bt_callgraph *cg = &sel->cg;
+	struct bt_cgraph *cg = &sel->cg;
 	BT_VEC(struct stack_acc) acc = { 0 };
 	long f[CHAIN_MAX];
 	bool gap[CHAIN_MAX];

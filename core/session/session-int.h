@@ -52,7 +52,7 @@ struct bt_sfunc {
  * selected samples with their counts, each location's function, and the
  * caller and callee lists of every function (grouped by function).
  */
-struct bt_callgraph {
+struct bt_cgraph {
 	BT_VEC(struct bt_hist_entry) counts;	/* off: chain id */
 	long *locfunc;			/* per location: function, -1 none, -2 not yet */
 	uint32_t *locinl;		/* per location: its inline frames in inl[] (+1), 0 none */
@@ -90,7 +90,7 @@ struct bt_selection {
 	uint64_t samples, period;
 	BT_VEC(struct bt_hit) hits;
 	BT_VEC(struct bt_sfunc) funcs;
-	struct bt_callgraph cg;
+	struct bt_cgraph cg;
 	const struct bt_bench_counts *counts;
 	struct bt_cache_slot cache[BT_SEL_CACHE_COUNT];
 };
@@ -152,7 +152,7 @@ size_t bt_functab_add(struct bt_selection *sel, uint32_t mi, const char *name,
 void bt_functab_release(struct bt_selection *sel);
 
 /* callgraph.c */
-void bt_callgraph_release(struct bt_callgraph *cg);
+void bt_callgraph_release(struct bt_cgraph *cg);
 /*
  * With a focus: keep the chains that pass through a function the focus
  * accepts; their leaves, (module, file offset, samples, period) sorted, go
