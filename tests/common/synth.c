@@ -102,6 +102,22 @@ sample(struct bt_pd_writer *w, uint64_t *t, uint64_t ip, uint16_t mode)
 	return synth_sample(w, ip, PID, PID, *t += 250000, mode);
 }
 
+/*
+ * A LOST record of n samples, or a THROTTLE record, at time t (what the
+ * kernel writes when its ring is full, or when it slows sampling down),
+ * each with the sample_id trailer of synth_attr's layout (pid/tid, time,
+ * cpu).
+ */
+static int
+side_record(struct bt_pd_writer *w, bool lost, uint64_t n, uint64_t t)
+{
+	const uint64_t tid = (uint64_t)PID << 32 | PID;
+	uint64_t l[6] = { 48ULL << 48 | PERF_RECORD_LOST, 1, n, tid, t, 0 };
+	uint64_t th[7] = { 56ULL << 48 | PERF_RECORD_THROTTLE, t, 1, 1, tid, t, 0 };
+
+	return lost ? bt_pd_write(w, l, sizeof(l), NULL) : bt_pd_write(w, th, sizeof(th), NULL);
+}
+
 static int
 write_file(const char *path, const void *data, size_t len)
 {
@@ -315,6 +331,14 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 			goto fail;
 		}
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - specs[k]), specs[k]);
+		if (strcmp(name, "lost") == 0 || strcmp(name, "throttle") == 0) {
+			bool lost = name[0] == 'l';
+
+			for (c = 0; c < (lost ? 1 : count); c++)
+				if (side_record(w, lost, (uint64_t)count, t) < 0)
+					goto fail;
+			continue;
+		}
 		if (strcmp(name, "kernel") == 0 || strcmp(name, "unknown") == 0) {
 			for (c = 0; c < count; c++)
 				if (sample(w, &t, name[0] == 'k' ? 0xffffffff81000000ULL :
