@@ -156,20 +156,22 @@ check-long: deps
 
 tools: $(TOOL_BINS) $(BIN) agent
 
-# The JVMTI agent (docs/jit.md): jvmti.h from the JDK of javac (JAVA_HOME
-# first), else Debian's default-java; skipped, with a note, without one.
-# Never built with sanitizers: it is loaded into a JVM.
+# The JVMTI agent (docs/jit.md): one shared object from agent/jvmti/*.c;
+# jvmti.h from the JDK of javac (JAVA_HOME first), else Debian's
+# default-java; skipped, with a note, without one. Never built with
+# sanitizers: it is loaded into a JVM.
 JAVAC_HOME := $(patsubst %/bin/javac,%,$(realpath $(shell command -v javac 2>/dev/null)))
 JDK_INC := $(patsubst %/jvmti.h,%,$(firstword $(wildcard $(JAVA_HOME)/include/jvmti.h \
 	$(JAVAC_HOME)/include/jvmti.h /usr/lib/jvm/default-java/include/jvmti.h)))
 AGENT := $(BUILD)/libbenchtui-jvmti.so
+AGENT_SRCS := $(sort $(wildcard agent/jvmti/*.c))
 ifneq ($(JDK_INC),)
 agent: $(AGENT)
-$(AGENT): agent/jvmti/benchtui-jvmti.c
+$(AGENT): $(AGENT_SRCS) $(wildcard agent/jvmti/*.h)
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 $(CFLAGS) $(WARN) $(if $(WERROR),-Werror) -D_GNU_SOURCE \
 		-fPIC -shared -fvisibility=hidden -pthread -isystem $(JDK_INC) -isystem $(JDK_INC)/linux \
-		-o $@ $< -ldl
+		-o $@ $(AGENT_SRCS) -ldl
 else
 agent:
 	@echo "note: no JDK headers (jvmti.h) found: the JVMTI agent is not built (install openjdk-17-jdk-headless)"

@@ -207,24 +207,23 @@ a64_move_wide(uint64_t v, bool x)
 	return nz <= 1 || nf <= 1;
 }
 
-static void
-a64_text(struct bt_disasm *d, csh h, const cs_insn *in, const struct bt_insn *out)
+/*
+ * The aliases objdump prints in place of capstone's text: hint #N by its
+ * name, sxtl for sshll #0, mov for movz/movn/orr of one value. True when
+ * d's text and mnemonic are set.
+ */
+static bool
+a64_alias(struct bt_disasm *d, csh h, const cs_insn *in)
 {
 	const cs_arm64 *a = &in->detail->arm64;
-	char mn[32], ops[160], *o = ops, *end = ops + sizeof(ops) - 1;
-	const char *p = in->op_str;
-	bool branch = out->kind == BT_INSN_JUMP || out->kind == BT_INSN_CJUMP ||
-	    out->kind == BT_INSN_CALL || in->id == ARM64_INS_ADRP || in->id == ARM64_INS_ADR;
-	bool decimal = a64_decimal_mnemonic(in->mnemonic);
-	int depth = 0;
+	const char *p;
 
-	snprintf(mn, sizeof(mn), "%s", in->mnemonic);
 	if (in->id == ARM64_INS_HINT && a->op_count == 1 && a->operands[0].type == ARM64_OP_IMM &&
 	    a64_hint(a->operands[0].imm) != NULL) {
 		snprintf(d->text, sizeof(d->text), "%s", a64_hint(a->operands[0].imm));
 		snprintf(d->mnemonic, sizeof(d->mnemonic), "%.*s",
 		    (int)strcspn(d->text, " "), d->text);
-		return;
+		return true;
 	}
 	/* aliases objdump prefers: sxtl for sshll #0, mov for ins */
 	if ((strncmp(in->mnemonic, "sshll", 5) == 0 || strncmp(in->mnemonic, "ushll", 5) == 0) &&
@@ -234,15 +233,8 @@ a64_text(struct bt_disasm *d, csh h, const cs_insn *in, const struct bt_insn *ou
 		    (in->mnemonic[5] == '2' ? "uxtl2" : "uxtl"), (int)(p - in->op_str), in->op_str);
 		snprintf(d->mnemonic, sizeof(d->mnemonic), "%.*s",
 		    (int)strcspn(d->text, " "), d->text);
-		return;
+		return true;
 	}
-	p = in->op_str;
-	if (in->id == ARM64_INS_INS)
-		strcpy(mn, "mov");
-	if (strcmp(mn, "b.hs") == 0)
-		strcpy(mn, "b.cs");
-	else if (strcmp(mn, "b.lo") == 0)
-		strcpy(mn, "b.cc");
 	/* mov aliases: movz x2, #0 -> mov x2, #0x0; movn x3, #0 -> mov x3, #0xffffffffffffffff */
 	if ((in->id == ARM64_INS_MOVZ || in->id == ARM64_INS_MOVN) && a->op_count == 2 &&
 	    a->operands[1].type == ARM64_OP_IMM && a->operands[0].type == ARM64_OP_REG) {
@@ -257,7 +249,7 @@ a64_text(struct bt_disasm *d, csh h, const cs_insn *in, const struct bt_insn *ou
 				v &= 0xffffffff;
 			snprintf(d->text, sizeof(d->text), "mov    %s, #0x%" PRIx64, r, v);
 			snprintf(d->mnemonic, sizeof(d->mnemonic), "mov");
-			return;
+			return true;
 		}
 	}
 	if (in->id == ARM64_INS_ORR && a->op_count == 3 && a->operands[2].type == ARM64_OP_IMM &&
@@ -268,9 +260,31 @@ a64_text(struct bt_disasm *d, csh h, const cs_insn *in, const struct bt_insn *ou
 			snprintf(d->text, sizeof(d->text), "mov    %s, #0x%" PRIx64, r,
 			    x ? (uint64_t)a->operands[2].imm : (uint64_t)a->operands[2].imm & 0xffffffff);
 			snprintf(d->mnemonic, sizeof(d->mnemonic), "mov");
-			return;
+			return true;
 		}
 	}
+	return false;
+}
+
+static void
+a64_text(struct bt_disasm *d, csh h, const cs_insn *in, const struct bt_insn *out)
+{
+	char mn[32], ops[160], *o = ops, *end = ops + sizeof(ops) - 1;
+	const char *p = in->op_str;
+	bool branch = out->kind == BT_INSN_JUMP || out->kind == BT_INSN_CJUMP ||
+	    out->kind == BT_INSN_CALL || in->id == ARM64_INS_ADRP || in->id == ARM64_INS_ADR;
+	bool decimal = a64_decimal_mnemonic(in->mnemonic);
+	int depth = 0;
+
+	if (a64_alias(d, h, in))
+		return;
+	snprintf(mn, sizeof(mn), "%s", in->mnemonic);
+	if (in->id == ARM64_INS_INS)
+		strcpy(mn, "mov");
+	if (strcmp(mn, "b.hs") == 0)
+		strcpy(mn, "b.cs");
+	else if (strcmp(mn, "b.lo") == 0)
+		strcpy(mn, "b.cc");
 	while (*p && o < end) {
 		if (*p == '[')
 			depth++;

@@ -20,6 +20,43 @@ indent(struct bt_jw *w, int n)
 		fputc(' ', w->out);
 }
 
+/*
+ * The length of the valid UTF-8 sequence at p, 0 when p starts none: the
+ * forms of RFC 3629, so no overlong form (c0 af, e0 80 af), no surrogate
+ * (ed a0 80) and nothing above U+10FFFF (f4 90 80 80), which a JSON
+ * reader would refuse. Stops at the NUL.
+ */
+static size_t
+utf8_len(const unsigned char *p)
+{
+	unsigned lo = 0x80, hi = 0xbf;	/* the second byte's range */
+	size_t n, k;
+
+	if (p[0] >= 0xc2 && p[0] <= 0xdf) {
+		n = 1;
+	} else if (p[0] >= 0xe0 && p[0] <= 0xef) {
+		n = 2;
+		if (p[0] == 0xe0)
+			lo = 0xa0;
+		else if (p[0] == 0xed)
+			hi = 0x9f;
+	} else if (p[0] >= 0xf0 && p[0] <= 0xf4) {
+		n = 3;
+		if (p[0] == 0xf0)
+			lo = 0x90;
+		else if (p[0] == 0xf4)
+			hi = 0x8f;
+	} else {
+		return 0;
+	}
+	if (p[1] < lo || p[1] > hi)
+		return 0;
+	for (k = 2; k <= n; k++)
+		if ((p[k] & 0xc0) != 0x80)
+			return 0;
+	return n + 1;
+}
+
 static void
 escape(FILE *out, const char *s)
 {
@@ -28,7 +65,7 @@ escape(FILE *out, const char *s)
 	fputc('"', out);
 	while (*p) {
 		unsigned c = *p;
-		size_t n = 0, k;
+		size_t n;
 
 		if (c == '"' || c == '\\') {
 			fputc('\\', out);
@@ -51,23 +88,15 @@ escape(FILE *out, const char *s)
 			p++;
 			continue;
 		}
-		/* UTF-8: copy a valid sequence, replace an invalid byte */
-		if (c >= 0xc2 && c <= 0xdf)
-			n = 1;
-		else if (c >= 0xe0 && c <= 0xef)
-			n = 2;
-		else if (c >= 0xf0 && c <= 0xf4)
-			n = 3;
-		for (k = 1; k <= n; k++)
-			if ((p[k] & 0xc0) != 0x80)
-				break;
-		if (n == 0 || k <= n) {
+		/* UTF-8: copy a valid sequence, replace a byte that starts none */
+		n = utf8_len(p);
+		if (n == 0) {
 			fputs("\\ufffd", out);
 			p++;
 			continue;
 		}
-		fwrite(p, 1, n + 1, out);
-		p += n + 1;
+		fwrite(p, 1, n, out);
+		p += n;
 	}
 	fputc('"', out);
 }
@@ -167,13 +196,14 @@ bt_jw_int(struct bt_jw *w, const char *key, long long v)
 	fprintf(w->out, "%lld", v);
 }
 
+/* (The range is tested before the cast: (int64_t)1e20 is undefined.) */
 void
 bt_jw_num(struct bt_jw *w, const char *key, double d)
 {
 	member(w, key);
 	if (d != d || d > 1e300 || d < -1e300)
 		fputs("0", w->out);
-	else if (d == (double)(int64_t)d && d < 1e15 && d > -1e15)
+	else if (d < 1e15 && d > -1e15 && d == (double)(int64_t)d)
 		fprintf(w->out, "%" PRId64, (int64_t)d);
 	else
 		fprintf(w->out, "%.2f", d);

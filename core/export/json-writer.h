@@ -1,8 +1,9 @@
 /*
  * A small streaming JSON writer (cf. git's json-writer.c): callers name
  * members and values; the writer owns the commas, the nesting, the
- * escaping (invalid UTF-8 becomes U+FFFD) and the layout, which is chosen
- * per container so that the output reads well in a diff:
+ * escaping (a byte that starts no valid UTF-8 sequence, RFC 3629, becomes
+ * U+FFFD, so the output is always valid UTF-8) and the layout, which is
+ * chosen per container so that the output reads well in a diff:
  *   BT_JW_COMPACT  [1, 2]            {"a": 1}      (empty: [])
  *   BT_JW_SPACED   [ 1, 2 ]          { "a": 1 }    (empty: [])
  *   BT_JW_LINES    one member per line at the container's indent,
@@ -44,9 +45,15 @@ void bt_jw_break(struct bt_jw *w, int indent);
 void bt_jw_str(struct bt_jw *w, const char *key, const char *s);
 void bt_jw_u64(struct bt_jw *w, const char *key, uint64_t v);
 void bt_jw_int(struct bt_jw *w, const char *key, long long v);
-/* An integer when the number is one, else two decimals; not finite: 0. */
+/*
+ * An integer when the number is one (and under 1e15 in magnitude), else
+ * two decimals; not finite or beyond ±1e300: 0.
+ */
 void bt_jw_num(struct bt_jw *w, const char *key, double d);
-/* A number with all its digits (%.17g: what a harness printed, not rounded). */
+/*
+ * A number with all its digits (%.17g: what a harness printed, not
+ * rounded); not finite or beyond ±1e300: null.
+ */
 void bt_jw_exact(struct bt_jw *w, const char *key, double d);
 void bt_jw_bool(struct bt_jw *w, const char *key, bool b);
 /* An address as a string: "0x11a0". */

@@ -12,18 +12,44 @@
 
 #define MAX_TOKENS 128
 
+/* What a parser remembers: console header columns, JSON object, CSV header. */
+struct gb_state {
+	bool console;			/* saw "Benchmark  Time  CPU  Iterations" */
+	bool tabular;			/* counters as columns */
+	BT_VEC(char *) columns;		/* tabular counter names */
+	int json;			/* 0 none, 1 in "benchmarks": [, 2 in an object */
+	size_t json_line;
+	double json_t_begin;
+	BT_VEC(char *) keys;		/* the object's keys and raw values */
+	BT_VEC(char *) values;
+	struct bt_strbuf obj;		/* the object's text */
+	BT_VEC(char *) csv;		/* CSV header columns, empty when none */
+};
+
 static const char *const aggregates[] = {
 	"mean", "median", "stddev", "cv", "BigO", "RMS",
 };
 
-void
-gb_release(struct gb_state *gb)
+static void *
+gb_state_new(void)
 {
+	struct gb_state *gb = bt_xcalloc(1, sizeof(*gb));
+
+	bt_strbuf_init(&gb->obj);
+	return gb;
+}
+
+static void
+gb_state_free(void *state)
+{
+	struct gb_state *gb = state;
+
 	HP_STRV_FREE(gb->columns);
 	HP_STRV_FREE(gb->keys);
 	HP_STRV_FREE(gb->values);
 	HP_STRV_FREE(gb->csv);
 	bt_strbuf_release(&gb->obj);
+	free(gb);
 }
 
 /* "BM_sum/8_mean": the aggregate's name after the last '_', when known. */
@@ -81,7 +107,7 @@ add_counter(struct bt_harness_parser *p, struct bt_bench_result *r,
 
 /* The header: "Benchmark  Time  CPU  Iterations [UserCounters...|names]". */
 static bool
-console_header(struct bt_harness_parser *p, const struct hline *l)
+console_header(struct gb_state *gb, const struct hline *l)
 {
 	struct tok t[MAX_TOKENS];
 	size_t n = hp_tokens(l->s, l->len, t, MAX_TOKENS);
@@ -89,12 +115,12 @@ console_header(struct bt_harness_parser *p, const struct hline *l)
 	if (n < 4 || !hp_eq(&t[0], "Benchmark") || !hp_eq(&t[1], "Time") ||
 	    !hp_eq(&t[2], "CPU") || !hp_eq(&t[3], "Iterations"))
 		return false;
-	p->gb.console = true;
-	HP_STRV_FREE(p->gb.columns);
-	p->gb.tabular = n > 4 && !hp_eq(&t[4], "UserCounters...");
-	if (p->gb.tabular)
+	gb->console = true;
+	HP_STRV_FREE(gb->columns);
+	gb->tabular = n > 4 && !hp_eq(&t[4], "UserCounters...");
+	if (gb->tabular)
 		for (size_t i = 4; i < n; i++)
-			BT_VEC_PUSH(p->gb.columns, bt_xstrndup(t[i].s, t[i].len));
+			BT_VEC_PUSH(gb->columns, bt_xstrndup(t[i].s, t[i].len));
 	return true;
 }
 
@@ -105,7 +131,7 @@ is_num(const struct tok *t, double *v)
 }
 
 static void
-console_line(struct bt_harness_parser *p, const struct hline *l)
+console_line(struct bt_harness_parser *p, struct gb_state *gb, const struct hline *l)
 {
 	struct tok t[MAX_TOKENS];
 	size_t n = hp_tokens(l->s, l->len, t, MAX_TOKENS), i, namelen, base;
@@ -114,7 +140,7 @@ console_line(struct bt_harness_parser *p, const struct hline *l)
 	double real, cpu, f, iters;
 	size_t next;
 
-	if (n == 0 || console_header(p, l))
+	if (n == 0 || console_header(gb, l))
 		return;
 	err = hp_find(l->s, l->len, "ERROR OCCURRED: ");
 	if (err == NULL)
@@ -176,9 +202,9 @@ console_line(struct bt_harness_parser *p, const struct hline *l)
 		hp_set_num(p, &r->iterations, iters, t[next].s, t[next].len);
 		next++;
 	}
-	if (p->gb.tabular) {
-		for (size_t c = 0; c < p->gb.columns.n && next < n; c++, next++) {
-			const char *name = p->gb.columns.v[c];
+	if (gb->tabular) {
+		for (size_t c = 0; c < gb->columns.n && next < n; c++, next++) {
+			const char *name = gb->columns.v[c];
 
 			add_counter(p, r, name, strlen(name), t[next].s, t[next].len);
 		}
@@ -292,9 +318,8 @@ json_time(struct bt_harness_parser *p, struct bt_bench_num *num, const char *v,
 
 /* One object of "benchmarks": [...] is complete. */
 static void
-json_object(struct bt_harness_parser *p, const struct hline *l)
+json_object(struct bt_harness_parser *p, struct gb_state *gb, const struct hline *l)
 {
-	struct gb_state *gb = &p->gb;
 	struct bt_strbuf name = BT_STRBUF_INIT, s = BT_STRBUF_INIT, unit = BT_STRBUF_INIT;
 	const char *v;
 	struct bt_bench_result *r;
@@ -375,9 +400,8 @@ out:
 }
 
 static void
-json_line(struct bt_harness_parser *p, const struct hline *l)
+json_line(struct bt_harness_parser *p, struct gb_state *gb, const struct hline *l)
 {
-	struct gb_state *gb = &p->gb;
 	const char *s = l->s, *colon;
 	size_t len = l->len;
 
@@ -403,7 +427,7 @@ json_line(struct bt_harness_parser *p, const struct hline *l)
 	bt_strbuf_add(&gb->obj, l->s, l->len);
 	if (len >= 1 && s[0] == '}') {
 		gb->json = 1;
-		json_object(p, l);
+		json_object(p, gb, l);
 		return;
 	}
 	/* "key": value, */
@@ -451,9 +475,8 @@ csv_fields(const char *s, size_t len, struct bt_strbuf *f, size_t max)
 #define CSV_MAX 64
 
 static void
-csv_line(struct bt_harness_parser *p, const struct hline *l)
+csv_line(struct bt_harness_parser *p, struct gb_state *gb, const struct hline *l)
 {
-	struct gb_state *gb = &p->gb;
 	struct bt_strbuf f[CSV_MAX];
 	size_t n, base;
 	struct bt_bench_result *r;
@@ -517,15 +540,63 @@ out:
 		bt_strbuf_release(&f[i]);
 }
 
-void
-gb_line(struct bt_harness_parser *p, const struct hline *l)
+static void
+gb_line(struct bt_harness_parser *p, void *state, const struct hline *l)
 {
+	struct gb_state *gb = state;
+
 	if (l->transient)
 		return;
-	json_line(p, l);
-	if (p->gb.json != 0)
+	json_line(p, gb, l);
+	if (gb->json != 0)
 		return;
-	csv_line(p, l);
-	if (p->gb.console || hp_find(l->s, l->len, "Iterations") != NULL)
-		console_line(p, l);
+	csv_line(p, gb, l);
+	if (gb->console || hp_find(l->s, l->len, "Iterations") != NULL)
+		console_line(p, gb, l);
 }
+
+/*
+ * Google Benchmark. Debian's libbenchmark.so keeps only its exported
+ * symbols: the runner (RunSpecifiedBenchmarks -> RunBenchmarks ->
+ * BenchmarkRunner::DoOneRepetition -> RunInThread -> BenchmarkInstance::Run)
+ * shows as [unknown] frames of libbenchmark.so, and gcc turned the
+ * virtual benchmark_->Run(st) into a direct call of the function
+ * (FunctionBenchmark::Run never appears). So: runner = any frame of
+ * libbenchmark; entry = the first frame below that is not a system
+ * library: BM_x, LambdaBenchmark<...>::Run (the lambda inlined into it),
+ * Fixture::Run -> X_Y_Benchmark::BenchmarkCase.
+ */
+static const char *const gb_runner[] = {
+	"benchmark::RunSpecifiedBenchmarks*",
+	"benchmark::internal::BenchmarkInstance::Run*",
+	"benchmark::internal::FunctionBenchmark::Run*",
+	NULL,
+};
+static const char *const gb_pass[] = {
+	"benchmark::State::*",		/* KeepRunning, PauseTiming: timing code */
+	"std::*", "__*", NULL,
+};
+static const char *const gb_wrapper[] = {
+	"benchmark::Fixture::Run*",
+	NULL,
+};
+
+static const struct bt_harness_frames gbench_frames = {
+	.harness = BT_HARNESS_GBENCH,
+	.module = "libbenchmark*.so*",
+	.runner = gb_runner,
+	.pass = gb_pass,
+	.pass_modules = hp_system_modules,
+	.wrapper = gb_wrapper,
+	.entry = "BM_x (BENCHMARK), X_Y_Benchmark::BenchmarkCase (BENCHMARK_F), "
+	    "benchmark::internal::LambdaBenchmark<...>::Run (RegisterBenchmark)",
+};
+
+const struct harness_ops harness_gbench = {
+	.harness = BT_HARNESS_GBENCH,
+	.name = "gbench",
+	.state_new = gb_state_new,
+	.state_free = gb_state_free,
+	.line = gb_line,
+	.frames = &gbench_frames,
+};

@@ -29,8 +29,8 @@ go_family(const char *name, size_t len)
 	return len;
 }
 
-void
-go_line(struct bt_harness_parser *p, const struct hline *l)
+static void
+go_line(struct bt_harness_parser *p, void *state, const struct hline *l)
 {
 	struct tok t[MAX_TOKENS];
 	size_t n;
@@ -69,3 +69,45 @@ go_line(struct bt_harness_parser *p, const struct hline *l)
 			    v, t[i].s, tl);
 	}
 }
+
+/*
+ * go test: the benchmark function runs in a goroutine started by doBench
+ * (launch -> runN -> BenchmarkX) or by run1 (the N=1 trial run, and
+ * b.Run's sub-benchmarks: runN -> BenchmarkX.func1). With frame pointers
+ * a frameless leaf benchmark loses runN (BenchmarkPopcnt <- launch), so
+ * launch and run1.func1 are runners too. runN's runtime.GC() and the
+ * scheduler are passed.
+ */
+static const char *const go_runner[] = {
+	"testing.(*B).runN",
+	"testing.(*B).launch",
+	"testing.(*B).run1.func1",
+	"testing.(*B).doBench.func1",
+	"testing.(*B).RunParallel.func1",
+	NULL,
+};
+static const char *const go_pass[] = {
+	"runtime.*", "testing.*", "sync.*", "time.*", NULL,
+};
+/* run1 runs the function once (b.N = 1) to see whether it has b.Run subs */
+static const char *const go_warmup[] = { "testing.(*B).run1.func1", NULL };
+/* launch grows b.N until the benchmark time is reached; the last run is the result */
+static const char *const go_measure[] = { "testing.(*B).launch", NULL };
+
+static const struct bt_harness_frames go_frames = {
+	.harness = BT_HARNESS_GO,
+	.runner = go_runner,
+	.pass = go_pass,
+	.pass_modules = hp_system_modules,
+	.warmup = go_warmup,
+	.measure = go_measure,
+	.entry = "pkg.BenchmarkX, pkg.BenchmarkX.func1 (b.Run)",
+};
+
+const struct harness_ops harness_go = {
+	.harness = BT_HARNESS_GO,
+	.name = "go",
+	.traits = BT_HARNESS_T_ANNOUNCES,
+	.line = go_line,
+	.frames = &go_frames,
+};

@@ -27,37 +27,45 @@ struct tok {
 	size_t len;
 };
 
-/* Google Benchmark: console header columns, JSON object, CSV header. */
-struct gb_state {
-	bool console;			/* saw "Benchmark  Time  CPU  Iterations" */
-	bool tabular;			/* counters as columns */
-	BT_VEC(char *) columns;		/* tabular counter names */
-	int json;			/* 0 none, 1 in "benchmarks": [, 2 in an object */
-	size_t json_line;
-	double json_t_begin;
-	BT_VEC(char *) keys;		/* the object's keys and raw values */
-	BT_VEC(char *) values;
-	struct bt_strbuf obj;		/* the object's text */
-	BT_VEC(char *) csv;		/* CSV header columns, empty when none */
-};
-
-struct crit_state {
-	char *name;			/* from "Benchmarking NAME..." */
-	double t_begin, t_measure;
-	char *iters;			/* "31M" from "Collecting ... (31M iterations)" */
-	char *bare;			/* a line that may be a long name */
-	bool bare_next;			/* bare was the previous line */
-};
-
-struct table_state {
-	int kind;			/* 0 none, BT_HARNESS_TINYBENCH, BT_HARNESS_MITATA */
-	BT_VEC(char *) columns;		/* tinybench header cells */
-};
-
 struct result_int {
 	struct bt_bench_result pub;
 	BT_VEC(struct bt_bench_counter) counters;
 };
+
+/**
+ * struct harness_ops - one harness: the parser of its output, its entry frames
+ * @harness: which harness it is
+ * @name: what bt_harness_name() says ("gbench")
+ * @also: a parser restricted to this other harness reads its lines too
+ *	(libtest's: criterion --output-format bencher prints them);
+ *	BT_HARNESS_UNKNOWN none
+ * @traits: enum bt_harness_traits
+ * @state_new: its private state for one parser, NULL when it keeps none
+ * @state_free: free what @state_new returned
+ * @line: read one line (or '\r' segment: @l->transient); each ignores
+ *	the lines it does not know
+ * @finish: the end of the output, after its last line; NULL: nothing to do
+ * @frames: its entry-frame table
+ *
+ * A new harness is a file that defines its ops, plus its registration:
+ * an enum bt_harness value (harness.h), its name in the list below and
+ * its line in harness.c's table, whose order is the order a line is
+ * offered to the harnesses.
+ */
+struct harness_ops {
+	enum bt_harness harness;
+	const char *name;
+	enum bt_harness also;
+	unsigned traits;
+	void *(*state_new)(void);
+	void (*state_free)(void *state);
+	void (*line)(struct bt_harness_parser *p, void *state, const struct hline *l);
+	void (*finish)(struct bt_harness_parser *p, void *state);
+	const struct bt_harness_frames *frames;
+};
+
+extern const struct harness_ops harness_gbench, harness_go, harness_criterion,
+    harness_libtest, harness_tinybench, harness_mitata;
 
 struct bt_harness_parser {
 	enum bt_harness only;
@@ -69,10 +77,10 @@ struct bt_harness_parser {
 	int esc;			/* where in an escape sequence the bytes are */
 	double cr_t, line_t0, seg_t0;	/* when the first visible byte arrived */
 	size_t lineno;
-	struct gb_state gb;
-	struct crit_state crit;
-	struct table_state table;
-	int mitata;			/* 0 none, 1 saw the header */
+	/* the harnesses that read lines (@only's), in order, and their states */
+	const struct harness_ops *ops[BT_HARNESS_COUNT];
+	void *state[BT_HARNESS_COUNT];
+	size_t nops;
 };
 
 /* Results. */
@@ -105,14 +113,9 @@ void hp_trim(const char **s, size_t *len);
 	BT_VEC_FREE(vec);						\
 } while (0)
 
-/* One function per format family; each ignores lines it does not know. */
-void gb_line(struct bt_harness_parser *p, const struct hline *l);
-void go_line(struct bt_harness_parser *p, const struct hline *l);
-void crit_line(struct bt_harness_parser *p, const struct hline *l);
-void libtest_line(struct bt_harness_parser *p, const struct hline *l);
-void tinybench_line(struct bt_harness_parser *p, const struct hline *l);
-void mitata_line(struct bt_harness_parser *p, const struct hline *l);
-void gb_release(struct gb_state *gb);
-void crit_release(struct crit_state *c);
+/* Patterns of entry-frame tables that several harnesses share (frames.c). */
+extern const char *const hp_system_modules[];
+extern const char *const hp_js_pass[];
+extern const char *const hp_js_pass_modules[];
 
 #endif

@@ -1,7 +1,7 @@
 /*
  * Harness output as it arrives: bytes to lines (terminal semantics for
- * '\r', escapes removed), lines to the per-harness parsers, results kept
- * in the order printed.
+ * '\r', escapes removed), lines to the per-harness parsers (one file
+ * each, registered in the table below), results kept in the order printed.
  */
 #include <errno.h>
 #include <math.h>
@@ -12,31 +12,59 @@
 /* A longer line is cut (and still read): output is not unbounded memory. */
 #define LINE_MAX_BYTES (64 * 1024)
 
-static const char *const harness_names[BT_HARNESS_COUNT] = {
-	[BT_HARNESS_UNKNOWN] = "unknown",
-	[BT_HARNESS_GBENCH] = "gbench",
-	[BT_HARNESS_GO] = "go",
-	[BT_HARNESS_CRITERION] = "criterion",
-	[BT_HARNESS_LIBTEST] = "libtest",
-	[BT_HARNESS_TINYBENCH] = "tinybench",
-	[BT_HARNESS_MITATA] = "mitata",
+/* The harnesses, in the order each line is offered to them. */
+static const struct harness_ops *const harnesses[] = {
+	&harness_gbench,
+	&harness_go,
+	&harness_criterion,
+	&harness_libtest,
+	&harness_tinybench,
+	&harness_mitata,
 };
+/* one harness an enum value: a parser's arrays hold every one of them */
+_Static_assert(sizeof(harnesses) / sizeof(harnesses[0]) < BT_HARNESS_COUNT,
+    "more harnesses than enum bt_harness values");
+
+static const struct harness_ops *
+ops_of(enum bt_harness h)
+{
+	for (size_t i = 0; i < BT_ARRAY_SIZE(harnesses); i++)
+		if (harnesses[i]->harness == h)
+			return harnesses[i];
+	return NULL;
+}
 
 const char *
 bt_harness_name(enum bt_harness h)
 {
-	if ((unsigned)h >= BT_HARNESS_COUNT)
-		return "unknown";
-	return harness_names[h];
+	const struct harness_ops *o = ops_of(h);
+
+	return o != NULL ? o->name : "unknown";
 }
 
 enum bt_harness
 bt_harness_from_name(const char *name)
 {
-	for (int h = 1; h < BT_HARNESS_COUNT; h++)
-		if (strcmp(name, harness_names[h]) == 0)
-			return (enum bt_harness)h;
+	for (size_t i = 0; i < BT_ARRAY_SIZE(harnesses); i++)
+		if (strcmp(name, harnesses[i]->name) == 0)
+			return harnesses[i]->harness;
 	return BT_HARNESS_UNKNOWN;
+}
+
+unsigned
+bt_harness_traits(enum bt_harness h)
+{
+	const struct harness_ops *o = ops_of(h);
+
+	return o != NULL ? o->traits : 0;
+}
+
+const struct bt_harness_frames *
+bt_harness_frames(enum bt_harness h)
+{
+	const struct harness_ops *o = ops_of(h);
+
+	return o != NULL ? o->frames : NULL;
 }
 
 struct bt_harness_parser *
@@ -47,8 +75,14 @@ bt_harness_parser_new(enum bt_harness only)
 	p->only = only;
 	bt_strpool_init(&p->pool);
 	bt_strbuf_init(&p->seg);
-	bt_strbuf_init(&p->gb.obj);
-	p->crit.t_begin = p->crit.t_measure = NAN;
+	for (size_t i = 0; i < BT_ARRAY_SIZE(harnesses); i++) {
+		const struct harness_ops *o = harnesses[i];
+
+		if (only != BT_HARNESS_UNKNOWN && o->harness != only && o->also != only)
+			continue;
+		p->ops[p->nops] = o;
+		p->state[p->nops++] = o->state_new != NULL ? o->state_new() : NULL;
+	}
 	return p;
 }
 
@@ -64,9 +98,9 @@ bt_harness_parser_free(struct bt_harness_parser *p)
 	BT_VEC_FREE(p->results);
 	bt_strbuf_release(&p->seg);
 	bt_strpool_release(&p->pool);
-	gb_release(&p->gb);
-	crit_release(&p->crit);
-	HP_STRV_FREE(p->table.columns);
+	for (size_t i = 0; i < p->nops; i++)
+		if (p->ops[i]->state_free != NULL)
+			p->ops[i]->state_free(p->state[i]);
 	free(p);
 }
 
@@ -371,22 +405,8 @@ bt_ansi_strip(char *s, size_t len)
 static void
 dispatch(struct bt_harness_parser *p, const struct hline *l)
 {
-	enum bt_harness only = p->only;
-
-	if (only == BT_HARNESS_UNKNOWN || only == BT_HARNESS_GBENCH)
-		gb_line(p, l);
-	if (only == BT_HARNESS_UNKNOWN || only == BT_HARNESS_GO)
-		go_line(p, l);
-	if (only == BT_HARNESS_UNKNOWN || only == BT_HARNESS_CRITERION)
-		crit_line(p, l);
-	/* criterion --output-format bencher prints libtest's lines */
-	if (only == BT_HARNESS_UNKNOWN || only == BT_HARNESS_LIBTEST ||
-	    only == BT_HARNESS_CRITERION)
-		libtest_line(p, l);
-	if (only == BT_HARNESS_UNKNOWN || only == BT_HARNESS_TINYBENCH)
-		tinybench_line(p, l);
-	if (only == BT_HARNESS_UNKNOWN || only == BT_HARNESS_MITATA)
-		mitata_line(p, l);
+	for (size_t i = 0; i < p->nops; i++)
+		p->ops[i]->line(p, p->state[i], l);
 }
 
 /* Hand the current segment on: a line, or text a '\r' will overwrite. */
@@ -508,6 +528,9 @@ bt_harness_finish(struct bt_harness_parser *p, double t)
 	if (p->pending_cr || p->line_started)
 		bt_harness_feed(p, "\n", 1, t);
 	p->pending_cr = false;
+	for (size_t i = 0; i < p->nops; i++)
+		if (p->ops[i]->finish != NULL)
+			p->ops[i]->finish(p, p->state[i]);
 }
 
 int

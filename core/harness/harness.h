@@ -40,6 +40,17 @@ const char *bt_harness_name(enum bt_harness h);
 /* The harness of that name, or BT_HARNESS_UNKNOWN. */
 enum bt_harness bt_harness_from_name(const char *name);
 
+/* How a harness prints its results (bt_harness_traits). */
+enum bt_harness_traits {
+	/* names a benchmark when it starts: a result's t_begin is its start (Go, criterion) */
+	BT_HARNESS_T_ANNOUNCES = 1 << 0,
+	/* prints its results once every benchmark has run (tinybench's table) */
+	BT_HARNESS_T_AT_END = 1 << 1,
+};
+
+/* enum bt_harness_traits of @h, 0 for BT_HARNESS_UNKNOWN. */
+unsigned bt_harness_traits(enum bt_harness h);
+
 /**
  * struct bt_bench_num - a number as the harness printed it
  * @value: the number; times in ns (text value times the unit's factor);

@@ -93,14 +93,15 @@ to_ns(double t)
 
 /*
  * When a result's benchmark ran: Go and criterion announce a benchmark
- * when it starts (t_begin), the others print one line when it is done,
- * so it began when the result before it ended (or the run began).
+ * when it starts (t_begin: BT_HARNESS_T_ANNOUNCES), the others print one
+ * line when it is done, so it began when the result before it ended (or
+ * the run began).
  */
 static void
 result_window(const struct bt_bench_result *r, double prev_end,
 	      uint64_t *lo, uint64_t *hi)
 {
-	bool announced = (r->harness == BT_HARNESS_GO || r->harness == BT_HARNESS_CRITERION) &&
+	bool announced = (bt_harness_traits(r->harness) & BT_HARNESS_T_ANNOUNCES) &&
 	    isfinite(r->t_begin) && r->t_begin < r->t_end;
 
 	*lo = announced ? to_ns(r->t_begin) : to_ns(prev_end);
@@ -184,7 +185,7 @@ build(struct bt_session *s, struct bt_benches *bs)
 			nb.lo = lo;
 			nb.hi = hi;
 			/* tinybench prints its table when every task has run */
-			nb.at_end = r->harness == BT_HARNESS_TINYBENCH;
+			nb.at_end = (bt_harness_traits(r->harness) & BT_HARNESS_T_AT_END) != 0;
 			BT_VEC_PUSH(bs->v, nb);
 			b = &bs->v.v[bs->v.n - 1];
 		}

@@ -455,6 +455,95 @@ test_feeding(void **state)
 	bt_harness_parser_free(p);
 }
 
+/* Every registered harness: its name both ways, its frames, its traits. */
+static void
+test_registry(void **state)
+{
+	for (int h = 1; h < BT_HARNESS_COUNT; h++) {
+		const char *name = bt_harness_name((enum bt_harness)h);
+		const struct bt_harness_frames *hf = bt_harness_frames((enum bt_harness)h);
+
+		assert_string_not_equal(name, "unknown");
+		assert_int_equal(bt_harness_from_name(name), h);
+		assert_non_null(hf);
+		assert_int_equal(hf->harness, h);
+		assert_non_null(hf->runner);
+		assert_non_null(hf->entry);
+	}
+	assert_string_equal(bt_harness_name(BT_HARNESS_UNKNOWN), "unknown");
+	assert_string_equal(bt_harness_name(BT_HARNESS_COUNT), "unknown");
+	assert_int_equal(bt_harness_from_name("unknown"), BT_HARNESS_UNKNOWN);
+	assert_int_equal(bt_harness_from_name("gbench2"), BT_HARNESS_UNKNOWN);
+	assert_null(bt_harness_frames(BT_HARNESS_UNKNOWN));
+	assert_int_equal(bt_harness_traits(BT_HARNESS_UNKNOWN), 0);
+	assert_int_equal(bt_harness_traits(BT_HARNESS_GBENCH), 0);
+	assert_int_equal(bt_harness_traits(BT_HARNESS_GO), BT_HARNESS_T_ANNOUNCES);
+	assert_int_equal(bt_harness_traits(BT_HARNESS_CRITERION), BT_HARNESS_T_ANNOUNCES);
+	assert_int_equal(bt_harness_traits(BT_HARNESS_LIBTEST), 0);
+	assert_int_equal(bt_harness_traits(BT_HARNESS_TINYBENCH), BT_HARNESS_T_AT_END);
+	assert_int_equal(bt_harness_traits(BT_HARNESS_MITATA), 0);
+}
+
+/* One line of each harness, in one output. */
+static const char mixed[] =
+	"Benchmark          Time             CPU   Iterations\n"
+	"BM_a            5.00 ns         5.00 ns    100000000\n"
+	"BenchmarkB-2    \t      10\t         5.0 ns/op\n"
+	"Benchmarking crit_c: Analyzing\n"
+	"crit_c                  time:   [1.0000 ns 2.0000 ns 3.0000 ns]\n"
+	"test lt_d ... bench:           7 ns/iter (+/- 1)\n"
+	"\xe2\x94\x82 (index) \xe2\x94\x82 Task name \xe2\x94\x82 Latency avg (ns) \xe2\x94\x82 Samples \xe2\x94\x82\n"
+	"\xe2\x94\x82 0       \xe2\x94\x82 'tb_e'    \xe2\x94\x82 '10.5 \xc2\xb1 0.50%'  \xe2\x94\x82 '100'   \xe2\x94\x82\n"
+	"\xe2\x94\x94\xe2\x94\x80\n"
+	"benchmark                   avg (min \xe2\x80\xa6 max) p75 / p99\n"
+	"mi_f                          10.65 \xc2\xb5s/iter  10.83 \xc2\xb5s  \xe2\x96\x82\xe2\x96\x83\n";
+
+/* "harness:name ..." of the results of mixed, read by a parser for only. */
+static char *
+mixed_results(enum bt_harness only)
+{
+	struct bt_harness_parser *p = bt_harness_parser_new(only);
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	char *out;
+
+	bt_harness_feed(p, mixed, sizeof(mixed) - 1, 0);
+	bt_harness_finish(p, 1);
+	for (size_t i = 0; i < bt_harness_count(p); i++) {
+		const struct bt_bench_result *r = bt_harness_result(p, i);
+
+		assert_int_equal(r->index, i);
+		bt_strbuf_addf(&sb, "%s%s:%s", i ? " " : "", bt_harness_name(r->harness), r->name);
+	}
+	bt_harness_parser_free(p);
+	out = bt_xstrdup(sb.buf);
+	bt_strbuf_release(&sb);
+	return out;
+}
+
+#define ASSERT_MIXED(only, expect) do {					\
+	char *got_ = mixed_results(only);				\
+	assert_string_equal(got_, (expect));				\
+	free(got_);							\
+} while (0)
+
+/*
+ * The harnesses a parser offers lines to: all of them in printed order,
+ * or one; criterion's also reads libtest's lines (--output-format bencher).
+ */
+static void
+test_only(void **state)
+{
+	ASSERT_MIXED(BT_HARNESS_UNKNOWN, "gbench:BM_a go:BenchmarkB-2 criterion:crit_c "
+	    "libtest:lt_d tinybench:tb_e mitata:mi_f");
+	ASSERT_MIXED(BT_HARNESS_GBENCH, "gbench:BM_a");
+	ASSERT_MIXED(BT_HARNESS_GO, "go:BenchmarkB-2");
+	ASSERT_MIXED(BT_HARNESS_CRITERION, "criterion:crit_c libtest:lt_d");
+	ASSERT_MIXED(BT_HARNESS_LIBTEST, "libtest:lt_d");
+	ASSERT_MIXED(BT_HARNESS_TINYBENCH, "tinybench:tb_e");
+	ASSERT_MIXED(BT_HARNESS_MITATA, "mitata:mi_f");
+	ASSERT_MIXED(BT_HARNESS_COUNT, "");
+}
+
 static struct bt_chain_match
 place(enum bt_harness h, const struct bt_frame *f, size_t n)
 {
@@ -608,6 +697,8 @@ main(void)
 		cmocka_unit_test(test_lexing),
 		cmocka_unit_test(test_feeding),
 		cmocka_unit_test(test_chains),
+		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_only),
 		cmocka_unit_test(test_gbench_console),
 		cmocka_unit_test(test_gbench_json),
 		cmocka_unit_test(test_gbench_tabular_csv),

@@ -1,8 +1,6 @@
 /*
- * Rust: criterion's report blocks and libtest's bench lines.
- *
- * criterion 0.3 prints, per benchmark (on a terminal, the first four as
- * one line rewritten with '\r'):
+ * Rust's criterion. criterion 0.3 prints, per benchmark (on a terminal,
+ * the first four as one line rewritten with '\r'):
  *	Benchmarking ID
  *	Benchmarking ID: Warming up for 3.0000 s
  *	Benchmarking ID: Collecting 100 samples in estimated 5.0 s (31M iterations)
@@ -13,24 +11,44 @@
  * An ID longer than 23 characters is printed on a line of its own, and
  * "time:" starts the next one. A "change:" block (after a previous run)
  * repeats "time:" with percentages: those are not results.
- *
- * libtest (nightly #[bench], criterion --output-format bencher):
- *	test bench_fib   ... bench:       7,136 ns/iter (+/- 2,000) = 2842 MB/s
- * Newer toolchains print fractions ("57.28 ns/iter (+/- 0.54)").
+ * criterion --output-format bencher prints libtest's lines (libtest.c).
  */
 #include <math.h>
 #include <string.h>
 
 #include "harness-int.h"
 
-#define MAX_TOKENS 32
+/* What a parser remembers of the benchmark being run. */
+struct crit_state {
+	char *name;			/* from "Benchmarking NAME..." */
+	double t_begin, t_measure;
+	char *iters;			/* "31M" from "Collecting ... (31M iterations)" */
+	char *bare;			/* a line that may be a long name */
+	bool bare_next;			/* bare was the previous line */
+};
 
-void
+static void
 crit_release(struct crit_state *c)
 {
 	FREE_AND_NULL(c->name);
 	FREE_AND_NULL(c->iters);
 	FREE_AND_NULL(c->bare);
+}
+
+static void *
+crit_state_new(void)
+{
+	struct crit_state *c = bt_xcalloc(1, sizeof(*c));
+
+	c->t_begin = c->t_measure = NAN;
+	return c;
+}
+
+static void
+crit_state_free(void *state)
+{
+	crit_release(state);
+	free(state);
 }
 
 /* criterion's short counts: "377k", "31M", "18446743594B". */
@@ -51,13 +69,12 @@ short_count(const char *s, size_t len, double *v)
 
 /* "Benchmarking ID[: phase]", on its own line or as progress text. */
 static bool
-crit_progress(struct bt_harness_parser *p, const struct hline *l)
+crit_progress(struct crit_state *c, const struct hline *l)
 {
 	static const char *const phases[] = {
 		": Warming up for ", ": Collecting ", ": Analyzing",
 		": Complete (Analysis Disabled)",
 	};
-	struct crit_state *c = &p->crit;
 	const char *s = l->s + 13, *ph = NULL;
 	size_t len, k = 0;
 
@@ -141,10 +158,10 @@ crit_thrpt(struct bt_harness_parser *p, const struct hline *l)
 	hp_append_text(p, r, l);
 }
 
-void
-crit_line(struct bt_harness_parser *p, const struct hline *l)
+static void
+crit_line(struct bt_harness_parser *p, void *state, const struct hline *l)
 {
-	struct crit_state *c = &p->crit;
+	struct crit_state *c = state;
 	bool had_bare = c->bare_next;
 	struct tok v[6];
 	size_t at, namelen;
@@ -152,7 +169,7 @@ crit_line(struct bt_harness_parser *p, const struct hline *l)
 	double x[3], f[3];
 	struct bt_bench_result *r;
 
-	if (crit_progress(p, l) || l->transient)
+	if (crit_progress(c, l) || l->transient)
 		goto done;
 	if (!bracket(l->s, l->len, "time:", v, &at)) {
 		if (hp_find(l->s, l->len, "thrpt:") != NULL)
@@ -220,41 +237,47 @@ done:
 	}
 }
 
-void
-libtest_line(struct bt_harness_parser *p, const struct hline *l)
-{
-	struct tok t[MAX_TOKENS];
-	const char *at, *name, *rest;
-	size_t n, namelen;
-	struct bt_bench_result *r;
-	double v, e;
+/*
+ * criterion 0.3: Routine::sample -> <Function as Routine>::warm_up or
+ * ::bench -> BenchmarkGroup::bench_function::{{closure}} -> the closure
+ * given to bench_function (crate::bench_fib::{{closure}}), which calls
+ * Bencher::iter -> the routine (crate::bench_fib::{{closure}}::{{closure}}).
+ * Analysis (criterion::analysis, rayon) is outside.
+ */
+static const char *const crit_runner[] = {
+	"criterion::routine::Routine::sample*",
+	"<criterion::routine::Function<*> as criterion::routine::Routine<*>>::*",
+	NULL,
+};
+static const char *const crit_pass[] = {
+	"criterion::*", "<criterion::*", "std::*", "<std::*", "core::*", "<core::*",
+	"alloc::*", "<alloc::*", NULL,
+};
+static const char *const crit_warmup[] = {
+	"<criterion::routine::Function<*> as criterion::routine::Routine<*>>::warm_up*",
+	NULL,
+};
+static const char *const crit_measure[] = {
+	"<criterion::routine::Function<*> as criterion::routine::Routine<*>>::bench*",
+	NULL,
+};
 
-	if (l->transient || !hp_starts(l->s, l->len, "test "))
-		return;
-	at = hp_find(l->s, l->len, " ... bench:");
-	if (at == NULL)
-		return;
-	name = l->s + 5;
-	namelen = (size_t)(at - name);
-	hp_trim(&name, &namelen);
-	rest = at + 11;
-	n = hp_tokens(rest, (size_t)(l->s + l->len - rest), t, MAX_TOKENS);
-	/* N ns/iter (+/- M) [= X MB/s] */
-	if (n < 4 || !hp_eq(&t[1], "ns/iter") || !hp_eq(&t[2], "(+/-") ||
-	    t[3].len < 2 || t[3].s[t[3].len - 1] != ')' ||
-	    !hp_number(t[0].s, t[0].len, &v) || !hp_number(t[3].s, t[3].len - 1, &e) ||
-	    namelen == 0)
-		return;
-	r = hp_result_new(p, BT_HARNESS_LIBTEST, "console", name, namelen, l);
-	{
-		const char *sep = hp_find(r->name, namelen, "::");
+static const struct bt_harness_frames criterion_frames = {
+	.harness = BT_HARNESS_CRITERION,
+	.runner = crit_runner,
+	.pass = crit_pass,
+	.pass_modules = hp_system_modules,
+	.warmup = crit_warmup,
+	.measure = crit_measure,
+	.entry = "crate::bench_fn::{{closure}} (the closure given to bench_function)",
+};
 
-		if (sep != NULL)
-			hp_set_family(p, r, (size_t)(sep - r->name));
-	}
-	hp_set_num(p, &r->time, v, t[0].s, (size_t)(t[1].s + t[1].len - t[0].s));
-	hp_set_num(p, &r->err, e, t[3].s, t[3].len - 1);
-	if (n >= 7 && hp_eq(&t[4], "=") && hp_number(t[5].s, t[5].len, &v))
-		hp_counter(p, r, t[6].s, t[6].len, t[6].s, t[6].len, v, t[5].s,
-		    (size_t)(t[6].s + t[6].len - t[5].s));
-}
+const struct harness_ops harness_criterion = {
+	.harness = BT_HARNESS_CRITERION,
+	.name = "criterion",
+	.traits = BT_HARNESS_T_ANNOUNCES,
+	.state_new = crit_state_new,
+	.state_free = crit_state_free,
+	.line = crit_line,
+	.frames = &criterion_frames,
+};

@@ -1,0 +1,85 @@
+/*
+ * What the files of a module's symbols share (struct bt_msyms): dwfl.c
+ * (opening a module, its ELF file), dwfl-symtab.c (the function index,
+ * PLT names, FDE bounds), dwfl-lines.c (line tables per compilation unit),
+ * dwfl-inlines.c (inline ranges).
+ */
+#ifndef BENCHTUI_DWFL_INT_H
+#define BENCHTUI_DWFL_INT_H
+
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+#include <gelf.h>
+
+#include "base.h"
+#include "symbols/symbols.h"
+#include "symbols/symbols-int.h"
+
+struct fsym {
+	uint64_t start, end;
+	const char *raw;	/* ELF name (owned by libdwfl) */
+	const char *name;	/* demangled, filled on first use */
+	int bind;
+	bool sized;
+	bool label;	/* NOTYPE in code (code_label) */
+};
+
+struct inl {
+	uint64_t lo, hi;
+	uint64_t pmax;		/* max hi of this and all entries before */
+	unsigned depth;
+	struct bt_inline f;
+};
+
+struct cu {
+	uint64_t off;			/* CU DIE offset: the cache key */
+	const char *comp_dir;
+	BT_VEC(struct bt_line) rows;	/* sorted, one per address; line 0 ends a sequence */
+	BT_VEC(struct inl) inl;		/* sorted by lo */
+	const char *producer;
+	bool inl_done;
+};
+
+struct cu_range {
+	uint64_t lo, hi;
+	Dwarf_Off die;
+};
+
+struct bt_msyms {
+	struct bt_msyms_info info;
+	Dwfl *dwfl;
+	Dwfl_Module *mod;
+	Elf *elf;			/* the main file (code, headers) */
+	int memfd;
+	BT_VEC(struct fsym) syms;
+	BT_VEC(struct fsym) objs;	/* data objects, sorted, for PC-relative operands */
+	BT_VEC(struct cu *) cus;
+	struct bt_strpool pool;
+	char *base;			/* basename, for FDE names */
+	bool dwarf_checked;
+	BT_VEC(struct bt_func_sym) fde_cache;	/* from CFI rows, when there are no FDEs */
+	struct bt_fde_table fdes;		/* built on first use */
+	bool fdes_built;
+	/* CU address ranges, when the file has no .debug_aranges (Go) */
+	BT_VEC(struct cu_range) cu_ranges;
+	bool cu_ranges_built;
+	struct cu *preset;		/* lines given, not read (JIT code) */
+};
+
+/* dwfl.c */
+/* The section of elf named name (its header in *sh), or NULL. */
+Elf_Scn *msyms_find_section(Elf *elf, const char *name, GElf_Shdr *sh);
+
+/* dwfl-symtab.c */
+/* name demangled into m's pool, or name itself when it is not mangled. */
+const char *msyms_pooled_demangle(struct bt_msyms *m, const char *name);
+/* Build the function and data object indexes of m (once, at open). */
+void msyms_build_index(struct bt_msyms *m);
+
+/* dwfl-lines.c */
+/* A source path as recorded, made absolute with the CU's comp_dir. */
+const char *msyms_abs_path(struct bt_msyms *m, const struct cu *c, const char *src);
+/* The compilation unit at addr (its DIE in *die_out), its line rows built; NULL if none. */
+struct cu *msyms_cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out);
+
+#endif

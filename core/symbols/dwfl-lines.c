@@ -1,0 +1,218 @@
+/*
+ * Line tables of a module (dwfl.c), built once per compilation unit on
+ * first use: one row per address (the last of equal ones, as addr2line),
+ * paths made absolute with DW_AT_comp_dir. A file without
+ * .debug_aranges (Go) finds its CUs through their ranges, indexed once.
+ * JIT code's lines are given (bt_msyms_set_lines), not read.
+ */
+#include <dwarf.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/dwfl-int.h"
+
+/* A source path as recorded, made absolute with the CU's comp_dir. */
+const char *
+msyms_abs_path(struct bt_msyms *m, const struct cu *c, const char *src)
+{
+	if (src[0] == '/' || c->comp_dir == NULL)
+		return bt_strpool_addstr(&m->pool, src);
+	return bt_strpool_addf(&m->pool, "%s/%s", c->comp_dir, src);
+}
+
+static int
+cu_range_cmp(const void *a, const void *b)
+{
+	const struct cu_range *x = a, *y = b;
+
+	return x->lo < y->lo ? -1 : x->lo > y->lo;
+}
+
+/*
+ * The CU DIE holding addr. libdw finds it through .debug_aranges; a file
+ * without them (Go writes none) is searched through every CU's ranges,
+ * indexed once.
+ */
+static Dwarf_Die *
+addr_cudie(struct bt_msyms *m, uint64_t addr, Dwarf_Die *out, Dwarf_Addr *bias)
+{
+	Dwarf_Die *d = dwfl_module_addrdie(m->mod, addr, bias);
+	Dwarf *dw;
+	size_t lo, hi;
+
+	if (d != NULL) {
+		*out = *d;
+		return out;
+	}
+	dw = dwfl_module_getdwarf(m->mod, bias);
+	if (dw == NULL)
+		return NULL;
+	if (!m->cu_ranges_built) {
+		Dwarf_Off off = 0, next;
+		size_t hsize;
+
+		m->cu_ranges_built = true;
+		while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+			Dwarf_Die cu;
+			Dwarf_Addr base, s, e;
+			ptrdiff_t r = 0;
+
+			if (dwarf_offdie(dw, off + hsize, &cu) != NULL)
+				while ((r = dwarf_ranges(&cu, r, &base, &s, &e)) > 0) {
+					struct cu_range cr = { s, e, off + hsize };
+					if (e > s)
+						BT_VEC_PUSH(m->cu_ranges, cr);
+				}
+			off = next;
+		}
+		bt_qsort(m->cu_ranges.v, m->cu_ranges.n, sizeof(*m->cu_ranges.v),
+		    cu_range_cmp);
+	}
+	addr -= *bias;
+	lo = 0;
+	hi = m->cu_ranges.n;
+	while (lo < hi) {	/* the first range starting after addr */
+		size_t mid = (lo + hi) / 2;
+		if (m->cu_ranges.v[mid].lo <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= m->cu_ranges.v[lo - 1].hi)
+		return NULL;
+	return dwarf_offdie(dw, m->cu_ranges.v[lo - 1].die, out);
+}
+
+/* The compilation unit at addr, with its line rows built. */
+struct cu *
+msyms_cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
+{
+	Dwarf_Addr bias;
+	Dwarf_Die *cudie, cubuf;
+	Dwarf_Lines *lines;
+	size_t nlines, i;
+	struct cu *c;
+	uint64_t off;
+	Dwarf_Attribute attr;
+
+	if (m->preset != NULL)
+		return m->preset;
+	if (!bt_msyms_has_dwarf(m))
+		return NULL;
+	cudie = addr_cudie(m, addr, &cubuf, &bias);
+	if (cudie == NULL)
+		return NULL;
+	*die_out = *cudie;
+	off = dwarf_dieoffset(cudie);
+	for (i = 0; i < m->cus.n; i++)
+		if (m->cus.v[i]->off == off)
+			return m->cus.v[i];
+	c = bt_xcalloc(1, sizeof(*c));
+	c->off = off;
+	if (dwarf_attr(cudie, DW_AT_producer, &attr) != NULL) {
+		const char *p = dwarf_formstring(&attr);
+		c->producer = p ? bt_strpool_addstr(&m->pool, p) : NULL;
+	}
+	if (dwarf_attr(cudie, DW_AT_comp_dir, &attr) != NULL) {
+		const char *p = dwarf_formstring(&attr);
+		c->comp_dir = p ? bt_strpool_addstr(&m->pool, p) : NULL;
+	}
+	if (dwarf_getsrclines(cudie, &lines, &nlines) == 0) {
+		const char *prev_src = NULL, *prev_pooled = NULL;
+		for (i = 0; i < nlines; i++) {
+			Dwarf_Line *l = dwarf_onesrcline(lines, i);
+			Dwarf_Addr a;
+			int ln = 0;
+			bool endseq = false;
+			struct bt_line row;
+			const char *src;
+
+			if (l == NULL || dwarf_lineaddr(l, &a) != 0)
+				continue;
+			dwarf_lineendsequence(l, &endseq);
+			dwarf_lineno(l, &ln);
+			src = dwarf_linesrc(l, NULL, NULL);
+			row.addr = a + bias;
+			if (endseq || src == NULL) {
+				row.file = NULL;
+				row.line = 0;
+			} else {
+				if (src != prev_src) {
+					prev_src = src;
+					prev_pooled = msyms_abs_path(m, c, src);
+				}
+				row.file = prev_pooled;
+				row.line = (unsigned)ln;
+			}
+			/* one row per address: the last one, as addr2line reports */
+			if (c->rows.n && c->rows.v[c->rows.n - 1].addr == row.addr) {
+				if (row.line != 0 || c->rows.v[c->rows.n - 1].line == 0)
+					c->rows.v[c->rows.n - 1] = row;
+				continue;
+			}
+			BT_VEC_PUSH(c->rows, row);
+		}
+	}
+	BT_VEC_PUSH(m->cus, c);
+	return c;
+}
+
+void
+bt_msyms_set_lines(struct bt_msyms *m, const struct bt_line *rows, size_t n)
+{
+	struct cu *c = bt_xcalloc(1, sizeof(*c));
+	size_t i;
+
+	c->inl_done = true;
+	for (i = 0; i < n; i++) {
+		struct bt_line r = rows[i];
+
+		if (r.file != NULL)
+			r.file = bt_strpool_addstr(&m->pool, r.file);
+		if (c->rows.n && c->rows.v[c->rows.n - 1].addr == r.addr) {
+			c->rows.v[c->rows.n - 1] = r;
+			continue;
+		}
+		BT_VEC_PUSH(c->rows, r);
+	}
+	m->preset = c;
+	m->info.has_dwarf = true;
+	m->dwarf_checked = true;
+}
+
+size_t
+bt_msyms_lines(struct bt_msyms *m, uint64_t start, uint64_t end,
+	       const struct bt_line **rows)
+{
+	Dwarf_Die cudie;
+	struct cu *c = msyms_cu_at(m, start, &cudie);
+	size_t lo = 0, hi, first, last;
+
+	*rows = NULL;
+	if (c == NULL || c->rows.n == 0)
+		return 0;
+	hi = c->rows.n;
+	while (lo < hi) {	/* first row after start */
+		size_t mid = (lo + hi) / 2;
+		if (c->rows.v[mid].addr <= start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0)
+		return 0;
+	first = lo - 1;
+	for (last = first + 1; last < c->rows.n && c->rows.v[last].addr < end; last++)
+		;
+	*rows = &c->rows.v[first];
+	return last - first;
+}
+
+const char *
+bt_msyms_producer(struct bt_msyms *m, uint64_t addr)
+{
+	Dwarf_Die cudie;
+	struct cu *c = msyms_cu_at(m, addr, &cudie);
+
+	return c ? c->producer : NULL;
+}
