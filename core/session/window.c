@@ -16,7 +16,8 @@ scan(struct bt_selection *sel, struct bt_scan *sc)
 		from = from >= 0 ? from / 100 * span : from;
 		to = to >= 0 ? to / 100 * span : to;
 	}
-	sel->win_from = from >= 0 ? from : 0;
+	/* the part of the run it holds: a window past the end holds none of it */
+	sel->win_from = from >= 0 ? BT_MIN(from, span) : 0;
 	sel->win_to = to >= 0 ? BT_MIN(to, span) : span;
 	sc->t_lo = from >= 0 ? p->first_time + (uint64_t)(from * 1e9) : 0;
 	sc->t_hi = to >= 0 ? p->first_time + (uint64_t)(to * 1e9) : UINT64_MAX;
