@@ -14,13 +14,15 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "hash.h"
 #include "jit/jitelf.h"
 #include "jit/jitset.h"
 #include "profile/profile-int.h"
 
-struct key_slot {
-	uint64_t a, b;		/* (src << 40 | idx), start */
-	uint32_t module;	/* + 1; 0 = empty */
+/* A piece of code with samples: (src << 40 | idx, start), and its module. */
+struct code_key {
+	uint64_t a, b;
+	uint32_t module;
 };
 
 struct dump_path {
@@ -31,8 +33,8 @@ struct dump_path {
 struct bt_pjit {
 	struct bt_jitset *set;
 	BT_VEC(struct dump_path) mmapped;	/* jit-PID.dump files the recording maps */
-	struct key_slot *slots;
-	size_t nslots, used;
+	BT_VEC(struct code_key) codes;
+	struct bt_hash code_index;	/* (a, b) -> codes[] */
 	uint64_t uncovered;	/* user samples in anonymous memory no source covers */
 	BT_VEC(uint32_t) uncovered_pids;
 	bool finished;		/* the first read is over: count nothing more */
@@ -41,8 +43,10 @@ struct bt_pjit {
 static struct bt_pjit *
 pjit(struct bt_profile *p)
 {
-	if (p->jit == NULL)
+	if (p->jit == NULL) {
 		p->jit = bt_xcalloc(1, sizeof(*p->jit));
+		bt_hash_init(&p->jit->code_index, 0);
+	}
 	return p->jit;
 }
 
@@ -146,24 +150,6 @@ bt_pjit_open(struct bt_profile *p, uint32_t pid, bool times)
 	}
 }
 
-static void
-rehash(struct bt_pjit *j)
-{
-	struct key_slot *old = j->slots;
-	size_t n = j->nslots, i;
-
-	j->nslots = n ? n * 2 : 256;
-	j->slots = bt_xcalloc(j->nslots, sizeof(*j->slots));
-	for (i = 0; i < n; i++)
-		if (old[i].module) {
-			size_t h = bt_hash64(old[i].a ^ bt_hash64(old[i].b)) & (j->nslots - 1);
-			while (j->slots[h].module)
-				h = (h + 1) & (j->nslots - 1);
-			j->slots[h] = old[i];
-		}
-	free(old);
-}
-
 /* A name from a runtime's file, made safe for terminals (bt_text_safe). */
 static char *
 clean_name(const char *name)
@@ -180,16 +166,15 @@ static uint32_t
 code_module(struct bt_profile *p, const struct bt_jit_code *c)
 {
 	struct bt_pjit *j = p->jit;
-	uint64_t a = (uint64_t)c->src << 40 | c->idx, b = c->start;
+	struct code_key k = { (uint64_t)c->src << 40 | c->idx, c->start, 0 };
+	struct bt_hash_pos pos;
 	struct bt_module m;
-	size_t h;
+	uint32_t i;
 
-	if ((j->used + 1) * 2 > j->nslots)
-		rehash(j);
-	for (h = bt_hash64(a ^ bt_hash64(b)) & (j->nslots - 1); j->slots[h].module;
-	    h = (h + 1) & (j->nslots - 1))
-		if (j->slots[h].a == a && j->slots[h].b == b)
-			return j->slots[h].module - 1;
+	for (i = bt_hash_first(&j->code_index, bt_hash64(k.a ^ bt_hash64(k.b)), &pos);
+	    i != BT_HASH_NONE; i = bt_hash_next(&j->code_index, &pos))
+		if (j->codes.v[i].a == k.a && j->codes.v[i].b == k.b)
+			return j->codes.v[i].module;
 	memset(&m, 0, sizeof(m));
 	m.path = bt_xstrdup("[jit]");
 	m.kind = BT_MOD_JIT;
@@ -201,10 +186,9 @@ code_module(struct bt_profile *p, const struct bt_jit_code *c)
 		m.jit->e_machine = bt_jit_host_machine();
 	m.jit_name = clean_name(c->name);
 	BT_VEC_PUSH(p->modules, m);
-	j->slots[h].a = a;
-	j->slots[h].b = b;
-	j->slots[h].module = (uint32_t)p->modules.n;
-	j->used++;
+	k.module = (uint32_t)p->modules.n - 1;
+	BT_VEC_PUSH(j->codes, k);
+	bt_hash_add(&j->code_index, &pos, (uint32_t)j->codes.n - 1);
 	bt_jitset_src(j->set, c->src)->sampled++;
 	return (uint32_t)(p->modules.n - 1);
 }
@@ -324,6 +308,7 @@ bt_pjit_free(struct bt_pjit *j)
 		free(j->mmapped.v[i].path);
 	BT_VEC_FREE(j->mmapped);
 	BT_VEC_FREE(j->uncovered_pids);
-	free(j->slots);
+	BT_VEC_FREE(j->codes);
+	bt_hash_release(&j->code_index);
 	free(j);
 }

@@ -11,6 +11,7 @@
 #include <time.h>
 
 #include "base.h"
+#include "hash.h"
 #include "perf/perfdata.h"
 #include "profile/chains.h"
 #include "profile/profile-int.h"
@@ -43,8 +44,7 @@ struct proc {
 
 struct procs {
 	BT_VEC(struct proc) v;
-	int *slots;		/* open addressing: pid -> index + 1 */
-	size_t nslots;
+	struct bt_hash index;	/* pid -> process */
 };
 
 struct bt_resolver {
@@ -54,42 +54,23 @@ struct bt_resolver {
 };
 
 static int
-proc_find(struct procs *ps, uint32_t pid)
+proc_find(struct procs *ps, uint32_t pid, struct bt_hash_pos *pos)
 {
-	size_t i;
+	uint32_t i;
 
-	if (ps->nslots == 0)
-		return -1;
-	for (i = bt_hash64(pid) & (ps->nslots - 1);; i = (i + 1) & (ps->nslots - 1)) {
-		int s = ps->slots[i];
-		if (s == 0)
-			return -1;
-		if (ps->v.v[s - 1].pid == pid)
-			return s - 1;
-	}
-}
-
-static void
-proc_rehash(struct procs *ps)
-{
-	size_t i, j;
-
-	free(ps->slots);
-	ps->nslots = ps->nslots ? ps->nslots * 2 : 64;
-	ps->slots = bt_xcalloc(ps->nslots, sizeof(int));
-	for (i = 0; i < ps->v.n; i++) {
-		j = bt_hash64(ps->v.v[i].pid) & (ps->nslots - 1);
-		while (ps->slots[j])
-			j = (j + 1) & (ps->nslots - 1);
-		ps->slots[j] = (int)i + 1;
-	}
+	for (i = bt_hash_first(&ps->index, bt_hash64(pid), pos); i != BT_HASH_NONE;
+	    i = bt_hash_next(&ps->index, pos))
+		if (ps->v.v[i].pid == pid)
+			return (int)i;
+	return -1;
 }
 
 /* The process pid, created if new (a process first seen as itself has no parent). */
 static int
 proc_get(struct procs *ps, uint32_t pid)
 {
-	int i = proc_find(ps, pid);
+	struct bt_hash_pos pos;
+	int i = proc_find(ps, pid, &pos);
 	struct proc p;
 
 	if (i >= 0)
@@ -98,14 +79,7 @@ proc_get(struct procs *ps, uint32_t pid)
 	p.pid = pid;
 	p.parent = -1;
 	BT_VEC_PUSH(ps->v, p);
-	if ((ps->v.n) * 2 > ps->nslots)
-		proc_rehash(ps);
-	else {
-		size_t j = bt_hash64(pid) & (ps->nslots - 1);
-		while (ps->slots[j])
-			j = (j + 1) & (ps->nslots - 1);
-		ps->slots[j] = (int)ps->v.n;
-	}
+	bt_hash_add(&ps->index, &pos, (uint32_t)ps->v.n - 1);
 	return (int)ps->v.n - 1;
 }
 
@@ -117,7 +91,7 @@ procs_release(struct procs *ps)
 	for (i = 0; i < ps->v.n; i++)
 		BT_VEC_FREE(ps->v.v[i].maps);
 	BT_VEC_FREE(ps->v);
-	free(ps->slots);
+	bt_hash_release(&ps->index);
 }
 
 uint32_t
@@ -251,7 +225,8 @@ apply_sideband(struct bt_profile *p, struct procs *ps, const struct sideband *s)
 static const struct map *
 resolve(struct procs *ps, uint32_t pid, uint64_t ip, uint64_t t)
 {
-	int pi = proc_find(ps, pid);
+	struct bt_hash_pos pos;
+	int pi = proc_find(ps, pid, &pos);
 	int depth = 0;
 
 	while (pi >= 0 && depth++ < 64) {
@@ -448,7 +423,8 @@ side_record(struct bt_profile *p, struct bt_pd_reader *r, struct bt_pd_event *ev
 		s->module = bt_profile_module(p, k, fn, bid, bsz);
 		if (bt_pjit_mmap(p, s->pid, fn)) {
 			/* a jitdump after the process's first JIT samples */
-			int pi = proc_find(&p->res->ps, s->pid);
+			struct bt_hash_pos pos;
+			int pi = proc_find(&p->res->ps, s->pid, &pos);
 			if (pi >= 0 && p->res->ps.v.v[pi].jit_open)
 				bt_pjit_open(p, s->pid, p->res->jit_times);
 		}
@@ -1019,6 +995,7 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 	if (btsec != NULL)
 		bt_meta_decode(btsec, btlen, &p->meta);
 	p->res = bt_xcalloc(1, sizeof(*p->res));
+	bt_hash_init(&p->res->ps.index, 0);
 	p->res->kmod = bt_profile_module(p, BT_MOD_KERNEL, "[kernel]", NULL, 0);
 	p->res->umod = bt_profile_module(p, BT_MOD_UNKNOWN, "[unknown]", NULL, 0);
 	p->event_samples = bt_xcalloc(ne, sizeof(uint64_t));
