@@ -120,15 +120,13 @@ heap_pop(struct pd_dir *d)
 static uint64_t
 rec_time(const struct bt_pd_reader *r, const uint8_t *p, size_t size)
 {
-	const struct bt_perf_layout *l = &r->layouts[0];
 	uint32_t type = pd_g32(r, p);
 
 	if (type == PERF_RECORD_SAMPLE)
 		return bt_pd_sample_time(r, p, size);
-	if (type >= BT_PD_HEADER_ATTR || !l->sample_id_all ||
-	    l->trailer_off[BT_PF_TIME] < 0 || size < 8 + (size_t)l->trailer_size)
+	if (type >= BT_PD_HEADER_ATTR)
 		return 0;
-	return pd_g64(r, p + size - l->trailer_size + l->trailer_off[BT_PF_TIME]);
+	return bt_perf_sample_id_time(&r->layouts[0], p, size, r->swapped);
 }
 
 /* err's message, said of file name. */

@@ -996,14 +996,16 @@ static int
 sample_attr(const struct bt_pd_reader *r, const uint8_t *p, size_t size,
 	    int *attr)
 {
-	int pos = r->layouts[0].id_pos, ai;
+	uint64_t id;
+	int ret, ai;
 
 	*attr = 0;
-	if (r->nattrs == 1 || pos < 0)
+	if (r->nattrs == 1)
 		return 0;
-	if (size < 16 + (size_t)pos * 8)
-		return -1;
-	ai = pd_attr_of_id(r, pd_g64(r, p + 8 + (size_t)pos * 8));
+	ret = bt_perf_sample_id(&r->layouts[0], p, size, r->swapped, &id);
+	if (ret <= 0)
+		return ret;
+	ai = pd_attr_of_id(r, id);
 	*attr = ai < 0 ? 0 : ai;
 	return 0;
 }
@@ -1186,14 +1188,11 @@ bt_pd_event_at(struct bt_pd_reader *r, const uint8_t *rec, size_t size,
 uint64_t
 bt_pd_sample_time(const struct bt_pd_reader *r, const uint8_t *rec, size_t size)
 {
-	int attr, off;
+	int attr;
 
 	if (sample_attr(r, rec, size, &attr) < 0)
 		return 0;
-	off = r->layouts[attr].off[BT_PF_TIME];
-	if (off < 0 || (size_t)off + 8 > size)
-		return 0;
-	return pd_g64(r, rec + off);
+	return bt_perf_sample_time(&r->layouts[attr], rec, size, r->swapped);
 }
 
 void

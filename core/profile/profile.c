@@ -569,7 +569,7 @@ take_sample(struct bt_profile *p, struct bt_pd_reader *r, struct sample_sink *k,
 	int i, n;
 
 	if (l != NULL) {
-		if (size < l->fixed_size) {
+		if (bt_perf_sample_brief(l, rec, size, &ev.sample) < 0) {
 			char where[384];
 
 			return bt_error_set(err, BT_EFORMAT,
@@ -579,22 +579,10 @@ take_sample(struct bt_profile *p, struct bt_pd_reader *r, struct sample_sink *k,
 		ev.type = PERF_RECORD_SAMPLE;
 		memcpy(&ev.misc, rec + 4, 2);
 		ev.attr = 0;
-		ev.sample.ip = 0;
-		ev.pid = ev.tid = ev.cpu = 0;
-		ev.time = 0;
-		ev.sample.period = l->fixed_period;
-		if (l->off[BT_PF_IP] >= 0)
-			memcpy(&ev.sample.ip, rec + l->off[BT_PF_IP], 8);
-		if (l->off[BT_PF_TID] >= 0) {
-			memcpy(&ev.pid, rec + l->off[BT_PF_TID], 4);
-			memcpy(&ev.tid, rec + l->off[BT_PF_TID] + 4, 4);
-		}
-		if (l->off[BT_PF_TIME] >= 0)
-			memcpy(&ev.time, rec + l->off[BT_PF_TIME], 8);
-		if (l->off[BT_PF_CPU] >= 0)
-			memcpy(&ev.cpu, rec + l->off[BT_PF_CPU], 4);
-		if (l->off[BT_PF_PERIOD] >= 0)
-			memcpy(&ev.sample.period, rec + l->off[BT_PF_PERIOD], 8);
+		ev.pid = ev.sample.pid;
+		ev.tid = ev.sample.tid;
+		ev.cpu = ev.sample.cpu;
+		ev.time = ev.sample.time;
 	} else if (bt_pd_event_at(r, rec, size, at, &ev, err) < 0)
 		return -BT_EFORMAT;
 	if (!resolve_sample(p, &ev, &smp))
