@@ -14,7 +14,7 @@
 #include "hash.h"
 #include "perf/perfdata.h"
 #include "profile/chains.h"
-#include "profile/profile-int.h"
+#include "profile/profile.h"
 #include "unwind/unwind.h"
 
 struct bt_chains {
@@ -49,13 +49,10 @@ void
 bt_chains_init(struct bt_profile *p, const struct bt_pd_reader *r)
 {
 	struct bt_chains *c = bt_xcalloc(1, sizeof(*c));
-	const struct bt_pd_buildid *ids;
-	size_t nids = bt_pd_buildids(r, &ids);
 
-	c->u = bt_unwinder_new();
+	c->u = bt_unwinder_new(p->machine);
 	if (p->meta.vdso != NULL)
 		bt_unwinder_set_vdso(c->u, p->meta.vdso, p->meta.vdso_len);
-	bt_unwinder_set_buildids(c->u, ids, nids);
 	BT_VEC_PUSH(c->start, 0);
 	bt_hash_init(&c->loc_index, 512);
 	bt_hash_init(&c->chain_index, 512);
@@ -77,20 +74,6 @@ bt_chains_free(struct bt_profile *p)
 	bt_hash_release(&c->chain_index);
 	free(c);
 	p->chains = NULL;
-}
-
-void
-bt_chains_event(struct bt_profile *p, const struct bt_pd_event *ev)
-{
-	if (p->chains != NULL)
-		bt_unwinder_event(p->chains->u, ev);
-}
-
-void
-bt_chains_upto(struct bt_profile *p, uint64_t t)
-{
-	if (p->chains != NULL)
-		bt_unwinder_upto(p->chains->u, t);
 }
 
 static uint64_t

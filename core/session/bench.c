@@ -21,7 +21,7 @@
 #include "benchtui/bench.h"
 #include "harness/harness.h"
 #include "profile/chains.h"
-#include "profile/profile-int.h"
+#include "profile/profile.h"
 #include "session/session-int.h"
 #include "symbols/symbols.h"
 

@@ -10,7 +10,7 @@
 #include "annotate/annotate.h"
 #include "base.h"
 #include "benchtui/session.h"
-#include "profile/profile-int.h"
+#include "profile/profile.h"
 
 struct bt_msyms;
 struct bt_srccache;
