@@ -64,33 +64,38 @@ void bt_hash_add(struct bt_hash *h, const struct bt_hash_pos *pos,
 /* Add index under hash without looking (the caller knows it is new). */
 void bt_hash_put(struct bt_hash *h, uint64_t hash, uint32_t index);
 
-/* The next candidate from pos on (an index whose hash may be the one). */
+/* The candidate at pos or after it: an index whose hash may be the one. */
 static inline uint32_t
-bt_hash_next(const struct bt_hash *h, struct bt_hash_pos *pos)
+bt_hash_probe(const struct bt_hash *h, struct bt_hash_pos *pos)
 {
-	for (;; pos->i = (pos->i + 1) & h->mask) {
-		uint64_t s = h->slots[pos->i];
+	uint64_t s;
 
-		if (s == 0)
-			return BT_HASH_NONE;
-		if ((uint32_t)(s >> 32) == pos->tag) {
-			uint32_t index = (uint32_t)s - 1;
-			pos->i = (pos->i + 1) & h->mask;
-			return index;
-		}
+	while ((s = h->slots[pos->i]) != 0) {
+		if ((uint32_t)(s >> 32) == pos->tag)
+			return (uint32_t)s - 1;
+		pos->i = (pos->i + 1) & h->mask;
 	}
+	return BT_HASH_NONE;
 }
 
 /*
  * The first candidate for hash (BT_HASH_NONE: none, and pos is where to
- * add it). A candidate returned moves pos past it.
+ * add it).
  */
 static inline uint32_t
 bt_hash_first(const struct bt_hash *h, uint64_t hash, struct bt_hash_pos *pos)
 {
 	pos->tag = (uint32_t)(hash >> 32);
 	pos->i = pos->tag & h->mask;
-	return bt_hash_next(h, pos);
+	return bt_hash_probe(h, pos);
+}
+
+/* The next candidate after the one pos is at. */
+static inline uint32_t
+bt_hash_next(const struct bt_hash *h, struct bt_hash_pos *pos)
+{
+	pos->i = (pos->i + 1) & h->mask;
+	return bt_hash_probe(h, pos);
 }
 
 #endif

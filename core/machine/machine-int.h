@@ -20,7 +20,23 @@ void bt_maps_add(struct bt_maps *ms, const struct bt_map *map);
 /* Every mapping ends at t (exec). */
 void bt_maps_end(struct bt_maps *ms, uint64_t t);
 /* The mapping that held ip at time t (the latest of several), or NULL. */
-const struct bt_map *bt_maps_find(struct bt_maps *ms, uint64_t ip, uint64_t t);
+const struct bt_map *bt_maps_scan(struct bt_maps *ms, uint64_t ip, uint64_t t);
+
+static inline bool
+bt_map_holds(const struct bt_map *m, uint64_t ip, uint64_t t)
+{
+	return ip >= m->start && ip < m->end && t >= m->t_start && t < m->t_end;
+}
+
+/* bt_maps_scan(), the last mapping found first: samples come in runs. */
+static inline const struct bt_map *
+bt_maps_find(struct bt_maps *ms, uint64_t ip, uint64_t t)
+{
+	/* a later map over the same range would have ended the last one found */
+	if (ms->last_hit < ms->v.n && bt_map_holds(&ms->v.v[ms->last_hit], ip, t))
+		return &ms->v.v[ms->last_hit];
+	return bt_maps_scan(ms, ip, t);
+}
 void bt_maps_release(struct bt_maps *ms);
 
 /* One process: a pid from its first record on. */

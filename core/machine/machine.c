@@ -321,6 +321,7 @@ bt_machine_apply(struct bt_machine *m, const struct bt_pd_event *ev,
 		map.t_start = ev->time;
 		map.t_end = UINT64_MAX;
 		map.module = module;
+		map.anon = m->mods->v[module].kind == BT_MOD_ANON;
 		bt_maps_add(&pr->maps, &map);
 		m->gen++;
 		return;
@@ -330,38 +331,57 @@ bt_machine_apply(struct bt_machine *m, const struct bt_pd_event *ev,
 /* Lookups. */
 
 /*
- * The mapping that held ip in process pi at time t: its own, else (before
- * its first exec) its parent's at the fork.
+ * The mapping that held ip in process pi at time t when pi itself had
+ * none there: before its first exec, its parent's at the fork.
  */
-static const struct bt_map *
-find(struct bt_machine *m, int pi, uint64_t ip, uint64_t t)
+static __attribute__((noinline)) const struct bt_map *
+find_inherited(struct bt_machine *m, int pi, uint64_t ip, uint64_t t)
 {
 	int depth = 0;
 
-	while (pi >= 0 && depth++ < 64) {
+	while (depth++ < 64) {
 		struct proc *pr = &m->procs.v[pi];
-		const struct bt_map *best = bt_maps_find(&pr->maps, ip, t);
+		const struct bt_map *best;
 
-		if (best != NULL)
-			return best;
 		/* before its first exec, a child runs its parent's code */
 		if (pr->parent < 0 || (pr->exec_time && t >= pr->exec_time))
 			return NULL;
 		if (t > pr->fork_time)
 			t = pr->fork_time;
 		pi = pr->parent;
+		best = bt_maps_find(&m->procs.v[pi].maps, ip, t);
+		if (best != NULL)
+			return best;
 	}
 	return NULL;
+}
+
+/*
+ * The mapping that held ip in process pid at time t (its own, else its
+ * parent's), the last process asked about first: samples come in runs.
+ */
+static inline const struct bt_map *
+lookup(struct bt_machine *m, uint32_t pid, uint64_t ip, uint64_t t)
+{
+	struct bt_hash_pos pos;
+	int pi = m->last_proc;
+
+	const struct bt_map *map;
+
+	if (pi < 0 || m->procs.v[pi].pid != pid) {
+		pi = proc_find(m, pid, &pos);
+		if (pi < 0)
+			return NULL;
+		m->last_proc = pi;
+	}
+	map = bt_maps_find(&m->procs.v[pi].maps, ip, t);
+	return map != NULL ? map : find_inherited(m, pi, ip, t);
 }
 
 const struct bt_map *
 bt_machine_find(struct bt_machine *m, uint32_t pid, uint64_t ip, uint64_t t)
 {
-	int pi = bt_machine_proc(m, pid);
-
-	if (pi >= 0)
-		m->last_proc = pi;
-	return find(m, pi, ip, t);
+	return lookup(m, pid, ip, t);
 }
 
 void
@@ -398,7 +418,7 @@ place(const struct bt_machine *m, const struct bt_map *map, uint64_t ip,
 		return;
 	}
 	*module = map->module;
-	if (m->mods->v[map->module].kind != BT_MOD_ANON)
+	if (!map->anon)
 		*off = ip - map->start + map->pgoff;
 }
 
@@ -406,27 +426,35 @@ void
 bt_machine_resolve(struct bt_machine *m, uint32_t pid, uint64_t ip, uint64_t t,
 		   uint32_t *module, uint64_t *off)
 {
-	place(m, bt_machine_find(m, pid, ip, t), ip, module, off);
+	place(m, lookup(m, pid, ip, t), ip, module, off);
+}
+
+/* resolve_code() where anonymous memory (or none) holds ip: JIT code? */
+static __attribute__((noinline)) void
+resolve_jit(struct bt_machine *m, uint32_t pid, uint64_t ip, uint64_t t,
+	    const struct bt_map *map, uint32_t *module, uint64_t *off)
+{
+	/* its sources are read the first time it may be */
+	int pi = bt_machine_proc_get(m, pid);
+
+	if (!m->procs.v[pi].jit_open) {
+		m->procs.v[pi].jit_open = true;
+		bt_mjit_open(m, pi);
+	}
+	if (!bt_mjit_resolve(m, pi, ip, t, map != NULL, module, off))
+		place(m, map, ip, module, off);
 }
 
 void
 bt_machine_resolve_code(struct bt_machine *m, uint32_t pid, uint64_t ip,
 			uint64_t t, uint32_t *module, uint64_t *off)
 {
-	const struct bt_map *map = bt_machine_find(m, pid, ip, t);
+	const struct bt_map *map = lookup(m, pid, ip, t);
 
-	if (map == NULL || m->mods->v[map->module].kind == BT_MOD_ANON) {
-		/* JIT code? its sources are read the first time it may be */
-		int pi = bt_machine_proc_get(m, pid);
-
-		if (!m->procs.v[pi].jit_open) {
-			m->procs.v[pi].jit_open = true;
-			bt_mjit_open(m, pi);
-		}
-		if (bt_mjit_resolve(m, pi, ip, t, map != NULL, module, off))
-			return;
-	}
-	place(m, map, ip, module, off);
+	if (map == NULL || map->anon)
+		resolve_jit(m, pid, ip, t, map, module, off);
+	else
+		place(m, map, ip, module, off);
 }
 
 const struct bt_module *

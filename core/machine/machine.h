@@ -81,11 +81,13 @@ void bt_modules_release(struct bt_modules *mods);
  * @pgoff: the file offset at @start (0 for anonymous memory)
  * @t_start, @t_end: from when, until when (UINT64_MAX: to the end)
  * @module: what it maps
+ * @anon: the module is anonymous memory (BT_MOD_ANON): no file offsets
  */
 struct bt_map {
 	uint64_t start, end, pgoff;
 	uint64_t t_start, t_end;
 	uint32_t module;
+	bool anon;
 };
 
 struct bt_machine;

@@ -55,24 +55,15 @@ bt_maps_end(struct bt_maps *ms, uint64_t t)
 			ms->v.v[i].t_end = t;
 }
 
-static bool
-holds(const struct bt_map *m, uint64_t ip, uint64_t t)
-{
-	return ip >= m->start && ip < m->end && t >= m->t_start && t < m->t_end;
-}
-
 const struct bt_map *
-bt_maps_find(struct bt_maps *ms, uint64_t ip, uint64_t t)
+bt_maps_scan(struct bt_maps *ms, uint64_t ip, uint64_t t)
 {
 	const struct bt_map *best = NULL;
 	size_t i;
 
-	/* a later map over the same range would have ended the last one found */
-	if (ms->last_hit < ms->v.n && holds(&ms->v.v[ms->last_hit], ip, t))
-		return &ms->v.v[ms->last_hit];
 	for (i = 0; i < ms->v.n; i++) {
 		const struct bt_map *m = &ms->v.v[i];
-		if (holds(m, ip, t) && (best == NULL || m->t_start >= best->t_start)) {
+		if (bt_map_holds(m, ip, t) && (best == NULL || m->t_start >= best->t_start)) {
 			best = m;
 			ms->last_hit = i;
 		}

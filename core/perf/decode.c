@@ -214,7 +214,7 @@ pd_event_at(struct bt_pd_reader *r, const uint8_t *rec, size_t size,
 }
 
 uint64_t
-pd_sample_time(const struct bt_pd_reader *r, const uint8_t *rec, size_t size)
+pd_sample_time_of(const struct bt_pd_reader *r, const uint8_t *rec, size_t size)
 {
 	int attr;
 

@@ -172,8 +172,15 @@ void pd_seek(struct bt_pd_reader *r, uint64_t pos);
 int pd_event_at(struct bt_pd_reader *r, const uint8_t *rec, size_t size,
 		uint64_t at, struct bt_pd_event *ev, struct bt_error *err);
 /* The time of a raw sample record, without decoding it (0: none). */
-uint64_t pd_sample_time(const struct bt_pd_reader *r, const uint8_t *rec,
-			size_t size);
+uint64_t pd_sample_time_of(const struct bt_pd_reader *r, const uint8_t *rec,
+			   size_t size);
+static inline uint64_t
+pd_sample_time(const struct bt_pd_reader *r, const uint8_t *rec, size_t size)
+{
+	if (r->nattrs == 1)	/* the common case: no id to look up */
+		return bt_perf_sample_time(&r->layouts[0], rec, size, r->swapped);
+	return pd_sample_time_of(r, rec, size);
+}
 /*
  * Does the record pd_next_raw() returned last stay at its address until
  * bt_pd_close()? (Yes unless it came out of compressed data.)

@@ -334,17 +334,6 @@ bt_perf_sample_id(const struct bt_perf_layout *l, const uint8_t *rec,
 }
 
 uint64_t
-bt_perf_sample_time(const struct bt_perf_layout *l, const uint8_t *rec,
-		    size_t size, bool swapped)
-{
-	int off = l->off[BT_PF_TIME];
-
-	if (off < 0 || (size_t)off + 8 > size)
-		return 0;
-	return bt_perf_get64(rec + off, swapped);
-}
-
-uint64_t
 bt_perf_sample_id_time(const struct bt_perf_layout *l, const uint8_t *rec,
 		       size_t size, bool swapped)
 {

@@ -165,12 +165,21 @@ size_t bt_perf_sample_id_parse(const struct bt_perf_layout *l, const uint8_t *re
  */
 int bt_perf_sample_id(const struct bt_perf_layout *l, const uint8_t *rec,
 		      size_t size, bool swapped, uint64_t *id);
-/* The time of a sample (0: it has none, or the record is too short). */
-uint64_t bt_perf_sample_time(const struct bt_perf_layout *l, const uint8_t *rec,
-			     size_t size, bool swapped);
 /* The time in the sample_id trailer of a side-band record (0: none). */
 uint64_t bt_perf_sample_id_time(const struct bt_perf_layout *l,
 				const uint8_t *rec, size_t size, bool swapped);
+
+/* The time of a sample (0: it has none, or the record is too short). */
+static inline uint64_t
+bt_perf_sample_time(const struct bt_perf_layout *l, const uint8_t *rec,
+		    size_t size, bool swapped)
+{
+	int off = l->off[BT_PF_TIME];
+
+	if (off < 0 || (size_t)off + 8 > size)
+		return 0;
+	return bt_perf_get64(rec + off, swapped);
+}
 
 /*
  * The brief decode, for a reader of many samples that needs few fields
@@ -188,21 +197,27 @@ bt_perf_sample_brief(const struct bt_perf_layout *l, const uint8_t *rec,
 		return -1;
 	s->present = l->brief;
 	s->swapped = false;
-	s->ip = s->time = 0;
-	s->pid = s->tid = s->cpu = 0;
-	s->period = l->fixed_period;
 	if (l->off[BT_PF_IP] >= 0)
 		memcpy(&s->ip, rec + l->off[BT_PF_IP], 8);
+	else
+		s->ip = 0;
 	if (l->off[BT_PF_TID] >= 0) {
 		memcpy(&s->pid, rec + l->off[BT_PF_TID], 4);
 		memcpy(&s->tid, rec + l->off[BT_PF_TID] + 4, 4);
-	}
+	} else
+		s->pid = s->tid = 0;
 	if (l->off[BT_PF_TIME] >= 0)
 		memcpy(&s->time, rec + l->off[BT_PF_TIME], 8);
+	else
+		s->time = 0;
 	if (l->off[BT_PF_CPU] >= 0)
 		memcpy(&s->cpu, rec + l->off[BT_PF_CPU], 4);
+	else
+		s->cpu = 0;
 	if (l->off[BT_PF_PERIOD] >= 0)
 		memcpy(&s->period, rec + l->off[BT_PF_PERIOD], 8);
+	else
+		s->period = l->fixed_period;
 	return 0;
 }
 
