@@ -179,7 +179,7 @@ read_words(uint64_t rf, const uint8_t *p, const uint8_t *end, bool swapped)
 #define NEED(nb) do { if ((uint64_t)(end - *pp) < (uint64_t)(nb)) return -1; } while (0)
 
 /* A REGS_USER or REGS_INTR block (abi, then a u64 per bit of the mask). */
-static int
+static inline int
 parse_regs(const struct bt_perf_layout *l, enum bt_perf_field f,
 	   const uint8_t **pp, const uint8_t *end, bool swapped,
 	   struct bt_perf_sample *s)
@@ -203,7 +203,7 @@ parse_regs(const struct bt_perf_layout *l, enum bt_perf_field f,
 }
 
 /* A u64 count of bytes, then the bytes (AUX; STACK_USER, then its dyn_size). */
-static int
+static inline int
 parse_bytes(struct bt_perf_array *a, const uint8_t **pp, const uint8_t *end,
 	    bool swapped, uint64_t *dyn_size)
 {
@@ -225,7 +225,7 @@ parse_bytes(struct bt_perf_array *a, const uint8_t **pp, const uint8_t *end,
 }
 
 /* One field after the fixed ones, at *pp: decoded, *pp moved past it. */
-static int
+static inline int
 parse_field(const struct bt_perf_layout *l, enum bt_perf_field f,
 	    const uint8_t **pp, const uint8_t *end, bool swapped,
 	    struct bt_perf_sample *s)

@@ -346,19 +346,7 @@ check_regions(struct bt_unwind_space *s, uint64_t t, uint64_t gen)
 /* Memory: the stack copy, else the module files. */
 
 bool
-bt_space_read_stack(const struct bt_unwind_space *s, uint64_t addr, uint64_t *val)
-{
-	uint64_t off = addr - s->sp;
-
-	if (addr < s->sp || off > s->cur->stack_size ||
-	    s->cur->stack_size - off < sizeof(*val))
-		return false;
-	memcpy(val, s->cur->stack + off, sizeof(*val));
-	return true;
-}
-
-static bool
-read_module(struct bt_unwind_space *s, uint64_t addr, uint64_t *val)
+bt_space_read_module(struct bt_unwind_space *s, uint64_t addr, uint64_t *val)
 {
 	Dwfl_Module *mod = dwfl_addrmodule(s->dwfl, addr);
 	Dwarf_Addr bias;
@@ -382,12 +370,6 @@ read_module(struct bt_unwind_space *s, uint64_t addr, uint64_t *val)
 		}
 	}
 	return false;
-}
-
-bool
-bt_space_read(struct bt_unwind_space *s, uint64_t addr, uint64_t *val)
-{
-	return bt_space_read_stack(s, addr, val) || read_module(s, addr, val);
 }
 
 static bool

@@ -7,6 +7,7 @@
 #define BENCHTUI_UNWIND_INT_H
 
 #include <elfutils/libdwfl.h>
+#include <string.h>
 
 #include "base.h"
 #include "unwind/unwind.h"
@@ -89,10 +90,30 @@ int bt_space_ready(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 void bt_space_module(struct bt_unwind_space *s, uint64_t addr);
 /* Is addr in a mapping of a file (or the vDSO image) at the sample's time? */
 bool bt_space_mapped(struct bt_unwind_space *s, uint64_t addr);
+/* Memory of the current sample: its stack copy (read on every step, inline). */
+static inline bool
+bt_space_read_stack(const struct bt_unwind_space *s, uint64_t addr,
+		    uint64_t *val)
+{
+	uint64_t off = addr - s->sp;
+
+	if (addr < s->sp || off > s->cur->stack_size ||
+	    s->cur->stack_size - off < sizeof(*val))
+		return false;
+	memcpy(val, s->cur->stack + off, sizeof(*val));
+	return true;
+}
+
+/* The module files' bytes at addr (what is not on the stack). */
+bool bt_space_read_module(struct bt_unwind_space *s, uint64_t addr,
+			  uint64_t *val);
+
 /* Memory: the stack copy, else the module files. */
-bool bt_space_read_stack(const struct bt_unwind_space *s, uint64_t addr,
-			 uint64_t *val);
-bool bt_space_read(struct bt_unwind_space *s, uint64_t addr, uint64_t *val);
+static inline bool
+bt_space_read(struct bt_unwind_space *s, uint64_t addr, uint64_t *val)
+{
+	return bt_space_read_stack(s, addr, val) || bt_space_read_module(s, addr, val);
+}
 /* Libdwfl's frame walk of the current sample (dwfl_getthread_frames). */
 int bt_space_frames(struct bt_unwind_space *s, pid_t tid,
 		    int (*cb)(Dwfl_Frame *state, void *arg), void *arg);

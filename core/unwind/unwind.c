@@ -10,15 +10,6 @@
 
 #include "unwind/unwind-int.h"
 
-bool
-bt_unwind_reg(const struct bt_unwind_regs *r, unsigned reg, uint64_t *val)
-{
-	if (reg >= 64 || !(r->mask >> reg & 1) || r->regs == NULL)
-		return false;
-	*val = r->regs[__builtin_popcountll(r->mask & ((1ULL << reg) - 1))];
-	return true;
-}
-
 int
 bt_unwind_regs_from_sample(struct bt_unwind_regs *r, const struct bt_perf_layout *l,
 			   const struct bt_perf_sample *s, uint64_t regbuf[64])

@@ -98,7 +98,14 @@ int bt_unwind_regs_from_sample(struct bt_unwind_regs *r,
 			       const struct bt_perf_layout *l,
 			       const struct bt_perf_sample *s, uint64_t regbuf[64]);
 /* The value of perf register reg (BT_REG_*); false when not recorded. */
-bool bt_unwind_reg(const struct bt_unwind_regs *r, unsigned reg, uint64_t *val);
+static inline bool
+bt_unwind_reg(const struct bt_unwind_regs *r, unsigned reg, uint64_t *val)
+{
+	if (reg >= 64 || !(r->mask >> reg & 1) || r->regs == NULL)
+		return false;
+	*val = r->regs[__builtin_popcountll(r->mask & ((1ULL << reg) - 1))];
+	return true;
+}
 
 /**
  * struct bt_callchain - PERF_SAMPLE_CALLCHAIN split at its PERF_CONTEXT_*
