@@ -17,6 +17,13 @@ bt_profile_resolve(struct bt_profile *p, uint32_t pid, uint64_t ip, uint64_t t,
 	bt_machine_resolve(p->machine, pid, ip, t, module, off);
 }
 
+uint32_t
+bt_profile_module(struct bt_profile *p, enum bt_mod_kind kind, const char *path,
+		  const uint8_t *bid, size_t bid_size)
+{
+	return bt_modules_get(&p->modules, kind, path, bid, bid_size);
+}
+
 static char *
 join_command(char *const *argv, size_t argc)
 {

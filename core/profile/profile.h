@@ -89,6 +89,9 @@ int bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 void bt_profile_resolve(struct bt_profile *p, uint32_t pid, uint64_t ip,
 			uint64_t t, uint32_t *module, uint64_t *off);
 
+/* Module index by kind+path (bt_modules_get on p's table); created if new. */
+uint32_t bt_profile_module(struct bt_profile *p, enum bt_mod_kind kind,
+			   const char *path, const uint8_t *bid, size_t bid_size);
 /* Build a profile from an open reader (the fuzz target calls this). */
 struct bt_pd_reader;
 struct bt_profile *bt_profile_read(struct bt_pd_reader *r, const char *path,

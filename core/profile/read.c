@@ -7,7 +7,6 @@
  * (module, offset), its call chain unwound and interned, and counted.
  */
 #include <string.h>
-#include <sys/mman.h>
 
 #include "perf/ordered.h"
 #include "perf/perfdata.h"
