@@ -29,6 +29,11 @@ struct cand {
 	int skip;
 };
 
+struct cands {
+	struct cand *v;
+	size_t n, alloc;
+};
+
 /* The anonymous executable mappings of pid, sorted (the kernel lists them so). */
 struct ranges {
 	struct range *v;
@@ -152,20 +157,113 @@ put64(struct bt_strbuf *sb, uint64_t v)
 	put(sb, &v, sizeof(v));
 }
 
+/* The candidates: the map's entries in anonymous code, those overlapped by a later one marked. */
+static void
+candidates(const struct bt_perfmap_entry *e, size_t n, const struct ranges *maps,
+	   struct cands *c, struct bt_jit_copy_stats *st)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++) {
+		struct cand k = { e[i].start, e[i].start + e[i].size, i, 0 };
+		if (!inside(maps->v, maps->n, k.start, k.end)) {
+			st->not_anon++;
+			continue;
+		}
+		BT_VEC_PUSH(*c, k);
+	}
+	/* of entries that overlap, memory holds the code written last */
+	if (c->n > 1)
+		bt_qsort(c->v, c->n, sizeof(*c->v), cand_cmp);
+	for (i = 0; i < c->n; i++)
+		for (j = i + 1; j < c->n && c->v[j].start < c->v[i].end; j++) {
+			if (c->v[i].idx < c->v[j].idx)
+				c->v[i].skip = 1;
+			else
+				c->v[j].skip = 1;
+		}
+	if (c->n > 1)
+		bt_qsort(c->v, c->n, sizeof(*c->v), idx_cmp);
+}
+
+/* The jitdump's header: pid's, written now. */
+static void
+put_header(struct bt_strbuf *sb, pid_t pid)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	put32(sb, BT_JITDUMP_MAGIC);
+	put32(sb, 1);				/* version */
+	put32(sb, BT_JITDUMP_HEADER_SIZE);
+	put32(sb, bt_jit_host_machine());
+	put32(sb, 0);				/* reserved */
+	put32(sb, (uint32_t)pid);
+	put64(sb, (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
+	put64(sb, 0);				/* flags */
+}
+
+/* A CODE_LOAD of entry x, its code in buf. */
+static void
+put_load(struct bt_strbuf *sb, pid_t pid, const struct bt_perfmap_entry *x,
+	 const uint8_t *buf, uint32_t total)
+{
+	put32(sb, BT_JIT_CODE_LOAD);
+	put32(sb, total);
+	put64(sb, 0);			/* time: not known */
+	put32(sb, (uint32_t)pid);
+	put32(sb, (uint32_t)pid);
+	put64(sb, x->start);		/* vma */
+	put64(sb, x->start);		/* code_addr */
+	put64(sb, x->size);
+	put64(sb, (uint64_t)x->line);	/* code_index: the map's line */
+	put(sb, x->name, strlen(x->name) + 1);
+	put(sb, buf, (size_t)x->size);
+}
+
+/* sb into out_path, through out_path.tmp. */
+static long
+write_dump(const struct bt_strbuf *sb, const char *out_path, struct bt_error *err)
+{
+	char *tmp = bt_xasprintf("%s.tmp", out_path);
+	long ret = 0;
+	int fd, bad, ee;
+
+	unlink(tmp);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0) {
+		ret = bt_error_errno(err, BT_EIO, errno, "cannot write '%s'", tmp);
+		goto out;
+	}
+	bad = bt_write_all(fd, sb->buf, sb->len) < 0;
+	if (close(fd) != 0 || bad) {
+		ee = errno;
+		unlink(tmp);
+		ret = bt_error_errno(err, BT_EIO, ee, "cannot write '%s'", tmp);
+		goto out;
+	}
+	if (rename(tmp, out_path) != 0) {
+		ee = errno;
+		unlink(tmp);
+		ret = bt_error_errno(err, BT_EIO, ee, "cannot write '%s'", out_path);
+	}
+out:
+	free(tmp);
+	return ret;
+}
+
 long
 bt_jit_copy(pid_t pid, const char *map_path, const char *out_path,
 	    uint64_t cap, struct bt_jit_copy_stats *st, struct bt_error *err)
 {
 	struct ranges maps = { 0 };
-	BT_VEC(struct cand) c = { 0 };
+	struct cands c = { 0 };
 	struct bt_strbuf sb = BT_STRBUF_INIT;
 	const struct bt_perfmap_entry *e;
 	struct bt_perfmap *m;
-	struct timespec ts;
 	uint8_t *buf = NULL;
-	size_t n, i, j, bufsz = 0;
-	char *tmp = NULL;
-	int memfd = -1, fd;
+	size_t n, i, bufsz = 0;
+	int memfd = -1;
 	long ret = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -179,40 +277,11 @@ bt_jit_copy(pid_t pid, const char *map_path, const char *out_path,
 		    "cannot read the mappings of process %d", (int)pid);
 		goto out;
 	}
-	for (i = 0; i < n; i++) {
-		struct cand k = { e[i].start, e[i].start + e[i].size, i, 0 };
-		if (!inside(maps.v, maps.n, k.start, k.end)) {
-			st->not_anon++;
-			continue;
-		}
-		BT_VEC_PUSH(c, k);
-	}
-	/* of entries that overlap, memory holds the code written last */
-	if (c.n > 1)
-		bt_qsort(c.v, c.n, sizeof(*c.v), cand_cmp);
-	for (i = 0; i < c.n; i++)
-		for (j = i + 1; j < c.n && c.v[j].start < c.v[i].end; j++) {
-			if (c.v[i].idx < c.v[j].idx)
-				c.v[i].skip = 1;
-			else
-				c.v[j].skip = 1;
-		}
-	if (c.n > 1)
-		bt_qsort(c.v, c.n, sizeof(*c.v), idx_cmp);
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	put32(&sb, BT_JITDUMP_MAGIC);
-	put32(&sb, 1);				/* version */
-	put32(&sb, BT_JITDUMP_HEADER_SIZE);
-	put32(&sb, bt_jit_host_machine());
-	put32(&sb, 0);				/* reserved */
-	put32(&sb, (uint32_t)pid);
-	put64(&sb, (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec);
-	put64(&sb, 0);				/* flags */
+	candidates(e, n, &maps, &c, st);
+	put_header(&sb, pid);
 	for (i = 0; i < c.n; i++) {
 		const struct bt_perfmap_entry *x = &e[c.v[i].idx];
-		size_t nl = strlen(x->name) + 1;
-		uint64_t total;
+		uint64_t total = 16 + 40 + strlen(x->name) + 1 + x->size;
 
 		if (c.v[i].skip) {
 			st->overlapped++;
@@ -230,52 +299,22 @@ bt_jit_copy(pid_t pid, const char *map_path, const char *out_path,
 			st->unreadable++;
 			continue;
 		}
-		total = 16 + 40 + nl + x->size;
 		if (total > UINT32_MAX) {
 			st->capped++;
 			continue;
 		}
-		put32(&sb, BT_JIT_CODE_LOAD);
-		put32(&sb, (uint32_t)total);
-		put64(&sb, 0);			/* time: not known */
-		put32(&sb, (uint32_t)pid);
-		put32(&sb, (uint32_t)pid);
-		put64(&sb, x->start);		/* vma */
-		put64(&sb, x->start);		/* code_addr */
-		put64(&sb, x->size);
-		put64(&sb, (uint64_t)x->line);	/* code_index: the map's line */
-		put(&sb, x->name, nl);
-		put(&sb, buf, (size_t)x->size);
+		put_load(&sb, pid, x, buf, (uint32_t)total);
 		st->copied++;
 		st->bytes += x->size;
 	}
 	if (st->copied == 0)
 		goto out;
-	tmp = bt_xasprintf("%s.tmp", out_path);
-	unlink(tmp);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0) {
-		ret = bt_error_errno(err, BT_EIO, errno, "cannot write '%s'", tmp);
-		goto out;
-	}
-	i = bt_write_all(fd, sb.buf, sb.len) < 0;
-	if (close(fd) != 0 || i) {
-		int ee = errno;
-		unlink(tmp);
-		ret = bt_error_errno(err, BT_EIO, ee, "cannot write '%s'", tmp);
-		goto out;
-	}
-	if (rename(tmp, out_path) != 0) {
-		int ee = errno;
-		unlink(tmp);
-		ret = bt_error_errno(err, BT_EIO, ee, "cannot write '%s'", out_path);
-		goto out;
-	}
-	ret = (long)st->copied;
+	ret = write_dump(&sb, out_path, err);
+	if (ret == 0)
+		ret = (long)st->copied;
 out:
 	if (memfd >= 0)
 		close(memfd);
-	free(tmp);
 	free(buf);
 	bt_strbuf_release(&sb);
 	BT_VEC_FREE(c);

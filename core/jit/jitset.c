@@ -14,8 +14,6 @@ struct src {
 
 struct bt_jitset {
 	BT_VEC(struct src) v;
-	uint32_t last_pid;	/* the sources of the last pid asked */
-	size_t last_lo, last_hi;
 };
 
 struct bt_jitset *
@@ -89,8 +87,6 @@ bt_jitset_add(struct bt_jitset *js, enum bt_jit_src_kind kind, uint32_t pid,
 	s.pub.pid = pid;
 	s.pub.kind = kind;
 	BT_VEC_PUSH(js->v, s);
-	js->last_pid = 0;
-	js->last_hi = 0;
 	return (long)(js->v.n - 1);
 }
 
@@ -104,18 +100,6 @@ struct bt_jit_src *
 bt_jitset_src(struct bt_jitset *js, size_t i)
 {
 	return &js->v.v[i].pub;
-}
-
-bool
-bt_jitset_has(const struct bt_jitset *js, enum bt_jit_src_kind kind,
-	      uint32_t pid)
-{
-	size_t i;
-
-	for (i = 0; js && i < js->v.n; i++)
-		if (js->v.v[i].pub.pid == pid && js->v.v[i].pub.kind == kind)
-			return true;
-	return false;
 }
 
 static bool
@@ -162,23 +146,8 @@ find_in(const struct src *s, size_t si, uint64_t addr, uint64_t time,
 }
 
 bool
-bt_jitset_find(const struct bt_jitset *js, uint32_t pid, uint64_t addr,
-	       uint64_t time, struct bt_jit_code *out)
+bt_jitset_find_in(const struct bt_jitset *js, size_t src, uint64_t addr,
+		  uint64_t time, struct bt_jit_code *out)
 {
-	size_t i;
-	int pass;
-
-	if (js == NULL)
-		return false;
-	/* dumps first (code, lines, times), then maps */
-	for (pass = 0; pass < 2; pass++)
-		for (i = 0; i < js->v.n; i++) {
-			const struct src *s = &js->v.v[i];
-			if (s->pub.pid != pid ||
-			    (pass == 0) != (s->pub.kind == BT_JIT_SRC_DUMP))
-				continue;
-			if (find_in(s, i, addr, time, out))
-				return true;
-		}
-	return false;
+	return src < js->v.n && find_in(&js->v.v[src], src, addr, time, out);
 }

@@ -1,8 +1,9 @@
 /*
  * The JIT code of a recording: every jitdump and perf map found for its
- * processes, asked "what code ran at this address of this process at this
- * time?" (docs/jit.md). A process's jitdumps are asked first (they carry
- * code, lines and times), then its perf maps (names and ranges only).
+ * processes, each asked "what code ran at this address at this time?"
+ * (docs/jit.md). Which sources a process has, and in what order they are
+ * asked (its jitdumps first: they carry code, lines and times; then its
+ * perf maps: names and ranges only), is the machine's (core/machine).
  */
 #ifndef BENCHTUI_JITSET_H
 #define BENCHTUI_JITSET_H
@@ -77,14 +78,11 @@ long bt_jitset_add(struct bt_jitset *js, enum bt_jit_src_kind kind,
 		   struct bt_error *err);
 size_t bt_jitset_nsrcs(const struct bt_jitset *js);
 struct bt_jit_src *bt_jitset_src(struct bt_jitset *js, size_t i);
-/* Is there a source of this kind for pid? */
-bool bt_jitset_has(const struct bt_jitset *js, enum bt_jit_src_kind kind,
-		   uint32_t pid);
 /*
- * The code of pid at addr at time (the samples' clock), into *out; false
- * when no source of pid covers addr.
+ * The code source src says was at addr at time (the samples' clock), into
+ * *out; false when it does not cover addr.
  */
-bool bt_jitset_find(const struct bt_jitset *js, uint32_t pid, uint64_t addr,
-		    uint64_t time, struct bt_jit_code *out);
+bool bt_jitset_find_in(const struct bt_jitset *js, size_t src, uint64_t addr,
+		       uint64_t time, struct bt_jit_code *out);
 
 #endif

@@ -14,7 +14,7 @@
 #include "benchtui/bench.h"
 #include "benchtui/lint.h"
 #include "lint/lint-int.h"
-#include "profile/profile-int.h"
+#include "profile/profile.h"
 #include "session/query.h"
 #include "symbols/symbols.h"
 

@@ -11,7 +11,7 @@
 
 #include "jit/jitset.h"
 #include "lint/lint-int.h"
-#include "profile/profile-int.h"
+#include "profile/profile.h"
 #include "session/query.h"
 #include "symbols/symbols.h"
 

@@ -14,7 +14,7 @@
 #include "benchtui/lint.h"
 #include "benchtui/view.h"
 #include "lint/lint-int.h"
-#include "profile/profile-int.h"
+#include "profile/profile.h"
 #include "session/query.h"
 #include "symbols/symbols.h"
 

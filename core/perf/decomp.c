@@ -12,7 +12,7 @@
  *
  * Memory: the stream is decompressed on demand into a fixed window
  * (ZBUF), never as a whole. The window keeps the last record returned
- * (bt_pd_seek can go back over it) and the unread bytes; both are at most
+ * (pd_seek can go back over it) and the unread bytes; both are at most
  * 64 KiB (a record's size is a u16), so after moving them to the front
  * there is always room to decompress into. zstd's own window is what the
  * frames ask for: perf's frames hold one drain of a ring buffer (the
@@ -28,7 +28,7 @@
 
 #define ZBUF (256u << 10)
 #define NO_LAST SIZE_MAX
-#define WINDOW_LOG_MAX 27	/* zstd's default limit (ZSTD_WINDOWLOG_LIMIT_DEFAULT) */
+#define PD_WINDOW_LOG_MAX 27	/* zstd's default limit (ZSTD_PD_WINDOWLOG_LIMIT_DEFAULT) */
 
 struct pd_zstream {
 	ZSTD_DStream *ds;
@@ -50,7 +50,7 @@ pd_z_new(void)
 	z->ds = ZSTD_createDStream();
 	if (z->ds == NULL)
 		bt_fatal_oom(ZBUF);
-	ZSTD_DCtx_setParameter(z->ds, ZSTD_d_windowLogMax, WINDOW_LOG_MAX);
+	ZSTD_DCtx_setParameter(z->ds, ZSTD_d_windowLogMax, PD_WINDOW_LOG_MAX);
 	z->buf = bt_xmalloc(ZBUF);
 	z->last = NO_LAST;
 	return z;

@@ -58,7 +58,7 @@ struct pd_dir {
 	size_t *heap;		/* files with a head, least (key, index) first */
 	size_t nheap;
 	size_t cur;		/* file of the record returned last, or NONE */
-	size_t held;		/* file whose pages are held (bt_pd_hold), or NONE */
+	size_t held;		/* file whose pages are held (pd_hold), or NONE */
 	bool primed;		/* every file's head was read since the rewind */
 	uint64_t tell;
 	uint32_t nrec;		/* records returned since the last round */
@@ -120,15 +120,13 @@ heap_pop(struct pd_dir *d)
 static uint64_t
 rec_time(const struct bt_pd_reader *r, const uint8_t *p, size_t size)
 {
-	const struct bt_perf_layout *l = &r->layouts[0];
 	uint32_t type = pd_g32(r, p);
 
 	if (type == PERF_RECORD_SAMPLE)
-		return bt_pd_sample_time(r, p, size);
-	if (type >= BT_PD_HEADER_ATTR || !l->sample_id_all ||
-	    l->trailer_off[BT_PF_TIME] < 0 || size < 8 + (size_t)l->trailer_size)
+		return pd_sample_time(r, p, size);
+	if (type >= BT_PD_HEADER_ATTR)
 		return 0;
-	return pd_g64(r, p + size - l->trailer_size + l->trailer_off[BT_PF_TIME]);
+	return bt_perf_sample_id_time(&r->layouts[0], p, size, r->swapped);
 }
 
 /* err's message, said of file name. */
@@ -163,8 +161,8 @@ advance(struct bt_pd_reader *r, size_t i, struct bt_error *err)
 	t = rec_time(r, f->rec, f->len);
 	if (t != 0)
 		f->key = t;
-	f->stable = bt_pd_stable(f->r);
-	f->next = bt_pd_tell(f->r);
+	f->stable = pd_stable(f->r);
+	f->next = pd_tell(f->r);
 	heap_push(d, i);
 	return 1;
 }
@@ -299,16 +297,6 @@ pd_dir_hold(struct bt_pd_reader *r, uint64_t pos)
 		d->f[i].r->hold = pos & (PD_ZPOS | PD_DIR_OFFSET);
 		d->held = i;
 	}
-}
-
-void
-pd_dir_skip_samples(struct bt_pd_reader *r, bool skip)
-{
-	size_t i;
-
-	for (i = 0; i < r->dir->n; i++)
-		if (r->dir->f[i].r != NULL)
-			bt_pd_skip_samples(r->dir->f[i].r, skip);
 }
 
 bool

@@ -14,6 +14,8 @@
 /* The end of a file benchtui wrote: u64 offset, u64 size of its own section, magic. */
 #define PD_TRAILER_MAGIC "BTUITRL1"
 #define PD_TRAILER_SIZE 24
+/* Of a big mapped file, the part kept resident behind the read position. */
+#define PD_WINDOW (1u << 20)
 
 struct pd_section {
 	uint64_t offset, size;
@@ -33,7 +35,7 @@ enum {
 };
 
 /*
- * Positions (bt_pd_tell) inside the decompressed stream of a compressed
+ * Positions (pd_tell) inside the decompressed stream of a compressed
  * recording carry this bit; the rest is the byte count of that stream.
  */
 #define PD_ZPOS (1ULL << 63)
@@ -54,7 +56,7 @@ struct bt_pd_reader {
 	bool mapped;
 	bool swapped;
 	uint64_t dropped;	/* pages before this offset were given back */
-	uint64_t hold;		/* keep pages from here on (bt_pd_hold) */
+	uint64_t hold;		/* keep pages from here on (pd_hold) */
 
 	struct bt_pd_attr *attrs;
 	struct bt_perf_layout *layouts;	/* per attr */
@@ -84,7 +86,6 @@ struct bt_pd_reader {
 	/* id -> attr index, sorted by id */
 	struct pd_id { uint64_t id; int attr; } *ids;
 	size_t nids;
-	bool skip_samples;	/* return samples undecoded (bt_pd_skip_samples) */
 
 	char *feat_str[PD_FEAT_BITS];
 	char **cmdline;
@@ -142,11 +143,69 @@ int pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id);
 int pd_payload(struct bt_pd_reader *r, uint32_t type, const uint8_t *p,
 	       uint16_t sz, uint64_t *payload);
 /*
+ * The records one by one, for the ordered stream (ordered.c): the next
+ * record as raw bytes, its type and misc. Returns 1, 0 at the end, or
+ * -BT_EFORMAT.
+ */
+int pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
+		const uint8_t **rec, size_t *size, struct bt_error *err);
+/*
+ * The position of the next record: its file offset, or in compressed data
+ * a position in the decompressed stream (bit 63 set). pd_seek goes back
+ * to a position pd_tell returned, or to pd_tell() minus the size of the
+ * record just read; both are immediate, except that in a compressed file
+ * any other position is reached by reading again from the start.
+ *
+ * In a directory, a position is that of a record in its own file (bits
+ * 48-62: the file, 0 for "data", N + 1 for data.N); pd_tell() is the
+ * position after the record just read, in its file, so that pd_tell()
+ * minus its size is its position. pd_seek(pos) makes the record at pos
+ * the next: immediate for the record just read, else by reading again
+ * from the start.
+ */
+uint64_t pd_tell(const struct bt_pd_reader *r);
+void pd_seek(struct bt_pd_reader *r, uint64_t pos);
+/*
+ * Decode a record pd_next_raw() returned, later: rec and size as it gave
+ * them, at its position (pd_tell() before it). As bt_pd_next().
+ */
+int pd_event_at(struct bt_pd_reader *r, const uint8_t *rec, size_t size,
+		uint64_t at, struct bt_pd_event *ev, struct bt_error *err);
+/* The time of a raw sample record, without decoding it (0: none). */
+uint64_t pd_sample_time_of(const struct bt_pd_reader *r, const uint8_t *rec,
+			   size_t size);
+static inline uint64_t
+pd_sample_time(const struct bt_pd_reader *r, const uint8_t *rec, size_t size)
+{
+	if (r->nattrs == 1)	/* the common case: no id to look up */
+		return bt_perf_sample_time(&r->layouts[0], rec, size, r->swapped);
+	return pd_sample_time_of(r, rec, size);
+}
+/*
+ * Does the record pd_next_raw() returned last stay at its address until
+ * bt_pd_close()? (Yes unless it came out of compressed data.)
+ */
+bool pd_stable(const struct bt_pd_reader *r);
+/*
+ * Keep the file's pages from position pos on resident (records that will
+ * be decoded again); UINT64_MAX: none, the default.
+ */
+void pd_hold(struct bt_pd_reader *r, uint64_t pos);
+/*
+ * The layout when every sample of the file can be read briefly
+ * (bt_perf_sample_brief: one event, native byte order), else NULL.
+ */
+const struct bt_perf_layout *pd_brief_layout(const struct bt_pd_reader *r);
+
+/*
  * The next record of r's own data (a directory's file, dir.c): as
- * bt_pd_next_raw, with its position.
+ * pd_next_raw, with its position.
  */
 int pd_fetch(struct bt_pd_reader *r, const uint8_t **rec, size_t *size,
 	     uint64_t *at, struct bt_error *err);
+/* "record of type T at WHERE is too short (N bytes)" in err; -BT_EFORMAT. */
+int pd_too_short(const struct bt_pd_reader *r, uint64_t pos, uint32_t type,
+		 size_t sz, struct bt_error *err);
 /* Map the regular file fd (named name in messages), size bytes (reader.c). */
 int pd_map(int fd, size_t size, const char *name, const uint8_t **data,
 	   struct bt_error *err);
@@ -161,7 +220,6 @@ uint64_t pd_dir_tell(const struct bt_pd_reader *r);
 void pd_dir_seek(struct bt_pd_reader *r, uint64_t pos);
 void pd_dir_rewind(struct bt_pd_reader *r);
 void pd_dir_hold(struct bt_pd_reader *r, uint64_t pos);
-void pd_dir_skip_samples(struct bt_pd_reader *r, bool skip);
 bool pd_dir_stable(const struct bt_pd_reader *r);
 const char *pd_dir_where(const struct bt_pd_reader *r, uint64_t pos, char *buf,
 			 size_t len);

@@ -153,7 +153,7 @@ struct bt_pd_reader;
  * file (with the DIR_FORMAT feature) and its "data.N" files, each a
  * regular file (a symbolic link, a FIFO... is refused), their records
  * merged in time order with a FINISHED_ROUND every few thousand, as if
- * one file held them (positions: bt_pd_tell()).
+ * one file held them.
  */
 struct bt_pd_reader *bt_pd_open(const char *path, struct bt_error *err);
 /* Same, from memory (the fuzz target); data must outlive the reader. */
@@ -197,11 +197,12 @@ bool bt_pd_compressed(const struct bt_pd_reader *r);
 const struct bt_pd_auxtrace *bt_pd_auxtrace(const struct bt_pd_reader *r);
 
 /*
- * Decode the next record into *ev. Returns 1, 0 at the end of the data
- * section, or -BT_EFORMAT with err naming the offset. The records of
- * COMPRESSED records come out decompressed (the COMPRESSED records
- * themselves never do); the payload after an AUXTRACE or TRACING_DATA
- * record is skipped.
+ * Decode the next record into *ev, in file order. Returns 1, 0 at the end
+ * of the data section, or -BT_EFORMAT with err naming the offset. The
+ * records of COMPRESSED records come out decompressed (the COMPRESSED
+ * records themselves never do); the payload after an AUXTRACE or
+ * TRACING_DATA record is skipped. Samples and side-band records in time
+ * order, rounds and all: ordered.h.
  */
 int bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev,
 	       struct bt_error *err);
@@ -213,65 +214,15 @@ int bt_pd_next(struct bt_pd_reader *r, struct bt_pd_event *ev,
  */
 int bt_pd_decode(const struct bt_perf_layout *l, const uint8_t *rec, size_t size,
 		 struct bt_pd_event *ev, char *scratch, size_t scratch_len);
-/*
- * Decode a record bt_pd_next_raw() returned, later: rec and size as it
- * gave them, at its position (bt_pd_tell() before it). As bt_pd_next().
- */
-int bt_pd_event_at(struct bt_pd_reader *r, const uint8_t *rec, size_t size,
-		   uint64_t at, struct bt_pd_event *ev, struct bt_error *err);
-/* The time of a raw sample record, without decoding it (0: none). */
-uint64_t bt_pd_sample_time(const struct bt_pd_reader *r, const uint8_t *rec,
-			   size_t size);
-/*
- * Does the record bt_pd_next_raw() returned last stay at its address
- * until bt_pd_close()? (Yes unless it came out of compressed data.)
- */
-bool bt_pd_stable(const struct bt_pd_reader *r);
-/*
- * Keep the file's pages from position pos on resident (records that will
- * be decoded again); UINT64_MAX: none, the default.
- */
-void bt_pd_hold(struct bt_pd_reader *r, uint64_t pos);
 /* The sample layout of event i. */
 const struct bt_perf_layout *bt_pd_layout(const struct bt_pd_reader *r, size_t i);
 /*
- * The layout when every sample of the file can be read at its fixed
- * offsets without swapping (one event, native byte order), else NULL and
- * bt_pd_next() must be used.
- */
-const struct bt_perf_layout *bt_pd_fast_layout(const struct bt_pd_reader *r);
-/*
- * The next record as raw bytes (for the fast path): type, misc, the record
- * and its size. Returns 1, 0 at the end, or -BT_EFORMAT.
- */
-int bt_pd_next_raw(struct bt_pd_reader *r, uint32_t *type, uint16_t *misc,
-		   const uint8_t **rec, size_t *size, struct bt_error *err);
-
-/*
- * The position of the next record: its file offset, or in compressed data
- * a position in the decompressed stream (bit 63 set). bt_pd_seek goes
- * back to a position bt_pd_tell returned, or to bt_pd_tell() minus the
- * size of the record just read; both are immediate, except that in a
- * compressed file any other position is reached by reading again from the
- * start.
- *
- * In a directory, a position is that of a record in its own file (bits
- * 48-62: the file, 0 for "data", N + 1 for data.N); bt_pd_tell() is the
- * position after the record just read, in its file, so that bt_pd_tell()
- * minus its size is its position. bt_pd_seek(pos) makes the record at pos
- * the next: immediate for the record just read, else by reading again
- * from the start.
- */
-uint64_t bt_pd_tell(const struct bt_pd_reader *r);
-void bt_pd_seek(struct bt_pd_reader *r, uint64_t pos);
-/*
- * Where position pos is, for messages: "offset N", "offset N of
- * 'DIR/data.3'" in a directory, or a byte of the decompressed data.
+ * Where the record at position pos (a bt_pd_event's offset) is, for
+ * messages: "offset N", "offset N of 'DIR/data.3'" in a directory, or a
+ * byte of the decompressed data.
  */
 const char *bt_pd_where(const struct bt_pd_reader *r, uint64_t pos, char *buf,
 			size_t len);
-/* Return SAMPLE records without decoding them (a pass over the side-band). */
-void bt_pd_skip_samples(struct bt_pd_reader *r, bool skip);
 /* Restart iteration at the first record. */
 void bt_pd_rewind(struct bt_pd_reader *r);
 

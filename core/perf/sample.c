@@ -37,6 +37,11 @@ static const enum bt_perf_field trailer_fields[] = {
 	BT_PF_IDENTIFIER,
 };
 
+/* The fields of bt_perf_sample_brief(). */
+static const enum bt_perf_field brief_fields[] = {
+	BT_PF_IP, BT_PF_TID, BT_PF_TIME, BT_PF_CPU, BT_PF_PERIOD,
+};
+
 static bool
 has(const struct bt_perf_layout *l, enum bt_perf_field f)
 {
@@ -73,6 +78,9 @@ bt_perf_layout_init(struct bt_perf_layout *l, const struct perf_event_attr *a)
 		off += 8;
 	}
 	l->fixed_size = (unsigned)off;
+	for (i = 0; i < BT_ARRAY_SIZE(brief_fields); i++)
+		if (l->off[brief_fields[i]] >= 0)
+			l->brief |= 1ULL << brief_fields[i];
 	/* a sample is attributed by its IDENTIFIER, else its ID (perf's id_pos) */
 	l->id_pos = l->off[BT_PF_IDENTIFIER] >= 0 ? 0 :
 	    l->off[BT_PF_ID] >= 0 ? (l->off[BT_PF_ID] - 8) / 8 : -1;
@@ -167,13 +175,130 @@ read_words(uint64_t rf, const uint8_t *p, const uint8_t *end, bool swapped)
 	return 1 + times + nr * per;
 }
 
+/* NEED(n): n more bytes are in the record */
+#define NEED(nb) do { if ((uint64_t)(end - *pp) < (uint64_t)(nb)) return -1; } while (0)
+
+/* A REGS_USER or REGS_INTR block (abi, then a u64 per bit of the mask). */
+static inline int
+parse_regs(const struct bt_perf_layout *l, enum bt_perf_field f,
+	   const uint8_t **pp, const uint8_t *end, bool swapped,
+	   struct bt_perf_sample *s)
+{
+	uint64_t abi, n, mask = f == BT_PF_REGS_USER ? l->regs_user : l->regs_intr;
+	struct bt_perf_array *a = f == BT_PF_REGS_USER ? &s->regs_user : &s->regs_intr;
+
+	NEED(8);
+	abi = bt_perf_get64(*pp, swapped);
+	*pp += 8;
+	if (f == BT_PF_REGS_USER)
+		s->regs_user_abi = abi;
+	else
+		s->regs_intr_abi = abi;
+	n = abi ? (uint64_t)__builtin_popcountll(mask) : 0;
+	NEED(n * 8);
+	a->n = n;
+	a->data = *pp;
+	*pp += n * 8;
+	return 0;
+}
+
+/* A u64 count of bytes, then the bytes (AUX; STACK_USER, then its dyn_size). */
+static inline int
+parse_bytes(struct bt_perf_array *a, const uint8_t **pp, const uint8_t *end,
+	    bool swapped, uint64_t *dyn_size)
+{
+	uint64_t n;
+
+	NEED(8);
+	n = bt_perf_get64(*pp, swapped);
+	*pp += 8;
+	NEED(n);
+	a->n = n;
+	a->data = *pp;
+	*pp += n;
+	if (dyn_size != NULL && n) {
+		NEED(8);
+		*dyn_size = BT_MIN(bt_perf_get64(*pp, swapped), n);
+		*pp += 8;
+	}
+	return 0;
+}
+
+/* One field after the fixed ones, at *pp: decoded, *pp moved past it. */
+static inline int
+parse_field(const struct bt_perf_layout *l, enum bt_perf_field f,
+	    const uint8_t **pp, const uint8_t *end, bool swapped,
+	    struct bt_perf_sample *s)
+{
+	uint64_t n;
+
+	switch (f) {
+	case BT_PF_READ:
+		n = read_words(l->read_format, *pp, end, swapped);
+		if (n == UINT64_MAX)
+			return -1;
+		NEED(n * 8);
+		s->read.n = n;
+		s->read.data = *pp;
+		*pp += n * 8;
+		return 0;
+	case BT_PF_CALLCHAIN:
+		NEED(8);
+		n = bt_perf_get64(*pp, swapped);
+		*pp += 8;
+		if (n > (uint64_t)(end - *pp) / 8)
+			return -1;
+		s->callchain.n = n;
+		s->callchain.data = *pp;
+		*pp += n * 8;
+		return 0;
+	case BT_PF_RAW:
+		/* u32 size, then size bytes: the two are padded to 8 together */
+		NEED(4);
+		n = bt_perf_get32(*pp, swapped);
+		*pp += 4;
+		NEED(n);
+		s->raw.n = n;
+		s->raw.data = *pp;
+		*pp += n;
+		return 0;
+	case BT_PF_BRANCH_STACK:
+		NEED(8);
+		n = bt_perf_get64(*pp, swapped);
+		*pp += 8;
+		if (l->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
+			NEED(8);
+			s->branch_hw_idx = bt_perf_get64(*pp, swapped);
+			*pp += 8;
+		}
+		if (n > (uint64_t)(end - *pp) / 24)
+			return -1;
+		s->branch.n = n * 3;
+		s->branch.data = *pp;
+		*pp += n * 24;
+		return 0;
+	case BT_PF_REGS_USER:
+	case BT_PF_REGS_INTR:
+		return parse_regs(l, f, pp, end, swapped, s);
+	case BT_PF_STACK_USER:
+		return parse_bytes(&s->stack, pp, end, swapped, &s->stack_dyn_size);
+	case BT_PF_AUX:
+		return parse_bytes(&s->aux, pp, end, swapped, NULL);
+	default:	/* a u64 after the variable-size fields */
+		NEED(8);
+		set_fixed(s, f, *pp, swapped);
+		*pp += 8;
+		return 0;
+	}
+}
+#undef NEED
+
 int
 bt_perf_sample_parse(const struct bt_perf_layout *l, const uint8_t *rec,
 		     size_t size, bool swapped, struct bt_perf_sample *s)
 {
 	const uint8_t *p, *end = rec + size;
 	size_t i;
-	uint64_t n;
 
 	memset(s, 0, sizeof(*s));
 	s->swapped = swapped;
@@ -184,111 +309,39 @@ bt_perf_sample_parse(const struct bt_perf_layout *l, const uint8_t *rec,
 		if (l->off[i] >= 0)
 			set_fixed(s, (enum bt_perf_field)i, rec + l->off[i], swapped);
 	p = rec + l->fixed_size;
-	/* NEED(n): n more bytes are in the record */
-#define NEED(nb) do { if ((uint64_t)(end - p) < (uint64_t)(nb)) return -1; } while (0)
 	for (i = BT_PF_READ; i < BT_PF_COUNT; i++) {
 		enum bt_perf_field f = (enum bt_perf_field)i;
 
 		if (!has(l, f) || l->off[f] >= 0)
 			continue;
 		s->present |= 1ULL << f;
-		switch (f) {
-		case BT_PF_READ:
-			n = read_words(l->read_format, p, end, swapped);
-			if (n == UINT64_MAX)
-				return -1;
-			NEED(n * 8);
-			s->read.n = n;
-			s->read.data = p;
-			p += n * 8;
-			break;
-		case BT_PF_CALLCHAIN:
-			NEED(8);
-			n = bt_perf_get64(p, swapped);
-			p += 8;
-			if (n > (uint64_t)(end - p) / 8)
-				return -1;
-			s->callchain.n = n;
-			s->callchain.data = p;
-			p += n * 8;
-			break;
-		case BT_PF_RAW:
-			/* u32 size, then size bytes: the two are padded to 8 together */
-			NEED(4);
-			n = bt_perf_get32(p, swapped);
-			p += 4;
-			NEED(n);
-			s->raw.n = n;
-			s->raw.data = p;
-			p += n;
-			break;
-		case BT_PF_BRANCH_STACK:
-			NEED(8);
-			n = bt_perf_get64(p, swapped);
-			p += 8;
-			if (l->branch_sample_type & PERF_SAMPLE_BRANCH_HW_INDEX) {
-				NEED(8);
-				s->branch_hw_idx = bt_perf_get64(p, swapped);
-				p += 8;
-			}
-			if (n > (uint64_t)(end - p) / 24)
-				return -1;
-			s->branch.n = n * 3;
-			s->branch.data = p;
-			p += n * 24;
-			break;
-		case BT_PF_REGS_USER:
-		case BT_PF_REGS_INTR: {
-			uint64_t abi, mask = f == BT_PF_REGS_USER ? l->regs_user : l->regs_intr;
-			struct bt_perf_array *a = f == BT_PF_REGS_USER ? &s->regs_user :
-			    &s->regs_intr;
-
-			NEED(8);
-			abi = bt_perf_get64(p, swapped);
-			p += 8;
-			if (f == BT_PF_REGS_USER)
-				s->regs_user_abi = abi;
-			else
-				s->regs_intr_abi = abi;
-			n = abi ? (uint64_t)__builtin_popcountll(mask) : 0;
-			NEED(n * 8);
-			a->n = n;
-			a->data = p;
-			p += n * 8;
-			break;
-		}
-		case BT_PF_STACK_USER:
-			NEED(8);
-			n = bt_perf_get64(p, swapped);
-			p += 8;
-			NEED(n);
-			s->stack.n = n;
-			s->stack.data = p;
-			p += n;
-			if (n) {
-				NEED(8);
-				s->stack_dyn_size = BT_MIN(bt_perf_get64(p, swapped), n);
-				p += 8;
-			}
-			break;
-		case BT_PF_AUX:
-			NEED(8);
-			n = bt_perf_get64(p, swapped);
-			p += 8;
-			NEED(n);
-			s->aux.n = n;
-			s->aux.data = p;
-			p += n;
-			break;
-		default:	/* a u64 after the variable-size fields */
-			NEED(8);
-			set_fixed(s, f, p, swapped);
-			p += 8;
-			break;
-		}
+		if (parse_field(l, f, &p, end, swapped, s) < 0)
+			return -1;
 	}
-#undef NEED
 	return 0;
+}
+
+int
+bt_perf_sample_id(const struct bt_perf_layout *l, const uint8_t *rec,
+		  size_t size, bool swapped, uint64_t *id)
+{
+	if (l->id_pos < 0)
+		return 0;
+	if (size < 16 + (size_t)l->id_pos * 8)
+		return -1;
+	*id = bt_perf_get64(rec + 8 + (size_t)l->id_pos * 8, swapped);
+	return 1;
+}
+
+uint64_t
+bt_perf_sample_id_time(const struct bt_perf_layout *l, const uint8_t *rec,
+		       size_t size, bool swapped)
+{
+	if (!l->sample_id_all || l->trailer_off[BT_PF_TIME] < 0 ||
+	    size < 8 + (size_t)l->trailer_size)
+		return 0;
+	return bt_perf_get64(rec + size - l->trailer_size +
+	    l->trailer_off[BT_PF_TIME], swapped);
 }
 
 size_t

@@ -80,6 +80,7 @@ enum bt_perf_field {
  * @id_pos: u64 index after the header of the ID a sample can be attributed
  *          by (IDENTIFIER first, else ID at its fixed place), -1 if none
  * @fixed_period: the period of a sample without PERIOD (1 in frequency mode)
+ * @brief: the fields bt_perf_sample_brief() reads (bits 1 << BT_PF_*)
  */
 struct bt_perf_layout {
 	uint64_t sample_type;
@@ -93,6 +94,7 @@ struct bt_perf_layout {
 	int trailer_off[BT_PF_COUNT];
 	int id_pos;
 	uint64_t fixed_period;
+	uint64_t brief;
 };
 
 void bt_perf_layout_init(struct bt_perf_layout *l, const struct perf_event_attr *a);
@@ -154,6 +156,70 @@ int bt_perf_sample_parse(const struct bt_perf_layout *l, const uint8_t *rec,
  */
 size_t bt_perf_sample_id_parse(const struct bt_perf_layout *l, const uint8_t *rec,
 			       size_t size, bool swapped, struct bt_perf_sample *out);
+
+/*
+ * The id a sample is attributed to its event by: its IDENTIFIER, else
+ * its ID at the place layout l (the first event's) gives it (perf's
+ * id_pos). Returns 1 with *id, 0 when l gives no place, -1 when the
+ * record is too short for it.
+ */
+int bt_perf_sample_id(const struct bt_perf_layout *l, const uint8_t *rec,
+		      size_t size, bool swapped, uint64_t *id);
+/* The time in the sample_id trailer of a side-band record (0: none). */
+uint64_t bt_perf_sample_id_time(const struct bt_perf_layout *l,
+				const uint8_t *rec, size_t size, bool swapped);
+
+/* The time of a sample (0: it has none, or the record is too short). */
+static inline uint64_t
+bt_perf_sample_time(const struct bt_perf_layout *l, const uint8_t *rec,
+		    size_t size, bool swapped)
+{
+	int off = l->off[BT_PF_TIME];
+
+	if (off < 0 || (size_t)off + 8 > size)
+		return 0;
+	return bt_perf_get64(rec + off, swapped);
+}
+
+/*
+ * The brief decode, for a reader of many samples that needs few fields
+ * (a histogram of a million samples): a sample in native byte order, its
+ * IP, TID, TIME, CPU and PERIOD read at their fixed offsets into s (the
+ * fixed period when it has no PERIOD), s->present saying which. Nothing
+ * else of s is written: its arrays and other fields are not present.
+ * Returns 0, or -1 when the record is shorter than its fixed part.
+ */
+static inline int
+bt_perf_sample_brief(const struct bt_perf_layout *l, const uint8_t *rec,
+		     size_t size, struct bt_perf_sample *s)
+{
+	if (size < l->fixed_size)
+		return -1;
+	s->present = l->brief;
+	s->swapped = false;
+	if (l->off[BT_PF_IP] >= 0)
+		memcpy(&s->ip, rec + l->off[BT_PF_IP], 8);
+	else
+		s->ip = 0;
+	if (l->off[BT_PF_TID] >= 0) {
+		memcpy(&s->pid, rec + l->off[BT_PF_TID], 4);
+		memcpy(&s->tid, rec + l->off[BT_PF_TID] + 4, 4);
+	} else
+		s->pid = s->tid = 0;
+	if (l->off[BT_PF_TIME] >= 0)
+		memcpy(&s->time, rec + l->off[BT_PF_TIME], 8);
+	else
+		s->time = 0;
+	if (l->off[BT_PF_CPU] >= 0)
+		memcpy(&s->cpu, rec + l->off[BT_PF_CPU], 4);
+	else
+		s->cpu = 0;
+	if (l->off[BT_PF_PERIOD] >= 0)
+		memcpy(&s->period, rec + l->off[BT_PF_PERIOD], 8);
+	else
+		s->period = l->fixed_period;
+	return 0;
+}
 
 /* The i-th u64 of an array field, in native order (0 past its end). */
 static inline uint64_t

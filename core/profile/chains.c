@@ -11,22 +11,20 @@
 #include <string.h>
 
 #include "base.h"
+#include "hash.h"
 #include "perf/perfdata.h"
 #include "profile/chains.h"
-#include "profile/profile-int.h"
+#include "profile/profile.h"
 #include "unwind/unwind.h"
 
 struct bt_chains {
 	struct bt_unwinder *u;
-	/* locations: hash of (module, off) -> id + 1 */
 	BT_VEC(struct bt_loc) locs;
-	uint32_t *lslots;
-	size_t nlslots;
+	struct bt_hash loc_index;	/* (module, off) -> location id */
 	/* chains: frames[start[i] .. start[i + 1]) */
 	BT_VEC(uint32_t) frames;
 	BT_VEC(uint32_t) start;
-	uint32_t *cslots;
-	size_t ncslots;
+	struct bt_hash chain_index;	/* frames -> chain id */
 	uint64_t truncated;	/* samples whose chain ends at the stack copy */
 	bool sealed;		/* the first read is done: count no more */
 	uint64_t ips[BT_UNWIND_MAX_FRAMES];
@@ -51,14 +49,13 @@ void
 bt_chains_init(struct bt_profile *p, const struct bt_pd_reader *r)
 {
 	struct bt_chains *c = bt_xcalloc(1, sizeof(*c));
-	const struct bt_pd_buildid *ids;
-	size_t nids = bt_pd_buildids(r, &ids);
 
-	c->u = bt_unwinder_new();
+	c->u = bt_unwinder_new(p->machine);
 	if (p->meta.vdso != NULL)
 		bt_unwinder_set_vdso(c->u, p->meta.vdso, p->meta.vdso_len);
-	bt_unwinder_set_buildids(c->u, ids, nids);
 	BT_VEC_PUSH(c->start, 0);
+	bt_hash_init(&c->loc_index, 512);
+	bt_hash_init(&c->chain_index, 512);
 	p->chains = c;
 }
 
@@ -73,24 +70,10 @@ bt_chains_free(struct bt_profile *p)
 	BT_VEC_FREE(c->locs);
 	BT_VEC_FREE(c->frames);
 	BT_VEC_FREE(c->start);
-	free(c->lslots);
-	free(c->cslots);
+	bt_hash_release(&c->loc_index);
+	bt_hash_release(&c->chain_index);
 	free(c);
 	p->chains = NULL;
-}
-
-void
-bt_chains_event(struct bt_profile *p, const struct bt_pd_event *ev)
-{
-	if (p->chains != NULL)
-		bt_unwinder_event(p->chains->u, ev);
-}
-
-void
-bt_chains_upto(struct bt_profile *p, uint64_t t)
-{
-	if (p->chains != NULL)
-		bt_unwinder_upto(p->chains->u, t);
 }
 
 static uint64_t
@@ -99,41 +82,21 @@ loc_hash(uint32_t module, uint64_t off)
 	return bt_hash64(off ^ ((uint64_t)module << 47));
 }
 
-static void
-loc_rehash(struct bt_chains *c)
-{
-	size_t i, j;
-
-	free(c->lslots);
-	c->nlslots = c->nlslots ? c->nlslots * 2 : 1024;
-	c->lslots = bt_xcalloc(c->nlslots, sizeof(uint32_t));
-	for (i = 0; i < c->locs.n; i++) {
-		j = loc_hash(c->locs.v[i].module, c->locs.v[i].off) & (c->nlslots - 1);
-		while (c->lslots[j])
-			j = (j + 1) & (c->nlslots - 1);
-		c->lslots[j] = (uint32_t)i + 1;
-	}
-}
-
 static uint32_t
 loc_intern(struct bt_chains *c, uint32_t module, uint64_t off)
 {
-	size_t j;
+	struct bt_hash_pos pos;
 	struct bt_loc l;
+	uint32_t i;
 
-	if ((c->locs.n + 1) * 2 > c->nlslots)
-		loc_rehash(c);
-	for (j = loc_hash(module, off) & (c->nlslots - 1);; j = (j + 1) & (c->nlslots - 1)) {
-		uint32_t s = c->lslots[j];
-		if (s == 0)
-			break;
-		if (c->locs.v[s - 1].module == module && c->locs.v[s - 1].off == off)
-			return s - 1;
-	}
+	for (i = bt_hash_first(&c->loc_index, loc_hash(module, off), &pos);
+	    i != BT_HASH_NONE; i = bt_hash_next(&c->loc_index, &pos))
+		if (c->locs.v[i].module == module && c->locs.v[i].off == off)
+			return i;
 	l.module = module;
 	l.off = off;
 	BT_VEC_PUSH(c->locs, l);
-	c->lslots[j] = (uint32_t)c->locs.n;
+	bt_hash_add(&c->loc_index, &pos, (uint32_t)c->locs.n - 1);
 	return (uint32_t)c->locs.n - 1;
 }
 
@@ -148,45 +111,23 @@ key_hash(const uint32_t *k, size_t n)
 	return h;
 }
 
-static void
-chain_rehash(struct bt_chains *c)
-{
-	size_t i, j, nc = c->start.n - 1;
-
-	free(c->cslots);
-	c->ncslots = c->ncslots ? c->ncslots * 2 : 1024;
-	c->cslots = bt_xcalloc(c->ncslots, sizeof(uint32_t));
-	for (i = 0; i < nc; i++) {
-		const uint32_t *k = c->frames.v + c->start.v[i];
-		size_t n = c->start.v[i + 1] - c->start.v[i];
-		j = key_hash(k, n) & (c->ncslots - 1);
-		while (c->cslots[j])
-			j = (j + 1) & (c->ncslots - 1);
-		c->cslots[j] = (uint32_t)i + 1;
-	}
-}
-
 static uint32_t
 chain_intern(struct bt_chains *c, const uint32_t *k, size_t n)
 {
-	size_t j, nc = c->start.n - 1;
+	struct bt_hash_pos pos;
+	uint32_t i, nc = (uint32_t)c->start.n - 1;
 
-	if ((nc + 1) * 2 > c->ncslots)
-		chain_rehash(c);
-	for (j = key_hash(k, n) & (c->ncslots - 1);; j = (j + 1) & (c->ncslots - 1)) {
-		uint32_t s = c->cslots[j];
-		if (s == 0)
-			break;
-		if (c->start.v[s] - c->start.v[s - 1] == n &&
-		    memcmp(c->frames.v + c->start.v[s - 1], k, n * sizeof(*k)) == 0)
-			return s - 1;
-	}
+	for (i = bt_hash_first(&c->chain_index, key_hash(k, n), &pos);
+	    i != BT_HASH_NONE; i = bt_hash_next(&c->chain_index, &pos))
+		if (c->start.v[i + 1] - c->start.v[i] == n &&
+		    memcmp(c->frames.v + c->start.v[i], k, n * sizeof(*k)) == 0)
+			return i;
 	BT_ALLOC_GROW(c->frames.v, c->frames.n + n, c->frames.alloc);
 	memcpy(c->frames.v + c->frames.n, k, n * sizeof(*k));
 	c->frames.n += n;
 	BT_VEC_PUSH(c->start, (uint32_t)c->frames.n);
-	c->cslots[j] = (uint32_t)nc + 1;
-	return (uint32_t)nc;
+	bt_hash_add(&c->chain_index, &pos, nc);
+	return nc;
 }
 
 uint32_t

@@ -40,16 +40,16 @@ struct bt_perf_sample;
 
 /* Does the file hold anything to build call chains from? */
 bool bt_chains_wanted(const struct bt_pd_reader *r);
-/* Start reading chains for p (its unwinder, vDSO, build-ids). */
+/*
+ * Start reading chains for p: its unwinder, on p's machine (which must
+ * have been made), with the vDSO image of benchtui's section.
+ */
 void bt_chains_init(struct bt_profile *p, const struct bt_pd_reader *r);
 void bt_chains_free(struct bt_profile *p);
-/* A side-band record, for the unwinder. */
-void bt_chains_event(struct bt_profile *p, const struct bt_pd_event *ev);
-/* Samples up to time t are unwound now: side-band up to t is final. */
-void bt_chains_upto(struct bt_profile *p, uint64_t t);
 /*
  * The chain id of a sample whose leaf is (module, off): unwound, each
- * frame resolved at the sample's time, interned.
+ * frame resolved at the sample's time, interned. The machine has every
+ * side-band record as old as the sample (core/perf's ordered stream).
  */
 uint32_t bt_chains_sample(struct bt_profile *p, const struct bt_perf_layout *l,
 			  const struct bt_pd_event *ev, uint32_t module, uint64_t off);

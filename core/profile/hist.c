@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "hash.h"
 #include "profile/hist.h"
 
 struct slot {
@@ -20,8 +21,7 @@ struct chunk {
 struct bt_hist {
 	struct chunk **chunks;
 	size_t n, alloc;
-	uint32_t *slots;	/* open addressing: chunk index + 1, 0 empty */
-	size_t nslots;
+	struct bt_hash index;	/* (group, module, base) -> chunk */
 	struct chunk *last;
 };
 
@@ -30,8 +30,7 @@ bt_hist_new(void)
 {
 	struct bt_hist *h = bt_xcalloc(1, sizeof(*h));
 
-	h->nslots = 256;
-	h->slots = bt_xcalloc(h->nslots, sizeof(*h->slots));
+	bt_hash_init(&h->index, 128);
 	return h;
 }
 
@@ -45,43 +44,26 @@ bt_hist_free(struct bt_hist *h)
 	for (i = 0; i < h->n; i++)
 		free(h->chunks[i]);
 	free(h->chunks);
-	free(h->slots);
+	bt_hash_release(&h->index);
 	free(h);
 }
 
-static size_t
-hash(uint32_t group, uint32_t module, uint64_t base, size_t nslots)
+static uint64_t
+hash(uint32_t group, uint32_t module, uint64_t base)
 {
-	return bt_hash64(base ^ (uint64_t)module << 40 ^ (uint64_t)group << 52) &
-	    (nslots - 1);
-}
-
-static void
-rehash(struct bt_hist *h)
-{
-	size_t i, j;
-
-	free(h->slots);
-	h->nslots *= 2;
-	h->slots = bt_xcalloc(h->nslots, sizeof(*h->slots));
-	for (i = 0; i < h->n; i++) {
-		const struct chunk *c = h->chunks[i];
-		for (j = hash(c->group, c->module, c->base, h->nslots); h->slots[j];
-		    j = (j + 1) & (h->nslots - 1))
-			;
-		h->slots[j] = (uint32_t)i + 1;
-	}
+	return bt_hash64(base ^ (uint64_t)module << 40 ^ (uint64_t)group << 52);
 }
 
 static struct chunk *
 find_chunk(struct bt_hist *h, uint32_t group, uint32_t module, uint64_t base)
 {
-	size_t j;
+	struct bt_hash_pos pos;
 	struct chunk *c;
+	uint32_t i;
 
-	for (j = hash(group, module, base, h->nslots); h->slots[j];
-	    j = (j + 1) & (h->nslots - 1)) {
-		c = h->chunks[h->slots[j] - 1];
+	for (i = bt_hash_first(&h->index, hash(group, module, base), &pos);
+	    i != BT_HASH_NONE; i = bt_hash_next(&h->index, &pos)) {
+		c = h->chunks[i];
 		if (c->base == base && c->module == module && c->group == group)
 			return c;
 	}
@@ -91,9 +73,7 @@ find_chunk(struct bt_hist *h, uint32_t group, uint32_t module, uint64_t base)
 	c->base = base;
 	BT_ALLOC_GROW(h->chunks, h->n + 1, h->alloc);
 	h->chunks[h->n++] = c;
-	h->slots[j] = (uint32_t)h->n;
-	if (h->n * 2 > h->nslots)
-		rehash(h);
+	bt_hash_add(&h->index, &pos, (uint32_t)h->n - 1);
 	return c;
 }
 
@@ -149,7 +129,7 @@ bt_hist_take(struct bt_hist *h, struct bt_hist_entry **out)
 	}
 	h->n = 0;
 	h->last = NULL;
-	memset(h->slots, 0, h->nslots * sizeof(*h->slots));
+	bt_hash_clear(&h->index);
 	*out = e;
 	return n;
 }

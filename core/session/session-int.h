@@ -12,7 +12,7 @@
 #include "base.h"
 #include "benchtui/selection.h"
 #include "benchtui/session.h"
-#include "profile/profile-int.h"
+#include "profile/profile.h"
 #include "session/query.h"
 
 struct bt_msyms;

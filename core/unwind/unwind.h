@@ -19,11 +19,13 @@
  * ips[0] is the sampled ip, ips[i > 0] are return addresses (look up
  * ips[i] - 1 to name the call site's function and line).
  *
- * An address space (struct bt_unwind_space) is one process: its executable
- * mappings (from MMAP2 records) and its libdwfl session. Threads of the
- * process share it; a forked child gets a copy (bt_unwind_space_fork()).
- * struct bt_unwinder below keeps one space per process image from a
- * perf.data's side-band records, for callers that just read a file.
+ * An address space (struct bt_unwind_space) is one process's libdwfl
+ * session, told about each module the first time a frame falls in it;
+ * what is mapped where, and when, is the machine's (core/machine: the
+ * one model of a recording's processes that the profile resolves its
+ * samples with too). Threads of the process share it. struct bt_unwinder
+ * below keeps one space per process of a machine, for callers that read
+ * a recording.
  *
  * x86-64 only (PERF_SAMPLE_REGS_ABI_64, perf's x86 register numbering);
  * other ABIs give -BT_ENOTSUP, and the frame-pointer chain stays usable.
@@ -38,7 +40,7 @@
 #include "perf/sample.h"
 
 struct bt_error;
-struct bt_pd_buildid;
+struct bt_machine;
 struct bt_pd_event;
 
 /* perf's x86-64 register numbers (asm/perf_regs.h) */
@@ -74,6 +76,7 @@ enum {
  * @stack: the copied user stack, starting at the SP register's value
  * @stack_size: valid bytes at @stack (the sample's dyn_size)
  * @tid: the sampled thread
+ * @time: the sample's time: what the process had mapped then is used
  */
 struct bt_unwind_regs {
 	uint64_t abi;
@@ -82,6 +85,7 @@ struct bt_unwind_regs {
 	const uint8_t *stack;
 	size_t stack_size;
 	uint32_t tid;
+	uint64_t time;
 };
 
 /*
@@ -94,7 +98,14 @@ int bt_unwind_regs_from_sample(struct bt_unwind_regs *r,
 			       const struct bt_perf_layout *l,
 			       const struct bt_perf_sample *s, uint64_t regbuf[64]);
 /* The value of perf register reg (BT_REG_*); false when not recorded. */
-bool bt_unwind_reg(const struct bt_unwind_regs *r, unsigned reg, uint64_t *val);
+static inline bool
+bt_unwind_reg(const struct bt_unwind_regs *r, unsigned reg, uint64_t *val)
+{
+	if (reg >= 64 || !(r->mask >> reg & 1) || r->regs == NULL)
+		return false;
+	*val = r->regs[__builtin_popcountll(r->mask & ((1ULL << reg) - 1))];
+	return true;
+}
 
 /**
  * struct bt_callchain - PERF_SAMPLE_CALLCHAIN split at its PERF_CONTEXT_*
@@ -157,12 +168,22 @@ struct bt_unwind_result {
 
 struct bt_unwind_space;
 
-/* An empty address space for process pid. */
-struct bt_unwind_space *bt_unwind_space_new(uint32_t pid);
+/*
+ * The address space of process pid of machine m (which must outlive it):
+ * its modules are the files the machine says a sample's frames were in,
+ * at the sample's time (a forked child's, its parent's until it execs);
+ * a mapping that ended since they were told about starts the session
+ * again. Files are opened when a frame first falls in them: a missing or
+ * unreadable file only ends the chains that reach it, and so does a file
+ * whose build-id is not the recorded one, as after a rebuild. Anonymous
+ * and special mappings ("//anon", "[stack]", a memfd...) have no CFI;
+ * "[vdso]" needs bt_unwind_space_set_vdso().
+ */
+struct bt_unwind_space *bt_unwind_space_new(struct bt_machine *m, uint32_t pid);
 void bt_unwind_space_free(struct bt_unwind_space *s);
-/* A copy of parent's mappings for a forked child (its own libdwfl session). */
-struct bt_unwind_space *bt_unwind_space_fork(const struct bt_unwind_space *parent,
-					     uint32_t pid);
+/* The vDSO's ELF image for "[vdso]" mappings (borrowed: it must outlive s). */
+void bt_unwind_space_set_vdso(struct bt_unwind_space *s, const void *image,
+			      size_t len);
 /*
  * Flags: BT_UNWIND_LIBDW unwinds every sample with libdwfl's own frame
  * walk (dwfl_getthread_frames), as perf does. By default a sample is
@@ -185,27 +206,6 @@ struct bt_unwind_stats {
 	uint64_t samples, libdw, rules, mismatched;
 };
 const struct bt_unwind_stats *bt_unwind_space_stats(const struct bt_unwind_space *s);
-
-/* Forget every mapping (exec). */
-void bt_unwind_space_reset(struct bt_unwind_space *s);
-
-/*
- * An executable mapping: runtime [start, start + len) maps path from file
- * offset pgoff (an MMAP2 record). A mapping over older ones replaces them.
- * Files are opened when a sample first unwinds through them: a missing or
- * unreadable file only ends the chains that reach it, and so does a file
- * whose build-id is not build_id (when given: from the MMAP2 record or
- * the BUILD_ID feature), as after a rebuild. Anonymous and special
- * mappings ("//anon", "[stack]"...) are ignored; "[vdso]" needs
- * bt_unwind_space_map_image().
- */
-void bt_unwind_space_map(struct bt_unwind_space *s, uint64_t start,
-			 uint64_t len, uint64_t pgoff, const char *path,
-			 const uint8_t *build_id, size_t build_id_size);
-/* The same for an ELF image in memory (the vDSO); image is copied. */
-void bt_unwind_space_map_image(struct bt_unwind_space *s, uint64_t start,
-			       uint64_t len, uint64_t pgoff, const char *name,
-			       const void *image, size_t image_len);
 
 /*
  * Full DWARF unwind of one sample of this process: the chain into
@@ -255,42 +255,24 @@ int bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 		     struct bt_unwind_result *res, struct bt_error *err);
 
 /*
- * A perf.data's processes: give every side-band record to
- * bt_unwinder_event() (it keeps MMAP/MMAP2, FORK and COMM exec, in any
- * order: they are replayed by time, as core/profile does), and get a
- * sample's user chain from bt_unwinder_sample() (samples in any order:
- * each goes to the process image of its pid current at its time). The
- * method is picked from what the sample has: hybrid (callchain with a
- * user part, and registers), DWARF (registers and stack), frame pointers
- * (callchain). Cheapest when the records come in time order (a pass with
- * bt_pd_skip_samples() first, or bt_unwinder_upto()): a record older than
- * one already applied makes the next sample rebuild every image.
+ * A recording's processes, for unwinding its samples: one space per
+ * process of machine m (fed by core/perf's ordered stream: a sample is
+ * unwound once every side-band record as old as it is in the machine),
+ * and a sample's user chain from bt_unwinder_sample(). The method is
+ * picked from what the sample has: hybrid (callchain with a user part,
+ * and registers), DWARF (registers and stack), frame pointers (callchain).
  */
 struct bt_unwinder;
 
-struct bt_unwinder *bt_unwinder_new(void);
+struct bt_unwinder *bt_unwinder_new(struct bt_machine *m);
 void bt_unwinder_free(struct bt_unwinder *u);
 /* The vDSO image to use for "[vdso]" mappings (copied); NULL: none. */
 void bt_unwinder_set_vdso(struct bt_unwinder *u, const void *image, size_t len);
-/*
- * The build-ids of the recording's files (its BUILD_ID feature), checked
- * for mappings whose record carries none; copied.
- */
-void bt_unwinder_set_buildids(struct bt_unwinder *u,
-			      const struct bt_pd_buildid *ids, size_t n);
 /* Flags (BT_UNWIND_LIBDW) for every space, and the work done by all. */
 void bt_unwinder_set_flags(struct bt_unwinder *u, unsigned flags);
 void bt_unwinder_stats(const struct bt_unwinder *u, struct bt_unwind_stats *st);
-void bt_unwinder_event(struct bt_unwinder *u, const struct bt_pd_event *ev);
-/*
- * Apply the records up to time t only, the later ones when t grows (a
- * reader that resolves samples while it reads, in perf's rounds);
- * UINT64_MAX, the default: all.
- */
-void bt_unwinder_upto(struct bt_unwinder *u, uint64_t t);
-/* The space of process pid at time t (created empty if pid is unknown). */
-struct bt_unwind_space *bt_unwinder_space(struct bt_unwinder *u, uint32_t pid,
-					  uint64_t time);
+/* The space of process pid (created when new). */
+struct bt_unwind_space *bt_unwinder_space(struct bt_unwinder *u, uint32_t pid);
 /*
  * The user chain of a SAMPLE event of layout l into ips[0..max); the
  * kernel part, if any, is in cc->kernel (cc may be NULL). Returns the

@@ -9,7 +9,7 @@
 
 #include "base.h"
 #include "perf/perfdata.h"
-#include "profile/profile-int.h"
+#include "profile/profile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -24,61 +24,55 @@
 #include <string.h>
 
 #include "base.h"
+#include "machine/machine.h"
+#include "perf/ordered.h"
 #include "perf/perfdata.h"
-#include "symbols/symbols.h"
 #include "symbols/symbols.h"
 #include "unwind/unwind.h"
 
 enum mode { M_AUTO, M_DWARF, M_FP, M_HYBRID };
 
-struct map {
-	uint64_t start, end, pgoff;
-	char *path;
-	struct bt_msyms *syms;
-	bool tried;
-};
-
-static BT_VEC(struct map) maps;
+/* The recording's machine, and each module's symbols (opened on first use). */
+static struct bt_modules mods;
+static struct bt_machine *machine;
+static BT_VEC(struct bt_msyms *) syms;
+static BT_VEC(bool) tried;
 static const void *vdso;
 static size_t vdso_len;
+/* The sample being printed: whose addresses are looked up, when. */
+static uint32_t cur_pid;
+static uint64_t cur_time;
 
-static void
-add_map(const struct bt_pd_event *ev)
-{
-	struct map m = { ev->u.mmap.start, ev->u.mmap.start + ev->u.mmap.len,
-		ev->u.mmap.pgoff, bt_xstrdup(ev->u.mmap.filename), NULL, false };
-
-	BT_VEC_PUSH(maps, m);
-}
-
-/* The function at runtime address a, and its link-time address. */
+/* The function at runtime address a of the current sample, and its link-time address. */
 static const char *
 symbolize(uint64_t a, uint64_t *link)
 {
+	const struct bt_map *m = bt_machine_find(machine, cur_pid, a, cur_time);
+	const char *path;
 	struct bt_func_sym fs;
-	size_t i;
+	uint64_t la;
 
 	*link = a;
-	for (i = maps.n; i-- > 0;) {
-		struct map *m = &maps.v[i];
-		uint64_t la;
-
-		if (a < m->start || a >= m->end)
-			continue;
-		if (!m->tried) {
-			m->tried = true;
-			if (strcmp(m->path, "[vdso]") == 0)
-				m->syms = vdso ? bt_msyms_open("[vdso]", vdso, vdso_len, NULL) : NULL;
-			else
-				m->syms = bt_msyms_open(m->path, NULL, 0, NULL);
-		}
-		if (m->syms == NULL || bt_msyms_off_to_addr(m->syms,
-		    a - m->start + m->pgoff, &la) != 0)
-			return "[unknown]";
-		*link = la;
-		return bt_msyms_func(m->syms, la, &fs) == 0 ? fs.name : "[unknown]";
+	if (m == NULL)
+		return "[unknown]";
+	while (syms.n <= m->module) {
+		BT_VEC_PUSH(syms, NULL);
+		BT_VEC_PUSH(tried, false);
 	}
-	return "[unknown]";
+	if (!tried.v[m->module]) {
+		tried.v[m->module] = true;
+		path = bt_machine_module(machine, m->module)->path;
+		if (strcmp(path, "[vdso]") == 0)
+			syms.v[m->module] = vdso ? bt_msyms_open("[vdso]", vdso, vdso_len,
+			    NULL) : NULL;
+		else
+			syms.v[m->module] = bt_msyms_open(path, NULL, 0, NULL);
+	}
+	if (syms.v[m->module] == NULL || bt_msyms_off_to_addr(syms.v[m->module],
+	    a - m->start + m->pgoff, &la) != 0)
+		return "[unknown]";
+	*link = la;
+	return bt_msyms_func(syms.v[m->module], la, &fs) == 0 ? fs.name : "[unknown]";
 }
 
 static const char *
@@ -119,8 +113,8 @@ unwind_one(struct bt_unwinder *u, const struct bt_perf_layout *l,
 	if (ret != 0)
 		return 0;
 	if (mode == M_DWARF || (mode == M_AUTO && cc.nuser == 0))
-		return bt_unwind_dwarf(bt_unwinder_space(u, s->pid, s->time), &r, ips, max, res, &err);
-	return bt_unwind_splice(bt_unwinder_space(u, s->pid, s->time), &r, cc.user, cc.nuser,
+		return bt_unwind_dwarf(bt_unwinder_space(u, s->pid), &r, ips, max, res, &err);
+	return bt_unwind_splice(bt_unwinder_space(u, s->pid), &r, cc.user, cc.nuser,
 	    ips, max, res, &err);
 }
 
@@ -172,200 +166,258 @@ struct caller {
 	uint64_t n;
 };
 
-int
-main(int argc, char **argv)
-{
-	enum mode mode = M_AUTO;
-	long stack = -1;
-	bool chains = false, stats = false, libdw = false;
-	struct bt_unwind_stats ust;
-	const char *callers = NULL;
-	long sizes[16];
-	size_t nsizes = 0, i, k;
-	int repeat = 1, rep, ret;
-	struct bt_error err = { 0 };
+/* What the dump was asked for, and what it counted. */
+struct dump {
 	struct bt_pd_reader *rd;
-	struct bt_pd_event ev;
-	uint64_t ips[BT_UNWIND_MAX_FRAMES], nsamples = 0, nframes = 0;
-	uint64_t splice[8] = { 0 }, end[8] = { 0 }, skipped = 0;
-	BT_VEC(struct caller) cl = { 0 };
-	double t_unwind = 0, t_first = 0, t0;
-	struct bt_unwinder *u = NULL;
+	struct bt_unwinder *u;
+	enum mode mode;
+	long stack;
+	bool chains;
+	const char *callers;
+	long sizes[16];
+	size_t nsizes;
+	bool again;		/* a repeat: unwound and counted, not printed */
+	bool stats, libdw;
+	int repeat;
+	uint64_t nsamples, nframes, splice[8], end[8], skipped;
+	double t_unwind;
+	BT_VEC(struct caller) cl;
+};
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: unwind-dump FILE [--mode M] [--stack N] [--chains] [--callers F] [--stats] [--repeat N] [--sweep S,...]\n");
-		return 1;
+/* For --callers: the immediate caller of a sample whose leaf matches. */
+static void
+count_caller(struct dump *d, const uint64_t *ips, int n)
+{
+	uint64_t link;
+	const char *leaf = frame_sym(ips, 0, &link), *c;
+	size_t len = strlen(d->callers), k;
+	bool match = d->callers[len - 1] == '*' ?
+	    strncmp(leaf, d->callers, len - 1) == 0 : strcmp(leaf, d->callers) == 0;
+
+	if (!match)
+		return;
+	c = n >= 2 ? frame_sym(ips, 1, &link) : "(none)";
+	for (k = 0; k < d->cl.n && strcmp(d->cl.v[k].name, c); k++)
+		;
+	if (k == d->cl.n) {
+		struct caller z = { bt_xstrdup(c), 0 };
+		BT_VEC_PUSH(d->cl, z);
 	}
+	d->cl.v[k].n++;
+}
+
+/* For --sweep: hybrid chains of each stack size against the full DWARF one. */
+static void
+sweep(struct dump *d, const struct bt_perf_layout *l, const struct bt_pd_event *ev)
+{
+	uint64_t t[BT_UNWIND_MAX_FRAMES], h[BT_UNWIND_MAX_FRAMES], link;
+	struct bt_unwind_result tr, hr;
+	int nt = unwind_one(d->u, l, ev, M_DWARF, -1, t, BT_ARRAY_SIZE(t), &tr);
+	struct leafstat *ls;
+	size_t k;
+
+	if (nt < 2)
+		return;
+	ls = leaf_stat(frame_sym(t, 0, &link));
+	ls->n++;
+	for (k = 0; k < d->nsizes; k++) {
+		int nh = unwind_one(d->u, l, ev, M_HYBRID, d->sizes[k], h,
+		    BT_ARRAY_SIZE(h), &hr);
+		if (nh >= 2 && h[1] == t[1])
+			ls->caller_ok[k]++;
+		if (nh > 0 && chain_right(t, (size_t)nt, h, (size_t)nh))
+			ls->chain_ok[k]++;
+	}
+}
+
+/* A sample of the stream: unwound, counted, printed as asked. */
+static int
+take(void *arg, const struct bt_pd_event *ev, struct bt_error *err)
+{
+	struct dump *d = arg;
+	uint64_t ips[BT_UNWIND_MAX_FRAMES], link;
+	const struct bt_perf_layout *l;
+	struct bt_unwind_result res;
+	double t0;
+	size_t k;
+	int n;
+
+	if (ev->attr < 0)
+		return 0;
+	l = bt_pd_layout(d->rd, (size_t)ev->attr);
+	cur_pid = ev->sample.pid;
+	cur_time = ev->sample.time;
+	t0 = bt_now();
+	n = unwind_one(d->u, l, ev, d->mode, d->stack, ips, BT_ARRAY_SIZE(ips), &res);
+	d->t_unwind += bt_now() - t0;
+	if (n < 0)
+		n = 0;
+	d->nsamples++;
+	d->nframes += (uint64_t)n;
+	d->splice[res.splice]++;
+	d->end[res.end]++;
+	d->skipped += res.fp_skipped ? 1 : 0;
+	if (d->again)
+		return 0;
+	if (d->chains) {
+		printf("%" PRIu64 ".%09" PRIu64 "\t", ev->sample.time / 1000000000,
+		    ev->sample.time % 1000000000);
+		for (k = 0; k < (size_t)n; k++) {
+			const char *sym = frame_sym(ips, k, &link);
+			printf("%s%" PRIx64 ":%s", k ? " " : "", link, sym);
+		}
+		printf("\n");
+	}
+	if (d->callers && n >= 1)
+		count_caller(d, ips, n);
+	if (d->nsizes && BT_PF_HAS(&ev->sample, BT_PF_STACK_USER))
+		sweep(d, l, ev);
+	return 0;
+}
+
+static bool
+read_side(void *arg, struct bt_pd_event *ev, uint32_t *tag)
+{
+	return bt_machine_read(machine, ev, tag);
+}
+
+static void
+apply_side(void *arg, const struct bt_pd_event *ev, uint32_t tag)
+{
+	bt_machine_apply(machine, ev, tag);
+}
+
+static const struct bt_ordered_ops dump_ops = {
+	.read = read_side,
+	.sideband = apply_side,
+	.sample = take,
+};
+
+/* The options after FILE. */
+static void
+options(struct dump *d, int argc, char **argv)
+{
+	size_t i;
+
 	for (i = 2; i < (size_t)argc; i++) {
 		const char *a = argv[i], *v = i + 1 < (size_t)argc ? argv[i + 1] : "";
 		if (strcmp(a, "--mode") == 0) {
-			mode = strcmp(v, "dwarf") == 0 ? M_DWARF : strcmp(v, "fp") == 0 ? M_FP :
+			d->mode = strcmp(v, "dwarf") == 0 ? M_DWARF : strcmp(v, "fp") == 0 ? M_FP :
 			    strcmp(v, "hybrid") == 0 ? M_HYBRID : M_AUTO;
 			i++;
 		} else if (strcmp(a, "--stack") == 0) {
-			stack = atol(v);
+			d->stack = atol(v);
 			i++;
 		} else if (strcmp(a, "--chains") == 0) {
-			chains = true;
+			d->chains = true;
 		} else if (strcmp(a, "--callers") == 0) {
-			callers = v;
+			d->callers = v;
 			i++;
 		} else if (strcmp(a, "--libdw") == 0) {
-			libdw = true;
+			d->libdw = true;
 		} else if (strcmp(a, "--stats") == 0) {
-			stats = true;
+			d->stats = true;
 		} else if (strcmp(a, "--repeat") == 0) {
-			repeat = atoi(v);
+			d->repeat = atoi(v);
 			i++;
 		} else if (strcmp(a, "--sweep") == 0) {
 			char *p = (char *)v;
-			while (*p && nsizes < 16) {
-				sizes[nsizes++] = strtol(p, &p, 10);
+			while (*p && d->nsizes < 16) {
+				d->sizes[d->nsizes++] = strtol(p, &p, 10);
 				if (*p == ',')
 					p++;
 			}
 			i++;
 		}
 	}
+}
+
+/* --stats: methods, splice rules, end reasons and the rate. */
+static void
+print_stats(const struct dump *d, const struct bt_unwind_stats *ust, double t_first)
+{
+	static const char *const sn[] = { "none", "slot", "pending", "cfi",
+		"gap", "cfi-only", "fp" };
+	static const char *const en[] = { "outermost", "stack", "frames",
+		"nocfi", "noregs" };
+	size_t k;
+
+	printf("samples %" PRIu64 " frames %" PRIu64 " unwind %.3f s rate %.0f samples/s",
+	    d->nsamples, d->nframes, d->t_unwind, d->t_unwind > 0 ? (double)d->nsamples / d->t_unwind : 0);
+	if (d->repeat > 1)
+		printf(" (first pass %.3f s, then %.0f samples/s)", t_first,
+		    (double)d->nsamples * (d->repeat - 1) / d->repeat / (d->t_unwind - t_first));
+	printf("\n");
+	printf("splice");
+	for (k = 0; k < BT_ARRAY_SIZE(sn); k++)
+		if (d->splice[k])
+			printf(" %s=%" PRIu64, sn[k], d->splice[k]);
+	printf("\nend");
+	for (k = 0; k < BT_ARRAY_SIZE(en); k++)
+		if (d->end[k])
+			printf(" %s=%" PRIu64, en[k], d->end[k]);
+	printf("\nfp-missed-a-frame %" PRIu64 "\n", d->skipped);
+	printf("cfi-unwinds %" PRIu64 " by-libdwfl %" PRIu64 " rows %" PRIu64
+	    " files-with-another-build-id %" PRIu64 "\n",
+	    ust->samples, ust->libdw, ust->rules, ust->mismatched);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct dump d = { .mode = M_AUTO, .stack = -1, .repeat = 1 };
+	struct bt_unwind_stats ust;
+	size_t i, k;
+	int rep, ret = 0;
+	struct bt_error err = { 0 };
+	double t_first = 0;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: unwind-dump FILE [--mode M] [--stack N] [--chains] [--callers F] [--stats] [--repeat N] [--sweep S,...]\n");
+		return 1;
+	}
+	options(&d, argc, argv);
 	vdso = bt_own_vdso(&vdso_len);
-	for (rep = 0; rep < repeat; rep++) {
-		rd = bt_pd_open(argv[1], &err);
-		if (rd == NULL) {
+	machine = bt_machine_new(&mods);
+	d.u = bt_unwinder_new(machine);
+	bt_unwinder_set_vdso(d.u, vdso, vdso_len);
+	bt_unwinder_set_flags(d.u, d.libdw ? BT_UNWIND_LIBDW : 0);
+	for (rep = 0; rep < d.repeat && ret == 0; rep++) {
+		d.rd = bt_pd_open(argv[1], &err);
+		if (d.rd == NULL) {
 			fprintf(stderr, "unwind-dump: %s\n", err.msg);
 			return 2;
 		}
-		/* the side-band first, as the profile reads it; the images stay */
+		/* the recording in order, as the profile reads it; then its samples again */
 		if (rep == 0) {
-			u = bt_unwinder_new();
-			bt_unwinder_set_vdso(u, vdso, vdso_len);
-			bt_unwinder_set_flags(u, libdw ? BT_UNWIND_LIBDW : 0);
-			{
-				const struct bt_pd_buildid *ids;
-				size_t nids = bt_pd_buildids(rd, &ids);
-				bt_unwinder_set_buildids(u, ids, nids);
-			}
-			bt_pd_skip_samples(rd, true);
-			while ((ret = bt_pd_next(rd, &ev, &err)) > 0) {
-				bt_unwinder_event(u, &ev);
-				if ((ev.type == PERF_RECORD_MMAP || ev.type == PERF_RECORD_MMAP2) &&
-				    (ev.misc & PERF_RECORD_MISC_CPUMODE_MASK) != PERF_RECORD_MISC_KERNEL)
-					add_map(&ev);
-			}
-			bt_pd_skip_samples(rd, false);
-			bt_pd_rewind(rd);
-		}
-		while ((ret = bt_pd_next(rd, &ev, &err)) > 0) {
-			const struct bt_perf_layout *l;
-			struct bt_unwind_result res;
-			uint64_t link;
-			int n;
+			const struct bt_pd_buildid *ids;
+			size_t nids = bt_pd_buildids(d.rd, &ids);
 
-			if (ev.type != PERF_RECORD_SAMPLE)
-				continue;
-			if (ev.attr < 0)
-				continue;
-			l = bt_pd_layout(rd, (size_t)ev.attr);
-			t0 = bt_now();
-			n = unwind_one(u, l, &ev, mode, stack, ips, BT_ARRAY_SIZE(ips), &res);
-			t_unwind += bt_now() - t0;
-			if (n < 0)
-				n = 0;
-			nsamples++;
-			nframes += (uint64_t)n;
-			splice[res.splice]++;
-			end[res.end]++;
-			skipped += res.fp_skipped ? 1 : 0;
-			if (rep)
-				continue;
-			if (chains) {
-				printf("%" PRIu64 ".%09" PRIu64 "\t", ev.sample.time / 1000000000,
-				    ev.sample.time % 1000000000);
-				for (k = 0; k < (size_t)n; k++) {
-					const char *sym = frame_sym(ips, k, &link);
-					printf("%s%" PRIx64 ":%s", k ? " " : "",
-					    k ? link : link, sym);
-				}
-				printf("\n");
-			}
-			if (callers && n >= 1) {
-				const char *leaf = frame_sym(ips, 0, &link);
-				size_t len = strlen(callers);
-				bool match = callers[len - 1] == '*' ?
-				    strncmp(leaf, callers, len - 1) == 0 :
-				    strcmp(leaf, callers) == 0;
-				if (match) {
-					const char *c = n >= 2 ? frame_sym(ips, 1, &link) : "(none)";
-					for (k = 0; k < cl.n && strcmp(cl.v[k].name, c); k++)
-						;
-					if (k == cl.n) {
-						struct caller z = { bt_xstrdup(c), 0 };
-						BT_VEC_PUSH(cl, z);
-					}
-					cl.v[k].n++;
-				}
-			}
-			if (nsizes && BT_PF_HAS(&ev.sample, BT_PF_STACK_USER)) {
-				uint64_t t[BT_UNWIND_MAX_FRAMES], h[BT_UNWIND_MAX_FRAMES];
-				struct bt_unwind_result tr, hr;
-				int nt = unwind_one(u, l, &ev, M_DWARF, -1, t, BT_ARRAY_SIZE(t), &tr);
-				struct leafstat *ls;
-
-				if (nt < 2)
-					continue;
-				ls = leaf_stat(frame_sym(t, 0, &link));
-				ls->n++;
-				for (k = 0; k < nsizes; k++) {
-					int nh = unwind_one(u, l, &ev, M_HYBRID, sizes[k], h,
-					    BT_ARRAY_SIZE(h), &hr);
-					if (nh >= 2 && h[1] == t[1])
-						ls->caller_ok[k]++;
-					if (nh > 0 && chain_right(t, (size_t)nt, h, (size_t)nh))
-						ls->chain_ok[k]++;
-				}
-			}
+			bt_machine_set_buildids(machine, ids, nids);
+			ret = bt_ordered_read(d.rd, &dump_ops, &d, 0, &err);
+			t_first = d.t_unwind;
+		} else {
+			d.again = true;
+			ret = bt_ordered_samples(d.rd, &dump_ops, &d, 0, &err);
 		}
-		if (ret < 0) {
-			fprintf(stderr, "unwind-dump: %s\n", err.msg);
-			return 2;
-		}
-		bt_pd_close(rd);
-		if (rep == 0)
-			t_first = t_unwind;
+		bt_pd_close(d.rd);
 	}
-	bt_unwinder_stats(u, &ust);
-	bt_unwinder_free(u);
-	if (callers) {
-		for (k = 0; k < cl.n; k++)
-			printf("%" PRIu64 " %s\n", cl.v[k].n, cl.v[k].name);
+	if (ret < 0) {
+		fprintf(stderr, "unwind-dump: %s\n", err.msg);
+		return 2;
 	}
-	if (stats) {
-		static const char *const sn[] = { "none", "slot", "pending", "cfi",
-			"gap", "cfi-only", "fp" };
-		static const char *const en[] = { "outermost", "stack", "frames",
-			"nocfi", "noregs" };
-		printf("samples %" PRIu64 " frames %" PRIu64 " unwind %.3f s rate %.0f samples/s",
-		    nsamples, nframes, t_unwind, t_unwind > 0 ? (double)nsamples / t_unwind : 0);
-		if (repeat > 1)
-			printf(" (first pass %.3f s, then %.0f samples/s)", t_first,
-			    (double)nsamples * (repeat - 1) / repeat / (t_unwind - t_first));
-		printf("\n");
-		printf("splice");
-		for (k = 0; k < BT_ARRAY_SIZE(sn); k++)
-			if (splice[k])
-				printf(" %s=%" PRIu64, sn[k], splice[k]);
-		printf("\nend");
-		for (k = 0; k < BT_ARRAY_SIZE(en); k++)
-			if (end[k])
-				printf(" %s=%" PRIu64, en[k], end[k]);
-		printf("\nfp-missed-a-frame %" PRIu64 "\n", skipped);
-		printf("cfi-unwinds %" PRIu64 " by-libdwfl %" PRIu64 " rows %" PRIu64
-		    " files-with-another-build-id %" PRIu64 "\n",
-		    ust.samples, ust.libdw, ust.rules, ust.mismatched);
+	bt_unwinder_stats(d.u, &ust);
+	bt_unwinder_free(d.u);
+	if (d.callers) {
+		for (k = 0; k < d.cl.n; k++)
+			printf("%" PRIu64 " %s\n", d.cl.v[k].n, d.cl.v[k].name);
 	}
-	if (nsizes) {
+	if (d.stats)
+		print_stats(&d, &ust, t_first);
+	if (d.nsizes) {
 		printf("%-36s %7s", "leaf (caller%/chain% per stack size)", "samples");
-		for (k = 0; k < nsizes; k++)
-			printf(" %11ld", sizes[k]);
+		for (k = 0; k < d.nsizes; k++)
+			printf(" %11ld", d.sizes[k]);
 		printf("\n");
 		/* every sample first, then each leaf function with 5 or more */
 		struct leafstat all;
@@ -374,7 +426,7 @@ main(int argc, char **argv)
 		all.name = (char *)"(all samples)";
 		for (i = 0; i < leaves.n; i++) {
 			all.n += leaves.v[i].n;
-			for (k = 0; k < nsizes; k++) {
+			for (k = 0; k < d.nsizes; k++) {
 				all.caller_ok[k] += leaves.v[i].caller_ok[k];
 				all.chain_ok[k] += leaves.v[i].chain_ok[k];
 			}
@@ -384,7 +436,7 @@ main(int argc, char **argv)
 			if (ls->n < 5)
 				continue;
 			printf("%-36.36s %7" PRIu64, ls->name, ls->n);
-			for (k = 0; k < nsizes; k++) {
+			for (k = 0; k < d.nsizes; k++) {
 				char cell[32];
 				snprintf(cell, sizeof(cell), "%.1f/%.1f",
 				    100.0 * (double)ls->caller_ok[k] / (double)ls->n,
@@ -394,16 +446,17 @@ main(int argc, char **argv)
 			printf("\n");
 		}
 	}
-	for (i = 0; i < maps.n; i++) {
-		bt_msyms_free(maps.v[i].syms);
-		free(maps.v[i].path);
-	}
-	BT_VEC_FREE(maps);
+	for (i = 0; i < syms.n; i++)
+		bt_msyms_free(syms.v[i]);
+	BT_VEC_FREE(syms);
+	BT_VEC_FREE(tried);
+	bt_machine_free(machine);
+	bt_modules_release(&mods);
 	for (i = 0; i < leaves.n; i++)
 		free(leaves.v[i].name);
 	BT_VEC_FREE(leaves);
-	for (k = 0; k < cl.n; k++)
-		free(cl.v[k].name);
-	BT_VEC_FREE(cl);
+	for (k = 0; k < d.cl.n; k++)
+		free(d.cl.v[k].name);
+	BT_VEC_FREE(d.cl);
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base.h"
+#include "hash.h"
 
 static void
 test_strbuf(void **state)
@@ -173,6 +174,79 @@ test_xmalloc_big(void **state)
 	free(bt_xmalloc_big(n, 0, 1));
 }
 
+/* A (module, offset) table, as the profile's: find or add. */
+struct hkey {
+	uint32_t module;
+	uint64_t off;
+};
+
+struct hkeys {
+	struct hkey *v;
+	size_t n, alloc;
+};
+
+static uint64_t
+hkey_hash(uint32_t module, uint64_t off)
+{
+	return bt_hash64(off ^ (uint64_t)module << 47);
+}
+
+static uint32_t
+hkey_intern(struct bt_hash *h, struct hkeys *v, uint32_t module,
+	    uint64_t off, bool *added)
+{
+	struct bt_hash_pos pos;
+	struct hkey k = { module, off };
+	uint32_t i;
+
+	*added = false;
+	for (i = bt_hash_first(h, hkey_hash(module, off), &pos); i != BT_HASH_NONE;
+	    i = bt_hash_next(h, &pos))
+		if (v->v[i].module == module && v->v[i].off == off)
+			return i;
+	BT_VEC_PUSH(*v, k);
+	bt_hash_add(h, &pos, (uint32_t)v->n - 1);
+	*added = true;
+	return (uint32_t)v->n - 1;
+}
+
+/* Every key found again after the table grew, ids in the order added. */
+static void
+test_hash(void **state)
+{
+	struct hkeys v = { 0 };
+	struct bt_hash h;
+	struct bt_hash_pos pos;
+	uint32_t i, n = 100000;
+	bool added;
+
+	(void)state;
+	bt_hash_init(&h, 0);
+	assert_int_equal(bt_hash_first(&h, 42, &pos), BT_HASH_NONE);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(hkey_intern(&h, &v, i % 7, (uint64_t)i * 64, &added), i);
+		assert_true(added);
+	}
+	assert_int_equal(h.n, n);
+	assert_true(h.mask + 1 >= 2 * (size_t)n);
+	for (i = 0; i < n; i++) {
+		assert_int_equal(hkey_intern(&h, &v, i % 7, (uint64_t)i * 64, &added), i);
+		assert_false(added);
+	}
+	/* equal hashes: every candidate offered, each key its own entry */
+	bt_hash_clear(&h);
+	assert_int_equal(h.n, 0);
+	for (i = 0; i < 100; i++)
+		bt_hash_put(&h, 0x1234567800000000ULL, i);
+	for (i = bt_hash_first(&h, 0x1234567800000000ULL, &pos), n = 0;
+	    i != BT_HASH_NONE; i = bt_hash_next(&h, &pos))
+		assert_int_equal(i, n++);
+	assert_int_equal(n, 100);
+	assert_int_equal(bt_hash_first(&h, 0x1234567900000000ULL, &pos), BT_HASH_NONE);
+	bt_hash_release(&h);
+	BT_VEC_FREE(v);
+}
+
 int
 main(void)
 {
@@ -184,6 +258,7 @@ main(void)
 		cmocka_unit_test(test_text_safe),
 		cmocka_unit_test(test_fmt),
 		cmocka_unit_test(test_xmalloc_big),
+		cmocka_unit_test(test_hash),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

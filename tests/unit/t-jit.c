@@ -324,7 +324,6 @@ open_buf(struct jw *w)
 static void
 test_bad_sizes(void **state)
 {
-	struct bt_error err = { 0 };
 	const struct bt_jitdump_stats *st;
 	struct bt_jitdump *jd;
 	struct jw w;
@@ -424,8 +423,16 @@ test_bad_sizes(void **state)
 	}
 	bt_jitdump_free(jd);
 	bt_strbuf_release(&w.sb);
+}
 
-	/* headers: magic, size below 40, size past the end */
+/* Headers: magic, size below 40, size past the end. */
+static void
+test_bad_headers(void **state)
+{
+	struct bt_error err = { 0 };
+	struct bt_jitdump *jd;
+	struct jw w;
+
 	assert_null(bt_jitdump_open_mem("\x7f" "ELF", 4, &err));
 	assert_non_null(strstr(err.msg, "magic"));
 	assert_null(bt_jitdump_open_mem("DTiJ\1\0\0\0", 8, &err));
@@ -705,6 +712,7 @@ main(void)
 		cmocka_unit_test(test_reference),
 		cmocka_unit_test(test_truncated),
 		cmocka_unit_test(test_bad_sizes),
+		cmocka_unit_test(test_bad_headers),
 		cmocka_unit_test(test_debug_attach),
 		cmocka_unit_test(test_v8),
 		cmocka_unit_test(test_random),

@@ -128,18 +128,23 @@ test_jitset(void **state)
 	assert_int_equal(bt_jitset_add(js, BT_JIT_SRC_DUMP, 42, dump, true, NULL), 0);
 	assert_int_equal(bt_jitset_add(js, BT_JIT_SRC_MAP, 42, map, true, NULL), 1);
 	assert_string_equal(bt_jitset_src(js, 0)->runtime, "V8");
-	assert_true(bt_jitset_find(js, 42, 0x10004, 2000, &c));
+	assert_true(bt_jitset_find_in(js, 0, 0x10004, 2000, &c));
 	assert_string_equal(c.name, "JS:~f");
 	assert_memory_equal(c.code, code1, sizeof(code1));
-	assert_true(bt_jitset_find(js, 42, 0x10004, 6000, &c));
+	assert_true(bt_jitset_find_in(js, 0, 0x10004, 6000, &c));
 	assert_string_equal(c.name, "JS:*f");
 	assert_true(c.start == 0x10000 && c.size == sizeof(code2) && c.time == 5000);
-	/* the dump first; the map for what it does not cover */
-	assert_true(bt_jitset_find(js, 42, 0x20008, 6000, &c));
+	assert_int_equal(c.src, 0);
+	/* the map: names and ranges, no code */
+	assert_false(bt_jitset_find_in(js, 0, 0x20008, 6000, &c));
+	assert_true(bt_jitset_find_in(js, 1, 0x20008, 6000, &c));
 	assert_string_equal(c.name, "stub");
 	assert_null(c.code);
-	assert_false(bt_jitset_find(js, 43, 0x10004, 6000, &c));
-	assert_false(bt_jitset_find(js, 42, 0x30000, 6000, &c));
+	assert_int_equal(c.src, 1);
+	assert_true(bt_jitset_find_in(js, 1, 0x10004, 6000, &c));
+	assert_string_equal(c.name, "mapname");
+	assert_false(bt_jitset_find_in(js, 1, 0x30000, 6000, &c));
+	assert_false(bt_jitset_find_in(js, 2, 0x10004, 6000, &c));
 	bt_jitset_free(js);
 	unlink(dump);
 	unlink(map);

@@ -20,7 +20,7 @@
 
 #include "base.h"
 #include "perf/perfdata.h"
-#include "profile/profile-int.h"
+#include "profile/profile.h"
 #include "synth.h"
 
 static char dir[] = "/tmp/bt-prof.XXXXXX";

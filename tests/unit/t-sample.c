@@ -243,6 +243,61 @@ test_fixed_offsets(void **state)
 	assert_int_equal(l.id_pos, 4);
 }
 
+/*
+ * The brief decode reads what the full one does of IP, TID, TIME, CPU and
+ * PERIOD, and nothing else; the attribution id and the time likewise.
+ */
+static void
+test_brief(void **state)
+{
+	struct perf_event_attr a;
+	struct bt_perf_layout l;
+	struct bt_perf_sample full, brief;
+	struct rec r = { .n = 0 };
+	uint64_t id;
+
+	memset(&a, 0, sizeof(a));
+	a.sample_type = PERF_SAMPLE_IDENTIFIER | PERF_SAMPLE_IP | PERF_SAMPLE_TID |
+	    PERF_SAMPLE_TIME | PERF_SAMPLE_ADDR | PERF_SAMPLE_CPU |
+	    PERF_SAMPLE_CALLCHAIN;
+	a.sample_period = 997;
+	a.sample_id_all = 1;
+	bt_perf_layout_init(&l, &a);
+	put64(&r, 0);	/* header, sized below */
+	put64(&r, 77);	/* identifier */
+	put64(&r, 0x401234);
+	put32(&r, 10);
+	put32(&r, 11);
+	put64(&r, 123456789);
+	put64(&r, 0xdead);
+	put32(&r, 3);
+	put32(&r, 0);
+	put64(&r, 1);	/* callchain: one ip */
+	put64(&r, 0x401234);
+	r.b[6] = (uint8_t)r.n;
+	memset(&brief, 0xa5, sizeof(brief));
+	assert_int_equal(bt_perf_sample_parse(&l, r.b, r.n, false, &full), 0);
+	assert_int_equal(bt_perf_sample_brief(&l, r.b, r.n, &brief), 0);
+	assert_int_equal(brief.ip, full.ip);
+	assert_int_equal(brief.pid, 10);
+	assert_int_equal(brief.tid, 11);
+	assert_int_equal(brief.time, full.time);
+	assert_int_equal(brief.cpu, 3);
+	assert_int_equal(brief.period, 997);
+	assert_true(BT_PF_HAS(&brief, BT_PF_IP) && BT_PF_HAS(&brief, BT_PF_CPU));
+	assert_false(BT_PF_HAS(&brief, BT_PF_PERIOD));
+	assert_false(BT_PF_HAS(&brief, BT_PF_CALLCHAIN) || BT_PF_HAS(&brief, BT_PF_ADDR));
+	assert_int_equal(bt_perf_sample_brief(&l, r.b, l.fixed_size - 1, &brief), -1);
+	assert_int_equal(bt_perf_sample_id(&l, r.b, r.n, false, &id), 1);
+	assert_int_equal(id, 77);
+	assert_int_equal(bt_perf_sample_id(&l, r.b, 15, false, &id), -1);
+	assert_int_equal(bt_perf_sample_time(&l, r.b, r.n, false), 123456789);
+	assert_int_equal(bt_perf_sample_time(&l, r.b, 33, false), 0);
+	a.sample_type &= ~(uint64_t)PERF_SAMPLE_IDENTIFIER;
+	bt_perf_layout_init(&l, &a);
+	assert_int_equal(bt_perf_sample_id(&l, r.b, r.n, false, &id), 0);
+}
+
 static void
 test_trailer(void **state)
 {
@@ -279,11 +334,14 @@ test_trailer(void **state)
 	assert_int_equal(s.cpu, 1);
 	assert_int_equal(s.identifier, 55);
 	assert_false(BT_PF_HAS(&s, BT_PF_IP));
+	assert_int_equal(bt_perf_sample_id_time(&l, r.b, r.n, false), 999);
 	/* too short for its trailer: none */
 	assert_int_equal(bt_perf_sample_id_parse(&l, r.b, 40, false, &s), 0);
+	assert_int_equal(bt_perf_sample_id_time(&l, r.b, 40, false), 0);
 	a.sample_id_all = 0;
 	bt_perf_layout_init(&l, &a);
 	assert_int_equal(bt_perf_sample_id_parse(&l, r.b, r.n, false, &s), 0);
+	assert_int_equal(bt_perf_sample_id_time(&l, r.b, r.n, false), 0);
 }
 
 static void
@@ -339,6 +397,7 @@ main(void)
 		cmocka_unit_test(test_all_fields),
 		cmocka_unit_test(test_fixed_offsets),
 		cmocka_unit_test(test_trailer),
+		cmocka_unit_test(test_brief),
 		cmocka_unit_test(test_event_names),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -17,6 +17,8 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "machine/machine.h"
+#include "perf/perfdata.h"
 #include "unwind/unwind.h"
 
 #define COPY 8192
@@ -88,24 +90,60 @@ level1(void)
 	snap.ra_level1 = (uint64_t)__builtin_return_address(0);
 }
 
-/* This process's executable mappings. */
+/* The machine the tests unwind on: this process, and what they add. */
+static struct bt_modules mods;
+static struct bt_machine *machine;
+
+/* A side-band record into the machine, as core/perf's stream gives it. */
+static void
+side(struct bt_pd_event *ev, uint64_t time)
+{
+	uint32_t module;
+
+	ev->time = time;
+	ev->has_time = true;
+	if (bt_machine_read(machine, ev, &module))
+		bt_machine_apply(machine, ev, module);
+}
+
+/* An executable mapping of pid at time. */
+static void
+map(uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
+    const char *path, uint64_t time)
+{
+	struct bt_pd_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PERF_RECORD_MMAP2;
+	ev.u.mmap.pid = ev.u.mmap.tid = pid;
+	ev.u.mmap.start = start;
+	ev.u.mmap.len = len;
+	ev.u.mmap.pgoff = pgoff;
+	ev.u.mmap.prot = 5;	/* PROT_READ | PROT_EXEC */
+	ev.u.mmap.filename = path;
+	side(&ev, time);
+}
+
+/* This process's executable mappings, in a new machine, from time 0. */
 static struct bt_unwind_space *
 self_space(void)
 {
-	struct bt_unwind_space *s = bt_unwind_space_new((uint32_t)getpid());
 	FILE *f = fopen("/proc/self/maps", "r");
 	char line[1024], perm[8], path[512];
 	uint64_t lo, hi, off;
 
+	bt_machine_free(machine);
+	bt_modules_release(&mods);
+	machine = bt_machine_new(&mods);
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f) != NULL) {
 		path[0] = '\0';
 		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %511s", &lo, &hi, perm,
 		    &off, path) >= 4 && perm[2] == 'x')
-			bt_unwind_space_map(s, lo, hi - lo, off, path, NULL, 0);
+			map((uint32_t)getpid(), lo, hi - lo, off, path, 0);
 	}
 	fclose(f);
-	return s;
+	return bt_unwind_space_new(machine, (uint32_t)getpid());
 }
 
 static void
@@ -118,6 +156,7 @@ regs_of_snap(struct bt_unwind_regs *r, size_t size)
 	r->stack = snap.stack;
 	r->stack_size = BT_MIN(size, snap.size);
 	r->tid = (uint32_t)getpid();
+	r->time = 1;
 }
 
 /* The kernel's walk on the copy: fp[0] the ip, then [bp + 8] up the bp chain. */
@@ -290,7 +329,12 @@ test_regs(void **state)
 	assert_int_equal(__builtin_popcountll(BT_UNWIND_REGS_ALL), 20);
 }
 
-/* Mappings: replacing, forking, ignoring what has no file. */
+/*
+ * The machine's mappings at the sample's time: a forked child runs its
+ * parent's code until it execs, then nothing it had; a sample from
+ * before the exec still unwinds through the parent's; what has no file
+ * ends the chain.
+ */
 static void
 test_space(void **state)
 {
@@ -299,26 +343,44 @@ test_space(void **state)
 	struct bt_unwind_result res;
 	uint64_t ips[64], junk[2] = { 0, 0 };
 	struct bt_error err = { 0 };
+	struct bt_pd_event ev;
 	int n;
 
 	level1();
-	c = bt_unwind_space_fork(s, 1);
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PERF_RECORD_FORK;
+	ev.u.task.pid = ev.u.task.tid = 1;
+	ev.u.task.ppid = ev.u.task.ptid = (uint32_t)getpid();
+	side(&ev, 10);
+	c = bt_unwind_space_new(machine, 1);
 	regs_of_snap(&r, COPY);
+	r.time = 20;
 	n = bt_unwind_dwarf(c, &r, ips, 64, &res, NULL);
 	assert_true(n >= 4);
 	assert_int_equal(ips[3], snap.ra_level1);
-	/* exec: no mappings, the leaf alone */
-	bt_unwind_space_reset(c);
+	/* exec at 30: no mappings after it, the leaf alone */
+	memset(&ev, 0, sizeof(ev));
+	ev.type = PERF_RECORD_COMM;
+	ev.misc = PERF_RECORD_MISC_COMM_EXEC;
+	ev.u.comm.pid = ev.u.comm.tid = 1;
+	ev.u.comm.comm = "other";
+	side(&ev, 30);
+	r.time = 40;
 	n = bt_unwind_dwarf(c, &r, ips, 64, &res, NULL);
 	assert_int_equal(n, 1);
 	assert_int_equal(res.end, BT_UNWIND_END_NOCFI);
-	/* a mapping over the code, of a file that is not ELF: chains stop */
-	bt_unwind_space_map(c, snap.regs[2] & ~0xfffULL, 4096, 0, "/proc/self/status",
-	    NULL, 0);
-	bt_unwind_space_map(c, 0x1000, 4096, 0, "//anon", NULL, 0);
-	bt_unwind_space_map(c, 0x2000, 4096, 0, "[stack]", NULL, 0);
+	/* before the exec, the parent's code still */
+	r.time = 20;
 	n = bt_unwind_dwarf(c, &r, ips, 64, &res, NULL);
-	assert_true(n >= 1);
+	assert_true(n >= 4);
+	assert_int_equal(ips[3], snap.ra_level1);
+	/* a mapping over the code, of a file that is not ELF: chains stop */
+	map(1, snap.regs[2] & ~0xfffULL, 4096, 0, "/proc/self/status", 50);
+	map(1, 0x1000, 4096, 0, "//anon", 50);
+	map(1, 0x2000, 4096, 0, "[stack]", 50);
+	r.time = 60;
+	n = bt_unwind_dwarf(c, &r, ips, 64, &res, NULL);
+	assert_int_equal(n, 1);
 	bt_unwind_space_free(c);
 	/* 32-bit registers are refused with a message */
 	r.abi = PERF_SAMPLE_REGS_ABI_32;
@@ -334,6 +396,14 @@ test_space(void **state)
 	bt_unwind_space_free(s);
 }
 
+static int
+teardown(void **state)
+{
+	bt_machine_free(machine);
+	bt_modules_release(&mods);
+	return 0;
+}
+
 int
 main(void)
 {
@@ -345,5 +415,5 @@ main(void)
 		cmocka_unit_test(test_space),
 	};
 
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests(tests, NULL, teardown);
 }
