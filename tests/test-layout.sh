@@ -1,8 +1,8 @@
 #!/bin/bash
 # The tree reads as the pipeline (docs/architecture.md): no cycle between
 # core/ folders, neither by #include nor by the symbols their objects call
-# (tsort finds loops), and the renderers (core/export, tui/) see public
-# headers only.
+# (tsort finds loops), no folder includes another's internal header, and
+# the renderers (core/export, tui/) see public headers only.
 . tests/lib.sh
 
 # folder -> folder edges from #include "folder/..." lines
@@ -40,6 +40,17 @@ for kind in inc sym; do
 		fail "$kind: folders call each other in a cycle:"; cat "$TMP/loop"
 	fi
 done
+
+# a folder's *-int.h is its own: the stages above read it through its
+# other headers (core/session/query.h, core/profile/profile.h...)
+bad=$(for f in core/*/*.[ch]; do
+	d=$(basename "$(dirname "$f")")
+	sed -n 's|^#include "\([a-z]*\)/[^"]*-int\.h"|\1|p' "$f" | while read -r to; do
+		[ "$to" = "$d" ] || echo "$f includes $to's internal header"
+	done
+done)
+[ -z "$bad" ] && ok "no core folder includes another's *-int.h" ||
+	fail "a folder's internal header is included from another: $bad"
 
 # renderers: public headers (benchtui/*), base.h and their own folder only
 bad=$(grep -Hn '^#include "' core/export/*.[ch] tui/*.[ch] |
