@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hash.h"
 #include "profile/chains.h"
 #include "session/session-int.h"
 #include "symbols/symbols.h"
@@ -41,53 +42,19 @@ struct fidx {
 
 /*
  * The table's functions by address, and those added for chains (no self
- * samples) by (module, start) in a small hash.
+ * samples) by (module, start).
  */
 struct finder {
 	struct fidx *v;
 	size_t n;
-	struct fidx *added;	/* open addressing, func + 1 in .func (0: empty) */
-	size_t nadded, cap;
+	BT_VEC(struct fidx) added;
+	struct bt_hash hash;	/* of added */
 };
 
 static uint64_t
 added_hash(uint32_t module, uint64_t start)
 {
 	return bt_hash64(start ^ ((uint64_t)module << 48));
-}
-
-static struct fidx *
-added_slot(struct finder *fd, uint32_t module, uint64_t start)
-{
-	size_t j;
-
-	for (j = added_hash(module, start) & (fd->cap - 1);; j = (j + 1) & (fd->cap - 1))
-		if (fd->added[j].func == 0 ||
-		    (fd->added[j].module == module && fd->added[j].start == start))
-			return &fd->added[j];
-}
-
-static void
-added_put(struct finder *fd, uint32_t module, uint64_t start, size_t func)
-{
-	struct fidx *sl;
-
-	if ((fd->nadded + 1) * 2 > fd->cap) {
-		struct fidx *old = fd->added;
-		size_t oc = fd->cap, i;
-
-		fd->cap = fd->cap ? fd->cap * 2 : 64;
-		fd->added = bt_xcalloc(fd->cap, sizeof(*fd->added));
-		for (i = 0; i < oc; i++)
-			if (old[i].func)
-				*added_slot(fd, old[i].module, old[i].start) = old[i];
-		free(old);
-	}
-	sl = added_slot(fd, module, start);
-	sl->module = module;
-	sl->start = start;
-	sl->func = func + 1;
-	fd->nadded++;
 }
 
 static int
@@ -106,6 +73,7 @@ finder_init(struct bt_selection *sel, struct finder *fd)
 	size_t i;
 
 	memset(fd, 0, sizeof(*fd));
+	bt_hash_init(&fd->hash, 64);
 	fd->v = bt_xcalloc(sel->funcs.n + 1, sizeof(*fd->v));
 	for (i = 0; i < sel->funcs.n; i++) {
 		const struct bt_sfunc *f = &sel->funcs.v[i];
@@ -150,16 +118,21 @@ static long
 add_found(struct bt_selection *sel, struct finder *fd, uint32_t mi, const char *name,
 	  uint64_t start, uint64_t end, enum bt_func_kind kind)
 {
-	size_t i;
+	struct bt_hash_pos pos;
+	struct fidx x;
+	uint32_t k;
 
-	if (fd->cap) {
-		const struct fidx *x = added_slot(fd, mi, start);
-		if (x->func)
-			return (long)x->func - 1;
-	}
-	i = bt_functab_add(sel, mi, name, start, end, kind);
-	added_put(fd, mi, start, i);
-	return (long)i;
+	for (k = bt_hash_first(&fd->hash, added_hash(mi, start), &pos); k != BT_HASH_NONE;
+	    k = bt_hash_next(&fd->hash, &pos))
+		if (fd->added.v[k].module == mi && fd->added.v[k].start == start)
+			return (long)fd->added.v[k].func;
+	x.module = mi;
+	x.start = start;
+	x.end = end;
+	x.func = bt_functab_add(sel, mi, name, start, end, kind);
+	BT_VEC_PUSH(fd->added, x);
+	bt_hash_add(&fd->hash, &pos, (uint32_t)fd->added.n - 1);
+	return (long)x.func;
 }
 
 /*
@@ -301,7 +274,8 @@ map_locs(struct bt_selection *sel)
 	}
 	BT_VEC_FREE(names);
 	free(fd.v);
-	free(fd.added);
+	BT_VEC_FREE(fd.added);
+	bt_hash_release(&fd.hash);
 }
 
 /*
@@ -416,54 +390,27 @@ struct edge {
 
 struct edges {
 	BT_VEC(struct edge) v;
-	uint32_t *slots;
-	size_t nslots;
+	struct bt_hash hash;
 };
-
-static uint64_t
-edge_hash(uint32_t a, uint32_t b)
-{
-	return bt_hash64(((uint64_t)a << 32) | b);
-}
-
-static void
-edges_rehash(struct edges *e)
-{
-	size_t i, j;
-
-	free(e->slots);
-	e->nslots = e->nslots ? e->nslots * 2 : 256;
-	e->slots = bt_xcalloc(e->nslots, sizeof(uint32_t));
-	for (i = 0; i < e->v.n; i++) {
-		j = edge_hash(e->v.v[i].caller, e->v.v[i].callee) & (e->nslots - 1);
-		while (e->slots[j])
-			j = (j + 1) & (e->nslots - 1);
-		e->slots[j] = (uint32_t)i + 1;
-	}
-}
 
 static void
 edge_add(struct edges *e, uint32_t caller, uint32_t callee, uint64_t samples)
 {
-	size_t j;
+	struct bt_hash_pos pos;
 	struct edge x;
+	uint32_t i;
 
-	if ((e->v.n + 1) * 2 > e->nslots)
-		edges_rehash(e);
-	for (j = edge_hash(caller, callee) & (e->nslots - 1);; j = (j + 1) & (e->nslots - 1)) {
-		uint32_t sl = e->slots[j];
-		if (sl == 0)
-			break;
-		if (e->v.v[sl - 1].caller == caller && e->v.v[sl - 1].callee == callee) {
-			e->v.v[sl - 1].samples += samples;
+	for (i = bt_hash_first(&e->hash, bt_hash64((uint64_t)caller << 32 | callee), &pos);
+	    i != BT_HASH_NONE; i = bt_hash_next(&e->hash, &pos))
+		if (e->v.v[i].caller == caller && e->v.v[i].callee == callee) {
+			e->v.v[i].samples += samples;
 			return;
 		}
-	}
 	x.caller = caller;
 	x.callee = callee;
 	x.samples = samples;
 	BT_VEC_PUSH(e->v, x);
-	e->slots[j] = (uint32_t)e->v.n;
+	bt_hash_add(&e->hash, &pos, (uint32_t)e->v.n - 1);
 }
 
 static int
@@ -527,6 +474,7 @@ bt_callgraph_build(struct bt_selection *sel)
 	}
 	map_locs(sel);
 	memset(&e, 0, sizeof(e));
+	bt_hash_init(&e.hash, 256);
 	cg->nfuncs = sel->funcs.n;	/* every chain's functions are in the table now */
 	stamp = bt_xcalloc(cg->nfuncs + 1, sizeof(uint32_t));
 	for (i = 0; i < cg->counts.n; i++) {
@@ -557,7 +505,7 @@ bt_callgraph_build(struct bt_selection *sel)
 	group_edges(sel, &e, true, &cg->callers, &cg->caller_start);
 	group_edges(sel, &e, false, &cg->callees, &cg->callee_start);
 	BT_VEC_FREE(e.v);
-	free(e.slots);
+	bt_hash_release(&e.hash);
 }
 
 size_t
