@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "base.h"
+#include "hash.h"
 #include "perf/perfdata.h"
 #include "profile/readvals.h"
 
@@ -11,15 +12,18 @@ struct last {
 };
 
 struct bt_readvals {
-	struct last *slots;	/* open addressing by id; id 0 is never a key */
-	size_t nslots, n;
+	BT_VEC(struct last) last;	/* each id's last value */
+	struct bt_hash hash;		/* of last, by id */
 	BT_VEC(struct bt_read_credit) out;
 };
 
 struct bt_readvals *
 bt_readvals_new(void)
 {
-	return bt_xcalloc(1, sizeof(struct bt_readvals));
+	struct bt_readvals *rv = bt_xcalloc(1, sizeof(struct bt_readvals));
+
+	bt_hash_init(&rv->hash, 64);
+	return rv;
 }
 
 void
@@ -27,40 +31,27 @@ bt_readvals_free(struct bt_readvals *rv)
 {
 	if (rv == NULL)
 		return;
-	free(rv->slots);
+	BT_VEC_FREE(rv->last);
+	bt_hash_release(&rv->hash);
 	BT_VEC_FREE(rv->out);
 	free(rv);
 }
 
+/* Event id's last value, 0 the first time. */
 static struct last *
 slot(struct bt_readvals *rv, uint64_t id)
 {
-	size_t i;
+	struct bt_hash_pos pos;
+	struct last l = { id, 0 };
+	uint32_t i;
 
-	if ((rv->n + 1) * 2 > rv->nslots) {
-		struct last *old = rv->slots;
-		size_t on = rv->nslots, j;
-
-		rv->nslots = on ? on * 2 : 64;
-		rv->slots = bt_xcalloc(rv->nslots, sizeof(*rv->slots));
-		for (j = 0; j < on; j++)
-			if (old[j].id != 0) {
-				i = bt_hash64(old[j].id) & (rv->nslots - 1);
-				while (rv->slots[i].id != 0)
-					i = (i + 1) & (rv->nslots - 1);
-				rv->slots[i] = old[j];
-			}
-		free(old);
-	}
-	for (i = bt_hash64(id) & (rv->nslots - 1);; i = (i + 1) & (rv->nslots - 1)) {
-		if (rv->slots[i].id == id)
-			return &rv->slots[i];
-		if (rv->slots[i].id == 0) {
-			rv->slots[i].id = id;
-			rv->n++;
-			return &rv->slots[i];
-		}
-	}
+	for (i = bt_hash_first(&rv->hash, bt_hash64(id), &pos); i != BT_HASH_NONE;
+	    i = bt_hash_next(&rv->hash, &pos))
+		if (rv->last.v[i].id == id)
+			return &rv->last.v[i];
+	BT_VEC_PUSH(rv->last, l);
+	bt_hash_add(&rv->hash, &pos, (uint32_t)rv->last.n - 1);
+	return &rv->last.v[rv->last.n - 1];
 }
 
 /* The count of event id is now value: credit its growth (perf's sid->period). */
