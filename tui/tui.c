@@ -1,6 +1,7 @@
 /*
  * The ncurses browser: paint the browser's current view, map keys to core
- * actions, run the few prompts (search, filter, export). Everything a view
+ * actions, run the few prompts (whichever the browser says a key opens on
+ * this screen: search, filter; export). Everything a view
  * shows comes from core/annotate (view rows); nothing here computes what an
  * export would also need. The terminal is restored on every way out: q,
  * Ctrl-C, SIGTERM/SIGHUP, a fatal error, a crash.
@@ -105,16 +106,16 @@ setup_styles(struct tui *t)
 }
 
 /*
- * The lint screen keeps its last lines for the cursor's finding, whole
- * (its message wrapped): the rows cut it at the screen's width.
+ * A screen's pane (the lint screen's: the cursor's finding, whole, its
+ * message wrapped, which the rows cut at the screen's width) takes the
+ * last lines, on a screen tall enough.
  */
 #define PANE_LINES 6
 
 static bool
 has_pane(const struct tui *t)
 {
-	return t->b != NULL && bt_browser_screen(t->b) == BT_SCREEN_LINT &&
-	    bt_view_nrows(bt_browser_view(t->b)) > 0 && LINES >= 16;
+	return t->b != NULL && bt_browser_pane(t->b, NULL) && LINES >= 16;
 }
 
 static size_t
@@ -279,13 +280,7 @@ draw_title(struct tui *t, const struct bt_view *v)
 	    o->syntax == BT_ASM_INTEL ? "[intel]" : "[att]",
 	    o->names == BT_NAMES_FOLDED ? " [<\u2026>]" : o->names == BT_NAMES_FULL ?
 	    " [whole names]" : "", o->compact ? " [compact]" : "");
-	if (bt_browser_screen(t->b) == BT_SCREEN_FUNCS) {
-		if (bt_browser_zoom(t->b) != NULL)
-			snprintf(filt, sizeof(filt), "  module: %s", bt_browser_zoom(t->b));
-		if (bt_browser_filter_text(t->b)[0])
-			snprintf(filt + strlen(filt), sizeof(filt) - strlen(filt),
-			    "  filter: %s", bt_browser_filter_text(t->b));
-	}
+	bt_browser_title_note(t->b, filt, sizeof(filt));
 	/* the modes give way first, then the function's name (in its middle) */
 	room = COLS - ncols(filt) - ncols(right) - 1;
 	if (ncols(title) > room) {
@@ -384,23 +379,20 @@ put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr)
 	return y;
 }
 
-/* The lint screen's pane: the cursor's finding whole, its message wrapped. */
+/* The screen's pane: its first line in the warning colour, the rest wrapped. */
 static void
-draw_pane(struct tui *t, const struct bt_view *v, const struct bt_nav *n)
+draw_pane(struct tui *t)
 {
-	const struct bt_row *r = bt_view_row(v, n->cursor);
+	struct bt_pane p;
 	int y = LINES - 1 - PANE_LINES;
-	char head[1024];
 
-	if (!has_pane(t) || r == NULL)
+	if (!has_pane(t) || !bt_browser_pane(t->b, &p) || p.text == NULL)
 		return;
 	attron(A_DIM);
 	mvhline(y, 0, ACS_HLINE, COLS);
 	attroff(A_DIM);
-	snprintf(head, sizeof(head), "%s, %.1f%%%s%s", r->label, r->percent,
-	    r->name ? " in " : " of the run", r->name ? r->name : "");
-	y = put_wrapped(y + 1, LINES - 1, 1, head, t->attr[BT_STYLE_WARN]);
-	put_wrapped(y, LINES - 1, 1, r->text, 0);
+	y = put_wrapped(y + 1, LINES - 1, 1, p.head, t->attr[BT_STYLE_WARN]);
+	put_wrapped(y, LINES - 1, 1, p.text, 0);
 }
 
 /* Arrows for the jump under the cursor, in the view's arrow column. */
@@ -485,7 +477,7 @@ draw(struct tui *t)
 			put(HEAD_LINES + 1 + (int)i, 2, bt_view_note(v, i), COLS,
 			    t->attr[BT_STYLE_WARN]);
 	draw_jump(t, v, n, h);
-	draw_pane(t, v, n);
+	draw_pane(t);
 	draw_status(t, bt_browser_status(t->b));
 	refresh();
 }
@@ -778,6 +770,7 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 	draw(&t);
 	while (!quit_sig) {
 		const struct tui_key *k;
+		const char *label;
 		size_t h = body_height_of(&t);
 
 		c = getch();
@@ -809,21 +802,13 @@ bt_tui_run(struct bt_session *s, const struct bt_export_opts *eo,
 		}
 		switch (k->cmd) {
 		case TUI_CMD_ACTION:
-			if (bt_browser_apply(t.b, k->action, h))
-				goto out;
-			break;
-		case TUI_CMD_SEARCH:
-		case TUI_CMD_SEARCH_BACK:
-			if (bt_browser_screen(t.b) == BT_SCREEN_FUNCS &&
-			    k->cmd == TUI_CMD_SEARCH) {
-				/* a new filter each time (Esc on the list clears it) */
-				if (prompt(&t, "filter: ", "", t.prompt_buf,
-				    sizeof(t.prompt_buf)))
-					bt_browser_filter(t.b, t.prompt_buf);
-			} else if (prompt(&t, k->cmd == TUI_CMD_SEARCH ? "/" : "?", "",
-			    t.prompt_buf, sizeof(t.prompt_buf)) && t.prompt_buf[0])
-				bt_browser_search(t.b, t.prompt_buf,
-				    k->cmd == TUI_CMD_SEARCH_BACK, h);
+			/* the action may ask for text first: which prompt is the screen's */
+			label = bt_browser_prompt(t.b, k->action);
+			if (label == NULL) {
+				if (bt_browser_apply(t.b, k->action, h))
+					goto out;
+			} else if (prompt(&t, label, "", t.prompt_buf, sizeof(t.prompt_buf)))
+				bt_browser_apply_text(t.b, k->action, t.prompt_buf, h);
 			break;
 		case TUI_CMD_EXPORT:
 			do_export(&t);
