@@ -3,12 +3,13 @@
  * (screen-*.c) with an ops table and data of its own, as tmux's window
  * modes (window-tree.c, window-buffer.c on mode-tree.c) each have a struct
  * window_mode and their state behind wme->data. The screen on top takes
- * every action first (its action hook); browse.c holds what every screen
- * shares (moving, searching, toggles, the stack) and, for an action no
- * screen on top took, the screen that answers it from anywhere (L opens
- * the lint screen). Nothing in browse.c, nor in the TUI, tests which screen
- * is on top. browse-select.c keeps every screen's place across a new
- * event or time window.
+ * every action first (its action hook); then comes what every screen
+ * shares (browse.c: the stack, toggles, back; browse-move.c: moving and
+ * searching in a view) and, for an action neither took, the screen that
+ * answers it from anywhere (L opens the lint screen). Nothing in browse.c,
+ * nor in the TUI, tests which screen is on top. browse-select.c keeps
+ * every screen's place across a new event or time window. Adding a
+ * screen: docs/architecture.md, "Adding a screen".
  */
 #ifndef BENCHTUI_BROWSE_INT_H
 #define BENCHTUI_BROWSE_INT_H
@@ -109,7 +110,8 @@ struct screen_ops {
 	X(timeline)		\
 	X(callers)		\
 	X(compare)		\
-	X(compare_func)
+	X(compare_func)		\
+	/* a new screen: one more X(NAME) line above this one */
 
 #define BROWSE_EXTERN(name) extern const struct screen_ops screen_##name;
 BROWSE_SCREENS(BROWSE_EXTERN)
