@@ -190,12 +190,196 @@ parse_time(struct perr *e, const char *arg, struct bt_selection_opts *so)
 	return 0;
 }
 
+/* A recording option: 0 taken, -1 a mistake (e set), 1 not one of these. */
+static int
+record_opt(struct perr *e, struct cli *c, int opt)
+{
+	unsigned long v;
+
+	switch (opt) {
+	case 'F':
+		if (parse_num(e, "-F", optarg, 1, 100000, &v))
+			return -1;
+		c->freq = (unsigned)v;
+		return 0;
+	case 'e':
+		c->event = optarg;
+		return 0;
+	case 'o':
+		c->output = optarg;
+		return 0;
+	case 'm':
+		if (parse_num(e, "-m", optarg, 1, 65536, &v))
+			return -1;
+		if (v & (v - 1))
+			return bad(e, "bad value '%s' for -m (a power of 2)", optarg);
+		c->mmap_pages = (unsigned)v;
+		return 0;
+	case OPT_DELAY:
+		if (parse_num(e, "--delay", optarg, 0, 86400000, &v))
+			return -1;
+		c->delay = (unsigned)v;
+		return 0;
+	case 'q':
+		c->quiet = true;
+		return 0;
+	case OPT_NO_JIT:
+		c->no_jit = true;
+		return 0;
+	case 'g':
+		c->callgraph = BT_CG_FP;
+		c->callgraph_set = true;
+		return 0;
+	case OPT_CALL_GRAPH: {
+		struct bt_error be = { 0 };
+		if (bt_callgraph_parse(optarg, &c->callgraph, &c->stack_size, &be) < 0)
+			return bad(e, "%s", be.msg);
+		c->callgraph_set = true;
+		return 0;
+	}
+	case OPT_JIT_COPY:
+		c->jit_copy = true;
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* One of --syntax, --names, --percent into v: 0, -1 (e set), 1 not one of these. */
+static int
+view_enum_opt(struct perr *e, struct bt_view_opts *v, int opt)
+{
+	switch (opt) {
+	case 'M':
+		if (strcmp(optarg, "att") == 0)
+			v->syntax = BT_ASM_ATT;
+		else if (strcmp(optarg, "intel") == 0)
+			v->syntax = BT_ASM_INTEL;
+		else
+			return bad(e, "unknown syntax '%s' (att or intel)", optarg);
+		return 0;
+	case OPT_NAMES:
+		if (strcmp(optarg, "short") == 0)
+			v->names = BT_NAMES_SHORT;
+		else if (strcmp(optarg, "folded") == 0)
+			v->names = BT_NAMES_FOLDED;
+		else if (strcmp(optarg, "full") == 0)
+			v->names = BT_NAMES_FULL;
+		else
+			return bad(e, "unknown --names '%s' (short, folded or full)", optarg);
+		return 0;
+	case OPT_PERCENT:
+		if (strcmp(optarg, "local") == 0)
+			v->global_percent = false;
+		else if (strcmp(optarg, "global") == 0)
+			v->global_percent = true;
+		else
+			return bad(e, "unknown --percent '%s' (local or global)", optarg);
+		return 0;
+	default:
+		return 1;
+	}
+}
+
+/* A viewing option: 0 taken, -1 a mistake (e set), 1 not one of these. */
+static int
+view_opt(struct perr *e, struct cli *c, int opt)
+{
+	unsigned long v;
+
+	switch (opt) {
+	case OPT_CHILDREN:
+		c->eo.view.children = true;
+		return 0;
+	case OPT_NO_CHILDREN:
+		c->eo.view.children = false;
+		return 0;
+	case OPT_FORMAT:
+		if (strcmp(optarg, "text") == 0)
+			c->eo.format = BT_FORMAT_TEXT;
+		else if (strcmp(optarg, "json") == 0)
+			c->eo.format = BT_FORMAT_JSON;
+		else
+			return bad(e, "unknown format '%s' (text or json)", optarg);
+		return 0;
+	case OPT_TOP:
+		if (parse_num(e, "--top", optarg, 0, 1000000, &v))
+			return -1;
+		c->eo.top = v;
+		return 0;
+	case OPT_ALL:
+		c->eo.all = true;
+		return 0;
+	case OPT_SKID:
+		c->eo.view.skid = true;
+		return 0;
+	case OPT_NO_SOURCE:
+		c->eo.view.source = false;
+		c->so.no_source = true;
+		return 0;
+	case OPT_TIME:
+		return parse_time(e, optarg, &c->sel) ? -1 : 0;
+	case OPT_REGION_THRESHOLD: {
+		char *end;
+		double t = strtod(optarg, &end);
+		if (end == optarg || *end != '\0' || !(t > 0) || t > 100)
+			return bad(e, "bad --region-threshold '%s' (a percent, above 0)", optarg);
+		c->so.region_threshold = t;
+		return 0;
+	}
+	case OPT_REGION_MARGIN:
+		if (parse_num(e, "--region-margin", optarg, 0, 10000, &v))
+			return -1;
+		c->so.region_margin = (unsigned)v;
+		return 0;
+	default:
+		return view_enum_opt(e, &c->eo.view, opt);
+	}
+}
+
+/* What to open and how: 0 taken, -1 a mistake (e set), 2 stop (-h, --version). */
+static int
+other_opt(struct perr *e, struct cli *c, int opt, char **argv)
+{
+	switch (opt) {
+	case 'i':
+		c->input = optarg;
+		return 0;
+	case 's':
+		c->symbol = optarg;
+		return 0;
+	case 'b':
+		c->bench = optarg;
+		return 0;
+	case OPT_BENCH_FRAMES:
+		c->bench_frames = optarg;
+		return 0;
+	case OPT_STDIO:
+		c->stdio = true;
+		return 0;
+	case OPT_EXPORT:
+		c->export_path = optarg;
+		return 0;
+	case 'h':
+		c->help = true;
+		return 2;
+	case OPT_VERSION:
+		c->version = true;
+		return 2;
+	case ':':
+		return bad(e, "option '%s' needs a value", argv[optind - 1]);
+	default:
+		if (optopt)
+			return bad(e, "unknown option '-%c'", optopt);
+		return bad(e, "unknown option '%s'", argv[optind - 1]);
+	}
+}
+
 int
 cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 {
 	struct perr e = { err, errlen };
-	unsigned long v;
-	int opt;
+	int opt, r;
 
 	memset(c, 0, sizeof(*c));
 	c->output = "benchtui.data";
@@ -207,153 +391,12 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	optind = 0;	/* GNU getopt: start over */
 	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:s:M:b:hg", long_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'F':
-			if (parse_num(&e, "-F", optarg, 1, 100000, &v))
-				return -1;
-			c->freq = (unsigned)v;
-			break;
-		case 'e':
-			c->event = optarg;
-			break;
-		case 'o':
-			c->output = optarg;
-			break;
-		case 'm':
-			if (parse_num(&e, "-m", optarg, 1, 65536, &v))
-				return -1;
-			if (v & (v - 1))
-				return bad(&e, "bad value '%s' for -m (a power of 2)", optarg);
-			c->mmap_pages = (unsigned)v;
-			break;
-		case OPT_DELAY:
-			if (parse_num(&e, "--delay", optarg, 0, 86400000, &v))
-				return -1;
-			c->delay = (unsigned)v;
-			break;
-		case 'q':
-			c->quiet = true;
-			break;
-		case OPT_NO_JIT:
-			c->no_jit = true;
-			break;
-		case 'g':
-			c->callgraph = BT_CG_FP;
-			c->callgraph_set = true;
-			break;
-		case OPT_CALL_GRAPH: {
-			struct bt_error be = { 0 };
-			if (bt_callgraph_parse(optarg, &c->callgraph, &c->stack_size, &be) < 0)
-				return bad(&e, "%s", be.msg);
-			c->callgraph_set = true;
-			break;
-		}
-		case OPT_CHILDREN:
-			c->eo.view.children = true;
-			break;
-		case OPT_NO_CHILDREN:
-			c->eo.view.children = false;
-			break;
-		case OPT_JIT_COPY:
-			c->jit_copy = true;
-			break;
-		case 'i':
-			c->input = optarg;
-			break;
-		case 's':
-			c->symbol = optarg;
-			break;
-		case 'b':
-			c->bench = optarg;
-			break;
-		case OPT_BENCH_FRAMES:
-			c->bench_frames = optarg;
-			break;
-		case OPT_STDIO:
-			c->stdio = true;
-			break;
-		case OPT_EXPORT:
-			c->export_path = optarg;
-			break;
-		case OPT_FORMAT:
-			if (strcmp(optarg, "text") == 0)
-				c->eo.format = BT_FORMAT_TEXT;
-			else if (strcmp(optarg, "json") == 0)
-				c->eo.format = BT_FORMAT_JSON;
-			else
-				return bad(&e, "unknown format '%s' (text or json)", optarg);
-			break;
-		case OPT_TOP:
-			if (parse_num(&e, "--top", optarg, 0, 1000000, &v))
-				return -1;
-			c->eo.top = v;
-			break;
-		case OPT_ALL:
-			c->eo.all = true;
-			break;
-		case OPT_SKID:
-			c->eo.view.skid = true;
-			break;
-		case OPT_NO_SOURCE:
-			c->eo.view.source = false;
-			c->so.no_source = true;
-			break;
-		case 'M':
-			if (strcmp(optarg, "att") == 0)
-				c->eo.view.syntax = BT_ASM_ATT;
-			else if (strcmp(optarg, "intel") == 0)
-				c->eo.view.syntax = BT_ASM_INTEL;
-			else
-				return bad(&e, "unknown syntax '%s' (att or intel)", optarg);
-			break;
-		case OPT_NAMES:
-			if (strcmp(optarg, "short") == 0)
-				c->eo.view.names = BT_NAMES_SHORT;
-			else if (strcmp(optarg, "folded") == 0)
-				c->eo.view.names = BT_NAMES_FOLDED;
-			else if (strcmp(optarg, "full") == 0)
-				c->eo.view.names = BT_NAMES_FULL;
-			else
-				return bad(&e, "unknown --names '%s' (short, folded or full)", optarg);
-			break;
-		case OPT_PERCENT:
-			if (strcmp(optarg, "local") == 0)
-				c->eo.view.global_percent = false;
-			else if (strcmp(optarg, "global") == 0)
-				c->eo.view.global_percent = true;
-			else
-				return bad(&e, "unknown --percent '%s' (local or global)", optarg);
-			break;
-		case OPT_TIME:
-			if (parse_time(&e, optarg, &c->sel))
-				return -1;
-			break;
-		case OPT_REGION_THRESHOLD: {
-			char *end;
-			double t = strtod(optarg, &end);
-			if (end == optarg || *end != '\0' || !(t > 0) || t > 100)
-				return bad(&e, "bad --region-threshold '%s' (a percent, above 0)", optarg);
-			c->so.region_threshold = t;
-			break;
-		}
-		case OPT_REGION_MARGIN:
-			if (parse_num(&e, "--region-margin", optarg, 0, 10000, &v))
-				return -1;
-			c->so.region_margin = (unsigned)v;
-			break;
-		case 'h':
-			c->help = true;
+		if ((r = record_opt(&e, c, opt)) == 1 && (r = view_opt(&e, c, opt)) == 1)
+			r = other_opt(&e, c, opt, argv);
+		if (r < 0)
+			return -1;
+		if (r == 2)
 			return 0;
-		case OPT_VERSION:
-			c->version = true;
-			return 0;
-		case ':':
-			return bad(&e, "option '%s' needs a value", argv[optind - 1]);
-		default:
-			if (optopt)
-				return bad(&e, "unknown option '-%c'", optopt);
-			return bad(&e, "unknown option '%s'", argv[optind - 1]);
-		}
 	}
 	if (c->input != NULL && optind < argc)
 		return bad(&e, "give either -i FILE or a command, not both");

@@ -4,12 +4,14 @@
 
 #include "benchtui/browse.h"
 
-/* Actions the front end handles itself (prompts, panels). */
+/*
+ * Actions the front end handles itself (the export's prompt, the help); a
+ * core action may ask for text first (bt_browser_prompt: / is a filter on
+ * the function list, a search elsewhere).
+ */
 enum tui_cmd {
 	TUI_CMD_NONE,
 	TUI_CMD_ACTION,		/* a core action: see .action */
-	TUI_CMD_SEARCH,		/* / (filter in the function list) */
-	TUI_CMD_SEARCH_BACK,	/* ? */
 	TUI_CMD_EXPORT,		/* E */
 	TUI_CMD_PRINT,		/* P: the view to a file, no prompt (perf's P) */
 	TUI_CMD_HINT,		/* a key perf users press: .help says benchtui's */

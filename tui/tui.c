@@ -1,9 +1,10 @@
 /*
- * The ncurses browser: paint the browser's current view, map keys to core
- * actions, run the few prompts (search, filter, export). Everything a view
- * shows comes from core/annotate (view rows); nothing here computes what an
- * export would also need. The terminal is restored on every way out: q,
- * Ctrl-C, SIGTERM/SIGHUP, a fatal error, a crash.
+ * The ncurses browser: the terminal, keys mapped to core actions, the few
+ * prompts (whichever the browser says a key opens on this screen: search,
+ * filter; export); painting is draw.c. Everything a view shows comes from
+ * core (view rows); nothing here computes what an export would also need.
+ * The terminal is restored on every way out: q, Ctrl-C, SIGTERM/SIGHUP, a
+ * fatal error, a crash.
  */
 #include <curses.h>
 #include <term.h>
@@ -23,20 +24,8 @@
 #include "benchtui/session.h"
 #include "benchtui/view.h"
 #include "keymap.h"
+#include "tui-int.h"
 #include "tui.h"
-
-#define TUI_MAX(a, b) ((a) > (b) ? (a) : (b))
-#define MIN_COLS 60
-#define MIN_LINES 10
-#define HEAD_LINES 3	/* header bar, title, column headings */
-
-struct tui {
-	struct bt_browser *b;
-	bool color;
-	bool utf8;
-	attr_t attr[BT_STYLE_COUNT];
-	char prompt_buf[1024];
-};
 
 static volatile sig_atomic_t quit_sig;
 static bool curses_on;
@@ -103,392 +92,6 @@ setup_styles(struct tui *t)
 	}
 }
 
-/*
- * The lint screen keeps its last lines for the cursor's finding, whole
- * (its message wrapped): the rows cut it at the screen's width.
- */
-#define PANE_LINES 6
-
-static bool
-has_pane(const struct tui *t)
-{
-	return t->b != NULL && bt_browser_screen(t->b) == BT_SCREEN_LINT &&
-	    bt_view_nrows(bt_browser_view(t->b)) > 0 && LINES >= 16;
-}
-
-static size_t
-body_height_of(const struct tui *t)
-{
-	int h = LINES - HEAD_LINES - 1 - (has_pane(t) ? PANE_LINES : 0);
-
-	return h > 1 ? (size_t)h : 1;
-}
-
-/* Print text from (y, x) up to column maxx, in attr; returns the new x. */
-static int
-put(int y, int x, const char *text, int maxx, attr_t attr)
-{
-	static struct bt_textbuf safe;	/* names from the recording, escaped */
-	int n = 0, cols = 0;
-	const unsigned char *p;
-
-	if (x >= maxx)
-		return x;
-	text = bt_text_safe(text, &safe);
-	p = (const unsigned char *)text;
-	/* count bytes that fit: ASCII is one column; other characters one each (ncursesw) */
-	while (p[n] && x + cols < maxx) {
-		if (p[n] == '\t') {
-			break;
-		}
-		if (p[n] < 0x80)
-			n++;
-		else {
-			n++;
-			while ((p[n] & 0xc0) == 0x80)
-				n++;
-		}
-		cols++;
-	}
-	attron(attr);
-	mvaddnstr(y, x, text, n);
-	attroff(attr);
-	x += cols;
-	if (p[n] == '\t') {	/* expand tabs to the next multiple of 8 */
-		int next = x + 8 - x % 8;
-		attron(attr);
-		while (x < next && x < maxx)
-			mvaddch(y, x++, ' ');
-		attroff(attr);
-		return put(y, x, text + n + 1, maxx, attr);
-	}
-	return x;
-}
-
-/* Columns a UTF-8 string takes (tabs count as one: only for names and messages). */
-static int
-ncols(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
-	return n;
-}
-
-/* Byte offset of column col in s (its end if shorter). */
-static size_t
-col_offset(const char *s, int col)
-{
-	size_t i = 0;
-
-	for (; s[i] && col > 0; col--)
-		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
-			;
-	return i;
-}
-
-/*
- * s in at most width columns: its middle replaced by "…" when it is
- * longer (the start and the end of a C++ name say the most). Into buf.
- */
-static const char *
-elide(const char *s, int width, char *buf, size_t len)
-{
-	int n = ncols(s), head, tail;
-	size_t h, t;
-
-	if (n <= width || width < 3) {
-		snprintf(buf, len, "%s", s);
-		return buf;
-	}
-	head = (width - 1) / 2;
-	tail = width - 1 - head;
-	h = col_offset(s, head);
-	t = col_offset(s, n - tail);
-	snprintf(buf, len, "%.*s\u2026%s", (int)h, s, s + t);
-	return buf;
-}
-
-/*
- * The header bar: the run's summary; the findings part in the warning
- * colour, kept whatever the width: on a narrow screen the rest gives way
- * (the program's name, a zero lost count, the frequency, then the command
- * is shortened in its middle).
- */
-static void
-draw_header(struct tui *t)
-{
-	struct bt_view *h = bt_view_header(bt_browser_selection(t->b));
-	const struct bt_view_summary *m = bt_view_summary(h);
-	char buf[1024], win[80] = "", ev[96], lint[64] = "", lost[48] = "", cmd[512];
-	int x, step;
-
-	if (m->windowed)
-		snprintf(win, sizeof(win), " (window %.3f-%.3f s)", m->win_from, m->win_to);
-	if (m->nfindings)
-		snprintf(lint, sizeof(lint), " | %zu lint finding%s: L", m->nfindings,
-		    m->nfindings == 1 ? "" : "s");
-	snprintf(cmd, sizeof(cmd), "%s", m->command);
-	for (step = 0;; step++) {
-		if (m->frequency && step < 3)
-			snprintf(ev, sizeof(ev), "%s %u Hz", m->event, m->frequency);
-		else
-			snprintf(ev, sizeof(ev), "%s", m->event);
-		if (m->lost || step < 2)
-			snprintf(lost, sizeof(lost), ", %llu lost", (unsigned long long)m->lost);
-		else
-			lost[0] = '\0';
-		snprintf(buf, sizeof(buf), "%s%s | %s | %llu samples%s%s | %.3f s%s%s",
-		    step < 1 ? " benchtui  " : " ", cmd, ev,
-		    (unsigned long long)m->samples, win, lost, m->duration,
-		    m->has_status ? " | " : "", m->has_status ? m->status : "");
-		if (ncols(buf) + ncols(lint) <= COLS || step >= 4)
-			break;
-		if (step == 3) {
-			int over = ncols(buf) + ncols(lint) - COLS;
-			elide(m->command, TUI_MAX(ncols(m->command) - over, 8), cmd, sizeof(cmd));
-		}
-	}
-	attron(A_REVERSE);
-	mvhline(0, 0, ' ', COLS);
-	attroff(A_REVERSE);
-	x = put(0, 0, buf, COLS - ncols(lint), A_REVERSE |
-	    (m->lost || (m->has_status && m->exit_code) ? A_BOLD : 0));
-	put(0, x, lint, COLS, A_REVERSE | t->attr[BT_STYLE_WARN]);
-	bt_view_free(h);
-}
-
-/* The title line: the view's title (its name shortened to fit), then the modes. */
-static void
-draw_title(struct tui *t, const struct bt_view *v)
-{
-	const struct bt_view_opts *o = bt_browser_opts(t->b);
-	const char *title = bt_view_title(v);
-	char right[160], filt[300] = "", buf[1024], name[512];
-	size_t start, len;
-	int x, room;
-
-	move(1, 0);
-	clrtoeol();
-	snprintf(right, sizeof(right), "%s %s %s %s%s%s ",
-	    o->skid ? "[skid]" : "[raw]",
-	    o->global_percent ? "[global%]" : "[local%]",
-	    o->source ? "[src]" : "[no src]",
-	    o->syntax == BT_ASM_INTEL ? "[intel]" : "[att]",
-	    o->names == BT_NAMES_FOLDED ? " [<\u2026>]" : o->names == BT_NAMES_FULL ?
-	    " [whole names]" : "", o->compact ? " [compact]" : "");
-	if (bt_browser_screen(t->b) == BT_SCREEN_FUNCS) {
-		if (bt_browser_zoom(t->b) != NULL)
-			snprintf(filt, sizeof(filt), "  module: %s", bt_browser_zoom(t->b));
-		if (bt_browser_filter_text(t->b)[0])
-			snprintf(filt + strlen(filt), sizeof(filt) - strlen(filt),
-			    "  filter: %s", bt_browser_filter_text(t->b));
-	}
-	/* the modes give way first, then the function's name (in its middle) */
-	room = COLS - ncols(filt) - ncols(right) - 1;
-	if (ncols(title) > room) {
-		right[0] = '\0';
-		room = COLS - ncols(filt);
-	}
-	bt_view_title_span(v, &start, &len);
-	if (ncols(title) > room && len > 0 && start + len <= strlen(title)) {
-		char whole[512];
-		int over = ncols(title) - room;
-		snprintf(whole, sizeof(whole), "%.*s", (int)len, title + start);
-		elide(whole, TUI_MAX(ncols(whole) - over, 12), name, sizeof(name));
-		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)start, title, name,
-		    title + start + len);
-		title = buf;
-	}
-	x = put(1, 0, title, COLS, t->attr[BT_STYLE_TITLE]);
-	if (filt[0])
-		x = put(1, x, filt, COLS, t->attr[BT_STYLE_WARN]);
-	if (right[0] && ncols(right) + x + 1 <= COLS)
-		put(1, COLS - ncols(right), right, COLS, A_DIM);
-}
-
-/* Does row r fit the screen's width? */
-static bool
-row_fits(const struct bt_row *r)
-{
-	int w = 0;
-	size_t i;
-
-	for (i = 0; i < r->ncells; i++)
-		w += ncols(r->cells[i].text);
-	return w <= COLS;
-}
-
-static void
-draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
-{
-	int x = 0;
-	size_t i;
-	attr_t base = cursor ? A_REVERSE : 0;
-
-	move(y, 0);
-	clrtoeol();
-	if (cursor) {
-		attron(A_REVERSE);
-		mvhline(y, 0, ' ', COLS);
-		attroff(A_REVERSE);
-	}
-	for (i = 0; i < r->ncells && x < COLS; i++) {
-		const char *text = r->cells[i].text;
-		char buf[1024];
-		/*
-		 * A name that ends the row and does not fit loses its middle,
-		 * not its end: the end tells two instantiations apart
-		 */
-		if (i + 1 == r->ncells && r->name != NULL && x + ncols(text) > COLS)
-			text = elide(text, COLS - x, buf, sizeof(buf));
-		x = put(y, x, text, COLS, t->attr[r->cells[i].style] | base);
-	}
-}
-
-/* Print text wrapped at word boundaries in lines [y, y_end) from column x0. */
-static int
-put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr)
-{
-	int width = COLS - x0;
-	const char *p = text;
-
-	while (*p && y < y_end) {
-		size_t cut = col_offset(p, width), brk = cut;
-		if (p[cut] != '\0') {
-			while (brk > 0 && p[brk] != ' ')
-				brk--;
-			if (brk == 0)
-				brk = cut;
-		}
-		if (y == y_end - 1 && p[brk] != '\0' && ncols(p) > width) {
-			/* the last line: as much as fits, and a mark that there is more */
-			char last[1024];
-			snprintf(last, sizeof(last), "%.*s\u2026",
-			    (int)col_offset(p, width - 1), p);
-			put(y, x0, last, COLS, attr);
-			return y + 1;
-		}
-		{
-			char line[1024];
-			snprintf(line, sizeof(line), "%.*s", (int)brk, p);
-			put(y, x0, line, COLS, attr);
-		}
-		p += brk;
-		while (*p == ' ')
-			p++;
-		y++;
-	}
-	return y;
-}
-
-/* The lint screen's pane: the cursor's finding whole, its message wrapped. */
-static void
-draw_pane(struct tui *t, const struct bt_view *v, const struct bt_nav *n)
-{
-	const struct bt_row *r = bt_view_row(v, n->cursor);
-	int y = LINES - 1 - PANE_LINES;
-	char head[1024];
-
-	if (!has_pane(t) || r == NULL)
-		return;
-	attron(A_DIM);
-	mvhline(y, 0, ACS_HLINE, COLS);
-	attroff(A_DIM);
-	snprintf(head, sizeof(head), "%s, %.1f%%%s%s", r->label, r->percent,
-	    r->name ? " in " : " of the run", r->name ? r->name : "");
-	y = put_wrapped(y + 1, LINES - 1, 1, head, t->attr[BT_STYLE_WARN]);
-	put_wrapped(y, LINES - 1, 1, r->text, 0);
-}
-
-/* Arrows for the jump under the cursor, in the view's arrow column. */
-static void
-draw_jump(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size_t h)
-{
-	const struct bt_row *r = bt_view_row(v, n->cursor);
-	long gx = bt_view_arrow_col(v);
-	size_t lo, hi, i;
-
-	if (r == NULL || r->kind != BT_ROW_INSN || r->target_row < 0 || gx < 0 ||
-	    gx >= COLS)
-		return;
-	lo = n->cursor < (size_t)r->target_row ? n->cursor : (size_t)r->target_row;
-	hi = n->cursor > (size_t)r->target_row ? n->cursor : (size_t)r->target_row;
-	attron(t->attr[BT_STYLE_JUMP] | A_BOLD);
-	for (i = lo; i <= hi; i++) {
-		int y;
-		if (i < n->top || i >= n->top + h)
-			continue;
-		y = HEAD_LINES + (int)(i - n->top);
-		if (i == (size_t)r->target_row)
-			mvaddstr(y, (int)gx, t->utf8 ? "\u25b6" : ">");
-		else if (i == n->cursor)
-			mvaddstr(y, (int)gx, (size_t)r->target_row < n->cursor ?
-			    (t->utf8 ? "\u2518" : "^") : (t->utf8 ? "\u2510" : "v"));
-		else
-			mvaddstr(y, (int)gx, t->utf8 ? "\u2502" : "|");
-	}
-	attroff(t->attr[BT_STYLE_JUMP] | A_BOLD);
-}
-
-/*
- * The status line: the last action's message; when idle, the whole of
- * what the cursor row shortens (a C++ name, a call's target) or cuts,
- * else the view's first note, else the keys that matter here.
- */
-static void
-draw_status(struct tui *t, const char *msg)
-{
-	const struct bt_view *v = bt_browser_view(t->b);
-	const struct bt_row *r = bt_view_row(v, bt_browser_nav(t->b)->cursor);
-	const char *hint = bt_browser_hint(t->b);
-	char buf[1024];
-
-	move(LINES - 1, 0);
-	clrtoeol();
-	if (msg != NULL && msg[0])
-		put(LINES - 1, 0, msg, COLS, A_BOLD);
-	else if (r != NULL && r->detail != NULL)
-		put(LINES - 1, 0, elide(r->detail, COLS, buf, sizeof(buf)), COLS, 0);
-	else if (r != NULL && r->name != NULL && !row_fits(r))
-		put(LINES - 1, 0, elide(r->name, COLS, buf, sizeof(buf)), COLS, 0);
-	else if (bt_view_nnotes(v))
-		put(LINES - 1, 0, bt_view_note(v, 0), COLS, t->attr[BT_STYLE_WARN]);
-	else
-		put(LINES - 1, 0, hint, COLS, A_DIM);
-}
-
-static void
-draw(struct tui *t)
-{
-	const struct bt_view *v = bt_browser_view(t->b);
-	const struct bt_nav *n = bt_browser_nav(t->b);
-	size_t h = body_height_of(t), i;
-
-	erase();
-	if (COLS < MIN_COLS || LINES < MIN_LINES) {
-		mvprintw(0, 0, "benchtui needs at least %dx%d", MIN_COLS, MIN_LINES);
-		mvprintw(1, 0, "(now %dx%d): enlarge the window, or q to quit", COLS, LINES);
-		refresh();
-		return;
-	}
-	draw_header(t);
-	draw_title(t, v);
-	draw_row(t, 2, bt_view_columns(v), false);
-	for (i = 0; i < h && n->top + i < bt_view_nrows(v); i++)
-		draw_row(t, HEAD_LINES + (int)i, bt_view_row(v, n->top + i),
-		    n->top + i == n->cursor);
-	if (bt_view_nrows(v) == 0)	/* nothing to show: say why, where the rows go */
-		for (i = 0; i < bt_view_nnotes(v) && i < h; i++)
-			put(HEAD_LINES + 1 + (int)i, 2, bt_view_note(v, i), COLS,
-			    t->attr[BT_STYLE_WARN]);
-	draw_jump(t, v, n, h);
-	draw_pane(t, v, n);
-	draw_status(t, bt_browser_status(t->b));
-	refresh();
-}
-
 /* A one-line prompt on the status line; false when cancelled. */
 static bool
 prompt(struct tui *t, const char *label, const char *initial, char *out, size_t len)
@@ -527,7 +130,7 @@ prompt(struct tui *t, const char *label, const char *initial, char *out, size_t 
 			n = 0;
 			out[0] = '\0';
 		} else if (c == KEY_RESIZE)
-			draw(t);
+			tui_draw(t);
 		else if (c >= 32 && c < 256 && n + 1 < len) {
 			out[n++] = (char)c;
 			out[n] = '\0';
@@ -551,7 +154,7 @@ confirm(struct tui *t, const char *question)
 	for (;;) {
 		move(LINES - 1, 0);
 		clrtoeol();
-		put(LINES - 1, 0, question, COLS, A_BOLD);
+		tui_put(LINES - 1, 0, question, COLS, A_BOLD);
 		refresh();
 		c = getch();
 		if (quit_sig)
@@ -561,7 +164,7 @@ confirm(struct tui *t, const char *question)
 		if (c == 'n' || c == 'N' || c == 27 || c == 7)
 			return false;
 		if (c == KEY_RESIZE)
-			draw(t);
+			tui_draw(t);
 	}
 }
 
@@ -652,7 +255,7 @@ help(struct tui *t)
 			attron(t->attr[BT_STYLE_ADDR]);
 			mvaddnstr(y, 2, tui_keymap[i].names, 14);
 			attroff(t->attr[BT_STYLE_ADDR]);
-			y = put_wrapped(y, LINES, 18, tui_keymap[i].help,
+			y = tui_put_wrapped(y, LINES, 18, tui_keymap[i].help,
 			    tui_keymap[i].cmd == TUI_CMD_HINT ? A_DIM : 0);
 		}
 		refresh();
@@ -711,40 +314,41 @@ setup_signals(void)
 	sigaction(SIGFPE, &sa, NULL);
 }
 
-int
-bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
-	   const char *symbol, struct bt_error *err)
+/*
+ * Probe the terminal type first: newterm() on an unknown or dumb terminal
+ * fails (or limps) and leaks what it allocated.
+ */
+static bool
+term_usable(void)
 {
-	struct tui t;
-	SCREEN *scr;
-	int c, ret = 0;
+	int e = 0;
+	bool usable = false;
+
+	if (setupterm(NULL, STDOUT_FILENO, &e) == OK) {
+		const char *cup = tigetstr("cup");
+		usable = cup != NULL && cup != (char *)-1;
+		del_curterm(cur_term);
+	}
+	return usable;
+}
+
+/* Curses on, and the terminal restored on every way out; err set if it cannot be. */
+static int
+start_curses(struct tui *t, SCREEN **scr, struct bt_error *err)
+{
 	const char *cs;
 
-	memset(&t, 0, sizeof(t));
 	setlocale(LC_ALL, "");
 	cs = nl_langinfo(CODESET);
-	t.utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
+	t->utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
 	if (getenv("ESCDELAY") == NULL)
 		setenv("ESCDELAY", "25", 1);
-	{
-		/*
-		 * Probe the terminal type first: newterm() on an unknown or dumb
-		 * terminal fails (or limps) and leaks what it allocated.
-		 */
-		int e = 0;
-		bool usable = false;
-		if (setupterm(NULL, STDOUT_FILENO, &e) == OK) {
-			const char *cup = tigetstr("cup");
-			usable = cup != NULL && cup != (char *)-1;
-			del_curterm(cur_term);
-		}
-		if (!usable)
-			return bt_error_set(err, BT_ENOTSUP,
-			    "terminal '%s' cannot be used for browsing",
-			    getenv("TERM") ? getenv("TERM") : "(unset)");
-	}
-	scr = newterm(NULL, stdout, stdin);
-	if (scr == NULL)
+	if (!term_usable())
+		return bt_error_set(err, BT_ENOTSUP,
+		    "terminal '%s' cannot be used for browsing",
+		    getenv("TERM") ? getenv("TERM") : "(unset)");
+	*scr = newterm(NULL, stdout, stdin);
+	if (*scr == NULL)
 		return bt_error_set(err, BT_ENOTSUP,
 		    "cannot use terminal '%s': try TERM=xterm, or --stdio",
 		    getenv("TERM") ? getenv("TERM") : "(unset)");
@@ -760,10 +364,79 @@ bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
 	timeout(200);
 	mousemask(BUTTON1_CLICKED | BUTTON1_DOUBLE_CLICKED | BUTTON4_PRESSED |
 	    BUTTON5_PRESSED, NULL);
-	setup_styles(&t);
+	setup_styles(t);
+	return 0;
+}
 
+/*
+ * Key c, with h rows of the view on screen before it came: 1 to quit.
+ * An action may ask for text first: the browser says which prompt.
+ */
+static int
+handle_key(struct tui *t, int c, size_t h)
+{
+	const struct tui_key *k;
+	const char *label;
+
+	if (c == KEY_RESIZE) {
+		bt_browser_set_width(t->b, (size_t)COLS, h);
+		bt_browser_select(t->b, bt_browser_nav(t->b)->cursor, h);
+		clear();
+		return 0;
+	}
+	if (COLS < MIN_COLS || LINES < MIN_LINES)
+		return c == 'q';
+	if (c == KEY_MOUSE) {
+		mouse(t, h);
+		return 0;
+	}
+	k = tui_key_lookup(c);
+	if (k == NULL) {
+		bt_browser_set_status(t->b, "unknown key (h for help)");
+		return 0;
+	}
+	switch (k->cmd) {
+	case TUI_CMD_ACTION:
+		label = bt_browser_prompt(t->b, k->action);
+		if (label == NULL)
+			return bt_browser_apply(t->b, k->action, h);
+		if (prompt(t, label, "", t->prompt_buf, sizeof(t->prompt_buf)))
+			bt_browser_apply_text(t->b, k->action, t->prompt_buf, h);
+		break;
+	case TUI_CMD_EXPORT:
+		do_export(t);
+		break;
+	case TUI_CMD_PRINT:
+		do_print(t);
+		break;
+	case TUI_CMD_HINT:
+		bt_browser_set_status(t->b, "%s", k->help);
+		break;
+	case TUI_CMD_HELP:
+		help(t);
+		break;
+	case TUI_CMD_REDRAW:
+		clear();
+		break;
+	case TUI_CMD_NONE:
+		break;
+	}
+	return 0;
+}
+
+int
+bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
+	   const char *symbol, struct bt_error *err)
+{
+	struct tui t;
+	SCREEN *scr = NULL;
+	int c, ret = 0;
+
+	memset(&t, 0, sizeof(t));
+	if ((ret = start_curses(&t, &scr, err)) < 0)
+		return ret;
 	t.b = bt_browser_new(sel, &eo->view);
-	bt_browser_set_width(t.b, (size_t)COLS, body_height_of(&t));
+	bt_browser_set_width(t.b, (size_t)COLS, tui_body_height(&t));
 	if (symbol != NULL) {
 		long f = bt_selection_find(sel, symbol);
 		if (f < 0) {
@@ -771,79 +444,19 @@ bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
 			bt_browser_set_status(t.b, "%s", why);
 			free(why);
 		} else
-			bt_browser_open(t.b, (size_t)f, body_height_of(&t));
+			bt_browser_open(t.b, (size_t)f, tui_body_height(&t));
 	}
-	draw(&t);
+	tui_draw(&t);
 	while (!quit_sig) {
-		const struct tui_key *k;
-		size_t h = body_height_of(&t);
+		size_t h = tui_body_height(&t);
 
 		c = getch();
 		if (c == ERR)
 			continue;
-		if (c == KEY_RESIZE) {
-			bt_browser_set_width(t.b, (size_t)COLS, h);
-			bt_browser_select(t.b, bt_browser_nav(t.b)->cursor, h);
-			clear();
-			draw(&t);
-			continue;
-		}
-		if (COLS < MIN_COLS || LINES < MIN_LINES) {
-			if (c == 'q')
-				break;
-			draw(&t);
-			continue;
-		}
-		if (c == KEY_MOUSE) {
-			mouse(&t, h);
-			draw(&t);
-			continue;
-		}
-		k = tui_key_lookup(c);
-		if (k == NULL) {
-			bt_browser_set_status(t.b, "unknown key (h for help)");
-			draw(&t);
-			continue;
-		}
-		switch (k->cmd) {
-		case TUI_CMD_ACTION:
-			if (bt_browser_apply(t.b, k->action, h))
-				goto out;
+		if (handle_key(&t, c, h))
 			break;
-		case TUI_CMD_SEARCH:
-		case TUI_CMD_SEARCH_BACK:
-			if (bt_browser_screen(t.b) == BT_SCREEN_FUNCS &&
-			    k->cmd == TUI_CMD_SEARCH) {
-				/* a new filter each time (Esc on the list clears it) */
-				if (prompt(&t, "filter: ", "", t.prompt_buf,
-				    sizeof(t.prompt_buf)))
-					bt_browser_filter(t.b, t.prompt_buf);
-			} else if (prompt(&t, k->cmd == TUI_CMD_SEARCH ? "/" : "?", "",
-			    t.prompt_buf, sizeof(t.prompt_buf)) && t.prompt_buf[0])
-				bt_browser_search(t.b, t.prompt_buf,
-				    k->cmd == TUI_CMD_SEARCH_BACK, h);
-			break;
-		case TUI_CMD_EXPORT:
-			do_export(&t);
-			break;
-		case TUI_CMD_PRINT:
-			do_print(&t);
-			break;
-		case TUI_CMD_HINT:
-			bt_browser_set_status(t.b, "%s", k->help);
-			break;
-		case TUI_CMD_HELP:
-			help(&t);
-			break;
-		case TUI_CMD_REDRAW:
-			clear();
-			break;
-		case TUI_CMD_NONE:
-			break;
-		}
-		draw(&t);
+		tui_draw(&t);
 	}
-out:
 	restore_terminal();
 	delscreen(scr);
 	bt_browser_free(t.b);

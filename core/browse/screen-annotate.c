@@ -1,4 +1,8 @@
-/* The annotated function: Enter follows a jump or opens a call. */
+/*
+ * The annotated function: Enter follows a jump or opens a call; a (from
+ * any screen) annotates the function there; C on an instruction adds the
+ * call paths of its samples.
+ */
 #include <string.h>
 
 #include "benchtui/session.h"
@@ -53,6 +57,54 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		bt_browser_set_status(b, "not a jump or a call");
 }
 
+void
+browse_annotate_here(struct bt_browser *b, struct screen *sc, size_t height)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+
+	if (r != NULL && (r->kind == BT_ROW_LINE || (r->flags & BT_ROW_F_CALL)))
+		sc->ops->enter(b, sc, height);	/* the line's code, the callee */
+	else
+		bt_browser_set_status(b, "annotating %s (a on a call opens the callee)",
+		    bt_view_func(sc->view)->short_name);
+}
+
+/* a: perf's annotate key, from any other screen: the function under the cursor. */
+static void
+annotate_from(struct bt_browser *b, struct screen *from, size_t height)
+{
+	long f = from->ops->subject(b, from);
+
+	if (f < 0) {
+		bt_browser_set_status(b, "no function here to annotate");
+		return;
+	}
+	bt_browser_open(b, (size_t)f, height);
+}
+
+static bool
+action(struct bt_browser *b, struct screen *sc, enum bt_action act,
+       const char *text, size_t height)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+
+	switch (act) {
+	case BT_ACT_ANNOTATE:
+		browse_annotate_here(b, sc, height);
+		return true;
+	case BT_ACT_CALLERS:
+		/* on an instruction: its entry stacks too */
+		if (r == NULL || r->kind != BT_ROW_INSN || !bt_session_has_chains(bt_selection_session(b->sel)))
+			return false;
+		if (browse_push(b, &screen_callers, sc->func, &r->addr, height) != NULL)
+			bt_browser_set_status(b, "callers, callees and the entry stacks of %llx",
+			    (unsigned long long)r->addr);
+		return true;
+	default:
+		return false;
+	}
+}
+
 static long
 subject(const struct bt_browser *b, const struct screen *sc)
 {
@@ -84,11 +136,14 @@ export_name(const struct bt_browser *b, const struct screen *sc)
 }
 
 const struct screen_ops screen_annotate = {
-	.kind = BT_SCREEN_ANNOTATE,
+	.name = "annotate",
 	.build = build,
 	.enter = enter,
+	.action = action,
 	.subject = subject,
 	.anchor = anchor,
 	.export_name = export_name,
+	.opens = BT_ACT_ANNOTATE,
+	.open = annotate_from,
 	.hint = "Tab hot  Enter follow  s/S source  K skid  W names  E export  h help  q back",
 };

@@ -2,11 +2,34 @@
  * The benchmark table (DESIGN.md §7), the first screen when the harness's
  * results were found: Enter opens a benchmark (every screen above it sees
  * that benchmark's samples only); m marks one, Enter on another compares
- * the two; B comes back here from anywhere.
+ * the two; T shows a benchmark's share of the run; B comes back here from
+ * anywhere.
  */
+#include <stdlib.h>
+
 #include "benchtui/bench.h"
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
+
+/* The table's own: the benchmark marked for a comparison (m), -1 none. */
+struct benches {
+	long mark;
+};
+
+static void
+init(struct screen *sc, const void *arg, size_t height)
+{
+	struct benches *t = bt_xcalloc(1, sizeof(*t));
+
+	t->mark = -1;
+	sc->data = t;
+}
+
+static void
+free_data(struct screen *sc)
+{
+	free(sc->data);
+}
 
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
@@ -18,6 +41,7 @@ static void
 enter(struct bt_browser *b, struct screen *sc, size_t height)
 {
 	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+	struct benches *t = sc->data;
 	struct bt_error err = { 0 };
 	const struct bt_bench *bb;
 	struct screen *nsc;
@@ -30,16 +54,18 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		    (unsigned long long)r->samples);
 		return;
 	}
-	if (b->bench_mark >= 0 && (size_t)b->bench_mark != r->func) {
-		browse_push_compare(b, b->bench_mark, (long)r->func, height);
-		b->bench_mark = -1;
+	if (t->mark >= 0 && (size_t)t->mark != r->func) {
+		long mark = t->mark;
+
+		t->mark = -1;
+		browse_push_compare(b, mark, (long)r->func, height);
 		return;
 	}
 	if (browse_select_bench(b, (long)r->func, &err) < 0) {
 		bt_browser_set_status(b, "%s", err.msg);
 		return;
 	}
-	nsc = browse_push(b, &screen_funcs, -1, height);
+	nsc = browse_push(b, &screen_funcs, -1, NULL, height);
 	if (nsc == NULL) {
 		browse_select_bench(b, -1, NULL);
 		return;
@@ -49,8 +75,9 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 	    bb->name, (unsigned long long)bt_selection_samples(b->sel), bb->t_from, bb->t_to);
 }
 
-bool
-browse_bench_timeline(struct bt_browser *b, struct screen *sc)
+/* T: select the benchmark under the cursor (false: failed, status set). */
+static bool
+bench_timeline(struct bt_browser *b, struct screen *sc)
 {
 	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
 	struct bt_error err = { 0 };
@@ -67,24 +94,69 @@ browse_bench_timeline(struct bt_browser *b, struct screen *sc)
 }
 
 /* m: mark the benchmark under the cursor for a comparison. */
-void
-browse_bench_mark(struct bt_browser *b, struct screen *sc)
+static void
+bench_mark(struct bt_browser *b, struct screen *sc)
 {
 	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+	struct benches *t = sc->data;
 
-	if (sc->ops != &screen_benches || r == NULL || r->kind != BT_ROW_BENCH ||
-	    r->func == (size_t)-1) {
+	if (r == NULL || r->kind != BT_ROW_BENCH || r->func == (size_t)-1) {
 		bt_browser_set_status(b, "m marks a benchmark in the benchmark table (B)");
 		return;
 	}
-	if (b->bench_mark == (long)r->func) {
-		b->bench_mark = -1;
+	if (t->mark == (long)r->func) {
+		t->mark = -1;
 		bt_browser_set_status(b, "mark cleared");
 		return;
 	}
-	b->bench_mark = (long)r->func;
+	t->mark = (long)r->func;
 	bt_browser_set_status(b, "marked %s: Enter on another benchmark compares the two",
 	    r->name);
+}
+
+/*
+ * m marks; T first selects the benchmark under the cursor, then the
+ * timeline opens as from anywhere (its share of each slice).
+ */
+static bool
+action(struct bt_browser *b, struct screen *sc, enum bt_action act,
+       const char *text, size_t height)
+{
+	switch (act) {
+	case BT_ACT_MARK_BENCH:
+		bench_mark(b, sc);
+		return true;
+	case BT_ACT_TIMELINE:
+		return !bench_timeline(b, sc);
+	default:
+		return false;
+	}
+}
+
+/* B: the benchmark table, from anywhere (the stack under it goes). */
+static void
+bench_table(struct bt_browser *b, struct screen *from, size_t height)
+{
+	struct benches *t;
+
+	if (bt_selection_nbenches(b->sel) == 0) {
+		bt_browser_set_status(b, "no benchmarks: the output had no results of "
+		    "a harness benchtui reads (docs/benchmarks.md)");
+		return;
+	}
+	while (b->stack.n > 1)
+		browse_pop(b);
+	/* the first screen is the table already, or the function list of -b NAME */
+	if (!b->stack.v[0].ops->whole_run) {
+		browse_select_bench(b, -1, NULL);
+		browse_release(&b->stack.v[0]);
+		b->stack.n = 0;
+		browse_push(b, &screen_benches, -1, NULL, height);
+	}
+	t = b->stack.v[0].data;
+	t->mark = -1;
+	bt_browser_set_status(b, "%zu benchmarks: Enter opens one, m marks one to compare",
+	    bt_selection_nbenches(b->sel));
 }
 
 static long
@@ -99,11 +171,23 @@ export_name(const struct bt_browser *b, const struct screen *sc)
 	return bt_xstrdup("benchmarks");
 }
 
+static const struct screen_key keys[] = {
+	{ BT_ACT_MARK_BENCH, "m marks a benchmark in the benchmark table (B)" },
+	{ BT_ACT_NONE, NULL },
+};
+
 const struct screen_ops screen_benches = {
-	.kind = BT_SCREEN_BENCHES,
+	.name = "benchmarks",
+	.init = init,
+	.free = free_data,
 	.build = build,
 	.enter = enter,
+	.action = action,
 	.subject = subject,
 	.export_name = export_name,
+	.opens = BT_ACT_BENCHES,
+	.open = bench_table,
+	.keys = keys,
 	.hint = "Enter open the benchmark  m mark, Enter on another: compare  h help  q quit",
+	.whole_run = true,
 };

@@ -1,64 +1,96 @@
 /*
  * Two benchmarks side by side (DESIGN.md §7): the time ratio, then their
  * hot functions with both shares and the difference; Enter on a function
- * both ran shows its instructions with a column for each. The screens'
- * mark_from and mark_to hold the two benchmarks' indexes.
+ * both ran shows its instructions with a column for each (a second
+ * screen, compare_func, on the same data).
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "benchtui/bench.h"
 #include "benchtui/selection.h"
 #include "browse/browse-int.h"
 
+/*
+ * A comparison's own: its two benchmarks (indexes), and the function
+ * compare_func shows (owned; NULL in the comparison itself).
+ */
+struct compare {
+	long x, y;
+	char *name, *module;
+};
+
+/* What an opener passes: the same, borrowed. */
+struct compare_arg {
+	long x, y;
+	const char *name, *module;
+};
+
+static void
+init(struct screen *sc, const void *arg, size_t height)
+{
+	const struct compare_arg *in = arg;
+	struct compare *c = bt_xcalloc(1, sizeof(*c));
+
+	c->x = in->x;
+	c->y = in->y;
+	c->name = in->name != NULL ? bt_xstrdup(in->name) : NULL;
+	c->module = in->module != NULL ? bt_xstrdup(in->module) : NULL;
+	sc->data = c;
+}
+
+static void
+free_data(struct screen *sc)
+{
+	struct compare *c = sc->data;
+
+	if (c != NULL) {
+		free(c->name);
+		free(c->module);
+	}
+	free(c);
+}
+
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	if (sc->mark_from < 0 || sc->mark_to < 0) {
+	const struct compare *c = sc->data;
+
+	if (c->x < 0 || c->y < 0) {
 		bt_error_set(err, BT_EINVAL, "no two benchmarks to compare");
 		return NULL;
 	}
-	return bt_view_bench_compare(b->sel, (size_t)sc->mark_from, (size_t)sc->mark_to,
-	    &b->o);
+	return bt_view_bench_compare(b->sel, (size_t)c->x, (size_t)c->y, &b->o);
 }
 
 struct screen *
 browse_push_compare(struct bt_browser *b, long x, long y, size_t height)
 {
-	struct bt_error err = { 0 };
-	struct screen sc;
+	struct compare_arg arg = { x, y, NULL, NULL };
+	struct screen *sc = browse_push(b, &screen_compare, -1, &arg, height);
 
-	memset(&sc, 0, sizeof(sc));
-	sc.ops = &screen_compare;
-	sc.func = -1;
-	sc.nav.hot = -1;
-	sc.mark_from = x;
-	sc.mark_to = y;
-	sc.view = build(b, &sc, &err);
-	if (sc.view == NULL) {
-		bt_browser_set_status(b, "%s", err.msg);
-		return NULL;
-	}
-	BT_VEC_PUSH(b->stack, sc);
-	bt_browser_set_status(b, "%s", bt_view_title(sc.view));
-	return &b->stack.v[b->stack.n - 1];
+	if (sc != NULL)
+		bt_browser_set_status(b, "%s", bt_view_title(sc->view));
+	return sc;
 }
 
 /* The function in the two benchmarks' own selections, a column each. */
 static struct bt_view *
 build_func(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
+	const struct compare *c = sc->data;
 	struct bt_selection_opts o = *bt_selection_opts(b->sel);
 	struct bt_session *s = bt_selection_session(b->sel);
 	struct bt_selection *x, *y = NULL;
 	struct bt_view *v = NULL;
 
-	o.bench = sc->mark_from;
+	o.bench = c->x;
 	if ((x = bt_selection_new(s, &o, err)) != NULL) {
-		o.bench = sc->mark_to;
+		o.bench = c->y;
 		y = bt_selection_new(s, &o, err);
 	}
 	if (y != NULL)
-		v = bt_view_compare_func(x, y, sc->name, sc->module, &b->o, err);
+		v = bt_view_compare_func(x, y, c->name, c->module, &b->o, err);
 	bt_selection_free(x);
 	bt_selection_free(y);
 	return v;
@@ -69,36 +101,26 @@ static void
 enter(struct bt_browser *b, struct screen *sc, size_t height)
 {
 	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
-	struct bt_error err = { 0 };
-	struct screen nsc;
+	const struct compare *c = sc->data;
+	struct compare_arg arg = { c->x, c->y, NULL, NULL };
+	struct screen *nsc;
 
 	if (r == NULL || r->name == NULL)
 		return;
 	if (r->percent <= 0 || r->adjusted_percent <= 0) {
 		bt_browser_set_status(b, "%s: %.2f%% of %s, %.2f%% of %s: only one of "
 		    "them ran it", r->short_name ? r->short_name : r->name, r->percent,
-		    bt_selection_bench(b->sel, (size_t)sc->mark_from)->name,
-		    r->adjusted_percent, bt_selection_bench(b->sel, (size_t)sc->mark_to)->name);
+		    bt_selection_bench(b->sel, (size_t)c->x)->name,
+		    r->adjusted_percent, bt_selection_bench(b->sel, (size_t)c->y)->name);
 		return;
 	}
-	memset(&nsc, 0, sizeof(nsc));
-	nsc.ops = &screen_compare_func;
-	nsc.func = -1;
-	nsc.nav.hot = -1;
-	nsc.mark_from = sc->mark_from;
-	nsc.mark_to = sc->mark_to;
-	nsc.name = bt_xstrdup(r->name);
-	nsc.module = bt_xstrdup(r->module);
-	nsc.view = build_func(b, &nsc, &err);
-	if (nsc.view == NULL) {
-		bt_browser_set_status(b, "%s", err.msg);
-		free(nsc.name);
-		free(nsc.module);
+	arg.name = r->name;
+	arg.module = r->module;
+	nsc = browse_push(b, &screen_compare_func, -1, &arg, height);
+	if (nsc == NULL)
 		return;
-	}
-	browse_cursor_hottest(&nsc.nav, nsc.view, height);
-	BT_VEC_PUSH(b->stack, nsc);
-	bt_browser_set_status(b, "%s", bt_view_title(nsc.view));
+	browse_cursor_hottest(&nsc->nav, nsc->view, height);
+	bt_browser_set_status(b, "%s", bt_view_title(nsc->view));
 }
 
 static void
@@ -125,7 +147,9 @@ export_name(const struct bt_browser *b, const struct screen *sc)
 }
 
 const struct screen_ops screen_compare = {
-	.kind = BT_SCREEN_COMPARE,
+	.name = "compare",
+	.init = init,
+	.free = free_data,
 	.build = build,
 	.enter = enter,
 	.subject = subject,
@@ -140,7 +164,9 @@ export_name_func(const struct bt_browser *b, const struct screen *sc)
 }
 
 const struct screen_ops screen_compare_func = {
-	.kind = BT_SCREEN_COMPARE_FUNC,
+	.name = "compare-function",
+	.init = init,
+	.free = free_data,
 	.build = build_func,
 	.enter = enter_func,
 	.subject = subject,

@@ -19,15 +19,24 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
 	long func = sc->func;
 	char *file = bt_xstrdup(r->file);
-	const struct screen *top;
 
 	/* the list closes, and the source view it was opened from shows the file */
 	browse_pop(b);
-	top = &b->stack.v[b->stack.n - 1];
-	if (top->ops == &screen_source && top->func == func)
+	if (browse_screen_on(b, 0, &screen_source, func) != NULL)
 		browse_pop(b);
 	browse_open_source(b, func, file, 0, height);
 	free(file);
+}
+
+/* S here: Enter is what shows a file. */
+static bool
+action(struct bt_browser *b, struct screen *sc, enum bt_action act,
+       const char *text, size_t height)
+{
+	if (act != BT_ACT_SOURCE_VIEW)
+		return false;
+	bt_browser_set_status(b, "Enter shows the file");
+	return true;
 }
 
 static long
@@ -43,9 +52,10 @@ export_name(const struct bt_browser *b, const struct screen *sc)
 }
 
 const struct screen_ops screen_files = {
-	.kind = BT_SCREEN_FILES,
+	.name = "files",
 	.build = build,
 	.enter = enter,
+	.action = action,
 	.subject = subject,
 	.export_name = export_name,
 	.hint = "Enter show this file  E export  q back",

@@ -1,4 +1,10 @@
-/* The lint findings: Enter opens the function a finding is about. */
+/*
+ * The lint findings (L, from any screen): Enter opens the function a
+ * finding is about; a pane below the rows holds the cursor's finding
+ * whole, its message wrapped.
+ */
+#include <stdio.h>
+
 #include "browse/browse-int.h"
 
 static struct bt_view *
@@ -26,6 +32,39 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		bt_browser_set_status(b, "this finding is about the whole run");
 }
 
+/* L here: already here. */
+static bool
+action(struct bt_browser *b, struct screen *sc, enum bt_action act,
+       const char *text, size_t height)
+{
+	return act == BT_ACT_LINT;
+}
+
+static void
+lint_from(struct bt_browser *b, struct screen *from, size_t height)
+{
+	struct screen *sc = browse_push(b, &screen_lint, -1, NULL, height);
+
+	if (sc != NULL && bt_view_nrows(sc->view) == 0)
+		bt_browser_set_status(b, "no findings: nothing looks wrong with this benchmark");
+}
+
+/* The finding under the cursor whole: the row cuts its message at the screen's edge. */
+static bool
+pane(const struct bt_browser *b, const struct screen *sc, struct bt_pane *p)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+
+	if (bt_view_nrows(sc->view) == 0)
+		return false;
+	if (r != NULL) {
+		snprintf(p->head, sizeof(p->head), "%s, %.1f%%%s%s", r->label, r->percent,
+		    r->name ? " in " : " of the run", r->name ? r->name : "");
+		p->text = r->text;
+	}
+	return true;
+}
+
 static char *
 export_name(const struct bt_browser *b, const struct screen *sc)
 {
@@ -33,10 +72,14 @@ export_name(const struct bt_browser *b, const struct screen *sc)
 }
 
 const struct screen_ops screen_lint = {
-	.kind = BT_SCREEN_LINT,
+	.name = "lint",
 	.build = build,
 	.enter = enter,
+	.action = action,
 	.subject = subject,
 	.export_name = export_name,
+	.pane = pane,
+	.opens = BT_ACT_LINT,
+	.open = lint_from,
 	.hint = "Enter open the function  E export  q back",
 };

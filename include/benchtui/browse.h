@@ -24,6 +24,7 @@ enum bt_action {
 	BT_ACT_QUIT,		/* q: back, or quit on the first screen */
 	BT_ACT_NEXT_HOT, BT_ACT_PREV_HOT, BT_ACT_HOTTEST,
 	BT_ACT_NEXT_REGION, BT_ACT_PREV_REGION,
+	BT_ACT_SEARCH, BT_ACT_SEARCH_BACK,	/* / ?: text first (bt_browser_prompt) */
 	BT_ACT_SEARCH_NEXT, BT_ACT_SEARCH_PREV,	/* n N: repeat the last search */
 	BT_ACT_TOGGLE_SOURCE,	/* s */
 	BT_ACT_SOURCE_VIEW,	/* S */
@@ -47,12 +48,6 @@ enum bt_action {
 	BT_ACT_CALLERS,		/* C: callers and callees (on an instruction: its entry stacks) */
 	BT_ACT_TOGGLE_CHILDREN,	/* I: the function list by inclusive / self samples */
 	BT_ACT_COUNT
-};
-
-enum bt_screen_kind {
-	BT_SCREEN_FUNCS, BT_SCREEN_ANNOTATE, BT_SCREEN_SOURCE, BT_SCREEN_LINT,
-	BT_SCREEN_TIMELINE, BT_SCREEN_FILES, BT_SCREEN_BENCHES, BT_SCREEN_COMPARE,
-	BT_SCREEN_CALLERS, BT_SCREEN_COMPARE_FUNC,
 };
 
 /**
@@ -79,10 +74,21 @@ BT_API struct bt_browser *bt_browser_new(struct bt_selection *sel,
 BT_API void bt_browser_free(struct bt_browser *b);
 
 /*
- * Apply an action for a screen of height rows. Returns 1 when the browser
- * should quit, 0 otherwise; a message for the status line may be set.
+ * Apply an action for a screen of height rows: the screen on top takes it
+ * first, as it means it there. Returns 1 when the browser should quit, 0
+ * otherwise; a message for the status line may be set.
  */
 BT_API int bt_browser_apply(struct bt_browser *b, enum bt_action a, size_t height);
+/*
+ * What action a asks to be typed first on the current screen: the label
+ * of its prompt ("/", "?", "filter: " on the function list), or NULL when
+ * it needs nothing. The front end shows the prompt, then hands what was
+ * typed to bt_browser_apply_text ("" too: an empty filter clears it).
+ * bt_browser_apply does nothing for such an action.
+ */
+BT_API const char *bt_browser_prompt(const struct bt_browser *b, enum bt_action a);
+BT_API int bt_browser_apply_text(struct bt_browser *b, enum bt_action a,
+				 const char *text, size_t height);
 /* Search forward or backward for text in the rows (also sets n/N). */
 BT_API bool bt_browser_search(struct bt_browser *b, const char *text,
 			      bool backward, size_t height);
@@ -104,7 +110,8 @@ BT_API void bt_browser_select(struct bt_browser *b, size_t row, size_t height);
 /* Scroll by delta rows, keeping the cursor visible (mouse wheel). */
 BT_API void bt_browser_scroll(struct bt_browser *b, long delta, size_t height);
 
-BT_API enum bt_screen_kind bt_browser_screen(const struct bt_browser *b);
+/* The current screen's name: "functions", "annotate", "source", "timeline"... */
+BT_API const char *bt_browser_screen(const struct bt_browser *b);
 BT_API const struct bt_view *bt_browser_view(const struct bt_browser *b);
 BT_API const struct bt_nav *bt_browser_nav(const struct bt_browser *b);
 BT_API const struct bt_view_opts *bt_browser_opts(const struct bt_browser *b);
@@ -115,6 +122,25 @@ BT_API const char *bt_browser_filter_text(const struct bt_browser *b);
 BT_API const char *bt_browser_zoom(const struct bt_browser *b);
 /* The keys that matter on the current screen, for an idle status line. */
 BT_API const char *bt_browser_hint(const struct bt_browser *b);
+/*
+ * What the current screen adds to its title ("  module: libc.so.6  filter:
+ * sum" on the function list), into buf; "" when nothing. Returns buf.
+ */
+BT_API const char *bt_browser_title_note(const struct bt_browser *b, char *buf,
+					 size_t len);
+
+/**
+ * struct bt_pane - what a screen shows below its rows: the cursor row whole
+ * (the lint screen: a finding's message, which the row cuts)
+ * @head: the first line (the warning style)
+ * @text: then this, wrapped; NULL when the cursor is on no row
+ */
+struct bt_pane {
+	char head[1024];
+	const char *text;
+};
+/* Does the current screen keep a pane below its rows? Then p (if not NULL) is it. */
+BT_API bool bt_browser_pane(const struct bt_browser *b, struct bt_pane *p);
 /* The message for the status line after the last action, "" if none. */
 BT_API const char *bt_browser_status(const struct bt_browser *b);
 BT_API void bt_browser_set_status(struct bt_browser *b, const char *fmt, ...)

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "browse/browse-int.h"
 #include "benchtui/browse.h"
 #include "benchtui/profile.h"
 #include "benchtui/selection.h"
@@ -141,10 +142,10 @@ test_open_hot_back_quit(void **state)
 	struct bt_browser *b = bt_browser_new(s, NULL);
 	uint64_t first_hot;
 
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_FUNCS);
+	assert_string_equal(bt_browser_screen(b), "functions");
 	assert_int_equal(bt_browser_nav(b)->cursor, 0);
 	assert_int_equal(bt_browser_apply(b, BT_ACT_ENTER, H), 0);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_string_equal(bt_browser_screen(b), "annotate");
 	/* opens on the hottest instruction */
 	assert_int_equal(cur(b)->samples, 1000);
 	first_hot = cur(b)->addr;
@@ -158,7 +159,7 @@ test_open_hot_back_quit(void **state)
 	assert_int_equal(cur(b)->addr, first_hot);
 	/* q goes back, then quits */
 	assert_int_equal(bt_browser_apply(b, BT_ACT_QUIT, H), 0);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_FUNCS);
+	assert_string_equal(bt_browser_screen(b), "functions");
 	assert_int_equal(bt_browser_apply(b, BT_ACT_BACK, H), 0);	/* ← on the first screen stays */
 	assert_int_equal(bt_browser_apply(b, BT_ACT_QUIT, H), 1);
 	bt_browser_free(b);
@@ -180,12 +181,12 @@ test_follow_jump_and_back(void **state)
 	bt_browser_select(b, (size_t)jl, H);
 	before = bt_browser_nav(b)->cursor;
 	bt_browser_apply(b, BT_ACT_ENTER, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_string_equal(bt_browser_screen(b), "annotate");
 	assert_int_equal(bt_browser_nav(b)->cursor, (size_t)imul);
 	assert_non_null(strstr(bt_browser_status(b), "jumped back to +0x20"));
 	bt_browser_apply(b, BT_ACT_BACK, H);
 	assert_int_equal(bt_browser_nav(b)->cursor, before);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_string_equal(bt_browser_screen(b), "annotate");
 	/* Enter on something that is not a jump says so */
 	bt_browser_apply(b, BT_ACT_HOME, H);
 	bt_browser_apply(b, BT_ACT_ENTER, H);
@@ -271,19 +272,19 @@ test_source_view_and_back(void **state)
 
 	/* from the function list, S opens the source at its hottest line */
 	bt_browser_apply(b, BT_ACT_SOURCE_VIEW, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_SOURCE);
+	assert_string_equal(bt_browser_screen(b), "source");
 	r = cur(b);
 	assert_int_equal(r->kind, BT_ROW_LINE);
 	assert_non_null(strstr(r->text, "for (long i = 0; i < 3 * n; i++)"));
 	line = r->line;
 	/* Enter: the annotated code, on that line's hottest instruction */
 	bt_browser_apply(b, BT_ACT_ENTER, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_string_equal(bt_browser_screen(b), "annotate");
 	assert_int_equal(cur(b)->line, line);
 	assert_int_equal(cur(b)->samples, 1000);
 	/* and S from there comes back to the same line: to the same screen */
 	bt_browser_apply(b, BT_ACT_SOURCE_VIEW, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_SOURCE);
+	assert_string_equal(bt_browser_screen(b), "source");
 	assert_int_equal(cur(b)->line, line);
 	assert_int_equal(bt_browser_depth(b), 2);
 	bt_browser_free(b);
@@ -303,10 +304,10 @@ test_source_round_trips_bounded(void **state)
 	addr = cur(b)->addr;
 	for (i = 0; i < 10; i++) {
 		bt_browser_apply(b, BT_ACT_SOURCE_VIEW, H);
-		assert_int_equal(bt_browser_screen(b), BT_SCREEN_SOURCE);
+		assert_string_equal(bt_browser_screen(b), "source");
 		assert_int_equal(bt_browser_depth(b), 3);
 		bt_browser_apply(b, BT_ACT_ENTER, H);
-		assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+		assert_string_equal(bt_browser_screen(b), "annotate");
 		assert_int_equal(bt_browser_depth(b), 2);
 		assert_int_equal(cur(b)->addr, addr);	/* the line's hottest: the same */
 	}
@@ -394,6 +395,54 @@ test_filter_and_export_name(void **state)
 	test_close(s);
 }
 
+/*
+ * The front end asks what a key means on this screen: / is a filter on the
+ * function list (its text also clears it), a search elsewhere; the title
+ * says what the list keeps; only the lint screen with findings has a pane.
+ */
+static void
+test_prompts_and_title(void **state)
+{
+	struct bt_selection *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	char note[128];
+
+	assert_string_equal(bt_browser_prompt(b, BT_ACT_SEARCH), "filter: ");
+	assert_string_equal(bt_browser_prompt(b, BT_ACT_SEARCH_BACK), "?");
+	assert_null(bt_browser_prompt(b, BT_ACT_DOWN));
+	assert_string_equal(bt_browser_title_note(b, note, sizeof(note)), "");
+	assert_int_equal(bt_browser_apply_text(b, BT_ACT_SEARCH, "work_b", H), 0);
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 1);
+	assert_string_equal(bt_browser_title_note(b, note, sizeof(note)), "  filter: work_b");
+	bt_browser_apply_text(b, BT_ACT_SEARCH, "", H);
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 4);
+	assert_string_equal(bt_browser_status(b), "filter cleared");
+	bt_browser_apply(b, BT_ACT_ZOOM_MODULE, H);
+	assert_string_equal(bt_browser_title_note(b, note, sizeof(note)), "  module: split");
+	assert_false(bt_browser_pane(b, NULL));
+	/* an annotation: / searches; a prompting action without its text does nothing */
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	assert_string_equal(bt_browser_screen(b), "annotate");
+	assert_string_equal(bt_browser_prompt(b, BT_ACT_SEARCH), "/");
+	assert_string_equal(bt_browser_title_note(b, note, sizeof(note)), "");
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	bt_browser_apply(b, BT_ACT_SEARCH, H);
+	assert_int_equal(bt_browser_nav(b)->cursor, 0);
+	bt_browser_apply_text(b, BT_ACT_SEARCH, "imul", H);
+	assert_non_null(strstr(cur(b)->text, "imul"));
+	bt_browser_apply_text(b, BT_ACT_SEARCH_BACK, "", H);	/* nothing typed: the status stays */
+	assert_string_equal(bt_browser_status(b), "/imul");
+	/* the lint screen of a healthy profile: no findings, no pane */
+	bt_browser_apply(b, BT_ACT_LINT, H);
+	assert_string_equal(bt_browser_screen(b), "lint");
+	assert_false(bt_browser_pane(b, NULL));
+	/* what only the timeline takes says where it is taken */
+	bt_browser_apply(b, BT_ACT_MARK_FROM, H);
+	assert_non_null(strstr(bt_browser_status(b), "in the timeline (T)"));
+	bt_browser_free(b);
+	test_close(s);
+}
+
 /* d: perf's zoom into a module, on the list; a: perf's annotate. */
 static void
 test_zoom_and_annotate_keys(void **state)
@@ -418,7 +467,7 @@ test_zoom_and_annotate_keys(void **state)
 	bt_browser_select(b, 3, H);
 	assert_string_equal(cur(b)->name, "main");
 	bt_browser_apply(b, BT_ACT_ANNOTATE, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_string_equal(bt_browser_screen(b), "annotate");
 	call = find_insn(bt_browser_view(b), "call");
 	bt_browser_select(b, (size_t)call, H);
 	bt_browser_apply(b, BT_ACT_ANNOTATE, H);
@@ -469,7 +518,7 @@ test_timeline_window(void **state)
 	size_t i, n;
 
 	bt_browser_apply(b, BT_ACT_TIMELINE, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_TIMELINE);
+	assert_string_equal(bt_browser_screen(b), "timeline");
 	n = bt_view_nrows(bt_browser_view(b));
 	assert_int_equal(n, H);
 	for (i = 0; i < n; i++) {
@@ -501,7 +550,7 @@ test_timeline_window(void **state)
 		assert_null(strchr(last->cells[last->ncells - 1].text, '#'));
 	}
 	bt_browser_apply(b, BT_ACT_ENTER, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_FUNCS);
+	assert_string_equal(bt_browser_screen(b), "functions");
 	assert_int_equal(bt_browser_depth(b), 1);
 	/* the slice boundaries are the window: the same samples, give or take the edge */
 	assert_true(bt_selection_samples(bt_browser_selection(b)) + 2 >= first10 && bt_selection_samples(bt_browser_selection(b)) <= first10 + 2);
@@ -520,7 +569,7 @@ test_lint_and_events(void **state)
 	struct bt_browser *b = bt_browser_new(s, NULL);
 
 	bt_browser_apply(b, BT_ACT_LINT, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_LINT);
+	assert_string_equal(bt_browser_screen(b), "lint");
 	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 0);	/* a healthy profile */
 	assert_non_null(strstr(bt_browser_status(b), "no findings"));
 	bt_browser_apply(b, BT_ACT_QUIT, H);
@@ -578,7 +627,7 @@ test_window_keeps_place(void **state)
 	bt_browser_apply(b, BT_ACT_MARK_TO, H);
 	bt_browser_apply(b, BT_ACT_ENTER, H);
 	assert_true(bt_selection_samples(bt_browser_selection(b)) < total);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_string_equal(bt_browser_screen(b), "annotate");
 	assert_int_equal(bt_browser_depth(b), 2);
 	assert_non_null(strstr(bt_view_title(bt_browser_view(b)), "work_a"));
 	assert_int_equal(cur(b)->addr, addr);
@@ -589,7 +638,7 @@ test_window_keeps_place(void **state)
 	bt_browser_apply(b, BT_ACT_TIMELINE, H);
 	bt_browser_apply(b, BT_ACT_CLEAR_WINDOW, H);
 	assert_int_equal(bt_selection_samples(bt_browser_selection(b)), total);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_string_equal(bt_browser_screen(b), "annotate");
 	assert_int_equal(cur(b)->addr, bt_view_row(bt_browser_view(b), (size_t)jl)->addr);
 	/* work_b, in a window with no sample of it: it stays open, with none */
 	bt_browser_apply(b, BT_ACT_QUIT, H);
@@ -601,7 +650,7 @@ test_window_keeps_place(void **state)
 	bt_browser_apply(b, BT_ACT_MARK_FROM, H);
 	bt_browser_apply(b, BT_ACT_MARK_TO, H);
 	bt_browser_apply(b, BT_ACT_ENTER, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_string_equal(bt_browser_screen(b), "annotate");
 	assert_non_null(strstr(bt_view_title(bt_browser_view(b)), "work_b"));
 	bt_browser_apply(b, BT_ACT_QUIT, H);
 	/* on the list, the cursor on work_b still, which is in the table with none */
@@ -622,7 +671,7 @@ test_lint_timeline_export(void **state)
 
 	bt_browser_apply(b, BT_ACT_LINT, H);
 	bt_browser_apply(b, BT_ACT_TIMELINE, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_TIMELINE);
+	assert_string_equal(bt_browser_screen(b), "timeline");
 	name = bt_browser_export_name(b);
 	assert_string_equal(name, "timeline.txt");
 	free(name);
@@ -671,6 +720,44 @@ test_every_action_everywhere(void **state)
 	test_close(s);
 }
 
+/*
+ * Every registered screen (BROWSE_SCREENS) has what the browser calls
+ * without asking, a name of its own, data it can free, and an opener for
+ * the action it answers; an action is answered from anywhere by one
+ * screen at most, and one that a screen keeps to itself opens none.
+ */
+static void
+test_every_screen_ops(void **state)
+{
+#define ENTRY(name) &screen_##name,
+	static const struct screen_ops *const all[] = { BROWSE_SCREENS(ENTRY) };
+#undef ENTRY
+	size_t i, j;
+	const struct screen_key *k;
+
+	for (i = 0; i < BT_ARRAY_SIZE(all); i++) {
+		const struct screen_ops *o = all[i];
+
+		assert_non_null(o->name);
+		assert_non_null(o->build);
+		assert_non_null(o->enter);
+		assert_non_null(o->subject);
+		assert_non_null(o->export_name);
+		assert_non_null(o->hint);
+		assert_true((o->init == NULL) == (o->free == NULL));
+		assert_true((o->opens == BT_ACT_NONE) == (o->open == NULL));
+		for (j = 0; j < i; j++) {
+			assert_string_not_equal(o->name, all[j]->name);
+			assert_true(o->opens == BT_ACT_NONE || o->opens != all[j]->opens);
+		}
+		for (k = o->keys; k != NULL && k->action != BT_ACT_NONE; k++) {
+			assert_non_null(k->elsewhere);
+			for (j = 0; j < BT_ARRAY_SIZE(all); j++)
+				assert_int_not_equal(all[j]->opens, k->action);
+		}
+	}
+}
+
 static int
 setup(void **state)
 {
@@ -709,6 +796,7 @@ main(void)
 		cmocka_unit_test(test_source_view_and_back),
 		cmocka_unit_test(test_source_round_trips_bounded),
 		cmocka_unit_test(test_zoom_and_annotate_keys),
+		cmocka_unit_test(test_prompts_and_title),
 		cmocka_unit_test(test_width_and_columns),
 		cmocka_unit_test(test_window_keeps_place),
 		cmocka_unit_test(test_search_move_page),
@@ -718,6 +806,7 @@ main(void)
 		cmocka_unit_test(test_lint_timeline_export),
 		cmocka_unit_test(test_region_share),
 		cmocka_unit_test(test_every_action_everywhere),
+		cmocka_unit_test(test_every_screen_ops),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

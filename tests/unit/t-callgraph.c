@@ -248,7 +248,7 @@ test_browse(void **state)
 			break;
 	bt_browser_select(b, (size_t)i, 20);
 	bt_browser_apply(b, BT_ACT_CALLERS, 20);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_CALLERS);
+	assert_string_equal(bt_browser_screen(b), "callers");
 	v = bt_browser_view(b);
 	assert_true(row_of(v, "caller", "caller_three") >= 0);
 	assert_true(row_of(v, "caller", "caller_one") >= 0);
@@ -257,7 +257,7 @@ test_browse(void **state)
 	r = row_of(v, "caller", "caller_three");
 	bt_browser_select(b, (size_t)r, 20);
 	bt_browser_apply(b, BT_ACT_ENTER, 20);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_CALLERS);
+	assert_string_equal(bt_browser_screen(b), "callers");
 	assert_int_equal(bt_browser_depth(b), 3);
 	v = bt_browser_view(b);
 	assert_true(row_of(v, "callee", "leaf") > row_of(v, "function", "caller_three"));
@@ -268,10 +268,10 @@ test_browse(void **state)
 	v = bt_browser_view(b);
 	bt_browser_select(b, (size_t)row_of(v, "function", "leaf"), 20);
 	bt_browser_apply(b, BT_ACT_ENTER, 20);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_string_equal(bt_browser_screen(b), "annotate");
 	bt_browser_apply(b, BT_ACT_HOTTEST, 20);
 	bt_browser_apply(b, BT_ACT_CALLERS, 20);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_CALLERS);
+	assert_string_equal(bt_browser_screen(b), "callers");
 	v = bt_browser_view(b);
 	for (i = 0; i < (long)bt_view_nrows(v); i++)
 		if (bt_view_row(v, (size_t)i)->label != NULL &&

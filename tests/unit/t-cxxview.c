@@ -331,24 +331,24 @@ test_browser_header_file(void **state)
 	assert_true(ends_with(bt_view_row(bt_browser_view(b), bt_browser_nav(b)->cursor)->file,
 	    "/tmpl.h"));
 	bt_browser_apply(b, BT_ACT_SOURCE_VIEW, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_SOURCE);
+	assert_string_equal(bt_browser_screen(b), "source");
 	assert_non_null(strstr(bt_view_title(bt_browser_view(b)), "tmpl.cc  (source of"));
 	assert_non_null(strstr(bt_browser_status(b), "tmpl.h"));
 	bt_browser_apply(b, BT_ACT_SOURCE_VIEW, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_FILES);
+	assert_string_equal(bt_browser_screen(b), "files");
 	v = bt_browser_view(b);
 	for (i = 0; i < bt_view_nrows(v); i++)
 		if (ends_with(bt_view_row(v, i)->file, "/tmpl.h"))
 			bt_browser_select(b, i, H);
 	bt_browser_apply(b, BT_ACT_ENTER, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_SOURCE);
+	assert_string_equal(bt_browser_screen(b), "source");
 	assert_non_null(strstr(bt_view_title(bt_browser_view(b)), "tmpl.h  (source of"));
 	assert_int_equal(bt_browser_depth(b), 3);	/* list, annotation, source */
 	/* on its hottest line: the helper's */
 	assert_int_equal(bt_view_row(bt_browser_view(b), bt_browser_nav(b)->cursor)->samples, 500);
 	/* Enter: back to the annotation (not a new one), on that line's code */
 	bt_browser_apply(b, BT_ACT_ENTER, H);
-	assert_int_equal(bt_browser_screen(b), BT_SCREEN_ANNOTATE);
+	assert_string_equal(bt_browser_screen(b), "annotate");
 	assert_int_equal(bt_browser_depth(b), 2);
 	assert_int_equal(bt_view_row(bt_browser_view(b), bt_browser_nav(b)->cursor)->samples, 500);
 	/* the export's file name: perf's form, one '_' for each run of other characters */

@@ -1,0 +1,274 @@
+/*
+ * Moving in a screen's view: the cursor, pages, hot rows (Tab), hot
+ * regions (r), searching (/ ? n N), the mouse's clicks and wheel. The same
+ * on every screen: each view says which rows are hot and where its
+ * regions start.
+ */
+#include <string.h>
+
+#include "browse/browse-int.h"
+
+static struct screen *
+top_screen(struct bt_browser *b)
+{
+	return &b->stack.v[b->stack.n - 1];
+}
+
+void
+browse_show_cursor(struct bt_nav *n, size_t nrows, size_t height)
+{
+	if (height == 0)
+		height = 1;
+	if (nrows == 0) {
+		n->cursor = n->top = 0;
+		return;
+	}
+	if (n->cursor >= nrows)
+		n->cursor = nrows - 1;
+	if (n->cursor < n->top || n->cursor >= n->top + height)
+		n->top = n->cursor > height / 2 ? n->cursor - height / 2 : 0;
+	if (n->top + height > nrows)
+		n->top = nrows > height ? nrows - height : 0;
+}
+
+void
+browse_cursor_hottest(struct bt_nav *n, const struct bt_view *v, size_t height)
+{
+	const size_t *hot;
+	size_t nh = bt_view_hot(v, &hot);
+
+	if (nh) {
+		n->cursor = hot[0];
+		n->hot = 0;
+	} else {
+		/* no samples: the first instruction or line */
+		size_t i;
+		for (i = 0; i < bt_view_nrows(v); i++) {
+			enum bt_row_kind k = bt_view_row(v, i)->kind;
+			if (k == BT_ROW_INSN || k == BT_ROW_LINE || k == BT_ROW_FUNC)
+				break;
+		}
+		n->cursor = i < bt_view_nrows(v) ? i : 0;
+	}
+	browse_show_cursor(n, bt_view_nrows(v), height);
+}
+
+static void
+move(struct screen *sc, long delta, size_t height)
+{
+	size_t n = bt_view_nrows(sc->view);
+	long c = (long)sc->nav.cursor + delta;
+
+	if (n == 0)
+		return;
+	if (c < 0)
+		c = 0;
+	if ((size_t)c >= n)
+		c = (long)n - 1;
+	sc->nav.cursor = (size_t)c;
+	if (sc->nav.cursor < sc->nav.top)
+		sc->nav.top = sc->nav.cursor;
+	else if (sc->nav.cursor >= sc->nav.top + height)
+		sc->nav.top = sc->nav.cursor - height + 1;
+}
+
+static void
+page(struct screen *sc, long dir, size_t height)
+{
+	size_t n = bt_view_nrows(sc->view);
+	long top = (long)sc->nav.top + dir * (long)height;
+	long maxtop = n > height ? (long)(n - height) : 0;
+
+	if (top < 0)
+		top = 0;
+	if (top > maxtop)
+		top = maxtop;
+	if (top == (long)sc->nav.top) {	/* at an end: move the cursor there */
+		move(sc, dir * (long)height, height);
+		return;
+	}
+	sc->nav.cursor = (size_t)((long)sc->nav.cursor + (top - (long)sc->nav.top));
+	sc->nav.top = (size_t)top;
+	/* the screen may have changed height since the last action */
+	if (sc->nav.cursor < sc->nav.top)
+		sc->nav.cursor = sc->nav.top;
+	if (sc->nav.cursor >= sc->nav.top + height)
+		sc->nav.cursor = sc->nav.top + height - 1;
+	if (sc->nav.cursor >= n)
+		sc->nav.cursor = n - 1;
+}
+
+static void
+next_hot(struct bt_browser *b, struct screen *sc, int dir, size_t height)
+{
+	const size_t *hot;
+	size_t nh = bt_view_hot(sc->view, &hot);
+
+	if (nh == 0) {
+		bt_browser_set_status(b, "no samples here");
+		return;
+	}
+	if (sc->nav.hot < 0 || (size_t)sc->nav.hot >= nh ||
+	    hot[sc->nav.hot] != sc->nav.cursor)
+		sc->nav.hot = dir > 0 ? 0 : (long)nh - 1;
+	else
+		sc->nav.hot = (sc->nav.hot + dir + (long)nh) % (long)nh;
+	sc->nav.cursor = hot[sc->nav.hot];
+	browse_show_cursor(&sc->nav, bt_view_nrows(sc->view), height);
+	bt_browser_set_status(b, "hot %ld of %zu", sc->nav.hot + 1, nh);
+}
+
+static void
+next_region(struct bt_browser *b, struct screen *sc, int dir, size_t height)
+{
+	const struct bt_view_region *rg;
+	size_t n = bt_view_nrows(sc->view), nr = bt_view_regions(sc->view, &rg), i, k;
+
+	for (k = 1; k <= n; k++) {
+		i = (sc->nav.cursor + n + (size_t)dir * k) % n;
+		const struct bt_row *r = bt_view_row(sc->view, i);
+		if (r->flags & BT_ROW_F_REGION_START) {
+			sc->nav.cursor = i;
+			browse_show_cursor(&sc->nav, n, height);
+			if (r->region >= 0 && (size_t)r->region < nr)
+				bt_browser_set_status(b,
+				    "hot region %d of %zu: %.2f%% of the samples%s",
+				    r->region + 1, nr, rg[r->region].percent,
+				    rg[r->region].closes_loop ? ", a loop" : "");
+			return;
+		}
+	}
+	bt_browser_set_status(b, "no hot regions here");
+}
+
+static bool
+row_matches(const struct bt_row *r, const char *text)
+{
+	size_t i;
+
+	if (r->text != NULL && strstr(r->text, text) != NULL)
+		return true;
+	if (r->target_name != NULL && strstr(r->target_name, text) != NULL)
+		return true;
+	/* the whole name of what the cells shorten: a search matches either form */
+	if ((r->name != NULL && strstr(r->name, text) != NULL) ||
+	    (r->detail != NULL && strstr(r->detail, text) != NULL))
+		return true;
+	for (i = 0; i < r->ncells; i++)
+		if (strstr(r->cells[i].text, text) != NULL)
+			return true;
+	return false;
+}
+
+bool
+bt_browser_search(struct bt_browser *b, const char *text, bool backward,
+		  size_t height)
+{
+	struct screen *sc = top_screen(b);
+	size_t n = bt_view_nrows(sc->view), k;
+
+	if (text != NULL && text[0] != '\0' && text != b->search) {
+		free(b->search);
+		b->search = bt_xstrdup(text);
+		b->search_back = backward;
+	}
+	if (b->search == NULL) {
+		bt_browser_set_status(b, "no search yet: / to search");
+		return false;
+	}
+	for (k = 1; k <= n; k++) {
+		size_t i = backward ? (sc->nav.cursor + n - k % n) % n :
+		    (sc->nav.cursor + k) % n;
+		if (row_matches(bt_view_row(sc->view, i), b->search)) {
+			if ((backward && i > sc->nav.cursor) ||
+			    (!backward && i < sc->nav.cursor))
+				bt_browser_set_status(b, "search wrapped: '%s'", b->search);
+			else
+				bt_browser_set_status(b, "/%s", b->search);
+			sc->nav.cursor = i;
+			browse_show_cursor(&sc->nav, n, height);
+			return true;
+		}
+	}
+	bt_browser_set_status(b, "pattern not found: '%s'", b->search);
+	return false;
+}
+
+/* Moving the cursor: true when act is one of those. */
+bool
+browse_navigate(struct bt_browser *b, struct screen *sc, enum bt_action act,
+		size_t height)
+{
+	switch (act) {
+	case BT_ACT_UP:
+		move(sc, -1, height);
+		return true;
+	case BT_ACT_DOWN:
+		move(sc, 1, height);
+		return true;
+	case BT_ACT_PAGE_UP:
+		page(sc, -1, height);
+		return true;
+	case BT_ACT_PAGE_DOWN:
+		page(sc, 1, height);
+		return true;
+	case BT_ACT_HOME:
+		sc->nav.cursor = sc->nav.top = 0;
+		return true;
+	case BT_ACT_END:
+		if (bt_view_nrows(sc->view))
+			sc->nav.cursor = bt_view_nrows(sc->view) - 1;
+		browse_show_cursor(&sc->nav, bt_view_nrows(sc->view), height);
+		return true;
+	case BT_ACT_NEXT_HOT:
+		next_hot(b, sc, 1, height);
+		return true;
+	case BT_ACT_PREV_HOT:
+		next_hot(b, sc, -1, height);
+		return true;
+	case BT_ACT_HOTTEST:
+		sc->nav.hot = -1;
+		next_hot(b, sc, 1, height);
+		return true;
+	case BT_ACT_NEXT_REGION:
+		next_region(b, sc, 1, height);
+		return true;
+	case BT_ACT_PREV_REGION:
+		next_region(b, sc, -1, height);
+		return true;
+	default:
+		return false;
+	}
+}
+
+void
+bt_browser_select(struct bt_browser *b, size_t row, size_t height)
+{
+	struct screen *sc = top_screen(b);
+
+	sc->nav.cursor = row;
+	if (sc->nav.cursor >= bt_view_nrows(sc->view))
+		sc->nav.cursor = bt_view_nrows(sc->view) ? bt_view_nrows(sc->view) - 1 : 0;
+	browse_show_cursor(&sc->nav, bt_view_nrows(sc->view), height);
+}
+
+void
+bt_browser_scroll(struct bt_browser *b, long delta, size_t height)
+{
+	struct screen *sc = top_screen(b);
+	size_t n = bt_view_nrows(sc->view);
+	long top = (long)sc->nav.top + delta;
+	long maxtop = n > height ? (long)(n - height) : 0;
+
+	if (top < 0)
+		top = 0;
+	if (top > maxtop)
+		top = maxtop;
+	sc->nav.top = (size_t)top;
+	if (sc->nav.cursor < sc->nav.top)
+		sc->nav.cursor = sc->nav.top;
+	if (sc->nav.cursor >= sc->nav.top + height)
+		sc->nav.cursor = sc->nav.top + height - 1;
+	if (n && sc->nav.cursor >= n)
+		sc->nav.cursor = n - 1;
+}

@@ -1,0 +1,385 @@
+/*
+ * Painting the browser: the header bar from the summary view, the title,
+ * rows [top, top + height) of the current view, the cursor's jump arrow,
+ * the pane a screen keeps below its rows and the status line. What each
+ * screen adds (its title note, its pane, its hint) comes from the browser.
+ */
+#include <curses.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "benchtui/browse.h"
+#include "benchtui/session.h"
+#include "benchtui/view.h"
+#include "tui-int.h"
+
+/*
+ * A screen's pane (the lint screen's: the cursor's finding, whole, its
+ * message wrapped, which the rows cut at the screen's width) takes the
+ * last lines, on a screen tall enough.
+ */
+#define PANE_LINES 6
+
+static bool
+has_pane(const struct tui *t)
+{
+	return t->b != NULL && bt_browser_pane(t->b, NULL) && LINES >= 16;
+}
+
+size_t
+tui_body_height(const struct tui *t)
+{
+	int h = LINES - HEAD_LINES - 1 - (has_pane(t) ? PANE_LINES : 0);
+
+	return h > 1 ? (size_t)h : 1;
+}
+
+int
+tui_put(int y, int x, const char *text, int maxx, attr_t attr)
+{
+	static struct bt_textbuf safe;	/* names from the recording, escaped */
+	int n = 0, cols = 0;
+	const unsigned char *p;
+
+	if (x >= maxx)
+		return x;
+	text = bt_text_safe(text, &safe);
+	p = (const unsigned char *)text;
+	/* count bytes that fit: ASCII is one column; other characters one each (ncursesw) */
+	while (p[n] && x + cols < maxx) {
+		if (p[n] == '\t') {
+			break;
+		}
+		if (p[n] < 0x80)
+			n++;
+		else {
+			n++;
+			while ((p[n] & 0xc0) == 0x80)
+				n++;
+		}
+		cols++;
+	}
+	attron(attr);
+	mvaddnstr(y, x, text, n);
+	attroff(attr);
+	x += cols;
+	if (p[n] == '\t') {	/* expand tabs to the next multiple of 8 */
+		int next = x + 8 - x % 8;
+		attron(attr);
+		while (x < next && x < maxx)
+			mvaddch(y, x++, ' ');
+		attroff(attr);
+		return tui_put(y, x, text + n + 1, maxx, attr);
+	}
+	return x;
+}
+
+/* Columns a UTF-8 string takes (tabs count as one: only for names and messages). */
+static int
+ncols(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* Byte offset of column col in s (its end if shorter). */
+static size_t
+col_offset(const char *s, int col)
+{
+	size_t i = 0;
+
+	for (; s[i] && col > 0; col--)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
+const char *
+tui_elide(const char *s, int width, char *buf, size_t len)
+{
+	int n = ncols(s), head, tail;
+	size_t h, t;
+
+	if (n <= width || width < 3) {
+		snprintf(buf, len, "%s", s);
+		return buf;
+	}
+	head = (width - 1) / 2;
+	tail = width - 1 - head;
+	h = col_offset(s, head);
+	t = col_offset(s, n - tail);
+	snprintf(buf, len, "%.*s\u2026%s", (int)h, s, s + t);
+	return buf;
+}
+
+/*
+ * The header bar: the run's summary; the findings part in the warning
+ * colour, kept whatever the width: on a narrow screen the rest gives way
+ * (the program's name, a zero lost count, the frequency, then the command
+ * is shortened in its middle).
+ */
+static void
+draw_header(struct tui *t)
+{
+	struct bt_view *h = bt_view_header(bt_browser_selection(t->b));
+	const struct bt_view_summary *m = bt_view_summary(h);
+	char buf[1024], win[80] = "", ev[96], lint[64] = "", lost[48] = "", cmd[512];
+	int x, step;
+
+	if (m->windowed)
+		snprintf(win, sizeof(win), " (window %.3f-%.3f s)", m->win_from, m->win_to);
+	if (m->nfindings)
+		snprintf(lint, sizeof(lint), " | %zu lint finding%s: L", m->nfindings,
+		    m->nfindings == 1 ? "" : "s");
+	snprintf(cmd, sizeof(cmd), "%s", m->command);
+	for (step = 0;; step++) {
+		if (m->frequency && step < 3)
+			snprintf(ev, sizeof(ev), "%s %u Hz", m->event, m->frequency);
+		else
+			snprintf(ev, sizeof(ev), "%s", m->event);
+		if (m->lost || step < 2)
+			snprintf(lost, sizeof(lost), ", %llu lost", (unsigned long long)m->lost);
+		else
+			lost[0] = '\0';
+		snprintf(buf, sizeof(buf), "%s%s | %s | %llu samples%s%s | %.3f s%s%s",
+		    step < 1 ? " benchtui  " : " ", cmd, ev,
+		    (unsigned long long)m->samples, win, lost, m->duration,
+		    m->has_status ? " | " : "", m->has_status ? m->status : "");
+		if (ncols(buf) + ncols(lint) <= COLS || step >= 4)
+			break;
+		if (step == 3) {
+			int over = ncols(buf) + ncols(lint) - COLS;
+			tui_elide(m->command, TUI_MAX(ncols(m->command) - over, 8), cmd, sizeof(cmd));
+		}
+	}
+	attron(A_REVERSE);
+	mvhline(0, 0, ' ', COLS);
+	attroff(A_REVERSE);
+	x = tui_put(0, 0, buf, COLS - ncols(lint), A_REVERSE |
+	    (m->lost || (m->has_status && m->exit_code) ? A_BOLD : 0));
+	tui_put(0, x, lint, COLS, A_REVERSE | t->attr[BT_STYLE_WARN]);
+	bt_view_free(h);
+}
+
+/* The title line: the view's title (its name shortened to fit), then the modes. */
+static void
+draw_title(struct tui *t, const struct bt_view *v)
+{
+	const struct bt_view_opts *o = bt_browser_opts(t->b);
+	const char *title = bt_view_title(v);
+	char right[160], filt[300] = "", buf[1024], name[512];
+	size_t start, len;
+	int x, room;
+
+	move(1, 0);
+	clrtoeol();
+	snprintf(right, sizeof(right), "%s %s %s %s%s%s ",
+	    o->skid ? "[skid]" : "[raw]",
+	    o->global_percent ? "[global%]" : "[local%]",
+	    o->source ? "[src]" : "[no src]",
+	    o->syntax == BT_ASM_INTEL ? "[intel]" : "[att]",
+	    o->names == BT_NAMES_FOLDED ? " [<\u2026>]" : o->names == BT_NAMES_FULL ?
+	    " [whole names]" : "", o->compact ? " [compact]" : "");
+	bt_browser_title_note(t->b, filt, sizeof(filt));
+	/* the modes give way first, then the function's name (in its middle) */
+	room = COLS - ncols(filt) - ncols(right) - 1;
+	if (ncols(title) > room) {
+		right[0] = '\0';
+		room = COLS - ncols(filt);
+	}
+	bt_view_title_span(v, &start, &len);
+	if (ncols(title) > room && len > 0 && start + len <= strlen(title)) {
+		char whole[512];
+		int over = ncols(title) - room;
+		snprintf(whole, sizeof(whole), "%.*s", (int)len, title + start);
+		tui_elide(whole, TUI_MAX(ncols(whole) - over, 12), name, sizeof(name));
+		snprintf(buf, sizeof(buf), "%.*s%s%s", (int)start, title, name,
+		    title + start + len);
+		title = buf;
+	}
+	x = tui_put(1, 0, title, COLS, t->attr[BT_STYLE_TITLE]);
+	if (filt[0])
+		x = tui_put(1, x, filt, COLS, t->attr[BT_STYLE_WARN]);
+	if (right[0] && ncols(right) + x + 1 <= COLS)
+		tui_put(1, COLS - ncols(right), right, COLS, A_DIM);
+}
+
+/* Does row r fit the screen's width? */
+static bool
+row_fits(const struct bt_row *r)
+{
+	int w = 0;
+	size_t i;
+
+	for (i = 0; i < r->ncells; i++)
+		w += ncols(r->cells[i].text);
+	return w <= COLS;
+}
+
+static void
+draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
+{
+	int x = 0;
+	size_t i;
+	attr_t base = cursor ? A_REVERSE : 0;
+
+	move(y, 0);
+	clrtoeol();
+	if (cursor) {
+		attron(A_REVERSE);
+		mvhline(y, 0, ' ', COLS);
+		attroff(A_REVERSE);
+	}
+	for (i = 0; i < r->ncells && x < COLS; i++) {
+		const char *text = r->cells[i].text;
+		char buf[1024];
+		/*
+		 * A name that ends the row and does not fit loses its middle,
+		 * not its end: the end tells two instantiations apart
+		 */
+		if (i + 1 == r->ncells && r->name != NULL && x + ncols(text) > COLS)
+			text = tui_elide(text, COLS - x, buf, sizeof(buf));
+		x = tui_put(y, x, text, COLS, t->attr[r->cells[i].style] | base);
+	}
+}
+
+int
+tui_put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr)
+{
+	int width = COLS - x0;
+	const char *p = text;
+
+	while (*p && y < y_end) {
+		size_t cut = col_offset(p, width), brk = cut;
+		if (p[cut] != '\0') {
+			while (brk > 0 && p[brk] != ' ')
+				brk--;
+			if (brk == 0)
+				brk = cut;
+		}
+		if (y == y_end - 1 && p[brk] != '\0' && ncols(p) > width) {
+			/* the last line: as much as fits, and a mark that there is more */
+			char last[1024];
+			snprintf(last, sizeof(last), "%.*s\u2026",
+			    (int)col_offset(p, width - 1), p);
+			tui_put(y, x0, last, COLS, attr);
+			return y + 1;
+		}
+		{
+			char line[1024];
+			snprintf(line, sizeof(line), "%.*s", (int)brk, p);
+			tui_put(y, x0, line, COLS, attr);
+		}
+		p += brk;
+		while (*p == ' ')
+			p++;
+		y++;
+	}
+	return y;
+}
+
+/* The screen's pane: its first line in the warning colour, the rest wrapped. */
+static void
+draw_pane(struct tui *t)
+{
+	struct bt_pane p;
+	int y = LINES - 1 - PANE_LINES;
+
+	if (!has_pane(t) || !bt_browser_pane(t->b, &p) || p.text == NULL)
+		return;
+	attron(A_DIM);
+	mvhline(y, 0, ACS_HLINE, COLS);
+	attroff(A_DIM);
+	y = tui_put_wrapped(y + 1, LINES - 1, 1, p.head, t->attr[BT_STYLE_WARN]);
+	tui_put_wrapped(y, LINES - 1, 1, p.text, 0);
+}
+
+/* Arrows for the jump under the cursor, in the view's arrow column. */
+static void
+draw_jump(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size_t h)
+{
+	const struct bt_row *r = bt_view_row(v, n->cursor);
+	long gx = bt_view_arrow_col(v);
+	size_t lo, hi, i;
+
+	if (r == NULL || r->kind != BT_ROW_INSN || r->target_row < 0 || gx < 0 ||
+	    gx >= COLS)
+		return;
+	lo = n->cursor < (size_t)r->target_row ? n->cursor : (size_t)r->target_row;
+	hi = n->cursor > (size_t)r->target_row ? n->cursor : (size_t)r->target_row;
+	attron(t->attr[BT_STYLE_JUMP] | A_BOLD);
+	for (i = lo; i <= hi; i++) {
+		int y;
+		if (i < n->top || i >= n->top + h)
+			continue;
+		y = HEAD_LINES + (int)(i - n->top);
+		if (i == (size_t)r->target_row)
+			mvaddstr(y, (int)gx, t->utf8 ? "\u25b6" : ">");
+		else if (i == n->cursor)
+			mvaddstr(y, (int)gx, (size_t)r->target_row < n->cursor ?
+			    (t->utf8 ? "\u2518" : "^") : (t->utf8 ? "\u2510" : "v"));
+		else
+			mvaddstr(y, (int)gx, t->utf8 ? "\u2502" : "|");
+	}
+	attroff(t->attr[BT_STYLE_JUMP] | A_BOLD);
+}
+
+/*
+ * The status line: the last action's message; when idle, the whole of
+ * what the cursor row shortens (a C++ name, a call's target) or cuts,
+ * else the view's first note, else the keys that matter here.
+ */
+static void
+draw_status(struct tui *t, const char *msg)
+{
+	const struct bt_view *v = bt_browser_view(t->b);
+	const struct bt_row *r = bt_view_row(v, bt_browser_nav(t->b)->cursor);
+	const char *hint = bt_browser_hint(t->b);
+	char buf[1024];
+
+	move(LINES - 1, 0);
+	clrtoeol();
+	if (msg != NULL && msg[0])
+		tui_put(LINES - 1, 0, msg, COLS, A_BOLD);
+	else if (r != NULL && r->detail != NULL)
+		tui_put(LINES - 1, 0, tui_elide(r->detail, COLS, buf, sizeof(buf)), COLS, 0);
+	else if (r != NULL && r->name != NULL && !row_fits(r))
+		tui_put(LINES - 1, 0, tui_elide(r->name, COLS, buf, sizeof(buf)), COLS, 0);
+	else if (bt_view_nnotes(v))
+		tui_put(LINES - 1, 0, bt_view_note(v, 0), COLS, t->attr[BT_STYLE_WARN]);
+	else
+		tui_put(LINES - 1, 0, hint, COLS, A_DIM);
+}
+
+void
+tui_draw(struct tui *t)
+{
+	const struct bt_view *v = bt_browser_view(t->b);
+	const struct bt_nav *n = bt_browser_nav(t->b);
+	size_t h = tui_body_height(t), i;
+
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		mvprintw(0, 0, "benchtui needs at least %dx%d", MIN_COLS, MIN_LINES);
+		mvprintw(1, 0, "(now %dx%d): enlarge the window, or q to quit", COLS, LINES);
+		refresh();
+		return;
+	}
+	draw_header(t);
+	draw_title(t, v);
+	draw_row(t, 2, bt_view_columns(v), false);
+	for (i = 0; i < h && n->top + i < bt_view_nrows(v); i++)
+		draw_row(t, HEAD_LINES + (int)i, bt_view_row(v, n->top + i),
+		    n->top + i == n->cursor);
+	if (bt_view_nrows(v) == 0)	/* nothing to show: say why, where the rows go */
+		for (i = 0; i < bt_view_nnotes(v) && i < h; i++)
+			tui_put(HEAD_LINES + 1 + (int)i, 2, bt_view_note(v, i), COLS,
+			    t->attr[BT_STYLE_WARN]);
+	draw_jump(t, v, n, h);
+	draw_pane(t);
+	draw_status(t, bt_browser_status(t->b));
+	refresh();
+}

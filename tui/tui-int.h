@@ -1,0 +1,41 @@
+/*
+ * The ncurses browser's insides, shared by tui.c (the terminal, the keys,
+ * the prompts) and draw.c (painting).
+ */
+#ifndef BENCHTUI_TUI_INT_H
+#define BENCHTUI_TUI_INT_H
+
+#include <curses.h>
+#include <stdbool.h>
+
+#include "benchtui/view.h"
+
+#define TUI_MAX(a, b) ((a) > (b) ? (a) : (b))
+#define MIN_COLS 60
+#define MIN_LINES 10
+#define HEAD_LINES 3	/* header bar, title, column headings */
+
+struct tui {
+	struct bt_browser *b;
+	bool color;
+	bool utf8;
+	attr_t attr[BT_STYLE_COUNT];
+	char prompt_buf[1024];
+};
+
+/* draw.c */
+/* Rows of the view on screen: what the header, the status line and a pane leave. */
+size_t tui_body_height(const struct tui *t);
+/* Paint everything. */
+void tui_draw(struct tui *t);
+/* Print text from (y, x) up to column maxx, in attr; returns the new x. */
+int tui_put(int y, int x, const char *text, int maxx, attr_t attr);
+/* Print text wrapped at word boundaries in lines [y, y_end) from column x0. */
+int tui_put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr);
+/*
+ * s in at most width columns: its middle replaced by "…" when it is
+ * longer (the start and the end of a C++ name say the most). Into buf.
+ */
+const char *tui_elide(const char *s, int width, char *buf, size_t len);
+
+#endif
