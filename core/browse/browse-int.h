@@ -23,14 +23,16 @@ struct screen;
 
 /*
  * A stable key for the row under the cursor, to find it again after a
- * rebuild: an instruction by address, a source line by number, a function
- * by index, anything else by row.
+ * rebuild or in another selection: an instruction by address, a source
+ * line by number, a function by its module and start (@module, @addr:
+ * the same function in every selection of the session), anything else
+ * by row.
  */
 struct anchor {
 	enum bt_row_kind kind;
 	uint64_t addr;
 	unsigned line;
-	size_t func;
+	const char *module;
 	size_t row;
 };
 
@@ -118,23 +120,33 @@ BROWSE_SCREENS(BROWSE_EXTERN)
 #undef BROWSE_EXTERN
 
 /**
- * struct screen - a mode on the stack, its view and position
+ * struct screen - a mode on the stack, its selection, view and position
+ * @sel: the samples it shows (a reference): the benchmark table the whole
+ *       run's, the screens above it a benchmark's
  * @func: the function it shows (annotate, source, files, callers), or the
- *        timeline's (-1 none); what a new selection finds again
+ *        timeline's (-1 none), in @sel
+ * @mod, @start: that function in any selection (bt_func.mod, .start)
  * @jumps: positions before followed jumps (Left goes back through them)
  * @data: the screen's own (ops->init, ops->free)
  */
 struct screen {
 	const struct screen_ops *ops;
+	struct bt_selection *sel;
 	long func;
+	uint32_t mod;
+	uint64_t start;
 	struct bt_view *view;
 	struct bt_nav nav;
 	BT_VEC(struct bt_nav) jumps;
 	void *data;
 };
 
+/*
+ * @sel: the top screen's selection (a reference of its own), which a
+ * screen pushed next shows too unless browse_select() chose another
+ */
 struct bt_browser {
-	struct bt_selection *sel;	/* what every screen shows (a reference) */
+	struct bt_selection *sel;
 	struct bt_view_opts o;
 	BT_VEC(struct screen) stack;
 	char *search;
@@ -146,14 +158,17 @@ struct bt_browser {
 };
 
 /*
- * Show the samples o selects from now on (the screens are rebuilt by the
- * caller); on error nothing changes.
+ * The samples o selects for the next screen pushed (b->sel); on error
+ * nothing changes. browse_pop() or a failed push goes back to the top
+ * screen's.
  */
 struct bt_selection_opts;
 int browse_select(struct bt_browser *b, const struct bt_selection_opts *o,
 		  struct bt_error *err);
 /* The same, another benchmark (-1: none) with the same event and window. */
 int browse_select_bench(struct bt_browser *b, long bi, struct bt_error *err);
+/* b->sel is the top screen's selection again. */
+void browse_select_top(struct bt_browser *b);
 
 /* Narrower screens than this get the compact columns (bt_view_opts.compact). */
 #define BROWSE_COMPACT_BELOW 100

@@ -1,9 +1,9 @@
 /*
- * A new selection under the open screens: another event (e) or part of the
- * run (the timeline's window) renumbers the session's function table, so
- * each screen's function is noted as (module, address) and its cursor as
- * an anchor, the session selects, and every screen is found again and
- * rebuilt in place (docs/browser.md, "Keeping one's place").
+ * A new event (e) or part of the run (the timeline's window) under the
+ * open screens: each screen gets the selection of its own samples (its
+ * benchmark, if any) in that event and window, finds its function again
+ * by module and start and its cursor by its anchor, and is rebuilt in
+ * place (docs/browser.md, "Keeping one's place").
  */
 #include <stdlib.h>
 #include <string.h>
@@ -12,99 +12,79 @@
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
 
-/* Where a screen is, in terms a new selection keeps (the table is renumbered). */
-struct place {
-	bool has_func, anchor_func;
-	uint32_t module, anchor_module;
-	uint64_t start, anchor_start;
-	struct anchor a;
-};
-
-static void
-func_key(const struct bt_browser *b, long fi, uint32_t *mi, uint64_t *start)
+/*
+ * Screen sc's selection in another event and window: its options with
+ * those. NULL with err set when there is none.
+ */
+static struct bt_selection *
+moved(const struct screen *sc, const char *event, double from, double to,
+      bool percent, struct bt_error *err)
 {
-	*mi = bt_selection_func(b->sel, (size_t)fi)->mod;
-	*start = bt_selection_func(b->sel, (size_t)fi)->start;
-}
+	struct bt_selection_opts o = *bt_selection_opts(sc->sel);
 
-/* The table's row of the function at (mi, start), without adding it; -1 if none. */
-static long
-func_in_table(const struct bt_browser *b, uint32_t mi, uint64_t start)
-{
-	size_t i;
-
-	for (i = 0; i < bt_selection_nfuncs(b->sel); i++)
-		if (bt_selection_func(b->sel, i)->mod == mi &&
-		    bt_selection_func(b->sel, i)->start == start)
-			return (long)i;
-	return -1;
+	o.event = event;
+	o.time_from = from;
+	o.time_to = to;
+	o.time_percent = percent;
+	return bt_selection_new(bt_selection_session(sc->sel), &o, err);
 }
 
 /*
  * Look at another event or time window, the screens [0, keep) staying on
  * their functions and rows: a function is found again by its module and
- * address (added to the table with no samples if the new selection has
- * none there), a row by its anchor. A screen whose function has no code
- * any more ends the stack. On error nothing changes.
+ * start (added to the table with no samples if the new selection has none
+ * there), a row by its anchor. A screen whose function has no code any
+ * more ends the stack. On error nothing changes.
  */
 static int
 reselect(struct bt_browser *b, const char *event, double from, double to,
 	 bool percent, size_t keep, size_t height, struct bt_error *err)
 {
-	struct place *pl = bt_xcalloc(keep + 1, sizeof(*pl));
-	struct bt_selection_opts so;
-	size_t i;
+	struct bt_selection **sels = bt_xcalloc(keep + 1, sizeof(*sels));
+	struct anchor *a = bt_xcalloc(keep + 1, sizeof(*a));
+	size_t i, n;
 	long f;
 
 	for (i = 0; i < keep; i++) {
-		struct screen *sc = &b->stack.v[i];
-		pl[i].a = browse_anchor(sc);
-		if ((pl[i].has_func = sc->func >= 0))
-			func_key(b, sc->func, &pl[i].module, &pl[i].start);
-		if ((pl[i].anchor_func = pl[i].a.kind == BT_ROW_FUNC &&
-		    pl[i].a.func < bt_selection_nfuncs(b->sel)))
-			func_key(b, (long)pl[i].a.func, &pl[i].anchor_module,
-			    &pl[i].anchor_start);
-	}
-	so = *bt_selection_opts(b->sel);
-	so.event = event;
-	so.time_from = from;
-	so.time_to = to;
-	so.time_percent = percent;
-	if (browse_select(b, &so, err) < 0) {
-		free(pl);
-		return -1;
+		sels[i] = moved(&b->stack.v[i], event, from, to, percent, err);
+		if (sels[i] == NULL) {
+			while (i-- > 0)
+				bt_selection_free(sels[i]);
+			free(sels);
+			free(a);
+			return -1;
+		}
+		a[i] = browse_anchor(&b->stack.v[i]);
 	}
 	while (b->stack.n > keep)
 		browse_release(&b->stack.v[--b->stack.n]);
-	/* the functions first: those found again join the table before it is built */
-	for (i = 0; i < b->stack.n; i++) {
-		if (!pl[i].has_func)
-			continue;
-		f = bt_selection_func_at(b->sel, pl[i].module, pl[i].start);
-		if (f < 0)
-			break;
-		b->stack.v[i].func = f;
+	for (i = 0; i < keep; i++) {
+		bt_selection_free(b->stack.v[i].sel);
+		b->stack.v[i].sel = sels[i];
 	}
-	while (b->stack.n > BT_MAX(i, (size_t)1))
-		browse_release(&b->stack.v[--b->stack.n]);
-	for (i = 0; i < b->stack.n; i++) {
+	/* the functions first: those found again join the table before it is built */
+	for (n = 0; n < keep; n++) {
+		struct screen *sc = &b->stack.v[n];
+		if (sc->func < 0)
+			continue;
+		if ((f = bt_selection_func_at(sc->sel, sc->mod, sc->start)) < 0)
+			break;
+		sc->func = f;
+	}
+	for (i = 0; i < n; i++) {
 		struct screen *sc = &b->stack.v[i];
-		struct bt_view *v;
+		struct bt_view *v = sc->ops->build(b, sc, NULL);
 
-		if (pl[i].anchor_func) {
-			f = func_in_table(b, pl[i].anchor_module, pl[i].anchor_start);
-			pl[i].a.func = f >= 0 ? (size_t)f : (size_t)-1;
-		}
-		v = sc->ops->build(b, sc, NULL);
 		if (v == NULL)
 			break;
-		if (!browse_install(sc, v, &pl[i].a, height) && pl[i].a.kind == BT_ROW_FUNC)
+		if (!browse_install(sc, v, &a[i], height) && a[i].kind == BT_ROW_FUNC)
 			sc->nav.cursor = sc->nav.top = 0;	/* its function left the table */
 	}
 	while (b->stack.n > BT_MAX(i, (size_t)1))
 		browse_release(&b->stack.v[--b->stack.n]);
-	free(pl);
+	browse_select_top(b);
+	free(sels);
+	free(a);
 	return 0;
 }
 

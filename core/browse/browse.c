@@ -51,6 +51,7 @@ browse_release(struct screen *sc)
 	BT_VEC_FREE(sc->jumps);
 	if (sc->ops->free != NULL)
 		sc->ops->free(sc);
+	bt_selection_free(sc->sel);
 }
 
 struct screen *
@@ -62,7 +63,12 @@ browse_push(struct bt_browser *b, const struct screen_ops *ops, long func,
 
 	memset(&sc, 0, sizeof(sc));
 	sc.ops = ops;
+	sc.sel = bt_selection_ref(b->sel);
 	sc.func = func;
+	if (func >= 0) {
+		sc.mod = bt_selection_func(sc.sel, (size_t)func)->mod;
+		sc.start = bt_selection_func(sc.sel, (size_t)func)->start;
+	}
 	sc.nav.hot = -1;
 	if (ops->init != NULL)
 		ops->init(&sc, arg, height);
@@ -70,6 +76,7 @@ browse_push(struct bt_browser *b, const struct screen_ops *ops, long func,
 	if (sc.view == NULL) {
 		bt_browser_set_status(b, "%s", err.msg);
 		browse_release(&sc);
+		browse_select_top(b);
 		return NULL;
 	}
 	BT_VEC_PUSH(b->stack, sc);
@@ -77,13 +84,24 @@ browse_push(struct bt_browser *b, const struct screen_ops *ops, long func,
 }
 
 void
+browse_select_top(struct bt_browser *b)
+{
+	struct bt_selection *sel;
+
+	if (b->stack.n == 0 || b->sel == top_screen(b)->sel)
+		return;
+	sel = bt_selection_ref(top_screen(b)->sel);
+	bt_selection_free(b->sel);
+	b->sel = sel;
+}
+
+/* Back to the screen below, with its own selection (the table's: every sample). */
+void
 browse_pop(struct bt_browser *b)
 {
 	if (b->stack.n > 1)
 		browse_release(&b->stack.v[--b->stack.n]);
-	/* back on the benchmark table: every sample again */
-	if (top_screen(b)->ops->whole_run && bt_selection_bench_index(b->sel) >= 0)
-		browse_select_bench(b, -1, NULL);
+	browse_select_top(b);
 }
 
 struct screen *
@@ -186,7 +204,7 @@ bt_browser_open(struct bt_browser *b, size_t func, size_t height)
 struct anchor
 browse_anchor(const struct screen *sc)
 {
-	struct anchor a = { BT_ROW_TEXT, 0, 0, 0, sc->nav.cursor };
+	struct anchor a = { BT_ROW_TEXT, 0, 0, NULL, sc->nav.cursor };
 	const struct bt_row *r;
 
 	if (sc->ops->anchor != NULL)
@@ -194,9 +212,9 @@ browse_anchor(const struct screen *sc)
 	r = bt_view_row(sc->view, sc->nav.cursor);
 	if (r != NULL) {
 		a.kind = r->kind;
-		a.addr = r->addr;
+		a.addr = r->addr;	/* a function row's: its start */
 		a.line = r->line;
-		a.func = r->func;
+		a.module = r->module;
 	}
 	return a;
 }
@@ -212,7 +230,9 @@ find_anchor(const struct bt_view *v, const struct anchor *a)
 			continue;
 		if ((a->kind == BT_ROW_INSN && r->addr == a->addr) ||
 		    (a->kind == BT_ROW_LINE && r->line == a->line) ||
-		    (a->kind == BT_ROW_FUNC && r->func == a->func))
+		    (a->kind == BT_ROW_FUNC && r->addr == a->addr &&
+		     r->module != NULL && a->module != NULL &&
+		     strcmp(r->module, a->module) == 0))
 			return (long)i;
 	}
 	/* rows that are neither: the same row */
@@ -411,11 +431,21 @@ dispatch(struct bt_browser *b, enum bt_action act, const char *text, size_t heig
 	return 0;
 }
 
+/* An action, then the top screen's selection is the browser's, whatever it did. */
+static int
+apply(struct bt_browser *b, enum bt_action act, const char *text, size_t height)
+{
+	int ret = dispatch(b, act, text, height);
+
+	browse_select_top(b);
+	return ret;
+}
+
 int
 bt_browser_apply(struct bt_browser *b, enum bt_action act, size_t height)
 {
 	b->status[0] = '\0';
-	return dispatch(b, act, NULL, height);
+	return apply(b, act, NULL, height);
 }
 
 /* The status stays when nothing was typed: the prompt was all that happened. */
@@ -423,7 +453,7 @@ int
 bt_browser_apply_text(struct bt_browser *b, enum bt_action act, const char *text,
 		      size_t height)
 {
-	return dispatch(b, act, text != NULL ? text : "", height);
+	return apply(b, act, text != NULL ? text : "", height);
 }
 
 const char *
@@ -526,7 +556,7 @@ browse_func_file_name(const struct bt_browser *b, const struct screen *sc,
 		      const char *suffix)
 {
 	const struct bt_view_func *vf = bt_view_func(sc->view);
-	const struct bt_func *f = sc->func >= 0 ? bt_selection_func(b->sel, (size_t)sc->func) :
+	const struct bt_func *f = sc->func >= 0 ? bt_selection_func(sc->sel, (size_t)sc->func) :
 	    NULL;
 	/* perf's short form of a C++ name: a file name, not a signature */
 	const char *name = vf != NULL ? vf->short_name : f != NULL ? f->name : "";

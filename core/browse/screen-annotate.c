@@ -11,7 +11,7 @@
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_annotate(b->sel, (size_t)sc->func, &b->o, err);
+	return bt_view_annotate(sc->sel, (size_t)sc->func, &b->o, err);
 }
 
 static void
@@ -36,7 +36,7 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		return;
 	}
 	if (r->flags & BT_ROW_F_CALL) {
-		f = bt_selection_func_at(b->sel, bt_selection_func(b->sel, (size_t)sc->func)->mod, r->target);
+		f = bt_selection_func_at(sc->sel, bt_selection_func(sc->sel, (size_t)sc->func)->mod, r->target);
 		if (f < 0) {
 			bt_browser_set_status(b, "no code for the callee %s",
 			    r->target_name ? r->target_name : "");
@@ -115,7 +115,7 @@ subject(const struct bt_browser *b, const struct screen *sc)
 static struct anchor
 anchor(const struct screen *sc)
 {
-	struct anchor a = { BT_ROW_TEXT, 0, 0, 0, sc->nav.cursor };
+	struct anchor a = { BT_ROW_TEXT, 0, 0, NULL, sc->nav.cursor };
 	size_t i;
 
 	for (i = sc->nav.cursor; i < bt_view_nrows(sc->view); i++) {

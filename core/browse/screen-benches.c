@@ -34,7 +34,7 @@ free_data(struct screen *sc)
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_benches(b->sel, &b->o, false);
+	return bt_view_benches(sc->sel, &b->o, false);
 }
 
 static void
@@ -66,26 +66,26 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		return;
 	}
 	nsc = browse_push(b, &screen_funcs, -1, NULL, height);
-	if (nsc == NULL) {
-		browse_select_bench(b, -1, NULL);
-		return;
-	}
+	if (nsc == NULL)
+		return;		/* the table's selection again */
 	bb = bt_selection_bench(b->sel, r->func);
 	bt_browser_set_status(b, "%s: %llu samples (%.3f-%.3f s); B: the benchmarks",
 	    bb->name, (unsigned long long)bt_selection_samples(b->sel), bb->t_from, bb->t_to);
 }
 
-/* T: select the benchmark under the cursor (false: failed, status set). */
+/*
+ * T: the timeline opens on the benchmark under the cursor's selection
+ * (false: failed, status set); elsewhere than on a benchmark, the whole
+ * run's (the table's).
+ */
 static bool
 bench_timeline(struct bt_browser *b, struct screen *sc)
 {
 	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
 	struct bt_error err = { 0 };
 
-	if (r == NULL || r->kind != BT_ROW_BENCH || r->func == (size_t)-1) {
-		browse_select_bench(b, -1, NULL);	/* the whole run's */
+	if (r == NULL || r->kind != BT_ROW_BENCH || r->func == (size_t)-1)
 		return true;
-	}
 	if (browse_select_bench(b, (long)r->func, &err) < 0) {
 		bt_browser_set_status(b, "%s", err.msg);
 		return false;

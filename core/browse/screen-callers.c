@@ -42,11 +42,11 @@ build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
 	const struct callers *c = sc->data;
 
-	if (sc->func < 0 || (size_t)sc->func >= bt_selection_nfuncs(b->sel)) {
+	if (sc->func < 0 || (size_t)sc->func >= bt_selection_nfuncs(sc->sel)) {
 		bt_error_set(err, BT_EINVAL, "no function here");
 		return NULL;
 	}
-	return bt_view_callers(b->sel, (size_t)sc->func, c->has_addr ? &c->addr : NULL,
+	return bt_view_callers(sc->sel, (size_t)sc->func, c->has_addr ? &c->addr : NULL,
 	    &b->o);
 }
 
@@ -81,7 +81,7 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 static struct anchor
 anchor(const struct screen *sc)
 {
-	struct anchor a = { BT_ROW_TEXT, 0, 0, 0, sc->nav.cursor };
+	struct anchor a = { BT_ROW_TEXT, 0, 0, NULL, sc->nav.cursor };
 
 	return a;
 }

@@ -60,7 +60,7 @@ build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 		bt_error_set(err, BT_EINVAL, "no two benchmarks to compare");
 		return NULL;
 	}
-	return bt_view_bench_compare(b->sel, (size_t)c->x, (size_t)c->y, &b->o);
+	return bt_view_bench_compare(sc->sel, (size_t)c->x, (size_t)c->y, &b->o);
 }
 
 struct screen *
@@ -79,8 +79,8 @@ static struct bt_view *
 build_func(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
 	const struct compare *c = sc->data;
-	struct bt_selection_opts o = *bt_selection_opts(b->sel);
-	struct bt_session *s = bt_selection_session(b->sel);
+	struct bt_selection_opts o = *bt_selection_opts(sc->sel);
+	struct bt_session *s = bt_selection_session(sc->sel);
 	struct bt_selection *x, *y = NULL;
 	struct bt_view *v = NULL;
 
@@ -110,8 +110,8 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 	if (r->percent <= 0 || r->adjusted_percent <= 0) {
 		bt_browser_set_status(b, "%s: %.2f%% of %s, %.2f%% of %s: only one of "
 		    "them ran it", r->short_name ? r->short_name : r->name, r->percent,
-		    bt_selection_bench(b->sel, (size_t)c->x)->name,
-		    r->adjusted_percent, bt_selection_bench(b->sel, (size_t)c->y)->name);
+		    bt_selection_bench(sc->sel, (size_t)c->x)->name,
+		    r->adjusted_percent, bt_selection_bench(sc->sel, (size_t)c->y)->name);
 		return;
 	}
 	arg.name = r->name;

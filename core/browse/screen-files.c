@@ -10,7 +10,7 @@
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_files(b->sel, (size_t)sc->func, &b->o, err);
+	return bt_view_files(sc->sel, (size_t)sc->func, &b->o, err);
 }
 
 static void

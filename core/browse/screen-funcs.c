@@ -17,7 +17,7 @@ build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 
 	o.filter = b->filter;
 	o.module = b->module;
-	return bt_view_functions(b->sel, &o, 0);
+	return bt_view_functions(sc->sel, &o, 0);
 }
 
 static void

@@ -42,7 +42,7 @@ build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
 	const struct source *src = sc->data;
 
-	return bt_view_source(b->sel, (size_t)sc->func, src->file, &b->o, err);
+	return bt_view_source(sc->sel, (size_t)sc->func, src->file, &b->o, err);
 }
 
 /* The function's own file: NULL stands for it in a screen. */

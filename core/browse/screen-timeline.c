@@ -34,7 +34,7 @@ build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
 	const struct timeline *tl = sc->data;
 
-	return bt_view_timeline(b->sel, sc->func, tl->nbins, tl->mark_from, tl->mark_to);
+	return bt_view_timeline(sc->sel, sc->func, tl->nbins, tl->mark_from, tl->mark_to);
 }
 
 static void
