@@ -258,4 +258,54 @@ else
 			fail "no cache directory: the names differ or $TMP/khome was made"
 	fi
 fi
+# --- --pid and --tid: each process's and thread's samples, as perf report --pid/--tid
+procs=$(fixture procs -pthread)
+oracle pids perf record -q -e cpu-clock -F 2000 -o "$SHARE/pids.data" "$procs" fork >/dev/null 2>&1 ||
+	fail "perf record of procs fork failed"
+oracle tids perf record -q -e cpu-clock -F 2000 -o "$SHARE/tids.data" "$procs" threads 3 >/dev/null 2>&1 ||
+	fail "perf record of procs threads 3 failed"
+# "samples dso symbol" perf reports for the processes or threads of $2
+# (--pid or --tid). perf filters hist entries by the thread that made
+# them, so the entries are per thread (sort pid first), summed here.
+perf_funcs_of() {
+	memo perf report -i "$1" "$2=$3" --stdio --no-group --sort pid,dso,sym \
+		-F sample,pid,dso,sym 2>/dev/null |
+		awk '!/^#/ && $4 == "[.]" { n[$3 " " $5] += $1 }
+		     END { for (k in n) print n[k], k }' | plt_as_init | sort -k2
+}
+bt_funcs_of() {
+	"$BT" -i "$1" --stdio --top 0 "$2" "$3" 2>/dev/null |
+		awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit }
+		     t && $3 != "[kernel]" && $3 != "[unknown]" {
+			if ($NF ~ /@plt$/) { plt[$3] += $2; next }
+			print $2, $3, $NF }
+		     END { for (m in plt) print plt[m], m, "_init" }' | sort -k2
+}
+for rec in pids:--pid tids:--tid; do
+	f=$SHARE/${rec%%:*}.data opt=${rec#*:}
+	[ -s "$f" ] || continue
+	# the busiest two processes (threads), and each alone
+	ids=$(memo perf script -i "$f" -F pid,tid 2>/dev/null | tr '/' ' ' |
+		awk -v k="$opt" '{ n[k == "--pid" ? $1 : $2]++ } END { for (i in n) print n[i], i }' |
+		sort -rn | head -2 | awk '{ print $2 }')
+	[ "$(echo "$ids" | wc -w)" = 2 ] || { fail "$opt: fewer than two ${opt#--}s in $f"; continue; }
+	for id in $ids "$(echo $ids | tr ' ' ',')"; do
+		perf_funcs_of "$f" "$opt" "$id" >"$TMP/pf"
+		bt_funcs_of "$f" "$opt" "$id" >"$TMP/bf"
+		compare "$opt $id: functions as perf report $opt's" "$TMP/pf" "$TMP/bf"
+	done
+	whole=$("$BT" -i "$f" --stdio --top 0 2>/dev/null | awk '/^# samples:/ { sub(",", "", $3); print $3 }')
+	n=0
+	for id in $(memo perf script -i "$f" -F pid,tid 2>/dev/null | tr '/' ' ' |
+		awk -v k="$opt" '{ print k == "--pid" ? $1 : $2 }' | sort -u); do
+		m=$("$BT" -i "$f" --stdio --top 0 "$opt" "$id" 2>/dev/null | awk '/^# samples:/ { sub(",", "", $3); print $3 }')
+		n=$((n + m))
+	done
+	[ "$n" = "$whole" ] && ok "$opt: every ${opt#--}'s samples add up to the run's ($whole)" ||
+		fail "$opt: the ${opt#--}s' samples add up to $n, the run has $whole"
+done
+"$BT" -i "$SHARE/pids.data" --stdio --top 0 --pid 1,x >/dev/null 2>"$TMP/e"; rc=$?
+[ $rc = 1 ] && grep -q "bad --pid value '1,x'" "$TMP/e" && ok "--pid 1,x: a usage error" ||
+	fail "--pid 1,x: exit $rc, $(cat "$TMP/e")"
+
 finish

@@ -58,6 +58,8 @@ const char cli_usage[] =
 "      --names FORM       C++ names: short (as perf prints them, default), folded\n"
 "                         (template arguments as <...>) or full\n"
 "      --time FROM,TO     only samples in that part of the run: seconds, or N%\n"
+"      --pid PID[,PID...] only the samples of these processes (as perf report's)\n"
+"      --tid TID[,TID...] only the samples of these threads\n"
 "      --region-threshold PCT  hot regions start at instructions with PCT% of\n"
 "                         the function's samples (default 1)\n"
 "      --region-margin N  merge hot instructions up to N cold ones apart (default 8)\n"
@@ -75,7 +77,7 @@ enum {
 	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
 	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT,
 	OPT_BENCH_FRAMES, OPT_CALL_GRAPH, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_JIT_COPY,
+	OPT_JIT_COPY, OPT_PID, OPT_TID,
 };
 
 static const struct option long_opts[] = {
@@ -103,6 +105,8 @@ static const struct option long_opts[] = {
 	{ "percent", required_argument, NULL, OPT_PERCENT },
 	{ "names", required_argument, NULL, OPT_NAMES },
 	{ "time", required_argument, NULL, OPT_TIME },
+	{ "pid", required_argument, NULL, OPT_PID },
+	{ "tid", required_argument, NULL, OPT_TID },
 	{ "region-threshold", required_argument, NULL, OPT_REGION_THRESHOLD },
 	{ "region-margin", required_argument, NULL, OPT_REGION_MARGIN },
 	{ "benchmark", required_argument, NULL, 'b' },
@@ -164,6 +168,29 @@ parse_time_side(struct perr *e, const char *s, size_t n, bool *pct, double *out)
 	*out = strtod(buf, &end);
 	if (end == buf || *end != '\0' || !(*out >= 0) || *out > 1e9)
 		return bad(e, "bad --time value '%s' (FROM,TO in seconds or percent)", buf);
+	return 0;
+}
+
+/* --pid, --tid: a comma-separated list of ids, added to ids[*n]. */
+static int
+parse_ids(struct perr *e, const char *opt, const char *arg, uint32_t *ids, size_t *n)
+{
+	const char *p = arg;
+
+	do {
+		char *end;
+		unsigned long v;
+
+		errno = 0;
+		v = strtoul(p, &end, 10);
+		if (errno || end == p || (*end != ',' && *end != '\0') || *p == '-' ||
+		    v > UINT32_MAX || (*end == ',' && end[1] == '\0'))
+			return bad(e, "bad %s value '%s' (numbers, comma-separated)", opt, arg);
+		if (*n >= BT_SELECTION_MAX_THREADS)
+			return bad(e, "%s: at most %d of them", opt, BT_SELECTION_MAX_THREADS);
+		ids[(*n)++] = (uint32_t)v;
+		p = *end ? end + 1 : end;
+	} while (*p);
 	return 0;
 }
 
@@ -319,6 +346,10 @@ view_opt(struct perr *e, struct cli *c, int opt)
 		return 0;
 	case OPT_TIME:
 		return parse_time(e, optarg, &c->sel) ? -1 : 0;
+	case OPT_PID:
+		return parse_ids(e, "--pid", optarg, c->sel.pid, &c->sel.npid);
+	case OPT_TID:
+		return parse_ids(e, "--tid", optarg, c->sel.tid, &c->sel.ntid);
 	case OPT_REGION_THRESHOLD: {
 		char *end;
 		double t = strtod(optarg, &end);

@@ -126,11 +126,13 @@ draw_header(struct tui *t)
 {
 	struct bt_view *h = bt_view_header(bt_browser_selection(t->b));
 	const struct bt_view_summary *m = bt_view_summary(h);
-	char buf[1024], win[80] = "", ev[96], lint[64] = "", lost[48] = "", cmd[512];
+	char buf[1024], win[160] = "", ev[96], lint[64] = "", lost[48] = "", cmd[512];
 	int x, step;
 
 	if (m->windowed)
 		snprintf(win, sizeof(win), " (window %.3f-%.3f s)", m->win_from, m->win_to);
+	if (m->threads != NULL)
+		snprintf(win + strlen(win), sizeof(win) - strlen(win), " (%s)", m->threads);
 	if (m->nfindings)
 		snprintf(lint, sizeof(lint), " | %zu lint finding%s: L", m->nfindings,
 		    m->nfindings == 1 ? "" : "s");

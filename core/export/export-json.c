@@ -196,6 +196,18 @@ header(struct bt_jw *w, const struct bt_view *h)
 	bt_jw_num(w, NULL, m->win_from);
 	bt_jw_num(w, NULL, m->win_to);
 	bt_jw_end(w);
+	if (m->npid) {
+		bt_jw_array(w, "pids", BT_JW_COMPACT, 0);
+		for (i = 0; i < m->npid; i++)
+			bt_jw_u64(w, NULL, m->pid[i]);
+		bt_jw_end(w);
+	}
+	if (m->ntid) {
+		bt_jw_array(w, "tids", BT_JW_COMPACT, 0);
+		for (i = 0; i < m->ntid; i++)
+			bt_jw_u64(w, NULL, m->tid[i]);
+		bt_jw_end(w);
+	}
 	if (m->has_status) {
 		bt_jw_int(w, "exit_status", m->exit_code);
 		if (m->signal)

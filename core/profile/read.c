@@ -23,7 +23,7 @@ struct bt_sample {
 	uint64_t off;
 	uint64_t period;
 	uint32_t module;
-	uint32_t tid;
+	uint32_t pid, tid;
 	uint32_t chain;		/* BT_CHAIN_NONE: no call chains */
 	uint16_t cpu;
 	uint8_t attr;
@@ -79,6 +79,7 @@ resolve_sample(struct bt_profile *p, const struct bt_pd_event *ev,
 		return false;
 	smp->time = ev->time;
 	smp->off = ev->sample.ip;
+	smp->pid = ev->pid;
 	smp->tid = ev->tid;
 	smp->period = BT_MIN(ev->sample.period, UINT32_MAX);
 	smp->cpu = (uint16_t)ev->cpu;
@@ -251,6 +252,18 @@ scan_group(const struct bt_profile *p, const struct scan_state *st, uint64_t t)
 	return group;
 }
 
+/* Is x one of the n in list (n 0: any is)? */
+static bool
+one_of(uint32_t x, const uint32_t *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (list[i] == x)
+			return true;
+	return n == 0;
+}
+
 static void
 scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 {
@@ -258,7 +271,8 @@ scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 	const struct bt_scan *sc = st->sc;
 	uint32_t group;
 
-	if (smp->attr != sc->attr || smp->time < sc->t_lo || smp->time >= sc->t_hi)
+	if (smp->attr != sc->attr || smp->time < sc->t_lo || smp->time >= sc->t_hi ||
+	    !one_of(smp->pid, sc->pids, sc->npids) || !one_of(smp->tid, sc->tids, sc->ntids))
 		return;
 	group = scan_group(p, st, smp->time);
 	if (sc->fold)

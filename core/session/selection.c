@@ -46,6 +46,7 @@ whole_run(struct bt_selection *sel)
  */
 static const struct sel_dim *const dims[] = {
 	&bt_dim_window,
+	&bt_dim_threads,
 	&bt_dim_focus,
 	&bt_dim_bench,
 };

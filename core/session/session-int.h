@@ -132,8 +132,8 @@ struct sel_dim {
 	bool (*focus)(struct bt_selection *sel, bt_frame_match_fn *match, void **arg);
 	bool (*same)(const struct bt_selection_opts *a, const struct bt_selection_opts *b);
 };
-/* window.c, callgraph.c, bench-count.c */
-extern const struct sel_dim bt_dim_window, bt_dim_focus, bt_dim_bench;
+/* window.c, threads.c, callgraph.c, bench-count.c */
+extern const struct sel_dim bt_dim_window, bt_dim_threads, bt_dim_focus, bt_dim_bench;
 
 /* functab.c: the selection's function table */
 /* Group the sorted hits into functions, hottest first (the table). */

@@ -87,6 +87,26 @@ hot_path(struct bt_view *v, struct bt_selection *sel)
 	return ret;
 }
 
+/* "pid 4242, 4243; tid 4244", NULL when every process and thread is selected. */
+static const char *
+threads(struct bt_view *v, const struct bt_selection_opts *o)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const char *out;
+	size_t i;
+
+	if (o->npid == 0 && o->ntid == 0)
+		return NULL;
+	for (i = 0; i < o->npid; i++)
+		bt_strbuf_addf(&sb, "%s%u", i ? ", " : "pid ", o->pid[i]);
+	for (i = 0; i < o->ntid; i++)
+		bt_strbuf_addf(&sb, "%s%u", i ? ", " : o->npid ? "; tid " : "tid ",
+		    o->tid[i]);
+	out = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	return out;
+}
+
 static void
 summarize(struct bt_view *v, struct bt_selection *sel)
 {
@@ -109,6 +129,11 @@ summarize(struct bt_view *v, struct bt_selection *sel)
 	m->throttled = in->throttled;
 	m->duration = in->duration;
 	m->windowed = bt_selection_windowed(sel);
+	m->threads = threads(v, bt_selection_opts(sel));
+	m->pid = bt_selection_opts(sel)->pid;
+	m->npid = bt_selection_opts(sel)->npid;
+	m->tid = bt_selection_opts(sel)->tid;
+	m->ntid = bt_selection_opts(sel)->ntid;
 	bt_selection_window(sel, &m->win_from, &m->win_to);
 	m->has_status = in->has_status;
 	m->interrupted = in->interrupted;
@@ -161,6 +186,8 @@ bt_view_header(struct bt_selection *sel)
 		    m->duration, m->win_from, m->win_to);
 	else
 		text_row(v, BT_STYLE_NORMAL, "duration: %.3f s", m->duration);
+	if (m->threads != NULL)
+		text_row(v, BT_STYLE_NORMAL, "threads: %s (their samples only)", m->threads);
 	text_row(v, m->has_status && m->exit_code ? BT_STYLE_WARN : BT_STYLE_NORMAL,
 	    "status: %s", m->status);
 	if (m->benchmark && m->bench_by_chain)

@@ -89,7 +89,11 @@ BT_API bool bt_frame_match_names(const struct bt_func *f, void *arg);
  * @focus, @focus_arg: only the samples whose chain passes through a
  *                     function @focus accepts (NULL: every sample);
  *                     needs call chains
+ * @pid, @npid: only the samples of these processes (perf report --pid),
+ *              @npid 0: of every one
+ * @tid, @ntid: only the samples of these threads (--tid), 0: every one
  */
+#define BT_SELECTION_MAX_THREADS 16
 struct bt_selection_opts {
 	const char *event;
 	double time_from, time_to;
@@ -97,6 +101,8 @@ struct bt_selection_opts {
 	long bench;
 	bt_frame_match_fn focus;
 	void *focus_arg;
+	uint32_t pid[BT_SELECTION_MAX_THREADS], tid[BT_SELECTION_MAX_THREADS];
+	size_t npid, ntid;
 };
 
 /* The whole run of the default event: no window, no benchmark, no focus. */
