@@ -11,7 +11,7 @@ export LC_ALL=C
 
 make --no-print-directory tools >/dev/null
 cp build/tools/measure "$B/measure"
-for prog in annotate-big first-screen; do
+for prog in annotate-big first-screen switch; do
 	cc -O2 -Iinclude -o "$B/$prog" bench/$prog.c build/libbenchtui.a \
 		$(pkg-config --libs libdw libelf libzstd) -lZydis -lZycore -liberty -lm -ldl
 done
@@ -150,6 +150,32 @@ echo
 echo "| recording | samples | mappings | events | benchtui ms | perf report ms | benchtui MiB | perf MiB |"
 echo "|---|---|---|---|---|---|---|---|"
 echo "| maps.data | $mm_s | 50 × 256 MiB | 6 | $(ms "$mm_b") | $(ms "$mm_p") | $(mib "$mm_rb") | $(mib "$mm_rp") |"
+# switching between 50 benchmarks in the browser (Enter on one, B back)
+sw_s=
+if [ -x "$B/gb50" ] && [ "$B/gb50" -nt bench/gen-gbench.sh ] ||
+    { sh bench/gen-gbench.sh 50 >"$B/gb50.cc" &&
+      g++ -O2 -g -fno-omit-frame-pointer -o "$B/gb50" "$B/gb50.cc" -lbenchmark -lpthread 2>/dev/null; }; then
+	[ -s "$B/gb50.data" ] || "$BT" -q -o "$B/gb50.data" --stdio --top 0 "$B/gb50" \
+		--benchmark_min_time=0.05 >/dev/null 2>&1
+	sw=$(for i in $(seq "$RUNS"); do "$B/switch" "$B/gb50.data" 2; done | sort -t' ' -k2 -g)
+	sw_first=$(echo "$sw" | awk '{ print $1 }' | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }')
+	sw_s=$(echo "$sw" | awk '{ v[NR] = $2 } END { print v[int((NR + 1) / 2)] }')
+	sw_n=$(echo "$sw" | awk 'NR == 1 { print $3 }')
+	echo
+	echo "## Switching between benchmarks in the browser"
+	echo
+	echo "bench/switch.c on a recording of $sw_n Google Benchmark benchmarks"
+	echo "(bench/gen-gbench.sh): the browser's first screen (the benchmark table,"
+	echo "every benchmark's summary made, each from its own selection), then Enter"
+	echo "on each benchmark and B back to the table, twice over; the median switch."
+	echo "Before selections were values (2026-11-28, same machine, load ~5):"
+	echo "6-15 ms a switch (each Enter selected the benchmark again, reading its"
+	echo "samples again; each B every sample again)."
+	echo
+	echo "| benchmarks | first screen ms | a switch (Enter, B) ms |"
+	echo "|---|---|---|"
+	echo "| $sw_n | $sw_first | $sw_s |"
+fi
 met() { awk "BEGIN { exit !($1) }" && echo "met" || echo "**not met**"; }
 minof() { echo "$1" | tr ' ' '\n' | grep . | sort -g | head -1; }
 maxof() { echo "$1" | tr ' ' '\n' | grep . | sort -g | tail -1; }
