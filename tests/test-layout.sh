@@ -52,6 +52,19 @@ done)
 [ -z "$bad" ] && ok "no core folder includes another's *-int.h" ||
 	fail "a folder's internal header is included from another: $bad"
 
+# sizes: a file of the product (core, tui, agent, include) under 800
+# lines, a function under 120 (from its name at the start of a line to
+# the brace that closes it there): split by concern past that
+big=$(find core tui agent include -name '*.[ch]' | xargs wc -l | awk '$2 != "total" && $1 >= 800 { print $2 " (" $1 " lines)" }')
+[ -z "$big" ] && ok "every file of the product is under 800 lines" ||
+	fail "files of 800 lines or more: $big"
+long=$(for f in $(find core tui agent -name '*.c'); do
+	awk -v f="$f" '/^[a-zA-Z_][a-zA-Z0-9_]*\(/ { name = $0; sub(/\(.*/, "", name); start = NR }
+		/^}/ && start { if (NR - start >= 120) print f ": " name " (" NR - start " lines)"; start = 0 }' "$f"
+done)
+[ -z "$long" ] && ok "every function of the product is under 120 lines" ||
+	fail "functions of 120 lines or more: $long"
+
 # renderers: public headers (benchtui/*), base.h and their own folder only
 bad=$(grep -Hn '^#include "' core/export/*.[ch] tui/*.[ch] |
 	grep -v -e '"benchtui/' -e '"base.h"' -e '"export/' -e '"cli.h"' -e '"keymap.h"' -e '"tui.h"' -e '"tui-int.h"')
