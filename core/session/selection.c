@@ -1,6 +1,6 @@
 /*
  * Selections (benchtui/selection.h): the samples of one event, time
- * window, benchmark and focus, aggregated by (module, offset) first (the
+ * window, set of processes or threads, benchmark and focus, aggregated by (module, offset) first (the
  * profile's whole-run histogram, or the samples counted again), then
  * grouped into the function table (functab.c) with its call graph
  * (callgraph.c). The session keeps the live ones in a list, so that

@@ -1,6 +1,6 @@
 /*
- * A selection: what one choice of event, time window, benchmark and focus
- * gives of a session's recording (DESIGN.md §10): the hot-function table,
+ * A selection: what one choice of event, time window, processes or
+ * threads, benchmark and focus gives of a session's recording (DESIGN.md §10): the hot-function table,
  * its call graph, the lint findings and the benchmarks' counts, computed
  * once when it is made. A selection is a value: it never changes after
  * bt_selection_new (what it looks up on first use, a function's source
