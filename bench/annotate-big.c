@@ -14,24 +14,8 @@
 #include "benchtui/profile.h"
 #include "benchtui/selection.h"
 #include "benchtui/session.h"
+#include "clock.h"
 #include "benchtui/view.h"
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int
-cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 /* ns per cursor move, moving down and up around row `at` */
 static double

@@ -17,25 +17,9 @@
 #include "benchtui/profile.h"
 #include "benchtui/selection.h"
 #include "benchtui/session.h"
+#include "clock.h"
 
 #define H 40
-
-static double
-now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int
-cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
 
 int
 main(int argc, char **argv)
