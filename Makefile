@@ -76,6 +76,10 @@ $(BIN): $(TUI_OBJS) $(LIB)
 # Tests see core's internal headers; tests/common/ is shared by unit tests and tools.
 TEST_CFLAGS := -Icore/base -Icore -Itests/common
 
+# (named only by the pattern rules below, they would be intermediate files:
+# deleted after the build, then made again and every test relinked by the
+# next make, as make check's unit step did)
+.SECONDARY: $(COMMON_OBJS)
 $(BUILD)/tests/common/%.o: tests/common/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
