@@ -131,7 +131,7 @@ BG_MAKE = $(MAKE)
 SHARE := $(CURDIR)/build/share
 check: deps js-deps
 	@mkdir -p build/asan && rm -rf $(SHARE) build/asan/check.rc; \
-	setsid nice -n 10 bash tests/prebuild.sh >build/prebuild.log 2>&1 & pre=$$!; asan=; \
+	setsid nice -n 10 bash tests/prebuild.sh 3>&1 >build/prebuild.log 2>&1 & pre=$$!; asan=; \
 	trap '[ -z "$$pre" ] || kill -TERM -$$pre 2>/dev/null; \
 		[ -z "$$asan" ] || { pkill -TERM -P $$asan; kill $$asan; } 2>/dev/null' EXIT; \
 	trap 'exit 130' INT TERM; \
