@@ -107,7 +107,7 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 
 # Unit and end-to-end tests, then both again built with ASan+UBSan (leak
 # checking on: a leak makes the binary exit 23, which the tests catch).
-# First, in the background at nice 10, tests/prebuild.sh builds what the
+# First, in the background at nice 19, tests/prebuild.sh builds what the
 # machine's fixture cache lacks (tests/cache.sh: criterion's benchmark,
 # minutes on a fresh machine, nothing once it is there), beside the rest;
 # the tests that need it wait for it, saying so (build/prebuild.log).
@@ -131,7 +131,7 @@ BG_MAKE = $(MAKE)
 SHARE := $(CURDIR)/build/share
 check: deps js-deps
 	@mkdir -p build/asan && rm -rf $(SHARE) build/asan/check.rc; \
-	setsid nice -n 10 bash tests/prebuild.sh 3>&1 >build/prebuild.log 2>&1 & pre=$$!; asan=; \
+	setsid nice -n 19 bash tests/prebuild.sh 3>&1 >build/prebuild.log 2>&1 & pre=$$!; asan=; \
 	trap '[ -z "$$pre" ] || kill -TERM -$$pre 2>/dev/null; \
 		[ -z "$$asan" ] || { pkill -TERM -P $$asan; kill $$asan; } 2>/dev/null' EXIT; \
 	trap 'exit 130' INT TERM; \

@@ -2,8 +2,9 @@
 # Build the fixtures of the machine's cache (tests/cache.sh) that take
 # minutes the first time, today criterion's benchmark (tests/lib.sh,
 # crit_fixture). make check starts this first, in the background at nice
-# 10 (below the C build and the tests, above the sanitizer build), so that
-# on a fresh machine it builds beside them; the tests that need it
+# 19 (as the sanitizer build: the tests, some of them timed or racing a
+# JIT, keep their CPU), so that on a fresh machine it builds beside the C
+# build and the tests; the tests that need it
 # (test-bench, test-harness: tests/run.sh runs them last) take it from the
 # cache, or wait for this build and say so. Its output, with the builder's
 # progress every 30 s, goes to build/prebuild.log; when it builds, its
