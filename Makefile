@@ -4,7 +4,8 @@
 #   make check-long the long recording and fuzzing runs (minutes)
 #   make demo       record and browse the bundled example benchmark
 #   make bench      performance comparisons against perf (bench/)
-#   make js-deps    npm packages of the JS benchmark fixtures, into build/js
+#   make js-deps    npm packages of the JS benchmark fixtures, for build/js
+#                   (installed once per machine: tests/cache.sh)
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
@@ -53,7 +54,8 @@ all: $(BIN) agent
 deps:
 	@sh scripts/deps.sh
 
-# tests/test-harness.sh skips the JS harnesses when this fails (no network).
+# tests/test-harness.sh skips the JS harnesses when this fails (no network
+# and not yet in the machine's cache).
 js-deps:
 	@sh scripts/js-deps.sh build/js || echo "js-deps: the JS harness tests will be skipped"
 
@@ -120,9 +122,10 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 # shown after the plain tests (waiting for them says how far they are
 # every 30 s). Both passes share BT_SHARE, where the first keeps what the
 # oracles made for the second (tests/lib.sh). The sanitizer pass leaves
-# out the long runs and the fuzzers (built with their own sanitizers) and
+# out the long runs and the fuzzers (built with their own sanitizers),
 # test-layout, which runs no code of benchtui (it reads the sources and
-# the objects' symbol tables: the plain pass's are the same code).
+# the objects' symbol tables: the plain pass's are the same code), and
+# test-cache (the fixture cache's shell functions).
 # Interrupted or failed, make check stops what it started in the
 # background (the prebuild in its own process group, setsid).
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
@@ -151,7 +154,7 @@ check: deps js-deps
 	echo "== the ASan+UBSan build and unit tests (beside the tests above)"; cat build/asan/check.log; \
 	[ $$rc = 0 ] && [ $$arc = 0 ] || exit 1; \
 	echo "== the end-to-end tests again, under AddressSanitizer and UBSan"; \
-	BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout" ASAN_OPTIONS=detect_leaks=1 \
+	BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout cache" ASAN_OPTIONS=detect_leaks=1 \
 		bash tests/run.sh || exit 1; \
 	wait $$pre; pre=
 
