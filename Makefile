@@ -4,7 +4,8 @@
 #   make check-long the long recording and fuzzing runs (minutes)
 #   make demo       record and browse the bundled example benchmark
 #   make bench      performance comparisons against perf (bench/)
-#   make js-deps    npm packages of the JS benchmark fixtures, into build/js
+#   make js-deps    npm packages of the JS benchmark fixtures, for build/js
+#                   (installed once per machine: tests/cache.sh)
 #   make install PREFIX=/usr/local
 
 PREFIX ?= /usr/local
@@ -53,7 +54,8 @@ all: $(BIN) agent
 deps:
 	@sh scripts/deps.sh
 
-# tests/test-harness.sh skips the JS harnesses when this fails (no network).
+# tests/test-harness.sh skips the JS harnesses when this fails (no network
+# and not yet in the machine's cache).
 js-deps:
 	@sh scripts/js-deps.sh build/js || echo "js-deps: the JS harness tests will be skipped"
 
@@ -76,6 +78,10 @@ $(BIN): $(TUI_OBJS) $(LIB)
 # Tests see core's internal headers; tests/common/ is shared by unit tests and tools.
 TEST_CFLAGS := -Icore/base -Icore -Itests/common
 
+# (named only by the pattern rules below, they would be intermediate files:
+# deleted after the build, then made again and every test relinked by the
+# next make, as make check's unit step did)
+.SECONDARY: $(COMMON_OBJS)
 $(BUILD)/tests/common/%.o: tests/common/%.c
 	@mkdir -p $(@D)
 	$(CC) $(ALL_CFLAGS) $(TEST_CFLAGS) -c -o $@ $<
@@ -103,38 +109,54 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 
 # Unit and end-to-end tests, then both again built with ASan+UBSan (leak
 # checking on: a leak makes the binary exit 23, which the tests catch).
+# First, in the background at nice 19, tests/prebuild.sh builds what the
+# machine's fixture cache lacks (tests/cache.sh: criterion's benchmark,
+# minutes on a fresh machine, nothing once it is there), beside the rest;
+# the tests that need it wait for it, saying so (build/prebuild.log).
 # The plain build and the fuzz targets of tests/test-fuzz.sh are made side
 # by side on every CPU (CHECK_JOBS). The ASan build is then made at the
 # lowest priority beside the plain tests, which leave a CPU idle most of
 # the time, and its unit tests run after it, there too, at the normal
 # priority (test_child_escalation gives a child 100 ms to set a trap: it
 # passed beside two busy threads); their output, build/asan/check.log, is
-# shown after the plain tests. Both passes share BT_SHARE, where the first
-# keeps what the oracles made for the second (tests/lib.sh). The sanitizer
-# pass leaves out the long runs and the fuzzers (built with their own
-# sanitizers) and test-layout, which runs no code of benchtui (it reads the
-# sources and the objects' symbol tables: the plain pass's are the same
-# code).
+# shown after the plain tests (waiting for them says how far they are
+# every 30 s). Both passes share BT_SHARE, where the first keeps what the
+# oracles made for the second (tests/lib.sh). The sanitizer pass leaves
+# out the long runs and the fuzzers (built with their own sanitizers),
+# test-layout, which runs no code of benchtui (it reads the sources and
+# the objects' symbol tables: the plain pass's are the same code), and
+# test-cache (the fixture cache's shell functions).
+# Interrupted or failed, make check stops what it started in the
+# background (the prebuild in its own process group, setsid).
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
-# (not $(MAKE) itself in that recipe line: make -n would run the tests)
+# (not $(MAKE) itself in that recipe: make -n would run the tests)
 BG_MAKE = $(MAKE)
 SHARE := $(CURDIR)/build/share
 check: deps js-deps
-	@$(MAKE) --no-print-directory headers
-	@$(MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-plain check-build-fuzz
-	@$(MAKE) --no-print-directory unit WERROR=$(or $(WERROR),1)
-	@rm -rf $(SHARE) && mkdir -p build/asan; \
+	@mkdir -p build/asan && rm -rf $(SHARE) build/asan/check.rc; \
+	setsid nice -n 19 bash tests/prebuild.sh 3>&1 >build/prebuild.log 2>&1 & pre=$$!; asan=; \
+	trap '[ -z "$$pre" ] || kill -TERM -$$pre 2>/dev/null; \
+		[ -z "$$asan" ] || { pkill -TERM -P $$asan; kill $$asan; } 2>/dev/null' EXIT; \
+	trap 'exit 130' INT TERM; \
+	$(BG_MAKE) --no-print-directory headers && \
+	$(BG_MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-plain check-build-fuzz && \
+	$(BG_MAKE) --no-print-directory unit WERROR=$(or $(WERROR),1) || exit 1; \
 	{ nice -n 19 $(BG_MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-asan && \
-		$(BG_MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"; } \
-		>build/asan/check.log 2>&1 & asan=$$!; \
-	trap 'pkill -TERM -P $$asan; kill $$asan 2>/dev/null; exit 130' INT TERM; \
+		$(BG_MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"; \
+		echo $$? >build/asan/check.rc; } >build/asan/check.log 2>&1 & asan=$$!; \
 	BT_SHARE=$(SHARE) BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh; rc=$$?; \
-	wait $$asan; arc=$$?; \
+	t=0; while [ ! -e build/asan/check.rc ] && kill -0 $$asan 2>/dev/null; do \
+		sleep 1; t=$$((t + 1)); [ $$((t % 30)) != 0 ] || \
+		echo "   ... waiting for the ASan+UBSan build and unit tests: $$t s" \
+			"($$(grep -c '^cc ' build/asan/check.log) compiled, $$(grep -c '^== ' build/asan/check.log) unit tests run)"; \
+	done; \
+	wait $$asan; arc=$$(cat build/asan/check.rc 2>/dev/null || echo 1); asan=; \
 	echo "== the ASan+UBSan build and unit tests (beside the tests above)"; cat build/asan/check.log; \
-	[ $$rc = 0 ] && [ $$arc = 0 ]
-	@echo "== the end-to-end tests again, under AddressSanitizer and UBSan"
-	@BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout" ASAN_OPTIONS=detect_leaks=1 \
-		bash tests/run.sh
+	[ $$rc = 0 ] && [ $$arc = 0 ] || exit 1; \
+	echo "== the end-to-end tests again, under AddressSanitizer and UBSan"; \
+	BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout cache" ASAN_OPTIONS=detect_leaks=1 \
+		bash tests/run.sh || exit 1; \
+	wait $$pre; pre=
 
 .PHONY: check-build-plain check-build-asan check-build-fuzz
 check-build-plain:

@@ -115,6 +115,75 @@ java_fixture() {
 	cp "$FIX/java/$1"*.class "$2/"
 }
 
+# --- heavy fixtures: built once per machine (tests/cache.sh) ------------------
+. "$TOP/tests/cache.sh"
+
+CARGO=/usr/bin/cargo
+RUSTC=/usr/bin/rustc
+# have_criterion: Debian's cargo, rustc and packaged criterion are installed
+have_criterion() {
+	[ -x $CARGO ] && [ -x $RUSTC ] && ls -d /usr/share/cargo/registry/criterion-0.3* >/dev/null 2>&1
+}
+
+# crit_fixture: the criterion benchmark binary of tests/fixtures/rustbench,
+# from the machine's cache, built there the first time with cargo bench
+# (Debian's packaged crates, offline, as Debian's own packaging builds:
+# ~100 s of CPU on this machine); prints its path. Every test that runs
+# criterion calls it: none depends on another having run. The key: the
+# crate's sources, cargo's and rustc's versions, the packaged crates.
+crit_fixture() {
+	have_criterion || return 1
+	crit_key="criterion: cargo bench --offline --no-run, /usr/share/cargo/registry
+sources: $(cd "$TOP/tests/fixtures" && cache_sum rustbench)
+$($CARGO -V); $($RUSTC -vV | tr '\n' ' ')
+crates: $(dpkg-query -W -f '${db:Status-Abbrev} ${Package} ${Version}\n' 'librust-*' 2>/dev/null |
+		grep '^ii' | sha256sum | cut -c1-32)"
+	TICK_STATUS=crit_progress
+	crit_dir=$(cache_entry criterion "$crit_key" crit_build)
+	crit_rc=$?
+	TICK_STATUS=
+	[ $crit_rc = 0 ] && echo "$crit_dir/crit"
+}
+
+# crit_build OUT (cache_entry's builder): the crate is built from a copy
+# beside the entry (CACHE_ENTRY.src: the binary's debug information names
+# its files; cargo writes Cargo.lock there, never into the clone), into
+# one target directory in the cache for every version of the crate, where
+# cargo keeps the dependencies it built: a changed fixture rebuilds only
+# itself (~15 s)
+crit_build() {
+	cb_src=$CACHE_ENTRY.src
+	cb_root=$(cache_root) || return 1
+	cb_home=$cb_root/cargo-home
+	mkdir -p "$cb_home" "$cb_root/rustbench-target" || return 1
+	printf '%s\n' '[source.crates-io]' 'replace-with = "debian-packages"' \
+		'[source.debian-packages]' 'directory = "/usr/share/cargo/registry"' \
+		'[net]' 'offline = true' >"$cb_home/config.toml.$$" &&
+		mv "$cb_home/config.toml.$$" "$cb_home/config.toml" || return 1
+	rm -rf "$cb_src" && cp -r "$TOP/tests/fixtures/rustbench" "$cb_src" &&
+		rm -f "$cb_src/Cargo.lock" || return 1
+	# (for crit_progress: how many crates the build has)
+	(cd "$cb_src" && CARGO_HOME=$cb_home RUSTC=$RUSTC "$CARGO" tree --offline \
+		-e normal,build,dev --prefix none 2>/dev/null | sed 's/ (\*)$//' | sort -u | wc -l \
+		>.crates)
+	(cd "$cb_src" && env -u RUSTFLAGS -u CARGO_ENCODED_RUSTFLAGS -u CARGO_BUILD_RUSTFLAGS \
+		-u CARGO_BUILD_TARGET CARGO_HOME="$cb_home" CARGO_TARGET_DIR="$cb_root/rustbench-target" \
+		RUSTC=$RUSTC "$CARGO" bench --offline --no-run -q --message-format=json \
+		>build.json 2>build.log) ||
+		{ tail -20 "$cb_src/build.log"; echo "(cargo's target directory: $cb_root/rustbench-target)"; return 1; }
+	# (the binary is the one cargo names: other versions' builds share the target)
+	cb_exe=$(sed -n 's/.*"executable":"\([^"]*\/crit-[^"]*\)".*/\1/p' "$cb_src/build.json" | tail -1)
+	[ -x "$cb_exe" ] && cp "$cb_exe" "$1/crit"
+}
+
+# crit_progress: how far crit_build is (said every 30 s)
+crit_progress() {
+	printf '%s of %s crates compiled' \
+		"$(grep '"reason":"compiler-artifact"' "$CACHE_ENTRY.src/build.json" 2>/dev/null |
+			sed 's/.*"package_id":"\([^"]*\)".*/\1/' | sort -u | wc -l)" \
+		"$(cat "$CACHE_ENTRY.src/.crates" 2>/dev/null || echo '?')"
+}
+
 # go_fixture NAME [go build flags...]: build the Go test package tests/fixtures/NAME
 # with go test -c into $FIX/NAME[-flags].test, offline, caches in the build
 # directory (no HOME, no module proxy); prints the path

@@ -10,7 +10,8 @@
 #  - lint per benchmark: the dead benchmarks are flagged with evidence,
 #    the healthy ones next to them get no finding;
 #  - -b restricts the reports to one benchmark.
-# Google Benchmark and go test -bench; a missing toolchain skips its part.
+# Google Benchmark, go test -bench and criterion; a missing toolchain
+# skips its part.
 . tests/lib.sh
 need_recording
 command -v python3 >/dev/null || skip "python3 is missing"
@@ -382,15 +383,11 @@ else
 		ok "Go: no finding on the fixed $kept next to it" ||
 		{ fail "Go: a finding on healthy $kept:"; cat "$TMP/msg"; }
 fi
-# --- criterion (the binary tests/test-harness.sh builds and caches) ------------
-CRIT=
-for f in $(ls -t "${XDG_CACHE_HOME:-$HOME/.cache}"/benchtui/rustbench-target/release/deps/crit-* \
-    2>/dev/null); do
-	case $f in *.d|*.o|*.rlib|*.rmeta) continue ;; esac
-	[ -f "$f" ] && [ -x "$f" ] && { CRIT=$f; break; }
-done
-if [ -z "$CRIT" ] || [ ! -x "$CRIT" ]; then
-	skipped "criterion: its fixture is built (and cached) by tests/test-harness.sh: not yet here"
+# --- criterion (the binary from the machine's cache: tests/lib.sh, crit_fixture)
+if ! have_criterion; then
+	skipped "criterion: Debian's cargo, rustc or librust-criterion-dev is missing"
+elif ! CRIT=$(crit_fixture); then
+	fail "criterion: cannot build tests/fixtures/rustbench"
 else
 	(cd "$TMP" && CRITERION_HOME=$TMP/criterion "$BT" -q -o "$TMP/crit.data" "$CRIT" --bench \
 		--warm-up-time 1 --measurement-time 1 --sample-size 10 --noplot \

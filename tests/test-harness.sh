@@ -9,9 +9,10 @@
 # and, where perf can record, the entry-frame tables are checked on real
 # call chains of the fixtures.
 #
-# Builds and captures live in build/harness (the Rust build, ~3 minutes
-# the first time, is cached in ~/.cache/benchtui, with the copy of the
-# crate it builds from: a fresh clone builds nothing). Under another
+# Builds and captures live in build/harness; criterion's benchmark, minutes
+# to build the first time, comes from the machine's cache (tests/cache.sh:
+# a fresh clone builds nothing; make check starts its build first, in the
+# background, and this test waits for it, saying so). Under another
 # BUILD (the sanitizer pass of make check) the captures of build/harness
 # are parsed again rather than run again. A missing toolchain skips its
 # harness ("skip: ..."); 77 only when every harness was skipped.
@@ -81,8 +82,6 @@ chunks() {
 
 ms() { date +%s%N | cut -c1-13; }
 
-CARGO=/usr/bin/cargo
-RUSTC=/usr/bin/rustc
 # libtest's #[bench] fixture (nightly only: built with RUSTC_BOOTSTRAP=1)
 lt_build() {
 	[ -x "$HB/libtest" ] && [ "$HB/libtest" -nt "$TOP/tests/fixtures/libtest.rs" ] && return 0
@@ -240,57 +239,14 @@ else
 fi
 
 # --- criterion -------------------------------------------------------------
-crit_build() {
-	src=$TOP/tests/fixtures/rustbench
-	r=$HB/rust
-	mkdir -p "$r/home"
-	# Debian's packaged crates, offline, as Debian's own packaging builds
-	cat >"$r/home/config.toml" <<-EOF
-	[source.crates-io]
-	replace-with = "debian-packages"
-	[source.debian-packages]
-	directory = "/usr/share/cargo/registry"
-	[net]
-	offline = true
-	EOF
-	# criterion's dependencies take minutes to build the first time: their
-	# build outlives the build directory, in the user's cache (a fresh
-	# clone on the same machine reuses it; cargo rebuilds what changed)
-	cache=${XDG_CACHE_HOME:-$HOME/.cache}/benchtui
-	target=$cache/rustbench-target
-	# the crate is built from a copy, so that Cargo.lock is not written
-	# into the sources; cargo rebuilds a crate whose path changed (~15 s),
-	# so the copy is in the cache too, named by the sources' checksum: a
-	# fresh clone with the same sources builds nothing
-	sum=$(cd "$src" && find . -type f ! -name Cargo.lock | LC_ALL=C sort |
-		xargs sha256sum | sha256sum | cut -c1-16)
-	copy=$cache/rustbench-src-$sum
-	if mkdir -p "$target" 2>/dev/null; then
-		if [ ! -d "$copy" ]; then
-			rm -rf "$copy.$$" && cp -r "$src" "$copy.$$" && mv "$copy.$$" "$copy" || return 1
-		fi
-	else
-		target=$r/target copy=$r/src
-		if ! diff -rq -x Cargo.lock "$src" "$copy" >/dev/null 2>&1; then
-			rm -rf "$copy"
-			cp -r "$src" "$copy" || return 1
-		fi
-	fi
-	t0=$(ms)
-	# (the binary is the one cargo names: other sources' builds share the target)
-	(cd "$copy" && CARGO_HOME=$r/home CARGO_TARGET_DIR=$target RUSTC=$RUSTC \
-		"$CARGO" bench --offline --no-run -q --message-format=json >"$r/build.json" \
-		2>"$r/build.log") || { tail -20 "$r/build.log"; return 1; }
-	echo "   cargo bench --no-run (criterion): $(( $(ms) - t0 )) ms"
-	CRIT=$(sed -n 's/.*"executable":"\([^"]*\/crit-[^"]*\)".*/\1/p' "$r/build.json" | tail -1)
-	[ -x "$CRIT" ]
-}
-if [ ! -x $CARGO ] || [ ! -x $RUSTC ] || ! ls -d /usr/share/cargo/registry/criterion-0.3* >/dev/null 2>&1; then
+# (the binary from the machine's cache: tests/lib.sh, crit_fixture)
+if ! have_criterion; then
 	part_skip "criterion: Debian's cargo, rustc or librust-criterion-dev is missing"
-elif [ $RUN = 1 ] && ! crit_build; then
+elif [ $RUN = 1 ] && ! CRIT=$(crit_fixture); then
 	fail "criterion: cannot build tests/fixtures/rustbench"
 else
 	if [ $RUN = 1 ]; then
+		mkdir -p "$HB/rust"
 		# criterion 0.3 takes whole seconds; one benchmark per kind: a short
 		# name, the dead one, a long (>23 characters) name with throughput
 		(cd "$HB/rust" && CRITERION_HOME=$HB/rust/criterion pty "$CRIT" --bench \
