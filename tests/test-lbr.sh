@@ -88,11 +88,14 @@ if pct(lbr, "deep_9") > 0.5 or pct(lbr, "main") > pct(g, "main") - 20:
 # recording (left out samples move percents a little), but for tail,
 # which only the stack sees, and spin: a kernel sample's first user frame
 # is the stack's top call, so on the tail path perf credits tail, not spin
-# the samples left out (no call in their chain) move any percent by at
-# most their share; 0.02 for the rounding of the two
-m = re.match(r"lbr-synth: (\d+) samples.* (\d+) left out", open(d + "/deep.data.synth").read())
-nd, left = int(m.group(1)), int(m.group(2))
-tol = 100.0 * left / nd + 0.02
+# the samples left out (no call in their chain), and those whose
+# frame-pointer chain may skip a caller where the stack does not (lbr-synth
+# counts them: kernel samples, a function's prologue or ret), move any
+# percent by at most their share; 0.02 for the rounding of the two
+m = re.match(r"lbr-synth: (\d+) samples.* (\d+) left out.* (\d+) unsure",
+             open(d + "/deep.data.synth").read())
+nd, left, unsure = int(m.group(1)), int(m.group(2)), int(m.group(3))
+tol = 100.0 * (left + unsure) / nd + 0.02
 for k in set(g) | set(deep):
     if k in ("tail", "spin") or max(pct(g, k), pct(deep, k)) < 0.5:
         continue

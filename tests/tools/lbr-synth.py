@@ -36,7 +36,10 @@ machine whose LBR call stack holds N entries (default 8):
 reader that ignores the branch stack sees (perf's answer on it must
 differ, else the test proves nothing).
 
-Prints one line of counts. Little-endian files only; exits 2 with a
+Prints one line of counts, with the samples whose frame-pointer chain may
+be wrong where a call stack would not be ("unsure": a kernel sample, whose
+first user frame perf takes from the stack, or one in a function's
+prologue or at its ret, where the chain skips the caller). Little-endian files only; exits 2 with a
 message on anything it does not handle.
 """
 import bisect
@@ -159,7 +162,7 @@ class Synth:
         self.spaces = {}
         self.elves = {}
         self.n = {"samples": 0, "covered": 0, "full": 0, "no-user": 0,
-                  "dropped": 0, "entries": 0, "indirect": 0}
+                  "dropped": 0, "entries": 0, "indirect": 0, "unsure": 0}
 
     def elf(self, path):
         if path not in self.elves:
@@ -210,6 +213,16 @@ class Synth:
                 return ret - n, None
         return None
 
+    def frameless(self, pid, ip):
+        """Is ip where its function has no frame of its own (push %rbp;
+        mov %rsp,%rbp not done yet, or done with: ret), so that the
+        frame-pointer chain skips its caller?"""
+        start = self.func_start(pid, ip)
+        if start is not None and ip - start < 4:
+            return True
+        b = self.read(pid, ip, 1)
+        return b is not None and b[0] == 0xc3
+
     def branch_stack(self, pid, user):
         """The call stack (from, to) pairs, innermost first, and whether
         it holds every call of the user chain."""
@@ -245,6 +258,8 @@ class Synth:
             if not ents:
                 self.n["dropped"] += 1
                 return None
+            if u > 0 or (user and self.frameless(pid, user[0])):
+                self.n["unsure"] += 1
             self.n["covered" if covered else "full"] += 1
             self.n["entries"] += len(ents)
             if covered:
@@ -415,9 +430,11 @@ def main():
     open(pos[1], "wb").write(out)
     n = s.n
     print("lbr-synth: %d samples: %d covered by %d entries, %d full, %d without a user "
-          "part, %d left out (no call in the user chain); %d entries (%d indirect calls)" % (
+          "part, %d left out (no call in the user chain); %d entries (%d indirect calls); "
+          "%d unsure (in the kernel, or where the function has no frame: the "
+          "frame-pointer chain may skip a caller)" % (
               n["samples"] - n["dropped"], n["covered"], depth, n["full"], n["no-user"],
-              n["dropped"], n["entries"], n["indirect"]))
+              n["dropped"], n["entries"], n["indirect"], n["unsure"]))
 
 
 main()
