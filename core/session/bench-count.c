@@ -1,8 +1,8 @@
 /*
  * Which samples belong to a benchmark (DESIGN.md §7), per event: with
  * call chains, those whose chain passes through its own code (its entry
- * frame: bt_bench_focus()); else, and for benchmarks that share their
- * code (GB ->Arg, Go b.Run), those in its time window (bt_bench_scan()).
+ * frame: bench_focus()); else, and for benchmarks that share their
+ * code (GB ->Arg, Go b.Run), those in its time window (bench_scan()).
  * Each event's counts are made once, with the first selection of it.
  */
 #include <stdlib.h>

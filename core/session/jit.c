@@ -1,8 +1,8 @@
 /*
- * JIT modules in the session: each piece of JIT code the profile found
- * (profile-jit.c) is opened as an ELF image made of its code bytes, with
- * the line table the runtime wrote, so that the function table,
- * annotation, source view and exports treat it as any function.
+ * JIT modules in the session: each piece of JIT code the machine placed
+ * (core/machine/machine-jit.c) is opened as an ELF image made of its code
+ * bytes, with the line table the runtime wrote, so that the function
+ * table, annotation, source view and exports treat it as any function.
  */
 #include <stdlib.h>
 #include <string.h>

@@ -123,7 +123,7 @@ bt_name_short(const char *name, bool fold_templates, char *buf, size_t len)
 	}
 	/*
 	 * what tells versions of JIT code apart stays: "double Hot.run(int)
-	 * (version 2 at 0x7f...)" (profile-jit.c)
+	 * (version 2 at 0x7f...)" (core/machine/machine-jit.c)
 	 */
 	if (end < strlen(name)) {
 		const char *v = strstr(name + end, " (version ");
