@@ -143,7 +143,7 @@ struct screen {
 
 /*
  * @sel: the top screen's selection (a reference of its own), which a
- * screen pushed next shows too unless browse_select() chose another
+ * screen pushed next shows too unless browse_select_bench() chose another
  */
 struct bt_browser {
 	struct bt_selection *sel;
@@ -158,14 +158,10 @@ struct bt_browser {
 };
 
 /*
- * The samples o selects for the next screen pushed (b->sel); on error
- * nothing changes. browse_pop() or a failed push goes back to the top
- * screen's.
+ * Benchmark bi's samples (-1: every sample) in the top screen's event and
+ * window, for the next screen pushed (b->sel); on error nothing changes.
+ * browse_pop() or a failed push goes back to the top screen's.
  */
-struct bt_selection_opts;
-int browse_select(struct bt_browser *b, const struct bt_selection_opts *o,
-		  struct bt_error *err);
-/* The same, another benchmark (-1: none) with the same event and window. */
 int browse_select_bench(struct bt_browser *b, long bi, struct bt_error *err);
 /* b->sel is the top screen's selection again. */
 void browse_select_top(struct bt_browser *b);

@@ -129,25 +129,17 @@ browse_func_list(struct bt_browser *b)
 }
 
 int
-browse_select(struct bt_browser *b, const struct bt_selection_opts *o,
-	      struct bt_error *err)
+browse_select_bench(struct bt_browser *b, long bi, struct bt_error *err)
 {
-	struct bt_selection *sel = bt_selection_new(bt_selection_session(b->sel), o, err);
+	struct bt_selection_opts o = *bt_selection_opts(b->sel);
+	struct bt_selection *sel;
 
-	if (sel == NULL)
+	o.bench = bi;
+	if ((sel = bt_selection_new(bt_selection_session(b->sel), &o, err)) == NULL)
 		return -1;
 	bt_selection_free(b->sel);
 	b->sel = sel;
 	return 0;
-}
-
-int
-browse_select_bench(struct bt_browser *b, long bi, struct bt_error *err)
-{
-	struct bt_selection_opts o = *bt_selection_opts(b->sel);
-
-	o.bench = bi;
-	return browse_select(b, &o, err);
 }
 
 struct bt_browser *

@@ -111,7 +111,8 @@ bool
 lint_bench_checks(struct bt_selection *sel)
 {
 	const struct bt_bench *b = current(sel);
-	double mhz = bt_selection_profile(sel)->meta.cpu_mhz > 0 ? bt_selection_profile(sel)->meta.cpu_mhz : FASTEST_MHZ;
+	double clock = bt_selection_profile(sel)->meta.cpu_mhz;	/* 0: not recorded */
+	double mhz = clock > 0 ? clock : FASTEST_MHZ;
 	double cycle = 1000.0 / mhz;
 	struct bt_strbuf sb = BT_STRBUF_INIT;
 	size_t fi = 0, ninsns = 0;
@@ -131,7 +132,7 @@ lint_bench_checks(struct bt_selection *sel)
 	numbers(&sb, b);
 	if (b->time_ns < cycle)
 		bt_strbuf_addf(&sb, ": less than one cycle at %.0f MHz%s (%.3f ns)", mhz,
-		    bt_selection_profile(sel)->meta.cpu_mhz > 0 ? "" : " (no clock recorded; the fastest CPUs)",
+		    clock > 0 ? "" : " (no clock recorded; the fastest CPUs)",
 		    cycle);
 	else
 		bt_strbuf_addstr(&sb, ": the harness says the body was optimized out");

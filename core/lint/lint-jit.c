@@ -131,7 +131,8 @@ check_recompiled(struct bt_selection *sel)
 	const struct bt_module *hm = NULL;
 	const char *hk, *k;
 	size_t hn, fi, nver = 0, n;
-	uint64_t lo, hi, first = bt_selection_profile(sel)->first_time, last = bt_selection_profile(sel)->last_time;
+	const struct bt_profile *p = bt_selection_profile(sel);
+	uint64_t lo, hi, first = p->first_time, last = p->last_time;
 	double other = 0;
 	long hfi = -1;
 	char msg[768];
@@ -171,7 +172,7 @@ check_recompiled(struct bt_selection *sel)
 	    "with --delay %.0f (ms) or --time", hot->name,
 	    (double)(hm->jit->time - first) / 1e9, (double)(last - first) / 1e9,
 	    100.0 * (double)(hm->jit->time - first) / (double)(last - first),
-	    (double)(hm->jit->time - bt_selection_profile(sel)->first_time) / 1e6);
+	    (double)(hm->jit->time - p->first_time) / 1e6);
 	if (nver) {
 		size_t len = strlen(msg);
 		snprintf(msg + len, sizeof(msg) - len, "; %zu other version%s of the "

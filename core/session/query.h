@@ -96,10 +96,6 @@ const struct bt_module *bt_selection_func_module(const struct bt_selection *sel,
 /* The recording of the selection's session. */
 struct bt_profile *bt_selection_profile(const struct bt_selection *sel);
 
-/* The recording. */
-struct bt_profile *bt_session_profile(const struct bt_session *s);
-/* Module mi of the recording. */
-const struct bt_module *bt_session_module(const struct bt_session *s, uint32_t mi);
 /* The symbols of module mi, opening it on first use; NULL if unavailable. */
 struct bt_msyms *bt_session_syms(struct bt_session *s, uint32_t mi);
 /* Module mi's file's modification time (0 unknown), to spot newer sources. */

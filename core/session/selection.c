@@ -159,10 +159,11 @@ find_live(struct bt_session *s, int attr, const struct bt_selection_opts *o)
 	size_t i;
 
 	for (x = s->live; x != NULL; x = x->next) {
-		for (i = 0; i < BT_ARRAY_SIZE(dims) && x->attr == attr; i++)
-			if (!dims[i]->same(&x->o, o))
-				break;
-		if (x->attr == attr && i == BT_ARRAY_SIZE(dims))
+		if (x->attr != attr)
+			continue;
+		for (i = 0; i < BT_ARRAY_SIZE(dims) && dims[i]->same(&x->o, o); i++)
+			;
+		if (i == BT_ARRAY_SIZE(dims))
 			return x;
 	}
 	return NULL;
@@ -319,10 +320,7 @@ void
 bt_selection_set_cache(struct bt_selection *sel, enum bt_sel_cache which,
 		       void *data, void (*rel)(void *data))
 {
-	if (sel->cache[which].data != NULL && sel->cache[which].release != NULL)
-		sel->cache[which].release(sel->cache[which].data);
-	sel->cache[which].data = data;
-	sel->cache[which].release = rel;
+	bt_cache_slot_set(&sel->cache[which], data, rel);
 }
 
 struct bt_msyms *

@@ -64,10 +64,21 @@ struct bt_cgraph {
 	long kfunc;			/* the [kernel] function, -1 */
 };
 
+/* A cache slot of the session or a selection: what a later stage keeps there. */
 struct bt_cache_slot {
 	void *data;
 	void (*release)(void *data);
 };
+
+/* Put data in the slot, releasing what it held through its own hook. */
+static inline void
+bt_cache_slot_set(struct bt_cache_slot *slot, void *data, void (*release)(void *data))
+{
+	if (slot->data != NULL && slot->release != NULL)
+		slot->release(slot->data);
+	slot->data = data;
+	slot->release = release;
+}
 
 /**
  * struct bt_selection - one choice of samples (benchtui/selection.h)

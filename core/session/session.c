@@ -113,10 +113,7 @@ void
 bt_session_set_cache(struct bt_session *s, enum bt_session_cache which,
 		     void *data, void (*release)(void *data))
 {
-	if (s->cache[which].data != NULL && s->cache[which].release != NULL)
-		s->cache[which].release(s->cache[which].data);
-	s->cache[which].data = data;
-	s->cache[which].release = release;
+	bt_cache_slot_set(&s->cache[which], data, release);
 }
 
 const struct bt_profile_info *
@@ -129,18 +126,6 @@ const struct bt_session_opts *
 bt_session_opts(const struct bt_session *s)
 {
 	return &s->o;
-}
-
-struct bt_profile *
-bt_session_profile(const struct bt_session *s)
-{
-	return s->p;
-}
-
-const struct bt_module *
-bt_session_module(const struct bt_session *s, uint32_t mi)
-{
-	return mi < s->p->modules.n ? &s->p->modules.v[mi] : NULL;
 }
 
 int64_t
