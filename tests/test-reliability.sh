@@ -129,7 +129,10 @@ if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	nb=$(mktemp -d /tmp/bt-nobody.XXXXXX)
 	chmod 777 "$nb"
 	chmod 755 "$TMP"
-	setpriv --reuid=65534 --regid=65534 --clear-groups "$BT" -q -o "$nb/nobody.data" --stdio --top 1 "$split" $R \
+	# the clone may sit below a directory only root enters (mktemp -d's):
+	# the program runs from where the user can reach it
+	cp "$split" "$nb/split" && chmod 755 "$nb/split"
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$BT" -q -o "$nb/nobody.data" --stdio --top 1 "$nb/split" $R \
 		>"$TMP/out" 2>"$TMP/err"
 	rc=$?
 	if [ $rc = 0 ] && has "$TMP/out" "^## work_a"; then
