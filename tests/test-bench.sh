@@ -141,6 +141,31 @@ elif cmd == "hottest":
     b = [x for x in js["benchmarks"] if x["name"] == name][0]
     f = b["functions"][0]
     sys.exit(0 if f.get("short_name", f["name"]).endswith(sys.argv[4]) else 1)
+elif cmd == "consistent":
+    # a benchmark's samples are the sum of its functions' self samples, and
+    # every printed result line is one of a benchmark's results
+    js, out = load(sys.argv[2]), printed(sys.argv[3])
+    bad = 0
+    for b in js["benchmarks"]:
+        fs = sum(f["samples"] for f in b["functions"]) + \
+             b.get("functions_omitted", {}).get("samples", 0)
+        if "samples" in b and b["samples"] != fs:
+            print("%s: %d samples, its functions %d" % (b["name"], b["samples"], fs)); bad += 1
+        if len(b.get("runs", [])) != b["results"]:
+            print("%s: %d results, %d runs" % (b["name"], b["results"], len(b.get("runs", [])))); bad += 1
+    rows = sum(b["results"] for b in js["benchmarks"])
+    want = int(sys.argv[4])
+    if rows != want:
+        print("%d results in benchmarks, %d printed" % (rows, want)); bad += 1
+    print("%d benchmarks, %d results" % (len(js["benchmarks"]), rows))
+    sys.exit(1 if bad else 0)
+elif cmd == "untimed":
+    # NAME: its untimed samples, and whether FUNC is among its measured functions' top
+    js, name = load(sys.argv[2]), sys.argv[3]
+    b = [x for x in js["benchmarks"] if x["name"] == name][0]
+    print("%s: split %s, %d samples, %d untimed" % (name, b.get("split"), b.get("samples", 0),
+          b.get("untimed_samples", 0)))
+    sys.exit(0 if b.get("split") == "probe" and b.get("untimed_samples", 0) > 0 else 1)
 elif cmd == "only":
     js = load(sys.argv[2])
     sys.exit(0 if [b["name"] for b in js["benchmarks"]] == [sys.argv[3]] else 1)
@@ -176,11 +201,35 @@ else
 	check same "$TMP/gb-live.json" "$TMP/gb.json" &&
 		ok "GB: -i shows the benchmarks of the live run" ||
 		fail "GB: -i and the live run show different benchmarks"
-	# benchtui records call chains: each benchmark is its own code's
-	check how "$TMP/gb.json" chain BM_sum/8 'BM_tmpl<double>' BM_counters VecFixture/Sum \
+	# the harness's own timer, from probes on libbenchmark
+	if check how "$TMP/gb.json" probe BM_sum/8 'BM_tmpl<double>' BM_counters VecFixture/Sum \
+		BM_memcpy_trap BM_dead >"$TMP/msg"; then
+		ok "GB: every benchmark's samples are those of its measured phase ($(cat "$TMP/msg"))"
+		check consistent "$TMP/gb.json" "$TMP/gb.out" 6 >"$TMP/msg" &&
+			ok "GB: JSON consistent: samples are its functions' sum ($(tail -1 "$TMP/msg"))" ||
+			fail "GB: JSON inconsistent: $(cat "$TMP/msg")"
+	elif grep -q "probe-note" "$TMP/gb.data"; then
+		skipped "GB: probes refused here: $(strings "$TMP/gb.data" | grep -m1 probe-note)"
+	else
+		fail "GB: not split by probes: $(cat "$TMP/msg")"
+	fi
+	# without probes, call chains: each benchmark is its own code's
+	"$BT" -q -o "$TMP/gbnp.data" --no-probes --export "$TMP/gbnp.json" --format json --top 0 \
+		"$HB/gbench" --benchmark_min_time=0.1 --benchmark_filter="$GB_ALL" >/dev/null 2>&1
+	check how "$TMP/gbnp.json" chain BM_sum/8 'BM_tmpl<double>' BM_counters VecFixture/Sum \
 		BM_memcpy_trap >"$TMP/msg" &&
-		ok "GB: every benchmark's samples are those through its entry frame ($(cat "$TMP/msg"))" ||
-		fail "GB: not split by call chains: $(cat "$TMP/msg")"
+		ok "GB --no-probes: every benchmark's samples are those through its entry frame ($(cat "$TMP/msg"))" ||
+		fail "GB --no-probes: not split by call chains: $(cat "$TMP/msg")"
+	# repetitions: one row, every printed line a result of it
+	"$BT" -q -o "$TMP/gbrep.data" --export "$TMP/gbrep.json" --format json --top 0 \
+		"$HB/gbench" --benchmark_min_time=0.05 --benchmark_repetitions=3 \
+		--benchmark_filter='^(BM_sum/8|BM_counters)$' >"$TMP/gbrep.out" 2>&1
+	nres=$(grep -cE '^BM_(sum/8|counters)' "$TMP/gbrep.out")
+	check how "$TMP/gbrep.json" probe BM_sum/8 BM_counters >"$TMP/msg" &&
+		check consistent "$TMP/gbrep.json" "$TMP/gbrep.out" "$nres" >>"$TMP/msg" &&
+		[ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["benchmarks"]))' "$TMP/gbrep.json")" = 2 ] &&
+		ok "GB --benchmark_repetitions=3: 2 benchmarks holding all $nres printed lines ($(tr '\n' ';' <"$TMP/msg"))" ||
+		fail "GB repetitions: $(tr '\n' ';' <"$TMP/msg")"
 	# the split against each benchmark run alone
 	for name in BM_sum/8 'BM_tmpl<double>' BM_counters VecFixture/Sum BM_memcpy_trap; do
 		re=$(printf '%s' "$name" | sed 's/[][*^$.]/\\&/g')
@@ -261,7 +310,7 @@ else
 	$T new-session -d -s keep
 	$T new-session -d -s bt -x 160 -y 30 -c "$TMP" \
 		"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/gb.data; echo \$? >$TMP/status; exec sleep 60"
-	wait_for "benchmarks: 6 (gbench)" && screen | grep -q "BM_dead .*optimized-away" &&
+	wait_for "benchmarks: 6 (gbench, split: probe)" && screen | grep -q "BM_dead .*optimized-away" &&
 		screen | grep -q "(outside)" &&
 		ok "browser: opens on the benchmark table, BM_dead flagged" ||
 		fail "browser: no benchmark table"
@@ -275,7 +324,7 @@ else
 		ok "browser: Enter opens the benchmark's own functions" ||
 		fail "browser: Enter on BM_tmpl<double>"
 	$T send-keys -t bt B
-	wait_for "benchmarks: 6 (gbench)" && ok "browser: B returns to the table" ||
+	wait_for "benchmarks: 6 (gbench, split: probe)" && ok "browser: B returns to the table" ||
 		fail "browser: B"
 	# mark the first row, compare with the next
 	$T send-keys -t bt g m Down Enter
@@ -294,14 +343,14 @@ else
 	$T new-session -d -s bt -x 160 -y 30 -c "$TMP" \
 		"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/sum.data; echo \$? >$TMP/status; exec sleep 60"
 	# T on the table: the benchmark's share of each slice of the run
-	wait_for "benchmarks: 2 (gbench)" && $T send-keys -t bt g T &&
+	wait_for "benchmarks: 2 (gbench, split: probe)" && $T send-keys -t bt g T &&
 		wait_for "timeline of benchmark BM_sum/8" &&
 		screen | grep -q "Samples *Benchmark *Share" &&
 		screen | grep -q " 100.0%" && screen | grep -q " 0.0%" &&
 		ok "browser: T on a benchmark: its share of each slice" ||
 		{ fail "browser: T on the benchmark table"; screen | sed 's/^/     | /'; }
 	$T send-keys -t bt q
-	wait_for "benchmarks: 2 (gbench)" && $T send-keys -t bt g m Down Enter &&
+	wait_for "benchmarks: 2 (gbench, split: probe)" && $T send-keys -t bt g m Down Enter &&
 		wait_for "× the time" && $T send-keys -t bt g Enter &&
 		wait_for "BM_sum.*samples in BM_sum/8, [0-9]* in BM_sum/64" &&
 		screen | grep -q "BM_sum/8 *BM_sum/64 *Diff *Address" &&
@@ -337,7 +386,8 @@ if ! command -v go >/dev/null; then
 elif ! GOB=$(go_fixture gobench); then
 	fail "cannot build tests/fixtures/gobench"
 else
-	"$BT" -q -o "$TMP/go.data" "$GOB" -test.run='^$' -test.bench=. \
+	GO_ALL='^Benchmark(Popcnt|PopcntKept|Fib20|Sum|Alloc)$'
+	"$BT" -q -o "$TMP/go.data" "$GOB" -test.run='^$' -test.bench="$GO_ALL" \
 		-test.benchtime=0.3s >"$TMP/go.out" 2>"$TMP/go.err"
 	"$BT" -i "$TMP/go.data" --format json --top 0 >"$TMP/go.json" 2>"$TMP/go.err2" ||
 		fail "benchtui -i go.data failed: $(head -3 "$TMP/go.err2")"
@@ -357,10 +407,38 @@ else
 	names=$(python3 -c "import json,sys; print('\n'.join(b['name'] for b in json.load(open(sys.argv[1]))['benchmarks']))" "$TMP/go.json")
 	fib=$(printf '%s\n' "$names" | grep '^BenchmarkFib20-')
 	sums=$(printf '%s\n' "$names" | grep '^BenchmarkSum/')
-	check how "$TMP/go.json" chain "$fib" >"$TMP/msg" &&
-		check how "$TMP/go.json" window $sums >>"$TMP/msg" &&
-		ok "Go: a benchmark by its entry frame, b.Run's cases (one closure) by window ($(tr '\n' ';' <"$TMP/msg"))" ||
+	check how "$TMP/go.json" probe $names >"$TMP/msg" &&
+		check consistent "$TMP/go.json" "$TMP/go.out" "$(printf '%s\n' "$names" | wc -l)" >>"$TMP/msg" &&
+		ok "Go: every benchmark by its timer's phases ($(tr '\n' ';' <"$TMP/msg"))" ||
 		fail "Go: split: $(tr '\n' ';' <"$TMP/msg")"
+	"$BT" -q --no-probes -o "$TMP/gonp.data" --export "$TMP/gonp.json" --format json --top 0 \
+		"$GOB" -test.run='^$' -test.bench="$GO_ALL" -test.benchtime=0.1s >/dev/null 2>&1
+	check how "$TMP/gonp.json" chain "$fib" >"$TMP/msg" &&
+		check how "$TMP/gonp.json" window $sums >>"$TMP/msg" &&
+		ok "Go --no-probes: a benchmark by its entry frame, b.Run's cases (one closure) by window ($(tr '\n' ';' <"$TMP/msg"))" ||
+		fail "Go --no-probes: split: $(tr '\n' ';' <"$TMP/msg")"
+	# StopTimer: the work between StopTimer and StartTimer is untimed
+	"$BT" -q -o "$TMP/gost.data" --export "$TMP/gost.json" --format json --top 0 \
+		"$GOB" -test.run='^$' -test.bench='^BenchmarkStopTimer$' -test.benchtime=0.3s >/dev/null 2>&1
+	st=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['benchmarks'][0]['name'])" "$TMP/gost.json" 2>/dev/null)
+	check untimed "$TMP/gost.json" "$st" >"$TMP/msg" &&
+		ok "Go: StopTimer's work is shown apart ($(cat "$TMP/msg"))" ||
+		fail "Go: StopTimer: $(cat "$TMP/msg")"
+	# a lone sub-benchmark: its own phases, not 4 samples
+	"$BT" -q -o "$TMP/gosub.data" --export "$TMP/gosub.json" --format json --top 0 \
+		"$GOB" -test.run='^$' -test.bench='^BenchmarkSum$/^n=512$' -test.benchtime=0.3s >/dev/null 2>&1
+	python3 - "$TMP/gosub.json" >"$TMP/msg" <<'PY' &&
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"]
+print("; ".join("%s: %s, %s samples, findings %s" % (x["name"], x.get("split"), x.get("samples"),
+      [f["check"] for f in x["findings"]]) for x in b))
+ok = len(b) == 1 and b[0].get("split") == "probe" and b[0].get("samples", 0) > 200 and \
+     not any(f["check"] == "few-samples" for f in b[0]["findings"]) and \
+     b[0]["functions"][0]["name"].endswith("BenchmarkSum.func1")
+sys.exit(0 if ok else 1)
+PY
+		ok "Go: a lone sub-benchmark gets its measured phase ($(cat "$TMP/msg"))" ||
+		fail "Go: lone sub-benchmark: $(cat "$TMP/msg")"
 	for name in BenchmarkFib20 BenchmarkPopcntKept; do
 		full=$(python3 -c "import json,sys; print([b['name'] for b in json.load(open(sys.argv[1]))['benchmarks'] if b['name'].split('-')[0] == sys.argv[2]][0])" "$TMP/go.json" "$name" 2>/dev/null)
 		"$BT" -q -o "$TMP/alone.data" --export "$TMP/alone.json" --format json --top 0 \
@@ -397,12 +475,14 @@ else
 	check criterion "$TMP/crit.json" "$TMP/crit.out" >"$TMP/msg" &&
 		ok "criterion: estimates and intervals as printed ($(tail -1 "$TMP/msg"))" ||
 		{ fail "criterion: numbers differ from the printed ones:"; cat "$TMP/msg"; }
-	check how "$TMP/crit.json" window 'fib 15' popcnt_dead >"$TMP/msg" &&
-		ok "criterion: its closures are not named after the benchmarks: split by window ($(cat "$TMP/msg"))" ||
-		fail "criterion: $(cat "$TMP/msg")"
-	check findings "$TMP/crit.json" popcnt_dead optimized-away timer-dominated >"$TMP/msg" &&
+	check how "$TMP/crit.json" probe 'fib 15' popcnt_dead >"$TMP/msg" &&
+		check untimed "$TMP/crit.json" 'fib 15' >>"$TMP/msg" &&
+		ok "criterion: measured by Routine::sample, warm-up and analysis apart ($(tr '\n' ';' <"$TMP/msg"))" ||
+		fail "criterion: $(tr '\n' ';' <"$TMP/msg")"
+	# its measurement is ~0 s: nothing measured, and said so
+	check findings "$TMP/crit.json" popcnt_dead optimized-away >"$TMP/msg" &&
 		check message "$TMP/crit.json" popcnt_dead optimized-away "black_box" &&
-		ok "criterion: popcnt_dead optimized away (0 ps) and timer-dominated, black_box advice" ||
+		ok "criterion: popcnt_dead optimized away (0 ps), black_box advice" ||
 		{ fail "criterion: popcnt_dead:"; cat "$TMP/msg"; }
 	check findings "$TMP/crit.json" 'fib 15' >"$TMP/msg" &&
 		check hottest "$TMP/crit.json" 'fib 15' fib &&

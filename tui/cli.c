@@ -34,6 +34,9 @@ const char cli_usage[] =
 "      --no-jit           run node or java as given (by default benchtui turns on\n"
 "                         their JIT code output: node --perf-prof, java with\n"
 "                         benchtui's JVMTI agent)\n"
+"      --no-probes        no probes on the harness's own timer (by default a Google\n"
+"                         Benchmark, go test or criterion program gets uprobes that\n"
+"                         tell each benchmark's measured phase)\n"
 "      --jit-copy         hold the command at its exit and copy the code its\n"
 "                         perf map (/tmp/perf-PID.map) names, to annotate it\n"
 "                         (automatic for java without benchtui's agent)\n"
@@ -75,7 +78,7 @@ const char cli_usage[] =
 enum {
 	OPT_DELAY = 256, OPT_STDIO, OPT_EXPORT, OPT_FORMAT, OPT_TOP, OPT_ALL,
 	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
-	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT,
+	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT, OPT_NO_PROBES,
 	OPT_BENCH_FRAMES, OPT_CALL_GRAPH, OPT_CHILDREN, OPT_NO_CHILDREN,
 	OPT_JIT_COPY, OPT_PID, OPT_TID,
 };
@@ -91,6 +94,7 @@ static const struct option long_opts[] = {
 	{ "no-children", no_argument, NULL, OPT_NO_CHILDREN },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "no-jit", no_argument, NULL, OPT_NO_JIT },
+	{ "no-probes", no_argument, NULL, OPT_NO_PROBES },
 	{ "jit-copy", no_argument, NULL, OPT_JIT_COPY },
 	{ "input", required_argument, NULL, 'i' },
 	{ "symbol", required_argument, NULL, 's' },
@@ -249,6 +253,9 @@ record_opt(struct perr *e, struct cli *c, int opt)
 		return 0;
 	case 'q':
 		c->quiet = true;
+		return 0;
+	case OPT_NO_PROBES:
+		c->no_probes = true;
 		return 0;
 	case OPT_NO_JIT:
 		c->no_jit = true;

@@ -21,7 +21,7 @@ struct cli {
 	enum bt_callgraph callgraph;
 	unsigned stack_size;
 	bool callgraph_set;
-	bool quiet, stdio, help, version, no_jit, jit_copy;
+	bool quiet, stdio, help, version, no_jit, jit_copy, no_probes;
 	struct bt_session_opts so;
 	struct bt_selection_opts sel;	/* --event (with -i), --time */
 	struct bt_export_opts eo;

@@ -241,6 +241,7 @@ record(const struct cli *c, int *wait_status)
 	ro.callgraph = c->callgraph;
 	ro.stack_size = c->stack_size;
 	ro.jit_copy_dir = js.copy_code ? js.dir : NULL;
+	ro.no_probes = c->no_probes;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, NULL);

@@ -17,10 +17,16 @@
  * @b: what the harness printed, its samples
  * @funcs, @findings: its hot functions and findings (its samples only)
  * @annotation: its hottest function annotated, NULL when none
+ * @runs, @nruns: its result lines as printed
+ * @other_samples, @other_funcs: the samples of its functions past @funcs
  */
 struct export_bench {
 	const struct bt_bench *b;
 	struct bt_view *funcs, *findings, *annotation;
+	const struct bt_bench_run *runs;	/* its result lines */
+	size_t nruns;
+	uint64_t other_samples;		/* of its functions not in funcs */
+	size_t other_funcs;
 };
 
 /**

@@ -266,17 +266,43 @@ bench(struct bt_jw *w, const struct export_bench *e)
 	if (b->has_window) {
 		bt_jw_u64(w, "samples", b->samples);
 		bt_jw_num(w, "percent", b->percent);
-		bt_jw_str(w, "split", b->by_chain ? "chain" : "window");
+		bt_jw_str(w, "split", b->split ? b->split : b->by_chain ? "chain" : "window");
+		if (b->split != NULL && strcmp(b->split, "probe") == 0)
+			bt_jw_u64(w, "untimed_samples", b->untimed_samples);
 		bt_jw_array(w, "window_s", BT_JW_COMPACT, 0);
 		bt_jw_num(w, NULL, b->t_from);
 		bt_jw_num(w, NULL, b->t_to);
 		bt_jw_end(w);
 	}
 	bt_jw_break(w, 6);
+	bt_jw_array(w, "runs", BT_JW_LINES, 8);
+	for (i = 0; i < e->nruns; i++) {
+		const struct bt_bench_run *r = &e->runs[i];
+		bt_jw_object(w, NULL, BT_JW_COMPACT, 0);
+		bt_jw_u64(w, "line", r->line);
+		bt_jw_str(w, "name", r->name);
+		if (r->aggregate != NULL)
+			bt_jw_str(w, "aggregate", r->aggregate);
+		if (r->time_text != NULL)
+			bt_jw_str(w, "time_text", r->time_text);
+		if (r->iterations_text != NULL)
+			bt_jw_str(w, "iterations_text", r->iterations_text);
+		if (r->error != NULL)
+			bt_jw_str(w, "error", r->error);
+		bt_jw_end(w);
+	}
+	bt_jw_end(w);
+	bt_jw_break(w, 6);
 	bt_jw_array(w, "functions", BT_JW_LINES, 8);
 	for (i = 0; e->funcs != NULL && i < bt_view_nrows(e->funcs); i++)
 		func_row(w, bt_view_row(e->funcs, i));
 	bt_jw_end(w);
+	if (e->funcs != NULL) {
+		bt_jw_object(w, "functions_omitted", BT_JW_COMPACT, 0);
+		bt_jw_u64(w, "functions", e->other_funcs);
+		bt_jw_u64(w, "samples", e->other_samples);
+		bt_jw_end(w);
+	}
 	bt_jw_break(w, 6);
 	bt_jw_array(w, "findings", BT_JW_LINES, 8);
 	for (i = 0; e->findings != NULL && i < bt_view_nrows(e->findings); i++)

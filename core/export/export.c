@@ -72,6 +72,24 @@ bench_parts_free(struct export_bench *eb, size_t n, struct bt_view *table)
 
 #define BENCH_FUNCS 10	/* hot functions shown per benchmark */
 
+/* What e->funcs leaves out of bsel's functions: their number and samples. */
+static void
+other_funcs(struct export_bench *e, struct bt_selection *bsel)
+{
+	uint64_t all = 0, shown = 0;
+	size_t i, n = 0, rows = bt_view_nrows(e->funcs);
+
+	for (i = 0; i < bt_selection_nfuncs(bsel); i++)
+		if (bt_selection_func(bsel, i)->samples > 0) {
+			all += bt_selection_func(bsel, i)->samples;
+			n++;
+		}
+	for (i = 0; i < rows; i++)
+		shown += bt_view_row(e->funcs, i)->samples;
+	e->other_samples = all - BT_MIN(all, shown);
+	e->other_funcs = n > rows ? n - rows : 0;
+}
+
 /*
  * Each benchmark's part (DESIGN.md §7), fastest first, from its own
  * selection (views outlive their selection). With -b, only that
@@ -104,6 +122,7 @@ bench_parts(struct bt_selection *sel, const struct bt_export_opts *o,
 		    (cur >= 0 && (long)r->func != cur))
 			continue;
 		e->b = bt_selection_bench(sel, r->func);
+		e->nruns = bt_selection_bench_runs(sel, r->func, &e->runs);
 		k++;
 		if (!e->b->has_window)
 			continue;
@@ -113,6 +132,7 @@ bench_parts(struct bt_selection *sel, const struct bt_export_opts *o,
 		if (bsel == NULL)
 			continue;
 		e->funcs = bt_view_functions(bsel, &vo, BENCH_FUNCS);
+		other_funcs(e, bsel);
 		e->findings = bt_view_findings(bsel);
 		for (f = 0; cur < 0 && f < bt_selection_nfuncs(bsel); f++)
 			if (bt_selection_func(bsel, f)->can_annotate) {

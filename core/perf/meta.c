@@ -75,6 +75,72 @@ bt_meta_encode(const struct bt_meta *m, struct bt_strbuf *sb)
 		bt_strbuf_addf(sb, "output %zu\n", m->output_len);
 		bt_strbuf_add(sb, m->output, m->output_len);
 	}
+	if (m->probe_note[0]) {
+		bt_strbuf_addstr(sb, "probe-note ");
+		add_escaped(sb, m->probe_note);
+		bt_strbuf_addch(sb, '\n');
+	}
+	if (m->had_probes) {
+		int r;
+		bt_strbuf_addstr(sb, "probe-roles");
+		for (r = 0; r < BT_PROBE_NROLES; r++)
+			bt_strbuf_addf(sb, " %s", bt_probe_role_name(r));
+		bt_strbuf_addf(sb, "\nprobe-lost %llu\n", (unsigned long long)m->probe_lost);
+		bt_strbuf_addf(sb, "probe-hits %zu\n", m->nhits * sizeof(*m->hits));
+		bt_strbuf_add(sb, m->hits, m->nhits * sizeof(*m->hits));
+	}
+}
+
+static const char *const role_names[BT_PROBE_NROLES] = {
+	"gb.start", "gb.finish", "gb.pause", "gb.resume", "gb.report",
+	"go.runN", "go.launch", "go.start", "go.stop",
+	"crit.common", "crit.common-end", "crit.sample", "crit.sample-end",
+	"crit.warmup", "crit.warmup-end",
+};
+
+const char *
+bt_probe_role_name(int role)
+{
+	return role >= 0 && role < BT_PROBE_NROLES ? role_names[role] : NULL;
+}
+
+/* "probe-roles a b c": the file's role numbers as ours (-1: unknown). */
+static void
+read_roles(const char *val, size_t vlen, int *map, size_t nmap)
+{
+	size_t i = 0;
+	const char *p = val, *end = val + vlen;
+
+	while (p < end && i < nmap) {
+		const char *sp = memchr(p, ' ', (size_t)(end - p));
+		size_t n = sp ? (size_t)(sp - p) : (size_t)(end - p);
+		int r;
+		map[i] = -1;
+		for (r = 0; r < BT_PROBE_NROLES; r++)
+			if (strlen(role_names[r]) == n && memcmp(role_names[r], p, n) == 0)
+				map[i] = r;
+		i++;
+		p += n + 1;
+	}
+}
+
+/* The hits as the file has them, their roles mapped to ours. */
+static void
+read_hits(struct bt_meta *m, const char *d, size_t len, const int *map, size_t nmap)
+{
+	struct bt_probe_hit *h;
+	size_t n = len / sizeof(*h), i, k = 0;
+
+	h = bt_xcalloc(n + 1, sizeof(*h));
+	memcpy(h, d, n * sizeof(*h));
+	for (i = 0; i < n; i++)
+		if (h[i].role < nmap && map[h[i].role] >= 0) {
+			h[k] = h[i];
+			h[k++].role = (uint16_t)map[h[i].role];
+		}
+	m->hits = h;
+	m->nhits = k;
+	m->had_probes = true;
 }
 
 int
@@ -82,6 +148,9 @@ bt_meta_decode(const void *data, size_t len, struct bt_meta *m)
 {
 	const char *p = data, *end = p + len;
 	size_t alloc = 0;
+	int roles[64];
+
+	memset(roles, 0xff, sizeof(roles));	/* -1: no such role */
 
 	memset(m, 0, sizeof(*m));
 	if (len < 16 || memcmp(p, "benchtui-meta 1\n", 16) != 0)
@@ -134,13 +203,24 @@ bt_meta_decode(const void *data, size_t len, struct bt_meta *m)
 			m->cpu_mhz = strtod(num, NULL);
 		else if (KEY("output-truncated"))
 			m->output_truncated = true;
-		else if (KEY("vdso") || KEY("output")) {
+		else if (KEY("probe-note")) {
+			char *s = unescape(val, vlen);
+			snprintf(m->probe_note, sizeof(m->probe_note), "%s", s);
+			free(s);
+		} else if (KEY("probe-roles"))
+			read_roles(val, vlen, roles, BT_ARRAY_SIZE(roles));
+		else if (KEY("probe-lost"))
+			m->probe_lost = strtoull(num, NULL, 10);
+		else if (KEY("vdso") || KEY("output") || KEY("probe-hits")) {
 			size_t n = strtoull(num, NULL, 10);
 			if (n > (size_t)(end - nl - 1))
 				break;
 			if (KEY("vdso")) {
 				m->vdso = nl + 1;
 				m->vdso_len = n;
+			} else if (KEY("probe-hits")) {
+				if (m->hits == NULL)
+					read_hits(m, nl + 1, n, roles, BT_ARRAY_SIZE(roles));
 			} else if (m->output == NULL) {
 				char *copy = bt_xmalloc(n + 1);
 				memcpy(copy, nl + 1, n);
@@ -166,5 +246,6 @@ bt_meta_release(struct bt_meta *m)
 		free(m->argv[i]);
 	free(m->argv);
 	free((char *)m->output);
+	free((void *)m->hits);
 	memset(m, 0, sizeof(*m));
 }

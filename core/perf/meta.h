@@ -12,6 +12,40 @@
 
 struct bt_strbuf;
 
+/*
+ * What a probe hit means (core/record/probes.c places them): Google
+ * Benchmark's State::StartKeepRunning (entry), FinishKeepRunning (return),
+ * PauseTiming, ResumeTiming (entry), a reporter's ReportRuns (entry); Go's
+ * testing.(*B).runN, launch, StartTimer (entry: arg is the *B) and
+ * StopTimer (after it read the clock); criterion's analysis::common,
+ * Routine::sample and Routine::warm_up, entry and return.
+ */
+enum bt_probe_role {
+	BT_PROBE_GB_START, BT_PROBE_GB_FINISH, BT_PROBE_GB_PAUSE,
+	BT_PROBE_GB_RESUME, BT_PROBE_GB_REPORT,
+	BT_PROBE_GO_RUNN, BT_PROBE_GO_LAUNCH, BT_PROBE_GO_START, BT_PROBE_GO_STOP,
+	BT_PROBE_CRIT_COMMON, BT_PROBE_CRIT_COMMON_END, BT_PROBE_CRIT_SAMPLE,
+	BT_PROBE_CRIT_SAMPLE_END, BT_PROBE_CRIT_WARMUP, BT_PROBE_CRIT_WARMUP_END,
+	BT_PROBE_NROLES
+};
+
+/* The role's name in the recording ("gb.start"...), NULL when out of range. */
+const char *bt_probe_role_name(int role);
+
+/**
+ * struct bt_probe_hit - a probe hit: when, on which thread, what
+ * @time: on the samples' clock (ns), @tid: the thread
+ * @role: enum bt_probe_role, @arg: the first argument's register at an
+ *        entry (x86-64 AX: Go's receiver), 0 when not kept
+ */
+struct bt_probe_hit {
+	uint64_t time;
+	uint64_t arg;
+	uint32_t tid;
+	uint16_t role;
+	uint16_t pad;
+};
+
 struct bt_meta {
 	char **argv;		/* the benchmark's command, NULL-terminated */
 	size_t argc;
@@ -36,6 +70,17 @@ struct bt_meta {
 	bool output_truncated;
 	bool clock_monotonic;	/* sample times are CLOCK_MONOTONIC */
 	double cpu_mhz;		/* the fastest CPU clock /proc/cpuinfo showed, 0 unknown */
+	/*
+	 * The harness's probes: had_probes when the run was probed (then
+	 * hits, in time order; owned after decoding, borrowed when
+	 * encoding), probe_lost hits dropped, probe_note why a program with
+	 * probe points was not probed.
+	 */
+	bool had_probes;
+	const struct bt_probe_hit *hits;
+	size_t nhits;
+	uint64_t probe_lost;
+	char probe_note[160];
 };
 
 void bt_meta_encode(const struct bt_meta *m, struct bt_strbuf *out);

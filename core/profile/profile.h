@@ -61,6 +61,9 @@ struct bt_profile {
  * @windows: with @nwindows > 0, group by window instead: pairs [lo, hi)
  *           of sample times, sorted and disjoint; group 1 + the window
  *           holding the sample, 0 for none (the benchmarks' samples)
+ * @keep, @nkeep: with @nkeep > 0, only the samples in one of these pairs
+ *                [lo, hi) of times, sorted and disjoint (a benchmark's
+ *                measured phases)
  * @pids, @npids: with @npids > 0, only the samples of these processes
  * @tids, @ntids: with @ntids > 0, only the samples of these threads
  */
@@ -73,6 +76,8 @@ struct bt_scan {
 	uint64_t fold_lo, fold_hi;
 	const uint64_t *windows;
 	size_t nwindows;
+	const uint64_t *keep;
+	size_t nkeep;
 	const uint32_t *pids, *tids;
 	size_t npids, ntids;
 	struct bt_hist *chains;	/* also count (group, 0, chain id) here */

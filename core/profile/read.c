@@ -252,6 +252,24 @@ scan_group(const struct bt_profile *p, const struct scan_state *st, uint64_t t)
 	return group;
 }
 
+/* Is t in one of the n sorted, disjoint pairs [lo, hi) of w (n 0: yes)? */
+static bool
+in_pairs(const uint64_t *w, size_t n, uint64_t t)
+{
+	size_t lo = 0, hi = n;
+
+	if (n == 0)
+		return true;
+	while (lo < hi) {	/* the first pair ending after t */
+		size_t mid = lo + (hi - lo) / 2;
+		if (w[2 * mid + 1] <= t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && w[2 * lo] <= t;
+}
+
 /* Is x one of the n in list (n 0: any is)? */
 static bool
 one_of(uint32_t x, const uint32_t *list, size_t n)
@@ -272,7 +290,8 @@ scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 	uint32_t group;
 
 	if (smp->attr != sc->attr || smp->time < sc->t_lo || smp->time >= sc->t_hi ||
-	    !one_of(smp->pid, sc->pids, sc->npids) || !one_of(smp->tid, sc->tids, sc->ntids))
+	    !one_of(smp->pid, sc->pids, sc->npids) || !one_of(smp->tid, sc->tids, sc->ntids) ||
+	    !in_pairs(sc->keep, sc->nkeep, smp->time))
 		return;
 	group = scan_group(p, st, smp->time);
 	if (sc->fold)

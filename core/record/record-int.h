@@ -82,6 +82,61 @@ typedef int (*bt_ring_fn)(const struct perf_event_header *rec, void *arg);
  */
 int bt_ring_drain(struct bt_ring *r, uint8_t *scratch, bt_ring_fn fn, void *arg);
 
+struct bt_probe_hit;
+
+/**
+ * struct bt_rec_probe - one uprobe on a harness's phase function (probes.c)
+ * @path: the ELF file, @off: the file offset probed
+ * @role: enum bt_probe_role, @ret: a return probe
+ */
+struct bt_rec_probe {
+	char *path;
+	uint64_t off;
+	int role;
+	bool ret;
+};
+
+/**
+ * struct bt_rec_probes - the harness's probes, opened on every CPU
+ * @v, @n: the probes found in the program and its libbenchmark
+ * @fds, @ids: probe i on CPU c at [i * ncpus + c]; each CPU's probes write
+ *             into the ring of its first (@rings)
+ * @active: opened: hits are being recorded
+ * @note: why there are none although the program has probe points, or ""
+ * @note_entry: Go's StopTimer is probed at its entry (no clock call found)
+ * @hits: the hits so far; @lost: hits the kernel dropped
+ */
+struct bt_rec_probes {
+	struct bt_rec_probe v[64];
+	size_t n, ncpus;
+	int *fds;
+	uint64_t *ids;
+	struct bt_ring *rings;
+	bool active, had_symtab, note_entry;
+	int err;
+	char note[160];
+	BT_VEC(struct bt_probe_hit) hits;
+	uint64_t lost;
+	pid_t pid;			/* the command */
+	BT_VEC(pid_t) pids;		/* its descendants (FORK records) */
+};
+
+/*
+ * Find the probe points of argv[0] (a Google Benchmark, go test or
+ * criterion program: docs/benchmarks.md) and open them for pid on the
+ * CPUs given, inherited, enabled on exec. Nothing found or refused: no
+ * probes (pr->note says why when refused).
+ */
+void bt_rec_probes_open(struct bt_rec_probes *pr, char *const *argv, pid_t pid,
+			const int *cpus, size_t ncpus);
+/* A process forked: its hits are the command's when its parent's are. */
+void bt_rec_probes_fork(struct bt_rec_probes *pr, pid_t parent, pid_t child);
+/* Move what the rings hold into pr->hits (the command's own). */
+void bt_rec_probes_drain(struct bt_rec_probes *pr, uint8_t *scratch);
+/* Unmap and close (the hits stay); _release frees everything. */
+void bt_rec_probes_close(struct bt_rec_probes *pr);
+void bt_rec_probes_release(struct bt_rec_probes *pr);
+
 /**
  * struct bt_child - the command, forked and waiting to exec
  * @pid: its pid

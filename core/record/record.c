@@ -43,6 +43,7 @@ struct recorder {
 	struct bt_pd_writer *w;
 	struct bt_child child;
 	struct bt_rec_output out;	/* the command's stdout, through a pty */
+	struct bt_rec_probes probes;	/* the harness's phase functions */
 	struct bt_error werr;		/* the first write error */
 	uint64_t first_time, last_time;	/* sample times */
 	uint64_t start_time;		/* first record time (exec) */
@@ -113,6 +114,9 @@ inspect(struct recorder *rc, const struct perf_event_header *h)
 	case PERF_RECORD_LOST:
 		rc->res->lost += ev.u.lost.lost;
 		return true;
+	case PERF_RECORD_FORK:
+		bt_rec_probes_fork(&rc->probes, (pid_t)ev.u.task.ppid, (pid_t)ev.u.task.pid);
+		return true;
 	case PERF_RECORD_THROTTLE:
 		rc->res->throttled++;
 		return true;
@@ -149,6 +153,7 @@ drain_all(struct recorder *rc)
 		if (ret)
 			return ret;
 	}
+	bt_rec_probes_drain(&rc->probes, rc->scratch);
 	if (bt_pd_written(rc->w) != before) {
 		struct perf_event_header fr = {
 			.type = BT_PD_FINISHED_ROUND, .misc = 0, .size = sizeof(fr),
@@ -168,6 +173,15 @@ close_rings(struct recorder *rc)
 			bt_ring_unmap(&rc->rings[i]);
 	FREE_AND_NULL(rc->rings);
 	bt_rec_events_close(&rc->ev);
+	bt_rec_probes_close(&rc->probes);
+}
+
+static int
+hit_cmp(const void *a, const void *b)
+{
+	const struct bt_probe_hit *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
 }
 
 /*
@@ -252,6 +266,14 @@ save(struct recorder *rc, struct bt_error *err)
 	m.clock_monotonic = rc->ev.attr.use_clockid &&
 	    rc->ev.attr.clockid == CLOCK_MONOTONIC;
 	m.cpu_mhz = cpu_mhz();
+	snprintf(m.probe_note, sizeof(m.probe_note), "%s", rc->probes.note);
+	if (rc->probes.n > 0) {
+		m.had_probes = true;
+		qsort(rc->probes.hits.v, rc->probes.hits.n, sizeof(*rc->probes.hits.v), hit_cmp);
+		m.hits = rc->probes.hits.v;
+		m.nhits = rc->probes.hits.n;
+		m.probe_lost = rc->probes.lost;
+	}
 	bt_meta_encode(&m, &sec);
 
 	cmd[0] = (char *)"benchtui";
@@ -296,6 +318,9 @@ setup(struct recorder *rc, struct bt_error *err)
 	if (ret)
 		return ret;
 	bt_perf_layout_init(&rc->layout, &rc->ev.attr);
+	if (!o->no_probes)
+		bt_rec_probes_open(&rc->probes, o->argv, rc->child.pid, rc->ev.cpus,
+		    rc->ev.n);
 	snprintf(rc->res->event, sizeof(rc->res->event), "%s", rc->ev.name);
 	snprintf(rc->res->event_note, sizeof(rc->res->event_note), "%s", rc->ev.note);
 	rc->rings = bt_xcalloc(rc->ev.n, sizeof(*rc->rings));
@@ -465,6 +490,7 @@ out:
 	if (rc->w != NULL)
 		bt_pd_abort(rc->w);
 	close_rings(rc);
+	bt_rec_probes_release(&rc->probes);
 	bt_child_release(&rc->child);
 	bt_output_release(&rc->out);
 	for (i = 0; i < rc->nbids; i++)

@@ -90,8 +90,11 @@ regroup_chains(struct bt_session *s, struct bt_benches *bs, struct bt_bench_coun
 	for (i = 0; i < nc; i++)
 		if ((cb[i] = chain_bench(s, bs, chained, (uint32_t)ch[i].off, names)) >= 0)
 			seen[cb[i]] = true;
-	for (i = 0; i < bs->v.n; i++)
+	for (i = 0; i < bs->v.n; i++) {
 		c->v[i].by_chain = chained[i] = chained[i] && seen[i];
+		if (chained[i])
+			c->v[i].split = "chain";
+	}
 	for (i = 0; i < nc; i++) {
 		size_t g = ch[i].group;
 		uint64_t *from;
@@ -117,6 +120,152 @@ regroup_chains(struct bt_session *s, struct bt_benches *bs, struct bt_bench_coun
 }
 
 /*
+ * The harness's timer code: the functions its probes are on (a sample in
+ * them while the timer runs is the probe's trap or the timer's own work:
+ * Go's StartTimer reads the memory statistics, a stop-the-world, before
+ * it reads the clock) and the kernel's uprobe trampoline.
+ */
+bool
+bench_timer_func(const char *name, const char *module_name)
+{
+	static const char *const timer[] = {
+		"testing.(*B).StartTimer", "testing.(*B).StopTimer",
+		"benchmark::State::PauseTiming", "benchmark::State::ResumeTiming",
+		"benchmark::State::StartKeepRunning", "benchmark::State::FinishKeepRunning",
+		NULL,
+	};
+	size_t i;
+
+	if (module_name != NULL && strcmp(module_name, "[uprobes]") == 0)
+		return true;
+	for (i = 0; name != NULL && timer[i] != NULL; i++)
+		if (strncmp(name, timer[i], strlen(timer[i])) == 0 &&
+		    (name[strlen(timer[i])] == '\0' || name[strlen(timer[i])] == '('))
+			return true;
+	return false;
+}
+
+/*
+ * Does chain id pass through the harness's timer code? cache per location
+ * (-1 unknown). The uprobe trampoline has no functions: only a sample in
+ * it (the leaf) is its, as the selection's focus sees it.
+ */
+static bool
+timer_chain(struct bt_session *s, uint32_t id, signed char *cache)
+{
+	const uint32_t *locs;
+	size_t n = bt_chains_get(s->p, id, &locs), k;
+
+	for (k = 0; k < n; k++) {
+		const struct bt_loc *l;
+		if (locs[k] == BT_LOC_GAP)
+			continue;
+		l = bt_chains_loc(s->p, locs[k]);
+		if (k == 0 && bench_timer_func(NULL, bench_module_name(s, l->module)))
+			return true;
+		if (cache[locs[k]] < 0)
+			cache[locs[k]] = bench_timer_func(bench_func_name(s, l->module, l->off),
+			    NULL);
+		if (cache[locs[k]] > 0)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * With the harness's probes: each benchmark's measured intervals and the
+ * gaps between them (its untimed part), as windows of one scan; window
+ * 2k + 1 of a benchmark is untimed.
+ */
+static void
+count_probed(struct bt_session *s, struct bt_benches *bs, int attr,
+	     struct bt_bench_counts *c)
+{
+	BT_VEC(uint64_t) w = { NULL, 0, 0 };
+	BT_VEC(size_t) owner = { NULL, 0, 0 };	/* 2 * bench + untimed */
+	struct bt_hist_entry *e = NULL;
+	struct bt_scan sc;
+	size_t i, k, n = 0;
+	uint64_t total = 0;
+
+	for (i = 0; i < bs->v.n; i++) {
+		const struct bench_phases *ph = bs->v.v[i].ph;
+		uint64_t at;
+
+		if (ph == NULL)
+			continue;
+		at = BT_MAX(ph->span_lo, w.n ? w.v[w.n - 1] : 0);
+		for (k = 0; k < ph->meas.n; k += 2) {
+			uint64_t lo = BT_MAX(ph->meas.v[k], at), hi = ph->meas.v[k + 1];
+			if (lo > at) {	/* the gap before: untimed */
+				BT_VEC_PUSH(w, at);
+				BT_VEC_PUSH(w, lo);
+				BT_VEC_PUSH(owner, 2 * i + 1);
+			}
+			if (hi > lo) {
+				BT_VEC_PUSH(w, lo);
+				BT_VEC_PUSH(w, hi);
+				BT_VEC_PUSH(owner, 2 * i);
+				at = hi;
+			}
+		}
+		if (ph->span_hi + 1 > at) {
+			BT_VEC_PUSH(w, at);
+			BT_VEC_PUSH(w, ph->span_hi + 1);
+			BT_VEC_PUSH(owner, 2 * i + 1);
+		}
+	}
+	memset(&sc, 0, sizeof(sc));
+	sc.attr = attr;
+	sc.t_hi = UINT64_MAX;
+	sc.fold = true;
+	sc.fold_module = UINT32_MAX;
+	sc.windows = w.v;
+	sc.nwindows = w.n / 2;
+	if (s->p->chains != NULL)
+		sc.chains = bt_hist_new();
+	if (bt_profile_scan(s->p, &sc, &e, &n, NULL) == 0)
+		for (k = 0; k < n; k++) {
+			size_t o;
+			total += e[k].samples;
+			if (e[k].group == 0 || e[k].group > owner.n) {
+				c->outside += e[k].samples;
+				continue;
+			}
+			o = owner.v[e[k].group - 1];
+			if (o & 1)
+				c->v[o / 2].untimed_samples += e[k].samples;
+			else
+				c->v[o / 2].samples += e[k].samples;
+		}
+	if (sc.chains != NULL) {
+		/* in a measured window, under the timer's code: untimed */
+		struct bt_hist_entry *ch;
+		size_t nc = bt_hist_take(sc.chains, &ch), nl = bt_chains_nlocs(s->p);
+		signed char *cache = bt_xmalloc(nl + 1);
+
+		memset(cache, 0xff, nl + 1);
+		for (k = 0; k < nc; k++) {
+			size_t g = ch[k].group, o;
+			if (g == 0 || g > owner.n || ((o = owner.v[g - 1]) & 1) ||
+			    !timer_chain(s, (uint32_t)ch[k].off, cache))
+				continue;
+			c->v[o / 2].samples -= BT_MIN(c->v[o / 2].samples, ch[k].samples);
+			c->v[o / 2].untimed_samples += ch[k].samples;
+		}
+		free(cache);
+		free(ch);
+		bt_hist_free(sc.chains);
+	}
+	for (i = 0; i < bs->v.n; i++)
+		c->v[i].percent = total ?
+		    100.0 * (double)c->v[i].samples / (double)total : 0;
+	free(e);
+	BT_VEC_FREE(w);
+	BT_VEC_FREE(owner);
+}
+
+/*
  * The windows overlap when results interleave (a name printed again
  * later): each sample goes to the first window holding it. Sorted,
  * disjoint pairs for the scan, with the benchmark each came from.
@@ -137,6 +286,10 @@ count_samples(struct bt_session *s, struct bt_benches *bs, int attr)
 		c->v[i] = bs->v.v[i].pub;
 		c->v[i].samples = 0;
 		c->v[i].by_chain = false;
+	}
+	if (bs->probed) {
+		count_probed(s, bs, attr, c);
+		return c;
 	}
 	w = bt_xcalloc(2 * bs->v.n + 2, sizeof(*w));
 	owner = bt_xcalloc(bs->v.n + 1, sizeof(*owner));
@@ -271,6 +424,10 @@ bench_scan(struct bt_selection *sel, struct bt_scan *sc)
 		sc->t_hi = BT_MIN(sc->t_hi, b->hi);
 		if (sc->t_hi < sc->t_lo)
 			sc->t_hi = sc->t_lo;
+		if (b->ph != NULL) {	/* only while its timer ran */
+			sc->keep = b->ph->meas.v;
+			sc->nkeep = b->ph->meas.n / 2;
+		}
 	}
 	sel->win_from = sc->t_lo > p->first_time ?
 	    (double)(sc->t_lo - p->first_time) / 1e9 : 0;
@@ -298,10 +455,26 @@ match_bench(const struct bt_func *f, void *arg)
  * into the session's benchmarks).
  */
 static bool
-bench_focus(struct bt_selection *sel, bt_frame_match_fn *match, void **arg)
+match_timer(const struct bt_func *f, void *arg)
+{
+	(void)arg;
+	return bench_timer_func(f->name, f->module_name);
+}
+
+static bool
+bench_focus(struct bt_selection *sel, bt_frame_match_fn *match, void **arg,
+	    bool *exclude)
 {
 	long bi = sel->o.bench;
 
+	if (bi >= 0 && sel->s->benches != NULL && (size_t)bi < sel->s->benches->v.n &&
+	    sel->s->benches->v.v[bi].ph != NULL) {
+		/* its timer's phases, but not the harness's timer code in them */
+		*match = match_timer;
+		*arg = NULL;
+		*exclude = true;
+		return true;
+	}
 	if (bi < 0 || !by_chain(sel->s, sel->attr, (size_t)bi))
 		return false;
 	*match = match_bench;
@@ -399,6 +572,10 @@ bt_selection_bench_slices(const struct bt_selection *sel, size_t nbins, uint64_t
 		/* its window's samples, by slice of the whole run */
 		sc.t_lo = b->lo;
 		sc.t_hi = b->hi;
+		if (b->ph != NULL) {
+			sc.keep = b->ph->meas.v;
+			sc.nkeep = b->ph->meas.n / 2;
+		}
 		if (bt_profile_scan(s->p, &sc, &e, &n, NULL) < 0)
 			return false;
 		for (i = 0; i < n; i++)

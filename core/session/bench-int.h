@@ -7,15 +7,44 @@
 
 #include "base.h"
 #include "benchtui/bench.h"
+#include "harness/harness.h"
 
 struct bt_session;
 struct bt_bench_result;
+struct bt_meta;
+
+/**
+ * struct bench_phases - one benchmark's phases from the harness's probes
+ * @span_lo, @span_hi: from its first run's start to its last run's end
+ * @meas: sorted disjoint pairs [lo, hi): when its timer ran
+ * @nruns: runs (GB: StartKeepRunning; Go: timed intervals; criterion: 1)
+ * @launched, @order: Go: a launch() made it a result line, the how-manieth
+ */
+struct bench_phases {
+	uint64_t span_lo, span_hi;
+	BT_VEC(uint64_t) meas;
+	size_t nruns;
+	bool launched;
+	size_t order;
+};
+
+struct bench_phase_set {
+	enum bt_harness harness;
+	BT_VEC(struct bench_phases) groups;
+	size_t nlaunched;
+};
+
+/* phases.c: the groups of the recording's probe hits (none: no groups). */
+void bench_phases_read(const struct bt_meta *m, struct bench_phase_set *ps);
+void bench_phases_release(struct bench_phase_set *ps);
 
 struct bench {
 	struct bt_bench pub;
 	uint64_t lo, hi;		/* window in the recording's clock: [lo, hi) */
 	const struct bt_bench_result *shown;	/* the result whose time is shown */
 	bool at_end;			/* printed with the others at the end: no window */
+	const struct bench_phases *ph;	/* its measured phases (probes), NULL none */
+	BT_VEC(struct bt_bench_run) runs;	/* its result lines */
 };
 
 /* A benchmark, for bt_callgraph_focus's matcher. */
@@ -31,7 +60,7 @@ struct bench_match {
  * @outside: samples in no benchmark
  */
 struct bt_bench_counts {
-	struct bt_bench *v;
+	struct bt_bench *v;	/* untimed_samples too */
 	bool *chained;
 	uint64_t outside;
 };
@@ -46,6 +75,8 @@ struct bt_benches {
 	const char *note;
 	struct bt_strpool pool;
 	BT_VEC(double) err_times;	/* when each stderr chunk was read */
+	struct bench_phase_set phases;	/* from the harness's probes */
+	bool probed;			/* the benchmarks are the probes' groups */
 };
 
 /* bench.c */
@@ -56,7 +87,12 @@ bool bench_name_is(const struct bt_benches *bs, size_t bi, const char *name);
 /* The name of the function at (module, offset), NULL if none. */
 const char *bench_func_name(struct bt_session *s, uint32_t mi, uint64_t off);
 
+/* The name of module mi ("[uprobes]", "libc.so.6"), NULL if none. */
+const char *bench_module_name(struct bt_session *s, uint32_t mi);
+
 /* bench-count.c */
+/* Is the function (name, module) the harness's timer code (not the benchmark's)? */
+bool bench_timer_func(const char *name, const char *module_name);
 /* Event attr's counts, made on first use. */
 const struct bt_bench_counts *bench_counts(struct bt_session *s, struct bt_benches *bs,
 					   int attr);

@@ -156,17 +156,66 @@ is_agg(const struct bt_bench_result *r, const char *name)
 	return r->aggregate != NULL && strcmp(r->aggregate, name) == 0;
 }
 
+/*
+ * The probes' groups matched to the result lines, in order: *batch[i] is
+ * the group result i belongs to (-1: none, an error line Go printed for a
+ * benchmark that never ran). GB reports a benchmark's repetitions and
+ * aggregates together: consecutive lines of one name are one group. False
+ * when the counts disagree (then the split falls back, and says so).
+ */
+static bool
+match_groups(struct bt_benches *bs, long *batch, size_t n)
+{
+	const struct bench_phase_set *ps = &bs->phases;
+	const struct bt_bench_result *prev = NULL;
+	long k = -1;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const struct bt_bench_result *r = bt_harness_result(bs->parser, i);
+
+		batch[i] = -1;
+		if (r->harness != ps->harness)
+			return false;
+		if (ps->harness == BT_HARNESS_GO && (r->flags & BT_BENCH_ERROR) &&
+		    !r->time.text)
+			continue;
+		if (ps->harness != BT_HARNESS_GBENCH || prev == NULL ||
+		    key_len(r) != key_len(prev) ||
+		    memcmp(r->name, prev->name, key_len(r)) != 0)
+			k++;
+		batch[i] = k;
+		prev = r;
+	}
+	if ((size_t)(k + 1) != ps->groups.n) {
+		bs->note = bt_strpool_addf(&bs->pool, "the harness's probes saw %zu "
+		    "benchmarks where it printed %ld: split by output times instead",
+		    ps->groups.n, k + 1);
+		return false;
+	}
+	return true;
+}
+
 static void
 build(struct bt_session *s, struct bt_benches *bs)
 {
 	size_t i, n = bt_harness_count(bs->parser);
 	double prev_end = NAN, fastest = INFINITY;
+	long *batch = bt_xcalloc(n + 1, sizeof(*batch));
 
+	bs->probed = bs->phases.groups.n > 0 && match_groups(bs, batch, n);
 	for (i = 0; i < n; i++) {
 		const struct bt_bench_result *r = bt_harness_result(bs->parser, i);
 		size_t kl = key_len(r);
-		struct bench *b = find_key(bs, r->name, kl);
+		struct bench *b;
 		uint64_t lo, hi;
+
+		if (bs->probed && batch[i] < 0)
+			continue;
+		if (bs->probed)
+			b = (size_t)batch[i] < bs->v.n ? &bs->v.v[batch[i]] : NULL;
+		else
+			b = find_key(bs, r->name, kl);
 
 		if (!isfinite(prev_end))
 			prev_end = run_start(s, bs, r);
@@ -190,6 +239,20 @@ build(struct bt_session *s, struct bt_benches *bs)
 			b = &bs->v.v[bs->v.n - 1];
 		}
 		b->pub.nresults++;
+		{
+			struct bt_bench_run run = { r->line, r->name, r->aggregate,
+				r->time.text, r->iterations.text, r->error };
+			BT_VEC_PUSH(b->runs, run);
+		}
+		if (bs->probed) {
+			b->ph = &bs->phases.groups.v[batch[i]];
+			lo = b->ph->span_lo;
+			hi = b->ph->span_hi + 1;
+			if (b->pub.nresults == 1) {
+				b->lo = lo;
+				b->hi = hi;
+			}
+		}
 		b->lo = BT_MIN(b->lo, lo);
 		b->hi = BT_MAX(b->hi, hi);
 		if (r->error != NULL && b->pub.error == NULL)
@@ -222,6 +285,7 @@ build(struct bt_session *s, struct bt_benches *bs)
 		if (b->pub.error == NULL && b->pub.time_ns > 0 && b->pub.time_ns < fastest)
 			fastest = b->pub.time_ns;
 		b->pub.has_window = bs->windows && b->hi > b->lo && !b->at_end;
+		b->pub.split = b->ph ? "probe" : "window";
 		b->pub.t_from = b->lo > s->p->first_time ?
 		    (double)(b->lo - s->p->first_time) / 1e9 : 0;
 		b->pub.t_to = b->hi > s->p->first_time ?
@@ -232,6 +296,7 @@ build(struct bt_session *s, struct bt_benches *bs)
 		if (isfinite(fastest) && b->error == NULL && b->time_ns > 0)
 			b->ratio = b->time_ns / fastest;
 	}
+	free(batch);
 }
 
 /* The name of the function at (module, offset), NULL if none. */
@@ -246,6 +311,12 @@ bench_func_name(struct bt_session *s, uint32_t mi, uint64_t off)
 	    bt_msyms_func(m, addr, &fs) < 0)
 		return NULL;
 	return fs.name;
+}
+
+const char *
+bench_module_name(struct bt_session *s, uint32_t mi)
+{
+	return mi < s->p->modules.n ? s->mods[mi].name : NULL;
 }
 
 /*
@@ -494,9 +565,11 @@ bench_list(struct bt_selection *first)
 	if (s->p->meta.output != NULL) {
 		bs->windows = s->p->meta.clock_monotonic;
 		parse_output(bs, s->p->meta.output, s->p->meta.output_len);
+		if (bs->windows)
+			bench_phases_read(&s->p->meta, &bs->phases);
 		build(s, bs);
 	}
-	if (bs->windows) {
+	if (bs->windows && !bs->probed) {
 		/* again while boundaries move: a window may now begin earlier */
 		for (i = 0; i < 4 && settle(s, bs, first->attr); i++)
 			;
@@ -532,11 +605,14 @@ bt_benches_free(struct bt_benches *bs)
 		return;
 	for (i = 0; i < bs->nevents; i++)
 		bench_counts_free(bs->counts[i]);
+	for (i = 0; i < bs->v.n; i++)
+		BT_VEC_FREE(bs->v.v[i].runs);
 	free(bs->counts);
 	free(bs->match);
 	bt_harness_parser_free(bs->parser);
 	BT_VEC_FREE(bs->v);
 	BT_VEC_FREE(bs->err_times);
+	bench_phases_release(&bs->phases);
 	bt_strpool_release(&bs->pool);
 	free(bs);
 }
@@ -552,6 +628,19 @@ const char *
 bt_session_bench_frames(const struct bt_session *s)
 {
 	return s->bench_frames;
+}
+
+size_t
+bt_selection_bench_runs(const struct bt_selection *sel, size_t b,
+			const struct bt_bench_run **runs)
+{
+	const struct bt_benches *bs = sel->s->benches;
+
+	*runs = NULL;
+	if (bs == NULL || b >= bs->v.n)
+		return 0;
+	*runs = bs->v.v[b].runs.v;
+	return bs->v.v[b].runs.n;
 }
 
 size_t

@@ -330,7 +330,7 @@ leaf_cmp(const void *a, const void *b)
 
 size_t
 bt_callgraph_focus(struct bt_selection *sel, bt_frame_match_fn match, void *arg,
-		   struct bt_hist_entry **leaves)
+		   bool exclude, struct bt_hist_entry **leaves)
 {
 	struct bt_cgraph *cg = &sel->cg;
 	signed char *verdict;
@@ -356,9 +356,12 @@ bt_callgraph_focus(struct bt_selection *sel, bt_frame_match_fn match, void *arg,
 				verdict[fi] = match(&sel->funcs.v[fi].pub, arg) ? 1 : -1;
 			in = verdict[fi] > 0;
 		}
-		if (!in)
+		if (in != exclude)
+			cg->counts.v[keep++] = cg->counts.v[i];
+		if (in != exclude && exclude)
+			continue;	/* kept: its leaf is among the hits already */
+		if (in == exclude && !exclude)
 			continue;
-		cg->counts.v[keep++] = cg->counts.v[i];
 		bt_chains_get(sel->s->p, id, &locs);
 		{
 			const struct bt_loc *l = bt_chains_loc(sel->s->p, locs[0]);
@@ -684,8 +687,10 @@ focus_check(struct bt_session *s, int attr, const struct bt_selection_opts *o,
 }
 
 static bool
-focus_of(struct bt_selection *sel, bt_frame_match_fn *match, void **arg)
+focus_of(struct bt_selection *sel, bt_frame_match_fn *match, void **arg,
+	 bool *exclude)
 {
+	(void)exclude;
 	*match = sel->o.focus;
 	*arg = sel->o.focus_arg;
 	return *match != NULL;

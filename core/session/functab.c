@@ -57,6 +57,33 @@ bt_functab_sort_hits(struct bt_selection *sel)
 	bt_qsort(sel->hits.v, sel->hits.n, sizeof(*sel->hits.v), hit_cmp);
 }
 
+void
+bt_functab_sub_hits(struct bt_selection *sel, const struct bt_hist_entry *e, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++) {
+		struct bt_msyms *m = bt_session_syms(sel->s, e[i].module);
+		struct bt_hit key, *h;
+
+		key.module = e[i].module;
+		key.addr = e[i].off;
+		if (m != NULL && bt_msyms_off_to_addr(m, e[i].off, &key.addr) < 0)
+			key.addr = e[i].off;
+		h = bsearch(&key, sel->hits.v, sel->hits.n, sizeof(*h), hit_cmp);
+		if (h == NULL)
+			continue;
+		h->samples -= BT_MIN(h->samples, e[i].samples);
+		h->period -= BT_MIN(h->period, e[i].period);
+		sel->samples -= BT_MIN(sel->samples, e[i].samples);
+		sel->period -= BT_MIN(sel->period, e[i].period);
+	}
+	for (i = 0, k = 0; i < sel->hits.n; i++)
+		if (sel->hits.v[i].samples > 0)
+			sel->hits.v[k++] = sel->hits.v[i];
+	sel->hits.n = k;
+}
+
 static int
 func_cmp(const void *a, const void *b)
 {

@@ -104,25 +104,42 @@ compute(struct bt_selection *sel, struct bt_error *err)
 	struct bt_profile *p = sel->s->p;
 	bt_frame_match_fn match = NULL;
 	void *arg = NULL;
+	bool exclude = false;
 	size_t i;
 
 	if (aggregate(sel, err) < 0)
 		return -BT_EIO;
 	bt_functab_sort_hits(sel);
 	bt_functab_build(sel);
-	/* the first focus a dimension asks for: the user's, a benchmark's entry frame */
+	/*
+	 * the first focus a dimension asks for: the user's, a benchmark's
+	 * entry frame (or, measured by probes, none of its harness's timer code)
+	 */
 	for (i = 0; i < BT_ARRAY_SIZE(dims) && match == NULL && p->chains != NULL; i++)
 		if (dims[i]->focus != NULL)
-			dims[i]->focus(sel, &match, &arg);
+			dims[i]->focus(sel, &match, &arg, &exclude);
 	if (match != NULL && p->chains != NULL) {
 		/* the samples through the focus: their leaves are the hits */
 		struct bt_hist_entry *leaves;
-		size_t n = bt_callgraph_focus(sel, match, arg, &leaves);
+		size_t n = bt_callgraph_focus(sel, match, arg, exclude, &leaves);
+		BT_VEC(struct bt_hit) hits = { NULL, 0, 0 };
 
+		if (exclude) {	/* the others' leaves taken from the hits */
+			bt_functab_sub_hits(sel, leaves, n);
+			hits.v = sel->hits.v;
+			hits.n = hits.alloc = sel->hits.n;
+			sel->hits.v = NULL;
+			sel->hits.n = sel->hits.alloc = 0;
+		}
 		bt_functab_release(sel);
-		sel->samples = sel->period = 0;
-		for (i = 0; i < n; i++)
-			bt_functab_add_hit(sel, &leaves[i]);
+		if (exclude) {
+			sel->hits.v = hits.v;
+			sel->hits.n = sel->hits.alloc = hits.n;
+		} else {
+			sel->samples = sel->period = 0;
+			for (i = 0; i < n; i++)
+				bt_functab_add_hit(sel, &leaves[i]);
+		}
 		free(leaves);
 		bt_functab_sort_hits(sel);
 		bt_functab_build(sel);

@@ -140,7 +140,8 @@ struct sel_dim {
 		     struct bt_error *err);
 	void (*scan)(struct bt_selection *sel, struct bt_scan *sc);
 	bool (*rescan)(const struct bt_selection_opts *o);
-	bool (*focus)(struct bt_selection *sel, bt_frame_match_fn *match, void **arg);
+	bool (*focus)(struct bt_selection *sel, bt_frame_match_fn *match, void **arg,
+		      bool *exclude);
 	bool (*same)(const struct bt_selection_opts *a, const struct bt_selection_opts *b);
 };
 /* window.c, threads.c, callgraph.c, bench-count.c */
@@ -159,6 +160,9 @@ void bt_functab_sort_hits(struct bt_selection *sel);
  */
 size_t bt_functab_add(struct bt_selection *sel, uint32_t mi, const char *name,
 		      uint64_t start, uint64_t end, enum bt_func_kind kind);
+/* Take n leaves (sorted, as bt_callgraph_focus gives them) from the hits. */
+void bt_functab_sub_hits(struct bt_selection *sel, const struct bt_hist_entry *e,
+			 size_t n);
 /* Drop the table and its annotations. */
 void bt_functab_release(struct bt_selection *sel);
 
@@ -167,10 +171,12 @@ void bt_callgraph_release(struct bt_cgraph *cg);
 /*
  * With a focus: keep the chains that pass through a function the focus
  * accepts; their leaves, (module, file offset, samples, period) sorted, go
- * to *leaves (malloc'ed), from which the hits are counted again.
+ * to *leaves (malloc'ed), from which the hits are counted again. With
+ * exclude, keep those that pass through none, and *leaves are the leaves
+ * of the others, to take from the hits (samples without a chain stay).
  */
 size_t bt_callgraph_focus(struct bt_selection *sel, bt_frame_match_fn match,
-			  void *arg, struct bt_hist_entry **leaves);
+			  void *arg, bool exclude, struct bt_hist_entry **leaves);
 /* Inclusive counts and caller/callee lists of the function table. */
 void bt_callgraph_build(struct bt_selection *sel);
 

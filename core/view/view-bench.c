@@ -57,10 +57,11 @@ view_bench_order(struct bt_selection *sel, bool fastest_first)
 	return idx;
 }
 
-#define NCOLS 9
+#define NCOLS 10
+#define UNTIMED 7	/* the column of samples while the timer was off */
 
 static const bool right[NCOLS] = { false, true, false, false, true, true,
-	true, false, false };
+	true, true, false, false };
 
 /* Column c's text padded to its width, two spaces after all but the last. */
 static const char *
@@ -75,11 +76,13 @@ struct bt_view *
 bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fastest_first)
 {
 	static const char *const heads[NCOLS] = { "Benchmark", "Time/op", "±",
-		"vs fastest", "Iterations", "Samples", "Share", "Hottest function",
-		"Finding" };
+		"vs fastest", "Iterations", "Samples", "Share", "Untimed",
+		"Hottest function", "Finding" };
 	struct bt_view *v = view_new(sel);
 	size_t n = bt_selection_nbenches(sel), i, c;
-	size_t w[NCOLS] = { 9, 7, 1, 10, 10, 7, 6, 16, 7 };
+	size_t w[NCOLS] = { 9, 7, 1, 10, 10, 7, 6, 7, 16, 7 };
+	bool untimed = false;
+	const char *splits = "";
 	size_t *idx = view_bench_order(sel, fastest_first);
 	const char **txt = bt_xcalloc((n + 1) * NCOLS, sizeof(char *));
 	const char *harness = n ? bt_selection_bench(sel, 0)->harness : "";
@@ -104,16 +107,24 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 		t[5] = b->has_window ? bt_strpool_addf(&v->pool, "%llu",
 		    (unsigned long long)b->samples) : "?";
 		t[6] = b->has_window ? bt_strpool_addf(&v->pool, "%.1f%%", b->percent) : "";
-		t[7] = sm && sm->nfuncs ? view_cut(v, bt_strpool_addf(&v->pool, "%s %.0f%%",
+		t[UNTIMED] = b->untimed_samples ? bt_strpool_addf(&v->pool, "%llu",
+		    (unsigned long long)b->untimed_samples) : "";
+		untimed |= b->untimed_samples > 0;
+		t[8] = sm && sm->nfuncs ? view_cut(v, bt_strpool_addf(&v->pool, "%s %.0f%%",
 		    view_name(v, sm->funcs[0].name, o), sm->funcs[0].percent),
 		    HOT_MAX_COLS) : "";
-		t[8] = b->error ? b->error : sm && sm->worst ? sm->worst->check : "";
+		t[9] = b->error ? b->error : sm && sm->worst ? sm->worst->check : "";
+		if (b->has_window && b->split != NULL && strstr(splits, b->split) == NULL)
+			splits = splits[0] ? bt_strpool_addf(&v->pool, "%s, %s", splits,
+			    b->split) : b->split;
 		for (c = 0; c < NCOLS; c++)
 			w[c] = BT_MAX(w[c], view_ncols(t[c]));
 	}
 	if (o->compact) {	/* no ± and no iterations on a narrow screen */
 		w[2] = w[4] = 0;
 	}
+	if (!untimed)
+		w[UNTIMED] = 0;
 	for (i = 0; i < n; i++) {
 		const struct bt_bench *b = bt_selection_bench(sel, idx[i]);
 		const struct bt_bench_summary *sm = bt_selection_bench_summary(sel, idx[i]);
@@ -138,7 +149,7 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 			if (w[c])
 				view_add_cell(v, cell(v, t[c], w, c),
 				    c == 0 ? BT_STYLE_TITLE : c == 1 || c == 3 ?
-				    BT_STYLE_HOT : c == 8 ? st : BT_STYLE_NORMAL);
+				    BT_STYLE_HOT : c == 9 ? st : BT_STYLE_NORMAL);
 	}
 	if (n) {
 		struct bt_row *r = view_add_row(v, BT_ROW_BENCH);
@@ -172,8 +183,8 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 	if (bt_selection_bench_note(sel)[0])
 		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_selection_bench_note(sel)));
 	view_seal(v);
-	v->title = bt_strpool_addf(&v->pool, "benchmarks: %zu (%s)%s", n, harness,
-	    fastest_first ? ", fastest first" : "");
+	v->title = bt_strpool_addf(&v->pool, "benchmarks: %zu (%s%s%s)%s", n, harness,
+	    splits[0] ? ", split: " : "", splits, fastest_first ? ", fastest first" : "");
 	free(idx);
 	free(txt);
 	return v;

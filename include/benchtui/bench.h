@@ -48,8 +48,15 @@ struct bt_selection;
  * @by_chain: its samples are those whose call chain passes through its
  *            own code (its entry frame), else those of its window
  * @t_from, @t_to: its window, seconds from the first sample
- * @samples: its samples in the selection's event
+ * @samples: its samples in the selection's event: with probes, those
+ *           of its measured phase only
  * @percent: of all samples of that event
+ * @split: how its samples were found: "probe" (the harness's own timer,
+ *         from probes on its code), "chain" (its entry frame), "window"
+ *         (the time between its output lines)
+ * @untimed_samples: with probes, its samples while its timer was off
+ *                   (set-up, StopTimer, the harness between runs,
+ *                   criterion's warm-up); 0 otherwise
  */
 struct bt_bench {
 	size_t index;
@@ -70,7 +77,30 @@ struct bt_bench {
 	double t_from, t_to;
 	uint64_t samples;
 	double percent;
+	const char *split;
+	uint64_t untimed_samples;
 };
+
+/**
+ * struct bt_bench_run - one result line a benchmark's row holds (a
+ * repetition, an aggregate such as GB's _mean, the one line of most)
+ * @line: its line in the output, from 1
+ * @name: as printed, with an aggregate's suffix ("BM_sum/8_mean")
+ * @aggregate: "mean", "median", "stddev", "cv"..., NULL for a run
+ * @time_text, @iterations_text: as printed, NULL when none
+ * @error: the harness's error for it, NULL when none
+ */
+struct bt_bench_run {
+	size_t line;
+	const char *name;
+	const char *aggregate;
+	const char *time_text, *iterations_text;
+	const char *error;
+};
+
+/* Benchmark b's result lines in the order printed (*runs valid with the session). */
+BT_API size_t bt_selection_bench_runs(const struct bt_selection *sel, size_t b,
+				      const struct bt_bench_run **runs);
 
 /*
  * The benchmarks, the same in every selection of a session (made with its

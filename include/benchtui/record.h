@@ -63,6 +63,9 @@ BT_API int bt_callgraph_parse(const char *arg, enum bt_callgraph *mode,
  * @jit_copy_dir: NULL, or hold the command at its exit (ptrace) and copy
  *                the code its perf map names into DIR/copy-PID.dump
  *                (docs/jit.md "Code copied at exit")
+ * @no_probes: no uprobes on the harness's phase functions (by default a
+ *             Google Benchmark, go test or criterion program gets them:
+ *             docs/benchmarks.md "Phases from probes")
  */
 struct bt_record_opts {
 	char *const *argv;
@@ -77,6 +80,7 @@ struct bt_record_opts {
 	enum bt_callgraph callgraph;
 	unsigned stack_size;
 	const char *jit_copy_dir;
+	bool no_probes;
 };
 
 /**

@@ -1,0 +1,279 @@
+/*
+ * Each benchmark's measured phases from the harness's probes (recorded by
+ * core/record/probes.c; docs/benchmarks.md "Phases from probes"): when
+ * the harness's own timer ran, on the samples' clock, grouped into one
+ * group per benchmark the harness reported, in the order it reported
+ * them:
+ *
+ * - Google Benchmark: the timer runs from ResumeTiming to PauseTiming
+ *   (StartKeepRunning and FinishKeepRunning call them); a reporter's
+ *   ReportRuns ends a benchmark (the second reporter of --benchmark_out
+ *   reports the same runs: a report with no run since the last is not
+ *   another benchmark).
+ * - go test: StartTimer(b) to the next StopTimer (timers nest: a parent's
+ *   runs around its sub-benchmarks'); each launch(b) is one result line,
+ *   and its group holds every run of that b (the b.N = 1 trial too).
+ * - criterion: analysis::common is one benchmark; Routine::sample its
+ *   measurement, from the end of its warm_up.
+ *
+ * Between its first run's start and its last run's end, the time a
+ * benchmark's timer is off is its untimed part (set-up, StopTimer,
+ * runtime.GC() before each Go run, criterion's warm-up; criterion's
+ * analysis after the measurement).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/bench-int.h"
+#include "session/session-int.h"
+
+/* A new group, its span from t. */
+static struct bench_phases *
+new_group(struct bench_phase_set *ps, uint64_t t)
+{
+	struct bench_phases g;
+
+	memset(&g, 0, sizeof(g));
+	g.span_lo = g.span_hi = t;
+	BT_VEC_PUSH(ps->groups, g);
+	return &ps->groups.v[ps->groups.n - 1];
+}
+
+static void
+add_interval(struct bench_phases *g, uint64_t lo, uint64_t hi)
+{
+	if (hi <= lo)
+		return;
+	/* the runs come in time order, but threads overlap: merge */
+	if (g->meas.n && g->meas.v[g->meas.n - 1] >= lo) {
+		if (hi > g->meas.v[g->meas.n - 1])
+			g->meas.v[g->meas.n - 1] = hi;
+	} else {
+		BT_VEC_PUSH(g->meas, lo);
+		BT_VEC_PUSH(g->meas, hi);
+	}
+	if (hi > g->span_hi)
+		g->span_hi = hi;
+}
+
+/* Per thread, since when its timer runs (0: off). */
+struct on_since {
+	BT_VEC(uint64_t) tid_on;	/* pairs: tid, time */
+};
+
+static uint64_t *
+on_of(struct on_since *o, uint32_t tid)
+{
+	size_t i;
+
+	for (i = 0; i < o->tid_on.n; i += 2)
+		if (o->tid_on.v[i] == tid)
+			return &o->tid_on.v[i + 1];
+	BT_VEC_PUSH(o->tid_on, tid);
+	BT_VEC_PUSH(o->tid_on, 0);
+	return &o->tid_on.v[o->tid_on.n - 1];
+}
+
+static void
+gbench_groups(const struct bt_meta *m, struct bench_phase_set *ps)
+{
+	struct on_since on = { { NULL, 0, 0 } };
+	struct bench_phases *g = NULL;
+	size_t i;
+
+	for (i = 0; i < m->nhits; i++) {
+		const struct bt_probe_hit *h = &m->hits[i];
+		uint64_t *since;
+
+		switch (h->role) {
+		case BT_PROBE_GB_START:
+			if (g == NULL)
+				g = new_group(ps, h->time);
+			g->nruns++;
+			break;
+		case BT_PROBE_GB_RESUME:
+			*on_of(&on, h->tid) = h->time;
+			break;
+		case BT_PROBE_GB_PAUSE:
+			since = on_of(&on, h->tid);
+			if (g != NULL && *since)
+				add_interval(g, *since, h->time);
+			*since = 0;
+			break;
+		case BT_PROBE_GB_FINISH:
+			if (g != NULL && h->time > g->span_hi)
+				g->span_hi = h->time;
+			break;
+		case BT_PROBE_GB_REPORT:
+			g = NULL;	/* a report with no run since: the same one */
+			break;
+		}
+	}
+	BT_VEC_FREE(on.tid_on);
+}
+
+struct go_timer {
+	uint64_t b, since;
+	size_t group;
+};
+
+struct go_timers {
+	struct go_timer *v;
+	size_t n, alloc;
+};
+
+/*
+ * b's group: its open one, else a new one. A launched b's group is open
+ * while its runs follow one another; a b whose group was launched
+ * before another's run is a new B at the same address (the old one
+ * collected).
+ */
+static size_t
+go_group(struct bench_phase_set *ps, struct go_timers *bs, uint64_t b,
+	 uint64_t t, uint64_t last_b)
+{
+	size_t i;
+
+	for (i = bs->n; i-- > 0;)
+		if (bs->v[i].b == b) {
+			const struct bench_phases *g = &ps->groups.v[bs->v[i].group];
+			if (!g->launched || b == last_b)
+				return bs->v[i].group;
+			break;
+		}
+	new_group(ps, t);
+	{
+		struct go_timer gt = { b, 0, ps->groups.n - 1 };
+		BT_VEC_PUSH(*bs, gt);
+	}
+	return ps->groups.n - 1;
+}
+
+static void
+go_groups(const struct bt_meta *m, struct bench_phase_set *ps)
+{
+	struct go_timers bs = { NULL, 0, 0 };
+	BT_VEC(size_t) stack = { NULL, 0, 0 };	/* timers on, innermost last (into bs) */
+	size_t i, k;
+	uint64_t last_b = 0;	/* the b of the last runN or launch */
+
+	for (i = 0; i < m->nhits; i++) {
+		const struct bt_probe_hit *h = &m->hits[i];
+		size_t gi;
+
+		switch (h->role) {
+		case BT_PROBE_GO_RUNN:
+			go_group(ps, &bs, h->arg, h->time, last_b);
+			last_b = h->arg;
+			break;
+		case BT_PROBE_GO_LAUNCH:
+			gi = go_group(ps, &bs, h->arg, h->time, last_b);
+			if (!ps->groups.v[gi].launched) {
+				ps->groups.v[gi].launched = true;
+				ps->groups.v[gi].order = ps->nlaunched++;
+			}
+			last_b = h->arg;
+			break;
+		case BT_PROBE_GO_START:
+			gi = go_group(ps, &bs, h->arg, h->time, last_b);
+			for (k = 0; k < bs.n && bs.v[k].group != gi; k++)
+				;
+			if (k < bs.n && bs.v[k].since == 0) {
+				bs.v[k].since = h->time;
+				BT_VEC_PUSH(stack, k);
+			}
+			break;
+		case BT_PROBE_GO_STOP:
+			if (stack.n == 0)
+				break;
+			k = stack.v[--stack.n];
+			add_interval(&ps->groups.v[bs.v[k].group], bs.v[k].since, h->time);
+			ps->groups.v[bs.v[k].group].nruns++;
+			bs.v[k].since = 0;
+			break;
+		}
+	}
+	BT_VEC_FREE(bs);
+	BT_VEC_FREE(stack);
+}
+
+static void
+criterion_groups(const struct bt_meta *m, struct bench_phase_set *ps)
+{
+	struct bench_phases *g = NULL;
+	uint64_t from = 0;
+	size_t i;
+
+	for (i = 0; i < m->nhits; i++) {
+		const struct bt_probe_hit *h = &m->hits[i];
+
+		switch (h->role) {
+		case BT_PROBE_CRIT_COMMON:
+			g = new_group(ps, h->time);
+			break;
+		case BT_PROBE_CRIT_SAMPLE:
+		case BT_PROBE_CRIT_WARMUP_END:
+			from = h->time;
+			break;
+		case BT_PROBE_CRIT_SAMPLE_END:
+			if (g != NULL && from) {
+				add_interval(g, from, h->time);
+				g->nruns++;
+			}
+			from = 0;
+			break;
+		case BT_PROBE_CRIT_COMMON_END:
+			if (g != NULL && h->time > g->span_hi)
+				g->span_hi = h->time;
+			g = NULL;
+			break;
+		}
+	}
+}
+
+void
+bench_phases_read(const struct bt_meta *m, struct bench_phase_set *ps)
+{
+	bool roles[BT_PROBE_NROLES] = { false };
+	size_t i, k;
+
+	memset(ps, 0, sizeof(*ps));
+	for (i = 0; i < m->nhits; i++)
+		if (m->hits[i].role < BT_PROBE_NROLES)
+			roles[m->hits[i].role] = true;
+	if (roles[BT_PROBE_GB_START]) {
+		ps->harness = BT_HARNESS_GBENCH;
+		gbench_groups(m, ps);
+	} else if (roles[BT_PROBE_GO_LAUNCH]) {
+		ps->harness = BT_HARNESS_GO;
+		go_groups(m, ps);
+		/* the results are the launched groups, in launch order */
+		for (i = 0, k = 0; i < ps->groups.n; i++)
+			if (ps->groups.v[i].launched) {
+				struct bench_phases g = ps->groups.v[i];
+				ps->groups.v[i] = ps->groups.v[k];
+				ps->groups.v[k++] = g;
+			} else
+				BT_VEC_FREE(ps->groups.v[i].meas);
+		ps->groups.n = k;
+	} else if (roles[BT_PROBE_CRIT_COMMON]) {
+		ps->harness = BT_HARNESS_CRITERION;
+		criterion_groups(m, ps);
+	}
+	for (i = 0, k = 0; i < ps->groups.n; i++)	/* groups that measured */
+		if (ps->groups.v[i].meas.n)
+			ps->groups.v[k++] = ps->groups.v[i];
+		else
+			BT_VEC_FREE(ps->groups.v[i].meas);
+	ps->groups.n = k;
+}
+
+void
+bench_phases_release(struct bench_phase_set *ps)
+{
+	size_t i;
+
+	for (i = 0; i < ps->groups.n; i++)
+		BT_VEC_FREE(ps->groups.v[i].meas);
+	BT_VEC_FREE(ps->groups);
+}
