@@ -230,6 +230,28 @@ else
 		[ "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["benchmarks"]))' "$TMP/gbrep.json")" = 2 ] &&
 		ok "GB --benchmark_repetitions=3: 2 benchmarks holding all $nres printed lines ($(tr '\n' ';' <"$TMP/msg"))" ||
 		fail "GB repetitions: $(tr '\n' ';' <"$TMP/msg")"
+	# one name printed twice: two benchmarks registered under it, apart by
+	# their reports; a benchmark on one and on two threads
+	if g++ -O2 -g -fno-omit-frame-pointer -o "$HB/gbdup" "$TOP/tests/fixtures/gbdup.cc" \
+		-lbenchmark -lpthread 2>"$TMP/msg"; then
+		"$BT" -q -o "$TMP/gbdup.data" --export "$TMP/gbdup.json" --format json --top 0 \
+			"$HB/gbdup" --benchmark_min_time=0.1 >"$TMP/gbdup.out" 2>&1
+		python3 - "$TMP/gbdup.json" >"$TMP/msg" <<'PY' &&
+import json, sys
+b = json.load(open(sys.argv[1]))["benchmarks"]
+hot = lambda x: x["functions"][0]["name"].split("(")[0] if x["functions"] else None
+print("; ".join("%s: %s, %s, hottest %s" % (x["name"], x.get("split"), x.get("samples"), hot(x)) for x in b))
+same = [x for x in b if x["name"] == "BM_same"]
+ok = len(b) == 4 and all(x.get("split") == "probe" for x in b) and \
+     sorted(hot(x) for x in same) == ["work_a", "work_b"] and \
+     all(x["results"] == 1 for x in b)
+sys.exit(0 if ok else 1)
+PY
+			ok "GB: one name printed twice is two benchmarks, each its own code ($(cat "$TMP/msg"))" ||
+			fail "GB: duplicate names: $(cat "$TMP/msg")"
+	else
+		fail "cannot build tests/fixtures/gbdup.cc: $(head -3 "$TMP/msg")"
+	fi
 	# the split against each benchmark run alone
 	for name in BM_sum/8 'BM_tmpl<double>' BM_counters VecFixture/Sum BM_memcpy_trap; do
 		re=$(printf '%s' "$name" | sed 's/[][*^$.]/\\&/g')

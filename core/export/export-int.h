@@ -25,6 +25,7 @@ struct export_bench {
 	struct bt_view *funcs, *findings, *annotation;
 	const struct bt_bench_run *runs;	/* its result lines */
 	size_t nruns;
+	uint64_t *run_samples;		/* per line, UINT64_MAX: not known */
 	uint64_t other_samples;		/* of its functions not in funcs */
 	size_t other_funcs;
 };

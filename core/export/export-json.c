@@ -289,6 +289,8 @@ bench(struct bt_jw *w, const struct export_bench *e)
 			bt_jw_str(w, "iterations_text", r->iterations_text);
 		if (r->error != NULL)
 			bt_jw_str(w, "error", r->error);
+		if (e->run_samples != NULL && e->run_samples[i] != UINT64_MAX)
+			bt_jw_u64(w, "samples", e->run_samples[i]);
 		bt_jw_end(w);
 	}
 	bt_jw_end(w);

@@ -65,6 +65,7 @@ bench_parts_free(struct export_bench *eb, size_t n, struct bt_view *table)
 		bt_view_free(eb[i].funcs);
 		bt_view_free(eb[i].findings);
 		bt_view_free(eb[i].annotation);
+		free(eb[i].run_samples);
 	}
 	free(eb);
 	bt_view_free(table);
@@ -123,6 +124,10 @@ bench_parts(struct bt_selection *sel, const struct bt_export_opts *o,
 			continue;
 		e->b = bt_selection_bench(sel, r->func);
 		e->nruns = bt_selection_bench_runs(sel, r->func, &e->runs);
+		e->run_samples = bt_xcalloc(e->nruns + 1, sizeof(uint64_t));
+		for (f = 0; f < e->nruns; f++)
+			if (!bt_selection_bench_run_samples(sel, r->func, f, &e->run_samples[f]))
+				e->run_samples[f] = UINT64_MAX;
 		k++;
 		if (!e->b->has_window)
 			continue;

@@ -172,48 +172,113 @@ timer_chain(struct bt_session *s, uint32_t id, signed char *cache)
 	return false;
 }
 
+/* A window of count_probed: whose, which result line's (-1 none), untimed. */
+struct cell {
+	size_t bench;
+	long run;
+	bool untimed;
+};
+
+struct cells {
+	struct cell *v;
+	size_t n, alloc;
+};
+
+static void
+add_window(struct bench_pairs *w, struct cells *owner, uint64_t lo, uint64_t hi,
+	   size_t bench, long run, bool untimed)
+{
+	struct cell c = { bench, run, untimed };
+
+	BT_VEC_PUSH(*w, lo);
+	BT_VEC_PUSH(*w, hi);
+	BT_VEC_PUSH(*owner, c);
+}
+
+/* The result line of b whose run holds time t, -1 none. */
+static long
+run_of(const struct bench *b, uint64_t t)
+{
+	size_t j;
+
+	for (j = 0; j < b->rref.n; j++)
+		if (b->rref.v[j].has && b->rref.v[j].lo <= t && t < b->rref.v[j].hi)
+			return (long)j;
+	return -1;
+}
+
+/* Benchmark i's measured intervals and the gaps between them (untimed), from at. */
+static uint64_t
+bench_windows(const struct bench *b, size_t i, uint64_t at, struct bench_pairs *w,
+	      struct cells *owner)
+{
+	const struct bench_phases *ph = bench_ph(b);
+	size_t k;
+
+	at = BT_MAX(ph->span_lo, at);
+	for (k = 0; k < ph->meas.n; k += 2) {
+		uint64_t lo = BT_MAX(ph->meas.v[k], at), hi = ph->meas.v[k + 1];
+		if (lo > at)
+			add_window(w, owner, at, lo, i, -1, true);
+		if (hi > lo) {
+			add_window(w, owner, lo, hi, i, run_of(b, lo), false);
+			at = hi;
+		}
+	}
+	if (ph->span_hi + 1 > at) {
+		add_window(w, owner, at, ph->span_hi + 1, i, -1, true);
+		at = ph->span_hi + 1;
+	}
+	return at;
+}
+
+/* Samples (by chain) in a measured window but under the timer's code: untimed. */
+static void
+untime_timer_chains(struct bt_session *s, struct bt_bench_counts *c,
+		    const struct cells *owner, struct bt_hist *chains)
+{
+	struct bt_hist_entry *ch;
+	size_t nc = bt_hist_take(chains, &ch), nl = bt_chains_nlocs(s->p), k;
+	signed char *cache = bt_xmalloc(nl + 1);
+
+	memset(cache, 0xff, nl + 1);
+	for (k = 0; k < nc; k++) {
+		size_t g = ch[k].group;
+		const struct cell *o;
+		if (g == 0 || g > owner->n || (o = &owner->v[g - 1])->untimed ||
+		    !timer_chain(s, (uint32_t)ch[k].off, cache))
+			continue;
+		c->v[o->bench].samples -= BT_MIN(c->v[o->bench].samples, ch[k].samples);
+		c->v[o->bench].untimed_samples += ch[k].samples;
+		if (o->run >= 0)
+			c->run_samples[o->bench][o->run] -=
+			    BT_MIN(c->run_samples[o->bench][o->run], ch[k].samples);
+	}
+	free(cache);
+	free(ch);
+}
+
 /*
- * With the harness's probes: each benchmark's measured intervals and the
- * gaps between them (its untimed part), as windows of one scan; window
- * 2k + 1 of a benchmark is untimed.
+ * With the harness's probes: each benchmark's measured intervals (each
+ * result line's part apart) and the gaps between them (its untimed part),
+ * as the windows of one scan.
  */
 static void
 count_probed(struct bt_session *s, struct bt_benches *bs, int attr,
 	     struct bt_bench_counts *c)
 {
-	BT_VEC(uint64_t) w = { NULL, 0, 0 };
-	BT_VEC(size_t) owner = { NULL, 0, 0 };	/* 2 * bench + untimed */
+	struct bench_pairs w = { NULL, 0, 0 };
+	struct cells owner = { NULL, 0, 0 };
 	struct bt_hist_entry *e = NULL;
 	struct bt_scan sc;
 	size_t i, k, n = 0;
-	uint64_t total = 0;
+	uint64_t total = 0, at = 0;
 
+	c->run_samples = bt_xcalloc(bs->v.n + 1, sizeof(*c->run_samples));
 	for (i = 0; i < bs->v.n; i++) {
-		const struct bench_phases *ph = bs->v.v[i].ph;
-		uint64_t at;
-
-		if (ph == NULL)
-			continue;
-		at = BT_MAX(ph->span_lo, w.n ? w.v[w.n - 1] : 0);
-		for (k = 0; k < ph->meas.n; k += 2) {
-			uint64_t lo = BT_MAX(ph->meas.v[k], at), hi = ph->meas.v[k + 1];
-			if (lo > at) {	/* the gap before: untimed */
-				BT_VEC_PUSH(w, at);
-				BT_VEC_PUSH(w, lo);
-				BT_VEC_PUSH(owner, 2 * i + 1);
-			}
-			if (hi > lo) {
-				BT_VEC_PUSH(w, lo);
-				BT_VEC_PUSH(w, hi);
-				BT_VEC_PUSH(owner, 2 * i);
-				at = hi;
-			}
-		}
-		if (ph->span_hi + 1 > at) {
-			BT_VEC_PUSH(w, at);
-			BT_VEC_PUSH(w, ph->span_hi + 1);
-			BT_VEC_PUSH(owner, 2 * i + 1);
-		}
+		c->run_samples[i] = bt_xcalloc(bs->v.v[i].runs.n + 1, sizeof(uint64_t));
+		if (bench_ph(&bs->v.v[i]) != NULL)
+			at = bench_windows(&bs->v.v[i], i, at, &w, &owner);
 	}
 	memset(&sc, 0, sizeof(sc));
 	sc.attr = attr;
@@ -224,39 +289,27 @@ count_probed(struct bt_session *s, struct bt_benches *bs, int attr,
 	sc.nwindows = w.n / 2;
 	if (s->p->chains != NULL)
 		sc.chains = bt_hist_new();
-	if (bt_profile_scan(s->p, &sc, &e, &n, NULL) == 0)
+	if (bt_profile_scan(s->p, &sc, &e, &n, NULL) == 0) {
 		for (k = 0; k < n; k++) {
-			size_t o;
+			const struct cell *o;
 			total += e[k].samples;
 			if (e[k].group == 0 || e[k].group > owner.n) {
 				c->outside += e[k].samples;
 				continue;
 			}
-			o = owner.v[e[k].group - 1];
-			if (o & 1)
-				c->v[o / 2].untimed_samples += e[k].samples;
-			else
-				c->v[o / 2].samples += e[k].samples;
-		}
-	if (sc.chains != NULL) {
-		/* in a measured window, under the timer's code: untimed */
-		struct bt_hist_entry *ch;
-		size_t nc = bt_hist_take(sc.chains, &ch), nl = bt_chains_nlocs(s->p);
-		signed char *cache = bt_xmalloc(nl + 1);
-
-		memset(cache, 0xff, nl + 1);
-		for (k = 0; k < nc; k++) {
-			size_t g = ch[k].group, o;
-			if (g == 0 || g > owner.n || ((o = owner.v[g - 1]) & 1) ||
-			    !timer_chain(s, (uint32_t)ch[k].off, cache))
+			o = &owner.v[e[k].group - 1];
+			if (o->untimed) {
+				c->v[o->bench].untimed_samples += e[k].samples;
 				continue;
-			c->v[o / 2].samples -= BT_MIN(c->v[o / 2].samples, ch[k].samples);
-			c->v[o / 2].untimed_samples += ch[k].samples;
+			}
+			c->v[o->bench].samples += e[k].samples;
+			if (o->run >= 0)
+				c->run_samples[o->bench][o->run] += e[k].samples;
 		}
-		free(cache);
-		free(ch);
-		bt_hist_free(sc.chains);
+		if (sc.chains != NULL)
+			untime_timer_chains(s, c, &owner, sc.chains);
 	}
+	bt_hist_free(sc.chains);
 	for (i = 0; i < bs->v.n; i++)
 		c->v[i].percent = total ?
 		    100.0 * (double)c->v[i].samples / (double)total : 0;
@@ -280,6 +333,7 @@ count_samples(struct bt_session *s, struct bt_benches *bs, int attr)
 	size_t *owner, nw = 0, n = 0, i, total = 0;
 	bool *chained, any_chained = false;
 
+	c->nbench = bs->v.n;
 	chained = c->chained = bt_xcalloc(bs->v.n + 1, sizeof(*chained));
 	c->v = bt_xcalloc(bs->v.n + 1, sizeof(*c->v));
 	for (i = 0; i < bs->v.n; i++) {
@@ -351,8 +405,13 @@ count_samples(struct bt_session *s, struct bt_benches *bs, int attr)
 void
 bench_counts_free(struct bt_bench_counts *c)
 {
+	size_t i;
+
 	if (c == NULL)
 		return;
+	for (i = 0; c->run_samples != NULL && i < c->nbench; i++)
+		free(c->run_samples[i]);
+	free(c->run_samples);
 	free(c->v);
 	free(c->chained);
 	free(c);
@@ -424,9 +483,9 @@ bench_scan(struct bt_selection *sel, struct bt_scan *sc)
 		sc->t_hi = BT_MIN(sc->t_hi, b->hi);
 		if (sc->t_hi < sc->t_lo)
 			sc->t_hi = sc->t_lo;
-		if (b->ph != NULL) {	/* only while its timer ran */
-			sc->keep = b->ph->meas.v;
-			sc->nkeep = b->ph->meas.n / 2;
+		if (bench_ph(b) != NULL) {	/* only while its timer ran */
+			sc->keep = bench_ph(b)->meas.v;
+			sc->nkeep = bench_ph(b)->meas.n / 2;
 		}
 	}
 	sel->win_from = sc->t_lo > p->first_time ?
@@ -468,7 +527,7 @@ bench_focus(struct bt_selection *sel, bt_frame_match_fn *match, void **arg,
 	long bi = sel->o.bench;
 
 	if (bi >= 0 && sel->s->benches != NULL && (size_t)bi < sel->s->benches->v.n &&
-	    sel->s->benches->v.v[bi].ph != NULL) {
+	    bench_ph(&sel->s->benches->v.v[bi]) != NULL) {
 		/* its timer's phases, but not the harness's timer code in them */
 		*match = match_timer;
 		*arg = NULL;
@@ -512,6 +571,21 @@ bt_selection_bench(const struct bt_selection *sel, size_t i)
 	if (sel->counts == NULL || i >= sel->s->benches->v.n)
 		return NULL;
 	return &sel->counts->v[i];
+}
+
+bool
+bt_selection_bench_run_samples(const struct bt_selection *sel, size_t b, size_t r,
+			       uint64_t *samples)
+{
+	const struct bt_bench_counts *c = sel->counts;
+	const struct bt_benches *bs = sel->s->benches;
+
+	*samples = 0;
+	if (c == NULL || c->run_samples == NULL || b >= c->nbench ||
+	    r >= bs->v.v[b].rref.n || !bs->v.v[b].rref.v[r].has)
+		return false;
+	*samples = c->run_samples[b][r];
+	return true;
 }
 
 uint64_t
@@ -572,9 +646,9 @@ bt_selection_bench_slices(const struct bt_selection *sel, size_t nbins, uint64_t
 		/* its window's samples, by slice of the whole run */
 		sc.t_lo = b->lo;
 		sc.t_hi = b->hi;
-		if (b->ph != NULL) {
-			sc.keep = b->ph->meas.v;
-			sc.nkeep = b->ph->meas.n / 2;
+		if (bench_ph(b) != NULL) {
+			sc.keep = bench_ph(b)->meas.v;
+			sc.nkeep = bench_ph(b)->meas.n / 2;
 		}
 		if (bt_profile_scan(s->p, &sc, &e, &n, NULL) < 0)
 			return false;

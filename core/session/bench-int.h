@@ -13,6 +13,12 @@ struct bt_session;
 struct bt_bench_result;
 struct bt_meta;
 
+/* Pairs [lo, hi) of times, sorted and disjoint once normalized. */
+struct bench_pairs {
+	uint64_t *v;
+	size_t n, alloc;
+};
+
 /**
  * struct bench_phases - one benchmark's phases from the harness's probes
  * @span_lo, @span_hi: from its first run's start to its last run's end
@@ -22,10 +28,23 @@ struct bt_meta;
  */
 struct bench_phases {
 	uint64_t span_lo, span_hi;
-	BT_VEC(uint64_t) meas;
+	struct bench_pairs meas;
 	size_t nruns;
 	bool launched;
 	size_t order;
+	struct bench_pairs reps;	/* GB: every run's span (threads' merged) */
+	uint64_t reported;	/* GB: when its report began (0: unknown) */
+};
+
+/*
+ * Which part of a probed benchmark's phases a result line measured: the
+ * group it was printed for, all of it (Go, criterion: one line a group)
+ * or, for a GB repetition, [lo, hi) (its run); none for an aggregate.
+ */
+struct bench_runref {
+	size_t group;
+	uint64_t lo, hi;
+	bool has;
 };
 
 struct bench_phase_set {
@@ -37,15 +56,30 @@ struct bench_phase_set {
 /* phases.c: the groups of the recording's probe hits (none: no groups). */
 void bench_phases_read(const struct bt_meta *m, struct bench_phase_set *ps);
 void bench_phases_release(struct bench_phase_set *ps);
+struct bench;
+struct bt_benches;
+/* A result line of group g in benchmark b (its last run line): b's span grows. */
+void bench_probe_add(struct bt_benches *bs, struct bench *b, size_t g);
+/* Every benchmark's phases together, each result line's part of them. */
+void bench_probe_finish(struct bt_benches *bs);
 
 struct bench {
 	struct bt_bench pub;
 	uint64_t lo, hi;		/* window in the recording's clock: [lo, hi) */
 	const struct bt_bench_result *shown;	/* the result whose time is shown */
 	bool at_end;			/* printed with the others at the end: no window */
-	const struct bench_phases *ph;	/* its measured phases (probes), NULL none */
 	BT_VEC(struct bt_bench_run) runs;	/* its result lines */
+	BT_VEC(size_t) groups;		/* probed: its groups in the phase set */
+	BT_VEC(struct bench_runref) rref;	/* probed: per result line */
+	struct bench_phases all;	/* probed: its groups' phases together */
 };
+
+/* A probed benchmark's phases, NULL when its samples are not told by probes. */
+static inline const struct bench_phases *
+bench_ph(const struct bench *b)
+{
+	return b->groups.n ? &b->all : NULL;
+}
 
 /* A benchmark, for bt_callgraph_focus's matcher. */
 struct bench_match {
@@ -63,6 +97,8 @@ struct bt_bench_counts {
 	struct bt_bench *v;	/* untimed_samples too */
 	bool *chained;
 	uint64_t outside;
+	uint64_t **run_samples;	/* probed: per benchmark, per result line */
+	size_t nbench;
 };
 
 struct bt_benches {

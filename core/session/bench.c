@@ -163,16 +163,39 @@ is_agg(const struct bt_bench_result *r, const char *name)
  * aggregates together: consecutive lines of one name are one group. False
  * when the counts disagree (then the split falls back, and says so).
  */
+/*
+ * The report before GB's result r was read: the last group reported
+ * before its line was complete.
+ */
+static long
+reported_before(const struct bench_phase_set *ps, const struct bt_bench_result *r)
+{
+	uint64_t t = to_ns(r->t_end);
+	long g = -1;
+	size_t i;
+
+	for (i = 0; i < ps->groups.n && ps->groups.v[i].reported <= t; i++)
+		g = (long)i;
+	return g;
+}
+
+/*
+ * Number the groups of the result lines in *batch, the last one's into
+ * *last: a new group at every line (Go, criterion), or for GB at each new
+ * name, and (by_time) where a line was read after another report than the
+ * line before it (two benchmarks registered under one name).
+ */
 static bool
-match_groups(struct bt_benches *bs, long *batch, size_t n)
+number_groups(struct bt_benches *bs, long *batch, size_t n, bool by_time, long *last)
 {
 	const struct bench_phase_set *ps = &bs->phases;
 	const struct bt_bench_result *prev = NULL;
-	long k = -1;
+	long k = -1, tprev = -1;
 	size_t i;
 
 	for (i = 0; i < n; i++) {
 		const struct bt_bench_result *r = bt_harness_result(bs->parser, i);
+		long t = by_time ? reported_before(ps, r) : -1;
 
 		batch[i] = -1;
 		if (r->harness != ps->harness)
@@ -181,12 +204,28 @@ match_groups(struct bt_benches *bs, long *batch, size_t n)
 		    !r->time.text)
 			continue;
 		if (ps->harness != BT_HARNESS_GBENCH || prev == NULL ||
-		    key_len(r) != key_len(prev) ||
+		    key_len(r) != key_len(prev) || t > tprev ||
 		    memcmp(r->name, prev->name, key_len(r)) != 0)
 			k++;
 		batch[i] = k;
 		prev = r;
+		tprev = t;
 	}
+	*last = k;
+	return true;
+}
+
+static bool
+match_groups(struct bt_benches *bs, long *batch, size_t n)
+{
+	const struct bench_phase_set *ps = &bs->phases;
+	long k;
+
+	if (!number_groups(bs, batch, n, false, &k))
+		return false;
+	if ((size_t)(k + 1) != ps->groups.n && ps->harness == BT_HARNESS_GBENCH &&
+	    !number_groups(bs, batch, n, true, &k))
+		return false;
 	if ((size_t)(k + 1) != ps->groups.n) {
 		bs->note = bt_strpool_addf(&bs->pool, "the harness's probes saw %zu "
 		    "benchmarks where it printed %ld: split by output times instead",
@@ -194,6 +233,28 @@ match_groups(struct bt_benches *bs, long *batch, size_t n)
 		return false;
 	}
 	return true;
+}
+
+/*
+ * The benchmark result i of a probed run joins: the one before when it
+ * has its name (GB: and it is of the same report, so that two benchmarks
+ * registered under one name stay apart; Go -count repeats a benchmark
+ * one run after another), else a new one (NULL).
+ */
+static struct bench *
+probe_bench(struct bt_benches *bs, const long *batch, size_t i,
+	    const struct bt_bench_result *r)
+{
+	struct bench *last = bs->v.n ? &bs->v.v[bs->v.n - 1] : NULL;
+	size_t kl = key_len(r);
+
+	if (last == NULL || strlen(last->pub.name) != kl ||
+	    memcmp(last->pub.name, r->name, kl) != 0)
+		return NULL;
+	if (bs->phases.harness == BT_HARNESS_GBENCH &&
+	    last->groups.v[last->groups.n - 1] != (size_t)batch[i])
+		return NULL;
+	return last;
 }
 
 static void
@@ -213,7 +274,7 @@ build(struct bt_session *s, struct bt_benches *bs)
 		if (bs->probed && batch[i] < 0)
 			continue;
 		if (bs->probed)
-			b = (size_t)batch[i] < bs->v.n ? &bs->v.v[batch[i]] : NULL;
+			b = probe_bench(bs, batch, i, r);
 		else
 			b = find_key(bs, r->name, kl);
 
@@ -245,13 +306,9 @@ build(struct bt_session *s, struct bt_benches *bs)
 			BT_VEC_PUSH(b->runs, run);
 		}
 		if (bs->probed) {
-			b->ph = &bs->phases.groups.v[batch[i]];
-			lo = b->ph->span_lo;
-			hi = b->ph->span_hi + 1;
-			if (b->pub.nresults == 1) {
-				b->lo = lo;
-				b->hi = hi;
-			}
+			bench_probe_add(bs, b, (size_t)batch[i]);
+			lo = b->lo;
+			hi = b->hi;
 		}
 		b->lo = BT_MIN(b->lo, lo);
 		b->hi = BT_MAX(b->hi, hi);
@@ -272,6 +329,8 @@ build(struct bt_session *s, struct bt_benches *bs)
 			b->pub.ci_ns = r->time.value;
 		}
 	}
+	if (bs->probed)
+		bench_probe_finish(bs);
 	for (i = 0; i < bs->v.n; i++) {
 		struct bench *b = &bs->v.v[i];
 		const char *pm = b->pub.pm_text;
@@ -285,7 +344,7 @@ build(struct bt_session *s, struct bt_benches *bs)
 		if (b->pub.error == NULL && b->pub.time_ns > 0 && b->pub.time_ns < fastest)
 			fastest = b->pub.time_ns;
 		b->pub.has_window = bs->windows && b->hi > b->lo && !b->at_end;
-		b->pub.split = b->ph ? "probe" : "window";
+		b->pub.split = bench_ph(b) ? "probe" : "window";
 		b->pub.t_from = b->lo > s->p->first_time ?
 		    (double)(b->lo - s->p->first_time) / 1e9 : 0;
 		b->pub.t_to = b->hi > s->p->first_time ?
@@ -605,8 +664,12 @@ bt_benches_free(struct bt_benches *bs)
 		return;
 	for (i = 0; i < bs->nevents; i++)
 		bench_counts_free(bs->counts[i]);
-	for (i = 0; i < bs->v.n; i++)
+	for (i = 0; i < bs->v.n; i++) {
 		BT_VEC_FREE(bs->v.v[i].runs);
+		BT_VEC_FREE(bs->v.v[i].groups);
+		BT_VEC_FREE(bs->v.v[i].rref);
+		BT_VEC_FREE(bs->v.v[i].all.meas);
+	}
 	free(bs->counts);
 	free(bs->match);
 	bt_harness_parser_free(bs->parser);

@@ -40,18 +40,45 @@ new_group(struct bench_phase_set *ps, uint64_t t)
 }
 
 static void
+add_pair(struct bench_pairs *p, uint64_t lo, uint64_t hi)
+{
+	BT_VEC_PUSH(*p, lo);
+	BT_VEC_PUSH(*p, hi);
+}
+
+static int
+pair_cmp(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+/* Sorted, and overlapping pairs (threads) merged. */
+static void
+normalize(struct bench_pairs *p)
+{
+	size_t i, k = 0;
+
+	qsort(p->v, p->n / 2, 2 * sizeof(uint64_t), pair_cmp);
+	for (i = 0; i < p->n; i += 2) {
+		if (k > 0 && p->v[k - 1] >= p->v[i]) {
+			if (p->v[i + 1] > p->v[k - 1])
+				p->v[k - 1] = p->v[i + 1];
+			continue;
+		}
+		p->v[k++] = p->v[i];
+		p->v[k++] = p->v[i + 1];
+	}
+	p->n = k;
+}
+
+static void
 add_interval(struct bench_phases *g, uint64_t lo, uint64_t hi)
 {
 	if (hi <= lo)
 		return;
-	/* the runs come in time order, but threads overlap: merge */
-	if (g->meas.n && g->meas.v[g->meas.n - 1] >= lo) {
-		if (hi > g->meas.v[g->meas.n - 1])
-			g->meas.v[g->meas.n - 1] = hi;
-	} else {
-		BT_VEC_PUSH(g->meas, lo);
-		BT_VEC_PUSH(g->meas, hi);
-	}
+	add_pair(&g->meas, lo, hi);
 	if (hi > g->span_hi)
 		g->span_hi = hi;
 }
@@ -77,7 +104,7 @@ on_of(struct on_since *o, uint32_t tid)
 static void
 gbench_groups(const struct bt_meta *m, struct bench_phase_set *ps)
 {
-	struct on_since on = { { NULL, 0, 0 } };
+	struct on_since on = { { NULL, 0, 0 } }, started = { { NULL, 0, 0 } };
 	struct bench_phases *g = NULL;
 	size_t i;
 
@@ -90,6 +117,7 @@ gbench_groups(const struct bt_meta *m, struct bench_phase_set *ps)
 			if (g == NULL)
 				g = new_group(ps, h->time);
 			g->nruns++;
+			*on_of(&started, h->tid) = h->time;
 			break;
 		case BT_PROBE_GB_RESUME:
 			*on_of(&on, h->tid) = h->time;
@@ -101,15 +129,22 @@ gbench_groups(const struct bt_meta *m, struct bench_phase_set *ps)
 			*since = 0;
 			break;
 		case BT_PROBE_GB_FINISH:
+			since = on_of(&started, h->tid);
+			if (g != NULL && *since)
+				add_pair(&g->reps, *since, h->time + 1);
+			*since = 0;
 			if (g != NULL && h->time > g->span_hi)
 				g->span_hi = h->time;
 			break;
 		case BT_PROBE_GB_REPORT:
+			if (g != NULL)
+				g->reported = h->time;
 			g = NULL;	/* a report with no run since: the same one */
 			break;
 		}
 	}
 	BT_VEC_FREE(on.tid_on);
+	BT_VEC_FREE(started.tid_on);
 }
 
 struct go_timer {
@@ -253,19 +288,102 @@ bench_phases_read(const struct bt_meta *m, struct bench_phase_set *ps)
 				struct bench_phases g = ps->groups.v[i];
 				ps->groups.v[i] = ps->groups.v[k];
 				ps->groups.v[k++] = g;
-			} else
+			} else {
 				BT_VEC_FREE(ps->groups.v[i].meas);
+				BT_VEC_FREE(ps->groups.v[i].reps);
+			}
 		ps->groups.n = k;
 	} else if (roles[BT_PROBE_CRIT_COMMON]) {
 		ps->harness = BT_HARNESS_CRITERION;
 		criterion_groups(m, ps);
 	}
-	for (i = 0, k = 0; i < ps->groups.n; i++)	/* groups that measured */
-		if (ps->groups.v[i].meas.n)
-			ps->groups.v[k++] = ps->groups.v[i];
-		else
-			BT_VEC_FREE(ps->groups.v[i].meas);
+	for (i = 0, k = 0; i < ps->groups.n; i++) {	/* groups that measured */
+		struct bench_phases *g = &ps->groups.v[i];
+		if (g->meas.n == 0) {
+			BT_VEC_FREE(g->meas);
+			BT_VEC_FREE(g->reps);
+			continue;
+		}
+		normalize(&g->meas);
+		normalize(&g->reps);
+		ps->groups.v[k++] = *g;
+	}
 	ps->groups.n = k;
+}
+
+void
+bench_probe_add(struct bt_benches *bs, struct bench *b, size_t g)
+{
+	const struct bench_phases *ph = &bs->phases.groups.v[g];
+	struct bench_runref rr = { g, 0, 0, false };
+
+	if (b->groups.n == 0 || b->groups.v[b->groups.n - 1] != g)
+		BT_VEC_PUSH(b->groups, g);
+	BT_VEC_PUSH(b->rref, rr);
+	b->lo = bs->phases.groups.v[b->groups.v[0]].span_lo;
+	b->hi = ph->span_hi + 1;
+}
+
+/*
+ * Each result line's part: Go and criterion print one line per group;
+ * GB's repetition lines are its group's last runs, in order (the runs
+ * before them estimated the iterations), its aggregates none.
+ */
+static void
+run_parts(struct bt_benches *bs, struct bench *b)
+{
+	size_t j, k;
+
+	for (j = 0; j < b->rref.n; j++) {
+		struct bench_runref *rr = &b->rref.v[j];
+		const struct bench_phases *g = &bs->phases.groups.v[rr->group];
+		size_t nlines = 0, nth = 0;
+
+		if (b->runs.v[j].aggregate != NULL)
+			continue;
+		if (bs->phases.harness != BT_HARNESS_GBENCH) {
+			rr->lo = g->span_lo;
+			rr->hi = g->span_hi + 1;
+			rr->has = true;
+			continue;
+		}
+		for (k = 0; k < b->rref.n; k++)	/* its group's runs printed, and which */
+			if (b->rref.v[k].group == rr->group && b->runs.v[k].aggregate == NULL) {
+				if (k < j)
+					nth++;
+				nlines++;
+			}
+		if (g->reps.n / 2 < nlines)
+			continue;
+		k = g->reps.n / 2 - nlines + nth;
+		rr->lo = g->reps.v[2 * k];
+		rr->hi = g->reps.v[2 * k + 1];
+		rr->has = true;
+	}
+}
+
+void
+bench_probe_finish(struct bt_benches *bs)
+{
+	size_t i, k;
+
+	for (i = 0; i < bs->v.n; i++) {
+		struct bench *b = &bs->v.v[i];
+
+		if (b->groups.n == 0)
+			continue;
+		memset(&b->all, 0, sizeof(b->all));
+		for (k = 0; k < b->groups.n; k++) {
+			const struct bench_phases *g = &bs->phases.groups.v[b->groups.v[k]];
+			size_t m;
+			for (m = 0; m < g->meas.n; m += 2)
+				add_pair(&b->all.meas, g->meas.v[m], g->meas.v[m + 1]);
+		}
+		normalize(&b->all.meas);
+		b->all.span_lo = b->lo;
+		b->all.span_hi = b->hi - 1;
+		run_parts(bs, b);
+	}
 }
 
 void
@@ -273,7 +391,9 @@ bench_phases_release(struct bench_phase_set *ps)
 {
 	size_t i;
 
-	for (i = 0; i < ps->groups.n; i++)
+	for (i = 0; i < ps->groups.n; i++) {
 		BT_VEC_FREE(ps->groups.v[i].meas);
+		BT_VEC_FREE(ps->groups.v[i].reps);
+	}
 	BT_VEC_FREE(ps->groups);
 }

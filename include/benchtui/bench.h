@@ -101,6 +101,14 @@ struct bt_bench_run {
 /* Benchmark b's result lines in the order printed (*runs valid with the session). */
 BT_API size_t bt_selection_bench_runs(const struct bt_selection *sel, size_t b,
 				      const struct bt_bench_run **runs);
+/*
+ * The samples of the selection's event that result line r of benchmark b
+ * measured (its run's measured phase: a GB repetition's run, a Go -count
+ * line's launch); false when its own are not known (an aggregate, a split
+ * without probes).
+ */
+BT_API bool bt_selection_bench_run_samples(const struct bt_selection *sel, size_t b,
+					   size_t r, uint64_t *samples);
 
 /*
  * The benchmarks, the same in every selection of a session (made with its
