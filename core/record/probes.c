@@ -38,6 +38,7 @@ enum place {
 	P_ENTRY,
 	P_RETURN,
 	P_AFTER_CLOCK,	/* after the function's first call to a clock */
+	P_AFTER_MEMSTATS,	/* after its call to runtime.ReadMemStats */
 };
 
 /*
@@ -62,6 +63,7 @@ static const struct point {
 	{ BT_PROBE_GO_LAUNCH, EXACT, "testing.(*B).launch", NULL, P_ENTRY },
 	{ BT_PROBE_GO_START, EXACT, "testing.(*B).StartTimer", NULL, P_ENTRY },
 	{ BT_PROBE_GO_STOP, EXACT, "testing.(*B).StopTimer", NULL, P_AFTER_CLOCK },
+	{ BT_PROBE_GO_STARTED, EXACT, "testing.(*B).StartTimer", NULL, P_AFTER_MEMSTATS },
 	{ BT_PROBE_CRIT_COMMON, PREFIX, "_ZN9criterion8analysis6common17h", NULL, P_ENTRY },
 	{ BT_PROBE_CRIT_COMMON_END, PREFIX, "_ZN9criterion8analysis6common17h", NULL, P_RETURN },
 	{ BT_PROBE_CRIT_SAMPLE, PREFIX, "_ZN9criterion7routine7Routine6sample17h", NULL, P_ENTRY },
@@ -75,6 +77,9 @@ static const char *const go_clocks[] = {
 	"time.Since", "time.Now", "time.runtimeNano", "runtime.nanotime",
 	"runtime.nanotime1", NULL,
 };
+
+/* What StartTimer does before it reads the clock: a stop-the-world. */
+static const char *const go_memstats[] = { "runtime.ReadMemStats", NULL };
 
 static bool
 point_matches(const struct point *pt, const char *name)
@@ -136,12 +141,12 @@ sym_addr(Elf *e, const char *name)
 }
 
 /*
- * Where Go's StopTimer has read the clock: the instruction after its
- * first call (e8 rel32) to one of go_clocks, 0 when none is found
- * (another architecture, or the clock inlined).
+ * The instruction after the function's first call (e8 rel32) to one of
+ * callees (Go's StopTimer after it read the clock), 0 when none is found
+ * (another architecture, or the callee inlined).
  */
 static uint64_t
-after_clock(Elf *e, int fd, uint64_t addr, uint64_t size)
+after_call(Elf *e, int fd, uint64_t addr, uint64_t size, const char *const *callees)
 {
 	uint64_t targets[8], off = addr_to_off(e, addr), k;
 	unsigned char code[1024];
@@ -151,8 +156,8 @@ after_clock(Elf *e, int fd, uint64_t addr, uint64_t size)
 
 	if (gelf_getehdr(e, &eh) == NULL || eh.e_machine != EM_X86_64 || off == 0)
 		return 0;
-	for (i = 0; go_clocks[i] != NULL && nt < BT_ARRAY_SIZE(targets); i++)
-		if ((targets[nt] = sym_addr(e, go_clocks[i])) != 0)
+	for (i = 0; callees[i] != NULL && nt < BT_ARRAY_SIZE(targets); i++)
+		if ((targets[nt] = sym_addr(e, callees[i])) != 0)
 			nt++;
 	size = BT_MIN(size, sizeof(code));
 	got = pread(fd, code, (size_t)size, (off_t)off);
@@ -264,10 +269,13 @@ scan_file(struct bt_rec_probes *pr, const char *path)
 				if (!point_matches(pt, sn))
 					continue;
 				if (pt->at == P_AFTER_CLOCK &&
-				    (at = after_clock(e, fd, s.st_value, s.st_size)) == 0) {
+				    (at = after_call(e, fd, s.st_value, s.st_size, go_clocks)) == 0) {
 					pr->note_entry = true;
 					at = s.st_value;
 				}
+				if (pt->at == P_AFTER_MEMSTATS &&
+				    (at = after_call(e, fd, s.st_value, s.st_size, go_memstats)) == 0)
+					continue;	/* the timer starts at the entry's hit */
 				add_probe(pr, path, addr_to_off(e, at), pt->role,
 				    pt->at == P_RETURN);
 			}

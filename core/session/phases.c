@@ -218,6 +218,11 @@ go_groups(const struct bt_meta *m, struct bench_phase_set *ps)
 				BT_VEC_PUSH(stack, k);
 			}
 			break;
+		case BT_PROBE_GO_STARTED:
+			/* the timer the entry started: from here (its clock is next) */
+			if (stack.n > 0 && bs.v[stack.v[stack.n - 1]].since < h->time)
+				bs.v[stack.v[stack.n - 1]].since = h->time;
+			break;
 		case BT_PROBE_GO_STOP:
 			if (stack.n == 0)
 				break;
