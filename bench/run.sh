@@ -176,6 +176,47 @@ if [ -x "$B/gb50" ] && [ "$B/gb50" -nt bench/gen-gbench.sh ] ||
 	echo "|---|---|---|"
 	echo "| $sw_n | $sw_first | $sw_s |"
 fi
+# probes on the harness's timer: time per op with and without them
+probe_ns() {	# PROG ARGS...: the median ns/op the harness printed, RUNS runs
+	for i in $(seq "$RUNS"); do "$@" 2>/dev/null; done |
+	awk '$1 ~ /^(BM_pause_each|BenchmarkStopTimer)/ { for (i = 2; i < NF; i++)
+		if ($(i + 1) == "ns" || $(i + 1) == "ns/op" || $(i + 1) == "us") {
+			v = $i * ($(i + 1) == "us" ? 1000 : 1); print v; break } }' |
+	sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'
+}
+pr_rows=
+if g++ -O2 -o "$B/probes" bench/probes.cc -lbenchmark -lpthread 2>/dev/null; then
+	set -- "$B/probes" --benchmark_filter=BM_pause_each --benchmark_min_time=0.3
+	b0=$(probe_ns "$@")
+	b1=$(probe_ns "$BT" -q --no-probes -o "$B/probes.data" "$@")
+	b2=$(probe_ns "$BT" -q -o "$B/probes.data" "$@")
+	pr_rows="| Google Benchmark, PauseTiming/ResumeTiming each iteration | $b0 | $b1 | $b2 | $(awk -v a="$b2" -v b="$b1" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }') |"
+fi
+if command -v go >/dev/null && (cd tests/fixtures/gobench && GOCACHE=$PWD/../../../$B/go/cache \
+    GOPATH=$PWD/../../../$B/go/path GOPROXY=off GOFLAGS= go test -c -vet=off \
+    -o ../../../$B/gobench.test .) >/dev/null 2>&1; then
+	set -- "$B/gobench.test" -test.run='^$' -test.bench='^BenchmarkStopTimer$' -test.benchtime=0.5s
+	g0=$(probe_ns "$@")
+	g1=$(probe_ns "$BT" -q --no-probes -o "$B/probes.data" "$@")
+	g2=$(probe_ns "$BT" -q -o "$B/probes.data" "$@")
+	pr_rows="$pr_rows
+| go test, StopTimer/StartTimer each iteration | $g0 | $g1 | $g2 | $(awk -v a="$g2" -v b="$g1" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }') |"
+fi
+if [ -n "$pr_rows" ]; then
+	echo
+	echo "## Probes on the harness's timer"
+	echo
+	echo "The time per operation the harness printed (median of $RUNS runs) for a"
+	echo "benchmark that stops its timer every iteration (bench/probes.cc, the Go"
+	echo "fixture's BenchmarkStopTimer): bare, under benchtui --no-probes, and under"
+	echo "benchtui with its probes (docs/benchmarks.md \"Phases from probes\"); the"
+	echo "change is probes vs --no-probes (target: within 1%; on this shared machine"
+	echo "run-to-run noise alone is a few percent)."
+	echo
+	echo "| benchmark | bare ns/op | --no-probes ns/op | probes ns/op | change |"
+	echo "|---|---|---|---|---|"
+	echo "$pr_rows"
+fi
 met() { awk "BEGIN { exit !($1) }" && echo "met" || echo "**not met**"; }
 minof() { echo "$1" | tr ' ' '\n' | grep . | sort -g | head -1; }
 maxof() { echo "$1" | tr ' ' '\n' | grep . | sort -g | tail -1; }

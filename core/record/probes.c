@@ -39,6 +39,7 @@ enum place {
 	P_RETURN,
 	P_AFTER_CLOCK,	/* after the function's first call to a clock */
 	P_AFTER_MEMSTATS,	/* after its call to runtime.ReadMemStats */
+	P_AFTER_CPUTIME,	/* after its call to clock_gettime (GB: both clocks read) */
 };
 
 /*
@@ -54,7 +55,7 @@ static const struct point {
 } points[] = {
 	{ BT_PROBE_GB_START, EXACT, "_ZN9benchmark5State16StartKeepRunningEv", NULL, P_ENTRY },
 	{ BT_PROBE_GB_FINISH, EXACT, "_ZN9benchmark5State17FinishKeepRunningEv", NULL, P_RETURN },
-	{ BT_PROBE_GB_PAUSE, EXACT, "_ZN9benchmark5State11PauseTimingEv", NULL, P_ENTRY },
+	{ BT_PROBE_GB_PAUSE, EXACT, "_ZN9benchmark5State11PauseTimingEv", NULL, P_AFTER_CPUTIME },
 	{ BT_PROBE_GB_RESUME, EXACT, "_ZN9benchmark5State12ResumeTimingEv", NULL, P_ENTRY },
 	{ BT_PROBE_GB_REPORT, PREFIX, "_ZN9benchmark15ConsoleReporter10ReportRuns", NULL, P_ENTRY },
 	{ BT_PROBE_GB_REPORT, PREFIX, "_ZN9benchmark12JSONReporter10ReportRuns", NULL, P_ENTRY },
@@ -80,6 +81,63 @@ static const char *const go_clocks[] = {
 
 /* What StartTimer does before it reads the clock: a stop-the-world. */
 static const char *const go_memstats[] = { "runtime.ReadMemStats", NULL };
+
+/*
+ * GB's PauseTiming stops its timer: the real clock
+ * (std::chrono::steady_clock::now), then the CPU time (clock_gettime).
+ */
+static const char *const gb_cputime[] = { "clock_gettime", NULL };
+
+/*
+ * The PLT entry through which e calls name (x86-64: .plt.sec's i-th, or
+ * .plt's (i + 1)-th 16-byte entry for .rela.plt's i-th slot), 0 if none.
+ */
+static uint64_t
+plt_addr(Elf *e, const char *name)
+{
+	Elf_Scn *scn = NULL;
+	uint64_t plt = 0, plt_sec = 0, slot = UINT64_MAX;
+	size_t shstr;
+
+	if (elf_getshdrstrndx(e, &shstr) != 0)
+		return 0;
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		const char *sn;
+		if (gelf_getshdr(scn, &sh) == NULL ||
+		    (sn = elf_strptr(e, shstr, sh.sh_name)) == NULL)
+			continue;
+		if (strcmp(sn, ".plt") == 0)
+			plt = sh.sh_addr;
+		else if (strcmp(sn, ".plt.sec") == 0)
+			plt_sec = sh.sh_addr;
+		else if (strcmp(sn, ".rela.plt") == 0 && sh.sh_entsize) {
+			Elf_Data *d = elf_getdata(scn, NULL);
+			Elf_Scn *dyn = elf_getscn(e, sh.sh_link);
+			GElf_Shdr dh;
+			Elf_Data *dd = dyn ? elf_getdata(dyn, NULL) : NULL;
+			size_t i;
+			if (d == NULL || dd == NULL || gelf_getshdr(dyn, &dh) == NULL)
+				continue;
+			for (i = 0; i < sh.sh_size / sh.sh_entsize; i++) {
+				GElf_Rela r;
+				GElf_Sym s;
+				const char *n;
+				if (gelf_getrela(d, (int)i, &r) == NULL ||
+				    gelf_getsym(dd, (int)GELF_R_SYM(r.r_info), &s) == NULL ||
+				    (n = elf_strptr(e, dh.sh_link, s.st_name)) == NULL)
+					continue;
+				if (strcmp(n, name) == 0) {
+					slot = i;
+					break;
+				}
+			}
+		}
+	}
+	if (slot == UINT64_MAX)
+		return 0;
+	return plt_sec ? plt_sec + 16 * slot : plt ? plt + 16 * (slot + 1) : 0;
+}
 
 static bool
 point_matches(const struct point *pt, const char *name)
@@ -156,9 +214,12 @@ after_call(Elf *e, int fd, uint64_t addr, uint64_t size, const char *const *call
 
 	if (gelf_getehdr(e, &eh) == NULL || eh.e_machine != EM_X86_64 || off == 0)
 		return 0;
-	for (i = 0; callees[i] != NULL && nt < BT_ARRAY_SIZE(targets); i++)
+	for (i = 0; callees[i] != NULL && nt < BT_ARRAY_SIZE(targets); i++) {
 		if ((targets[nt] = sym_addr(e, callees[i])) != 0)
 			nt++;
+		if (nt < BT_ARRAY_SIZE(targets) && (targets[nt] = plt_addr(e, callees[i])) != 0)
+			nt++;
+	}
 	size = BT_MIN(size, sizeof(code));
 	got = pread(fd, code, (size_t)size, (off_t)off);
 	if (got < 5)
@@ -270,6 +331,11 @@ scan_file(struct bt_rec_probes *pr, const char *path)
 					continue;
 				if (pt->at == P_AFTER_CLOCK &&
 				    (at = after_call(e, fd, s.st_value, s.st_size, go_clocks)) == 0) {
+					pr->note_entry = true;
+					at = s.st_value;
+				}
+				if (pt->at == P_AFTER_CPUTIME &&
+				    (at = after_call(e, fd, s.st_value, s.st_size, gb_cputime)) == 0) {
 					pr->note_entry = true;
 					at = s.st_value;
 				}
