@@ -208,6 +208,12 @@ header(struct bt_jw *w, const struct bt_view *h)
 			bt_jw_u64(w, NULL, m->tid[i]);
 		bt_jw_end(w);
 	}
+	if (m->ncomm) {
+		bt_jw_array(w, "comms", BT_JW_COMPACT, 0);
+		for (i = 0; i < m->ncomm; i++)
+			bt_jw_str(w, NULL, m->comm[i]);
+		bt_jw_end(w);
+	}
 	if (m->has_status) {
 		bt_jw_int(w, "exit_status", m->exit_code);
 		if (m->signal)

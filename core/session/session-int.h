@@ -121,6 +121,7 @@ struct bt_session {
 	struct bt_benches *benches;	/* bench.c, made with the first selection */
 	char *bench_frames;		/* --benchmark-frames */
 	struct bt_selection *live;	/* selections alive, newest first */
+	struct bt_procs *procs;		/* procs.c, made on first use */
 };
 
 /**
@@ -184,6 +185,10 @@ void bt_callgraph_build(struct bt_selection *sel);
  */
 void bt_bench_prepare(struct bt_selection *sel);
 void bt_benches_free(struct bt_benches *bs);
+
+/* procs.c */
+struct bt_procs;
+void bt_procs_free(struct bt_procs *ps);
 
 /* The decoder for m's machine in syntax, made on first use. */
 struct bt_disasm *bt_session_disasm(struct bt_session *s, struct bt_msyms *m,

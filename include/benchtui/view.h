@@ -226,8 +226,9 @@ BT_API struct bt_view *bt_view_header(struct bt_selection *sel);
  * @event, @frequency, @event_note: the event shown (@frequency 0: by period)
  * @samples: in the event and window shown; @lost, @throttled: of the run
  * @windowed: a time window is chosen: [@win_from, @win_to) seconds
- * @threads: the processes and threads chosen ("pid 4242, 4243; tid 4244"),
- *           NULL when every one is; @pid/@npid and @tid/@ntid the same
+ * @threads: the processes and threads chosen ("pid 4242, 4243; tid 4244;
+ *           comm java"), NULL when every one is; @pid/@npid, @tid/@ntid
+ *           and @comm/@ncomm the same
  * @has_status: @exit_code (a shell's: 128 + signal when killed) and
  *              @signal (0 if none) are known; @status says it in words
  * @nfindings: lint findings for this event and window
@@ -255,6 +256,8 @@ struct bt_view_summary {
 	const char *threads;
 	const uint32_t *pid, *tid;
 	size_t npid, ntid;
+	const char (*comm)[BT_COMM_LEN];
+	size_t ncomm;
 	bool has_status;
 	int exit_code, signal;
 	bool interrupted;

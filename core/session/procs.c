@@ -1,0 +1,258 @@
+/*
+ * The recording's processes and threads (benchtui/session.h), made on
+ * first use from the profile's tasks (profile/tasks.h): the threads
+ * grouped by process, each with its names, samples and times.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/session-int.h"
+
+/**
+ * struct bt_procs - the processes, and where each task went
+ * @v: the processes, in the order they started
+ * @threads: every process's threads, one block
+ * @comms: every process's names, one block
+ * @task_proc, @task_thread: per task of the profile, its process and thread
+ */
+struct bt_procs {
+	BT_VEC(struct bt_proc) v;
+	struct bt_proc_thread *threads;
+	const char **comms;
+	size_t *task_proc, *task_thread;
+};
+
+static const struct bt_tasks *sort_tasks;
+
+/* Tasks by process, then start, then tid. */
+static int
+cmp_task(const void *a, const void *b)
+{
+	const struct bt_task *x = &sort_tasks->tasks.v[*(const size_t *)a];
+	const struct bt_task *y = &sort_tasks->tasks.v[*(const size_t *)b];
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->fork_time != y->fork_time)
+		return x->fork_time < y->fork_time ? -1 : 1;
+	return x->tid < y->tid ? -1 : x->tid > y->tid;
+}
+
+static int
+cmp_proc(const void *a, const void *b)
+{
+	const struct bt_proc *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->pid < y->pid ? -1 : x->pid > y->pid;
+}
+
+static int
+cmp_name(const void *a, const void *b)
+{
+	const struct bt_task_name *x = a, *y = b;
+
+	return x->time < y->time ? -1 : x->time > y->time;
+}
+
+/* Task ti as a thread: its last name, samples and times. */
+static void
+make_thread(struct bt_tasks *t, uint32_t ti, struct bt_proc_thread *th)
+{
+	const struct bt_task *k = &t->tasks.v[ti];
+
+	th->tid = k->tid;
+	th->comm = t->names.v[bt_tasks_comm_at(t, k->tid, UINT64_MAX)];
+	th->ncomms = BT_MAX(k->names.n, (size_t)1);
+	th->start = k->fork_time;
+	th->exit = k->exit_time;
+}
+
+/* The names of the threads [lo, hi) of tasks idx[], in the order they got them. */
+static size_t
+proc_names(struct bt_tasks *t, const size_t *idx, size_t lo, size_t hi,
+	   const char **out)
+{
+	BT_VEC(struct bt_task_name) all = { 0 };
+	struct bt_task_name n;
+	size_t i, j, m = 0;
+
+	for (i = lo; i < hi; i++) {
+		const struct bt_task *k = &t->tasks.v[idx[i]];
+		if (k->names.n == 0) {
+			n.time = k->fork_time;
+			n.comm = bt_tasks_comm_at(t, k->tid, k->fork_time);
+			BT_VEC_PUSH(all, n);
+		}
+		k = &t->tasks.v[idx[i]];	/* comm_at may have added a name */
+		for (j = 0; j < k->names.n; j++)
+			BT_VEC_PUSH(all, k->names.v[j]);
+	}
+	qsort(all.v, all.n, sizeof(*all.v), cmp_name);
+	for (i = 0; i < all.n; i++) {
+		for (j = 0; j < m && out[j] != t->names.v[all.v[i].comm]; j++)
+			;
+		if (j == m)
+			out[m++] = t->names.v[all.v[i].comm];
+	}
+	BT_VEC_FREE(all);
+	return m;
+}
+
+static struct bt_procs *
+procs_make(struct bt_session *s)
+{
+	struct bt_tasks *t = &s->p->tasks;
+	struct bt_procs *ps = bt_xcalloc(1, sizeof(*ps));
+	size_t n = t->tasks.n, *idx = bt_xcalloc(n + 1, sizeof(size_t));
+	size_t i, lo, ncomm = 0, total = 0;
+	struct bt_proc *pr;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	sort_tasks = t;
+	qsort(idx, n, sizeof(*idx), cmp_task);
+	ps->threads = bt_xcalloc(n + 1, sizeof(*ps->threads));
+	for (i = 0; i < n; i++)
+		total += BT_MAX(t->tasks.v[i].names.n, (size_t)1);
+	ps->comms = bt_xcalloc(total + 1, sizeof(*ps->comms));
+	ps->task_proc = bt_xcalloc(n + 1, sizeof(size_t));
+	ps->task_thread = bt_xcalloc(n + 1, sizeof(size_t));
+	for (lo = 0; lo < n; lo = i) {
+		const struct bt_task *main;
+		struct bt_proc p = { 0 };
+
+		for (i = lo; i < n && t->tasks.v[idx[i]].pid == t->tasks.v[idx[lo]].pid; i++)
+			make_thread(t, (uint32_t)idx[i], &ps->threads[i]);
+		main = &t->tasks.v[idx[lo]];
+		for (size_t j = lo; j < i; j++)
+			if (t->tasks.v[idx[j]].tid == t->tasks.v[idx[j]].pid)
+				main = &t->tasks.v[idx[j]];
+		p.pid = main->pid;
+		p.ppid = main->ppid != main->pid ? main->ppid : 0;
+		p.comm = ps->threads[lo].comm;
+		for (size_t j = lo; j < i; j++)
+			if (ps->threads[j].tid == main->tid)
+				p.comm = ps->threads[j].comm;
+		p.start = main->fork_time;
+		p.exit = main->exit_time;
+		p.threads = &ps->threads[lo];
+		p.nthreads = i - lo;
+		p.comms = &ps->comms[ncomm];
+		p.ncomms = proc_names(t, idx, lo, i, &ps->comms[ncomm]);
+		ncomm += p.ncomms;
+		for (size_t j = lo; j < i; j++)
+			ps->task_thread[idx[j]] = j - lo;
+		BT_VEC_PUSH(ps->v, p);
+	}
+	qsort(ps->v.v, ps->v.n, sizeof(*ps->v.v), cmp_proc);
+	for (i = 0; i < ps->v.n; i++) {
+		pr = &ps->v.v[i];
+		for (lo = 0; lo < pr->nthreads; lo++) {
+			long ti = bt_tasks_find(t, pr->threads[lo].tid);
+			if (ti >= 0)
+				ps->task_proc[ti] = i;
+		}
+	}
+	/* samples and times: every event's */
+	for (i = 0; i < t->counts.n; i++) {
+		const struct bt_task_count *c = &t->counts.v[i];
+		struct bt_proc_thread *th;
+
+		pr = &ps->v.v[ps->task_proc[c->task]];
+		th = (struct bt_proc_thread *)&pr->threads[ps->task_thread[c->task]];
+		th->samples += c->samples;
+		pr->samples += c->samples;
+		if (th->first == 0 || c->first < th->first)
+			th->first = c->first;
+		if (c->last > th->last)
+			th->last = c->last;
+		if (pr->first == 0 || c->first < pr->first)
+			pr->first = c->first;
+		if (c->last > pr->last)
+			pr->last = c->last;
+	}
+	free(idx);
+	return ps;
+}
+
+void
+bt_procs_free(struct bt_procs *ps)
+{
+	if (ps == NULL)
+		return;
+	BT_VEC_FREE(ps->v);
+	free(ps->threads);
+	free(ps->comms);
+	free(ps->task_proc);
+	free(ps->task_thread);
+	free(ps);
+}
+
+static struct bt_procs *
+procs_of(struct bt_session *s)
+{
+	if (s->procs == NULL)
+		s->procs = procs_make(s);
+	return s->procs;
+}
+
+size_t
+bt_session_nprocs(struct bt_session *s)
+{
+	return procs_of(s)->v.n;
+}
+
+const struct bt_proc *
+bt_session_proc(struct bt_session *s, size_t i)
+{
+	struct bt_procs *ps = procs_of(s);
+
+	return i < ps->v.n ? &ps->v.v[i] : NULL;
+}
+
+double
+bt_session_seconds(const struct bt_session *s, uint64_t t)
+{
+	return ((double)t - (double)s->p->first_time) / 1e9;
+}
+
+static int
+cmp_count(const void *a, const void *b)
+{
+	const struct bt_proc_count *x = a, *y = b;
+
+	if (x->proc != y->proc)
+		return x->proc < y->proc ? -1 : 1;
+	if (x->thread != y->thread)
+		return x->thread < y->thread ? -1 : 1;
+	return x->first < y->first ? -1 : x->first > y->first;
+}
+
+size_t
+bt_session_proc_counts(struct bt_session *s, int attr, struct bt_proc_count **out)
+{
+	struct bt_procs *ps = procs_of(s);
+	struct bt_tasks *t = &s->p->tasks;
+	size_t i, n = 0;
+
+	*out = bt_xcalloc(t->counts.n + 1, sizeof(**out));
+	for (i = 0; i < t->counts.n; i++) {
+		const struct bt_task_count *c = &t->counts.v[i];
+		struct bt_proc_count *o;
+
+		if ((int)c->attr != attr || c->samples == 0)
+			continue;
+		o = &(*out)[n++];
+		o->proc = ps->task_proc[c->task];
+		o->thread = ps->task_thread[c->task];
+		o->comm = t->names.v[c->comm];
+		o->samples = c->samples;
+		o->period = c->period;
+		o->first = c->first;
+		o->last = c->last;
+	}
+	qsort(*out, n, sizeof(**out), cmp_count);
+	return n;
+}
