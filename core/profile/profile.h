@@ -83,6 +83,7 @@ struct bt_scan {
 	uint32_t comms[BT_SCAN_MAX_COMMS];
 	size_t ncomms;
 	struct bt_hist *chains;	/* also count (group, 0, chain id) here */
+	struct bt_hist *tasks;	/* also count (group, task, name) here (tasks.h) */
 };
 
 /*

@@ -291,6 +291,9 @@ scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 		bt_hist_add(st->h, group, smp->module, smp->off, smp->period);
 	if (sc->chains != NULL && smp->chain != BT_CHAIN_NONE)
 		bt_hist_add(sc->chains, group, 0, smp->chain, smp->period);
+	if (sc->tasks != NULL)
+		bt_hist_add(sc->tasks, group, (uint32_t)bt_tasks_find(&p->tasks, smp->tid),
+		    bt_tasks_comm_at(&p->tasks, smp->tid, smp->time), smp->period);
 }
 
 int

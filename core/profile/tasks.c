@@ -179,6 +179,20 @@ count_hash(uint32_t attr, uint32_t task, uint32_t comm)
 	return bt_hash64(((uint64_t)attr << 56) ^ ((uint64_t)comm << 32) ^ task);
 }
 
+const struct bt_task_count *
+bt_tasks_count(const struct bt_tasks *t, uint32_t attr, uint32_t ti, uint32_t comm)
+{
+	struct bt_hash_pos pos;
+	uint32_t i;
+
+	for (i = bt_hash_first(&t->count_index, count_hash(attr, ti, comm), &pos);
+	    i != BT_HASH_NONE; i = bt_hash_next(&t->count_index, &pos))
+		if (t->counts.v[i].attr == attr && t->counts.v[i].task == ti &&
+		    t->counts.v[i].comm == comm)
+			return &t->counts.v[i];
+	return NULL;
+}
+
 void
 bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
 		uint64_t time, uint64_t period)

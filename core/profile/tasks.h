@@ -74,6 +74,9 @@ void bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid,
 long bt_tasks_find(const struct bt_tasks *t, uint32_t tid);
 /* The name (index in t->names) of thread tid at time. */
 uint32_t bt_tasks_comm_at(struct bt_tasks *t, uint32_t tid, uint64_t time);
+/* The samples of task ti under name comm in event attr, NULL if none. */
+const struct bt_task_count *bt_tasks_count(const struct bt_tasks *t, uint32_t attr,
+					   uint32_t ti, uint32_t comm);
 /* The index of name in t->names, -1 when no thread had it. */
 long bt_tasks_name(const struct bt_tasks *t, const char *name);
 

@@ -230,28 +230,47 @@ cmp_count(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
-size_t
-bt_session_proc_counts(struct bt_session *s, int attr, struct bt_proc_count **out)
+/* A count of task ti under name comm, its times the whole run's in the event. */
+static void
+add_count(struct bt_procs *ps, const struct bt_tasks *t, uint32_t attr,
+	  uint32_t ti, uint32_t comm, uint64_t samples, uint64_t period,
+	  struct bt_proc_count *o)
 {
-	struct bt_procs *ps = procs_of(s);
-	struct bt_tasks *t = &s->p->tasks;
+	const struct bt_task_count *c = bt_tasks_count(t, attr, ti, comm);
+
+	o->proc = ps->task_proc[ti];
+	o->thread = ps->task_thread[ti];
+	o->comm = t->names.v[comm];
+	o->samples = samples;
+	o->period = period;
+	o->first = c != NULL ? c->first : 0;
+	o->last = c != NULL ? c->last : 0;
+}
+
+size_t
+bt_selection_proc_counts(struct bt_selection *sel, struct bt_proc_count **out)
+{
+	struct bt_procs *ps = procs_of(sel->s);
+	const struct bt_tasks *t = &sel->s->p->tasks;
+	uint32_t attr = (uint32_t)sel->attr;
 	size_t i, n = 0;
 
-	*out = bt_xcalloc(t->counts.n + 1, sizeof(**out));
-	for (i = 0; i < t->counts.n; i++) {
-		const struct bt_task_count *c = &t->counts.v[i];
-		struct bt_proc_count *o;
-
-		if ((int)c->attr != attr || c->samples == 0)
-			continue;
-		o = &(*out)[n++];
-		o->proc = ps->task_proc[c->task];
-		o->thread = ps->task_thread[c->task];
-		o->comm = t->names.v[c->comm];
-		o->samples = c->samples;
-		o->period = c->period;
-		o->first = c->first;
-		o->last = c->last;
+	if (sel->rescanned) {
+		*out = bt_xcalloc(sel->tasks.n + 1, sizeof(**out));
+		for (i = 0; i < sel->tasks.n; i++) {
+			const struct bt_hist_entry *e = &sel->tasks.v[i];
+			if (e->samples > 0 && e->module < t->tasks.n)
+				add_count(ps, t, attr, e->module, (uint32_t)e->off,
+				    e->samples, e->period, &(*out)[n++]);
+		}
+	} else {
+		*out = bt_xcalloc(t->counts.n + 1, sizeof(**out));
+		for (i = 0; i < t->counts.n; i++) {
+			const struct bt_task_count *c = &t->counts.v[i];
+			if (c->attr == attr && c->samples > 0)
+				add_count(ps, t, attr, c->task, c->comm, c->samples,
+				    c->period, &(*out)[n++]);
+		}
 	}
 	qsort(*out, n, sizeof(**out), cmp_count);
 	return n;

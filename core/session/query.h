@@ -34,12 +34,14 @@ struct bt_proc_count {
 	uint64_t first, last;
 };
 /*
- * Every (thread, name) with samples in event attr, by process (in
+ * Every (thread, name) with samples in the selection, by process (in
  * bt_session_proc's order), thread, then when it had the name; *out
- * malloc'ed. Returns how many.
+ * malloc'ed. Returns how many. The samples are the selection's before a
+ * focus (a benchmark found by its call chains counts its window's); the
+ * times are the whole run's in its event.
  */
-size_t bt_session_proc_counts(struct bt_session *s, int attr,
-			      struct bt_proc_count **out);
+size_t bt_selection_proc_counts(struct bt_selection *sel,
+				struct bt_proc_count **out);
 
 /* Per-selection cache slots. */
 enum bt_sel_cache {

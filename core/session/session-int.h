@@ -89,6 +89,8 @@ bt_cache_slot_set(struct bt_cache_slot *slot, void *data, void (*release)(void *
  * @hits: the samples by (module, link-time address), sorted
  * @funcs: hottest first, then the functions looked up with no samples
  * @counts: the benchmarks with their samples in this event (bench.c)
+ * @tasks: when the samples were read again, each thread's under each
+ *         name: (0, task, name) (profile/tasks.h); @rescanned says so
  */
 struct bt_selection {
 	struct bt_session *s;
@@ -103,6 +105,8 @@ struct bt_selection {
 	BT_VEC(struct bt_sfunc) funcs;
 	struct bt_cgraph cg;
 	const struct bt_bench_counts *counts;
+	BT_VEC(struct bt_hist_entry) tasks;
+	bool rescanned;
 	struct bt_cache_slot cache[BT_SEL_CACHE_COUNT];
 };
 

@@ -52,6 +52,7 @@ enum bt_row_kind {
 	BT_ROW_SLICE,		/* timeline: a slice of the run */
 	BT_ROW_FILE,		/* a file a function's code comes from */
 	BT_ROW_BENCH,		/* benchmark table: a benchmark (@func its index) or (outside) */
+	BT_ROW_PROC,		/* processes: a process or a thread (bt_view_procs) */
 };
 
 /* Row flags. */
@@ -288,6 +289,17 @@ BT_API struct bt_view *bt_view_annotate(struct bt_selection *sel, size_t func,
 BT_API struct bt_view *bt_view_benches(struct bt_selection *sel,
 				       const struct bt_view_opts *o,
 				       bool fastest_first);
+/*
+ * The processes and threads of the selection's samples (perf report
+ * --sort comm,pid): one BT_ROW_PROC row a process (@label "process",
+ * @func its index for bt_session_proc(), @addr its pid, @name its comm),
+ * hottest first, then its threads under each name they had (@label
+ * "thread", @insn the thread's index in the process, @line its tid,
+ * @name the name), hottest first; @samples, @percent of the selection's,
+ * @t_from and @t_to the first and last sample's time in the whole run.
+ */
+BT_API struct bt_view *bt_view_procs(struct bt_selection *sel,
+				     const struct bt_view_opts *o);
 /*
  * Benchmarks a and b side by side: the time ratio in the title, then
  * their hot functions (BT_ROW_FUNC, @func (size_t)-1) with a's share
