@@ -56,6 +56,16 @@ cmp_name(const void *a, const void *b)
 	return x->time < y->time ? -1 : x->time > y->time;
 }
 
+/*
+ * Did task k have a name before its first own: its parent's at the fork,
+ * or ":TID" when it has none?
+ */
+static bool
+inherits(const struct bt_task *k)
+{
+	return k->names.n == 0 || (k->fork_time != 0 && k->names.v[0].time > k->fork_time);
+}
+
 /* Task ti as a thread: its last name, samples and times. */
 static void
 make_thread(struct bt_tasks *t, uint32_t ti, struct bt_proc_thread *th)
@@ -64,7 +74,7 @@ make_thread(struct bt_tasks *t, uint32_t ti, struct bt_proc_thread *th)
 
 	th->tid = k->tid;
 	th->comm = t->names.v[bt_tasks_comm_at(t, k->tid, UINT64_MAX)];
-	th->ncomms = BT_MAX(k->names.n, (size_t)1);
+	th->ncomms = k->names.n + inherits(k);
 	th->start = k->fork_time;
 	th->exit = k->exit_time;
 }
@@ -80,7 +90,7 @@ proc_names(struct bt_tasks *t, const size_t *idx, size_t lo, size_t hi,
 
 	for (i = lo; i < hi; i++) {
 		const struct bt_task *k = &t->tasks.v[idx[i]];
-		if (k->names.n == 0) {
+		if (inherits(k)) {
 			n.time = k->fork_time;
 			n.comm = bt_tasks_comm_at(t, k->tid, k->fork_time);
 			BT_VEC_PUSH(all, n);
@@ -115,7 +125,7 @@ procs_make(struct bt_session *s)
 	qsort(idx, n, sizeof(*idx), cmp_task);
 	ps->threads = bt_xcalloc(n + 1, sizeof(*ps->threads));
 	for (i = 0; i < n; i++)
-		total += BT_MAX(t->tasks.v[i].names.n, (size_t)1);
+		total += t->tasks.v[i].names.n + 1;
 	ps->comms = bt_xcalloc(total + 1, sizeof(*ps->comms));
 	ps->task_proc = bt_xcalloc(n + 1, sizeof(size_t));
 	ps->task_thread = bt_xcalloc(n + 1, sizeof(size_t));
