@@ -163,6 +163,8 @@ comm_at(struct bt_tasks *t, uint32_t ti, uint64_t time, unsigned depth)
 	if (k->ptid != 0 && k->ptid != k->tid && depth < 64 &&
 	    (parent = bt_tasks_find(t, k->ptid)) >= 0)
 		return comm_at(t, (uint32_t)parent, k->fork_time, depth + 1);
+	if (k->tid == 0)
+		return name_get(t, "swapper");	/* the idle task, as perf names it */
 	snprintf(buf, sizeof(buf), ":%u", k->tid);
 	return name_get(t, buf);
 }

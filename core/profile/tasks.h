@@ -33,8 +33,9 @@ struct bt_task_name {
  * @ptid: the thread that forked it, 0 if unknown
  * @ppid: its parent process (a new process's: the forking one), 0 if unknown
  * @fork_time, @exit_time: its FORK and EXIT records' times, 0 if none
- * @names: its names in time order; none: its parent's at the fork, else
- *         ":TID" (as perf names a thread it has no COMM for)
+ * @names: its names in time order; before the first: its parent's at the
+ *         fork, else ":TID" (as perf names a thread it has no COMM for;
+ *         the idle task 0 "swapper")
  */
 struct bt_task {
 	uint32_t tid, pid, ptid, ppid;
