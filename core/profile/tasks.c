@@ -132,14 +132,16 @@ bt_tasks_read(struct bt_tasks *t, const struct bt_pd_event *ev)
 		add_name(t, ti, ev->time, name_get(t, ev->u.comm.comm));
 		return;
 	case PERF_RECORD_FORK:
-		k = &t->tasks.v[task_get(t, ev->u.task.tid)];
+		ti = task_get(t, ev->u.task.tid);	/* before tasks.v: it may move */
+		k = &t->tasks.v[ti];
 		k->pid = ev->u.task.pid;
 		k->ptid = ev->u.task.ptid;
 		k->ppid = ev->u.task.ppid;
 		k->fork_time = ev->u.task.time;
 		return;
 	case PERF_RECORD_EXIT:
-		k = &t->tasks.v[task_get(t, ev->u.task.tid)];
+		ti = task_get(t, ev->u.task.tid);
+		k = &t->tasks.v[ti];
 		if (k->pid == 0)
 			k->pid = ev->u.task.pid;
 		k->exit_time = ev->u.task.time;

@@ -14,22 +14,23 @@
  * @threads: every process's threads, one block
  * @comms: every process's names, one block
  * @task_proc, @task_thread: per task of the profile, its process and thread
+ * @ntasks: the tasks then
  */
 struct bt_procs {
 	BT_VEC(struct bt_proc) v;
 	struct bt_proc_thread *threads;
 	const char **comms;
 	size_t *task_proc, *task_thread;
+	size_t ntasks;
 };
 
-static const struct bt_tasks *sort_tasks;
-
-/* Tasks by process, then start, then tid. */
+/* Tasks (indexes in arg's) by process, then start, then tid. */
 static int
-cmp_task(const void *a, const void *b)
+cmp_task(const void *a, const void *b, void *arg)
 {
-	const struct bt_task *x = &sort_tasks->tasks.v[*(const size_t *)a];
-	const struct bt_task *y = &sort_tasks->tasks.v[*(const size_t *)b];
+	const struct bt_tasks *t = arg;
+	const struct bt_task *x = &t->tasks.v[*(const size_t *)a];
+	const struct bt_task *y = &t->tasks.v[*(const size_t *)b];
 
 	if (x->pid != y->pid)
 		return x->pid < y->pid ? -1 : 1;
@@ -95,7 +96,6 @@ proc_names(struct bt_tasks *t, const size_t *idx, size_t lo, size_t hi,
 			n.comm = bt_tasks_comm_at(t, k->tid, k->fork_time);
 			BT_VEC_PUSH(all, n);
 		}
-		k = &t->tasks.v[idx[i]];	/* comm_at may have added a name */
 		for (j = 0; j < k->names.n; j++)
 			BT_VEC_PUSH(all, k->names.v[j]);
 	}
@@ -121,14 +121,14 @@ procs_make(struct bt_session *s)
 
 	for (i = 0; i < n; i++)
 		idx[i] = i;
-	sort_tasks = t;
-	qsort(idx, n, sizeof(*idx), cmp_task);
+	qsort_r(idx, n, sizeof(*idx), cmp_task, t);
 	ps->threads = bt_xcalloc(n + 1, sizeof(*ps->threads));
 	for (i = 0; i < n; i++)
 		total += t->tasks.v[i].names.n + 1;
 	ps->comms = bt_xcalloc(total + 1, sizeof(*ps->comms));
 	ps->task_proc = bt_xcalloc(n + 1, sizeof(size_t));
 	ps->task_thread = bt_xcalloc(n + 1, sizeof(size_t));
+	ps->ntasks = n;
 	for (lo = 0; lo < n; lo = i) {
 		const struct bt_task *main;
 		struct bt_proc p = { 0 };
@@ -171,7 +171,8 @@ procs_make(struct bt_session *s)
 		struct bt_proc_thread *th;
 
 		pr = &ps->v.v[ps->task_proc[c->task]];
-		th = (struct bt_proc_thread *)&pr->threads[ps->task_thread[c->task]];
+		/* the process's threads are its part of ps->threads */
+		th = &ps->threads[(size_t)(pr->threads - ps->threads) + ps->task_thread[c->task]];
 		th->samples += c->samples;
 		pr->samples += c->samples;
 		if (th->first == 0 || c->first < th->first)
@@ -269,7 +270,7 @@ bt_selection_proc_counts(struct bt_selection *sel, struct bt_proc_count **out)
 		*out = bt_xcalloc(sel->tasks.n + 1, sizeof(**out));
 		for (i = 0; i < sel->tasks.n; i++) {
 			const struct bt_hist_entry *e = &sel->tasks.v[i];
-			if (e->samples > 0 && e->module < t->tasks.n)
+			if (e->samples > 0 && e->module < ps->ntasks)
 				add_count(ps, t, attr, e->module, (uint32_t)e->off,
 				    e->samples, e->period, &(*out)[n++]);
 		}
@@ -277,7 +278,7 @@ bt_selection_proc_counts(struct bt_selection *sel, struct bt_proc_count **out)
 		*out = bt_xcalloc(t->counts.n + 1, sizeof(**out));
 		for (i = 0; i < t->counts.n; i++) {
 			const struct bt_task_count *c = &t->counts.v[i];
-			if (c->attr == attr && c->samples > 0)
+			if (c->attr == attr && c->samples > 0 && c->task < ps->ntasks)
 				add_count(ps, t, attr, c->task, c->comm, c->samples,
 				    c->period, &(*out)[n++]);
 		}

@@ -11,7 +11,7 @@
 #include "view/view-int.h"
 
 #define NCOLS 6
-#define COMM_COLS 16	/* a name is at most 15 characters, plus the thread's indent */
+#define COMM_COLS 17	/* a name is at most 15 characters, plus a thread's indent */
 
 /* One process: its rows [lo, hi) of the counts, its samples. */
 struct group {
