@@ -244,6 +244,44 @@ test_view(void **state)
 	test_close(sel);
 }
 
+/* Hundreds of threads, each named first by its FORK (the tasks' array grows). */
+static void
+test_many_threads(void **state)
+{
+	char *p2 = bt_xasprintf("%s/many.data", dir);
+	struct bt_error err = { 0 };
+	struct bt_pd_features f;
+	struct bt_pd_writer *w;
+	struct bt_selection *sel;
+	struct bt_pd_attr a;
+	const struct bt_proc *p;
+	uint64_t t = 1000;
+	uint32_t k;
+
+	synth_attr(&a);
+	w = bt_pd_create(p2, &a, 1, &err);
+	assert_non_null(w);
+	comm(w, 300, 300, "pool", true, 10);
+	for (k = 1; k <= 300; k++) {
+		task(w, PERF_RECORD_FORK, 300, 300, 300 + k, 300, t);
+		samples(w, 300, 300 + k, &t, 1);
+		task(w, PERF_RECORD_EXIT, 300, 300, 300 + k, 300 + k, t += 10);
+	}
+	memset(&f, 0, sizeof(f));
+	assert_int_equal(bt_pd_finish(w, &f, &err), 0);
+	sel = test_open(p2);
+	assert_non_null(sel);
+	assert_int_equal(bt_session_nprocs(bt_selection_session(sel)), 1);
+	p = bt_session_proc(bt_selection_session(sel), 0);
+	assert_int_equal(p->nthreads, 301);
+	assert_int_equal(p->samples, 300);
+	assert_string_equal(p->threads[300].comm, "pool");
+	assert_int_equal(p->threads[300].exit, p->threads[300].start + 110);
+	test_close(sel);
+	unlink(p2);
+	free(p2);
+}
+
 int
 main(void)
 {
@@ -251,6 +289,7 @@ main(void)
 		cmocka_unit_test(test_procs),
 		cmocka_unit_test(test_comm),
 		cmocka_unit_test(test_view),
+		cmocka_unit_test(test_many_threads),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
