@@ -474,5 +474,27 @@ else
 	"$BT" -o "$TMP/lr2.data" --export "$TMP/lr2.txt" --top 0 "$longrun" 1.5 >/dev/null 2>"$TMP/lr.err"
 	! grep -q "recording\|$(printf '\033')" "$TMP/lr.err" && grep -q "samples of" "$TMP/lr.err" &&
 		ok "stderr not a terminal: no progress line" || fail "progress into a file: $(cat -v "$TMP/lr.err")"
+	# z: the processes of a forking program; Enter on the hottest selects
+	# it: the function list of its samples only, the header saying which;
+	# q comes back to the processes
+	procs=$(fixture procs -pthread)
+	"$BT" -q -o "$TMP/fork.data" --export /dev/null --top 0 "$procs" fork 2>/dev/null ||
+		fail "recording procs fork"
+	start "$BT" -i "$TMP/fork.data"
+	wait_for "hot functions"
+	$T send-keys -t bt z
+	wait_for "^processes: 3, threads: 3, [0-9]* samples of" && ok "z lists the 3 processes and their threads" ||
+		fail "z: $(screen | sed -n 2p)"
+	row=$(cursor_row)
+	pid=$(echo "$row" | awk '{ print $3 }') n=$(echo "$row" | awk '{ print $2 }')
+	$T send-keys -t bt Enter
+	wait_for "hot functions"
+	k=$(body | grep -c " worker_child$\| worker_parent$")
+	screen | sed -n 1p | grep -q " $n samples (pid $pid)" && [ "$k" = 1 ] &&
+		ok "Enter on process $pid: its $n samples only (header: pid $pid), one worker function" ||
+		fail "Enter on process $pid ($n samples): $(screen | sed -n 1p), $k worker functions"
+	$T send-keys -t bt q
+	wait_for "^processes: 3" && ok "q comes back to the processes" || fail "q: $(screen | sed -n 2p)"
+	$T send-keys -t bt q q
 fi
 finish

@@ -63,6 +63,8 @@ const char cli_usage[] =
 "      --time FROM,TO     only samples in that part of the run: seconds, or N%\n"
 "      --pid PID[,PID...] only the samples of these processes (as perf report's)\n"
 "      --tid TID[,TID...] only the samples of these threads\n"
+"      --comm NAME[,NAME...]  only the samples of threads of these names (as\n"
+"                         perf report's --comms: the name at the sample's time)\n"
 "      --region-threshold PCT  hot regions start at instructions with PCT% of\n"
 "                         the function's samples (default 1)\n"
 "      --region-margin N  merge hot instructions up to N cold ones apart (default 8)\n"
@@ -80,7 +82,7 @@ enum {
 	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
 	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT, OPT_NO_PROBES,
 	OPT_BENCH_FRAMES, OPT_CALL_GRAPH, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_JIT_COPY, OPT_PID, OPT_TID,
+	OPT_JIT_COPY, OPT_PID, OPT_TID, OPT_COMM,
 };
 
 static const struct option long_opts[] = {
@@ -111,6 +113,7 @@ static const struct option long_opts[] = {
 	{ "time", required_argument, NULL, OPT_TIME },
 	{ "pid", required_argument, NULL, OPT_PID },
 	{ "tid", required_argument, NULL, OPT_TID },
+	{ "comm", required_argument, NULL, OPT_COMM },
 	{ "region-threshold", required_argument, NULL, OPT_REGION_THRESHOLD },
 	{ "region-margin", required_argument, NULL, OPT_REGION_MARGIN },
 	{ "benchmark", required_argument, NULL, 'b' },
@@ -194,6 +197,31 @@ parse_ids(struct perr *e, const char *opt, const char *arg, uint32_t *ids, size_
 			return bad(e, "%s: at most %d of them", opt, BT_SELECTION_MAX_THREADS);
 		ids[(*n)++] = (uint32_t)v;
 		p = *end ? end + 1 : end;
+	} while (*p);
+	return 0;
+}
+
+/* --comm: a comma-separated list of thread names, added to so->comm. */
+static int
+parse_comms(struct perr *e, const char *arg, struct bt_selection_opts *so)
+{
+	const char *p = arg;
+
+	do {
+		size_t len = strcspn(p, ",");
+
+		if (len == 0)
+			return bad(e, "bad --comm value '%s' (names, comma-separated)", arg);
+		if (len >= BT_COMM_LEN)
+			return bad(e, "--comm: '%.*s' is longer than a thread's name can be "
+			    "(%d characters)", (int)len, p, BT_COMM_LEN - 1);
+		if (so->ncomm >= BT_SELECTION_MAX_THREADS)
+			return bad(e, "--comm: at most %d of them", BT_SELECTION_MAX_THREADS);
+		memcpy(so->comm[so->ncomm], p, len);
+		so->comm[so->ncomm++][len] = '\0';
+		p += len;
+		if (*p == ',' && *++p == '\0')
+			return bad(e, "bad --comm value '%s' (names, comma-separated)", arg);
 	} while (*p);
 	return 0;
 }
@@ -357,6 +385,8 @@ view_opt(struct perr *e, struct cli *c, int opt)
 		return parse_ids(e, "--pid", optarg, c->sel.pid, &c->sel.npid);
 	case OPT_TID:
 		return parse_ids(e, "--tid", optarg, c->sel.tid, &c->sel.ntid);
+	case OPT_COMM:
+		return parse_comms(e, optarg, &c->sel);
 	case OPT_REGION_THRESHOLD: {
 		char *end;
 		double t = strtod(optarg, &end);

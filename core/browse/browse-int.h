@@ -113,6 +113,7 @@ struct screen_ops {
 	X(callers)		\
 	X(compare)		\
 	X(compare_func)		\
+	X(procs)		\
 	/* a new screen: one more X(NAME) line above this one */
 
 #define BROWSE_EXTERN(name) extern const struct screen_ops screen_##name;

@@ -35,6 +35,8 @@ struct export_bench {
  * views handed to the ops
  * @benches: the benchmark table, NULL when no benchmark was found
  * @bench, @nbench: each benchmark's part, fastest first
+ * @procs: the processes and threads (bt_view_procs)
+ * @procs_text: the text export shows them (more than one thread has samples)
  */
 struct export_out {
 	FILE *f;
@@ -44,6 +46,8 @@ struct export_out {
 	const struct export_bench *bench;
 	size_t nbench;
 	bool bench_selected;	/* -b: the report is that benchmark's already */
+	const struct bt_view *procs;
+	bool procs_text;
 };
 
 struct export_ops {

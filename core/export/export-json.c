@@ -152,6 +152,15 @@ row(struct bt_jw *w, const struct bt_row *r)
 		if (r->label != NULL)
 			bt_jw_str(w, "finding", r->label);
 		break;
+	case BT_ROW_PROC:
+		bt_jw_str(w, "kind", r->label);
+		bt_jw_u64(w, "pid", r->addr);
+		if (r->line)
+			bt_jw_u64(w, "tid", r->line);
+		bt_jw_str(w, "comm", r->name);
+		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_num(w, "percent", r->percent);
+		break;
 	case BT_ROW_FINDING:
 		bt_jw_str(w, "check", r->label);
 		if (r->name != NULL)
@@ -206,6 +215,12 @@ header(struct bt_jw *w, const struct bt_view *h)
 		bt_jw_array(w, "tids", BT_JW_COMPACT, 0);
 		for (i = 0; i < m->ntid; i++)
 			bt_jw_u64(w, NULL, m->tid[i]);
+		bt_jw_end(w);
+	}
+	if (m->ncomm) {
+		bt_jw_array(w, "comms", BT_JW_COMPACT, 0);
+		for (i = 0; i < m->ncomm; i++)
+			bt_jw_str(w, NULL, m->comm[i]);
 		bt_jw_end(w);
 	}
 	if (m->has_status) {
@@ -313,6 +328,54 @@ bench(struct bt_jw *w, const struct export_bench *e)
 	bt_jw_end(w);
 }
 
+/*
+ * The processes (perf report --sort comm,pid): one line a process with
+ * its threads, a thread once under each name it had.
+ */
+static void
+processes(struct bt_jw *w, const struct bt_view *v)
+{
+	size_t i;
+	bool open = false;
+
+	bt_jw_break(w, 2);
+	bt_jw_array(w, "processes", BT_JW_LINES, 4);
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+
+		if (r->kind != BT_ROW_PROC)
+			continue;
+		if (strcmp(r->label, "process") == 0) {
+			if (open) {
+				bt_jw_end(w);	/* threads */
+				bt_jw_end(w);
+			}
+			bt_jw_object(w, NULL, BT_JW_SPACED, 0);
+			bt_jw_u64(w, "pid", r->addr);
+			bt_jw_str(w, "comm", r->name);
+			bt_jw_u64(w, "samples", r->samples);
+			bt_jw_num(w, "percent", r->percent);
+			bt_jw_array(w, "time_s", BT_JW_COMPACT, 0);
+			bt_jw_num(w, NULL, r->t_from);
+			bt_jw_num(w, NULL, r->t_to);
+			bt_jw_end(w);
+			bt_jw_array(w, "threads", BT_JW_SPACED, 0);
+			open = true;
+			continue;
+		}
+		bt_jw_object(w, NULL, BT_JW_COMPACT, 0);
+		bt_jw_u64(w, "tid", r->line);
+		bt_jw_str(w, "comm", r->name);
+		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_end(w);
+	}
+	if (open) {
+		bt_jw_end(w);
+		bt_jw_end(w);
+	}
+	bt_jw_end(w);
+}
+
 static void
 json_begin(struct export_out *o, const struct bt_view *h,
 	   const struct bt_view *funcs, const struct bt_view *findings)
@@ -339,6 +402,8 @@ json_begin(struct export_out *o, const struct bt_view *h,
 			bench(w, &o->bench[i]);
 		bt_jw_end(w);
 	}
+	if (o->procs != NULL)
+		processes(w, o->procs);
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "annotations", BT_JW_LINES, 4);
 }

@@ -227,11 +227,15 @@ text_begin(struct export_out *o, const struct bt_view *header,
 	put_view(o->f, funcs, false);
 	fputs("\n", o->f);
 	put_callgraph(o->f, funcs);
-	if (bt_view_nrows(findings) == 0)
-		return;
-	fputs("## lint\n", o->f);
-	put_findings(o->f, findings);
-	fputs("\n", o->f);
+	if (bt_view_nrows(findings) > 0) {
+		fputs("## lint\n", o->f);
+		put_findings(o->f, findings);
+		fputs("\n", o->f);
+	}
+	if (o->procs_text) {
+		put_view(o->f, o->procs, true);
+		fputs("\n", o->f);
+	}
 }
 
 static void

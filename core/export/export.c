@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "base.h"
 #include "benchtui/bench.h"
@@ -150,6 +151,23 @@ bench_parts(struct bt_selection *sel, const struct bt_export_opts *o,
 	return eb;
 }
 
+/*
+ * The text export lists the processes and threads when the samples are
+ * of more than one thread, or of one under two names (an exec): a forking
+ * harness, a threaded benchmark, a build (perf report --sort comm,pid's
+ * rows). One thread's run under one name needs no list.
+ */
+static bool
+procs_shown(const struct bt_view *pv)
+{
+	size_t i, rows = 0;
+
+	for (i = 0; i < bt_view_nrows(pv); i++)
+		if (strcmp(bt_view_row(pv, i)->label, "thread") == 0)
+			rows++;
+	return rows > 1;
+}
+
 int
 bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	  struct bt_error *err)
@@ -158,7 +176,7 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	struct export_out eo = { .f = out };
 	size_t *idx, n, i, nbench;
 	struct bt_view_opts vo = o->view;
-	struct bt_view *h, *fv, *lv, *table;
+	struct bt_view *h, *fv, *lv, *pv, *table;
 	struct export_bench *eb = bench_parts(sel, o, &table, &nbench);
 
 	eo.benches = table;
@@ -176,6 +194,9 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	h = bt_view_header(sel);
 	fv = bt_view_functions(sel, &vo, 0);
 	lv = bt_view_findings(sel);
+	pv = bt_view_procs(sel, &o->view);
+	eo.procs = pv;
+	eo.procs_text = procs_shown(pv);
 	ops->begin(&eo, h, fv, lv);
 	for (i = 0; i < n; i++) {
 		struct bt_error aerr = { 0 };
@@ -194,6 +215,7 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	bt_view_free(h);
 	bt_view_free(fv);
 	bt_view_free(lv);
+	bt_view_free(pv);
 	bench_parts_free(eb, nbench, table);
 	free(idx);
 	return finish(out, err);

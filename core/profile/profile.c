@@ -132,6 +132,7 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 	if (btsec != NULL)
 		bt_meta_decode(btsec, btlen, &p->meta);
 	p->machine = bt_machine_new(&p->modules);
+	bt_tasks_init(&p->tasks);
 	nids = bt_pd_buildids(r, &ids);
 	bt_machine_set_buildids(p->machine, ids, nids);
 	bt_machine_set_jit(p->machine, p->path, a0->use_clockid &&
@@ -186,6 +187,7 @@ bt_profile_free(struct bt_profile *p)
 		return;
 	bt_chains_free(p);
 	bt_machine_free(p->machine);
+	bt_tasks_release(&p->tasks);
 	bt_modules_release(&p->modules);
 	free(p->hist);
 	free(p->hist_start);

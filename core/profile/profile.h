@@ -16,6 +16,7 @@
 #include "machine/machine.h"
 #include "perf/meta.h"
 #include "profile/hist.h"
+#include "profile/tasks.h"
 
 /*
  * The whole-run histogram of every event is built while the file is read
@@ -47,6 +48,7 @@ struct bt_profile {
 	struct bt_chains *chains;	/* call chains (chains.h); NULL: none recorded */
 	struct bt_hist_entry *chist;	/* (event, 0, chain id), sorted */
 	size_t *chist_start;		/* event i's entries: [start[i], start[i + 1]) */
+	struct bt_tasks tasks;		/* processes, threads, their names and samples */
 };
 
 /**
@@ -66,7 +68,10 @@ struct bt_profile {
  *                measured phases)
  * @pids, @npids: with @npids > 0, only the samples of these processes
  * @tids, @ntids: with @ntids > 0, only the samples of these threads
+ * @comms, @ncomms: with @ncomms > 0, only the samples of threads named one
+ *                  of these at the sample's time (indices in tasks.names)
  */
+#define BT_SCAN_MAX_COMMS 16
 struct bt_scan {
 	int attr;
 	uint64_t t_lo, t_hi;
@@ -80,7 +85,10 @@ struct bt_scan {
 	size_t nkeep;
 	const uint32_t *pids, *tids;
 	size_t npids, ntids;
+	uint32_t comms[BT_SCAN_MAX_COMMS];
+	size_t ncomms;
 	struct bt_hist *chains;	/* also count (group, 0, chain id) here */
+	struct bt_hist *tasks;	/* also count (group, task, name) here (tasks.h) */
 };
 
 /*

@@ -140,6 +140,11 @@ read_side(void *arg, struct bt_pd_event *ev, uint32_t *tag)
 	case PERF_RECORD_THROTTLE:
 		p->info.throttled++;
 		return false;
+	case PERF_RECORD_COMM:
+	case PERF_RECORD_FORK:
+	case PERF_RECORD_EXIT:
+		bt_tasks_read(&p->tasks, ev);
+		return bt_machine_read(p->machine, ev, tag);
 	default:
 		return bt_machine_read(p->machine, ev, tag);
 	}
@@ -173,6 +178,7 @@ count_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 	bt_hist_add(cs->h, smp->attr, smp->module, smp->off, smp->period);
 	if (smp->chain != BT_CHAIN_NONE)
 		bt_hist_add(cs->ch, smp->attr, 0, smp->chain, smp->period);
+	bt_tasks_sample(&p->tasks, smp->attr, smp->pid, smp->tid, smp->time, smp->period);
 	p->event_samples[smp->attr]++;
 	p->event_period[smp->attr] += smp->period;
 	if (smp->module == BT_MODULE_UNKNOWN)
@@ -293,6 +299,9 @@ scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 	    !one_of(smp->pid, sc->pids, sc->npids) || !one_of(smp->tid, sc->tids, sc->ntids) ||
 	    !in_pairs(sc->keep, sc->nkeep, smp->time))
 		return;
+	if (sc->ncomms > 0 && !one_of(bt_tasks_comm_at(&p->tasks, smp->tid, smp->time),
+	    sc->comms, sc->ncomms))
+		return;
 	group = scan_group(p, st, smp->time);
 	if (sc->fold)
 		bt_hist_add(st->h, group, 0, smp->module == sc->fold_module &&
@@ -301,6 +310,9 @@ scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 		bt_hist_add(st->h, group, smp->module, smp->off, smp->period);
 	if (sc->chains != NULL && smp->chain != BT_CHAIN_NONE)
 		bt_hist_add(sc->chains, group, 0, smp->chain, smp->period);
+	if (sc->tasks != NULL)
+		bt_hist_add(sc->tasks, group, (uint32_t)bt_tasks_find(&p->tasks, smp->tid),
+		    bt_tasks_comm_at(&p->tasks, smp->tid, smp->time), smp->period);
 }
 
 int

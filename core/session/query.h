@@ -21,6 +21,28 @@ struct bt_srccache;
 struct bt_profile;
 struct bt_module;
 
+/**
+ * struct bt_proc_count - the samples of one thread under one name in one
+ * event (perf report --sort comm,pid's rows)
+ * @proc, @thread: bt_session_proc()'s index and its thread's
+ * @first, @last: the times of its first and last sample (recording clock)
+ */
+struct bt_proc_count {
+	size_t proc, thread;
+	const char *comm;
+	uint64_t samples, period;
+	uint64_t first, last;
+};
+/*
+ * Every (thread, name) with samples in the selection, by process (in
+ * bt_session_proc's order), thread, then when it had the name; *out
+ * malloc'ed. Returns how many. The samples are the selection's before a
+ * focus (a benchmark found by its call chains counts its window's); the
+ * times are the whole run's in its event.
+ */
+size_t bt_selection_proc_counts(struct bt_selection *sel,
+				struct bt_proc_count **out);
+
 /* Per-selection cache slots. */
 enum bt_sel_cache {
 	BT_SEL_CACHE_LINT,	/* lint's findings */

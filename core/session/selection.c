@@ -81,10 +81,16 @@ aggregate(struct bt_selection *sel, struct bt_error *err)
 	}
 	if (p->chains != NULL)
 		sc.chains = bt_hist_new();
+	sc.tasks = bt_hist_new();
 	if (bt_profile_scan(p, &sc, &e, &n, err) < 0) {
 		bt_hist_free(sc.chains);
+		bt_hist_free(sc.tasks);
 		return -BT_EIO;
 	}
+	sel->tasks.n = bt_hist_take(sc.tasks, &sel->tasks.v);
+	sel->tasks.alloc = sel->tasks.n;
+	sel->rescanned = true;
+	bt_hist_free(sc.tasks);
 	if (sc.chains != NULL) {
 		sel->cg.counts.n = bt_hist_take(sc.chains, &sel->cg.counts.v);
 		sel->cg.counts.alloc = sel->cg.counts.n;
@@ -195,6 +201,7 @@ release(struct bt_selection *sel)
 		bt_selection_set_cache(sel, (enum bt_sel_cache)i, NULL, NULL);
 	bt_functab_release(sel);
 	bt_callgraph_release(&sel->cg);
+	BT_VEC_FREE(sel->tasks);
 	free(sel);
 }
 

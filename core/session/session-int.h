@@ -89,6 +89,8 @@ bt_cache_slot_set(struct bt_cache_slot *slot, void *data, void (*release)(void *
  * @hits: the samples by (module, link-time address), sorted
  * @funcs: hottest first, then the functions looked up with no samples
  * @counts: the benchmarks with their samples in this event (bench.c)
+ * @tasks: when the samples were read again, each thread's under each
+ *         name: (0, task, name) (profile/tasks.h); @rescanned says so
  */
 struct bt_selection {
 	struct bt_session *s;
@@ -103,6 +105,8 @@ struct bt_selection {
 	BT_VEC(struct bt_sfunc) funcs;
 	struct bt_cgraph cg;
 	const struct bt_bench_counts *counts;
+	BT_VEC(struct bt_hist_entry) tasks;
+	bool rescanned;
 	struct bt_cache_slot cache[BT_SEL_CACHE_COUNT];
 };
 
@@ -121,6 +125,7 @@ struct bt_session {
 	struct bt_benches *benches;	/* bench.c, made with the first selection */
 	char *bench_frames;		/* --benchmark-frames */
 	struct bt_selection *live;	/* selections alive, newest first */
+	struct bt_procs *procs;		/* procs.c, made on first use */
 };
 
 /**
@@ -190,6 +195,10 @@ void bt_callgraph_build(struct bt_selection *sel);
  */
 void bt_bench_prepare(struct bt_selection *sel);
 void bt_benches_free(struct bt_benches *bs);
+
+/* procs.c */
+struct bt_procs;
+void bt_procs_free(struct bt_procs *ps);
 
 /* The decoder for m's machine in syntax, made on first use. */
 struct bt_disasm *bt_session_disasm(struct bt_session *s, struct bt_msyms *m,

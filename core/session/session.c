@@ -80,6 +80,7 @@ bt_session_free(struct bt_session *s)
 		bt_selection_free(s->live);
 	}
 	bt_benches_free(s->benches);
+	bt_procs_free(s->procs);
 	free(s->bench_frames);
 	if (s->mods != NULL)
 		for (i = 0; i < s->p->modules.n; i++) {

@@ -87,7 +87,10 @@ hot_path(struct bt_view *v, struct bt_selection *sel)
 	return ret;
 }
 
-/* "pid 4242, 4243; tid 4244", NULL when every process and thread is selected. */
+/*
+ * "pid 4242, 4243; tid 4244; comm java", NULL when every process and
+ * thread is selected.
+ */
 static const char *
 threads(struct bt_view *v, const struct bt_selection_opts *o)
 {
@@ -95,13 +98,16 @@ threads(struct bt_view *v, const struct bt_selection_opts *o)
 	const char *out;
 	size_t i;
 
-	if (o->npid == 0 && o->ntid == 0)
+	if (o->npid == 0 && o->ntid == 0 && o->ncomm == 0)
 		return NULL;
 	for (i = 0; i < o->npid; i++)
 		bt_strbuf_addf(&sb, "%s%u", i ? ", " : "pid ", o->pid[i]);
 	for (i = 0; i < o->ntid; i++)
 		bt_strbuf_addf(&sb, "%s%u", i ? ", " : o->npid ? "; tid " : "tid ",
 		    o->tid[i]);
+	for (i = 0; i < o->ncomm; i++)
+		bt_strbuf_addf(&sb, "%s%.*s", i ? ", " : o->npid || o->ntid ? "; comm " :
+		    "comm ", BT_COMM_LEN, o->comm[i]);
 	out = bt_strpool_add(&v->pool, sb.buf, sb.len);
 	bt_strbuf_release(&sb);
 	return out;
@@ -134,6 +140,8 @@ summarize(struct bt_view *v, struct bt_selection *sel)
 	m->npid = bt_selection_opts(sel)->npid;
 	m->tid = bt_selection_opts(sel)->tid;
 	m->ntid = bt_selection_opts(sel)->ntid;
+	m->comm = bt_selection_opts(sel)->comm;
+	m->ncomm = bt_selection_opts(sel)->ncomm;
 	bt_selection_window(sel, &m->win_from, &m->win_to);
 	m->has_status = in->has_status;
 	m->interrupted = in->interrupted;

@@ -47,6 +47,7 @@ enum bt_action {
 	BT_ACT_MARK_BENCH,	/* m in the benchmark table: mark one to compare */
 	BT_ACT_CALLERS,		/* C: callers and callees (on an instruction: its entry stacks) */
 	BT_ACT_TOGGLE_CHILDREN,	/* I: the function list by inclusive / self samples */
+	BT_ACT_PROCS,		/* z: the processes and threads; Enter selects one */
 	BT_ACT_COUNT
 };
 

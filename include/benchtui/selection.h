@@ -92,8 +92,12 @@ BT_API bool bt_frame_match_names(const struct bt_func *f, void *arg);
  * @pid, @npid: only the samples of these processes (perf report --pid),
  *              @npid 0: of every one
  * @tid, @ntid: only the samples of these threads (--tid), 0: every one
+ * @comm, @ncomm: only the samples of threads named one of these at the
+ *                sample's time (perf report --comms: a thread's name
+ *                changes at an exec or a prctl), 0: every one
  */
 #define BT_SELECTION_MAX_THREADS 16
+#define BT_COMM_LEN 16		/* a thread's name, NUL included (the kernel's TASK_COMM_LEN) */
 struct bt_selection_opts {
 	const char *event;
 	double time_from, time_to;
@@ -103,6 +107,8 @@ struct bt_selection_opts {
 	void *focus_arg;
 	uint32_t pid[BT_SELECTION_MAX_THREADS], tid[BT_SELECTION_MAX_THREADS];
 	size_t npid, ntid;
+	char comm[BT_SELECTION_MAX_THREADS][BT_COMM_LEN];
+	size_t ncomm;
 };
 
 /* The whole run of the default event: no window, no benchmark, no focus. */

@@ -64,4 +64,57 @@ BT_API bool bt_session_has_chains(const struct bt_session *s);
 BT_API size_t bt_session_nnotes(const struct bt_session *s);
 BT_API const char *bt_session_note(const struct bt_session *s, size_t i);
 
+/*
+ * The recording's processes and threads (perf's threads), from its COMM,
+ * FORK and EXIT records and its samples: what a forking harness (JMH's
+ * forks) or a multi-process build is split by. Times are in the
+ * recording's clock (ns, as the samples'), 0 when unknown; a name is a
+ * thread's comm (perf's ":TID" for a thread the recording never named).
+ */
+
+/**
+ * struct bt_proc_thread - a thread of a process
+ * @tid: its id
+ * @comm: its last name; @ncomms: how many it had (exec, prctl)
+ * @samples: of every event
+ * @first, @last: its first and last sample's time
+ * @start, @exit: its FORK and EXIT records' times
+ */
+struct bt_proc_thread {
+	uint32_t tid;
+	const char *comm;
+	size_t ncomms;
+	uint64_t samples;
+	uint64_t first, last;
+	uint64_t start, exit;
+};
+
+/**
+ * struct bt_proc - a process
+ * @pid, @ppid: it and its parent (0 if unknown)
+ * @comm: its name: its main thread's last (after an exec, the program's)
+ * @comms, @ncomms: every name its threads had, in the order they got them
+ * @samples: of every event
+ * @first, @last: its first and last sample's time
+ * @start, @exit: its main thread's FORK and EXIT records' times
+ * @threads, @nthreads: its threads, in the order they started
+ */
+struct bt_proc {
+	uint32_t pid, ppid;
+	const char *comm;
+	const char *const *comms;
+	size_t ncomms;
+	uint64_t samples;
+	uint64_t first, last;
+	uint64_t start, exit;
+	const struct bt_proc_thread *threads;
+	size_t nthreads;
+};
+
+/* The processes, in the order they started (then by pid); made on first use. */
+BT_API size_t bt_session_nprocs(struct bt_session *s);
+BT_API const struct bt_proc *bt_session_proc(struct bt_session *s, size_t i);
+/* The seconds from the run's first sample to time t of the recording's clock. */
+BT_API double bt_session_seconds(const struct bt_session *s, uint64_t t);
+
 #endif

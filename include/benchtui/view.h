@@ -52,6 +52,7 @@ enum bt_row_kind {
 	BT_ROW_SLICE,		/* timeline: a slice of the run */
 	BT_ROW_FILE,		/* a file a function's code comes from */
 	BT_ROW_BENCH,		/* benchmark table: a benchmark (@func its index) or (outside) */
+	BT_ROW_PROC,		/* processes: a process or a thread (bt_view_procs) */
 };
 
 /* Row flags. */
@@ -226,8 +227,9 @@ BT_API struct bt_view *bt_view_header(struct bt_selection *sel);
  * @event, @frequency, @event_note: the event shown (@frequency 0: by period)
  * @samples: in the event and window shown; @lost, @throttled: of the run
  * @windowed: a time window is chosen: [@win_from, @win_to) seconds
- * @threads: the processes and threads chosen ("pid 4242, 4243; tid 4244"),
- *           NULL when every one is; @pid/@npid and @tid/@ntid the same
+ * @threads: the processes and threads chosen ("pid 4242, 4243; tid 4244;
+ *           comm java"), NULL when every one is; @pid/@npid, @tid/@ntid
+ *           and @comm/@ncomm the same
  * @has_status: @exit_code (a shell's: 128 + signal when killed) and
  *              @signal (0 if none) are known; @status says it in words
  * @nfindings: lint findings for this event and window
@@ -255,6 +257,8 @@ struct bt_view_summary {
 	const char *threads;
 	const uint32_t *pid, *tid;
 	size_t npid, ntid;
+	const char (*comm)[BT_COMM_LEN];
+	size_t ncomm;
 	bool has_status;
 	int exit_code, signal;
 	bool interrupted;
@@ -285,6 +289,17 @@ BT_API struct bt_view *bt_view_annotate(struct bt_selection *sel, size_t func,
 BT_API struct bt_view *bt_view_benches(struct bt_selection *sel,
 				       const struct bt_view_opts *o,
 				       bool fastest_first);
+/*
+ * The processes and threads of the selection's samples (perf report
+ * --sort comm,pid): one BT_ROW_PROC row a process (@label "process",
+ * @func its index for bt_session_proc(), @addr its pid, @name its comm),
+ * hottest first, then its threads under each name they had (@label
+ * "thread", @insn the thread's index in the process, @line its tid,
+ * @name the name), hottest first; @samples, @percent of the selection's,
+ * @t_from and @t_to the first and last sample's time in the whole run.
+ */
+BT_API struct bt_view *bt_view_procs(struct bt_selection *sel,
+				     const struct bt_view_opts *o);
 /*
  * Benchmarks a and b side by side: the time ratio in the title, then
  * their hot functions (BT_ROW_FUNC, @func (size_t)-1) with a's share

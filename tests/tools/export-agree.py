@@ -142,9 +142,42 @@ def main():
                 or not close(float(m.group(3)), f["percent"], 0.056) or m.group(4) != f["message"]):
             fail("finding differs:\n  %s\n  %s" % (l, f))
 
+    # processes: "## processes: ..." when more than one thread (or name)
+    # has samples, its rows by the column headings; JSON always has them
+    nproc = 0
+    procs = js.get("processes", [])
+    jrows = []
+    for p in procs:
+        jrows.append(("p", p["pid"], p["comm"], p["samples"], p["percent"]))
+        for t in p["threads"]:
+            jrows.append(("t", t["tid"], t["comm"], t["samples"], None))
+    sec = [k for k, l in enumerate(text) if l.startswith("## processes: ")]
+    if sec:
+        k = sec[0] + 1
+        end = {c[0]: c[2] for c in columns(text[k])}
+        start = {c[0]: c[1] for c in columns(text[k])}
+        k += 1
+        trows = []
+        while k < len(text) and text[k].strip():
+            r = text[k]
+            pid = cut(r, end["Samples"], end["PID"])
+            tid = cut(r, end["PID"], end["TID"])
+            comm = r[start["Command"]:start["Time"]].strip() if "Time" in start else r[start["Command"]:].strip()
+            trows.append(("p" if pid else "t", int(pid or tid), comm,
+                          int(cut(r, end["Percent"], end["Samples"])), num(r[:end["Percent"]])))
+            k += 1
+        if len(trows) != len(jrows):
+            fail("%d process and thread rows in text, %d in json" % (len(trows), len(jrows)))
+        for t, j in zip(trows, jrows):
+            if t[:4] != j[:4] or (j[4] is not None and not close(t[4], j[4], 0.006)):
+                fail("processes differ: %s in text, %s in json" % (t, j))
+        nproc = len(procs)
+    elif sum(len(p["threads"]) for p in procs) > 1:
+        fail("no processes in text, %d threads in json" % sum(len(p["threads"]) for p in procs))
+
     # annotations: "## " sections in order
     secs = [k for k, l in enumerate(text) if l.startswith("## ") and not l.startswith("## lint")
-            and not l.startswith("## callers and callees")]
+            and not l.startswith("## callers and callees") and not l.startswith("## processes: ")]
     anns = js["annotations"]
     def titled(line, a):
         return any(line.startswith("## " + n + "  ") for n in (a["function"], a.get("short_name")) if n)
@@ -206,8 +239,9 @@ def main():
             if not r.rstrip().split(":  ", 1)[1].startswith(j["text"]):
                 fail("%s %s: %r vs %r" % (a["function"], j["address"], r, j["text"]))
             ninsn += 1
-    print("agree: %d functions, %d call-graph edges, %d findings, %d annotations, %d instructions"
-          % (len(funcs), ncg, len(found), len(anns), ninsn))
+    print("agree: %d functions, %d call-graph edges, %d findings, %d annotations, %d instructions%s"
+          % (len(funcs), ncg, len(found), len(anns), ninsn,
+             ", %d processes" % nproc if nproc else ""))
 
 
 main()
