@@ -220,6 +220,27 @@ else
 		BM_memcpy_trap >"$TMP/msg" &&
 		ok "GB --no-probes: every benchmark's samples are those through its entry frame ($(cat "$TMP/msg"))" ||
 		fail "GB --no-probes: not split by call chains: $(cat "$TMP/msg")"
+	# an unprivileged user may not probe every process: the chain split,
+	# and the note says why
+	if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ] &&
+	    [ "$(cat /proc/sys/kernel/perf_event_paranoid)" -gt 0 ]; then
+		nb=$(mktemp -d /tmp/bt-nobody.XXXXXX)
+		cp "$HB/gbench" "$nb/" && chmod -R a+rwx "$nb"
+		(cd "$nb" && setpriv --reuid=65534 --regid=65534 --clear-groups "$BT" -q \
+			-o "$nb/np.data" --export "$nb/np.json" --format json --top 0 \
+			"$nb/gbench" --benchmark_min_time=0.05 --benchmark_filter='^(BM_sum/8|BM_counters)$') \
+			>/dev/null 2>"$nb/err"
+		if [ -s "$nb/np.json" ]; then
+			# (unprivileged, the samples' clock may not be CLOCK_MONOTONIC either)
+			! check how "$nb/np.json" probe BM_sum/8 BM_counters >"$TMP/msg" &&
+				grep -aq "probe-note the kernel refused the harness's probes" "$nb/np.data" &&
+				ok "GB as an unprivileged user: no probes, and the recording says why ($(cat "$TMP/msg"))" ||
+				fail "GB unprivileged: $(cat "$TMP/msg")"
+		else
+			skipped "GB unprivileged: the recording itself was refused: $(head -c 200 "$nb/err")"
+		fi
+		rm -rf "$nb"
+	fi
 	# repetitions: one row, every printed line a result of it
 	"$BT" -q -o "$TMP/gbrep.data" --export "$TMP/gbrep.json" --format json --top 0 \
 		"$HB/gbench" --benchmark_min_time=0.05 --benchmark_repetitions=3 \

@@ -627,6 +627,12 @@ bench_list(struct bt_selection *first)
 		if (bs->windows)
 			bench_phases_read(&s->p->meta, &bs->phases);
 		build(s, bs);
+		if (!bs->probed && s->p->meta.probe_note[0])
+			bs->note = bt_strpool_addf(&bs->pool, "%s: split by call chains "
+			    "and output times instead", s->p->meta.probe_note);
+		else if (s->p->meta.probe_lost)
+			bs->note = bt_strpool_addf(&bs->pool, "the kernel dropped %llu of "
+			    "the harness's probe hits", (unsigned long long)s->p->meta.probe_lost);
 	}
 	if (bs->windows && !bs->probed) {
 		/* again while boundaries move: a window may now begin earlier */
