@@ -95,7 +95,7 @@ static const char *const role_names[BT_PROBE_NROLES] = {
 	"gb.start", "gb.finish", "gb.pause", "gb.resume", "gb.report",
 	"go.runN", "go.launch", "go.start", "go.stop",
 	"crit.common", "crit.common-end", "crit.sample", "crit.sample-end",
-	"crit.warmup", "crit.warmup-end", "go.started",
+	"crit.warmup", "crit.warmup-end", "go.started", "go.run1",
 };
 
 const char *

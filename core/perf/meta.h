@@ -18,7 +18,8 @@ struct bt_strbuf;
  * PauseTiming, ResumeTiming (entry), a reporter's ReportRuns (entry); Go's
  * testing.(*B).runN, launch, StartTimer (entry: arg is the *B) and
  * StopTimer (after it read the clock), StartTimer's timer starting (after
- * its runtime.ReadMemStats, before it reads the clock: "go.started");
+ * its runtime.ReadMemStats, before it reads the clock: "go.started"),
+ * run1 (entry: a new *B, "go.run1");
  * criterion's analysis::common,
  * Routine::sample and Routine::warm_up, entry and return.
  */
@@ -28,7 +29,7 @@ enum bt_probe_role {
 	BT_PROBE_GO_RUNN, BT_PROBE_GO_LAUNCH, BT_PROBE_GO_START, BT_PROBE_GO_STOP,
 	BT_PROBE_CRIT_COMMON, BT_PROBE_CRIT_COMMON_END, BT_PROBE_CRIT_SAMPLE,
 	BT_PROBE_CRIT_SAMPLE_END, BT_PROBE_CRIT_WARMUP, BT_PROBE_CRIT_WARMUP_END,
-	BT_PROBE_GO_STARTED,
+	BT_PROBE_GO_STARTED, BT_PROBE_GO_RUN1,
 	BT_PROBE_NROLES
 };
 

@@ -60,6 +60,7 @@ static const struct point {
 	{ BT_PROBE_GB_REPORT, PREFIX, "_ZN9benchmark15ConsoleReporter10ReportRuns", NULL, P_ENTRY },
 	{ BT_PROBE_GB_REPORT, PREFIX, "_ZN9benchmark12JSONReporter10ReportRuns", NULL, P_ENTRY },
 	{ BT_PROBE_GB_REPORT, PREFIX, "_ZN9benchmark11CSVReporter10ReportRuns", NULL, P_ENTRY },
+	{ BT_PROBE_GO_RUN1, EXACT, "testing.(*B).run1", NULL, P_ENTRY },
 	{ BT_PROBE_GO_RUNN, EXACT, "testing.(*B).runN", NULL, P_ENTRY },
 	{ BT_PROBE_GO_LAUNCH, EXACT, "testing.(*B).launch", NULL, P_ENTRY },
 	{ BT_PROBE_GO_START, EXACT, "testing.(*B).StartTimer", NULL, P_ENTRY },

@@ -51,6 +51,7 @@ struct bench_phase_set {
 	enum bt_harness harness;
 	BT_VEC(struct bench_phases) groups;
 	size_t nlaunched;
+	bool run1;		/* Go: run1 probed: each *B's start is known */
 };
 
 /* phases.c: the groups of the recording's probe hits (none: no groups). */

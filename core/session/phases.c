@@ -158,21 +158,21 @@ struct go_timers {
 };
 
 /*
- * b's group: its open one, else a new one. A launched b's group is open
- * while its runs follow one another; a b whose group was launched
- * before another's run is a new B at the same address (the old one
- * collected).
+ * b's group: its last one, else a new one. With run1 probed (every *B
+ * calls it once, first), run1 always makes a new one: a B at the address
+ * of one collected is another. Without it (an older recording), a
+ * launched b's group is open while its runs follow one another.
  */
 static size_t
 go_group(struct bench_phase_set *ps, struct go_timers *bs, uint64_t b,
-	 uint64_t t, uint64_t last_b)
+	 uint64_t t, uint64_t last_b, bool run1)
 {
 	size_t i;
 
-	for (i = bs->n; i-- > 0;)
+	for (i = bs->n; !run1 && i-- > 0;)
 		if (bs->v[i].b == b) {
 			const struct bench_phases *g = &ps->groups.v[bs->v[i].group];
-			if (!g->launched || b == last_b)
+			if (!g->launched || b == last_b || ps->run1)
 				return bs->v[i].group;
 			break;
 		}
@@ -197,12 +197,16 @@ go_groups(const struct bt_meta *m, struct bench_phase_set *ps)
 		size_t gi;
 
 		switch (h->role) {
+		case BT_PROBE_GO_RUN1:
+			go_group(ps, &bs, h->arg, h->time, last_b, true);
+			last_b = h->arg;
+			break;
 		case BT_PROBE_GO_RUNN:
-			go_group(ps, &bs, h->arg, h->time, last_b);
+			go_group(ps, &bs, h->arg, h->time, last_b, false);
 			last_b = h->arg;
 			break;
 		case BT_PROBE_GO_LAUNCH:
-			gi = go_group(ps, &bs, h->arg, h->time, last_b);
+			gi = go_group(ps, &bs, h->arg, h->time, last_b, false);
 			if (!ps->groups.v[gi].launched) {
 				ps->groups.v[gi].launched = true;
 				ps->groups.v[gi].order = ps->nlaunched++;
@@ -210,7 +214,7 @@ go_groups(const struct bt_meta *m, struct bench_phase_set *ps)
 			last_b = h->arg;
 			break;
 		case BT_PROBE_GO_START:
-			gi = go_group(ps, &bs, h->arg, h->time, last_b);
+			gi = go_group(ps, &bs, h->arg, h->time, last_b, false);
 			for (k = 0; k < bs.n && bs.v[k].group != gi; k++)
 				;
 			if (k < bs.n && bs.v[k].since == 0) {
@@ -286,6 +290,7 @@ bench_phases_read(const struct bt_meta *m, struct bench_phase_set *ps)
 		gbench_groups(m, ps);
 	} else if (roles[BT_PROBE_GO_LAUNCH]) {
 		ps->harness = BT_HARNESS_GO;
+		ps->run1 = roles[BT_PROBE_GO_RUN1];
 		go_groups(m, ps);
 		/* the results are the launched groups, in launch order */
 		for (i = 0, k = 0; i < ps->groups.n; i++)

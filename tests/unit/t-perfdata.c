@@ -124,6 +124,45 @@ test_meta_output(void **state)
 	bt_strbuf_release(&sb);
 }
 
+/* The probes' hits: kept in order, their roles by name, unknown roles dropped. */
+static void
+test_meta_probes(void **state)
+{
+	struct bt_probe_hit h[3] = {
+		{ 100, 0xc000, 7, BT_PROBE_GO_START, 0 },
+		{ 150, 0, 7, BT_PROBE_GO_STOP, 0 },
+		{ 160, 0, 8, BT_PROBE_GB_REPORT, 0 },
+	};
+	struct bt_meta m, d;
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	char *roles;
+
+	(void)state;
+	memset(&m, 0, sizeof(m));
+	m.had_probes = true;
+	m.hits = h;
+	m.nhits = 3;
+	m.probe_lost = 2;
+	snprintf(m.probe_note, sizeof(m.probe_note), "why");
+	bt_meta_encode(&m, &sb);
+	assert_int_equal(bt_meta_decode(sb.buf, sb.len, &d), 0);
+	assert_true(d.had_probes);
+	assert_int_equal(d.nhits, 3);
+	assert_memory_equal(d.hits, h, sizeof(h));
+	assert_int_equal(d.probe_lost, 2);
+	assert_string_equal(d.probe_note, "why");
+	bt_meta_release(&d);
+	/* a role this reader does not know (a newer writer's): its hits go */
+	roles = strstr(sb.buf, "go.stop");
+	assert_non_null(roles);
+	memcpy(roles, "go.xxxx", 7);
+	assert_int_equal(bt_meta_decode(sb.buf, sb.len, &d), 0);
+	assert_int_equal(d.nhits, 2);
+	assert_int_equal(d.hits[1].role, BT_PROBE_GB_REPORT);
+	bt_meta_release(&d);
+	bt_strbuf_release(&sb);
+}
+
 static void
 test_old_and_tmp(void **state)
 {
@@ -274,6 +313,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_meta_output),
+		cmocka_unit_test(test_meta_probes),
 		cmocka_unit_test(test_old_and_tmp),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_bad_files),
