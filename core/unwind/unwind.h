@@ -132,6 +132,9 @@ enum bt_unwind_end {
 	BT_UNWIND_END_NOCFI,		/* a frame's module or CFI is missing, or
 					   it needs a register not recorded */
 	BT_UNWIND_END_NOREGS,		/* no user registers: nothing unwound */
+	BT_UNWIND_END_SWITCH,		/* the last frame called on another stack
+					   (Go's runtime.systemstack, mcall...):
+					   its caller is not where CFI says */
 };
 
 /* How a hybrid chain was put together: the rule of bt_unwind_splice(). */
@@ -146,6 +149,10 @@ enum bt_splice {
 	BT_SPLICE_CFI_ONLY,	/* 5: no meeting and no plausible kernel frame
 				   above: the CFI frames, truncated */
 	BT_SPLICE_FP,		/* 1: nothing from CFI: the kernel's chain */
+	BT_SPLICE_SWITCH,	/* 5': CFI reached a stack switch: the CFI
+				   frames, then the kernel's from the first
+				   whose slot is past the copy (the caller's
+				   stack) */
 };
 
 /**
