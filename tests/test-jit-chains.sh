@@ -1,7 +1,8 @@
 #!/bin/bash
 # Call chains through JIT code (docs/callchains.md "Through JIT code", issue
-# 24): on benchtui's own recordings of node (the tinybench fixture) and java
-# (tests/fixtures/Hot.java), every frame of a chain in jitdump code is its
+# 24): on benchtui's own recordings of node (the tinybench fixture; with its
+# jitdump, and with a perf map) and java (tests/fixtures/Hot.java), every
+# frame of a chain in jitdump or perf-map code is its
 # JIT function, so callers, callees, inclusive samples and
 # --benchmark-frames work as on native code. Oracle: the kernel's
 # frame-pointer chains of the same samples, as perf script prints them on a
@@ -96,6 +97,23 @@ PY
 	perf_chains node "$d" "$d/tb.data" &&
 		agree "node tinybench" "$d" "$d/tb.data" --root __libc_start_call_main \
 			--root start_thread --outermost start_thread
+	# a perf map instead (node --perf-basic-prof as given, /tmp/perf-PID.map):
+	# perf script reads the map itself
+	m=$TMP/jsmap
+	mkdir -p "$m"
+	(cd "$d" && "$BT" -q --no-jit -o "$m/pm.data" node --perf-basic-prof \
+		tinybench.mjs tinybench 50 >/dev/null 2>"$TMP/err") ||
+		fail "node --perf-basic-prof: benchtui failed: $(head -c 300 "$TMP/err")"
+	python3 "$TOP/tests/tools/pd-fp-only.py" "$m/pm.data" "$m/fp.data" >/dev/null &&
+		perf script -i "$m/fp.data" -F tid,time,ip,sym,dso --ns --no-inline \
+			>"$m/perf.txt" 2>/dev/null
+	if grep -q '(/tmp/perf-[0-9]*\.map)$' "$m/perf.txt"; then
+		agree "node --perf-basic-prof (a perf map)" "$m" "$m/pm.data" \
+			--root __libc_start_call_main --root start_thread --outermost start_thread
+	else
+		fail "node --perf-basic-prof: perf names no frame from a perf map"
+	fi
+	rm -f $(grep -o '(/tmp/perf-[0-9]*\.map)$' "$m/perf.txt" | sort -u | tr -d '()')
 fi
 
 # --- java: Hot.java --------------------------------------------------------

@@ -8,11 +8,12 @@ the same samples.
 PERF: `perf script -F tid,time,ip,sym,dso --ns --no-inline` of the
 recording's copy made by pd-fp-only.py (perf then prints the kernel's
 frame-pointer chain of each sample, nothing of its own unwind), after
-`perf inject --jit` where the recording has JIT code; BENCHTUI:
+`perf inject --jit` where the recording has jitdumps (a perf map perf
+reads from /tmp itself); BENCHTUI:
 `unwind-dump REC --frames` of the recording itself. Samples are joined by
 thread and time. Per sample, perf's user frames P and benchtui's B
-(function names, leaf first; perf's jitted-PID-N.so frames and benchtui's
-[jit] ones by the runtime's name):
+(function names, leaf first; perf's jitted-PID-N.so and perf-PID.map
+frames and benchtui's [jit] ones by the runtime's name):
 
   - whole: B ends where P ends (the last named frame; trailing [unknown]
     junk of either is left out, and both are cut after their first
@@ -72,7 +73,7 @@ def perf_chains(path):
         if len(addr) == 16 and addr.startswith("ffff"):
             continue	# the kernel's part
         sym = re.sub(r"\+0x[0-9a-f]+$", "", sym)
-        if re.search(r"/jitted-\d+-\d+\.so$", dso):
+        if re.search(r"/jitted-\d+-\d+\.so$|^/tmp/perf-\d+\.map$", dso):
             sym = "[jit] " + sym
         frames.append(plain(v8_builtin(sym)))
     if key is not None:
