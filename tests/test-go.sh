@@ -75,4 +75,50 @@ run nodbg "$gbw" '^BenchmarkPopcntKept$'
 grep -q "^# no-debug-info in $P\..*-ldflags=-w" "$TMP/nodbg.out" &&
 	ok "-ldflags=-w: no debug info, with Go's advice" ||
 	fail "no Go no-debug-info finding: $(grep '^# ' "$TMP/nodbg.out" | head -8)"
+
+# --- chains through the g0 stack switch, against perf's frame-pointer chains
+if ! command -v perf >/dev/null; then
+	skipped "perf is not installed: Go's chains not compared with perf's"
+elif [ ! -x "$TOP/$BUILD/tools/unwind-dump" ]; then
+	skipped "$BUILD/tools/unwind-dump is not built (make tools)"
+else
+	gs=$(go_fixture gostop) || exit 1
+	"$BT" -q -o "$TMP/stop.data" --export "$TMP/stop.json" --format json --top 0 \
+		"$gs" -test.run='^$' -test.bench=. -test.benchtime=300ms >/dev/null 2>"$TMP/err" ||
+		fail "gostop: benchtui failed: $(head -c 300 "$TMP/err")"
+	python3 "$TOP/tests/tools/pd-fp-only.py" "$TMP/stop.data" "$TMP/stop.fp" >/dev/null &&
+		perf script -i "$TMP/stop.fp" -F tid,time,ip,sym,dso --ns --no-inline \
+			>"$TMP/stop.perf" 2>/dev/null
+	"$TOP/$BUILD/tools/unwind-dump" "$TMP/stop.data" --frames >"$TMP/stop.bt"
+	# perf's chain of a new thread goes on past runtime.mstart (TOPFRAME)
+	# into stale memory: both are cut at the outermost frames Go marks
+	top=
+	for f in runtime.mstart runtime.rt0_go runtime.goexit; do
+		top="$top --outermost $f --outermost $f.abi0"
+	done
+	# shellcheck disable=SC2086
+	if python3 "$TOP/tests/tools/fp-agree.py" "$TMP/stop.perf" "$TMP/stop.bt" $top \
+	    --root runtime.goexit.abi0 --root runtime.goexit \
+	    --through runtime.systemstack.abi0 --min 98 >"$TMP/agree"; then
+		ok "gostop: chains rooted where perf's frame-pointer chains are: $(head -1 "$TMP/agree" | cut -d: -f2-); $(grep -o 'through runtime.systemstack.abi0 by perf: .*' "$TMP/agree" | sed 's/ by perf//')"
+	else
+		fail "gostop: chains differ from perf's frame-pointer chains:"; sed 's/^/      /' "$TMP/agree"
+	fi
+	# the call graph: what ReadMemStats runs on g0 is under it (through
+	# systemstack), and under the benchmark
+	python3 - "$TMP/stop.json" >"$TMP/split" 2>&1 <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+f = {f["name"]: f for f in d["functions"]}
+r = f.get("runtime.ReadMemStats", {})
+sw = [c["samples"] for c in r.get("callees", []) if c["name"].startswith("runtime.systemstack")]
+b = f.get("benchtui.test/gostop.BenchmarkStopStart", {})
+print("runtime.ReadMemStats: %d samples inclusive, %d through runtime.systemstack; "
+      "BenchmarkStopStart %d inclusive" % (r.get("inclusive_samples", 0), sum(sw),
+      b.get("inclusive_samples", 0)))
+sys.exit(0 if sw and sum(sw) * 2 > r["inclusive_samples"] and
+         b.get("inclusive_samples", 0) >= r["inclusive_samples"] else 1)
+PY
+	if [ $? = 0 ]; then ok "gostop: $(cat "$TMP/split")"; else fail "gostop: $(cat "$TMP/split")"; fi
+fi
 finish

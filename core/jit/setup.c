@@ -20,6 +20,8 @@
 static const char *const node_flags[] = {
 	"--perf-prof", "--interpreted-frames-native-stack", "--logfile=/dev/null",
 };
+/* HotSpot's C1 and C2 code keeps rbp as a frame pointer only when asked */
+static const char *const java_flags[] = { "-XX:+PreserveFramePointer" };
 
 static const char *
 base_name(const char *p)
@@ -187,17 +189,19 @@ bt_jit_setup(char *const *argv, const char *output, struct bt_jit_setup *s,
 
 		if (realpath(s->dir, dir) == NULL)
 			snprintf(dir, sizeof(dir), "%s", s->dir);
-		s->argv = argv_copy(argv, NULL, 0);
+		s->argv = argv_copy(argv, java_flags, BT_ARRAY_SIZE(java_flags));
 		s->env_name = bt_xstrdup("JAVA_TOOL_OPTIONS");
 		s->env_value = bt_xasprintf("%s%s-agentpath:%s=dir=%s",
 		    prev ? prev : "", prev && prev[0] ? " " : "", agent, dir);
 		s->note = bt_xasprintf("java: JIT code recorded by benchtui's JVMTI "
-		    "agent (JAVA_TOOL_OPTIONS=-agentpath:%s), kept in '%s' "
+		    "agent (JAVA_TOOL_OPTIONS=-agentpath:%s), kept in '%s', and "
+		    "call chains through it with -XX:+PreserveFramePointer "
 		    "(--no-jit: run the command as given)", agent, s->dir);
 		free(agent);
 		return 0;
 	} else {
 		static const char *const flags[] = {
+			"-XX:+PreserveFramePointer",
 			"-XX:+UnlockDiagnosticVMOptions", "-XX:+DumpPerfMapAtExit",
 		};
 		s->argv = argv_copy(argv, flags, BT_ARRAY_SIZE(flags));

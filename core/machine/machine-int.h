@@ -83,10 +83,11 @@ bool bt_mjit_mmap(struct bt_machine *m, uint32_t pid, const char *filename);
 void bt_mjit_open(struct bt_machine *m, int proc);
 /*
  * The JIT code of process proc at ip at time: its module and offset;
- * false when no source covers ip (anon: ip is in anonymous memory, counted).
+ * false when no source covers ip (anon: ip is in anonymous memory, counted
+ * unless frame: ip is a call chain's frame, not a sample's own).
  */
 bool bt_mjit_resolve(struct bt_machine *m, int proc, uint64_t ip, uint64_t time,
-		     bool anon, uint32_t *module, uint64_t *off);
+		     bool anon, bool frame, uint32_t *module, uint64_t *off);
 void bt_mjit_free(struct bt_mjit *j);
 
 #endif

@@ -18,10 +18,15 @@
 #include "jit/jitset.h"
 #include "machine/machine-int.h"
 
-/* A piece of code with samples: (src << 40 | idx, start), and its module. */
+/*
+ * A piece of code with samples or call-chain frames: (src << 40 | idx,
+ * start), its module, and whether a sample's own ip fell in it (what the
+ * source's count of sampled entries counts).
+ */
 struct code_key {
 	uint64_t a, b;
 	uint32_t module;
+	bool sampled;
 };
 
 struct dump_path {
@@ -36,7 +41,8 @@ struct bt_mjit {
 	BT_VEC(struct dump_path) mmapped;	/* jit-PID.dump files the recording maps */
 	BT_VEC(struct code_key) codes;
 	struct bt_hash code_index;	/* (a, b) -> codes[] */
-	uint64_t uncovered;	/* user samples in anonymous memory no source covers */
+	uint64_t uncovered;	/* user samples in anonymous memory no source covers
+				   (their ips: call-chain frames are not counted) */
 	BT_VEC(uint32_t) uncovered_pids;
 	bool finished;		/* the first read is over: count nothing more */
 };
@@ -210,20 +216,28 @@ clean_name(const char *name)
 	return s;
 }
 
-/* The module of code c, created on first use. */
+/*
+ * The module of code c, created on first use; sampled: a sample's own ip
+ * is in it (a call chain's frame is not), counted once per piece of code.
+ */
 static uint32_t
-code_module(struct bt_machine *m, const struct bt_jit_code *c)
+code_module(struct bt_machine *m, const struct bt_jit_code *c, bool sampled)
 {
 	struct bt_mjit *j = m->jit;
-	struct code_key k = { (uint64_t)c->src << 40 | c->idx, c->start, 0 };
+	struct code_key k = { (uint64_t)c->src << 40 | c->idx, c->start, 0, sampled };
 	struct bt_hash_pos pos;
 	struct bt_module mo;
 	uint32_t i;
 
 	for (i = bt_hash_first(&j->code_index, bt_hash64(k.a ^ bt_hash64(k.b)), &pos);
 	    i != BT_HASH_NONE; i = bt_hash_next(&j->code_index, &pos))
-		if (j->codes.v[i].a == k.a && j->codes.v[i].b == k.b)
+		if (j->codes.v[i].a == k.a && j->codes.v[i].b == k.b) {
+			if (sampled && !j->codes.v[i].sampled) {
+				j->codes.v[i].sampled = true;
+				bt_jitset_src(j->set, c->src)->sampled++;
+			}
 			return j->codes.v[i].module;
+		}
 	memset(&mo, 0, sizeof(mo));
 	mo.path = bt_xstrdup("[jit]");
 	mo.kind = BT_MOD_JIT;
@@ -238,7 +252,8 @@ code_module(struct bt_machine *m, const struct bt_jit_code *c)
 	k.module = (uint32_t)m->mods->n - 1;
 	BT_VEC_PUSH(j->codes, k);
 	bt_hash_add(&j->code_index, &pos, (uint32_t)j->codes.n - 1);
-	bt_jitset_src(j->set, c->src)->sampled++;
+	if (sampled)
+		bt_jitset_src(j->set, c->src)->sampled++;
 	return k.module;
 }
 
@@ -265,7 +280,7 @@ find_code(const struct bt_machine *m, int pi, uint64_t addr, uint64_t time,
 
 bool
 bt_mjit_resolve(struct bt_machine *m, int pi, uint64_t ip, uint64_t time,
-		bool anon, uint32_t *module, uint64_t *off)
+		bool anon, bool frame, uint32_t *module, uint64_t *off)
 {
 	struct bt_mjit *j = m->jit;
 	uint32_t pid = m->procs.v[pi].pid;
@@ -275,7 +290,7 @@ bt_mjit_resolve(struct bt_machine *m, int pi, uint64_t ip, uint64_t time,
 	if (j == NULL || j->set == NULL)
 		return false;
 	if (!find_code(m, pi, ip, time, &c)) {
-		if (!anon || j->finished)
+		if (!anon || frame || j->finished)
 			return false;
 		j->uncovered++;
 		for (i = 0; i < j->uncovered_pids.n; i++)
@@ -285,7 +300,7 @@ bt_mjit_resolve(struct bt_machine *m, int pi, uint64_t ip, uint64_t time,
 			BT_VEC_PUSH(j->uncovered_pids, pid);
 		return false;
 	}
-	*module = code_module(m, &c);
+	*module = code_module(m, &c, !frame);
 	*off = BT_JIT_ELF_TEXT + (ip - c.start);
 	return true;
 }

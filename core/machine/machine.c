@@ -432,7 +432,7 @@ bt_machine_resolve(struct bt_machine *m, uint32_t pid, uint64_t ip, uint64_t t,
 /* resolve_code() where anonymous memory (or none) holds ip: JIT code? */
 static __attribute__((noinline)) void
 resolve_jit(struct bt_machine *m, uint32_t pid, uint64_t ip, uint64_t t,
-	    const struct bt_map *map, uint32_t *module, uint64_t *off)
+	    const struct bt_map *map, bool frame, uint32_t *module, uint64_t *off)
 {
 	/* its sources are read the first time it may be */
 	int pi = bt_machine_proc_get(m, pid);
@@ -441,7 +441,7 @@ resolve_jit(struct bt_machine *m, uint32_t pid, uint64_t ip, uint64_t t,
 		m->procs.v[pi].jit_open = true;
 		bt_mjit_open(m, pi);
 	}
-	if (!bt_mjit_resolve(m, pi, ip, t, map != NULL, module, off))
+	if (!bt_mjit_resolve(m, pi, ip, t, map != NULL, frame, module, off))
 		place(m, map, ip, module, off);
 }
 
@@ -452,7 +452,19 @@ bt_machine_resolve_code(struct bt_machine *m, uint32_t pid, uint64_t ip,
 	const struct bt_map *map = lookup(m, pid, ip, t);
 
 	if (map == NULL || map->anon)
-		resolve_jit(m, pid, ip, t, map, module, off);
+		resolve_jit(m, pid, ip, t, map, false, module, off);
+	else
+		place(m, map, ip, module, off);
+}
+
+void
+bt_machine_resolve_frame(struct bt_machine *m, uint32_t pid, uint64_t ip,
+			 uint64_t t, uint32_t *module, uint64_t *off)
+{
+	const struct bt_map *map = lookup(m, pid, ip, t);
+
+	if (map == NULL || map->anon)
+		resolve_jit(m, pid, ip, t, map, true, module, off);
 	else
 		place(m, map, ip, module, off);
 }

@@ -149,6 +149,14 @@ void bt_machine_resolve(struct bt_machine *m, uint32_t pid, uint64_t ip,
  */
 void bt_machine_resolve_code(struct bt_machine *m, uint32_t pid, uint64_t ip,
 			     uint64_t t, uint32_t *module, uint64_t *off);
+/*
+ * The same for an address of a sample's call chain (a return address
+ * minus one, an LBR entry): JIT code is its piece of code, as for the
+ * sample's own ip, so that chains through JIT frames keep them; nothing
+ * is counted (which sources had samples, samples no source covers).
+ */
+void bt_machine_resolve_frame(struct bt_machine *m, uint32_t pid, uint64_t ip,
+			      uint64_t t, uint32_t *module, uint64_t *off);
 
 /*
  * A number that changes whenever what some process has mapped does (a

@@ -14,7 +14,7 @@ void
 bt_profile_resolve(struct bt_profile *p, uint32_t pid, uint64_t ip, uint64_t t,
 		   uint32_t *module, uint64_t *off)
 {
-	bt_machine_resolve(p->machine, pid, ip, t, module, off);
+	bt_machine_resolve_frame(p->machine, pid, ip, t, module, off);
 }
 
 uint32_t

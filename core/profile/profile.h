@@ -100,8 +100,9 @@ int bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 
 /*
  * The module and offset of ip in process pid at time t, as a call
- * chain's frames are resolved ([unknown] and the address when no mapping
- * holds it): bt_machine_resolve() of the profile's machine.
+ * chain's frames are resolved (JIT code to its piece of code, [unknown]
+ * and the address when nothing holds it): bt_machine_resolve_frame() of
+ * the profile's machine.
  */
 void bt_profile_resolve(struct bt_profile *p, uint32_t pid, uint64_t ip,
 			uint64_t t, uint32_t *module, uint64_t *off);

@@ -7,6 +7,7 @@
  */
 #include <dwarf.h>
 #include <elfutils/libdw.h>
+#include <gelf.h>
 #include <string.h>
 
 #include "unwind/unwind-int.h"
@@ -17,6 +18,7 @@ bt_cfi_clear(struct bt_unwind_space *s)
 	if (s->nrules)
 		memset(s->rules, 0, s->rules_cap * sizeof(*s->rules));
 	s->nrules = 0;
+	s->go_mods.n = 0;
 }
 
 void
@@ -24,6 +26,67 @@ bt_cfi_release(struct bt_unwind_space *s)
 {
 	FREE_AND_NULL(s->rules);
 	s->nrules = s->rules_cap = 0;
+	BT_VEC_FREE(s->go_mods);
+}
+
+/* Is mod a Go binary (a .gopclntab or .note.go.buildid section)? Once per module. */
+static bool
+go_module(struct bt_unwind_space *s, Dwfl_Module *mod)
+{
+	struct go_mod g = { mod, false };
+	Elf_Scn *scn = NULL;
+	GElf_Shdr sh;
+	Dwarf_Addr bias;
+	size_t i, shstrndx;
+	Elf *elf;
+
+	for (i = 0; i < s->go_mods.n; i++)
+		if (s->go_mods.v[i].mod == mod)
+			return s->go_mods.v[i].go;
+	elf = dwfl_module_getelf(mod, &bias);
+	if (elf != NULL && elf_getshdrstrndx(elf, &shstrndx) == 0)
+		while (!g.go && (scn = elf_nextscn(elf, scn)) != NULL) {
+			const char *name;
+
+			if (gelf_getshdr(scn, &sh) == NULL)
+				continue;
+			name = elf_strptr(elf, shstrndx, sh.sh_name);
+			g.go = name != NULL && (strcmp(name, ".gopclntab") == 0 ||
+			    strcmp(name, ".note.go.buildid") == 0);
+		}
+	BT_VEC_PUSH(s->go_mods, g);
+	return g.go;
+}
+
+/*
+ * Go's functions that call on the g0 stack (asm_amd64.s, and the vDSO
+ * calls of sys_linux_amd64.s): each loads g0's rsp and calls, leaving rbp
+ * at a frame of the goroutine's stack (so that the kernel's frame-pointer
+ * walk goes on there) while its CFI still describes rsp as it was.
+ * Assembly functions are ABI0 ("runtime.systemstack.abi0" since Go 1.17).
+ */
+static bool
+go_switches(Dwfl_Module *mod, uint64_t pc)
+{
+	static const char *const names[] = {
+		"runtime.systemstack", "runtime.mcall", "runtime.morestack",
+		"runtime.asmcgocall", "runtime.asmcgocall_no_g",
+		"runtime.cgocallback", "runtime.racecall",
+		"runtime.nanotime1", "runtime.walltime", "runtime.walltime1",
+		"runtime.vgetrandom1", "time.now",
+	};
+	const char *name = dwfl_module_addrname(mod, pc);
+	size_t i, n;
+
+	if (name == NULL)
+		return false;
+	n = strlen(name);
+	if (n > 5 && strcmp(name + n - 5, ".abi0") == 0)
+		n -= 5;
+	for (i = 0; i < BT_ARRAY_SIZE(names); i++)
+		if (strlen(names[i]) == n && strncmp(name, names[i], n) == 0)
+			return true;
+	return false;
 }
 
 static struct rule *
@@ -93,10 +156,12 @@ make_rule(struct bt_unwind_space *s, uint64_t pc, struct rule *ru)
 
 	ru->pc = pc;
 	ru->kind = RULE_LIBDW;
+	ru->switches = false;
 	bt_space_module(s, pc);
 	mod = dwfl_addrmodule(s->dwfl, pc);
 	if (mod == NULL)
 		return false;
+	ru->switches = go_module(s, mod) && go_switches(mod, pc);
 	for (pass = 0; pass < 2 && frame == NULL; pass++) {
 		cfi = pass == 0 ? dwfl_module_eh_cfi(mod, &bias) :
 		    dwfl_module_dwarf_cfi(mod, &bias);
@@ -181,6 +246,10 @@ bt_cfi_walk(struct bt_unwind_space *s, struct walk *w, uint64_t ip, uint64_t sp,
 		w->slots[w->n] = slot;
 		w->n++;
 		ru = get_rule(s, w->n > 1 ? pc - 1 : pc, &none);
+		if (ru->switches) {
+			*end = BT_UNWIND_END_SWITCH;
+			return true;
+		}
 		if (ru->kind == RULE_OUTERMOST) {
 			*end = BT_UNWIND_END_OUTERMOST;
 			return true;
@@ -208,3 +277,13 @@ bt_cfi_walk(struct bt_unwind_space *s, struct walk *w, uint64_t ip, uint64_t sp,
 	}
 }
 
+
+bool
+bt_cfi_switches(struct bt_unwind_space *s, uint64_t pc)
+{
+	struct rule none;
+
+	if (s->nrules * 2 >= s->rules_cap)
+		grow_rules(s);
+	return get_rule(s, pc, &none)->switches;
+}

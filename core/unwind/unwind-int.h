@@ -38,12 +38,26 @@ struct region {
 enum rule_kind { RULE_EMPTY, RULE_PLAIN, RULE_OUTERMOST, RULE_LIBDW };
 enum bp_how { BP_SAME, BP_UNDEFINED, BP_SAVED };
 
+/*
+ * @switches: pc is in a function that calls on another stack (Go's
+ * runtime.systemstack, mcall, morestack, asmcgocall: they move rsp to
+ * the g0 stack and call, with CFI that still describes the goroutine's
+ * stack). A return address there ends the CFI unwind (BT_UNWIND_END_SWITCH):
+ * its CFA, computed from the g0 stack, finds whatever that stack held.
+ */
 struct rule {
 	uint64_t pc;
 	uint8_t kind;
 	uint8_t cfa_reg;	/* DWARF 6 (rbp) or 7 (rsp) */
 	uint8_t bp;		/* enum bp_how */
+	bool switches;
 	int32_t cfa_off, ra_off, bp_off;
+};
+
+/* A module of the Dwfl, and whether it is a Go binary (cfi.c). */
+struct go_mod {
+	Dwfl_Module *mod;
+	bool go;
 };
 
 /* One memory read of the current unwind step. */
@@ -74,6 +88,7 @@ struct bt_unwind_space {
 	/* the CFI rows met so far, by lookup pc (open addressing) */
 	struct rule *rules;
 	size_t nrules, rules_cap;
+	BT_VEC(struct go_mod) go_mods;	/* cleared with the rows */
 	unsigned flags;
 	struct bt_unwind_stats stats;
 };
@@ -129,6 +144,8 @@ struct walk;
  */
 bool bt_cfi_walk(struct bt_unwind_space *s, struct walk *w, uint64_t ip,
 		 uint64_t sp, uint64_t *pending, enum bt_unwind_end *end);
+/* Is the code at pc (a return address minus one) in a rule.switches function? */
+bool bt_cfi_switches(struct bt_unwind_space *s, uint64_t pc);
 
 /* One walk: the frames of one sample and the slots their pcs came from. */
 struct walk {
@@ -137,6 +154,7 @@ struct walk {
 	uint64_t *slots;	/* slots[i]: address ips[i] was read from, 0 unknown */
 	size_t n, max;
 	bool full;
+	bool switched;		/* ended at a stack switch (libdwfl's walk) */
 };
 
 #endif

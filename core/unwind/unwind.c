@@ -106,6 +106,10 @@ frame_cb(Dwfl_Frame *state, void *arg)
 	w->s->nlog = 0;
 	/* the module whose CFI unwinds this frame (a return address's call site) */
 	bt_space_module(w->s, w->n > 1 ? pc - 1 : pc);
+	if (bt_cfi_switches(w->s, w->n > 1 ? pc - 1 : pc)) {
+		w->switched = true;
+		return DWARF_CB_ABORT;
+	}
 	return DWARF_CB_OK;
 }
 
@@ -127,6 +131,7 @@ walk(struct bt_unwind_space *s, const struct bt_unwind_regs *r, struct walk *w,
 	w->s = s;
 	w->n = 0;
 	w->full = false;
+	w->switched = false;
 	if (r->abi == PERF_SAMPLE_REGS_ABI_NONE || !bt_unwind_reg(r, BT_REG_IP, &ip) ||
 	    !bt_unwind_reg(r, BT_REG_SP, &sp))
 		return BT_UNWIND_END_NOREGS;
@@ -166,6 +171,8 @@ walk(struct bt_unwind_space *s, const struct bt_unwind_regs *r, struct walk *w,
 	s->cur = NULL;
 	if (w->full)
 		return BT_UNWIND_END_FRAMES;
+	if (w->switched)
+		return BT_UNWIND_END_SWITCH;
 	for (i = 0; i < s->nlog; i++)
 		if (!s->log[i].ok && s->log[i].addr >= sp && s->log[i].addr > *pending)
 			*pending = s->log[i].addr;
@@ -264,9 +271,9 @@ bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 		}
 		s->cur = NULL;
 	}
-	/* rule 1: nothing from CFI past the leaf */
+	/* rule 1: nothing from CFI past the leaf (or a leaf on a switched stack) */
 	if (w.n <= 1 && (res->end == BT_UNWIND_END_NOREGS ||
-	    res->end == BT_UNWIND_END_NOCFI)) {
+	    res->end == BT_UNWIND_END_NOCFI || res->end == BT_UNWIND_END_SWITCH)) {
 		n = append(ips, 0, w.max, fp, nfp);
 		res->splice = nfp ? BT_SPLICE_FP : BT_SPLICE_NONE;
 		res->n = n;
@@ -300,6 +307,25 @@ bt_unwind_splice(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
 		res->splice = BT_SPLICE_SLOT;
 		res->n = append(ips, n, w.max, fp + j + 1, nfp - j - 1);
 		return (int)res->n;
+	}
+	/*
+	 * rule 5': a stack switch (Go's systemstack...): the kernel's walk
+	 * left the copy (g0's stack) by the caller's saved rbp; its frames
+	 * from there are the goroutine's. Addresses of two stacks do not
+	 * compare: rule 5 does not apply.
+	 */
+	if (res->end == BT_UNWIND_END_SWITCH) {
+		for (j = 1; j < nf && fslot[j] >= s->sp &&
+		    fslot[j] - s->sp < r->stack_size; j++)
+			;
+		if (j < nf && bt_space_mapped(s, fp[j])) {
+			res->splice = BT_SPLICE_SWITCH;
+			res->n = append(ips, n, w.max, fp + j, nfp - j);
+			return (int)res->n;
+		}
+		res->splice = BT_SPLICE_CFI_ONLY;
+		res->n = n;
+		return (int)n;
 	}
 	/* rule 5: the kernel's frames above what CFI covered */
 	above = pending ? pending : (k >= 1 ? slots[k] : s->sp);

@@ -132,6 +132,9 @@ enum bt_unwind_end {
 	BT_UNWIND_END_NOCFI,		/* a frame's module or CFI is missing, or
 					   it needs a register not recorded */
 	BT_UNWIND_END_NOREGS,		/* no user registers: nothing unwound */
+	BT_UNWIND_END_SWITCH,		/* the last frame called on another stack
+					   (Go's runtime.systemstack, mcall...):
+					   its caller is not where CFI says */
 };
 
 /* How a hybrid chain was put together: the rule of bt_unwind_splice(). */
@@ -146,6 +149,10 @@ enum bt_splice {
 	BT_SPLICE_CFI_ONLY,	/* 5: no meeting and no plausible kernel frame
 				   above: the CFI frames, truncated */
 	BT_SPLICE_FP,		/* 1: nothing from CFI: the kernel's chain */
+	BT_SPLICE_SWITCH,	/* 5': CFI reached a stack switch: the CFI
+				   frames, then the kernel's from the first
+				   whose slot is past the copy (the caller's
+				   stack) */
 };
 
 /**
@@ -244,7 +251,11 @@ int bt_unwind_dwarf(struct bt_unwind_space *s, const struct bt_unwind_regs *r,
  *                                                          (BT_SPLICE_SLOT)
  *   5. otherwise the CFI frames, then fp[j..] from the first known f_j
  *      above s_k (and p) whose ip lies in a mapping (BT_SPLICE_GAP: frames
- *      between may be missing), or no more (BT_SPLICE_CFI_ONLY: truncated)
+ *      between may be missing), or no more (BT_SPLICE_CFI_ONLY: truncated);
+ *      after a stack switch (BT_UNWIND_END_SWITCH: Go's systemstack...),
+ *      fp[j..] from the first f_j past the copy (BT_SPLICE_SWITCH), as
+ *      addresses of two stacks do not compare
+ * A leaf in a function that switches stacks takes rule 1.
  * Every frame inside the copy comes from CFI; the kernel's frames are used
  * only above it. res->fp_skipped counts the CFI frames whose slot the
  * kernel's walk did not visit (1 for a frameless leaf's caller).

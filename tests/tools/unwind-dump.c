@@ -9,6 +9,10 @@
  *     --chains          per sample "TIME<TAB>ADDR:SYM ADDR:SYM ..." (link-time
  *                       addresses, return addresses minus one: perf
  *                       script's convention), leaf first
+ *     --frames          per sample "TID<TAB>TIME<TAB>SYM<TAB>SYM..." (the
+ *                       function names alone, as perf prints them, and
+ *                       tab-separated: names with spaces), leaf first; for
+ *                       tests/tools/fp-agree.py
  *     --callers FUNC    for samples whose leaf is FUNC (FUNC* a prefix):
  *                       "COUNT CALLER" per immediate caller
  *     --stats           methods, splice rules, end reasons and the rate
@@ -17,11 +21,14 @@
  *     --sweep S1,S2...  hybrid chains with stack copies cut to S bytes
  *                       against the full DWARF chain: per leaf function,
  *                       % right immediate caller and % right chain up to main
+ * A frame in JIT code (the recording's jitdumps and perf maps, as the
+ * profile finds them) is "OFFSET:[jit] NAME", OFFSET in its piece of code.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "base.h"
 #include "machine/machine.h"
@@ -48,13 +55,23 @@ static const char *
 symbolize(uint64_t a, uint64_t *link)
 {
 	const struct bt_map *m = bt_machine_find(machine, cur_pid, a, cur_time);
+	const struct bt_module *mo;
+	static char jit[4096];
 	const char *path;
 	struct bt_func_sym fs;
+	uint32_t module;
 	uint64_t la;
 
 	*link = a;
-	if (m == NULL)
-		return "[unknown]";
+	if (m == NULL || m->anon) {
+		bt_machine_resolve_frame(machine, cur_pid, a, cur_time, &module, &la);
+		mo = bt_machine_module(machine, module);
+		if (mo->kind != BT_MOD_JIT)
+			return "[unknown]";
+		*link = la - mo->off_lo;
+		snprintf(jit, sizeof(jit), "[jit] %s", mo->jit_name);
+		return jit;
+	}
 	while (syms.n <= m->module) {
 		BT_VEC_PUSH(syms, NULL);
 		BT_VEC_PUSH(tried, false);
@@ -172,7 +189,7 @@ struct dump {
 	struct bt_unwinder *u;
 	enum mode mode;
 	long stack;
-	bool chains;
+	bool chains, frames;
 	const char *callers;
 	long sizes[16];
 	size_t nsizes;
@@ -268,6 +285,19 @@ take(void *arg, const struct bt_pd_event *ev, struct bt_error *err)
 		}
 		printf("\n");
 	}
+	if (d->frames) {
+		printf("%u\t%" PRIu64 ".%09" PRIu64, ev->sample.tid,
+		    ev->sample.time / 1000000000, ev->sample.time % 1000000000);
+		for (k = 0; k < (size_t)n; k++) {
+			char buf[4096];
+			const char *sym = frame_sym(ips, k, &link);
+
+			/* C++ names as perf prints them (no parameters) */
+			printf("\t%s", strncmp(sym, "[jit] ", 6) == 0 ? sym :
+			    bt_name_short(sym, false, buf, sizeof(buf)));
+		}
+		printf("\n");
+	}
 	if (d->callers && n >= 1)
 		count_caller(d, ips, n);
 	if (d->nsizes && BT_PF_HAS(&ev->sample, BT_PF_STACK_USER))
@@ -310,6 +340,8 @@ options(struct dump *d, int argc, char **argv)
 			i++;
 		} else if (strcmp(a, "--chains") == 0) {
 			d->chains = true;
+		} else if (strcmp(a, "--frames") == 0) {
+			d->frames = true;
 		} else if (strcmp(a, "--callers") == 0) {
 			d->callers = v;
 			i++;
@@ -337,9 +369,9 @@ static void
 print_stats(const struct dump *d, const struct bt_unwind_stats *ust, double t_first)
 {
 	static const char *const sn[] = { "none", "slot", "pending", "cfi",
-		"gap", "cfi-only", "fp" };
+		"gap", "cfi-only", "fp", "switch" };
 	static const char *const en[] = { "outermost", "stack", "frames",
-		"nocfi", "noregs" };
+		"nocfi", "noregs", "switch" };
 	size_t k;
 
 	printf("samples %" PRIu64 " frames %" PRIu64 " unwind %.3f s rate %.0f samples/s",
@@ -373,7 +405,7 @@ main(int argc, char **argv)
 	double t_first = 0;
 
 	if (argc < 2) {
-		fprintf(stderr, "usage: unwind-dump FILE [--mode M] [--stack N] [--chains] [--callers F] [--stats] [--repeat N] [--sweep S,...]\n");
+		fprintf(stderr, "usage: unwind-dump FILE [--mode M] [--stack N] [--chains] [--frames] [--callers F] [--stats] [--repeat N] [--sweep S,...]\n");
 		return 1;
 	}
 	options(&d, argc, argv);
@@ -394,6 +426,9 @@ main(int argc, char **argv)
 			size_t nids = bt_pd_buildids(d.rd, &ids);
 
 			bt_machine_set_buildids(machine, ids, nids);
+			bt_machine_set_jit(machine, argv[1],
+			    bt_pd_attr(d.rd, 0)->attr.use_clockid &&
+			    bt_pd_attr(d.rd, 0)->attr.clockid == CLOCK_MONOTONIC);
 			ret = bt_ordered_read(d.rd, &dump_ops, &d, 0, &err);
 			t_first = d.t_unwind;
 		} else {

@@ -262,7 +262,8 @@ jitdump(const char *path, uint64_t t, uint64_t addr, const char *name)
  * JIT code: pid 42's sources kept next to the recording (REC.jit/): its
  * jitdump answers first, its perf map where the dump has nothing; each
  * piece of code is a module of its own, found again; anonymous memory no
- * source covers is counted, and noted at the end.
+ * source covers is counted, and noted at the end. A call chain's frame
+ * (bt_machine_resolve_frame) is found the same way, and counts nothing.
  */
 static void
 test_jit(void **state)
@@ -283,14 +284,25 @@ test_jit(void **state)
 	jitdump(jd, 100, 0x10000, "JS:*hot");
 	f = fopen(pm, "w");
 	assert_non_null(f);
-	fputs("10000 8 mapname\n20000 10 stub\n", f);
+	fputs("10000 8 mapname\n20000 10 stub\n28000 8 caller\n", f);
 	fclose(f);
 	bt_machine_set_jit(m, rec, true);
 	map(42, 0x10000, 0x30000, 0, "//anon", 10, NULL);
+	/* a frame first: the module is made, the load is not "with samples" yet */
+	bt_machine_resolve_frame(m, 42, 0x10002, 200, &mod2, &off);
+	assert_int_equal(bt_machine_module(m, mod2)->kind, BT_MOD_JIT);
+	assert_int_equal(off, BT_JIT_ELF_TEXT + 2);
 	bt_machine_resolve_code(m, 42, 0x10004, 200, &mod, &off);
+	assert_int_equal(mod, mod2);
 	assert_int_equal(bt_machine_module(m, mod)->kind, BT_MOD_JIT);
 	assert_string_equal(bt_machine_module(m, mod)->jit_name, "JS:*hot");
 	assert_int_equal(off, BT_JIT_ELF_TEXT + 4);
+	/* code only frames fall in: named, not counted as sampled */
+	bt_machine_resolve_frame(m, 42, 0x28004, 300, &mod2, &off);
+	assert_string_equal(bt_machine_module(m, mod2)->jit_name, "caller");
+	/* a frame in anonymous memory no source covers: not counted */
+	bt_machine_resolve_frame(m, 42, 0x2c000, 300, &mod2, &off);
+	assert_int_equal(bt_machine_module(m, mod2)->kind, BT_MOD_ANON);
 	bt_machine_resolve_code(m, 42, 0x10006, 300, &mod2, &off);
 	assert_int_equal(mod2, mod);
 	bt_machine_resolve_code(m, 42, 0x20008, 300, &mod2, &off);
@@ -300,7 +312,7 @@ test_jit(void **state)
 	bt_machine_resolve_code(m, 42, 0x30000, 300, &mod2, &off);
 	assert_int_equal(bt_machine_module(m, mod2)->kind, BT_MOD_ANON);
 	assert_int_equal(off, 0x30000);
-	/* the plain lookup (a call chain's frames) does not look for JIT code */
+	/* the plain lookup (the unwinder's mappings) does not look for JIT code */
 	bt_machine_resolve(m, 42, 0x10004, 200, &mod2, &off);
 	assert_int_equal(bt_machine_module(m, mod2)->kind, BT_MOD_ANON);
 	bt_machine_jit_finish(m, 50);
@@ -308,7 +320,8 @@ test_jit(void **state)
 	assert_int_equal(n, 3);
 	assert_non_null(strstr(notes[0], "1 loads in"));
 	assert_non_null(strstr(notes[0], "1 with samples"));
-	assert_non_null(strstr(notes[1], "2 entries in"));
+	assert_non_null(strstr(notes[1], "3 entries in"));
+	assert_non_null(strstr(notes[1], "1 with samples"));
 	assert_non_null(strstr(notes[2], "1 samples in anonymous memory of process 42"));
 	for (i = 0; i < n; i++)
 		free(notes[i]);
