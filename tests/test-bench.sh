@@ -85,18 +85,28 @@ elif cmd == "split":
         # the clock in the vDSO), the kernel and the loader vary from run to run on this shared
         # machine (kernel: 20 to 60 of 2000 samples in two runs of one Go
         # benchmark; Go's scheduler locks: 1-3%) and are left out of both
+        # node's own code (V8's builtins and inline caches: how much of it
+        # runs depends on when the JIT tiers up, which varies run to run)
+        # is the runtime's too
         def harness(f):
             return ("ld-linux" in f["module"] or f["module"] in ("[kernel]", "[vdso]") or
+                    f["module"].rsplit("/", 1)[-1] in ("node", "libnode.so") or
                     "libbenchmark" in f["module"] or
                     f["name"].startswith(("runtime.", "testing.")))
         fs = [f for f in funcs if not harness(f)]
         n = sum(f["samples"] for f in fs)
         return fs, n
-    fa, na = table(b[0]["functions"])
+    # a JS task is an anonymous function known by its script position: the
+    # same task in a one-task script is at another; name it the task
+    def task(f):
+        f = dict(f)
+        f["name"] = re.sub(r"^JS:. file://\S+$", "JS:(the task)", f["name"])
+        return f
+    fa, na = table([task(f) for f in b[0]["functions"]])
     # alone, the run has one benchmark: its samples are the run's but
     # start-up and the harness's reporting (no neighbour to take from)
     ab = alone.get("benchmarks") or []
-    fb, nb = table(ab[0]["functions"] if len(ab) == 1 else alone["functions"])
+    fb, nb = table([task(f) for f in (ab[0]["functions"] if len(ab) == 1 else alone["functions"])])
     if not fa or not fb:
         print("%s: no samples (%d, %d)" % (name, na, nb)); sys.exit(1)
     top = fa[0]["name"]
@@ -503,6 +513,31 @@ PY
 	check findings "$TMP/go.json" "$kept" >"$TMP/msg" &&
 		ok "Go: no finding on the fixed $kept next to it" ||
 		{ fail "Go: a finding on healthy $kept:"; cat "$TMP/msg"; }
+fi
+# --- tinybench: its table comes at the end; each task by the order its
+# entry frame (a JIT function) first ran
+if ! command -v node >/dev/null; then
+	skipped "tinybench: node is missing"
+elif ! (cd "$TOP" && sh scripts/js-deps.sh build/js) >"$TMP/msg" 2>&1; then
+	skipped "tinybench: its npm package cannot be installed: $(head -1 "$TMP/msg")"
+else
+	JS=$TOP/build/js
+	cp "$TOP"/tests/fixtures/js/*.mjs "$JS/"
+	(cd "$JS" && "$BT" -q -o "$TMP/tb.data" --export "$TMP/tb.json" --format json --top 0 \
+		node tinybench.mjs tinybench 300) >/dev/null 2>&1
+	check how "$TMP/tb.json" chain 'fib(15)' 'sum squares 256' 'popcnt dead' >"$TMP/msg" &&
+		check hottest "$TMP/tb.json" 'fib(15)' "work.mjs:2:20" &&
+		ok "tinybench: each task through its own function ($(cat "$TMP/msg"))" ||
+		fail "tinybench: $(cat "$TMP/msg")"
+	for name in 'fib(15)' 'sum squares 256'; do
+		(cd "$JS" && "$BT" -q -o "$TMP/alone.data" --export "$TMP/alone.json" --format json \
+			--top 0 node tinybench-one.mjs "$name" 300) >/dev/null 2>&1
+		if check split "$TMP/tb.json" "$TMP/alone.json" "$name" >"$TMP/msg"; then
+			ok "tinybench split agrees with the task alone: $(cat "$TMP/msg")"
+		else
+			fail "tinybench split disagrees with the task alone: $(cat "$TMP/msg")"
+		fi
+	done
 fi
 # --- criterion (the binary from the machine's cache: tests/lib.sh, crit_fixture)
 if ! have_criterion; then

@@ -73,6 +73,7 @@ struct bench {
 	BT_VEC(size_t) groups;		/* probed: its groups in the phase set */
 	BT_VEC(struct bench_runref) rref;	/* probed: per result line */
 	struct bench_phases all;	/* probed: its groups' phases together */
+	BT_VEC(const char *) entries;	/* its entry frames' functions, by order (bench-entries.c) */
 };
 
 /* A probed benchmark's phases, NULL when its samples are not told by probes. */
@@ -126,6 +127,11 @@ const char *bench_func_name(struct bt_session *s, uint32_t mi, uint64_t off);
 
 /* The name of module mi ("[uprobes]", "libc.so.6"), NULL if none. */
 const char *bench_module_name(struct bt_session *s, uint32_t mi);
+
+/* bench-entries.c: an at-end harness's benchmarks by the order of their entry frames. */
+void bench_entries(struct bt_session *s, struct bt_benches *bs, int attr);
+/* A function's name as an entry: a JIT function's without its tier. */
+const char *bench_entry_key(const char *name);
 
 /* bench-count.c */
 /* Is the function (name, module) the harness's timer code (not the benchmark's)? */

@@ -507,6 +507,13 @@ bench_name_is(const struct bt_benches *bs, size_t bi, const char *name)
 	char fam[256], *c;
 	size_t flen;
 
+	if (bs->v.v[bi].entries.n) {
+		size_t k;
+		for (k = 0; name != NULL && k < bs->v.v[bi].entries.n; k++)
+			if (strcmp(bench_entry_key(name), bs->v.v[bi].entries.v[k]) == 0)
+				return true;
+		return false;
+	}
 	if (bs->v.v[bi].pub.family == NULL)
 		return false;
 	snprintf(fam, sizeof(fam), "%s", bs->v.v[bi].pub.family);
@@ -646,7 +653,8 @@ bench_list(struct bt_selection *first)
 			    (double)(b->hi - s->p->first_time) / 1e9 : 0;
 		}
 	}
-	if (bs->v.n && !bs->windows)
+	bench_entries(s, bs, first->attr);
+	if (bs->v.n && !bs->windows && bs->v.v[0].entries.n == 0)
 		bs->note = "the samples' times are not on CLOCK_MONOTONIC: the "
 		    "benchmarks' samples cannot be told apart";
 	if (s->bench_frames != NULL && s->p->chains == NULL)
@@ -675,6 +683,7 @@ bt_benches_free(struct bt_benches *bs)
 		BT_VEC_FREE(bs->v.v[i].groups);
 		BT_VEC_FREE(bs->v.v[i].rref);
 		BT_VEC_FREE(bs->v.v[i].all.meas);
+		BT_VEC_FREE(bs->v.v[i].entries);
 	}
 	free(bs->counts);
 	free(bs->match);
