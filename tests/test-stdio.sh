@@ -160,6 +160,12 @@ rc=${PIPESTATUS[0]}
 [ "$rc" = 141 ] && ok "yes | head -1: the benchmark ended by SIGPIPE (exit $rc)" ||
 	fail "yes | head -1: exit $rc (124: still running after 20 s)"
 
+# a slow reader: the benchmark waits for it (nothing lost), the copy is whole
+seq 1 500000 >"$TMP/ref"
+$B seq 1 500000 | { sleep 1; cat; } >"$TMP/got"
+same "seq into a pipe read after 1 s" "$TMP/ref" "$TMP/got"
+kept "seq into a pipe read after 1 s" 1 "$TMP/ref"
+
 # --- a harness's lines still read, with their times ------------------------
 GB=$FIX/gbench-stdio
 if [ ! -f /usr/include/benchmark/benchmark.h ] || ! command -v g++ >/dev/null; then

@@ -21,6 +21,11 @@
  *  - anything else (/dev/null, another device, closed): the descriptor
  *    itself, not read.
  *
+ * A copy is written to benchtui's terminal or pipe opened again,
+ * non-blocking: while it is full (a paused pager, Ctrl-S) benchtui stops
+ * reading the benchmark's, which waits as it would have, and goes on
+ * draining the samples.
+ *
  * Standard error that is the same file or pipe as standard output (2>&1)
  * shares stdout's stream, so that the two keep their order. Standard
  * input is left as it was, and the child stays in benchtui's process
@@ -28,6 +33,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/inotify.h>
@@ -54,6 +60,24 @@ above_stdio(int fd)
 	nfd = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
 	close(fd);
 	return nfd;
+}
+
+/*
+ * Where the copy goes: st->copy_fd opened again with its own O_NONBLOCK
+ * (a terminal, a pipe), or the descriptor itself, blocking (a socket).
+ */
+static void
+open_copy(struct bt_rec_stream *st)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fd/%d", st->copy_fd);
+	st->out_fd = above_stdio(open(path, O_WRONLY | O_NONBLOCK | O_NOCTTY |
+	    O_CLOEXEC));
+	if (st->out_fd < 0)
+		st->out_fd = st->copy_fd;
+	bt_strbuf_init(&st->pend);
+	st->pend_off = 0;
 }
 
 /* A pty for the stream whose copy goes to the terminal st->copy_fd. */
@@ -92,6 +116,7 @@ open_pty(struct bt_rec_stream *st, struct bt_error *err)
 	st->master = m;
 	st->slave = sl;
 	st->mode = BT_OUT_PTY;
+	open_copy(st);
 	return 0;
 }
 
@@ -117,6 +142,7 @@ open_pipe(struct bt_rec_stream *st, struct bt_error *err)
 	st->master = p[0];
 	st->slave = p[1];
 	st->mode = BT_OUT_PIPE;
+	open_copy(st);
 	return 0;
 }
 
@@ -177,7 +203,7 @@ stream_init(struct bt_rec_stream *st)
 {
 	memset(st, 0, sizeof(*st));
 	st->mode = BT_OUT_NONE;
-	st->master = st->slave = st->file_fd = st->copy_fd = -1;
+	st->master = st->slave = st->file_fd = st->copy_fd = st->out_fd = -1;
 }
 
 int
@@ -248,25 +274,59 @@ keep(struct bt_rec_output *o, int i, const char *buf, size_t n, uint64_t t)
 	bt_strbuf_add(&o->data, buf, n);
 }
 
-/* Copy to benchtui's own; false when that is gone (EPIPE, hangup). */
+/* benchtui's reader is gone (EPIPE, a hangup): no more copies. */
+static void
+copy_gone(struct bt_rec_stream *st)
+{
+	if (st->out_fd != st->copy_fd)
+		close(st->out_fd);
+	st->out_fd = -1;
+	bt_strbuf_reset(&st->pend);
+	st->pend_off = 0;
+}
+
+/*
+ * Copy buf (after what is pending) to benchtui's own; what does not fit
+ * now is kept for later. True when nothing is left pending.
+ */
 static bool
 copy_out(struct bt_rec_stream *st, const char *buf, size_t n)
 {
-	while (n > 0 && st->copy_fd >= 0) {
-		ssize_t w = write(st->copy_fd, buf, n);
+	const char *p;
+	size_t left;
+
+	if (st->out_fd < 0)
+		return true;
+	if (n > 0)
+		bt_strbuf_add(&st->pend, buf, n);
+	p = st->pend.buf + st->pend_off;
+	left = st->pend.len - st->pend_off;
+	while (left > 0) {
+		ssize_t w = write(st->out_fd, p, left);
 		if (w < 0 && errno == EINTR)
 			continue;
+		if (w < 0 && errno == EAGAIN)
+			break;
 		if (w <= 0) {
-			st->copy_fd = -1;
-			return false;
+			copy_gone(st);
+			return true;
 		}
-		buf += w;
-		n -= (size_t)w;
+		p += w;
+		left -= (size_t)w;
 	}
+	if (left > 0) {
+		st->pend_off = st->pend.len - left;
+		return false;
+	}
+	bt_strbuf_reset(&st->pend);
+	st->pend_off = 0;
 	return true;
 }
 
-/* A pty or pipe: read and copy what is there. */
+/*
+ * A pty or pipe: copy what is pending, then read and copy what is
+ * there, until the copy is full. False once the stream is closed.
+ */
 static bool
 read_tee(struct bt_rec_output *o, int i)
 {
@@ -274,26 +334,26 @@ read_tee(struct bt_rec_output *o, int i)
 	char buf[CHUNK];
 
 	while (st->master >= 0) {
-		ssize_t n = read(st->master, buf, sizeof(buf));
-		uint64_t t;
+		ssize_t n;
 
+		if (!copy_out(st, NULL, 0))
+			return true;	/* the benchmark waits, as on a full pipe */
+		/*
+		 * benchtui's reader is gone: a pipe's is closed, so that the
+		 * benchmark's next write fails as it would have (SIGPIPE); a
+		 * pty is read on, for the recording
+		 */
+		if (st->out_fd < 0 && st->mode == BT_OUT_PIPE)
+			break;
+		n = read(st->master, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
 			return true;
 		if (n <= 0)	/* EOF, or a pty's EIO: every writer closed it */
 			break;
-		t = mono_ns();
-		/*
-		 * benchtui's reader is gone: a pipe's is closed, so that the
-		 * benchmark's next write fails as it would have (SIGPIPE); a
-		 * pty is read on, for the recording
-		 */
-		if (!copy_out(st, buf, (size_t)n) && st->mode == BT_OUT_PIPE) {
-			keep(o, i, buf, (size_t)n, t);
-			break;
-		}
-		keep(o, i, buf, (size_t)n, t);
+		keep(o, i, buf, (size_t)n, mono_ns());
+		copy_out(st, buf, (size_t)n);
 	}
 	if (st->master >= 0)
 		close(st->master);
@@ -364,6 +424,38 @@ bt_output_read(struct bt_rec_output *o)
 	return any;
 }
 
+size_t
+bt_output_poll(const struct bt_rec_output *o, struct pollfd *pfd, size_t max)
+{
+	size_t n = 0;
+
+	for (int i = 0; i < 2 && n < max; i++) {
+		const struct bt_rec_stream *st = &o->s[i];
+
+		if (st->out_fd >= 0 && st->pend.len > st->pend_off) {
+			pfd[n].fd = st->out_fd;
+			pfd[n++].events = POLLOUT;
+		} else if (st->master >= 0) {
+			pfd[n].fd = st->master;
+			pfd[n++].events = POLLIN;
+		}
+	}
+	return n;
+}
+
+void
+bt_output_finish(struct bt_rec_output *o)
+{
+	for (int i = 0; i < 2; i++) {
+		struct bt_rec_stream *st = &o->s[i];
+
+		if ((st->mode == BT_OUT_PTY || st->mode == BT_OUT_PIPE) &&
+		    st->out_fd >= 0)
+			fcntl(st->out_fd, F_SETFL, fcntl(st->out_fd, F_GETFL) & ~O_NONBLOCK);
+	}
+	bt_output_read(o);
+}
+
 void
 bt_output_release(struct bt_rec_output *o)
 {
@@ -378,7 +470,11 @@ bt_output_release(struct bt_rec_output *o)
 			close(st->slave);
 		if (st->file_fd >= 0)
 			close(st->file_fd);
-		st->master = st->slave = st->file_fd = -1;
+		if (st->out_fd >= 0 && st->out_fd != st->copy_fd)
+			close(st->out_fd);
+		if (st->mode == BT_OUT_PTY || st->mode == BT_OUT_PIPE)
+			bt_strbuf_release(&st->pend);
+		st->master = st->slave = st->file_fd = st->out_fd = -1;
 		st->mode = BT_OUT_NONE;
 	}
 	bt_strbuf_release(&o->data);

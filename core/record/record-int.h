@@ -17,6 +17,7 @@
 #include "benchtui/record.h"
 
 struct bt_error;
+struct pollfd;
 
 /**
  * struct bt_rec_events - one sampling event, opened on every online CPU
@@ -142,11 +143,14 @@ void bt_child_detach(struct bt_child *c);
  */
 enum bt_rec_mode { BT_OUT_NONE, BT_OUT_PTY, BT_OUT_PIPE, BT_OUT_FILE };
 
-/* One stream; @master, @slave and @file_fd are -1 when closed. */
+/* One stream; @master, @slave, @out_fd and @file_fd are -1 when closed. */
 struct bt_rec_stream {
 	enum bt_rec_mode mode;
 	int master, slave;
 	int copy_fd;	/* benchtui's own descriptor (1 or 2) */
+	int out_fd;	/* PTY, PIPE: copy_fd opened again, non-blocking */
+	struct bt_strbuf pend;	/* PTY, PIPE: read, not yet copied (from @pend_off) */
+	size_t pend_off;
 	int file_fd;	/* FILE: the file, opened again for reading */
 	off_t pos;	/* FILE: where the command's next byte lands */
 	bool shared;	/* stderr: the same file or pipe as stdout (2>&1) */
@@ -179,8 +183,16 @@ int bt_output_open(struct bt_rec_output *o, struct bt_error *err);
 int bt_output_child_fd(const struct bt_rec_output *o, int i);
 /* After the fork: the parent's copy of the slave goes. */
 void bt_output_parent(struct bt_rec_output *o);
-/* Read what is there (non-blocking); false once no stream can be read. */
+/*
+ * The descriptors to wait on (at most max): a stream's master, or where
+ * its copy goes while that is full. Returns how many.
+ */
+size_t bt_output_poll(const struct bt_rec_output *o, struct pollfd *pfd,
+		      size_t max);
+/* Read and copy what is there (non-blocking); false once no stream can be read. */
 bool bt_output_read(struct bt_rec_output *o);
+/* The command is gone: read what is left, and copy it all (blocking). */
+void bt_output_finish(struct bt_rec_output *o);
 void bt_output_release(struct bt_rec_output *o);
 
 #endif

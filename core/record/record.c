@@ -366,11 +366,7 @@ run(struct recorder *rc, double t0)
 			pfd[i].fd = rc->ev.fds[i];
 			pfd[i].events = POLLIN;
 		}
-		for (i = 0; i < 2; i++)
-			if (rc->out.s[i].master >= 0 && np < BT_ARRAY_SIZE(pfd)) {
-				pfd[np].fd = rc->out.s[i].master;
-				pfd[np++].events = POLLIN;
-			}
+		np += bt_output_poll(&rc->out, pfd + np, BT_ARRAY_SIZE(pfd) - np);
 		ppoll(pfd, np, &tick, traced ? &wait_mask : NULL);
 		bt_output_read(&rc->out);
 		if (!failed && drain_all(rc))
@@ -393,7 +389,7 @@ run(struct recorder *rc, double t0)
 	}
 	rc->res->duration = (end ? end : bt_now()) - t0;
 	rc->res->wait_status = status;
-	bt_output_read(&rc->out);	/* what is left; a daemon may hold it open */
+	bt_output_finish(&rc->out);	/* what is left; a daemon may hold it open */
 	if (!failed && drain_all(rc))
 		failed = true;
 	return failed ? -1 : 0;
