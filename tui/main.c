@@ -193,8 +193,9 @@ progress_wanted(const struct cli *c)
 /*
  * Is a report shown after recording? Standard output is the benchmark's:
  * where it is a file or a pipe the report goes there only with --stdio
- * (docs/benchtui.1 "OUTPUT"); --export writes its file; a terminal
- * browses (or prints, when standard input is not one).
+ * (docs/benchmarks.md "Reading the harness while it runs"); --export
+ * writes its file; a terminal browses (or prints, when standard input is
+ * not one).
  */
 static bool
 report_shown(const struct cli *c)
