@@ -150,7 +150,7 @@ print(re.sub(r" \((loaded|version) [^)]*\)$", "", f["name"]))' "$b.bt.json")
 if [ $have_node = 1 ]; then
 	d=$TMP/node
 	mkdir -p "$d"
-	(cd "$d" && "$BT" -o b.data node "$TOP/tests/fixtures/hot.js" >"$TMP/out" 2>"$TMP/err")
+	(cd "$d" && "$BT" -o b.data --stdio node "$TOP/tests/fixtures/hot.js" >"$TMP/out" 2>"$TMP/err")
 	rc=$?
 	pid=$(ls "$d/b.data.jit" 2>/dev/null | sed -n 's/^jit-\([0-9]*\)\.dump$/\1/p' | head -1)
 	if [ $rc -ne 0 ] || [ -z "$pid" ]; then
@@ -242,7 +242,7 @@ if [ $have_java = 1 ]; then
 	if [ ! -f "$TOP/$BUILD/libbenchtui-jvmti.so" ]; then
 		skipped "java: the JVMTI agent is not built (make agent)"
 	else
-		(cd "$d" && "$BT" -o b.data java -cp . Hot >"$TMP/out" 2>"$TMP/err")
+		(cd "$d" && "$BT" -o b.data --stdio java -cp . Hot >"$TMP/out" 2>"$TMP/err")
 		rc=$?
 		pid=$(ls "$d/b.data.jit" 2>/dev/null | sed -n 's/^jit-\([0-9]*\)\.dump$/\1/p' | head -1)
 		if [ $rc -ne 0 ] || [ -z "$pid" ]; then

@@ -190,6 +190,19 @@ progress_wanted(const struct cli *c)
 	    strcmp(term, "dumb") != 0;
 }
 
+/*
+ * Is a report shown after recording? Standard output is the benchmark's:
+ * where it is a file or a pipe the report goes there only with --stdio
+ * (docs/benchmarks.md "Reading the harness while it runs"); --export
+ * writes its file; a terminal browses (or prints, when standard input is
+ * not one).
+ */
+static bool
+report_shown(const struct cli *c)
+{
+	return c->stdio || c->export_path != NULL || isatty(STDOUT_FILENO);
+}
+
 static int
 record(const struct cli *c, int *wait_status)
 {
@@ -202,7 +215,9 @@ record(const struct cli *c, int *wait_status)
 	struct sigaction sa;
 	struct progress prog = { STDERR_FILENO, NULL, 0, 0 };
 	struct bt_jit_setup js;
+	struct stat st;
 	char jmsg[512];
+	bool hint;
 	int ret;
 
 	/* node, java: their JIT code output on (DESIGN.md §8), unless --no-jit */
@@ -276,11 +291,15 @@ record(const struct cli *c, int *wait_status)
 		errmsg("interrupted: '%s' stopped, %llu samples kept in '%s'",
 		    argv[0], (unsigned long long)res.samples, output);
 	*wait_status = res.wait_status;
+	/* no report follows: how to see it, as perf record says */
+	hint = !report_shown(c) && stat(output, &st) == 0 && S_ISREG(st.st_mode);
 	if (!c->quiet)
-		errmsg("%llu samples of %s at %u Hz in %.3f s%s%s%s, lost %llu; saved to '%s'",
+		errmsg("%llu samples of %s at %u Hz in %.3f s%s%s%s, lost %llu; saved to '%s'%s%s%s",
 		    (unsigned long long)res.samples, res.event, freq ? freq : 4000,
 		    res.duration, res.event_note[0] ? " (" : "", res.event_note,
-		    res.event_note[0] ? ")" : "", (unsigned long long)res.lost, output);
+		    res.event_note[0] ? ")" : "", (unsigned long long)res.lost, output,
+		    hint ? " (benchtui -i '" : "", hint ? output : "",
+		    hint ? "' shows it)" : "");
 	return 0;
 }
 
@@ -347,6 +366,8 @@ main(int argc, char **argv)
 		ret = record(&c, &ws);
 		if (ret)
 			return ret;
+		if (!report_shown(&c))	/* the summary said how to open it */
+			return bt_wait_code(ws);
 		input = c.output;
 		if (stat(input, &st) == 0 && !S_ISREG(st.st_mode)) {
 			/* -o /dev/null: written through, nothing to read back */

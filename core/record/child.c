@@ -40,9 +40,9 @@ child_exec(char *const *argv, int go_fd, int err_fd, int out_fd, int serr_fd,
 	while (read(go_fd, &c, 1) < 0 && errno == EINTR)
 		;
 	close(go_fd);
+	/* benchtui's handlers go at exec; SIGPIPE is the user's, as it was */
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	signal(SIGPIPE, SIG_DFL);
 	execvp(argv[0], argv);
 	e = errno;
 	if (write(err_fd, &e, sizeof(e)) < 0)

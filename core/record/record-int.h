@@ -17,6 +17,7 @@
 #include "benchtui/record.h"
 
 struct bt_error;
+struct pollfd;
 
 /**
  * struct bt_rec_events - one sampling event, opened on every online CPU
@@ -187,20 +188,37 @@ bool bt_child_trace_stop(struct bt_child *c, int status);
 /* Let it go on (exit); it is reaped as any child. */
 void bt_child_detach(struct bt_child *c);
 
-/* One stream through a pty: @master, @slave (-1 closed); copies go to @copy_fd. */
+/*
+ * How one of the command's streams reaches the file benchtui was given
+ * (output.c): PTY and PIPE copy what the child writes into @slave from
+ * @master to @copy_fd; FILE leaves the child the user's descriptor and
+ * reads the file back (@file_fd from @pos, @master an inotify descriptor
+ * that wakes the loop); NONE leaves the child the user's descriptor, not
+ * read.
+ */
+enum bt_rec_mode { BT_OUT_NONE, BT_OUT_PTY, BT_OUT_PIPE, BT_OUT_FILE };
+
+/* One stream; @master, @slave, @out_fd and @file_fd are -1 when closed. */
 struct bt_rec_stream {
+	enum bt_rec_mode mode;
 	int master, slave;
-	int copy_fd;
-	bool strip;	/* copy_fd is no terminal: leave out escape sequences */
-	int esc;	/* where in one the last chunk ended (output.c) */
+	int copy_fd;	/* benchtui's own descriptor (1 or 2) */
+	int out_fd;	/* PTY, PIPE: copy_fd opened again, non-blocking */
+	struct bt_strbuf pend;	/* PTY, PIPE: read, not yet copied (from @pend_off) */
+	size_t pend_off;
+	int file_fd;	/* FILE: the file, opened again for reading */
+	off_t pos;	/* FILE: where the command's next byte lands */
+	bool shared;	/* stderr: the same file or pipe as stdout (2>&1) */
 };
 
 /**
- * struct bt_rec_output - the command's standard output and error through
- * ptys (output.c): copied to benchtui's own as they come, and kept in
- * @data as chunks "NS LEN\n" (stdout) or "NS LEN 2\n" (stderr) + LEN
- * bytes, NS the CLOCK_MONOTONIC time of the read
- * @s: stdout's and stderr's pty; the child gets the slaves
+ * struct bt_rec_output - the command's standard output and error, read
+ * as they are written (output.c): a pty where benchtui's own is a
+ * terminal, a pipe where it is a pipe, the file itself where it is a
+ * regular file (docs/benchmarks.md "Reading the harness while it runs");
+ * kept in @data as chunks "NS LEN\n" (stdout) or "NS LEN 2\n" (stderr) +
+ * LEN bytes, NS the CLOCK_MONOTONIC time of the read
+ * @s: stdout's and stderr's
  * @bytes: stdout bytes read; @truncated: more than the kept maximum
  */
 struct bt_rec_output {
@@ -210,12 +228,26 @@ struct bt_rec_output {
 	bool truncated;
 };
 
-/* Open the ptys (stdout's, and stderr's where it can); 0 or -BT_EIO. */
+/*
+ * Look at benchtui's stdout and stderr and set up each stream; 0, or
+ * -BT_EIO when a pty or pipe cannot be opened (that stream then goes
+ * straight through, not read).
+ */
 int bt_output_open(struct bt_rec_output *o, struct bt_error *err);
+/* The descriptor the child gets as stream i (0, 1), or -1: its own as is. */
+int bt_output_child_fd(const struct bt_rec_output *o, int i);
 /* After the fork: the parent's copy of the slave goes. */
 void bt_output_parent(struct bt_rec_output *o);
-/* Read what is there (non-blocking); false once every writer is gone. */
+/*
+ * The descriptors to wait on (at most max): a stream's master, or where
+ * its copy goes while that is full. Returns how many.
+ */
+size_t bt_output_poll(const struct bt_rec_output *o, struct pollfd *pfd,
+		      size_t max);
+/* Read and copy what is there (non-blocking); false once no stream can be read. */
 bool bt_output_read(struct bt_rec_output *o);
+/* The command is gone: read what is left, and copy it all (blocking). */
+void bt_output_finish(struct bt_rec_output *o);
 void bt_output_release(struct bt_rec_output *o);
 
 #endif

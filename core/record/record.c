@@ -42,7 +42,7 @@ struct recorder {
 	struct bt_ring *rings;
 	struct bt_pd_writer *w;
 	struct bt_child child;
-	struct bt_rec_output out;	/* the command's stdout, through a pty */
+	struct bt_rec_output out;	/* the command's stdout and stderr, read */
 	struct bt_rec_probes probes;	/* the harness's phase functions */
 	struct bt_error werr;		/* the first write error */
 	uint64_t first_time, last_time;	/* sample times */
@@ -391,11 +391,7 @@ run(struct recorder *rc, double t0)
 			pfd[i].fd = rc->ev.fds[i];
 			pfd[i].events = POLLIN;
 		}
-		for (i = 0; i < 2; i++)
-			if (rc->out.s[i].master >= 0 && np < BT_ARRAY_SIZE(pfd)) {
-				pfd[np].fd = rc->out.s[i].master;
-				pfd[np++].events = POLLIN;
-			}
+		np += bt_output_poll(&rc->out, pfd + np, BT_ARRAY_SIZE(pfd) - np);
 		ppoll(pfd, np, &tick, traced ? &wait_mask : NULL);
 		bt_output_read(&rc->out);
 		if (!failed && drain_all(rc))
@@ -418,7 +414,7 @@ run(struct recorder *rc, double t0)
 	}
 	rc->res->duration = (end ? end : bt_now()) - t0;
 	rc->res->wait_status = status;
-	bt_output_read(&rc->out);	/* what is left; a daemon may hold it open */
+	bt_output_finish(&rc->out);	/* what is left; a daemon may hold it open */
 	if (!failed && drain_all(rc))
 		failed = true;
 	return failed ? -1 : 0;
@@ -445,11 +441,11 @@ bt_record_run(const struct bt_record_opts *o, struct bt_record_result *res,
 	for (i = 0; i < 2; i++)
 		rc->out.s[i].master = rc->out.s[i].slave = -1;
 	bt_strbuf_init(&rc->out.data);
-	if (!o->pass_output)	/* no pty: the output goes straight through */
+	if (!o->pass_output)	/* else the output goes straight through, unread */
 		bt_output_open(&rc->out, NULL);
 
-	ret = bt_child_fork_out(&rc->child, o->argv, rc->out.s[0].slave,
-	    rc->out.s[1].slave, err);
+	ret = bt_child_fork_out(&rc->child, o->argv,
+	    bt_output_child_fd(&rc->out, 0), bt_output_child_fd(&rc->out, 1), err);
 	bt_output_parent(&rc->out);
 	if (ret)
 		goto out;
