@@ -10,7 +10,12 @@
 #     byte offsets awk finds (fed one byte a read, a read's time is its
 #     offset);
 #     JMH's frames table on call chains as perf script prints them;
-#  2. end to end, only with a JMH build (BT_JMH=DIR holding jmh-core.jar and
+#  2. the JVMTI agent once per JVM: a JVM started with the agent twice
+#     (JAVA_TOOL_OPTIONS and -agentpath; two copies of it) writes one dump
+#     with no load twice, and ForkArgs (what JMH does with its host's
+#     input arguments) under benchtui: neither JVM sees the agent in its
+#     input arguments, each writes one dump, no load twice;
+#  3. end to end, only with a JMH build (BT_JMH=DIR holding jmh-core.jar and
 #     jmh-generator-annprocess.jar, as tests/tools/jmh-build.sh makes it;
 #     else "skipped"): tests/fixtures/jmh/JmhBench.java under benchtui, its
 #     four results as benchmarks, JMH's VM options "<none>", one dump per
@@ -184,6 +189,8 @@ else
 	cat "$TMP/diff"
 fi
 
+# --- 2. the agent once per JVM -----------------------------------------------
+
 # dumps DIR: "N dumps, D duplicated loads" (a load: address, size, name)
 dumps() {
 	nd=0 dup=0
@@ -195,7 +202,59 @@ dumps() {
 	echo "$nd dumps, $dup duplicated loads"
 }
 
-# --- 2. end to end, with a JMH build -------------------------------------------
+if ! command -v java >/dev/null || ! command -v javac >/dev/null; then
+	skipped "no JDK: the agent's loads per JVM (scripts/deps.sh installs openjdk-17-jdk-headless)"
+elif [ ! -f "$AGENT" ]; then
+	fail "$AGENT is missing (make agent)"
+else
+	mkdir -p "$TMP/fa"
+	javac -d "$TMP/fa" "$FJ/ForkArgs.java" || fail "javac ForkArgs.java"
+	# twice in one JVM: the environment and the command line, the same file
+	mkdir -p "$TMP/twice"
+	JAVA_TOOL_OPTIONS="-agentpath:$AGENT=dir=$TMP/twice" java -agentpath:"$AGENT=dir=$TMP/twice" \
+		-cp "$TMP/fa" ForkArgs child >"$TMP/twice.out" 2>&1
+	got=$(dumps "$TMP/twice")
+	[ "$got" = "1 dumps, 0 duplicated loads" ] &&
+		ok "agent in JAVA_TOOL_OPTIONS and -agentpath: loaded once ($got)" ||
+		fail "agent in JAVA_TOOL_OPTIONS and -agentpath: $got, want 1 dumps, 0 duplicated loads"
+	# two copies of it
+	cp "$AGENT" "$TMP/copy.so"
+	mkdir -p "$TMP/copies"
+	java -agentpath:"$AGENT=dir=$TMP/copies" -agentpath:"$TMP/copy.so=dir=$TMP/copies" \
+		-cp "$TMP/fa" ForkArgs child >"$TMP/copies.out" 2>&1
+	got=$(dumps "$TMP/copies")
+	[ "$got" = "1 dumps, 0 duplicated loads" ] &&
+		ok "two copies of the agent in one JVM: one writes ($got)" ||
+		fail "two copies of the agent in one JVM: $got, want 1 dumps, 0 duplicated loads"
+	# a host that copies its input arguments into its child's command line
+	"$BT" --stdio --top 0 -q -o "$TMP/fa.data" java -cp "$TMP/fa" ForkArgs >"$TMP/fa.out" 2>"$TMP/fa.err" ||
+		fail "benchtui java ForkArgs (exit $?)"
+	got=$(dumps "$TMP/fa.data.jit")
+	if [ "$got" = "2 dumps, 0 duplicated loads" ]; then
+		ok "ForkArgs under benchtui: host and child, each its own dump ($got)"
+	else
+		fail "ForkArgs under benchtui: $got, want 2 dumps, 0 duplicated loads"
+	fi
+	n=$(grep -c '^\(host\|child\) pid .* input arguments: \[\]$' "$TMP/fa.out")
+	if [ "$n" = 2 ]; then
+		ok "ForkArgs under benchtui: the agent in neither JVM's input arguments"
+	else
+		fail "ForkArgs under benchtui: the input arguments are:"
+		grep 'input arguments' "$TMP/fa.out"
+	fi
+	# given on the command line alone, it stays there (the child gets it so)
+	mkdir -p "$TMP/cl"
+	java -agentpath:"$AGENT=dir=$TMP/cl" -cp "$TMP/fa" ForkArgs >"$TMP/cl.out" 2>&1
+	got=$(dumps "$TMP/cl")
+	if [ "$got" = "2 dumps, 0 duplicated loads" ] &&
+	    [ "$(grep -c 'input arguments: \[-agentpath:' "$TMP/cl.out")" = 2 ]; then
+		ok "-agentpath on the command line stays in the input arguments ($got)"
+	else
+		fail "-agentpath on the command line: $got; $(grep 'input arguments' "$TMP/cl.out" | head -2)"
+	fi
+fi
+
+# --- 3. end to end, with a JMH build -------------------------------------------
 
 if [ -z "${BT_JMH:-}" ]; then
 	skipped "JMH end to end: no JMH build (BT_JMH=DIR, made by tests/tools/jmh-build.sh: docs/benchmarks.md)"
