@@ -77,6 +77,17 @@ parsed_rows() {
 # mode): "announce,measure,end,warmups,iterations[W][H]" at byte offsets
 forks() {
 	awk '
+	# the dense name JMH prints (common packages cut, or cut to initials)
+	function dense(full, d,    f, g, nf, ng, i, j, x, y) {
+		nf = split(full, f, "."); ng = split(d, g, ".")
+		if (ng > nf) return 0
+		for (i = 0; i < ng; i++) {
+			x = f[nf - i]; y = g[ng - i]
+			if (x != y && !(i >= 2 && length(y) == 1 && substr(x, 1, 1) == y)) return 0
+		}
+		for (j = 1; j <= nf - ng; j++) if (f[j] != tolower(f[j])) return 0
+		return 1
+	}
 	{ start = off; nl = off + length($0); off = nl + 1 }
 	/^# Benchmark mode: / { mode = substr($0, 19) }
 	/^# Benchmark: / {
@@ -114,7 +125,7 @@ forks() {
 		s = "-"
 		for (r = 1; r <= run; r++) {
 			nm = name[r]
-			if (substr(nm, length(nm) - length(b)) != "." b || index(m[r], long) != 1 || ps[r] != p)
+			if (!dense(nm, b) || index(m[r], long) != 1 || ps[r] != p)
 				continue
 			s = ""
 			for (f = 1; f <= nf[r]; f++)
@@ -161,6 +172,27 @@ for f in "$FJ"/*.txt; do
 		head -20 "$TMP/diff"
 	fi
 done
+
+# names JMH abbreviates (benchmarks of two packages: the common one cut to
+# its initial) and a method whose name begins another's: each row its run
+{
+	for b in bt.alpha.X.sum bt.alpha.X.s bt.beta.Y.m; do
+		printf '# Benchmark mode: Average time, time/op\n# Benchmark: %s\n\n# Fork: 1 of 1\n' "$b"
+		printf '# Warmup Iteration   1: 1.000 ns/op\nIteration   1: 2.000 ns/op\n\n'
+	done
+	printf 'Benchmark        Mode  Cnt  Score   Error  Units\n'
+	printf 'b.alpha.X.s      avgt       3.000          ns/op\n'
+	printf 'b.alpha.X.sum    avgt       1.000          ns/op\n'
+	printf 'b.beta.Y.m       avgt       5.000          ns/op\n'
+} >"$TMP/dense.txt"
+forks "$TMP/dense.txt" >"$TMP/fwant"
+"$PARSE" -c 1 "$TMP/dense.txt" | cut -f4,28 >"$TMP/fgot"
+if [ "$(cut -f2 "$TMP/fwant" | sort -u | wc -l)" = 3 ] && diff -u "$TMP/fwant" "$TMP/fgot" >"$TMP/diff"; then
+	ok "abbreviated packages (b.alpha.X.s) and a method named like another's beginning: each row its own run"
+else
+	fail "abbreviated names matched to the wrong runs:"
+	cat "$TMP/fwant" "$TMP/diff"
+fi
 
 # call chains as perf script prints them (a fork's, -XX:+PreserveFramePointer,
 # perf inject --jit): the stub is the runner; what it calls of the user's

@@ -209,9 +209,9 @@ mode_matches(const char *long_label, const struct tok *mode)
 
 /*
  * Is dense (the table's "JmhBench.hash", "o.o.j.s.JMHSample_01.hello")
- * the full name ("bt.JmhBench.hash")? From the right, each component the
- * same or its first letter; what is left of the full name, lower-case
- * package components JMH cut.
+ * the full name ("bt.JmhBench.hash")? From the right, the method and the
+ * class the same, each package the same or its first letter; what is
+ * left of the full name, lower-case packages JMH cut.
  */
 static bool
 dense_matches(const char *full, const char *dense, size_t dlen)
@@ -219,7 +219,7 @@ dense_matches(const char *full, const char *dense, size_t dlen)
 	const char *fe = full + strlen(full), *de = dense + dlen, *db, *fb;
 	size_t dl, fl;
 
-	for (;;) {
+	for (int k = 0;; k++) {
 		for (db = de; db > dense && db[-1] != '.'; db--)
 			;
 		for (fb = fe; fb > full && fb[-1] != '.'; fb--)
@@ -227,7 +227,7 @@ dense_matches(const char *full, const char *dense, size_t dlen)
 		dl = (size_t)(de - db);
 		fl = (size_t)(fe - fb);
 		if (dl == 0 || fl == 0 ||
-		    !(dl == fl ? memcmp(db, fb, dl) == 0 : dl == 1 && *db == *fb))
+		    !(dl == fl ? memcmp(db, fb, dl) == 0 : k >= 2 && dl == 1 && *db == *fb))
 			return false;
 		if (db == dense)
 			break;
@@ -418,7 +418,7 @@ table_row(struct bt_harness_parser *p, struct jmh_state *j, const struct hline *
 	struct jmh_run *run;
 	struct bt_strbuf name = BT_STRBUF_INIT;
 
-	if (n < 5 || n == MAX_TOKENS) {
+	if (n < 4 || n == MAX_TOKENS) {
 		j->table = false;
 		return;
 	}
