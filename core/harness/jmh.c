@@ -384,8 +384,6 @@ static const char *
 jmh_family(struct bt_harness_parser *p, const char *name, size_t len)
 {
 	const char *dot = NULL, *cls;
-	char *f;
-	size_t cl;
 
 	for (const char *c = name; c < name + len; c++)
 		if (*c == '.')
@@ -394,10 +392,8 @@ jmh_family(struct bt_harness_parser *p, const char *name, size_t len)
 		return hp_str(p, name, len);
 	for (cls = dot; cls > name && cls[-1] != '.'; cls--)
 		;
-	cl = (size_t)(dot - cls);
-	f = bt_strpool_alloc(&p->pool, len - (size_t)(cls - name) + 8 + 1);
-	sprintf(f, "%.*s_%.*s_jmhTest", (int)cl, cls, (int)(name + len - dot - 1), dot + 1);
-	return f;
+	return bt_strpool_addf(&p->pool, "%.*s_%.*s_jmhTest", (int)(dot - cls), cls,
+	    (int)(name + len - dot - 1), dot + 1);
 }
 
 /*
