@@ -49,6 +49,7 @@ struct jmh_state {
 	/* the final table, once its header was read */
 	bool table;
 	BT_VEC(char *) keys;		/* its parameter columns, "(len)" -> "len" */
+	BT_VEC(struct bt_bench_fork *) copies;	/* the results' forks (theirs to read) */
 };
 
 static void *
@@ -71,6 +72,7 @@ jmh_state_free(void *state)
 	BT_VEC_FREE(j->runs);
 	free(j->mode);
 	HP_STRV_FREE(j->keys);
+	HP_STRV_FREE(j->copies);
 	free(j);
 }
 
@@ -499,9 +501,11 @@ table_row(struct bt_harness_parser *p, struct jmh_state *j, const struct hline *
 		if (colon == NULL)
 			run->used = true;
 		if (run->forks.n > 0) {
-			struct bt_bench_fork *fv = (struct bt_bench_fork *)bt_strpool_alloc(&p->pool,
-			    run->forks.n * sizeof(*fv));
+			/* a copy: the run's own may grow (an output that goes on) */
+			struct bt_bench_fork *fv = bt_xmalloc(run->forks.n * sizeof(*fv));
+
 			memcpy(fv, run->forks.v, run->forks.n * sizeof(*fv));
+			BT_VEC_PUSH(j->copies, fv);
 			r->forks = fv;
 			r->nforks = run->forks.n;
 			r->t_begin = fv[0].t_announce;
