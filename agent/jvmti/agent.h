@@ -28,6 +28,7 @@ struct agent_state {
 	long pagesize;
 	uint64_t code_index;
 	int lines, stubs, tiers, verbose;
+	int loaded;		/* Agent_OnLoad ran in this JVM: a second one does nothing */
 	char path[4096];
 };
 
@@ -81,6 +82,7 @@ int rec_end(struct buf *b, size_t off);
 void dump_emit(struct buf *b, const size_t *recs, int nrecs, long load_off);
 size_t dump_add_load(struct buf *b, const char *name, const void *addr, uint64_t size);
 int open_dump(const char *dir);
+int dump_mapped(const char *dir);
 void close_dump(void);
 
 /* methods.c */
@@ -91,5 +93,6 @@ int add_debug(jvmtiEnv *jvmti, struct buf *b, jmethodID method, const void *code
 
 /* hotspot.c */
 void tier_suffix(jmethodID method, const void *addr, struct buf *b);
+int hide_input_args(void);
 
 #endif

@@ -33,6 +33,15 @@
  * another JVM, or when any of it is missing, the suffix is left out and
  * the versions differ by code_index and load time.
  *
+ * Once per JVM: the agent may be named twice (JAVA_TOOL_OPTIONS and the
+ * command line: JMH copies its host's input arguments into each fork's,
+ * and the fork inherits the environment too). The second Agent_OnLoad
+ * does nothing: in the same shared object, by a flag; in another copy of
+ * it, because this process's dump is already mapped (its marker). And
+ * where it came from JAVA_TOOL_OPTIONS or JDK_JAVA_OPTIONS, the agent
+ * takes its -agentpath out of the JVM's input arguments (hotspot.c), so
+ * such a harness neither passes it again nor prints it as a VM option.
+ *
  * A failure never stops the JVM: the agent says why on stderr and stays
  * out of the way.
  */
@@ -148,8 +157,25 @@ Agent_OnLoad(JavaVM *vm, char *options, void *reserved)
 	jvmtiEnv *jvmti = NULL;
 	jvmtiError e;
 	const char *dir;
+	int hidden;
 
+	if (agent.loaded) {
+		if (agent.verbose)
+			agent_warn("loaded twice in this JVM: the second does nothing");
+		return JNI_OK;
+	}
+	agent.loaded = 1;
 	parse_options(options, &dir);
+	if (dump_mapped(dir)) {
+		if (agent.verbose)
+			agent_warn("this JVM's jitdump is written already (another copy of "
+			    "the agent): this one does nothing");
+		return JNI_OK;
+	}
+	hidden = hide_input_args();
+	if (agent.verbose && hidden > 0)
+		agent_warn("left out of the JVM's input arguments (it came from the "
+		    "environment)");
 	if ((*vm)->GetEnv(vm, (void **)&jvmti, JVMTI_VERSION_1) != JNI_OK) {
 		agent_warn("no JVMTI 1.0 environment; not writing a jitdump");
 		return JNI_OK;

@@ -4,12 +4,16 @@
  * VMStructs table (as async-profiler and the serviceability agent do),
  * each field found by name and the nmethod checked to be this method's
  * before it is read; on another JVM, or when any of it is missing, no
- * suffix.
+ * suffix. Through the same table, the agent's own -agentpath leaves the
+ * JVM's input arguments when it came from the environment
+ * (hide_input_args).
  */
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "agent.h"
 
@@ -229,4 +233,83 @@ tier_suffix(jmethodID method, const void *addr, struct buf *b)
 		    level, id);
 	if (n > 0 && (size_t)n < sizeof(s))
 		buf_add(b, s, (size_t)n);
+}
+
+/* Does word appear in the environment variable var, as one of its words? */
+static bool
+env_has_word(const char *var, const char *word)
+{
+	const char *v = getenv(var), *p;
+	size_t n = strlen(word);
+
+	if (v == NULL || n == 0)
+		return false;
+	for (p = v; (p = strstr(p, word)) != NULL; p++)
+		if ((p == v || p[-1] == ' ' || p[-1] == '\t') &&
+		    (p[n] == '\0' || p[n] == ' ' || p[n] == '\t'))
+			return true;
+	return false;
+}
+
+/* Is "-agentpath:PATH[=OPTIONS]" this very shared object (same file)? */
+static bool
+loads_this_agent(const char *arg, const struct stat *self)
+{
+	char path[4096];
+	const char *p = arg + strlen("-agentpath:"), *eq;
+	size_t n;
+	struct stat st;
+
+	if (strncmp(arg, "-agentpath:", 11) != 0)
+		return false;
+	eq = strchr(p, '=');
+	n = eq != NULL ? (size_t)(eq - p) : strlen(p);
+	if (n == 0 || n >= sizeof(path))
+		return false;
+	memcpy(path, p, n);
+	path[n] = '\0';
+	return stat(path, &st) == 0 && st.st_dev == self->st_dev && st.st_ino == self->st_ino;
+}
+
+/*
+ * Drop this agent's "-agentpath:..." from the JVM's input arguments
+ * (RuntimeMXBean.getInputArguments(), Arguments::_jvm_args_array, built
+ * before agents load) where it came from JAVA_TOOL_OPTIONS or
+ * JDK_JAVA_OPTIONS: every child JVM inherits those, so a harness that
+ * copies the input arguments into its forks' command lines (JMH) would
+ * load it twice there and print it as its VM options. An -agentpath
+ * given on the command line stays. Returns how many were dropped, -1
+ * when the JVM does not export the array (not HotSpot).
+ */
+int
+hide_input_args(void)
+{
+	void *argsp = NULL, *nump = NULL;
+	char **args;
+	int *num, i, k, dropped = 0;
+	Dl_info info;
+	struct stat self;
+
+	if (vm_field("Arguments", "_jvm_args_array", &argsp, NULL) < 0 || argsp == NULL ||
+	    vm_field("Arguments", "_num_jvm_args", &nump, NULL) < 0 || nump == NULL)
+		return -1;
+	if (dladdr((void *)hide_input_args, &info) == 0 || info.dli_fname == NULL ||
+	    stat(info.dli_fname, &self) != 0)
+		return -1;
+	args = *(char ***)argsp;
+	num = nump;
+	if (args == NULL || *num <= 0)
+		return 0;
+	for (i = k = 0; i < *num; i++) {
+		const char *a = args[i];
+
+		if (a != NULL && loads_this_agent(a, &self) &&
+		    (env_has_word("JAVA_TOOL_OPTIONS", a) || env_has_word("JDK_JAVA_OPTIONS", a))) {
+			dropped++;	/* the string stays allocated: others may hold it */
+			continue;
+		}
+		args[k++] = args[i];
+	}
+	*num = k;
+	return dropped;
 }

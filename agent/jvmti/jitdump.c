@@ -197,6 +197,36 @@ close_dump(void)
 	pthread_mutex_unlock(&agent.lock);
 }
 
+/*
+ * Is DIR/jit-PID.dump mapped in this process already (the marker of
+ * another copy of this agent, loaded from another path)?
+ */
+int
+dump_mapped(const char *dir)
+{
+	char real[4096], want[4200], line[8192];
+	FILE *f;
+	size_t wl;
+	int found = 0;
+
+	if (realpath(dir, real) == NULL)
+		return 0;
+	snprintf(want, sizeof(want), "%s/jit-%d.dump", real, (int)getpid());
+	wl = strlen(want);
+	f = fopen("/proc/self/maps", "re");
+	if (f == NULL)
+		return 0;
+	while (!found && fgets(line, sizeof(line), f) != NULL) {
+		size_t n = strlen(line);
+
+		if (n > 0 && line[n - 1] == '\n')
+			line[--n] = '\0';
+		found = n > wl && line[n - wl - 1] == ' ' && strcmp(line + n - wl, want) == 0;
+	}
+	fclose(f);
+	return found;
+}
+
 /* Open DIR/jit-PID.dump, map it PROT_EXEC (the marker), write the header. */
 int
 open_dump(const char *dir)

@@ -66,6 +66,7 @@ struct harness_ops {
 
 extern const struct harness_ops harness_gbench, harness_go, harness_criterion,
     harness_libtest, harness_tinybench, harness_mitata;
+extern const struct harness_ops harness_jmh;
 
 struct bt_harness_parser {
 	enum bt_harness only;

@@ -20,6 +20,7 @@ static const struct harness_ops *const harnesses[] = {
 	&harness_libtest,
 	&harness_tinybench,
 	&harness_mitata,
+	&harness_jmh,
 };
 /* one harness an enum value: a parser's arrays hold every one of them */
 _Static_assert(sizeof(harnesses) / sizeof(harnesses[0]) < BT_HARNESS_COUNT,

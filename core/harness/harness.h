@@ -13,7 +13,8 @@
  * (--benchmark_format=json, --benchmark_out) and CSV; go test -bench;
  * criterion's "time: [low estimate high]" blocks; libtest's "bench: N
  * ns/iter (+/- M)" (also criterion --output-format bencher); tinybench's
- * console.table (versions 2 to 6) and mitata's table. docs/benchmarks.md
+ * console.table (versions 2 to 6) and mitata's table; JMH's final table
+ * (with its runs' forks and iterations). docs/benchmarks.md
  * describes each, with the frames table below.
  */
 #ifndef BENCHTUI_HARNESS_H
@@ -32,10 +33,11 @@ enum bt_harness {
 	BT_HARNESS_LIBTEST,	/* Rust libtest #[bench] */
 	BT_HARNESS_TINYBENCH,	/* JS tinybench */
 	BT_HARNESS_MITATA,	/* JS mitata */
+	BT_HARNESS_JMH,		/* Java JMH */
 	BT_HARNESS_COUNT
 };
 
-/* "gbench", "go", "criterion", "libtest", "tinybench", "mitata" ("unknown"). */
+/* "gbench", "go", "criterion", "libtest", "tinybench", "mitata", "jmh" ("unknown"). */
 const char *bt_harness_name(enum bt_harness h);
 /* The harness of that name, or BT_HARNESS_UNKNOWN. */
 enum bt_harness bt_harness_from_name(const char *name);
@@ -86,27 +88,55 @@ enum bt_bench_flags {
 };
 
 /**
+ * struct bt_bench_fork - one fork of a benchmark run (JMH): a process of
+ *	its own, told apart by time
+ * @t_announce: when its "# Fork: k of M" line was complete
+ * @t_measure: when its first measurement iteration's line began ("Iteration
+ *	1: " is printed as the iteration starts), NAN when it had none
+ * @t_end: when its last measurement iteration's line ended, NAN when none
+ * @warmup_iterations: its "# Warmup Iteration" lines
+ * @iterations: its measurement "Iteration" lines
+ * @warmup: a warm-up fork ("# Warmup Fork: k of M"): no measurement counts
+ * @host: "# Fork: N/A": the benchmark ran in the host JVM (-f 0)
+ *
+ * A fork's process starts after @t_announce; its warm-up is what it ran
+ * before @t_measure; it ends after @t_end (the next fork's announcement,
+ * or the run's result, follow it).
+ */
+struct bt_bench_fork {
+	double t_announce, t_measure, t_end;
+	size_t warmup_iterations, iterations;
+	bool warmup, host;
+};
+
+/**
  * struct bt_bench_result - one benchmark result as printed
  * @index: position in the output, from 0
  * @harness: which harness printed it
  * @format: "console", "json", "csv", "table", "bencher"
  * @name: exactly as printed (padding and colour removed): "BM_sum/8",
- *	"BenchmarkSum/n=8-2", "sum_of_squares_over_vec/64", "fib(15)"
+ *	"BenchmarkSum/n=8-2", "sum_of_squares_over_vec/64", "fib(15)"; JMH
+ *	the table's name and its parameters as "# Parameters:" prints them,
+ *	"JmhBench.hash (len = 16)", then a secondary result's ":LABEL"
  * @family: the part of the name that names code: GB "BM_sum" (before the
  *	first '/'), Go "BenchmarkSum" (before the first '/', without the
  *	-GOMAXPROCS suffix), libtest and criterion the first path component,
- *	JS the name
- * @aggregate: "mean", "median", "stddev", "cv", "BigO", "RMS" or NULL
+ *	JS the name, JMH the generated class whose stub runs it ("JmhBench_hash_jmhTest")
+ * @aggregate: "mean", "median", "stddev", "cv", "BigO", "RMS" or NULL;
+ *	JMH a secondary result's label ("p0.50", "gc.alloc.rate")
  * @flags: enum bt_bench_flags
  * @time: time per operation (ns): GB real time, Go ns/op, criterion's
- *	estimate, libtest ns/iter, tinybench's latency average, mitata avg
+ *	estimate, libtest ns/iter, tinybench's latency average, mitata avg,
+ *	JMH's score (time/op; ops/time inverted, its text as printed:
+ *	"0.515 ops/us" is 1941.7 ns)
  * @cpu_time: GB's CPU time per iteration (ns)
- * @err: an absolute ± (ns): libtest "(+/- M)"
+ * @err: an absolute ± (ns): libtest "(+/- M)", JMH's Error (ops/time:
+ *	its text, value NAN)
  * @err_pct: a relative ± (percent): tinybench "± 0.67%"
  * @low: lower bound of the interval (criterion)
  * @high: upper bound of the interval (criterion)
  * @iterations: GB and Go iterations, tinybench samples, criterion's
- *	estimate of the iterations it will run ("31M")
+ *	estimate of the iterations it will run ("31M"), JMH's Cnt
  * @counters: every other number, in the order printed
  * @ncounters: number of @counters
  * @error: the harness's error message, NULL when none
@@ -118,10 +148,15 @@ enum bt_bench_flags {
  * @t_measure: when its measurement began (criterion "Collecting"), NAN
  *	when unknown
  * @t_end: when its result line was complete
+ * @forks: JMH: the run's forks in order (the times below), NULL when none
+ * @nforks: number of @forks
  *
  * Times are the values passed to bt_harness_feed(). A result may still
  * gain counters from the lines after it (criterion's thrpt, mitata's
- * min…max line) until the next result begins. Pointers stay valid until
+ * min…max line) until the next result begins. JMH's results are its final
+ * table's rows: @t_begin is its run's first fork's announcement,
+ * @t_measure its first measurement iteration's start, @t_end its last
+ * one's end. Pointers stay valid until
  * the parser is freed; @counters until the next bt_harness_feed().
  */
 struct bt_bench_result {
@@ -144,6 +179,8 @@ struct bt_bench_result {
 	const char *text;
 	size_t line;
 	double t_begin, t_measure, t_end;
+	const struct bt_bench_fork *forks;
+	size_t nforks;
 };
 
 struct bt_harness_parser;
