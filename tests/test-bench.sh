@@ -225,7 +225,7 @@ else
 	fi
 	# without probes, call chains: each benchmark is its own code's
 	"$BT" -q -o "$TMP/gbnp.data" --no-probes --export "$TMP/gbnp.json" --format json --top 0 \
-		"$HB/gbench" --benchmark_min_time=0.1 --benchmark_filter="$GB_ALL" >/dev/null 2>&1
+		"$HB/gbench" --benchmark_min_time=0.1 --benchmark_filter="$GB_ALL" >"$TMP/run.out" 2>&1
 	check how "$TMP/gbnp.json" chain BM_sum/8 'BM_tmpl<double>' BM_counters VecFixture/Sum \
 		BM_memcpy_trap >"$TMP/msg" &&
 		ok "GB --no-probes: every benchmark's samples are those through its entry frame ($(cat "$TMP/msg"))" ||
@@ -239,7 +239,7 @@ else
 		(cd "$nb" && setpriv --reuid=65534 --regid=65534 --clear-groups "$BT" -q \
 			-o "$nb/np.data" --export "$nb/np.json" --format json --top 0 \
 			"$nb/gbench" --benchmark_min_time=0.05 --benchmark_filter='^(BM_sum/8|BM_counters)$') \
-			>/dev/null 2>"$nb/err"
+			>"$nb/out" 2>"$nb/err"
 		if [ -s "$nb/np.json" ]; then
 			# (unprivileged, the samples' clock may not be CLOCK_MONOTONIC either)
 			! check how "$nb/np.json" probe BM_sum/8 BM_counters >"$TMP/msg" &&
@@ -288,7 +288,7 @@ PY
 		re=$(printf '%s' "$name" | sed 's/[][*^$.]/\\&/g')
 		"$BT" -q -o "$TMP/alone.data" --export "$TMP/alone.json" --format json --top 0 \
 			"$HB/gbench" --benchmark_min_time=0.3 --benchmark_filter="^$re\$" \
-			>/dev/null 2>&1
+			>"$TMP/run.out" 2>&1
 		if check split "$TMP/gb.json" "$TMP/alone.json" "$name" >"$TMP/msg"; then
 			ok "GB split agrees with --benchmark_filter: $(cat "$TMP/msg")"
 		else
@@ -466,21 +466,21 @@ else
 		ok "Go: every benchmark by its timer's phases ($(tr '\n' ';' <"$TMP/msg"))" ||
 		fail "Go: split: $(tr '\n' ';' <"$TMP/msg")"
 	"$BT" -q --no-probes -o "$TMP/gonp.data" --export "$TMP/gonp.json" --format json --top 0 \
-		"$GOB" -test.run='^$' -test.bench="$GO_ALL" -test.benchtime=0.1s >/dev/null 2>&1
+		"$GOB" -test.run='^$' -test.bench="$GO_ALL" -test.benchtime=0.1s >"$TMP/run.out" 2>&1
 	check how "$TMP/gonp.json" chain "$fib" >"$TMP/msg" &&
 		check how "$TMP/gonp.json" window $sums >>"$TMP/msg" &&
 		ok "Go --no-probes: a benchmark by its entry frame, b.Run's cases (one closure) by window ($(tr '\n' ';' <"$TMP/msg"))" ||
 		fail "Go --no-probes: split: $(tr '\n' ';' <"$TMP/msg")"
 	# StopTimer: the work between StopTimer and StartTimer is untimed
 	"$BT" -q -o "$TMP/gost.data" --export "$TMP/gost.json" --format json --top 0 \
-		"$GOB" -test.run='^$' -test.bench='^BenchmarkStopTimer$' -test.benchtime=0.3s >/dev/null 2>&1
+		"$GOB" -test.run='^$' -test.bench='^BenchmarkStopTimer$' -test.benchtime=0.3s >"$TMP/run.out" 2>&1
 	st=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['benchmarks'][0]['name'])" "$TMP/gost.json" 2>/dev/null)
 	check untimed "$TMP/gost.json" "$st" >"$TMP/msg" &&
 		ok "Go: StopTimer's work is shown apart ($(cat "$TMP/msg"))" ||
 		fail "Go: StopTimer: $(cat "$TMP/msg")"
 	# a lone sub-benchmark: its own phases, not 4 samples
 	"$BT" -q -o "$TMP/gosub.data" --export "$TMP/gosub.json" --format json --top 0 \
-		"$GOB" -test.run='^$' -test.bench='^BenchmarkSum$/^n=512$' -test.benchtime=0.3s >/dev/null 2>&1
+		"$GOB" -test.run='^$' -test.bench='^BenchmarkSum$/^n=512$' -test.benchtime=0.3s >"$TMP/run.out" 2>&1
 	python3 - "$TMP/gosub.json" >"$TMP/msg" <<'PY' &&
 import json, sys
 b = json.load(open(sys.argv[1]))["benchmarks"]
@@ -496,7 +496,7 @@ PY
 	for name in BenchmarkFib20 BenchmarkPopcntKept; do
 		full=$(python3 -c "import json,sys; print([b['name'] for b in json.load(open(sys.argv[1]))['benchmarks'] if b['name'].split('-')[0] == sys.argv[2]][0])" "$TMP/go.json" "$name" 2>/dev/null)
 		"$BT" -q -o "$TMP/alone.data" --export "$TMP/alone.json" --format json --top 0 \
-			"$GOB" -test.run='^$' -test.bench="^$name\$" -test.benchtime=0.3s >/dev/null 2>&1
+			"$GOB" -test.run='^$' -test.bench="^$name\$" -test.benchtime=0.3s >"$TMP/run.out" 2>&1
 		if [ -n "$full" ] && check split "$TMP/go.json" "$TMP/alone.json" "$full" >"$TMP/msg"; then
 			ok "Go split agrees with -test.bench: $(cat "$TMP/msg")"
 		else
@@ -525,14 +525,14 @@ else
 	JS=$TOP/build/js
 	cp "$TOP"/tests/fixtures/js/*.mjs "$JS/"
 	(cd "$JS" && "$BT" -q -o "$TMP/tb.data" --export "$TMP/tb.json" --format json --top 0 \
-		node tinybench.mjs tinybench 300) >/dev/null 2>&1
+		node tinybench.mjs tinybench 300) >"$TMP/run.out" 2>&1
 	check how "$TMP/tb.json" chain 'fib(15)' 'sum squares 256' 'popcnt dead' >"$TMP/msg" &&
 		check hottest "$TMP/tb.json" 'fib(15)' "work.mjs:2:20" &&
 		ok "tinybench: each task through its own function ($(cat "$TMP/msg"))" ||
 		fail "tinybench: $(cat "$TMP/msg")"
 	for name in 'fib(15)' 'sum squares 256'; do
 		(cd "$JS" && "$BT" -q -o "$TMP/alone.data" --export "$TMP/alone.json" --format json \
-			--top 0 node tinybench-one.mjs "$name" 300) >/dev/null 2>&1
+			--top 0 node tinybench-one.mjs "$name" 300) >"$TMP/run.out" 2>&1
 		if check split "$TMP/tb.json" "$TMP/alone.json" "$name" >"$TMP/msg"; then
 			ok "tinybench split agrees with the task alone: $(cat "$TMP/msg")"
 		else

@@ -5,8 +5,9 @@
  * anonymous function, "JS:* file:///.../bench.mjs:16:18"). But it runs
  * its tasks one after another in the order they were added, the order of
  * its table: the entry frames (the functions its runner calls, found by
- * the harness's frame table on each call chain) in the order of the
- * middle of their samples in time are the table's rows. Each benchmark's
+ * the harness's frame table on each call chain) in the order of the bulk
+ * of their samples in time (the 90th percentile: tinybench warms every
+ * task up first, then measures one after another) are the table's rows. Each benchmark's
  * samples are then those through its entry frame, as for a function named
  * like it (docs/benchmarks.md).
  */
@@ -38,59 +39,58 @@ bench_entry_key(const char *name)
 struct entry {
 	const char *name;
 	uint64_t *bins;		/* its samples per slice of the run */
-	size_t q1, mid, q3;	/* the slices of its quartiles */
+	size_t p50, p75, p90;	/* the slices of those percentiles */
 	size_t task;		/* after merge(): the task it is part of */
 };
 
 static int
-by_mid(const void *a, const void *b)
+by_p90(const void *a, const void *b)
 {
 	const struct entry *x = a, *y = b;
 
-	if (x->mid != y->mid)
-		return x->mid < y->mid ? -1 : 1;
+	if (x->p90 != y->p90)
+		return x->p90 < y->p90 ? -1 : 1;
 	return strcmp(x->name, y->name);
 }
 
 static void
-quartiles(struct entry *e)
+percentiles(struct entry *e)
 {
 	uint64_t all = 0, run = 0;
 	size_t i;
 
 	for (i = 0; i < ORDER_BINS; i++)
 		all += e->bins[i];
-	e->q1 = e->mid = e->q3 = 0;
+	e->p50 = e->p75 = e->p90 = 0;
 	for (i = 0; i < ORDER_BINS; i++) {
 		run += e->bins[i];
-		if (4 * run < all)
-			e->q1 = i + 1;
 		if (2 * run < all)
-			e->mid = i + 1;
+			e->p50 = i + 1;
 		if (4 * run < 3 * all)
-			e->q3 = i + 1;
+			e->p75 = i + 1;
+		if (10 * run < 9 * all)
+			e->p90 = i + 1;
 	}
 }
 
 /*
- * Entries (sorted by the middle of their samples) into tasks: an entry
- * whose middle falls in the middle half of a task's samples ran with it
- * (the task's callee, called straight from the runner's loop once the
+ * Entries (sorted by their 90th percentile) into tasks: an entry whose
+ * 75th percentile falls between a task's 50th and 90th ran with it (the
+ * task's callee, called straight from the runner's loop once the
  * optimizing compiler inlined the task into it). Returns the tasks.
  */
 static size_t
 merge(struct entry *en, size_t n)
 {
-	size_t i, tasks = 0, hi = 0;
+	size_t i, tasks = 0, cur = 0;
 
 	for (i = 0; i < n; i++) {
-		if (i > 0 && en[i].mid <= hi) {
-			en[i].task = tasks - 1;
-			hi = BT_MAX(hi, en[i].q3);
+		if (i > 0 && en[i].p75 >= en[cur].p50 && en[i].p75 <= en[cur].p90) {
+			en[i].task = en[cur].task;
 			continue;
 		}
+		cur = i;
 		en[i].task = tasks++;
-		hi = en[i].q3;
 	}
 	return tasks;
 }
@@ -174,9 +174,15 @@ bench_entries(struct bt_session *s, struct bt_benches *bs, int attr)
 	}
 	free(ch);
 	for (k = 0; k < en.n; k++)
-		quartiles(&en.v[k]);
-	qsort(en.v, en.n, sizeof(*en.v), by_mid);
-	if ((k = merge(en.v, en.n)) != bs->v.n) {
+		percentiles(&en.v[k]);
+	qsort(en.v, en.n, sizeof(*en.v), by_p90);
+	k = merge(en.v, en.n);
+	if (bs->v.n == 1 && en.n > 0) {	/* one task: every entry is its */
+		for (i = 0; i < en.n; i++)
+			en.v[i].task = 0;
+		k = 1;
+	}
+	if (k != bs->v.n) {
 		bs->note = bt_strpool_addf(&bs->pool, "%zu task functions ran under "
 		    "%s's runner, for %zu results: the benchmarks' samples cannot be "
 		    "told apart", k, bs->v.v[0].pub.harness, bs->v.n);
