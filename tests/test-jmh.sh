@@ -313,6 +313,26 @@ else
 		n=$(grep -c '^# VM options: <none>$' "$TMP/jmh.txt")
 		[ "$n" = 4 ] && ok "JMH end to end: every run's VM options are <none>" ||
 			fail "JMH end to end: VM options: $(grep '^# VM options' "$TMP/jmh.txt" | sort | uniq -c)"
+		# each benchmark: its forks' processes while they measured, its
+		# own generated stub the hottest, its samples its functions'
+		"$BT" -i "$TMP/jmh.data" --export "$TMP/jmh.json" --format json --top 0 2>/dev/null
+		python3 - "$TMP/jmh.json" >"$TMP/msg" <<'PY' &&
+import json, re, sys
+bs = json.load(open(sys.argv[1]))["benchmarks"]
+bad = 0
+for b in bs:
+    m = re.match(r"JmhBench\.(\w+)", b["name"])
+    top = b["functions"][0]["name"] if b["functions"] else ""
+    own = m and ("JmhBench_%s_jmhTest" % m.group(1)) in top
+    fs = sum(f["samples"] for f in b["functions"]) + b.get("functions_omitted", {}).get("samples", 0)
+    print("%s: %s, %s samples, %s untimed, hottest %s" % (b["name"], b.get("split"),
+          b.get("samples"), b.get("untimed_samples"), top[:60]))
+    if b.get("split") != "process" or not own or fs != b.get("samples"):
+        bad += 1
+sys.exit(1 if bad or len(bs) != 4 else 0)
+PY
+			ok "JMH end to end: each benchmark its forks' measurement, its own stub hottest ($(tr '\n' ';' <"$TMP/msg"))" ||
+			fail "JMH end to end: split by fork: $(tr '\n' ';' <"$TMP/msg")"
 		got=$(dumps "$TMP/jmh.data.jit")
 		# the host, JMH's probe JVMs and 8 forks
 		case $got in

@@ -28,6 +28,7 @@ struct agent_state {
 	long pagesize;
 	uint64_t code_index;
 	int lines, stubs, tiers, verbose;
+	int hide_fp;		/* hidefp: benchtui added -XX:+PreserveFramePointer */
 	int loaded;		/* Agent_OnLoad ran in this JVM: a second one does nothing */
 	char path[4096];
 };

@@ -12,6 +12,8 @@
  *   plain       names without the " [c2 L4 #41]" suffix
  *   nostubs     no records for DynamicCodeGenerated (interpreter, stubs)
  *   verbose     say on stderr where the dump goes
+ *   hidefp      -XX:+PreserveFramePointer in JAVA_TOOL_OPTIONS is benchtui's:
+ *               left out of the input arguments as the -agentpath is
  *   dir=PATH    where to write jit-PID.dump (default "."); the rest of
  *               the option string is the path, commas included: put it last
  *
@@ -127,6 +129,8 @@ parse_options(const char *opts, const char **dir)
 			agent.stubs = 0;
 		else if (len == 7 && strncmp(p, "verbose", 7) == 0)
 			agent.verbose = 1;
+		else if (len == 6 && strncmp(p, "hidefp", 6) == 0)
+			agent.hide_fp = 1;
 		else if (len > 0)
 			agent_warn("unknown option '%.*s'", (int)len, p);
 		p = end != NULL ? end + 1 : NULL;

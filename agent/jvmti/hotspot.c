@@ -278,7 +278,9 @@ loads_this_agent(const char *arg, const struct stat *self)
  * JDK_JAVA_OPTIONS: every child JVM inherits those, so a harness that
  * copies the input arguments into its forks' command lines (JMH) would
  * load it twice there and print it as its VM options. An -agentpath
- * given on the command line stays. Returns how many were dropped, -1
+ * given on the command line stays. With the option hidefp, benchtui put
+ * -XX:+PreserveFramePointer there too (for call chains through compiled
+ * code): it goes the same way. Returns how many were dropped, -1
  * when the JVM does not export the array (not HotSpot).
  */
 int
@@ -303,7 +305,8 @@ hide_input_args(void)
 	for (i = k = 0; i < *num; i++) {
 		const char *a = args[i];
 
-		if (a != NULL && loads_this_agent(a, &self) &&
+		if (a != NULL && (loads_this_agent(a, &self) ||
+		    (agent.hide_fp && strcmp(a, "-XX:+PreserveFramePointer") == 0)) &&
 		    (env_has_word("JAVA_TOOL_OPTIONS", a) || env_has_word("JDK_JAVA_OPTIONS", a))) {
 			dropped++;	/* the string stays allocated: others may hold it */
 			continue;

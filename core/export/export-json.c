@@ -282,7 +282,8 @@ bench(struct bt_jw *w, const struct export_bench *e)
 		bt_jw_u64(w, "samples", b->samples);
 		bt_jw_num(w, "percent", b->percent);
 		bt_jw_str(w, "split", b->split ? b->split : b->by_chain ? "chain" : "window");
-		if (b->split != NULL && strcmp(b->split, "probe") == 0)
+		if (b->split != NULL && (strcmp(b->split, "probe") == 0 ||
+		    strcmp(b->split, "process") == 0))
 			bt_jw_u64(w, "untimed_samples", b->untimed_samples);
 		bt_jw_array(w, "window_s", BT_JW_COMPACT, 0);
 		bt_jw_num(w, NULL, b->t_from);

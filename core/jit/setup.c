@@ -23,6 +23,30 @@ static const char *const node_flags[] = {
 /* HotSpot's C1 and C2 code keeps rbp as a frame pointer only when asked */
 static const char *const java_flags[] = { "-XX:+PreserveFramePointer" };
 
+/* Is word one of the space-separated words of s? */
+static bool
+has_word(const char *s, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (; s != NULL && (s = strstr(s, word)) != NULL; s += n)
+		if ((s[n] == '\0' || s[n] == ' '))
+			return true;
+	return false;
+}
+
+/* Is word one of the arguments? */
+static bool
+argv_has(char *const *argv, const char *word)
+{
+	size_t i;
+
+	for (i = 0; argv[i] != NULL; i++)
+		if (strcmp(argv[i], word) == 0)
+			return true;
+	return false;
+}
+
 static const char *
 base_name(const char *p)
 {
@@ -187,16 +211,26 @@ bt_jit_setup(char *const *argv, const char *output, struct bt_jit_setup *s,
 		char dir[PATH_MAX];
 		const char *prev = getenv("JAVA_TOOL_OPTIONS");
 
+		bool fp = !has_word(prev, java_flags[0]) && !argv_has(argv, java_flags[0]);
+
 		if (realpath(s->dir, dir) == NULL)
 			snprintf(dir, sizeof(dir), "%s", s->dir);
-		s->argv = argv_copy(argv, java_flags, BT_ARRAY_SIZE(java_flags));
+		/*
+		 * the flag beside the agent, in the environment (every child
+		 * JVM inherits it), both left out of the JVM's input arguments
+		 * by the agent: JMH copies those into its forks' command lines
+		 * and prints them as their VM options
+		 */
+		s->argv = argv_copy(argv, NULL, 0);
 		s->env_name = bt_xstrdup("JAVA_TOOL_OPTIONS");
-		s->env_value = bt_xasprintf("%s%s-agentpath:%s=dir=%s",
-		    prev ? prev : "", prev && prev[0] ? " " : "", agent, dir);
+		s->env_value = bt_xasprintf("%s%s%s-agentpath:%s=%sdir=%s",
+		    prev ? prev : "", prev && prev[0] ? " " : "",
+		    fp ? "-XX:+PreserveFramePointer " : "", agent, fp ? "hidefp," : "", dir);
 		s->note = bt_xasprintf("java: JIT code recorded by benchtui's JVMTI "
 		    "agent (JAVA_TOOL_OPTIONS=-agentpath:%s), kept in '%s', and "
-		    "call chains through it with -XX:+PreserveFramePointer "
-		    "(--no-jit: run the command as given)", agent, s->dir);
+		    "call chains through it with -XX:+PreserveFramePointer (in "
+		    "JAVA_TOOL_OPTIONS too) (--no-jit: run the command as given)",
+		    agent, s->dir);
 		free(agent);
 		return 0;
 	} else {

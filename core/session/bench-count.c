@@ -287,6 +287,8 @@ count_probed(struct bt_session *s, struct bt_benches *bs, int attr,
 	sc.fold_module = UINT32_MAX;
 	sc.windows = w.v;
 	sc.nwindows = w.n / 2;
+	sc.pids = bs->pids.v;	/* JMH: only its forks' processes */
+	sc.npids = bs->pids.n;
 	if (s->p->chains != NULL)
 		sc.chains = bt_hist_new();
 	if (bt_profile_scan(s->p, &sc, &e, &n, NULL) == 0) {
@@ -308,6 +310,12 @@ count_probed(struct bt_session *s, struct bt_benches *bs, int attr,
 		}
 		if (sc.chains != NULL)
 			untime_timer_chains(s, c, &owner, sc.chains);
+		if (bs->pids.n && (size_t)attr < s->p->info.nevents &&
+		    s->p->info.event_samples[attr] > total) {
+			/* the other processes' samples (the host JVM...): in none */
+			c->outside += s->p->info.event_samples[attr] - total;
+			total = s->p->info.event_samples[attr];
+		}
 	}
 	bt_hist_free(sc.chains);
 	for (i = 0; i < bs->v.n; i++)
@@ -341,7 +349,7 @@ count_samples(struct bt_session *s, struct bt_benches *bs, int attr)
 		c->v[i].samples = 0;
 		c->v[i].by_chain = false;
 	}
-	if (bs->probed) {
+	if (bs->probed || bs->forked) {
 		count_probed(s, bs, attr, c);
 		return c;
 	}
@@ -486,6 +494,10 @@ bench_scan(struct bt_selection *sel, struct bt_scan *sc)
 		if (bench_ph(b) != NULL) {	/* only while its timer ran */
 			sc->keep = bench_ph(b)->meas.v;
 			sc->nkeep = bench_ph(b)->meas.n / 2;
+		}
+		if (b->forked && sc->npids == 0) {	/* JMH: its forks only */
+			sc->pids = b->pids.v;
+			sc->npids = b->pids.n;
 		}
 	}
 	sel->win_from = sc->t_lo > p->first_time ?

@@ -74,13 +74,15 @@ struct bench {
 	BT_VEC(struct bench_runref) rref;	/* probed: per result line */
 	struct bench_phases all;	/* probed: its groups' phases together */
 	BT_VEC(const char *) entries;	/* its entry frames' functions, by order (bench-entries.c) */
+	bool forked;			/* JMH: its forks' processes (bench-forks.c) */
+	BT_VEC(uint32_t) pids;		/* forked: their pids */
 };
 
 /* A probed benchmark's phases, NULL when its samples are not told by probes. */
 static inline const struct bench_phases *
 bench_ph(const struct bench *b)
 {
-	return b->groups.n ? &b->all : NULL;
+	return b->groups.n || b->forked ? &b->all : NULL;
 }
 
 /* A benchmark, for bt_callgraph_focus's matcher. */
@@ -115,6 +117,8 @@ struct bt_benches {
 	BT_VEC(double) err_times;	/* when each stderr chunk was read */
 	struct bench_phase_set phases;	/* from the harness's probes */
 	bool probed;			/* the benchmarks are the probes' groups */
+	bool forked;			/* JMH: split by fork process */
+	BT_VEC(uint32_t) pids;		/* forked: every benchmark's processes */
 };
 
 /* bench.c */
@@ -132,6 +136,9 @@ const char *bench_module_name(struct bt_session *s, uint32_t mi);
 void bench_entries(struct bt_session *s, struct bt_benches *bs, int attr);
 /* A function's name as an entry: a JIT function's without its tier. */
 const char *bench_entry_key(const char *name);
+
+/* bench-forks.c: JMH's benchmarks by their fork processes' measurement. */
+void bench_forks(struct bt_session *s, struct bt_benches *bs);
 
 /* bench-count.c */
 /* Is the function (name, module) the harness's timer code (not the benchmark's)? */

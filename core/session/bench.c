@@ -67,7 +67,9 @@ key_len(const struct bt_bench_result *r)
 	if (r->aggregate == NULL)
 		return n;
 	a = strlen(r->aggregate);
-	if (n > a + 1 && r->name[n - a - 1] == '_' && strcmp(r->name + n - a, r->aggregate) == 0)
+	/* GB's "_mean", JMH's secondary results' ":p0.50" */
+	if (n > a + 1 && (r->name[n - a - 1] == '_' || r->name[n - a - 1] == ':') &&
+	    strcmp(r->name + n - a, r->aggregate) == 0)
 		return n - a - 1;
 	return n;
 }
@@ -641,7 +643,9 @@ bench_list(struct bt_selection *first)
 			bs->note = bt_strpool_addf(&bs->pool, "the kernel dropped %llu of "
 			    "the harness's probe hits", (unsigned long long)s->p->meta.probe_lost);
 	}
-	if (bs->windows && !bs->probed) {
+	if (bs->windows && !bs->probed)
+		bench_forks(s, bs);
+	if (bs->windows && !bs->probed && !bs->forked) {
 		/* again while boundaries move: a window may now begin earlier */
 		for (i = 0; i < 4 && settle(s, bs, first->attr); i++)
 			;
@@ -684,12 +688,14 @@ bt_benches_free(struct bt_benches *bs)
 		BT_VEC_FREE(bs->v.v[i].rref);
 		BT_VEC_FREE(bs->v.v[i].all.meas);
 		BT_VEC_FREE(bs->v.v[i].entries);
+		BT_VEC_FREE(bs->v.v[i].pids);
 	}
 	free(bs->counts);
 	free(bs->match);
 	bt_harness_parser_free(bs->parser);
 	BT_VEC_FREE(bs->v);
 	BT_VEC_FREE(bs->err_times);
+	BT_VEC_FREE(bs->pids);
 	bench_phases_release(&bs->phases);
 	bt_strpool_release(&bs->pool);
 	free(bs);
