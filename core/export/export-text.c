@@ -204,6 +204,16 @@ put_benches(struct export_out *o)
 		    b->ratio == 1 ? ", fastest" : "", ratio, samples);
 		if (b->error)
 			put_line(o->f, "# error: %s", b->error);
+		if (b->untimed_samples)
+			put_line(o->f, "# untimed: %llu more samples (%.0f%% of its samples) while its "
+			    "timer was off (%s): not in its time per op, not in this profile",
+			    (unsigned long long)b->untimed_samples, 100.0 *
+			    (double)b->untimed_samples / (double)(b->samples + b->untimed_samples),
+			    strcmp(b->harness, "go") == 0 ? "StopTimer, runtime.GC before each run, "
+			    "the trial run" : strcmp(b->harness, "gbench") == 0 ? "PauseTiming, "
+			    "set-up, the runner between runs" : strcmp(b->harness, "criterion") == 0 ?
+			    "warm-up, analysis" : strcmp(b->harness, "jmh") == 0 ? "the fork's "
+			    "start-up and warm-up iterations" : "outside its measurement");
 		if (e->findings)
 			put_findings(o->f, e->findings);
 		if (e->funcs && bt_view_nrows(e->funcs))
