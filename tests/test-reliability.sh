@@ -124,6 +124,58 @@ else
 	fail "non-UTF-8 source in JSON"
 fi
 
+# --- what reaches a terminal (docs/reliability.md, Terminal): a program
+# whose function name retitles and recolours the terminal (OSC, CSI, a C1
+# CSI): --stdio (the table, the callers and callees, the hot path), the
+# text export and the JSON export show it escaped; so does the browser
+evilname=$(printf 'wa\033]0;PWNED\007\033[31m\302\233x')
+cc -O2 -g -fno-omit-frame-pointer -o "$TMP/evil" tests/fixtures/split.c &&
+	objcopy --redefine-sym "work_a=$evilname" "$TMP/evil" || fail "cannot build the crafted binary"
+# rawesc FILE: 0 when FILE holds an escape, a C1 control or a byte that is not UTF-8
+rawesc() {
+	python3 - "$1" <<'PY'
+import sys
+try:
+    t = open(sys.argv[1], "rb").read().decode("utf-8")
+except UnicodeDecodeError:
+    sys.exit(0)
+sys.exit(0 if [c for c in t if (ord(c) < 32 and c not in "\t\n") or 0x7f <= ord(c) <= 0x9f] else 1)
+PY
+}
+"$BT" -q -o "$TMP/evil.data" --stdio --top 1 "$TMP/evil" $R >"$TMP/evil.txt" 2>&1
+"$BT" -i "$TMP/evil.data" --export "$TMP/evil-x.txt" 2>&1 | tee -a "$TMP/evil.txt" >/dev/null
+"$BT" -i "$TMP/evil.data" --export "$TMP/evil-x.json" --format json 2>&1 | tee -a "$TMP/evil.txt" >/dev/null
+esc='wa\\x1b]0;PWNED\\x07\\x1b\[31m\\xc2\\x9bx'
+if ! grep -q '^## callers and callees' "$TMP/evil.txt"; then
+	fail "crafted symbol: no callers and callees section: $(head -c 300 "$TMP/evil.txt")"
+elif rawesc "$TMP/evil.txt" || rawesc "$TMP/evil-x.txt" || rawesc "$TMP/evil-x.json"; then
+	fail "crafted symbol: raw control bytes reached --stdio or an export: $(grep -a $'\e' "$TMP/evil.txt" "$TMP/evil-x.txt" | head -3 | od -c | head -5)"
+elif [ "$(grep -c "^  <- .* $esc$" "$TMP/evil.txt")" -ge 1 ] && grep -q "^$esc  " "$TMP/evil.txt" &&
+    grep -q "^  <- .* $esc$" "$TMP/evil-x.txt" && grep -qF 'wa\u001b]0;PWNED\u0007\u001b[31m\u009bx' "$TMP/evil-x.json"; then
+	ok "crafted symbol (OSC, CSI, C1): escaped in --stdio's table and callers/callees, the text and JSON exports"
+else
+	fail "crafted symbol: the escaped name is missing: $(grep -a -m3 'wa' "$TMP/evil.txt")"
+fi
+if command -v tmux >/dev/null && command -v script >/dev/null; then
+	T="tmux -L btrel$$ -f/dev/null"
+	# the browser's bytes, as the terminal got them (script(1)), on its
+	# function table and on the callers screen of the crafted function
+	$T new-session -d -x 120 -y 30 -c "$TMP" "env TERM=screen LC_ALL=C.UTF-8 script -q -f -c '$BT -i $TMP/evil.data' $TMP/evil.tty; touch $TMP/evil.done; exec sleep 30"
+	for _ in $(seq 200); do $T capture-pane -p | grep -q 'PWNED' && break; sleep 0.05; done
+	$T send-keys C; sleep 0.5
+	$T capture-pane -p >"$TMP/evil.screen"
+	$T send-keys q; sleep 0.3; $T send-keys q; sleep 0.3; $T send-keys q
+	for _ in $(seq 100); do [ -e "$TMP/evil.done" ] && break; sleep 0.05; done
+	$T kill-server 2>/dev/null
+	if grep -qa $'\e]0;PWNED\|\xc2\x9b\|\e\[31mx' "$TMP/evil.tty"; then
+		fail "crafted symbol: the browser wrote its escapes to the terminal: $(grep -ao $'.\{0,8\}PWNED.\{0,16\}' "$TMP/evil.tty" | od -c | head -4)"
+	elif grep -qF 'wa\x1b]0;PWNED\x07' "$TMP/evil.screen"; then
+		ok "crafted symbol: the browser shows it escaped, writes none of its escapes (script(1) capture)"
+	else
+		fail "crafted symbol: the browser does not show the escaped name: $(head -12 "$TMP/evil.screen")"
+	fi
+fi
+
 # --- kernel limits: an unprivileged user (perf_event_paranoid, locked memory)
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	nb=$(mktemp -d /tmp/bt-nobody.XXXXXX)

@@ -105,10 +105,9 @@ prompt(struct tui *t, const char *label, const char *initial, char *out, size_t 
 	for (;;) {
 		move(LINES - 1, 0);
 		clrtoeol();
-		attron(A_BOLD);
-		mvaddstr(LINES - 1, 0, label);
-		attroff(A_BOLD);
-		addnstr(out, COLS - (int)strlen(label) - 1);
+		/* the default can be a recorded name: escaped (tui_put) */
+		move(LINES - 1, tui_put(LINES - 1, tui_put(LINES - 1, 0, label, COLS,
+		    A_BOLD), out, COLS - 1, 0));
 		refresh();
 		c = getch();
 		if (quit_sig)
