@@ -213,6 +213,15 @@ for bad in "$TMP/adir" /dev/null "$TMP/noshebang" /nonexistent.data; do
 	[ $rc = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && ok "-i $(basename "$bad"): $(cat "$TMP/err")" ||
 		fail "-i $bad: rc $rc $(cat "$TMP/err")"
 done
+# -o "" (and --export ""): refused before the benchmark runs, which used to
+# run and lose its recording
+(cd "$TMP" && "$BT" -q -o "" --stdio touch "$TMP/ran" >"$TMP/out" 2>"$TMP/err")
+rc=$?
+[ $rc = 1 ] && [ ! -e "$TMP/ran" ] && has "$TMP/err" "-o needs a file name" && [ ! -e "$TMP/.tmp" ] &&
+	ok "-o '': refused before the run: $(cat "$TMP/err")" || fail "-o '': rc $rc, ran: $(ls "$TMP/ran" 2>&1) $(cat "$TMP/err")"
+"$BT" -q -o "$TMP/e.data" --export "" touch "$TMP/ran" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] && [ ! -e "$TMP/ran" ] && ok "--export '': refused before the run" || fail "--export '': rc $rc $(cat "$TMP/err")"
 "$BT" -i "$TMP/r.data" --export "$TMP/adir" >/dev/null 2>"$TMP/err"
 [ $? = 2 ] && has "$TMP/err" "cannot write" && ok "export to a directory: $(cat "$TMP/err")" || fail "export to a directory"
 if [ -w /dev/full ]; then

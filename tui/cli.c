@@ -233,6 +233,9 @@ record_opt(struct perr *e, struct cli *c, int opt)
 		c->event = optarg;
 		return 0;
 	case 'o':
+		/* refused before the run: the recording would be lost after it */
+		if (optarg[0] == '\0')
+			return bad(e, "-o needs a file name, not an empty one");
 		c->output = optarg;
 		return 0;
 	case 'm':
@@ -389,6 +392,8 @@ other_opt(struct perr *e, struct cli *c, int opt, char **argv)
 		c->stdio = true;
 		return 0;
 	case OPT_EXPORT:
+		if (optarg[0] == '\0')
+			return bad(e, "--export needs a file name, not an empty one");
 		c->export_path = optarg;
 		return 0;
 	case 'h':
