@@ -222,6 +222,17 @@ rc=$?
 "$BT" -q -o "$TMP/e.data" --export "" touch "$TMP/ran" >"$TMP/out" 2>"$TMP/err"
 rc=$?
 [ $rc = 1 ] && [ ! -e "$TMP/ran" ] && ok "--export '': refused before the run" || fail "--export '': rc $rc $(cat "$TMP/err")"
+# a recording with call chains and no sample (an event that does not fire):
+# read (under make check's ASan+UBSan pass: no memcpy from NULL)
+"$BT" -e major-faults -o "$TMP/zero.data" --stdio true >"$TMP/out" 2>"$TMP/err"
+if has "$TMP/err" "^benchtui: 0 samples of major-faults"; then
+	"$BT" -i "$TMP/zero.data" --stdio --children >"$TMP/out" 2>"$TMP/err" &&
+		"$BT" -i "$TMP/zero.data" --export "$TMP/zero.json" --format json 2>>"$TMP/err" &&
+		! has "$TMP/err" "runtime error" && ok "0 samples with call chains: read, exported" ||
+		fail "0 samples with call chains: $(head -c 300 "$TMP/err")"
+else
+	skipped "'true' had a major fault: no recording without samples"
+fi
 "$BT" -i "$TMP/r.data" --export "$TMP/adir" >/dev/null 2>"$TMP/err"
 [ $? = 2 ] && has "$TMP/err" "cannot write" && ok "export to a directory: $(cat "$TMP/err")" || fail "export to a directory"
 if [ -w /dev/full ]; then

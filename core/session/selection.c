@@ -33,6 +33,8 @@ whole_run(struct bt_selection *sel)
 		return;
 	lo = p->chist_start[sel->attr];
 	hi = p->chist_start[sel->attr + 1];
+	if (hi == lo)	/* no sample of the event: no array, memcpy(NULL) is undefined */
+		return;
 	BT_ALLOC_GROW(sel->cg.counts.v, hi - lo, sel->cg.counts.alloc);
 	memcpy(sel->cg.counts.v, p->chist + lo, (hi - lo) * sizeof(*p->chist));
 	sel->cg.counts.n = hi - lo;
