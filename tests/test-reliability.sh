@@ -233,6 +233,27 @@ if has "$TMP/err" "^benchtui: 0 samples of major-faults"; then
 else
 	skipped "'true' had a major fault: no recording without samples"
 fi
+# perf's rule: a recording another user owns (not us, not root) is refused
+# without -f (perf report: "File x not owned by current user or root (use
+# -f to override)"); as root here, a file of nobody's is refused by perf too
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	cp "$TMP/r.data" "$TMP/theirs.data" && chown nobody "$TMP/theirs.data"
+	mkdir -p "$TMP/theirs.d" && cp "$TMP/r.data" "$TMP/theirs.d/data" && chown nobody "$TMP/theirs.d/data"
+	"$BT" -i "$TMP/theirs.data" --stdio >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	"$BT" -i "$TMP/theirs.d" --stdio >/dev/null 2>>"$TMP/err"
+	rc2=$?
+	"$BT" -f -i "$TMP/theirs.data" --stdio --top 0 >"$TMP/out" 2>/dev/null
+	rc3=$?
+	if command -v perf >/dev/null; then
+		perf report -i "$TMP/theirs.data" --stdio >/dev/null 2>"$TMP/perr"
+		grep -q "not owned by current user or root" "$TMP/perr" || fail "perf reads a file of nobody's as root here: the rule to match changed"
+	fi
+	[ $rc = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 0 ] && has "$TMP/err" "is owned by nobody (uid [0-9]*), not by you or root: -f reads it anyway" &&
+		[ "$(grep -c 'is owned by' "$TMP/err")" = 2 ] && has "$TMP/out" "^# samples:" &&
+		ok "a recording owned by another user: refused as perf does, -f reads it ($(head -1 "$TMP/err"))" ||
+		fail "another user's recording: rc $rc $rc2 $rc3: $(cat "$TMP/err")"
+fi
 "$BT" -i "$TMP/r.data" --export "$TMP/adir" >/dev/null 2>"$TMP/err"
 [ $? = 2 ] && has "$TMP/err" "cannot write" && ok "export to a directory: $(cat "$TMP/err")" || fail "export to a directory"
 if [ -w /dev/full ]; then

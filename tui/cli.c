@@ -41,6 +41,8 @@ const char cli_usage[] =
 "  -i, --input FILE       open a recording instead of running a command (a\n"
 "                         directory: perf record --threads; - reads it from\n"
 "                         standard input: perf record -o - | ...)\n"
+"  -f, --force            read a recording owned by another user (not you or\n"
+"                         root), which is refused otherwise, as perf does\n"
 "  -s, --symbol NAME      open this function (its name, perf's short name, or\n"
 "                         a unique prefix)\n"
 "      --stdio            print instead of browsing (default when stdout is not a terminal)\n"
@@ -93,6 +95,7 @@ static const struct option long_opts[] = {
 	{ "no-jit", no_argument, NULL, OPT_NO_JIT },
 	{ "jit-copy", no_argument, NULL, OPT_JIT_COPY },
 	{ "input", required_argument, NULL, 'i' },
+	{ "force", no_argument, NULL, 'f' },
 	{ "symbol", required_argument, NULL, 's' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
 	{ "export", required_argument, NULL, OPT_EXPORT },
@@ -379,6 +382,9 @@ other_opt(struct perr *e, struct cli *c, int opt, char **argv)
 	case 'i':
 		c->input = optarg;
 		return 0;
+	case 'f':
+		c->force = true;
+		return 0;
 	case 's':
 		c->symbol = optarg;
 		return 0;
@@ -426,7 +432,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	err[0] = '\0';
 	optind = 0;	/* GNU getopt: start over */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:s:M:b:hg", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:fs:M:b:hg", long_opts, NULL)) != -1) {
 		if ((r = record_opt(&e, c, opt)) == 1 && (r = view_opt(&e, c, opt)) == 1)
 			r = other_opt(&e, c, opt, argv);
 		if (r < 0)
@@ -440,6 +446,8 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		return bad(&e, "no command to run and no recording to open (-i FILE)");
 	if (c->input != NULL && (c->freq || c->delay || c->mmap_pages))
 		return bad(&e, "-F, -m and --delay are for recording, not with -i");
+	if (c->input == NULL && c->force)
+		return bad(&e, "-f is for reading a recording (-i FILE)");
 	if (c->input != NULL && c->callgraph_set)
 		return bad(&e, "-g and --call-graph are for recording, not with -i");
 	if (c->input != NULL)

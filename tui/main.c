@@ -4,6 +4,7 @@
  * This file owns printing and exit codes; the library never prints.
  */
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -89,6 +90,40 @@ select_bench(struct bt_selection **sel, const char *name)
 	errmsg("-b '%s' %s; the benchmarks are:%s%s", name,
 	    bi == -2 ? "names several benchmarks" : "names no benchmark", list,
 	    i < n ? ", ..." : "");
+	return -1;
+}
+
+/*
+ * perf's rule (util/data.c): a recording owned by another user than the
+ * one reading it, or root, is refused unless -f: it names files for
+ * benchtui to open and programs whose code it shows. In a perf record
+ * --threads directory, its header file too. Standard input is not checked.
+ */
+static int
+check_owner(const char *path)
+{
+	char data[4096], owner[300];
+	const char *file = path;
+	struct passwd *pw;
+	struct stat st;
+
+	if (strcmp(path, "-") == 0 || stat(path, &st) < 0)
+		return 0;	/* opening it says why not */
+	if (S_ISDIR(st.st_mode) && (st.st_uid == 0 || st.st_uid == geteuid())) {
+		snprintf(data, sizeof(data), "%s/data", path);
+		if (stat(data, &st) < 0)
+			return 0;
+		file = data;
+	}
+	if (st.st_uid == 0 || st.st_uid == geteuid())
+		return 0;
+	pw = getpwuid(st.st_uid);
+	if (pw != NULL)
+		snprintf(owner, sizeof(owner), "%s (uid %u)", pw->pw_name, (unsigned)st.st_uid);
+	else
+		snprintf(owner, sizeof(owner), "uid %u", (unsigned)st.st_uid);
+	errmsg("'%s' is owned by %s, not by you or root: -f reads it anyway "
+	    "(as perf report -f)", file, owner);
 	return -1;
 }
 
@@ -354,6 +389,8 @@ main(int argc, char **argv)
 			return bt_wait_code(ws);
 		}
 	}
+	if (c.input != NULL && !c.force && check_owner(input) < 0)
+		return EXIT_NODATA;
 	p = bt_profile_open(input, &err);
 	if (p == NULL) {
 		errmsg("%s", err.msg);
