@@ -254,6 +254,35 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
 		ok "a recording owned by another user: refused as perf does, -f reads it ($(head -1 "$TMP/err"))" ||
 		fail "another user's recording: rc $rc $rc2 $rc3: $(cat "$TMP/err")"
 fi
+# a module path of the recording that is now a symbolic link to a FIFO, a
+# device or a file of /proc: refused without being opened (it used to be
+# opened, non-blocking, then refused: the FIFO's writer saw a reader)
+mkdir -p "$TMP/mods"
+cp "$split" "$TMP/mods/prog"
+"$BT" -q -o "$TMP/mods.data" --stdio --top 0 "$TMP/mods/prog" 2000000 5 >/dev/null 2>&1
+mkfifo "$TMP/fifo"
+for to in "$TMP/fifo" /dev/zero /proc/self/mem; do
+	rm -f "$TMP/mods/prog" "$TMP/opened" && ln -s "$to" "$TMP/mods/prog"
+	if [ "$to" = "$TMP/fifo" ]; then
+		# a writer, blocked until a reader opens the FIFO
+		python3 -c 'import os, sys; os.open(sys.argv[1], os.O_WRONLY); open(sys.argv[2], "w").close()' \
+			"$TMP/fifo" "$TMP/opened" &
+		writer=$!
+	fi
+	HOME=$TMP/nohome strace -f -qq -e trace=open,openat -o "$TMP/strace" \
+		"$BT" -i "$TMP/mods.data" --stdio --top 1 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	if [ "$to" = "$TMP/fifo" ]; then
+		sleep 0.2
+		kill $writer 2>/dev/null; wait $writer 2>/dev/null
+	fi
+	note=$(grep -m1 "^# note: '$TMP/mods/prog' is .*: its samples show as addresses" "$TMP/out")
+	if [ $rc = 0 ] && [ -n "$note" ] && [ ! -e "$TMP/opened" ] && ! grep -q "\"$TMP/mods/prog\"\|\"$to\"" "$TMP/strace"; then
+		ok "module path a symlink to $to: never opened, ${note#\# note: }"
+	else
+		fail "module path a symlink to $to: rc $rc, opened: $(ls "$TMP/opened" 2>/dev/null) $(grep "mods/prog\|\"$to\"" "$TMP/strace" | head -2) $(grep -m1 '^# note' "$TMP/out")"
+	fi
+done
 "$BT" -i "$TMP/r.data" --export "$TMP/adir" >/dev/null 2>"$TMP/err"
 [ $? = 2 ] && has "$TMP/err" "cannot write" && ok "export to a directory: $(cat "$TMP/err")" || fail "export to a directory"
 if [ -w /dev/full ]; then
