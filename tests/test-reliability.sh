@@ -176,6 +176,38 @@ if command -v tmux >/dev/null && command -v script >/dev/null; then
 	fi
 fi
 
+# --- every signal that ends benchtui while it browses gives the terminal
+# back: after it, stty in the same pane shows echo and icanon (Ctrl-\,
+# SIGUSR1 and SIGPIPE used to leave it raw, echo off)
+if command -v tmux >/dev/null; then
+	T="tmux -L btsig$$ -f/dev/null"
+	$T new-session -d -s keep
+	for sig in QUIT USR1 PIPE TERM HUP ALRM SEGV; do
+		rm -f "$TMP/sig.status" "$TMP/sig.stty"
+		# the pane's shell outlives the signal (a trap, which benchtui
+		# does not inherit), then reads the terminal's modes
+		$T kill-session -t sig 2>/dev/null
+		$T new-session -d -s sig -x 100 -y 30 -c "$TMP" "trap true INT QUIT TERM HUP; env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/r.data; echo \$? >$TMP/sig.status.tmp; stty -a >$TMP/sig.stty; mv $TMP/sig.status.tmp $TMP/sig.status; exec sleep 30"
+		for _ in $(seq 200); do $T capture-pane -p -t sig | grep -q 'hot functions' && break; sleep 0.05; done
+		bt=$(pgrep -P "$($T display -p -t sig '#{pane_pid}')" | head -1)
+		if [ $sig = QUIT ]; then $T send-keys -t sig 'C-\'; else kill -$sig "$bt"; fi
+		for _ in $(seq 200); do [ -e "$TMP/sig.status" ] && break; sleep 0.05; done
+		st=$(cat "$TMP/sig.status" 2>/dev/null)
+		if [ -z "$st" ]; then
+			fail "SIG$sig while browsing: benchtui did not end"
+			[ -n "$bt" ] && kill -KILL "$bt" 2>/dev/null
+		elif grep -qw -- '-echo\|-icanon' "$TMP/sig.stty" || ! grep -qw 'echo' "$TMP/sig.stty" ||
+		    ! grep -qw icanon "$TMP/sig.stty"; then
+			fail "SIG$sig while browsing: the terminal left raw (exit $st): $(grep -o -- '-\?icanon\|-\?echo ' "$TMP/sig.stty" | tr '\n' ' ')"
+		elif [ "$st" != $((128 + $(kill -l $sig))) ]; then
+			fail "SIG$sig while browsing: exit $st, not $((128 + $(kill -l $sig)))"
+		else
+			ok "SIG$sig while browsing: the terminal restored (echo, icanon), exit $st"
+		fi
+	done
+	$T kill-server 2>/dev/null
+fi
+
 # --- kernel limits: an unprivileged user (perf_event_paranoid, locked memory)
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	nb=$(mktemp -d /tmp/bt-nobody.XXXXXX)
