@@ -208,6 +208,91 @@ if command -v tmux >/dev/null; then
 	$T kill-server 2>/dev/null
 fi
 
+# --- event names as perf prints them (issue 25): every name perf evlist
+# prints for an event of perf's recording, plain and in pipe mode (where
+# perf derives the names from the attrs: cpu-clock:uH for cpu-clock:u), and
+# every group perf evlist -g prints, selects that event with -e (the
+# group: its leader); recording with -e and perf's modifiers sets the
+# attr's bits as perf record does
+if command -v perf >/dev/null; then
+	# bt_names FILE: benchtui's names of the events, in the file's order
+	bt_names() {
+		"$BT" -i "$1" -e '?' --stdio 2>&1 | sed -n "s/.*(it has \(.*\))$/\1/p" | sed "s/', '/\n/g; s/^'//; s/'$//"
+	}
+	# perf's recordings: made once per make check (tests/lib.sh, oracle)
+	perf_rec() {
+		if [ "$2" = file ]; then
+			perf record -q -e "$1" -o "$3" "$split" 200000 2 >/dev/null 2>&1
+		else
+			perf record -q -e "$1" -o - "$split" 200000 2 2>/dev/null >"$3"
+		fi
+	}
+	nnames=0; bad=""; i=0
+	for spec in cpu-clock:u cpu-clock:k cpu-clock:uk cpu-clock:h cpu-clock:S cpu-clock:H cpu-clock:G \
+	    cpu-clock:p cpu-clock:ppp cpu-clock:uHp '{cpu-clock,task-clock}:S' '{cpu-clock:u,task-clock:k}' \
+	    'cpu-clock:u,cpu-clock'; do
+		for mode in file pipe; do
+			i=$((i + 1))
+			oracle ev$i perf_rec "$spec" $mode "$SHARE/ev$i.data" ||
+				{ skipped "perf record -e '$spec' failed here"; continue; }
+			cp "$SHARE/ev$i.data" "$TMP/ev.data"
+			perf evlist -i "$TMP/ev.data" 2>/dev/null >"$TMP/pnames"
+			bt_names "$TMP/ev.data" >"$TMP/bnames"
+			k=0
+			while IFS= read -r n; do
+				k=$((k + 1))
+				want=$(sed -n "${k}p" "$TMP/bnames")
+				got=$("$BT" -i "$TMP/ev.data" -e "$n" --stdio --top 0 2>&1 | sed -n 's/^# event: \(.*\), [0-9]* Hz.*/\1/p')
+				nnames=$((nnames + 1))
+				[ "$got" = "$want" ] || bad="$bad; $spec ($mode): -e '$n' shows '$got', not '$want'"
+			done <"$TMP/pnames"
+			perf evlist -g -i "$TMP/ev.data" 2>/dev/null | grep '^{' | while IFS= read -r g; do
+				lead=${g#\{}; lead=${lead%%,*}
+				k=$(grep -n -x -F -- "$lead" "$TMP/pnames" | head -1 | cut -d: -f1)
+				want=$(sed -n "${k}p" "$TMP/bnames")
+				got=$("$BT" -i "$TMP/ev.data" -e "$g" --stdio --top 0 2>&1 | sed -n 's/^# event: \(.*\), [0-9]* Hz.*/\1/p')
+				[ "$got" = "$want" ] || echo "; $spec ($mode): -e '$g' shows '$got', not '$want'"
+			done >"$TMP/gbad"
+			bad="$bad$(cat "$TMP/gbad")"
+		done
+	done
+	[ -z "$bad" ] && ok "every event name perf evlist prints ($nnames, plain and pipe mode, and the groups of evlist -g) selects its event" ||
+		fail "event names perf prints that -e does not select${bad}"
+	"$BT" -i "$TMP/ev.data" -e cpu-clock:k --stdio >/dev/null 2>"$TMP/err"
+	[ $? = 1 ] && has "$TMP/err" "no event 'cpu-clock:k'" && ok "-e cpu-clock:k selects neither cpu-clock:u nor cpu-clock" ||
+		fail "-e cpu-clock:k: $(cat "$TMP/err")"
+	# the browser: the same names
+	if command -v tmux >/dev/null; then
+		cp "$SHARE/ev2.data" "$TMP/evp.data"	# perf's cpu-clock:u, in pipe mode
+		T="tmux -L btev$$ -f/dev/null"
+		$T new-session -d -x 120 -y 30 -c "$TMP" "env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/evp.data -e cpu-clock:uH; exec sleep 30"
+		for _ in $(seq 200); do $T capture-pane -p | grep -q 'hot functions' && break; sleep 0.05; done
+		$T capture-pane -p | grep -q 'cpu-clock:u' && ok "the browser opens on the event perf names cpu-clock:uH" ||
+			fail "browser -e cpu-clock:uH: $($T capture-pane -p | head -5)"
+		$T send-keys q
+		$T kill-server 2>/dev/null
+	fi
+	# recording: perf's modifiers set the attr's bits as perf record sets them
+	bits() { perf evlist -v -i "$1" 2>/dev/null | head -1 | grep -o 'exclude_[a-z]*: 1\|precise_ip: [0-9]\|pinned: 1' | sort | tr '\n' ' '; }
+	bad=""; n=0
+	for spec in cpu-clock:u cpu-clock:k cpu-clock:h cpu-clock:uk cpu-clock:p cpu-clock:ppp cpu-clock:uH cpu-clock:kH \
+	    cpu-clock:G cpu-clock:H cpu-clock:uG cpu-clock:up cpu-clock:I cpu-clock:D task-clock:u; do
+		"$BT" -q -o "$TMP/evb.data" --stdio --top 0 -e "$spec" "$split" 2000 1 >"$TMP/out" 2>"$TMP/err" ||
+			{ bad="$bad; $spec: benchtui: $(cat "$TMP/err")"; continue; }
+		i=$((i + 1))
+		oracle ev$i perf record -q -e "$spec" -o "$SHARE/ev$i.data" "$split" 2000 1 >/dev/null 2>&1 || continue
+		n=$((n + 1))
+		[ "$(bits "$TMP/evb.data")" = "$(bits "$SHARE/ev$i.data")" ] && has "$TMP/out" "^# event: $spec, " &&
+			[ "$(perf evlist -i "$TMP/evb.data" 2>/dev/null)" = "$spec" ] ||
+			bad="$bad; $spec: benchtui's attr '$(bits "$TMP/evb.data")', perf's '$(bits "$SHARE/ev$i.data")', named '$(grep -m1 '^# event' "$TMP/out")'"
+	done
+	[ -z "$bad" ] && ok "-e with perf's modifiers when recording: the attr's bits as perf record's, the name as perf's ($n events)" ||
+		fail "recording with modifiers${bad}"
+	"$BT" -q -o "$TMP/evb.data" -e '{cpu-clock,task-clock}' true >/dev/null 2>"$TMP/err"
+	[ $? = 1 ] && has "$TMP/err" "benchtui records one event, without groups" && ok "recording a group: refused, $(cat "$TMP/err")" ||
+		fail "recording a group: $(cat "$TMP/err")"
+fi
+
 # --- kernel limits: an unprivileged user (perf_event_paranoid, locked memory)
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	nb=$(mktemp -d /tmp/bt-nobody.XXXXXX)
