@@ -150,11 +150,25 @@ if ! grep -q '^## callers and callees' "$TMP/evil.txt"; then
 	fail "crafted symbol: no callers and callees section: $(head -c 300 "$TMP/evil.txt")"
 elif rawesc "$TMP/evil.txt" || rawesc "$TMP/evil-x.txt" || rawesc "$TMP/evil-x.json"; then
 	fail "crafted symbol: raw control bytes reached --stdio or an export: $(grep -a $'\e' "$TMP/evil.txt" "$TMP/evil-x.txt" | head -3 | od -c | head -5)"
-elif [ "$(grep -c "^  <- .* $esc$" "$TMP/evil.txt")" -ge 1 ] && grep -q "^$esc  " "$TMP/evil.txt" &&
-    grep -q "^  <- .* $esc$" "$TMP/evil-x.txt" && grep -qF 'wa\u001b]0;PWNED\u0007\u001b[31m\u009bx' "$TMP/evil-x.json"; then
+elif grep -q "^$esc  [0-9.]*%  [0-9]*$" "$TMP/evil.txt" && grep -q "^$esc  [0-9.]*%  [0-9]*$" "$TMP/evil-x.txt" &&
+    grep -qF 'wa\u001b]0;PWNED\u0007\u001b[31m\u009bx' "$TMP/evil-x.json"; then
 	ok "crafted symbol (OSC, CSI, C1): escaped in --stdio's table and callers/callees, the text and JSON exports"
 else
 	fail "crafted symbol: the escaped name is missing: $(grep -a -m3 'wa' "$TMP/evil.txt")"
+fi
+# the live line while recording names the command: escaped too
+if command -v script >/dev/null; then
+	cp "$TMP/evil" "$TMP/$evilname"
+	# the program by a glob: its name cannot cross script -c's command line
+	printf '#!/bin/sh\nstty rows 30 cols 160\nexec "$1" -o "$2/pl.data" --top 0 --export "$2/pl.txt" "$2"/wa*x 2000000 80\n' >"$TMP/pl.sh"
+	TERM=xterm timeout 60 script -q -c "sh $TMP/pl.sh $BT $TMP" "$TMP/pl.tty" >/dev/null 2>&1
+	if ! grep -aq 'recording wa' "$TMP/pl.tty"; then
+		skipped "no progress line within the run: $(head -c 300 "$TMP/pl.tty")"
+	elif rawesc "$TMP/pl.tty" && grep -aq $'\e]0;PWNED\|\xc2\x9b' "$TMP/pl.tty"; then
+		fail "the progress line wrote the command's escapes: $(grep -ao 'recording wa.\{0,20\}' "$TMP/pl.tty" | head -1 | od -c | head -3)"
+	else
+		ok "the progress line shows the command's name escaped: $(grep -ao 'recording wa[^:]*' "$TMP/pl.tty" | head -1)"
+	fi
 fi
 if command -v tmux >/dev/null && command -v script >/dev/null; then
 	T="tmux -L btrel$$ -f/dev/null"
@@ -386,9 +400,12 @@ for to in "$TMP/fifo" /dev/zero /proc/self/mem; do
 			"$TMP/fifo" "$TMP/opened" &
 		writer=$!
 	fi
-	HOME=$TMP/nohome strace -f -qq -e trace=open,openat -o "$TMP/strace" \
-		"$BT" -i "$TMP/mods.data" --stdio --top 1 >"$TMP/out" 2>"$TMP/err"
+	HOME=$TMP/nohome "$BT" -i "$TMP/mods.data" --stdio --top 1 >"$TMP/out" 2>"$TMP/err"
 	rc=$?
+	# LeakSanitizer does not run under ptrace: the run above checks leaks
+	HOME=$TMP/nohome ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -e trace=open,openat -o "$TMP/strace" \
+		"$BT" -i "$TMP/mods.data" --stdio --top 1 >/dev/null 2>&1
 	if [ "$to" = "$TMP/fifo" ]; then
 		sleep 0.2
 		kill $writer 2>/dev/null; wait $writer 2>/dev/null

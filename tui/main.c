@@ -147,6 +147,7 @@ struct progress {
 	const char *cmd;
 	int rows;		/* the region is set for this many rows; 0: not yet */
 	double last;		/* elapsed time of the last update */
+	struct bt_textbuf tb;	/* the line, escaped (the command's name) */
 };
 
 #define PROGRESS_AFTER 1.0	/* seconds before the line shows */
@@ -196,7 +197,7 @@ progress_update(const struct bt_record_result *r, double elapsed, void *arg)
 	    (unsigned long long)r->lost);
 	n += snprintf(buf + n, sizeof(buf) - (size_t)n,
 	    "\0337\033[%d;1H\033[K\033[7m%.*s\033[m\0338", ws.ws_row,
-	    (int)ws.ws_col - 1, line);
+	    (int)ws.ws_col - 1, bt_text_safe(line, &p->tb));
 	put_all(p->fd, buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
@@ -235,7 +236,7 @@ record(const struct cli *c, int *wait_status)
 	struct bt_record_result res;
 	struct bt_error err = { 0 };
 	struct sigaction sa;
-	struct progress prog = { STDERR_FILENO, NULL, 0, 0 };
+	struct progress prog = { STDERR_FILENO, NULL, 0, 0, { 0 } };
 	struct bt_jit_setup js;
 	char jmsg[512];
 	int ret;
@@ -283,6 +284,7 @@ record(const struct cli *c, int *wait_status)
 	sigaction(SIGHUP, &sa, NULL);
 	ret = bt_record_run(&ro, &res, &err);
 	progress_end(&prog);
+	bt_textbuf_release(&prog.tb);
 	if (js.env_name != NULL)
 		unsetenv(js.env_name);
 	if (ret == 0 && !c->quiet && res.jit_note[0])
