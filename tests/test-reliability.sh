@@ -124,6 +124,189 @@ else
 	fail "non-UTF-8 source in JSON"
 fi
 
+# --- what reaches a terminal (docs/reliability.md, Terminal): a program
+# whose function name retitles and recolours the terminal (OSC, CSI, a C1
+# CSI): --stdio (the table, the callers and callees, the hot path), the
+# text export and the JSON export show it escaped; so does the browser
+evilname=$(printf 'wa\033]0;PWNED\007\033[31m\302\233x')
+cc -O2 -g -fno-omit-frame-pointer -o "$TMP/evil" tests/fixtures/split.c &&
+	objcopy --redefine-sym "work_a=$evilname" "$TMP/evil" || fail "cannot build the crafted binary"
+# rawesc FILE: 0 when FILE holds an escape, a C1 control or a byte that is not UTF-8
+rawesc() {
+	python3 - "$1" <<'PY'
+import sys
+try:
+    t = open(sys.argv[1], "rb").read().decode("utf-8")
+except UnicodeDecodeError:
+    sys.exit(0)
+sys.exit(0 if [c for c in t if (ord(c) < 32 and c not in "\t\n") or 0x7f <= ord(c) <= 0x9f] else 1)
+PY
+}
+"$BT" -q -o "$TMP/evil.data" --stdio --top 1 "$TMP/evil" $R >"$TMP/evil.txt" 2>&1
+"$BT" -i "$TMP/evil.data" --export "$TMP/evil-x.txt" 2>&1 | tee -a "$TMP/evil.txt" >/dev/null
+"$BT" -i "$TMP/evil.data" --export "$TMP/evil-x.json" --format json 2>&1 | tee -a "$TMP/evil.txt" >/dev/null
+esc='wa\\x1b]0;PWNED\\x07\\x1b\[31m\\xc2\\x9bx'
+if ! grep -q '^## callers and callees' "$TMP/evil.txt"; then
+	fail "crafted symbol: no callers and callees section: $(head -c 300 "$TMP/evil.txt")"
+elif rawesc "$TMP/evil.txt" || rawesc "$TMP/evil-x.txt" || rawesc "$TMP/evil-x.json"; then
+	fail "crafted symbol: raw control bytes reached --stdio or an export: $(grep -a $'\e' "$TMP/evil.txt" "$TMP/evil-x.txt" | head -3 | od -c | head -5)"
+elif grep -q "^$esc  [0-9.]*%  [0-9]*$" "$TMP/evil.txt" && grep -q "^$esc  [0-9.]*%  [0-9]*$" "$TMP/evil-x.txt" &&
+    grep -qF 'wa\u001b]0;PWNED\u0007\u001b[31m\u009bx' "$TMP/evil-x.json"; then
+	ok "crafted symbol (OSC, CSI, C1): escaped in --stdio's table and callers/callees, the text and JSON exports"
+else
+	fail "crafted symbol: the escaped name is missing: $(grep -a -m3 'wa' "$TMP/evil.txt")"
+fi
+# the live line while recording names the command: escaped too
+if command -v script >/dev/null; then
+	cp "$TMP/evil" "$TMP/$evilname"
+	# the program by a glob: its name cannot cross script -c's command line
+	printf '#!/bin/sh\nstty rows 30 cols 160\nexec "$1" -o "$2/pl.data" --top 0 --export "$2/pl.txt" "$2"/wa*x 2000000 80\n' >"$TMP/pl.sh"
+	TERM=xterm timeout 60 script -q -c "sh $TMP/pl.sh $BT $TMP" "$TMP/pl.tty" >/dev/null 2>&1
+	if ! grep -aq 'recording wa' "$TMP/pl.tty"; then
+		skipped "no progress line within the run: $(head -c 300 "$TMP/pl.tty")"
+	elif rawesc "$TMP/pl.tty" && grep -aq $'\e]0;PWNED\|\xc2\x9b' "$TMP/pl.tty"; then
+		fail "the progress line wrote the command's escapes: $(grep -ao 'recording wa.\{0,20\}' "$TMP/pl.tty" | head -1 | od -c | head -3)"
+	else
+		ok "the progress line shows the command's name escaped: $(grep -ao 'recording wa[^:]*' "$TMP/pl.tty" | head -1)"
+	fi
+fi
+if command -v tmux >/dev/null && command -v script >/dev/null; then
+	T="tmux -L btrel$$ -f/dev/null"
+	# the browser's bytes, as the terminal got them (script(1)), on its
+	# function table and on the callers screen of the crafted function
+	$T new-session -d -x 120 -y 30 -c "$TMP" "env TERM=screen LC_ALL=C.UTF-8 script -q -f -c '$BT -i $TMP/evil.data' $TMP/evil.tty; touch $TMP/evil.done; exec sleep 30"
+	for _ in $(seq 200); do $T capture-pane -p | grep -q 'PWNED' && break; sleep 0.05; done
+	$T send-keys C; sleep 0.5
+	$T capture-pane -p >"$TMP/evil.screen"
+	$T send-keys q; sleep 0.3; $T send-keys q; sleep 0.3; $T send-keys q
+	for _ in $(seq 100); do [ -e "$TMP/evil.done" ] && break; sleep 0.05; done
+	$T kill-server 2>/dev/null
+	if grep -qa $'\e]0;PWNED\|\xc2\x9b\|\e\[31mx' "$TMP/evil.tty"; then
+		fail "crafted symbol: the browser wrote its escapes to the terminal: $(grep -ao $'.\{0,8\}PWNED.\{0,16\}' "$TMP/evil.tty" | od -c | head -4)"
+	elif grep -qF 'wa\x1b]0;PWNED\x07' "$TMP/evil.screen"; then
+		ok "crafted symbol: the browser shows it escaped, writes none of its escapes (script(1) capture)"
+	else
+		fail "crafted symbol: the browser does not show the escaped name: $(head -12 "$TMP/evil.screen")"
+	fi
+fi
+
+# --- every signal that ends benchtui while it browses gives the terminal
+# back: after it, stty in the same pane shows echo and icanon (Ctrl-\,
+# SIGUSR1 and SIGPIPE used to leave it raw, echo off)
+if command -v tmux >/dev/null; then
+	T="tmux -L btsig$$ -f/dev/null"
+	$T new-session -d -s keep
+	for sig in QUIT USR1 PIPE TERM HUP ALRM SEGV; do
+		rm -f "$TMP/sig.status" "$TMP/sig.stty"
+		# the pane's shell outlives the signal (a trap, which benchtui
+		# does not inherit), then reads the terminal's modes
+		$T kill-session -t sig 2>/dev/null
+		$T new-session -d -s sig -x 100 -y 30 -c "$TMP" "trap true INT QUIT TERM HUP; env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/r.data; echo \$? >$TMP/sig.status.tmp; stty -a >$TMP/sig.stty; mv $TMP/sig.status.tmp $TMP/sig.status; exec sleep 30"
+		for _ in $(seq 200); do $T capture-pane -p -t sig | grep -q 'hot functions' && break; sleep 0.05; done
+		bt=$(pgrep -P "$($T display -p -t sig '#{pane_pid}')" | head -1)
+		if [ $sig = QUIT ]; then $T send-keys -t sig 'C-\'; else kill -$sig "$bt"; fi
+		for _ in $(seq 200); do [ -e "$TMP/sig.status" ] && break; sleep 0.05; done
+		st=$(cat "$TMP/sig.status" 2>/dev/null)
+		if [ -z "$st" ]; then
+			fail "SIG$sig while browsing: benchtui did not end"
+			[ -n "$bt" ] && kill -KILL "$bt" 2>/dev/null
+		elif grep -qw -- '-echo\|-icanon' "$TMP/sig.stty" || ! grep -qw 'echo' "$TMP/sig.stty" ||
+		    ! grep -qw icanon "$TMP/sig.stty"; then
+			fail "SIG$sig while browsing: the terminal left raw (exit $st): $(grep -o -- '-\?icanon\|-\?echo ' "$TMP/sig.stty" | tr '\n' ' ')"
+		elif [ "$st" != $((128 + $(kill -l $sig))) ]; then
+			fail "SIG$sig while browsing: exit $st, not $((128 + $(kill -l $sig)))"
+		else
+			ok "SIG$sig while browsing: the terminal restored (echo, icanon), exit $st"
+		fi
+	done
+	$T kill-server 2>/dev/null
+fi
+
+# --- event names as perf prints them (issue 25): every name perf evlist
+# prints for an event of perf's recording, plain and in pipe mode (where
+# perf derives the names from the attrs: cpu-clock:uH for cpu-clock:u), and
+# every group perf evlist -g prints, selects that event with -e (the
+# group: its leader); recording with -e and perf's modifiers sets the
+# attr's bits as perf record does
+if command -v perf >/dev/null; then
+	# bt_names FILE: benchtui's names of the events, in the file's order
+	bt_names() {
+		"$BT" -i "$1" -e '?' --stdio 2>&1 | sed -n "s/.*(it has \(.*\))$/\1/p" | sed "s/', '/\n/g; s/^'//; s/'$//"
+	}
+	# perf's recordings: made once per make check (tests/lib.sh, oracle)
+	perf_rec() {
+		if [ "$2" = file ]; then
+			perf record -q -e "$1" -o "$3" "$split" 200000 2 >/dev/null 2>&1
+		else
+			perf record -q -e "$1" -o - "$split" 200000 2 2>/dev/null >"$3"
+		fi
+	}
+	nnames=0; bad=""; i=0
+	for spec in cpu-clock:u cpu-clock:k cpu-clock:uk cpu-clock:h cpu-clock:S cpu-clock:H cpu-clock:G \
+	    cpu-clock:p cpu-clock:ppp cpu-clock:uHp '{cpu-clock,task-clock}:S' '{cpu-clock:u,task-clock:k}' \
+	    'cpu-clock:u,cpu-clock'; do
+		for mode in file pipe; do
+			i=$((i + 1))
+			oracle ev$i perf_rec "$spec" $mode "$SHARE/ev$i.data" ||
+				{ skipped "perf record -e '$spec' failed here"; continue; }
+			cp "$SHARE/ev$i.data" "$TMP/ev.data"
+			perf evlist -i "$TMP/ev.data" 2>/dev/null >"$TMP/pnames"
+			bt_names "$TMP/ev.data" >"$TMP/bnames"
+			k=0
+			while IFS= read -r n; do
+				k=$((k + 1))
+				want=$(sed -n "${k}p" "$TMP/bnames")
+				got=$("$BT" -i "$TMP/ev.data" -e "$n" --stdio --top 0 2>&1 | sed -n 's/^# event: \(.*\), [0-9]* Hz.*/\1/p')
+				nnames=$((nnames + 1))
+				[ "$got" = "$want" ] || bad="$bad; $spec ($mode): -e '$n' shows '$got', not '$want'"
+			done <"$TMP/pnames"
+			perf evlist -g -i "$TMP/ev.data" 2>/dev/null | grep '^{' | while IFS= read -r g; do
+				lead=${g#\{}; lead=${lead%%,*}
+				k=$(grep -n -x -F -- "$lead" "$TMP/pnames" | head -1 | cut -d: -f1)
+				want=$(sed -n "${k}p" "$TMP/bnames")
+				got=$("$BT" -i "$TMP/ev.data" -e "$g" --stdio --top 0 2>&1 | sed -n 's/^# event: \(.*\), [0-9]* Hz.*/\1/p')
+				[ "$got" = "$want" ] || echo "; $spec ($mode): -e '$g' shows '$got', not '$want'"
+			done >"$TMP/gbad"
+			bad="$bad$(cat "$TMP/gbad")"
+		done
+	done
+	[ -z "$bad" ] && ok "every event name perf evlist prints ($nnames, plain and pipe mode, and the groups of evlist -g) selects its event" ||
+		fail "event names perf prints that -e does not select${bad}"
+	"$BT" -i "$TMP/ev.data" -e cpu-clock:k --stdio >/dev/null 2>"$TMP/err"
+	[ $? = 1 ] && has "$TMP/err" "no event 'cpu-clock:k'" && ok "-e cpu-clock:k selects neither cpu-clock:u nor cpu-clock" ||
+		fail "-e cpu-clock:k: $(cat "$TMP/err")"
+	# the browser: the same names
+	if command -v tmux >/dev/null; then
+		cp "$SHARE/ev2.data" "$TMP/evp.data"	# perf's cpu-clock:u, in pipe mode
+		T="tmux -L btev$$ -f/dev/null"
+		$T new-session -d -x 120 -y 30 -c "$TMP" "env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/evp.data -e cpu-clock:uH; exec sleep 30"
+		for _ in $(seq 200); do $T capture-pane -p | grep -q 'hot functions' && break; sleep 0.05; done
+		$T capture-pane -p | grep -q 'cpu-clock:u' && ok "the browser opens on the event perf names cpu-clock:uH" ||
+			fail "browser -e cpu-clock:uH: $($T capture-pane -p | head -5)"
+		$T send-keys q
+		$T kill-server 2>/dev/null
+	fi
+	# recording: perf's modifiers set the attr's bits as perf record sets them
+	bits() { perf evlist -v -i "$1" 2>/dev/null | head -1 | grep -o 'exclude_[a-z]*: 1\|precise_ip: [0-9]\|pinned: 1' | sort | tr '\n' ' '; }
+	bad=""; n=0
+	for spec in cpu-clock:u cpu-clock:k cpu-clock:h cpu-clock:uk cpu-clock:p cpu-clock:ppp cpu-clock:uH cpu-clock:kH \
+	    cpu-clock:G cpu-clock:H cpu-clock:uG cpu-clock:up cpu-clock:I cpu-clock:D task-clock:u; do
+		"$BT" -q -o "$TMP/evb.data" --stdio --top 0 -e "$spec" "$split" 2000 1 >"$TMP/out" 2>"$TMP/err" ||
+			{ bad="$bad; $spec: benchtui: $(cat "$TMP/err")"; continue; }
+		i=$((i + 1))
+		oracle ev$i perf record -q -e "$spec" -o "$SHARE/ev$i.data" "$split" 2000 1 >/dev/null 2>&1 || continue
+		n=$((n + 1))
+		[ "$(bits "$TMP/evb.data")" = "$(bits "$SHARE/ev$i.data")" ] && has "$TMP/out" "^# event: $spec, " &&
+			[ "$(perf evlist -i "$TMP/evb.data" 2>/dev/null)" = "$spec" ] ||
+			bad="$bad; $spec: benchtui's attr '$(bits "$TMP/evb.data")', perf's '$(bits "$SHARE/ev$i.data")', named '$(grep -m1 '^# event' "$TMP/out")'"
+	done
+	[ -z "$bad" ] && ok "-e with perf's modifiers when recording: the attr's bits as perf record's, the name as perf's ($n events)" ||
+		fail "recording with modifiers${bad}"
+	"$BT" -q -o "$TMP/evb.data" -e '{cpu-clock,task-clock}' true >/dev/null 2>"$TMP/err"
+	[ $? = 1 ] && has "$TMP/err" "benchtui records one event, without groups" && ok "recording a group: refused, $(cat "$TMP/err")" ||
+		fail "recording a group: $(cat "$TMP/err")"
+fi
+
 # --- kernel limits: an unprivileged user (perf_event_paranoid, locked memory)
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
 	nb=$(mktemp -d /tmp/bt-nobody.XXXXXX)
@@ -160,6 +343,79 @@ for bad in "$TMP/adir" /dev/null "$TMP/noshebang" /nonexistent.data; do
 	rc=$?
 	[ $rc = 2 ] && [ "$(wc -l <"$TMP/err")" = 1 ] && ok "-i $(basename "$bad"): $(cat "$TMP/err")" ||
 		fail "-i $bad: rc $rc $(cat "$TMP/err")"
+done
+# -o "" (and --export ""): refused before the benchmark runs, which used to
+# run and lose its recording
+(cd "$TMP" && "$BT" -q -o "" --stdio touch "$TMP/ran" >"$TMP/out" 2>"$TMP/err")
+rc=$?
+[ $rc = 1 ] && [ ! -e "$TMP/ran" ] && has "$TMP/err" "-o needs a file name" && [ ! -e "$TMP/.tmp" ] &&
+	ok "-o '': refused before the run: $(cat "$TMP/err")" || fail "-o '': rc $rc, ran: $(ls "$TMP/ran" 2>&1) $(cat "$TMP/err")"
+"$BT" -q -o "$TMP/e.data" --export "" touch "$TMP/ran" >"$TMP/out" 2>"$TMP/err"
+rc=$?
+[ $rc = 1 ] && [ ! -e "$TMP/ran" ] && ok "--export '': refused before the run" || fail "--export '': rc $rc $(cat "$TMP/err")"
+# a recording with call chains and no sample (an event that does not fire):
+# read (under make check's ASan+UBSan pass: no memcpy from NULL)
+"$BT" -e major-faults -o "$TMP/zero.data" --stdio true >"$TMP/out" 2>"$TMP/err"
+if has "$TMP/err" "^benchtui: 0 samples of major-faults"; then
+	"$BT" -i "$TMP/zero.data" --stdio --children >"$TMP/out" 2>"$TMP/err" &&
+		"$BT" -i "$TMP/zero.data" --export "$TMP/zero.json" --format json 2>>"$TMP/err" &&
+		! has "$TMP/err" "runtime error" && ok "0 samples with call chains: read, exported" ||
+		fail "0 samples with call chains: $(head -c 300 "$TMP/err")"
+else
+	skipped "'true' had a major fault: no recording without samples"
+fi
+# perf's rule: a recording another user owns (not us, not root) is refused
+# without -f (perf report: "File x not owned by current user or root (use
+# -f to override)"); as root here, a file of nobody's is refused by perf too
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+	cp "$TMP/r.data" "$TMP/theirs.data" && chown nobody "$TMP/theirs.data"
+	mkdir -p "$TMP/theirs.d" && cp "$TMP/r.data" "$TMP/theirs.d/data" && chown nobody "$TMP/theirs.d/data"
+	"$BT" -i "$TMP/theirs.data" --stdio >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	"$BT" -i "$TMP/theirs.d" --stdio >/dev/null 2>>"$TMP/err"
+	rc2=$?
+	"$BT" -f -i "$TMP/theirs.data" --stdio --top 0 >"$TMP/out" 2>/dev/null
+	rc3=$?
+	if command -v perf >/dev/null; then
+		perf report -i "$TMP/theirs.data" --stdio >/dev/null 2>"$TMP/perr"
+		grep -q "not owned by current user or root" "$TMP/perr" || fail "perf reads a file of nobody's as root here: the rule to match changed"
+	fi
+	[ $rc = 2 ] && [ $rc2 = 2 ] && [ $rc3 = 0 ] && has "$TMP/err" "is owned by nobody (uid [0-9]*), not by you or root: -f reads it anyway" &&
+		[ "$(grep -c 'is owned by' "$TMP/err")" = 2 ] && has "$TMP/out" "^# samples:" &&
+		ok "a recording owned by another user: refused as perf does, -f reads it ($(head -1 "$TMP/err"))" ||
+		fail "another user's recording: rc $rc $rc2 $rc3: $(cat "$TMP/err")"
+fi
+# a module path of the recording that is now a symbolic link to a FIFO, a
+# device or a file of /proc: refused without being opened (it used to be
+# opened, non-blocking, then refused: the FIFO's writer saw a reader)
+mkdir -p "$TMP/mods"
+cp "$split" "$TMP/mods/prog"
+"$BT" -q -o "$TMP/mods.data" --stdio --top 0 "$TMP/mods/prog" 2000000 5 >/dev/null 2>&1
+mkfifo "$TMP/fifo"
+for to in "$TMP/fifo" /dev/zero /proc/self/mem; do
+	rm -f "$TMP/mods/prog" "$TMP/opened" && ln -s "$to" "$TMP/mods/prog"
+	if [ "$to" = "$TMP/fifo" ]; then
+		# a writer, blocked until a reader opens the FIFO
+		python3 -c 'import os, sys; os.open(sys.argv[1], os.O_WRONLY); open(sys.argv[2], "w").close()' \
+			"$TMP/fifo" "$TMP/opened" &
+		writer=$!
+	fi
+	HOME=$TMP/nohome "$BT" -i "$TMP/mods.data" --stdio --top 1 >"$TMP/out" 2>"$TMP/err"
+	rc=$?
+	# LeakSanitizer does not run under ptrace: the run above checks leaks
+	HOME=$TMP/nohome ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+		strace -f -qq -e trace=open,openat -o "$TMP/strace" \
+		"$BT" -i "$TMP/mods.data" --stdio --top 1 >/dev/null 2>&1
+	if [ "$to" = "$TMP/fifo" ]; then
+		sleep 0.2
+		kill $writer 2>/dev/null; wait $writer 2>/dev/null
+	fi
+	note=$(grep -m1 "^# note: '$TMP/mods/prog' is .*: its samples show as addresses" "$TMP/out")
+	if [ $rc = 0 ] && [ -n "$note" ] && [ ! -e "$TMP/opened" ] && ! grep -q "\"$TMP/mods/prog\"\|\"$to\"" "$TMP/strace"; then
+		ok "module path a symlink to $to: never opened, ${note#\# note: }"
+	else
+		fail "module path a symlink to $to: rc $rc, opened: $(ls "$TMP/opened" 2>/dev/null) $(grep "mods/prog\|\"$to\"" "$TMP/strace" | head -2) $(grep -m1 '^# note' "$TMP/out")"
+	fi
 done
 "$BT" -i "$TMP/r.data" --export "$TMP/adir" >/dev/null 2>"$TMP/err"
 [ $? = 2 ] && has "$TMP/err" "cannot write" && ok "export to a directory: $(cat "$TMP/err")" || fail "export to a directory"

@@ -19,8 +19,9 @@ const char cli_usage[] =
 "Recording:\n"
 "  -F, --freq HZ          samples per second (default 4000)\n"
 "  -e, --event EVENT      cycles, instructions, cpu-clock, task-clock, ... (default:\n"
-"                         cycles, or cpu-clock where there is no hardware PMU);\n"
-"                         with -i: which recorded event to show, by the name perf\n"
+"                         cycles, or cpu-clock where there is no hardware PMU),\n"
+"                         with perf's modifiers (cycles:u, cycles:pp, ...);\n"
+"                         with -i: which recorded event to show, by a name perf\n"
 "                         prints (default: the first event with samples)\n"
 "  -o, --output FILE      where to save the recording (default benchtui.data; a\n"
 "                         symlink's target is written, a device written through)\n"
@@ -44,6 +45,8 @@ const char cli_usage[] =
 "  -i, --input FILE       open a recording instead of running a command (a\n"
 "                         directory: perf record --threads; - reads it from\n"
 "                         standard input: perf record -o - | ...)\n"
+"  -f, --force            read a recording owned by another user (not you or\n"
+"                         root), which is refused otherwise, as perf does\n"
 "  -s, --symbol NAME      open this function (its name, perf's short name, or\n"
 "                         a unique prefix)\n"
 "      --stdio            print the report instead of browsing (default with -i\n"
@@ -101,6 +104,7 @@ static const struct option long_opts[] = {
 	{ "no-probes", no_argument, NULL, OPT_NO_PROBES },
 	{ "jit-copy", no_argument, NULL, OPT_JIT_COPY },
 	{ "input", required_argument, NULL, 'i' },
+	{ "force", no_argument, NULL, 'f' },
 	{ "symbol", required_argument, NULL, 's' },
 	{ "stdio", no_argument, NULL, OPT_STDIO },
 	{ "export", required_argument, NULL, OPT_EXPORT },
@@ -267,6 +271,9 @@ record_opt(struct perr *e, struct cli *c, int opt)
 		c->event = optarg;
 		return 0;
 	case 'o':
+		/* refused before the run: the recording would be lost after it */
+		if (optarg[0] == '\0')
+			return bad(e, "-o needs a file name, not an empty one");
 		c->output = optarg;
 		return 0;
 	case 'm':
@@ -415,6 +422,9 @@ other_opt(struct perr *e, struct cli *c, int opt, char **argv)
 	case 'i':
 		c->input = optarg;
 		return 0;
+	case 'f':
+		c->force = true;
+		return 0;
 	case 's':
 		c->symbol = optarg;
 		return 0;
@@ -428,6 +438,8 @@ other_opt(struct perr *e, struct cli *c, int opt, char **argv)
 		c->stdio = true;
 		return 0;
 	case OPT_EXPORT:
+		if (optarg[0] == '\0')
+			return bad(e, "--export needs a file name, not an empty one");
 		c->export_path = optarg;
 		return 0;
 	case 'h':
@@ -460,7 +472,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	err[0] = '\0';
 	optind = 0;	/* GNU getopt: start over */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:s:M:b:hg", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:fs:M:b:hg", long_opts, NULL)) != -1) {
 		if ((r = record_opt(&e, c, opt)) == 1 && (r = view_opt(&e, c, opt)) == 1)
 			r = other_opt(&e, c, opt, argv);
 		if (r < 0)
@@ -474,6 +486,8 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		return bad(&e, "no command to run and no recording to open (-i FILE)");
 	if (c->input != NULL && (c->freq || c->delay || c->mmap_pages))
 		return bad(&e, "-F, -m and --delay are for recording, not with -i");
+	if (c->input == NULL && c->force)
+		return bad(&e, "-f is for reading a recording (-i FILE)");
 	if (c->input != NULL && c->callgraph_set)
 		return bad(&e, "-g and --call-graph are for recording, not with -i");
 	if (c->input != NULL)

@@ -22,6 +22,7 @@ struct cli {
 	unsigned stack_size;
 	bool callgraph_set;
 	bool quiet, stdio, help, version, no_jit, jit_copy, no_probes;
+	bool force;		/* -f: read a recording another user owns */
 	struct bt_session_opts so;
 	struct bt_selection_opts sel;	/* --event (with -i), --time */
 	struct bt_export_opts eo;

@@ -4,6 +4,7 @@
  * This file owns printing and exit codes; the library never prints.
  */
 #include <errno.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -92,6 +93,40 @@ select_bench(struct bt_selection **sel, const char *name)
 	return -1;
 }
 
+/*
+ * perf's rule (util/data.c): a recording owned by another user than the
+ * one reading it, or root, is refused unless -f: it names files for
+ * benchtui to open and programs whose code it shows. In a perf record
+ * --threads directory, its header file too. Standard input is not checked.
+ */
+static int
+check_owner(const char *path)
+{
+	char data[4096], owner[300];
+	const char *file = path;
+	struct passwd *pw;
+	struct stat st;
+
+	if (strcmp(path, "-") == 0 || stat(path, &st) < 0)
+		return 0;	/* opening it says why not */
+	if (S_ISDIR(st.st_mode) && (st.st_uid == 0 || st.st_uid == geteuid())) {
+		snprintf(data, sizeof(data), "%s/data", path);
+		if (stat(data, &st) < 0)
+			return 0;
+		file = data;
+	}
+	if (st.st_uid == 0 || st.st_uid == geteuid())
+		return 0;
+	pw = getpwuid(st.st_uid);
+	if (pw != NULL)
+		snprintf(owner, sizeof(owner), "%s (uid %u)", pw->pw_name, (unsigned)st.st_uid);
+	else
+		snprintf(owner, sizeof(owner), "uid %u", (unsigned)st.st_uid);
+	errmsg("'%s' is owned by %s, not by you or root: -f reads it anyway "
+	    "(as perf report -f)", file, owner);
+	return -1;
+}
+
 /* The exit code for the benchmark's own status (like time(1)). */
 static int
 bench_status(const struct bt_profile_info *in)
@@ -112,6 +147,7 @@ struct progress {
 	const char *cmd;
 	int rows;		/* the region is set for this many rows; 0: not yet */
 	double last;		/* elapsed time of the last update */
+	struct bt_textbuf tb;	/* the line, escaped (the command's name) */
 };
 
 #define PROGRESS_AFTER 1.0	/* seconds before the line shows */
@@ -161,7 +197,7 @@ progress_update(const struct bt_record_result *r, double elapsed, void *arg)
 	    (unsigned long long)r->lost);
 	n += snprintf(buf + n, sizeof(buf) - (size_t)n,
 	    "\0337\033[%d;1H\033[K\033[7m%.*s\033[m\0338", ws.ws_row,
-	    (int)ws.ws_col - 1, line);
+	    (int)ws.ws_col - 1, bt_text_safe(line, &p->tb));
 	put_all(p->fd, buf, n < (int)sizeof(buf) ? (size_t)n : sizeof(buf) - 1);
 }
 
@@ -213,7 +249,7 @@ record(const struct cli *c, int *wait_status)
 	struct bt_record_result res;
 	struct bt_error err = { 0 };
 	struct sigaction sa;
-	struct progress prog = { STDERR_FILENO, NULL, 0, 0 };
+	struct progress prog = { STDERR_FILENO, NULL, 0, 0, { 0 } };
 	struct bt_jit_setup js;
 	struct stat st;
 	char jmsg[512];
@@ -264,6 +300,7 @@ record(const struct cli *c, int *wait_status)
 	sigaction(SIGHUP, &sa, NULL);
 	ret = bt_record_run(&ro, &res, &err);
 	progress_end(&prog);
+	bt_textbuf_release(&prog.tb);
 	if (js.env_name != NULL)
 		unsetenv(js.env_name);
 	if (ret == 0 && !c->quiet && res.jit_note[0])
@@ -376,6 +413,8 @@ main(int argc, char **argv)
 			return bt_wait_code(ws);
 		}
 	}
+	if (c.input != NULL && !c.force && check_owner(input) < 0)
+		return EXIT_NODATA;
 	p = bt_profile_open(input, &err);
 	if (p == NULL) {
 		errmsg("%s", err.msg);

@@ -3,8 +3,8 @@
  * prompts (whichever the browser says a key opens on this screen: search,
  * filter; export); painting is draw.c. Everything a view shows comes from
  * core (view rows); nothing here computes what an export would also need.
- * The terminal is restored on every way out: q, Ctrl-C, SIGTERM/SIGHUP, a
- * fatal error, a crash.
+ * The terminal is restored on every way out: q, Ctrl-C, any signal that
+ * ends the process, a fatal error, a crash.
  */
 #include <curses.h>
 #include <term.h>
@@ -105,10 +105,9 @@ prompt(struct tui *t, const char *label, const char *initial, char *out, size_t 
 	for (;;) {
 		move(LINES - 1, 0);
 		clrtoeol();
-		attron(A_BOLD);
-		mvaddstr(LINES - 1, 0, label);
-		attroff(A_BOLD);
-		addnstr(out, COLS - (int)strlen(label) - 1);
+		/* the default can be a recorded name: escaped (tui_put) */
+		move(LINES - 1, tui_put(LINES - 1, tui_put(LINES - 1, 0, label, COLS,
+		    A_BOLD), out, COLS - 1, 0));
 		refresh();
 		c = getch();
 		if (quit_sig)
@@ -296,22 +295,44 @@ mouse(struct tui *t, size_t h)
 	}
 }
 
+/*
+ * Every signal whose default action ends the process restores the
+ * terminal first. A signal from outside (Ctrl-C, Ctrl-\, kill, SIGUSR1,
+ * SIGPIPE...) ends the browser at its next key or tick
+ * (bt_tui_run returns the signal); a crash restores the terminal in the
+ * handler and dies of its signal. A signal ignored when benchtui started
+ * (nohup's SIGHUP) stays ignored.
+ */
 static void
 setup_signals(void)
 {
-	struct sigaction sa;
+	static const int quits[] = {
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGPIPE,
+		SIGALRM, SIGVTALRM, SIGPROF, SIGIO, SIGPWR,
+#ifdef SIGSTKFLT
+		SIGSTKFLT,
+#endif
+	};
+	static const int crashes[] = {
+		SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTRAP, SIGSYS,
+		SIGXCPU, SIGXFSZ,
+	};
+	struct sigaction sa, old;
+	size_t i;
+	int sig;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_quit_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (i = 0; i < sizeof(quits) / sizeof(quits[0]); i++)
+		if (sigaction(quits[i], NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(quits[i], &sa, NULL);
+	for (sig = SIGRTMIN; sig <= SIGRTMAX; sig++)
+		if (sigaction(sig, NULL, &old) == 0 && old.sa_handler != SIG_IGN)
+			sigaction(sig, &sa, NULL);
 	sa.sa_handler = on_crash;
 	sa.sa_flags = SA_RESETHAND;
-	sigaction(SIGSEGV, &sa, NULL);
-	sigaction(SIGBUS, &sa, NULL);
-	sigaction(SIGABRT, &sa, NULL);
-	sigaction(SIGFPE, &sa, NULL);
+	for (i = 0; i < sizeof(crashes) / sizeof(crashes[0]); i++)
+		sigaction(crashes[i], &sa, NULL);
 }
 
 /*

@@ -9,7 +9,7 @@ struct bt_export_opts;
 
 /*
  * Browse selection sel until the user quits; the terminal is restored on every exit
- * path. Returns 0, the signal that ended it (SIGINT, SIGTERM, SIGHUP), or
+ * path. Returns 0, the signal that ended it (SIGINT, SIGQUIT, SIGTERM...), or
  * a negative -BT_E* code with err set when the terminal cannot be used.
  */
 int bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,

@@ -149,9 +149,10 @@ bt_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void 
 }
 
 /*
- * Open path for reading if it is a regular file (never a FIFO, device or
- * directory, and without blocking on one): the fd, or -errno (-EINVAL for
- * something that is not a regular file, -EISDIR for a directory).
+ * Open path for reading if it is a regular file: the fd, or -errno (-EINVAL
+ * for something that is not a regular file, -EISDIR for a directory). A
+ * FIFO, device or directory is never opened (stat first; the file opened
+ * must be the one stat saw).
  */
 int bt_open_regular(const char *path);
 /* Write all len bytes (again after EINTR and short writes): 0, or -errno (-EIO: none written). */
@@ -160,7 +161,10 @@ int bt_write_all(int fd, const void *data, size_t len);
  * The same for a path a recording names (a module, a debug file): also
  * -EXDEV for the kernel's files (under /proc, /sys or /dev, or on proc,
  * sysfs, debugfs, tracefs, cgroup, bpf or securityfs), which are not
- * programs however they look and which libdw must never be handed.
+ * programs however they look and which libdw must never be handed. The
+ * path's links are resolved and the target checked before any open (a
+ * link to a FIFO, a device or /proc is never opened), then opened
+ * O_NOFOLLOW.
  */
 int bt_open_recorded(const char *path);
 

@@ -14,29 +14,60 @@
 
 #include "base.h"
 
-int
-bt_open_regular(const char *path)
+/*
+ * Is st (stat's, following links) a regular file? 0, or -EISDIR/-EINVAL,
+ * decided before anything is opened: opening a FIFO tells its writer that
+ * a reader came, opening a device can act on it.
+ */
+static int
+regular(const struct stat *st)
 {
-	struct stat st;
-	int fd, flags;
+	if (S_ISREG(st->st_mode))
+		return 0;
+	return S_ISDIR(st->st_mode) ? -EISDIR : -EINVAL;
+}
 
-	/* O_NONBLOCK: opening a FIFO named by a file must not wait for a writer */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+/*
+ * Open path, a regular file by st, with flags added; the file opened must
+ * be the one st describes (it may have been swapped in between: then
+ * -EINVAL, as for anything not regular).
+ */
+static int
+open_same(const char *path, const struct stat *st, int flags)
+{
+	struct stat now;
+	int fd, fl;
+
+	/* O_NONBLOCK: a FIFO put in its place since must not block the open */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | flags);
 	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &st) < 0) {
+		return errno == ELOOP && (flags & O_NOFOLLOW) ? -EINVAL : -errno;
+	if (fstat(fd, &now) < 0) {
 		int e = errno;
 		close(fd);
 		return -e;
 	}
-	if (!S_ISREG(st.st_mode)) {
+	if (!S_ISREG(now.st_mode) || now.st_dev != st->st_dev || now.st_ino != st->st_ino) {
 		close(fd);
-		return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		return S_ISDIR(now.st_mode) ? -EISDIR : -EINVAL;
 	}
-	flags = fcntl(fd, F_GETFL);
-	if (flags >= 0)
-		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	fl = fcntl(fd, F_GETFL);
+	if (fl >= 0)
+		fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
 	return fd;
+}
+
+int
+bt_open_regular(const char *path)
+{
+	struct stat st;
+	int ret;
+
+	if (stat(path, &st) < 0)
+		return -errno;
+	if ((ret = regular(&st)) < 0)
+		return ret;
+	return open_same(path, &st, 0);
 }
 
 /* Does path name something under dir ("/proc"), "//" and "/./" folded? */
@@ -51,8 +82,15 @@ under(const char *path, const char *dir)
 	return strncmp(p, dir, n) == 0 && (p[n] == '/' || p[n] == '\0');
 }
 
-int
-bt_open_recorded(const char *path)
+static bool
+kernel_path(const char *path)
+{
+	return under(path, "/proc") || under(path, "/sys") || under(path, "/dev");
+}
+
+/* Is the file system of st (statfs's) one of the kernel's? */
+static bool
+kernel_fs(const struct statfs *fs)
 {
 	static const long pseudo[] = {
 		0x9fa0,		/* proc */
@@ -64,21 +102,54 @@ bt_open_recorded(const char *path)
 		0xcafe4a11,	/* bpf */
 		0x73636673,	/* securityfs */
 	};
-	struct statfs fs;
 	size_t i;
+
+	for (i = 0; i < BT_ARRAY_SIZE(pseudo); i++)
+		if ((long)fs->f_type == pseudo[i])
+			return true;
+	return false;
+}
+
+/*
+ * Everything is checked before the open, on the path with its links
+ * resolved (realpath reads links, opens nothing): where it leads (the
+ * kernel's directories), what it is (stat), the file system (statfs).
+ * The open then follows no link (O_NOFOLLOW) and must find the same file.
+ */
+int
+bt_open_recorded(const char *path)
+{
+	struct statfs fs;
+	struct stat st;
+	char *real;
 	int fd;
 
-	if (under(path, "/proc") || under(path, "/sys") || under(path, "/dev"))
+	if (kernel_path(path))
 		return -EXDEV;
-	fd = bt_open_regular(path);
-	if (fd < 0)
-		return fd;
-	if (fstatfs(fd, &fs) == 0)
-		for (i = 0; i < BT_ARRAY_SIZE(pseudo); i++)
-			if ((long)fs.f_type == pseudo[i]) {
-				close(fd);
-				return -EXDEV;
-			}
+	real = realpath(path, NULL);
+	if (real == NULL)
+		return -errno;
+	if (kernel_path(real)) {
+		fd = -EXDEV;
+		goto out;
+	}
+	if (stat(real, &st) < 0) {
+		fd = -errno;
+		goto out;
+	}
+	if ((fd = regular(&st)) < 0)
+		goto out;
+	if (statfs(real, &fs) == 0 && kernel_fs(&fs)) {
+		fd = -EXDEV;
+		goto out;
+	}
+	fd = open_same(real, &st, O_NOFOLLOW);
+	if (fd >= 0 && fstatfs(fd, &fs) == 0 && kernel_fs(&fs)) {
+		close(fd);
+		fd = -EXDEV;
+	}
+out:
+	free(real);
 	return fd;
 }
 

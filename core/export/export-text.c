@@ -106,13 +106,13 @@ put_callgraph(FILE *out, const struct bt_view *funcs)
 		if (!any)
 			fputs("## callers and callees\n", out);
 		any = true;
-		fprintf(out, "%s  %.2f%%  %" PRIu64 "\n", r->name, c->inclusive_percent,
+		put_line(out, "%s  %.2f%%  %" PRIu64, r->name, c->inclusive_percent,
 		    c->inclusive);
 		for (k = 0; k < c->ncallers; k++)
-			fprintf(out, "  <- %7.2f%% %8" PRIu64 "  %s\n", c->callers[k].percent,
+			put_line(out, "  <- %7.2f%% %8" PRIu64 "  %s", c->callers[k].percent,
 			    c->callers[k].samples, c->callers[k].name);
 		for (k = 0; k < c->ncallees; k++)
-			fprintf(out, "  -> %7.2f%% %8" PRIu64 "  %s\n", c->callees[k].percent,
+			put_line(out, "  -> %7.2f%% %8" PRIu64 "  %s", c->callees[k].percent,
 			    c->callees[k].samples, c->callees[k].name);
 	}
 	if (any)

@@ -73,7 +73,7 @@ escape(FILE *out, const char *s)
 			p++;
 			continue;
 		}
-		if (c < 0x20) {
+		if (c < 0x20 || c == 0x7f) {
 			if (c == '\n')
 				fputs("\\n", out);
 			else if (c == '\t')
@@ -93,6 +93,12 @@ escape(FILE *out, const char *s)
 		if (n == 0) {
 			fputs("\\ufffd", out);
 			p++;
+			continue;
+		}
+		if (n == 2 && c == 0xc2 && p[1] < 0xa0) {
+			/* a C1 control (U+0080-U+009F): a terminal showing the JSON obeys it */
+			fprintf(out, "\\u%04x", p[1]);
+			p += 2;
 			continue;
 		}
 		fwrite(p, 1, n, out);

@@ -245,4 +245,39 @@ const char *bt_perf_event_name(const struct perf_event_attr *attr, char *buf,
 const char *bt_perf_event_name_full(const struct perf_event_attr *attr,
 				    char *buf, size_t len);
 
+/**
+ * struct bt_perf_evname - an event name read as perf's parser reads it
+ * (parse-events.c: an event, its modifiers after ':', a group in braces
+ * with the group's modifiers after them: "{cycles,instructions}:S")
+ * @base: the event without its modifiers (a group's: its leader's)
+ * @known: @type and @config are set (a name of the table, or rNNNN)
+ * @attr: the bits the modifiers set (get_event_modifier): exclude_user,
+ *        exclude_kernel, exclude_hv, exclude_host, exclude_guest,
+ *        exclude_idle, precise_ip, pinned, exclusive
+ * @mods: some modifier was given; @gh: G or H was (the host and guest
+ *        bits are then the name's, not a perf version's default)
+ * @precise_max: P; @sample_read: S; @group: the name is a group
+ * @unsupported: a modifier a recording cannot be made with here (W, b)
+ */
+struct bt_perf_evname {
+	char base[128];
+	bool known;
+	uint32_t type;
+	uint64_t config;
+	struct perf_event_attr attr;
+	bool mods, gh, precise_max, sample_read, group;
+	char unsupported;
+};
+/* Parse name: 0, or -1 when it is not an event name perf could print. */
+int bt_perf_evname_parse(const char *name, struct bt_perf_evname *ev);
+/*
+ * Does ev name the event recorded as name with attr a? The event itself
+ * by type and config (by name when ev's is not in the table), and every
+ * bit ev's modifiers set. The host and guest bits are compared when the
+ * name says G or H, or when strict: without them, perf versions disagree
+ * on the default (perf 6.1 names cycles:u what perf 6.8 names cycles:uH).
+ */
+bool bt_perf_evname_match(const struct bt_perf_evname *ev, const char *name,
+			  const struct perf_event_attr *a, bool strict);
+
 #endif

@@ -71,8 +71,11 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	in->argc = p->meta.argc;
 	p->events = bt_xcalloc(bt_pd_nattrs(r) + 1, sizeof(char *));
 	/* the histogram of an event with a name seen twice stays with its index */
-	for (i = 0; i < bt_pd_nattrs(r); i++)
+	p->event_attrs = bt_xcalloc(bt_pd_nattrs(r) + 1, sizeof(*p->event_attrs));
+	for (i = 0; i < bt_pd_nattrs(r); i++) {
 		p->events[i] = bt_xstrdup(bt_pd_attr(r, i)->name);
+		p->event_attrs[i] = bt_pd_attr(r, i)->attr;
+	}
 	in->events = (const char *const *)p->events;
 	in->event_samples = p->event_samples;
 	in->nevents = bt_pd_nattrs(r);
@@ -203,6 +206,7 @@ bt_profile_free(struct bt_profile *p)
 		for (i = 0; p->events[i] != NULL; i++)
 			free(p->events[i]);
 	free(p->events);
+	free(p->event_attrs);
 	free(p->event_samples);
 	free(p->command);
 	free(p->hostname);

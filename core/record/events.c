@@ -25,18 +25,43 @@ perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
 	return syscall(SYS_perf_event_open, a, pid, cpu, group, flags);
 }
 
+/*
+ * The event and its modifiers into a, as perf record sets them (u:
+ * exclude_kernel and exclude_hv, p: precise_ip...). *precise: the
+ * precise_ip level the name fixes, or -1 (none given, or P: the highest
+ * the machine takes, as benchtui's default).
+ */
 static int
-parse_event(const char *name, struct perf_event_attr *a, struct bt_error *err)
+parse_event(const char *name, struct perf_event_attr *a, int *precise,
+	    struct bt_error *err)
 {
-	uint64_t config;
+	struct bt_perf_evname ev;
 
-	if (bt_perf_event_parse(name, &a->type, &config) == 0) {
-		a->config = config;
+	if (bt_perf_evname_parse(name, &ev) < 0 || !ev.known)
+		return bt_error_set(err, BT_EINVAL,
+		    "unknown event '%s' (try cycles, instructions, cpu-clock, task-clock, branch-misses, cache-misses or rNNNN, with perf's modifiers: cycles:u, cycles:pp)",
+		    name);
+	if (ev.group || ev.sample_read || ev.unsupported)
+		return bt_error_set(err, BT_EINVAL, "event '%s': benchtui records "
+		    "one event, without %s (perf record -e '%s' records it; "
+		    "benchtui -i reads the recording)", name, ev.group ? "groups" :
+		    ev.sample_read ? "the S modifier" : "the W and b modifiers", name);
+	a->type = ev.type;
+	a->config = ev.config;
+	*precise = -1;
+	if (!ev.mods)
 		return 0;
-	}
-	return bt_error_set(err, BT_EINVAL,
-	    "unknown event '%s' (try cycles, instructions, cpu-clock, task-clock, branch-misses, cache-misses or rNNNN)",
-	    name);
+	a->exclude_user = ev.attr.exclude_user;
+	a->exclude_kernel = ev.attr.exclude_kernel;
+	a->exclude_hv = ev.attr.exclude_hv;
+	a->exclude_host = ev.attr.exclude_host;
+	a->exclude_guest = ev.attr.exclude_guest;
+	a->exclude_idle = ev.attr.exclude_idle;
+	a->pinned = ev.attr.pinned;
+	a->exclusive = ev.attr.exclusive;
+	if (!ev.precise_max && ev.attr.precise_ip)
+		*precise = (int)ev.attr.precise_ip;
+	return 0;
 }
 
 static void
@@ -158,21 +183,25 @@ bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
 {
 	const char *want = event ? event : "cycles";
 	struct perf_event_attr a;
-	int ret, precise, pass;
+	int ret, precise, pass, fixed = -1;
 	char hint[256];
-	bool fell_back = false, cg_fell_back = false, lbr_refused = false;
+	bool fell_back = false, cg_fell_back = false, lbr_refused = false, mods;
 
 	memset(ev, 0, sizeof(*ev));
 	base_attr(&a, freq ? freq : DEFAULT_FREQ);
 	bt_rec_callgraph_attr(&a, cg, stack_size);
-	ret = parse_event(want, &a, err);
+	ret = parse_event(want, &a, &fixed, err);
 	if (ret)
 		return ret;
+	/* u, k or h given: the user's choice, not lowered to user-only */
+	mods = event != NULL && (a.exclude_user || a.exclude_kernel || !a.exclude_hv);
 
 	for (pass = 0; pass < 2; pass++) {
 		bool hw = a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_RAW;
 		/* drop what older kernels or unprivileged users refuse, one at a time */
-		for (precise = hw ? 3 : 0; precise >= 0; precise--) {
+		/* p, pp, ppp: that level or none, as perf; else the highest taken */
+		for (precise = fixed >= 0 ? fixed : hw ? 3 : 0;
+		    precise >= (fixed >= 0 ? fixed : 0); precise--) {
 			struct perf_event_attr t = a;
 			int v;
 
@@ -182,6 +211,8 @@ bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
 					t.build_id = 0;
 				if (v >= 2)
 					t.use_clockid = 0, t.clockid = 0;
+				if (v >= 3 && mods)
+					break;
 				if (v >= 3)
 					t.exclude_kernel = 1;
 				ret = open_on_cpus(ev, &t, pid);
@@ -226,10 +257,13 @@ bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
 	    want, strerror(-ret));
 opened:
 	bt_perf_event_name(&ev->attr, ev->name, sizeof(ev->name));
+	if (event != NULL && strchr(event, ':') != NULL && !fell_back)
+		snprintf(ev->name, sizeof(ev->name), "%s", event);	/* as perf names it */
 	snprintf(ev->note, sizeof(ev->note), "%s%s%s",
 	    fell_back ? "no hardware cycles event here (no PMU): sampling cpu-clock instead" : "",
-	    fell_back && ev->attr.exclude_kernel ? "; " : "",
-	    ev->attr.exclude_kernel ? "kernel samples excluded (perf_event_paranoid)" : "");
+	    fell_back && ev->attr.exclude_kernel && !a.exclude_kernel ? "; " : "",
+	    ev->attr.exclude_kernel && !a.exclude_kernel ?
+	    "kernel samples excluded (perf_event_paranoid)" : "");
 	if (cg_fell_back) {
 		size_t l = strlen(ev->note);
 		snprintf(ev->note + l, sizeof(ev->note) - l, "%scall chains from frame "

@@ -33,6 +33,8 @@ whole_run(struct bt_selection *sel)
 		return;
 	lo = p->chist_start[sel->attr];
 	hi = p->chist_start[sel->attr + 1];
+	if (hi == lo)	/* no sample of the event: no array, memcpy(NULL) is undefined */
+		return;
 	BT_ALLOC_GROW(sel->cg.counts.v, hi - lo, sel->cg.counts.alloc);
 	memcpy(sel->cg.counts.v, p->chist + lo, (hi - lo) * sizeof(*p->chist));
 	sel->cg.counts.n = hi - lo;
@@ -154,26 +156,6 @@ compute(struct bt_selection *sel, struct bt_error *err)
 	return 0;
 }
 
-/* The event o names (NULL: the default), -1 with err set when there is none. */
-static int
-event_of(const struct bt_profile *p, const char *event, struct bt_error *err)
-{
-	struct bt_strbuf sb = BT_STRBUF_INIT;
-	size_t i;
-
-	if (event == NULL)
-		return bt_session_default_event(p);
-	for (i = 0; i < p->info.nevents; i++)
-		if (strcmp(p->info.events[i], event) == 0)
-			return (int)i;
-	for (i = 0; i < p->info.nevents; i++)
-		bt_strbuf_addf(&sb, "%s'%s'", i ? ", " : "", p->info.events[i]);
-	bt_error_set(err, BT_EINVAL, "no event '%s' in the recording (it has %s)",
-	    event, sb.buf);
-	bt_strbuf_release(&sb);
-	return -1;
-}
-
 /* A live selection of the same samples, NULL if none. */
 static struct bt_selection *
 find_live(struct bt_session *s, int attr, const struct bt_selection_opts *o)
@@ -218,7 +200,7 @@ bt_selection_new(struct bt_session *s, const struct bt_selection_opts *o,
 		bt_selection_opts_init(&def);
 		o = &def;
 	}
-	if ((attr = event_of(s->p, o->event, err)) < 0)
+	if ((attr = bt_session_find_event(s->p, o->event, err)) < 0)
 		return NULL;
 	if ((sel = find_live(s, attr, o)) != NULL)
 		return bt_selection_ref(sel);

@@ -234,5 +234,8 @@ bool bt_session_kernel_func(struct bt_session *s, uint64_t addr,
  */
 int bt_session_default_event(const struct bt_profile *p);
 void bt_session_events_note(struct bt_session *s);
+/* The event named event (NULL: the default); -1 with err set when none. */
+int bt_session_find_event(const struct bt_profile *p, const char *event,
+			  struct bt_error *err);
 
 #endif

@@ -191,7 +191,7 @@ bt_msyms_open(const char *path, const void *image, size_t image_len,
 		 * link-time addresses as everywhere else
 		 */
 		dwfl_report_begin(m->dwfl);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = bt_open_recorded(path);
 		m->mod = fd < 0 ? NULL : dwfl_report_elf(m->dwfl, m->base, path, fd,
 		    (GElf_Addr)-bias, false);
 		dwfl_report_end(m->dwfl, NULL, NULL);

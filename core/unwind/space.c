@@ -187,8 +187,9 @@ open_elf(const struct bt_unwind_space *s, const struct region *g)
 	const char *path = region_path(s, g);
 	int fd;
 
+	/* a FIFO, device or /proc file the recording names: never opened */
 	if (strcmp(path, "[vdso]") != 0)
-		return open(path, O_RDONLY | O_CLOEXEC);
+		return bt_open_recorded(path);
 	fd = memfd_create("bt-unwind-image", MFD_CLOEXEC);
 	if (fd >= 0 && write(fd, s->vdso, s->vdso_len) != (ssize_t)s->vdso_len) {
 		close(fd);

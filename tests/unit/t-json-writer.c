@@ -252,7 +252,9 @@ test_escapes(void **state)
 	ASSERT_STR("a\"b\\c/d", "\"a\\\"b\\\\c/d\"");
 	ASSERT_STR("\n\t", "\"\\n\\t\"");
 	ASSERT_STR("\r\b\f\x01\x1f", "\"\\u000d\\u0008\\u000c\\u0001\\u001f\"");
-	ASSERT_STR(" ~\x7f", "\" ~\x7f\"");
+	/* DEL and the C1 controls too: a terminal showing the JSON would obey them */
+	ASSERT_STR(" ~\x7f", "\" ~\\u007f\"");
+	ASSERT_STR("\xc2\x80\xc2\x9b\xc2\x9f\xc2\xa0", "\"\\u0080\\u009b\\u009f\xc2\xa0\"");
 	for (int ch = 1; ch < 0x20; ch++) {
 		char expect[16];
 		char *got;
@@ -281,8 +283,8 @@ test_utf8(void **state)
 {
 	/* U+00B5 */
 	ASSERT_STR("\xc2\xb5s", "\"\xc2\xb5s\"");
-	/* U+0080, U+07FF */
-	ASSERT_STR("\xc2\x80\xdf\xbf", "\"\xc2\x80\xdf\xbf\"");
+	/* U+00A0 (U+0080-U+009F are C1 controls: escaped), U+07FF */
+	ASSERT_STR("\xc2\xa0\xdf\xbf", "\"\xc2\xa0\xdf\xbf\"");
 	/* U+0800, U+2026 */
 	ASSERT_STR("\xe0\xa0\x80\xe2\x80\xa6", "\"\xe0\xa0\x80\xe2\x80\xa6\"");
 	/* U+D7FF, U+E000: around the surrogates */
