@@ -563,6 +563,16 @@ else
 		check message "$TMP/crit.json" popcnt_dead optimized-away "black_box" &&
 		ok "criterion: popcnt_dead optimized away (0 ps), black_box advice" ||
 		{ fail "criterion: popcnt_dead:"; cat "$TMP/msg"; }
+	# the split against fib 15 alone, through criterion's own filter
+	(cd "$TMP" && CRITERION_HOME=$TMP/criterion "$BT" -q -o "$TMP/alone.data" \
+		--export "$TMP/alone.json" --format json --top 0 "$CRIT" --bench \
+		--warm-up-time 1 --measurement-time 1 --sample-size 10 --noplot '^fib 15$') \
+		>"$TMP/run.out" 2>&1
+	if check split "$TMP/crit.json" "$TMP/alone.json" 'fib 15' >"$TMP/msg"; then
+		ok "criterion split agrees with its filter: $(cat "$TMP/msg")"
+	else
+		fail "criterion split disagrees with the run alone: $(cat "$TMP/msg")"
+	fi
 	check findings "$TMP/crit.json" 'fib 15' >"$TMP/msg" &&
 		check hottest "$TMP/crit.json" 'fib 15' fib &&
 		ok "criterion: fib 15 beside it: fib is its hottest function, no finding" ||
