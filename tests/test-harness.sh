@@ -304,12 +304,13 @@ else
 			function unq(s) { s = trim(s); if (s ~ /^'"'"'.*'"'"'$/) s = substr(s, 2, length(s) - 2); return s }
 			/Task [Nn]ame/ { for (i = 1; i <= NF; i++) { h = trim($i)
 				if (h ~ /^Task [Nn]ame$/) cn = i
-				if (h ~ /^(Latency avg|Average Time)/) ct = i
+				if (h ~ /^(Latency avg|Average Time)/) { ct = i
+					u = h; sub(/.*\(/, "", u); sub(/\).*/, "", u) }
 				if (h == "Samples") cs = i }
 				on = 1; next }
 			/└/ { on = 0 }
 			on && NF > 3 { t = unq($ct); sub(/ .*/, "", t)
-				printf "%s\t%s\t%.17g\t%s\n", unq($cn), t, t, trim($cs) }' >"$TMP/exp"
+				printf "%s\t%s %s\t%.17g\t%s\n", unq($cn), t, u, t, trim($cs) }' >"$TMP/exp"
 		parsed "$OUT/$f.pty" table 4 9 8 21 >"$TMP/got"
 		compare "$f console.table (pty)" "$TMP/exp" "$TMP/got"
 		chunks "$OUT/$f.pty"
@@ -323,6 +324,15 @@ else
 	parsed "$OUT/mitata.pty" table 4 9 8 >"$TMP/got"
 	compare "mitata (pty, coloured)" "$TMP/exp" "$TMP/got"
 	chunks "$OUT/mitata.pty"
+	# the first benchmark begins when the header's rule is complete (t_start):
+	# fed a byte at a time, a time is the byte's offset, here the rule's '\n'
+	rule=$(awk '{ off += length($0) + 1 } /^-+ -+\r?$/ { print off - 1; exit }' "$OUT/mitata.pty")
+	"$PARSE" -c 1 "$OUT/mitata.pty" | awk -F'\t' -v rule="$rule" '
+		NR == 1 { good = rule != "" && $28 == rule && $28 < $25 }
+		NR > 1 && $28 != "nan" { good = 0 }
+		END { exit !good }' &&
+		ok "mitata: its first result starts where its header's rule ends (byte $rule), no other has a start" ||
+		fail "mitata: t_start of the first result is not the end of the header's rule (byte $rule)"
 fi
 
 [ $RUN = 1 ] && [ "$nfail" -eq 0 ] && touch "$OUT/done"

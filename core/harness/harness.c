@@ -151,6 +151,7 @@ hp_result_new(struct bt_harness_parser *p, enum bt_harness h, const char *format
 	r->t_begin = l->t_begin;
 	r->t_measure = NAN;
 	r->t_end = l->t_end;
+	r->t_start = NAN;
 	BT_VEC_PUSH(p->results, ri);
 	return r;
 }

@@ -118,6 +118,11 @@ enum bt_bench_flags {
  * @t_measure: when its measurement began (criterion "Collecting"), NAN
  *	when unknown
  * @t_end: when its result line was complete
+ * @t_start: when the benchmark began, where the harness prints something
+ *	just before it runs and nothing else tells: the first result of a
+ *	mitata table begins when mitata's header (clk:, cpu:, runtime:, the
+ *	column header and its rule) is complete, after node's start-up and
+ *	mitata's clock calibration; NAN otherwise
  *
  * Times are the values passed to bt_harness_feed(). A result may still
  * gain counters from the lines after it (criterion's thrpt, mitata's
@@ -144,6 +149,7 @@ struct bt_bench_result {
 	const char *text;
 	size_t line;
 	double t_begin, t_measure, t_end;
+	double t_start;
 };
 
 struct bt_harness_parser;

@@ -10,7 +10,8 @@
  *	counters(name=value|unit|text;...) line error
  *	tab-separated; a missing number or text is "-", flags are letters
  *	(A aggregate, E error, D dead hint); numbers in %.17g;
- *	then t_begin t_measure t_end (%.6f; here the index of the chunk).
+ *	then t_begin t_measure t_end t_start (%.6f; here the index of the
+ *	chunk).
  *   harness-parse -f FILE	the same, FILE read by bt_harness_feed_file()
  *   harness-parse -T [-H HARNESS] CMD...	run CMD under a pty, its output
  *	fed as it arrives, times in seconds of CLOCK_MONOTONIC (perf record
@@ -101,7 +102,7 @@ print_result(const struct bt_bench_result *r)
 	}
 	printf("\t%zu\t", r->line);
 	put_text(r->error);
-	printf("\t%.6f\t%.6f\t%.6f\n", r->t_begin, r->t_measure, r->t_end);
+	printf("\t%.6f\t%.6f\t%.6f\t%.6f\n", r->t_begin, r->t_measure, r->t_end, r->t_start);
 }
 
 static double

@@ -370,6 +370,8 @@ test_js(void **state)
 	assert_int_equal(bt_harness_count(p), 3);
 	r = find(p, "sum squares 256");
 	assert_int_equal(r->harness, BT_HARNESS_TINYBENCH);
+	/* the cell's number with the header's unit */
+	assert_non_null(strstr(r->time.text, " ns"));
 	assert_false(isnan(r->err_pct.value));
 	assert_true(r->iterations.value > 0);
 	assert_string_equal(counter(r, "Throughput avg (ops/s)")->unit, "ops/s");
@@ -390,6 +392,10 @@ test_js(void **state)
 	assert_non_null(counter(r, "p75"));
 	assert_non_null(counter(r, "p99"));
 	assert_true(counter(r, "min")->value > 0);
+	/* the first benchmark began when the header was complete, before its line */
+	r = bt_harness_result(p, 0);
+	assert_true(r->t_start > 0 && r->t_start < r->t_begin);
+	assert_true(isnan(bt_harness_result(p, 1)->t_start));
 	bt_harness_parser_free(p);
 	bt_strbuf_release(&raw3);
 }
