@@ -199,7 +199,8 @@ put_benches(struct export_out *o)
 		else
 			snprintf(samples, sizeof(samples), "; its samples cannot be told apart");
 		put_line(o->f, "## benchmark %s: %s%s%s%s%s%s%s", b->name,
-		    b->time_text ? b->time_text : "no time", b->time_text ? "/op" : "",
+		    b->time_text ? b->time_text : "no time",
+		    b->time_text && !strstr(b->time_text, "/sec") ? "/op" : "",	/* not a rate */
 		    b->pm_text ? " " : "", b->pm_text ? b->pm_text : "",
 		    b->ratio == 1 ? ", fastest" : "", ratio, samples);
 		if (b->error)

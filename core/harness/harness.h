@@ -7,14 +7,17 @@
  * size, and keeps one result per result line in the order printed. Every
  * number comes with the text it was parsed from: the value is that text
  * read as a number, times the unit's factor for times (which are always
- * in nanoseconds); nothing is rounded or recomputed.
+ * in nanoseconds); nothing is rounded or recomputed, but a rate (ops/sec:
+ * benchmark.js, bench-node), whose time per operation is 1e9 / rate ns
+ * with the rate's text.
  *
  * Formats: Google Benchmark console (plain and tabular counters), JSON
  * (--benchmark_format=json, --benchmark_out) and CSV; go test -bench;
  * criterion's "time: [low estimate high]" blocks; libtest's "bench: N
  * ns/iter (+/- M)" (also criterion --output-format bencher); tinybench's
- * console.table (versions 2 to 6) and mitata's table. docs/benchmarks.md
- * describes each, with the frames table below.
+ * console.table (versions 2 to 6), mitata's table, benchmark.js's
+ * "x N ops/sec ±X% (N runs sampled)" and bench-node's text reporter.
+ * docs/benchmarks.md describes each, with the frames table below.
  */
 #ifndef BENCHTUI_HARNESS_H
 #define BENCHTUI_HARNESS_H
@@ -32,10 +35,15 @@ enum bt_harness {
 	BT_HARNESS_LIBTEST,	/* Rust libtest #[bench] */
 	BT_HARNESS_TINYBENCH,	/* JS tinybench */
 	BT_HARNESS_MITATA,	/* JS mitata */
+	BT_HARNESS_BENCHMARKJS,	/* JS benchmark.js (npm "benchmark") */
+	BT_HARNESS_BENCHNODE,	/* JS bench-node */
 	BT_HARNESS_COUNT
 };
 
-/* "gbench", "go", "criterion", "libtest", "tinybench", "mitata" ("unknown"). */
+/*
+ * "gbench", "go", "criterion", "libtest", "tinybench", "mitata",
+ * "benchmark.js", "bench-node" ("unknown").
+ */
 const char *bt_harness_name(enum bt_harness h);
 /* The harness of that name, or BT_HARNESS_UNKNOWN. */
 enum bt_harness bt_harness_from_name(const char *name);
