@@ -124,6 +124,8 @@ bg_captures() {
 			(cd "$JS" && pty node benchmarkjs.mjs 0.2) >"$OUT/benchmarkjs.pty" 2>&1
 			(cd "$JS" && pty node --allow-natives-syntax benchnode.mjs 0.05) \
 				>"$OUT/benchnode.pty" 2>&1
+			(cd "$JS" && pty node --allow-natives-syntax benchnode.mjs 0.02 . pretty) \
+				>"$OUT/benchnode-pretty.pty" 2>&1
 		fi
 	fi
 }
@@ -360,6 +362,24 @@ else
 	parsed "$OUT/benchnode.pty" console 4 9 8 >"$TMP/got"
 	compare "bench-node text reporter (pty, coloured)" "$TMP/exp" "$TMP/got"
 	chunks "$OUT/benchnode.pty"
+	# its pretty reporter: a tree of the names' '/'-separated parts
+	clean "$OUT/benchnode-pretty.pty" | awk '
+		/^Benchmark results \(/ { on = 1; next }
+		on && /^$/ { on = 0 }
+		on { d = 0; s = $0
+			while (substr(s, 1, 4) == "│ " || substr(s, 1, 2) == "  ") {
+				s = substr(s, substr(s, 1, 2) == "  " ? 3 : 5); d++ }
+			if (substr(s, 1, 7) != "├─ " && substr(s, 1, 7) != "└─ ") next
+			s = substr(s, 8)
+			if (s !~ / ops\/sec \(/) { g[d] = s; sub(/ +$/, "", g[d]); next }
+			i = match(s, /[0-9][0-9,.]* ops\/sec \(/); name = substr(s, 1, i - 1)
+			sub(/ +$/, "", name)
+			split(substr(s, i), a, " "); v = a[1]; gsub(/,/, "", v)
+			path = ""; for (k = 0; k < d; k++) path = path g[k] "/"
+			printf "%s%s\t%s ops/sec\t%.17g\n", path, name, a[1], 1e9 / v }' >"$TMP/exp"
+	parsed "$OUT/benchnode-pretty.pty" console 4 9 8 >"$TMP/got"
+	compare "bench-node pretty reporter (pty, coloured tree)" "$TMP/exp" "$TMP/got"
+	chunks "$OUT/benchnode-pretty.pty"
 fi
 
 [ $RUN = 1 ] && [ "$nfail" -eq 0 ] && touch "$OUT/done"

@@ -16,8 +16,9 @@
  * criterion's "time: [low estimate high]" blocks; libtest's "bench: N
  * ns/iter (+/- M)" (also criterion --output-format bencher); tinybench's
  * console.table (versions 2 to 6), mitata's table, benchmark.js's
- * "x N ops/sec ±X% (N runs sampled)" and bench-node's text reporter.
- * docs/benchmarks.md describes each, with the frames table below.
+ * "x N ops/sec ±X% (N runs sampled)" and bench-node's text and pretty
+ * reporters. docs/benchmarks.md describes each, with the frames table
+ * below.
  */
 #ifndef BENCHTUI_HARNESS_H
 #define BENCHTUI_HARNESS_H
