@@ -1,5 +1,6 @@
 #!/bin/sh
-# The npm packages of the JS benchmark fixtures (tinybench, mitata:
+# The npm packages of the JS benchmark fixtures (tinybench, mitata,
+# benchmark.js, bench-node and lodash:
 # tests/fixtures/js/package-lock.json) for DIR (default build/js):
 # DIR/node_modules links to the machine's cache (tests/cache.sh), where
 # `npm ci` installs them once per machine and lock file (node's and npm's

@@ -7,7 +7,9 @@
 # from awk over the same output, written apart from the C parser. Then
 # t-harness (cmocka) checks the parser's semantics on the same captures,
 # and, where perf can record, the entry-frame tables are checked on real
-# call chains of the fixtures.
+# call chains of the fixtures, and each JS harness (tinybench, mitata,
+# benchmark.js, bench-node) runs under benchtui --stdio, whose benchmark
+# table must be that harness's, with every printed result.
 #
 # Builds and captures live in build/harness; criterion's benchmark, minutes
 # to build the first time, comes from the machine's cache (tests/cache.sh:
@@ -117,6 +119,13 @@ bg_captures() {
 			(cd "$JS" && pty node tinybench.mjs tinybench 30) >"$OUT/tinybench.pty" 2>&1
 			(cd "$JS" && pty node tinybench.mjs tinybench2 30) >"$OUT/tinybench2.pty" 2>&1
 			(cd "$JS" && pty node mitata.mjs 'fib|dead') >"$OUT/mitata.pty" 2>&1
+			# 0.2 s a benchmark (benchmark.js's default is 5 s); bench-node
+			# needs V8's natives syntax (%NeverOptimizeFunction)
+			(cd "$JS" && pty node benchmarkjs.mjs 0.2) >"$OUT/benchmarkjs.pty" 2>&1
+			(cd "$JS" && pty node --allow-natives-syntax benchnode.mjs 0.05) \
+				>"$OUT/benchnode.pty" 2>&1
+			(cd "$JS" && pty node --allow-natives-syntax benchnode.mjs 0.02 . pretty) \
+				>"$OUT/benchnode-pretty.pty" 2>&1
 		fi
 	fi
 }
@@ -289,13 +298,13 @@ else
 	chunks "$OUT/libtest.pty"
 fi
 
-# --- tinybench and mitata ----------------------------------------------------
+# --- tinybench, mitata, benchmark.js, bench-node -----------------------------
 if ! command -v node >/dev/null; then
-	part_skip "tinybench, mitata: node is missing"
+	part_skip "JS harnesses: node is missing"
 elif [ $RUN = 1 ] && [ "$(cat "$OUT/js.deps" 2>/dev/null)" != 0 ]; then
-	part_skip "tinybench, mitata: their npm packages cannot be installed"
-elif [ $RUN = 0 ] && [ ! -f "$OUT/tinybench.pty" ]; then
-	part_skip "tinybench, mitata: no captures"
+	part_skip "JS harnesses: their npm packages cannot be installed"
+elif [ $RUN = 0 ] && [ ! -f "$OUT/benchnode.pty" ]; then
+	part_skip "JS harnesses: no captures"
 else
 	ran=$((ran + 1))
 	for f in tinybench tinybench2; do
@@ -304,12 +313,13 @@ else
 			function unq(s) { s = trim(s); if (s ~ /^'"'"'.*'"'"'$/) s = substr(s, 2, length(s) - 2); return s }
 			/Task [Nn]ame/ { for (i = 1; i <= NF; i++) { h = trim($i)
 				if (h ~ /^Task [Nn]ame$/) cn = i
-				if (h ~ /^(Latency avg|Average Time)/) ct = i
+				if (h ~ /^(Latency avg|Average Time)/) { ct = i
+					u = h; sub(/.*\(/, "", u); sub(/\).*/, "", u) }
 				if (h == "Samples") cs = i }
 				on = 1; next }
 			/└/ { on = 0 }
 			on && NF > 3 { t = unq($ct); sub(/ .*/, "", t)
-				printf "%s\t%s\t%.17g\t%s\n", unq($cn), t, t, trim($cs) }' >"$TMP/exp"
+				printf "%s\t%s %s\t%.17g\t%s\n", unq($cn), t, u, t, trim($cs) }' >"$TMP/exp"
 		parsed "$OUT/$f.pty" table 4 9 8 21 >"$TMP/got"
 		compare "$f console.table (pty)" "$TMP/exp" "$TMP/got"
 		chunks "$OUT/$f.pty"
@@ -323,6 +333,53 @@ else
 	parsed "$OUT/mitata.pty" table 4 9 8 >"$TMP/got"
 	compare "mitata (pty, coloured)" "$TMP/exp" "$TMP/got"
 	chunks "$OUT/mitata.pty"
+	# the first benchmark begins when the header's rule is complete (t_start):
+	# fed a byte at a time, a time is the byte's offset, here the rule's '\n'
+	rule=$(awk '{ off += length($0) + 1 } /^-+ -+\r?$/ { print off - 1; exit }' "$OUT/mitata.pty")
+	"$PARSE" -c 1 "$OUT/mitata.pty" | awk -F'\t' -v rule="$rule" '
+		NR == 1 { good = rule != "" && $28 == rule && $28 < $25 }
+		NR > 1 && $28 != "nan" { good = 0 }
+		END { exit !good }' &&
+		ok "mitata: its first result starts where its header's rule ends (byte $rule), no other has a start" ||
+		fail "mitata: t_start of the first result is not the end of the header's rule (byte $rule)"
+	# benchmark.js: NAME x 1,234 ops/sec ±1.50% (90 runs sampled), from the cycle event
+	clean "$OUT/benchmarkjs.pty" | awk '
+		/ x [0-9][0-9,.]* ops\/sec ±[0-9.]+% \([0-9]+ runs? sampled\)$/ {
+			i = match($0, / x [0-9][0-9,.]* ops\/sec ±/); name = substr($0, 1, i - 1)
+			split(substr($0, i + 3), a, " "); v = a[1]; gsub(/,/, "", v)
+			pm = a[3]; sub(/^±/, "", pm)
+			printf "%s\t%s ops/sec\t%.17g\t%s\n", name, a[1], 1e9 / v, pm }' >"$TMP/exp"
+	parsed "$OUT/benchmarkjs.pty" console 4 9 8 15 >"$TMP/got"
+	compare "benchmark.js cycle lines (pty)" "$TMP/exp" "$TMP/got"
+	chunks "$OUT/benchmarkjs.pty"
+	# bench-node: NAME<padding> x 1,234 ops/sec (11 runs sampled) min..max=(A...B)
+	clean "$OUT/benchnode.pty" | awk '
+		/ x [0-9][0-9,.]* ops\/sec \([0-9]+ runs? sampled\) .*min\.\.max=\(/ {
+			i = match($0, / x [0-9][0-9,.]* ops\/sec /); name = substr($0, 1, i - 1)
+			sub(/ +$/, "", name)
+			split(substr($0, i + 3), a, " "); v = a[1]; gsub(/,/, "", v)
+			printf "%s\t%s ops/sec\t%.17g\n", name, a[1], 1e9 / v }' >"$TMP/exp"
+	parsed "$OUT/benchnode.pty" console 4 9 8 >"$TMP/got"
+	compare "bench-node text reporter (pty, coloured)" "$TMP/exp" "$TMP/got"
+	chunks "$OUT/benchnode.pty"
+	# its pretty reporter: a tree of the names' '/'-separated parts
+	clean "$OUT/benchnode-pretty.pty" | awk '
+		/^Benchmark results \(/ { on = 1; next }
+		on && /^$/ { on = 0 }
+		on { d = 0; s = $0
+			while (substr(s, 1, 4) == "│ " || substr(s, 1, 2) == "  ") {
+				s = substr(s, substr(s, 1, 2) == "  " ? 3 : 5); d++ }
+			if (substr(s, 1, 7) != "├─ " && substr(s, 1, 7) != "└─ ") next
+			s = substr(s, 8)
+			if (s !~ / ops\/sec \(/) { g[d] = s; sub(/ +$/, "", g[d]); next }
+			i = match(s, /[0-9][0-9,.]* ops\/sec \(/); name = substr(s, 1, i - 1)
+			sub(/ +$/, "", name)
+			split(substr(s, i), a, " "); v = a[1]; gsub(/,/, "", v)
+			path = ""; for (k = 0; k < d; k++) path = path g[k] "/"
+			printf "%s%s\t%s ops/sec\t%.17g\n", path, name, a[1], 1e9 / v }' >"$TMP/exp"
+	parsed "$OUT/benchnode-pretty.pty" console 4 9 8 >"$TMP/got"
+	compare "bench-node pretty reporter (pty, coloured tree)" "$TMP/exp" "$TMP/got"
+	chunks "$OUT/benchnode-pretty.pty"
 fi
 
 [ $RUN = 1 ] && [ "$nfail" -eq 0 ] && touch "$OUT/done"
@@ -347,6 +404,45 @@ has() {
 		"$OUT/chains-$1.txt")
 	[ "$c" -ge 5 ] && ok "$1 frames: $4 ($c samples)" ||
 		fail "$1 frames: $4: $c samples (see $OUT/chains-$1.txt)"
+}
+# bt_js NAME HARNESS CMD...: benchtui --stdio on CMD in $JS; its table is
+# HARNESS's, a row per printed result line, with the printed name and time
+bt_js() {
+	n=$1 h=$2
+	shift 2
+	(cd "$JS" && "$BT" -q -o "$TMP/bt-$n.data" --stdio --top 0 "$@") >"$TMP/bt-$n.txt" 2>&1 ||
+		{ fail "benchtui --stdio $*: exit $? ($(tail -3 "$TMP/bt-$n.txt"))"; return; }
+	# what the harness printed (benchtui copies it first), then the report
+	sed '/^# benchtui /,$d' "$TMP/bt-$n.txt" >"$TMP/bt-$n.out"
+	"$PARSE" "$TMP/bt-$n.out" | awk -F'\t' '{ print $4 "\t" $9 }' >"$TMP/bt-$n.exp"
+	awk -F'\t' -v h="$h" -v n="$(wc -l <"$TMP/bt-$n.exp")" '
+		NR == FNR { name[NR] = $1; t[NR] = $2; next }
+		/^## benchmarks: / { split($0, w, " "); hd = (w[3] == n && w[4] == "(" h "),")
+			on = 1; next }
+		on && /^$/ { on = 0 }
+		on && !/^#/ { for (i in name) if (index($0, name[i]) == 1 &&
+			index(substr($0, length(name[i]) + 1), t[i]) > 0) { seen[i] = 1 } }
+		END { for (i in name) if (!seen[i]) exit 1; exit !(hd && n > 0) }' \
+		"$TMP/bt-$n.exp" "$TMP/bt-$n.txt" &&
+		ok "benchtui --stdio: $h's $(wc -l <"$TMP/bt-$n.exp") results in the benchmark table, names and times as printed" ||
+		{ fail "benchtui --stdio: no $h table with its printed results:"
+		  grep -A6 '^## benchmarks' "$TMP/bt-$n.txt" | head -8; }
+}
+# the JS harnesses under benchtui (it adds node's JIT flags)
+js_stdio() {
+	bt_js tinybench tinybench node tinybench.mjs tinybench 30
+	bt_js mitata mitata node mitata.mjs 'fib|dead'
+	bt_js benchmarkjs benchmark.js node benchmarkjs.mjs 0.2
+	bt_js benchnode bench-node node --allow-natives-syntax benchnode.mjs 0.05
+	# mitata's first window starts at its header, after node's start-up
+	"$BT" -i "$TMP/bt-mitata.data" --format json --top 1 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+b = [b for b in d["benchmarks"] if b["name"] == "fib(15)"][0]
+print("%.2f" % b["window_s"][0])
+sys.exit(0 if b["window_s"][0] > 0 else 1)' >"$TMP/mi-start" &&
+		ok "mitata: the first window starts at $(cat "$TMP/mi-start") s (its header), not at 0" ||
+		fail "mitata: the first window starts at 0 s: $(cat "$TMP/mi-start")"
 }
 if [ $RUN = 0 ]; then
 	:
@@ -423,6 +519,22 @@ else
 		rm -f "$JS"/isolate-*-v8.log
 		has tinybench benchmark '^JS:.* file://.*/tinybench\.mjs:[0-9]+:[0-9]+$' \
 			"task functions (tinybench.mjs:LINE:COL) below tinybench's loop"
+		# benchmark.js and bench-node run the function given to add() from a
+		# loop they compile (Function(): "JS:^ :LINE:COL", a runner frame)
+		for h in benchmark.js:benchmarkjs bench-node:benchnode; do
+			f=${h#*:} h=${h%%:*}
+			natives=
+			[ "$f" = benchnode ] && natives=--allow-natives-syntax
+			(cd "$JS" && perf record -q -F 499 -g -o "$TMP/$f.data" -- node --perf-basic-prof \
+				$natives $f.mjs 0.1 >/dev/null 2>&1)
+			chains "$h" "$TMP/$f.data"
+			pid=$(perf script -i "$TMP/$f.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
+			[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
+			has "$h" benchmark "^JS:.* file://.*/$f\\.mjs:[0-9]+:[0-9]+\$" \
+				"the functions given to add() ($f.mjs:LINE:COL) below $h's loop"
+		done
+		rm -f "$JS"/isolate-*-v8.log
+		js_stdio
 	fi
 	wait $rust
 	if [ -n "${CRIT:-}" ] && [ -x "$CRIT" ]; then

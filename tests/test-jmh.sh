@@ -161,7 +161,7 @@ for f in "$FJ"/*.txt; do
 	fi
 	# one byte a read: times are byte offsets
 	forks "$f" >"$TMP/fwant"
-	cut -f4,28 "$TMP/c1" >"$TMP/fgot.raw"
+	cut -f4,29 "$TMP/c1" >"$TMP/fgot.raw"
 	paste <(cut -f1 "$TMP/fwant") <(cut -f2 "$TMP/fgot.raw") >"$TMP/fgot"
 	if [ "$(grep -c . "$TMP/fwant")" != "$(grep -c . "$TMP/fgot.raw")" ]; then
 		fail "$b: $(grep -c . "$TMP/fgot.raw") results for $(grep -c . "$TMP/fwant") rows"
@@ -186,7 +186,7 @@ done
 	printf 'b.beta.Y.m       avgt       5.000          ns/op\n'
 } >"$TMP/dense.txt"
 forks "$TMP/dense.txt" >"$TMP/fwant"
-"$PARSE" -c 1 "$TMP/dense.txt" | cut -f4,28 >"$TMP/fgot"
+"$PARSE" -c 1 "$TMP/dense.txt" | cut -f4,29 >"$TMP/fgot"
 if [ "$(cut -f2 "$TMP/fwant" | sort -u | wc -l)" = 3 ] && diff -u "$TMP/fwant" "$TMP/fgot" >"$TMP/diff"; then
 	ok "abbreviated packages (b.alpha.X.s) and a method named like another's beginning: each row its own run"
 else

@@ -65,7 +65,8 @@ struct harness_ops {
 };
 
 extern const struct harness_ops harness_gbench, harness_go, harness_criterion,
-    harness_libtest, harness_tinybench, harness_mitata;
+    harness_libtest, harness_tinybench, harness_mitata, harness_benchmarkjs,
+    harness_benchnode;
 extern const struct harness_ops harness_jmh;
 
 struct bt_harness_parser {
@@ -108,6 +109,15 @@ bool hp_starts(const char *s, size_t len, const char *prefix);
 bool hp_eq(const struct tok *t, const char *s);
 const char *hp_find(const char *s, size_t len, const char *needle);
 void hp_trim(const char **s, size_t *len);
+/*
+ * "NAME x 1,234,567 ops/sec REST" (benchmark.js, bench-node): the name
+ * (padding dropped), the rate's number and what follows "ops/sec",
+ * trimmed. The first " ops/sec" after " x NUMBER" is taken, so a name may
+ * hold " x ".
+ */
+bool hp_ops_line(const struct hline *l, struct tok *name, struct tok *num, struct tok *rest);
+/* The rate as a time per operation: 1e9 / ops/sec ns, its text "N ops/sec". */
+void hp_set_rate(struct bt_harness_parser *p, struct bt_bench_result *r, const struct tok *num);
 #define HP_STRV_FREE(vec) do {						\
 	for (size_t i_ = 0; i_ < (vec).n; i_++)				\
 		free((vec).v[i_]);					\

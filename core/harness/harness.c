@@ -20,6 +20,8 @@ static const struct harness_ops *const harnesses[] = {
 	&harness_libtest,
 	&harness_tinybench,
 	&harness_mitata,
+	&harness_benchmarkjs,
+	&harness_benchnode,
 	&harness_jmh,
 };
 /* one harness an enum value: a parser's arrays hold every one of them */
@@ -152,6 +154,7 @@ hp_result_new(struct bt_harness_parser *p, enum bt_harness h, const char *format
 	r->t_begin = l->t_begin;
 	r->t_measure = NAN;
 	r->t_end = l->t_end;
+	r->t_start = NAN;
 	BT_VEC_PUSH(p->results, ri);
 	return r;
 }
@@ -243,6 +246,44 @@ hp_trim(const char **s, size_t *len)
 	}
 	while (*len > 0 && ((*s)[*len - 1] == ' ' || (*s)[*len - 1] == '\t'))
 		(*len)--;
+}
+
+#define OPS_SEC " ops/sec"
+
+bool
+hp_ops_line(const struct hline *l, struct tok *name, struct tok *num, struct tok *rest)
+{
+	const char *s = l->s, *end = l->s + l->len, *at = s, *x;
+	double v;
+
+	while ((at = hp_find(at, (size_t)(end - at), OPS_SEC)) != NULL) {
+		/* back over the number to " x " */
+		for (x = at; x > s && x[-1] != ' '; x--)
+			;
+		num->s = x;
+		num->len = (size_t)(at - x);
+		at += strlen(OPS_SEC);
+		if (x - s < 3 || memcmp(x - 3, " x ", 3) != 0 ||
+		    !hp_number(num->s, num->len, &v) || (at < end && *at != ' '))
+			continue;
+		name->s = s;
+		name->len = (size_t)(x - 3 - s);
+		hp_trim(&name->s, &name->len);
+		rest->s = at;
+		rest->len = (size_t)(end - at);
+		hp_trim(&rest->s, &rest->len);
+		return name->len > 0;
+	}
+	return false;
+}
+
+void
+hp_set_rate(struct bt_harness_parser *p, struct bt_bench_result *r, const struct tok *num)
+{
+	double hz;
+
+	hp_number(num->s, num->len, &hz);
+	hp_set_num(p, &r->time, hz > 0 ? 1e9 / hz : NAN, num->s, num->len + strlen(OPS_SEC));
 }
 
 size_t

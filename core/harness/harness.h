@@ -7,15 +7,19 @@
  * size, and keeps one result per result line in the order printed. Every
  * number comes with the text it was parsed from: the value is that text
  * read as a number, times the unit's factor for times (which are always
- * in nanoseconds); nothing is rounded or recomputed.
+ * in nanoseconds); nothing is rounded or recomputed, but a rate (ops/sec:
+ * benchmark.js, bench-node), whose time per operation is 1e9 / rate ns
+ * with the rate's text.
  *
  * Formats: Google Benchmark console (plain and tabular counters), JSON
  * (--benchmark_format=json, --benchmark_out) and CSV; go test -bench;
  * criterion's "time: [low estimate high]" blocks; libtest's "bench: N
  * ns/iter (+/- M)" (also criterion --output-format bencher); tinybench's
- * console.table (versions 2 to 6) and mitata's table; JMH's final table
- * (with its runs' forks and iterations). docs/benchmarks.md
- * describes each, with the frames table below.
+ * console.table (versions 2 to 6), mitata's table, benchmark.js's
+ * "x N ops/sec ±X% (N runs sampled)", bench-node's text and pretty
+ * reporters, and JMH's final table (with its runs' forks and
+ * iterations). docs/benchmarks.md describes each, with the frames table
+ * below.
  */
 #ifndef BENCHTUI_HARNESS_H
 #define BENCHTUI_HARNESS_H
@@ -34,10 +38,15 @@ enum bt_harness {
 	BT_HARNESS_TINYBENCH,	/* JS tinybench */
 	BT_HARNESS_MITATA,	/* JS mitata */
 	BT_HARNESS_JMH,		/* Java JMH */
+	BT_HARNESS_BENCHMARKJS,	/* JS benchmark.js (npm "benchmark") */
+	BT_HARNESS_BENCHNODE,	/* JS bench-node */
 	BT_HARNESS_COUNT
 };
 
-/* "gbench", "go", "criterion", "libtest", "tinybench", "mitata", "jmh" ("unknown"). */
+/*
+ * "gbench", "go", "criterion", "libtest", "tinybench", "mitata", "jmh",
+ * "benchmark.js", "bench-node" ("unknown").
+ */
 const char *bt_harness_name(enum bt_harness h);
 /* The harness of that name, or BT_HARNESS_UNKNOWN. */
 enum bt_harness bt_harness_from_name(const char *name);
@@ -148,6 +157,11 @@ struct bt_bench_fork {
  * @t_measure: when its measurement began (criterion "Collecting"), NAN
  *	when unknown
  * @t_end: when its result line was complete
+ * @t_start: when the benchmark began, where the harness prints something
+ *	just before it runs and nothing else tells: the first result of a
+ *	mitata table begins when mitata's header (clk:, cpu:, runtime:, the
+ *	column header and its rule) is complete, after node's start-up and
+ *	mitata's clock calibration; NAN otherwise
  * @forks: JMH: the run's forks in order (the times below), NULL when none
  * @nforks: number of @forks
  *
@@ -179,6 +193,7 @@ struct bt_bench_result {
 	const char *text;
 	size_t line;
 	double t_begin, t_measure, t_end;
+	double t_start;
 	const struct bt_bench_fork *forks;
 	size_t nforks;
 };

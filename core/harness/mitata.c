@@ -5,7 +5,10 @@
  *	      (10.31 µs … 10.89 µs)  10.88 µs  ▅▅▅
  *	      (  0.13  b …   0.19  b)   0.18  b  █▁▁   (heap, when measured)
  * each benchmark's lines printed when it finishes; "!" when mitata thinks
- * the body was optimized out. Coloured unless NO_COLOR is set.
+ * the body was optimized out. Coloured unless NO_COLOR is set. Before
+ * the first benchmark runs mitata prints its header (clk:, cpu:,
+ * runtime:, the column header and a rule), once node has started and
+ * mitata has calibrated its clock: the first result's t_start.
  */
 #include <math.h>
 #include <string.h>
@@ -13,10 +16,13 @@
 #include "harness-int.h"
 
 #define ELLIPSIS "\xe2\x80\xa6"	/* U+2026 … */
+#define BULLET "\xe2\x80\xa2 "	/* U+2022 •, before a group's name */
 #define MAX_TOKENS 64
 
 struct mitata_state {
 	bool header;		/* saw the table's header */
+	bool result;		/* and a result after it */
+	double t_ready;		/* when the header's last line was complete */
 };
 
 static void *
@@ -61,6 +67,19 @@ pair_counter(struct bt_harness_parser *p, struct bt_bench_result *r, const char 
 
 	hp_number(num->s, num->len, &v);
 	hp_counter(p, r, name, strlen(name), unit->s, unit->len, v, num->s, span(num, unit));
+}
+
+/* A result; the first of a table began when the header was complete. */
+static struct bt_bench_result *
+mitata_result(struct bt_harness_parser *p, struct mitata_state *ms, const struct hline *l,
+    size_t namelen)
+{
+	struct bt_bench_result *r = hp_result_new(p, BT_HARNESS_MITATA, "table", l->s, namelen, l);
+
+	if (!ms->result)
+		r->t_start = ms->t_ready;
+	ms->result = true;
+	return r;
 }
 
 /* The lines under a result: "(min … max) p99", heap or gc. */
@@ -111,9 +130,16 @@ mitata_line(struct bt_harness_parser *p, void *state, const struct hline *l)
 	if (hp_starts(l->s, l->len, "benchmark ") &&
 	    hp_find(l->s, l->len, "avg (min " ELLIPSIS " max)") != NULL) {
 		ms->header = true;
+		ms->result = false;
+		ms->t_ready = l->t_end;
 		return;
 	}
-	if (!ms->header || l->len == 0)
+	if (!ms->header)
+		return;
+	/* the header's rule, a group's name: the first benchmark runs after them */
+	if (!ms->result && (l->len == 0 || l->s[0] == '-' || hp_starts(l->s, l->len, BULLET)))
+		ms->t_ready = l->t_end;
+	if (l->len == 0)
 		return;
 	if (l->s[0] == ' ') {
 		mitata_detail(p, l);
@@ -136,7 +162,7 @@ mitata_line(struct bt_harness_parser *p, void *state, const struct hline *l)
 			namelen--;
 		if (namelen == 0)
 			return;
-		r = hp_result_new(p, BT_HARNESS_MITATA, "table", l->s, namelen, l);
+		r = mitata_result(p, ms, l, namelen);
 		r->flags |= BT_BENCH_ERROR;
 		r->error = hp_str(p, err + 8, (size_t)(l->s + l->len - err - 8));
 		return;
@@ -146,7 +172,7 @@ mitata_line(struct bt_harness_parser *p, void *state, const struct hline *l)
 		namelen--;
 	if (namelen == 0)
 		return;
-	r = hp_result_new(p, BT_HARNESS_MITATA, "table", l->s, namelen, l);
+	r = mitata_result(p, ms, l, namelen);
 	hp_set_num(p, &r->time, v * hp_time_unit(t[k + 1].s, t[k + 1].len - 5), t[k].s,
 	    span(&t[k], &t[k + 1]) - 5);
 	k += 2;

@@ -7,6 +7,7 @@
  *	v4-6: Task name | Latency avg (ns) | Latency med (ns) |
  *	      Throughput avg (ops/s) | ... | Samples
  * tinybench prints nothing while it runs: the table comes at the end.
+ * A time's text is its cell's number with its header's unit ("6196.7 ns").
  */
 #include <math.h>
 #include <string.h>
@@ -146,7 +147,10 @@ tinybench_row(struct bt_harness_parser *p, struct tinybench_state *tb, const str
 			hp_set_num(p, &r->err_pct, v, pm.s, pm.len);
 		} else if (f > 0 && isnan(r->time.value) && (header_is(h, "Latency av") ||
 		    header_is(h, "Average Time")) && hp_number(num.s, num.len, &v)) {
-			hp_set_num(p, &r->time, v * f, num.s, num.len);
+			/* the cell's number with the header's unit: "6196.7 ns" */
+			r->time.value = v * f;
+			r->time.text = bt_strpool_addf(&p->pool, "%.*s %.*s", (int)num.len,
+			    num.s, (int)ulen, unit);
 			if (pm.s != NULL && pm.len > 1 && pm.s[pm.len - 1] == '%' &&
 			    hp_number(pm.s, pm.len - 1, &v))
 				hp_set_num(p, &r->err_pct, v, pm.s, pm.len);

@@ -54,7 +54,8 @@ lint_keep_advice(struct bt_selection *sel)
 		return "Pass the inputs and the result through std::hint::black_box "
 		    "(criterion::black_box, test::black_box), e.g. "
 		    "b.iter(|| black_box(f(black_box(x))))";
-	if (strcmp(h, "tinybench") == 0 || strcmp(h, "mitata") == 0)
+	if (strcmp(h, "tinybench") == 0 || strcmp(h, "mitata") == 0 ||
+	    strcmp(h, "benchmark.js") == 0 || strcmp(h, "bench-node") == 0)
 		return "Return the result from the task or store it where the JIT "
 		    "cannot prove it unused (a global; mitata: do_not_optimize(x))";
 	return "Keep its result alive (benchmark::DoNotOptimize, an asm barrier, a "
@@ -67,7 +68,9 @@ lint_keep_advice(struct bt_selection *sel)
 static void
 numbers(struct bt_strbuf *sb, const struct bt_bench *b)
 {
-	bt_strbuf_addf(sb, "%s: %s/op", b->name, b->time_text ? b->time_text : "no time");
+	/* a rate (benchmark.js, bench-node: "1,234 ops/sec") is not per op */
+	bt_strbuf_addf(sb, "%s: %s%s", b->name, b->time_text ? b->time_text : "no time",
+	    b->time_text && strstr(b->time_text, "/sec") ? "" : "/op");
 	if (b->iterations_text)
 		bt_strbuf_addf(sb, ", %s iterations", b->iterations_text);
 }

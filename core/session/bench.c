@@ -134,9 +134,10 @@ set_shown(struct bt_benches *bs, struct bench *b)
 
 /*
  * Where the first benchmark began, for a harness that prints nothing of it
- * before it ends: the last thing written to standard error before its
- * result (Google Benchmark's context, written just before it runs), else
- * the first sample (start-up then counts for the first benchmark).
+ * before it ends: where the harness says (mitata's header, t_start), else
+ * the last thing written to standard error before its result (Google
+ * Benchmark's context, written just before it runs), else the first
+ * sample (start-up then counts for the first benchmark).
  */
 static double
 run_start(struct bt_session *s, struct bt_benches *bs, const struct bt_bench_result *r)
@@ -144,6 +145,8 @@ run_start(struct bt_session *s, struct bt_benches *bs, const struct bt_bench_res
 	double start = (double)s->p->first_time / 1e9, before = r->t_begin;
 	size_t i;
 
+	if (isfinite(r->t_start))	/* the harness says: mitata's header */
+		return BT_MAX(r->t_start, start);
 	if (!isfinite(before))
 		before = r->t_end;
 	for (i = 0; i < bs->err_times.n; i++)

@@ -202,11 +202,12 @@ bt_view_header(struct bt_selection *sel)
 		text_row(v, BT_STYLE_TITLE, "benchmark: %s%s%s%s (its samples only: "
 		    "those whose call chain passes through its code)", m->benchmark,
 		    m->bench_time ? ", " : "", m->bench_time ? m->bench_time : "",
-		    m->bench_time ? "/op" : "");
+		    m->bench_time && !strstr(m->bench_time, "/sec") ? "/op" : "");
 	else if (m->benchmark)
 		text_row(v, BT_STYLE_TITLE, "benchmark: %s%s%s%s (its samples only: "
 		    "%.3f-%.3f s)", m->benchmark, m->bench_time ? ", " : "",
-		    m->bench_time ? m->bench_time : "", m->bench_time ? "/op" : "",
+		    m->bench_time ? m->bench_time : "",
+		    m->bench_time && !strstr(m->bench_time, "/sec") ? "/op" : "",
 		    m->win_from, m->win_to);
 	if (m->hot_path != NULL)
 		text_row(v, BT_STYLE_NORMAL, "hot path: %s", m->hot_path);

@@ -10,8 +10,8 @@
  *	counters(name=value|unit|text;...) line error
  *	tab-separated; a missing number or text is "-", flags are letters
  *	(A aggregate, E error, D dead hint); numbers in %.17g;
- *	then t_begin t_measure t_end (%.6f; here the index of the chunk),
- *	then the forks (JMH), "-" when none, else one per fork, ';'
+ *	then t_begin t_measure t_end t_start (%.6f; here the index of the
+ *	chunk), then the forks (JMH), "-" when none, else one per fork, ';'
  *	between: t_announce,t_measure,t_end,warmup_iterations,iterations
  *	then W for a warm-up fork, H for one in the host JVM.
  *   harness-parse -f FILE	the same, FILE read by bt_harness_feed_file()
@@ -104,7 +104,8 @@ print_result(const struct bt_bench_result *r)
 	}
 	printf("\t%zu\t", r->line);
 	put_text(r->error);
-	printf("\t%.6f\t%.6f\t%.6f\t", r->t_begin, r->t_measure, r->t_end);
+	printf("\t%.6f\t%.6f\t%.6f\t%.6f\t", r->t_begin, r->t_measure, r->t_end,
+	    r->t_start);
 	if (r->nforks == 0)
 		putchar('-');
 	for (size_t i = 0; i < r->nforks; i++) {

@@ -114,7 +114,9 @@ check_time(const struct bt_bench_result *r, const struct bt_bench_num *n)
 		assert_true(isnan(n->value));
 		return;
 	}
-	v = lead(n->text, &u) * unit_factor(u);
+	v = lead(n->text, &u);
+	/* a rate (benchmark.js, bench-node): 1e9 / ops/sec ns */
+	v = strcmp(u, "ops/sec") == 0 ? 1e9 / v : v * unit_factor(u);
 	if (v != n->value)
 		fail_msg("'%s': time '%s' read as %.17g", r->name, n->text, n->value);
 }
@@ -150,7 +152,11 @@ check_numbers(struct bt_harness_parser *p)
 				fail_msg("'%s': counter %s '%s' read as %.17g", r->name,
 				    c->name, c->text, c->value);
 		}
-		assert_non_null(strstr(r->text, r->name) ? r->text : NULL);
+		/* bench-node's pretty tree prints a path's last part on the line */
+		if (r->harness == BT_HARNESS_BENCHNODE && strrchr(r->name, '/') != NULL)
+			assert_non_null(strstr(r->text, strrchr(r->name, '/') + 1));
+		else
+			assert_non_null(strstr(r->text, r->name) ? r->text : NULL);
 		assert_true(isnan(r->t_end) || r->t_begin <= r->t_end);
 	}
 }
@@ -370,6 +376,8 @@ test_js(void **state)
 	assert_int_equal(bt_harness_count(p), 3);
 	r = find(p, "sum squares 256");
 	assert_int_equal(r->harness, BT_HARNESS_TINYBENCH);
+	/* the cell's number with the header's unit */
+	assert_non_null(strstr(r->time.text, " ns"));
 	assert_false(isnan(r->err_pct.value));
 	assert_true(r->iterations.value > 0);
 	assert_string_equal(counter(r, "Throughput avg (ops/s)")->unit, "ops/s");
@@ -390,8 +398,96 @@ test_js(void **state)
 	assert_non_null(counter(r, "p75"));
 	assert_non_null(counter(r, "p99"));
 	assert_true(counter(r, "min")->value > 0);
+	/* the first benchmark began when the header was complete, before its line */
+	r = bt_harness_result(p, 0);
+	assert_true(r->t_start > 0 && r->t_start < r->t_begin);
+	assert_true(isnan(bt_harness_result(p, 1)->t_start));
 	bt_harness_parser_free(p);
 	bt_strbuf_release(&raw3);
+}
+
+/* benchmark.js and bench-node: "NAME x N ops/sec", from the fixtures' runs. */
+static void
+test_rates(void **state)
+{
+	struct bt_strbuf raw = BT_STRBUF_INIT, raw2 = BT_STRBUF_INIT, raw3 = BT_STRBUF_INIT;
+	struct bt_harness_parser *p;
+	const struct bt_bench_result *r;
+
+	CAPTURE(p, "benchmarkjs.pty", BT_HARNESS_UNKNOWN, &raw);
+	check_numbers(p);
+	assert_int_equal(bt_harness_count(p), 4);
+	r = find(p, "lodash camelCase");
+	assert_int_equal(r->harness, BT_HARNESS_BENCHMARKJS);
+	assert_non_null(strstr(r->time.text, " ops/sec"));
+	assert_true(r->time.value > 0 && r->err_pct.value > 0);
+	assert_true(counter(r, "runs sampled")->value >= 1);
+	assert_true(isnan(r->iterations.value));
+	assert_true(isnan(r->t_start));
+	bt_harness_parser_free(p);
+	bt_strbuf_release(&raw);
+	CAPTURE(p, "benchnode.pty", BT_HARNESS_UNKNOWN, &raw2);
+	check_numbers(p);
+	assert_int_equal(bt_harness_count(p), 4);
+	r = find(p, "fib(15)");
+	assert_int_equal(r->harness, BT_HARNESS_BENCHNODE);
+	assert_true(r->time.value > 0);
+	assert_true(isnan(r->err_pct.value));
+	assert_true(counter(r, "runs sampled")->value >= 1);
+	assert_true(counter(r, "min")->value > 0);
+	assert_non_null(strstr("ns us ms s", counter(r, "max")->unit));
+	bt_harness_parser_free(p);
+	bt_strbuf_release(&raw2);
+	/* the pretty reporter: results named by their path in the tree */
+	CAPTURE(p, "benchnode-pretty.pty", BT_HARNESS_BENCHNODE, &raw3);
+	check_numbers(p);
+	assert_int_equal(bt_harness_count(p), 4);
+	r = find(p, "work/fib(15)");
+	assert_true(r->time.value > 0);
+	assert_true(counter(r, "runs sampled")->value >= 1);
+	assert_non_null(find(p, "lodash/camelCase"));
+	bt_harness_parser_free(p);
+	bt_strbuf_release(&raw3);
+}
+
+/* The shapes a fixture does not print: rates below 100, one run, errors. */
+static void
+test_rate_shapes(void **state)
+{
+	static const char out[] =
+	    "slow x 3 x 12.34 ops/sec \xc2\xb1" "1.50% (1 run sampled)\n"
+	    "Fastest is slow x 3\n"
+	    "broken: TypeError: x is not a function\n"
+	    "json parse                                    x 1,234,567 ops/sec (11 runs sampled) "
+	    "v8-never-optimize=true min..max=(4.18us...1.20ms)\n"
+	    "json total                                    x undefined total time (1 runs sampled) "
+	    "min..max=(4.88us...4.88us)\n"
+	    "not x 5 ops/sec at all\n";
+	struct bt_harness_parser *p = bt_harness_parser_new(BT_HARNESS_UNKNOWN);
+	const struct bt_bench_result *r;
+
+	bt_harness_feed(p, out, sizeof(out) - 1, 0);
+	bt_harness_finish(p, 1);
+	check_numbers(p);
+	assert_int_equal(bt_harness_count(p), 3);
+	r = bt_harness_result(p, 0);
+	assert_string_equal(r->name, "slow x 3");
+	assert_int_equal(r->harness, BT_HARNESS_BENCHMARKJS);
+	assert_string_equal(r->time.text, "12.34 ops/sec");
+	assert_string_equal(r->err_pct.text, "1.50%");
+	assert_string_equal(counter(r, "runs sampled")->text, "1");
+	r = bt_harness_result(p, 1);
+	assert_string_equal(r->name, "json parse");
+	assert_int_equal(r->harness, BT_HARNESS_BENCHNODE);
+	assert_string_equal(r->time.text, "1,234,567 ops/sec");
+	assert_string_equal(counter(r, "v8-never-optimize")->text, "true");
+	assert_string_equal(counter(r, "max")->text, "1.20ms");
+	assert_string_equal(counter(r, "max")->unit, "ms");
+	r = bt_harness_result(p, 2);
+	assert_string_equal(r->name, "json total");
+	assert_null(r->time.text);
+	assert_string_equal(counter(r, "total time")->text, "undefined");
+	bt_harness_parser_free(p);
 }
 
 static void
@@ -482,6 +578,8 @@ test_registry(void **state)
 	assert_int_equal(bt_harness_traits(BT_HARNESS_LIBTEST), 0);
 	assert_int_equal(bt_harness_traits(BT_HARNESS_TINYBENCH), BT_HARNESS_T_AT_END);
 	assert_int_equal(bt_harness_traits(BT_HARNESS_MITATA), 0);
+	assert_int_equal(bt_harness_traits(BT_HARNESS_BENCHMARKJS), 0);
+	assert_int_equal(bt_harness_traits(BT_HARNESS_BENCHNODE), BT_HARNESS_T_AT_END);
 }
 
 /* One line of each harness, in one output. */
@@ -496,7 +594,10 @@ static const char mixed[] =
 	"\xe2\x94\x82 0       \xe2\x94\x82 'tb_e'    \xe2\x94\x82 '10.5 \xc2\xb1 0.50%'  \xe2\x94\x82 '100'   \xe2\x94\x82\n"
 	"\xe2\x94\x94\xe2\x94\x80\n"
 	"benchmark                   avg (min \xe2\x80\xa6 max) p75 / p99\n"
-	"mi_f                          10.65 \xc2\xb5s/iter  10.83 \xc2\xb5s  \xe2\x96\x82\xe2\x96\x83\n";
+	"mi_f                          10.65 \xc2\xb5s/iter  10.83 \xc2\xb5s  \xe2\x96\x82\xe2\x96\x83\n"
+	"bj_g x 1,234 ops/sec \xc2\xb1" "0.50% (90 runs sampled)\n"
+	"bn_h                                          x 1,234 ops/sec (9 runs sampled) "
+	"min..max=(1.00us...2.00us)\n";
 
 /* "harness:name ..." of the results of mixed, read by a parser for only. */
 static char *
@@ -534,13 +635,15 @@ static void
 test_only(void **state)
 {
 	ASSERT_MIXED(BT_HARNESS_UNKNOWN, "gbench:BM_a go:BenchmarkB-2 criterion:crit_c "
-	    "libtest:lt_d tinybench:tb_e mitata:mi_f");
+	    "libtest:lt_d tinybench:tb_e mitata:mi_f benchmark.js:bj_g bench-node:bn_h");
 	ASSERT_MIXED(BT_HARNESS_GBENCH, "gbench:BM_a");
 	ASSERT_MIXED(BT_HARNESS_GO, "go:BenchmarkB-2");
 	ASSERT_MIXED(BT_HARNESS_CRITERION, "criterion:crit_c libtest:lt_d");
 	ASSERT_MIXED(BT_HARNESS_LIBTEST, "libtest:lt_d");
 	ASSERT_MIXED(BT_HARNESS_TINYBENCH, "tinybench:tb_e");
 	ASSERT_MIXED(BT_HARNESS_MITATA, "mitata:mi_f");
+	ASSERT_MIXED(BT_HARNESS_BENCHMARKJS, "benchmark.js:bj_g");
+	ASSERT_MIXED(BT_HARNESS_BENCHNODE, "bench-node:bn_h");
 	ASSERT_MIXED(BT_HARNESS_COUNT, "");
 }
 
@@ -706,6 +809,8 @@ main(void)
 		cmocka_unit_test(test_criterion),
 		cmocka_unit_test(test_libtest),
 		cmocka_unit_test(test_js),
+		cmocka_unit_test(test_rates),
+		cmocka_unit_test(test_rate_shapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
