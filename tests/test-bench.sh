@@ -540,6 +540,22 @@ else
 		fi
 	done
 fi
+# --- bench-node: its lines come at the end too (the same split)
+if [ -n "${JS:-}" ] && [ -d "$JS/node_modules/bench-node" ]; then
+	(cd "$JS" && "$BT" -q -o "$TMP/bn.data" --export "$TMP/bn.json" --format json --top 0 \
+		node --allow-natives-syntax benchnode.mjs 0.3) >"$TMP/run.out" 2>&1
+	check how "$TMP/bn.json" chain 'fib(15)' 'sum squares 256' 'lodash camelCase' 'popcnt dead' \
+		>"$TMP/msg" && check hottest "$TMP/bn.json" 'fib(15)' "work.mjs:2:20" &&
+		ok "bench-node: each benchmark through its own function ($(cat "$TMP/msg"))" ||
+		fail "bench-node: $(cat "$TMP/msg")"
+	(cd "$JS" && "$BT" -q -o "$TMP/alone.data" --export "$TMP/alone.json" --format json \
+		--top 0 node --allow-natives-syntax benchnode.mjs 0.3 '^fib') >"$TMP/run.out" 2>&1
+	if check split "$TMP/bn.json" "$TMP/alone.json" 'fib(15)' >"$TMP/msg"; then
+		ok "bench-node split agrees with its run alone: $(cat "$TMP/msg")"
+	else
+		fail "bench-node split disagrees with the run alone: $(cat "$TMP/msg")"
+	fi
+fi
 # --- criterion (the binary from the machine's cache: tests/lib.sh, crit_fixture)
 if ! have_criterion; then
 	skipped "criterion: Debian's cargo, rustc or librust-criterion-dev is missing"

@@ -30,14 +30,17 @@
 const char *
 bench_entry_key(const char *name)
 {
-	if (name != NULL && strncmp(name, "JS:", 3) == 0 && name[3] != '\0' &&
-	    strchr("*~^+-", name[3]) != NULL)
-		return name + 4;
+	if (name != NULL && strncmp(name, "JS:", 3) == 0) {
+		name += 3;
+		if (*name != '\0' && strchr("*~^+-", *name) != NULL)
+			name++;
+	}
 	return name;
 }
 
 struct entry {
 	const char *name;
+	uint64_t samples;
 	uint64_t *bins;		/* its samples per slice of the run */
 	size_t p50, p75, p90;	/* the slices of those percentiles */
 	size_t task;		/* after merge(): the task it is part of */
@@ -61,6 +64,7 @@ percentiles(struct entry *e)
 
 	for (i = 0; i < ORDER_BINS; i++)
 		all += e->bins[i];
+	e->samples = all;
 	e->p50 = e->p75 = e->p90 = 0;
 	for (i = 0; i < ORDER_BINS; i++) {
 		run += e->bins[i];
@@ -91,6 +95,64 @@ merge(struct entry *en, size_t n)
 		}
 		cur = i;
 		en[i].task = tasks++;
+	}
+	return tasks;
+}
+
+/* The distance in slices from slice x to [lo, hi]. */
+static size_t
+dist(size_t x, size_t lo, size_t hi)
+{
+	return x < lo ? lo - x : x > hi ? x - hi : 0;
+}
+
+/*
+ * While there are more tasks than results, the smallest, when it holds
+ * under a tenth of the samples (a callee seen on its own a few times, a
+ * library function called straight from the loop), joins the task whose
+ * samples' middle half is nearest to its own middle. Returns the tasks.
+ */
+static size_t
+fold_small(struct entry *en, size_t n, size_t tasks, size_t want)
+{
+	uint64_t all = 0;
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		all += en[i].samples;
+	while (tasks > want) {
+		uint64_t *size = bt_xcalloc(tasks, sizeof(*size));
+		size_t small = 0, into = SIZE_MAX, best = SIZE_MAX, t;
+
+		for (i = 0; i < n; i++)
+			size[en[i].task] += en[i].samples;
+		for (t = 1; t < tasks; t++)
+			if (size[t] < size[small])
+				small = t;
+		if (10 * size[small] >= all) {
+			free(size);
+			break;
+		}
+		for (i = 0; i < n; i++) {	/* its middle: its first entry's */
+			size_t j, d;
+			if (en[i].task == small)
+				continue;
+			for (j = 0; j < n && en[j].task != small; j++)
+				;
+			d = dist(en[j].p75, en[i].p50, en[i].p90);
+			if (d < best) {
+				best = d;
+				into = en[i].task;
+			}
+		}
+		for (i = 0; i < n; i++) {	/* renumbered in order */
+			if (en[i].task == small)
+				en[i].task = into;
+			if (en[i].task > small)
+				en[i].task--;
+		}
+		tasks--;
+		free(size);
 	}
 	return tasks;
 }
@@ -166,7 +228,7 @@ bench_entries(struct bt_session *s, struct bt_benches *bs, int attr)
 		for (k = 0; k < en.n && strcmp(en.v[k].name, name) != 0; k++)
 			;
 		if (k == en.n) {
-			struct entry x = { name, bt_xcalloc(ORDER_BINS, sizeof(uint64_t)), 0, 0, 0, 0 };
+			struct entry x = { name, 0, bt_xcalloc(ORDER_BINS, sizeof(uint64_t)), 0, 0, 0, 0 };
 			BT_VEC_PUSH(en, x);
 		}
 		if (ch[i].group < ORDER_BINS)
@@ -176,7 +238,7 @@ bench_entries(struct bt_session *s, struct bt_benches *bs, int attr)
 	for (k = 0; k < en.n; k++)
 		percentiles(&en.v[k]);
 	qsort(en.v, en.n, sizeof(*en.v), by_p90);
-	k = merge(en.v, en.n);
+	k = fold_small(en.v, en.n, merge(en.v, en.n), bs->v.n);
 	if (bs->v.n == 1 && en.n > 0) {	/* one task: every entry is its */
 		for (i = 0; i < en.n; i++)
 			en.v[i].task = 0;
