@@ -530,6 +530,12 @@ else
 		check hottest "$TMP/tb.json" 'fib(15)' "work.mjs:2:20" &&
 		ok "tinybench: each task through its own function ($(cat "$TMP/msg"))" ||
 		fail "tinybench: $(cat "$TMP/msg")"
+	# tinybench 2.x (installed as tinybench2): its own loop, the same split
+	(cd "$JS" && "$BT" -q -o "$TMP/tb2.data" --export "$TMP/tb2.json" --format json --top 0 \
+		node tinybench.mjs tinybench2 300) >"$TMP/run.out" 2>&1
+	check how "$TMP/tb2.json" chain 'fib(15)' 'sum squares 256' 'popcnt dead' >"$TMP/msg" &&
+		ok "tinybench 2.x: each task through its own function ($(cat "$TMP/msg"))" ||
+		fail "tinybench 2.x: $(cat "$TMP/msg")"
 	for name in 'fib(15)' 'sum squares 256'; do
 		(cd "$JS" && "$BT" -q -o "$TMP/alone.data" --export "$TMP/alone.json" --format json \
 			--top 0 node tinybench-one.mjs "$name" 300) >"$TMP/run.out" 2>&1

@@ -196,7 +196,7 @@ tinybench_line(struct bt_harness_parser *p, void *state, const struct hline *l)
  * in its dist file (minified names: #m, s, #_).
  */
 static const char *const tb_runner[] = {
-	"JS:* */node_modules/tinybench/*", NULL,
+	"JS:* */node_modules/tinybench*/*", NULL,
 };
 
 static const struct bt_harness_frames tinybench_frames = {
