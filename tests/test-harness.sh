@@ -417,7 +417,8 @@ bt_js() {
 	"$PARSE" "$TMP/bt-$n.out" | awk -F'\t' '{ print $4 "\t" $9 }' >"$TMP/bt-$n.exp"
 	awk -F'\t' -v h="$h" -v n="$(wc -l <"$TMP/bt-$n.exp")" '
 		NR == FNR { name[NR] = $1; t[NR] = $2; next }
-		/^## benchmarks: / { split($0, w, " "); hd = (w[3] == n && w[4] == "(" h "),")
+		/^## benchmarks: / { split($0, w, " ")	# "N (HARNESS), ..." or "N (HARNESS, split: ...)"
+			hd = (w[3] == n && (w[4] == "(" h ")," || w[4] == "(" h ","))
 			on = 1; next }
 		on && /^$/ { on = 0 }
 		on && !/^#/ { for (i in name) if (index($0, name[i]) == 1 &&
