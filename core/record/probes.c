@@ -170,19 +170,29 @@ addr_to_off(Elf *e, uint64_t addr)
 	return 0;
 }
 
-/* The address of the symbol called name in e's symbol tables, 0 if none. */
-static uint64_t
-sym_addr(Elf *e, const char *name)
+/*
+ * Each defined function symbol of e, to fn until it returns true: the
+ * full symbol table when there is one, else the dynamic one.
+ */
+static void
+each_func(Elf *e, bool (*fn)(Elf *e, const char *name, const GElf_Sym *s, void *arg),
+	  void *arg)
 {
 	Elf_Scn *scn = NULL;
+	bool symtab = false;
 
+	while ((scn = elf_nextscn(e, scn)) != NULL) {
+		GElf_Shdr sh;
+		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_SYMTAB)
+			symtab = true;
+	}
 	while ((scn = elf_nextscn(e, scn)) != NULL) {
 		GElf_Shdr sh;
 		Elf_Data *d;
 		size_t i, n;
 
 		if (gelf_getshdr(scn, &sh) == NULL ||
-		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
+		    sh.sh_type != (symtab ? SHT_SYMTAB : SHT_DYNSYM) ||
 		    sh.sh_entsize == 0 || (d = elf_getdata(scn, NULL)) == NULL)
 			continue;
 		n = sh.sh_size / sh.sh_entsize;
@@ -190,13 +200,40 @@ sym_addr(Elf *e, const char *name)
 			GElf_Sym s;
 			const char *sn;
 			if (gelf_getsym(d, (int)i, &s) == NULL || s.st_value == 0 ||
+			    GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
 			    (sn = elf_strptr(e, sh.sh_link, s.st_name)) == NULL)
 				continue;
-			if (strcmp(sn, name) == 0)
-				return s.st_value;
+			if (fn(e, sn, &s, arg))
+				return;
 		}
 	}
-	return 0;
+}
+
+struct lookup {
+	const char *name;
+	uint64_t addr;
+};
+
+static bool
+lookup_one(Elf *e, const char *name, const GElf_Sym *s, void *arg)
+{
+	struct lookup *l = arg;
+
+	(void)e;
+	if (strcmp(name, l->name) != 0)
+		return false;
+	l->addr = s->st_value;
+	return true;
+}
+
+/* The address of the function called name in e's symbols, 0 if none. */
+static uint64_t
+sym_addr(Elf *e, const char *name)
+{
+	struct lookup l = { name, 0 };
+
+	each_func(e, lookup_one, &l);
+	return l.addr;
 }
 
 /*
@@ -288,69 +325,58 @@ add_probe(struct bt_rec_probes *pr, const char *path, uint64_t off, int role,
 	p->ret = ret;
 }
 
+struct scan {
+	struct bt_rec_probes *pr;
+	const char *path;
+	int fd;
+};
+
+/* A function symbol that is a probe point: its probes. */
+static bool
+scan_sym(Elf *e, const char *name, const GElf_Sym *s, void *arg)
+{
+	struct scan *sc = arg;
+	size_t k;
+
+	for (k = 0; k < BT_ARRAY_SIZE(points); k++) {
+		const struct point *pt = &points[k];
+		uint64_t at = s->st_value;
+
+		if (!point_matches(pt, name))
+			continue;
+		if (pt->at == P_AFTER_CLOCK &&
+		    (at = after_call(e, sc->fd, s->st_value, s->st_size, go_clocks)) == 0) {
+			sc->pr->note_entry = true;
+			at = s->st_value;
+		}
+		if (pt->at == P_AFTER_CPUTIME &&
+		    (at = after_call(e, sc->fd, s->st_value, s->st_size, gb_cputime)) == 0) {
+			sc->pr->note_entry = true;
+			at = s->st_value;
+		}
+		if (pt->at == P_AFTER_MEMSTATS &&
+		    (at = after_call(e, sc->fd, s->st_value, s->st_size, go_memstats)) == 0)
+			continue;	/* the timer starts at the entry's hit */
+		add_probe(sc->pr, sc->path, addr_to_off(e, at), pt->role, pt->at == P_RETURN);
+	}
+	return false;
+}
+
 /* The probe points of one ELF file. */
 static void
 scan_file(struct bt_rec_probes *pr, const char *path)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	struct scan sc = { pr, path, open(path, O_RDONLY | O_CLOEXEC) };
 	Elf *e;
-	Elf_Scn *scn = NULL;
 
-	if (fd < 0)
+	if (sc.fd < 0)
 		return;
-	e = elf_begin(fd, ELF_C_READ, NULL);
-	/* the dynamic table only when there is no full one */
-	pr->had_symtab = false;
-	while (e != NULL && (scn = elf_nextscn(e, scn)) != NULL) {
-		GElf_Shdr sh;
-		if (gelf_getshdr(scn, &sh) != NULL && sh.sh_type == SHT_SYMTAB)
-			pr->had_symtab = true;
-	}
-	while (e != NULL && (scn = elf_nextscn(e, scn)) != NULL) {
-		GElf_Shdr sh;
-		Elf_Data *d;
-		size_t i, n, k;
-
-		if (gelf_getshdr(scn, &sh) == NULL ||
-		    (sh.sh_type != SHT_SYMTAB && sh.sh_type != SHT_DYNSYM) ||
-		    sh.sh_entsize == 0 || (d = elf_getdata(scn, NULL)) == NULL)
-			continue;
-		if (sh.sh_type == SHT_DYNSYM && pr->had_symtab)
-			continue;
-		n = sh.sh_size / sh.sh_entsize;
-		for (i = 0; i < n; i++) {
-			GElf_Sym s;
-			const char *sn;
-			if (gelf_getsym(d, (int)i, &s) == NULL || s.st_value == 0 ||
-			    GELF_ST_TYPE(s.st_info) != STT_FUNC || s.st_shndx == SHN_UNDEF ||
-			    (sn = elf_strptr(e, sh.sh_link, s.st_name)) == NULL)
-				continue;
-			for (k = 0; k < BT_ARRAY_SIZE(points); k++) {
-				const struct point *pt = &points[k];
-				uint64_t at = s.st_value;
-				if (!point_matches(pt, sn))
-					continue;
-				if (pt->at == P_AFTER_CLOCK &&
-				    (at = after_call(e, fd, s.st_value, s.st_size, go_clocks)) == 0) {
-					pr->note_entry = true;
-					at = s.st_value;
-				}
-				if (pt->at == P_AFTER_CPUTIME &&
-				    (at = after_call(e, fd, s.st_value, s.st_size, gb_cputime)) == 0) {
-					pr->note_entry = true;
-					at = s.st_value;
-				}
-				if (pt->at == P_AFTER_MEMSTATS &&
-				    (at = after_call(e, fd, s.st_value, s.st_size, go_memstats)) == 0)
-					continue;	/* the timer starts at the entry's hit */
-				add_probe(pr, path, addr_to_off(e, at), pt->role,
-				    pt->at == P_RETURN);
-			}
-		}
-	}
-	if (e != NULL)
+	e = elf_begin(sc.fd, ELF_C_READ, NULL);
+	if (e != NULL) {
+		each_func(e, scan_sym, &sc);
 		elf_end(e);
-	close(fd);
+	}
+	close(sc.fd);
 }
 
 /* The path execvp would run, into buf; false when none. */

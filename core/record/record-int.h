@@ -113,7 +113,7 @@ struct bt_rec_probes {
 	int *fds;
 	uint64_t *ids;
 	struct bt_ring *rings;
-	bool active, had_symtab, note_entry;
+	bool active, note_entry;
 	int err;
 	char note[160];
 	BT_VEC(struct bt_probe_hit) hits;
