@@ -376,6 +376,14 @@ else
 		screen | grep -q "BM_tmpl<double>" && ! screen | grep -q "BM_sum " &&
 		ok "browser: Enter opens the benchmark's own functions" ||
 		fail "browser: Enter on BM_tmpl<double>"
+	screen | sed -n 1p | grep -q "^ *\(benchtui  \)\?BM_tmpl<double>: [0-9]* samples\(, 0 lost\)\?, [0-9.]* s of [0-9.]* s |" &&
+		ok "browser: the header names the benchmark, its samples and its own duration" ||
+		fail "browser: header in BM_tmpl<double>: $(screen | sed -n 1p)"
+	$T resize-window -t bt -x 80 -y 24
+	sleep 0.3
+	screen | sed -n 1p | grep -q "^ *BM_tmpl<double>: [0-9]* samples, [0-9.]* s of [0-9.]* s" &&
+		ok "browser: at 80x24 too" || fail "browser: 80x24 header: $(screen | sed -n 1p)"
+	$T resize-window -t bt -x 160 -y 30
 	$T send-keys -t bt B
 	wait_for "benchmarks: 6 (gbench, split: probe)" && ok "browser: B returns to the table" ||
 		fail "browser: B"
@@ -383,6 +391,9 @@ else
 	$T send-keys -t bt g m Down Enter
 	wait_for "× the time" && ok "browser: m, then Enter on another: side by side" ||
 		fail "browser: compare"
+	screen | sed -n 1p | grep -q "BM_[a-z_/0-9]* ([0-9]* samples, [0-9.]* s) vs [A-Za-z_/0-9]* ([0-9]* samples" &&
+		ok "browser: side by side, the header names both, each with its samples" ||
+		fail "browser: header side by side: $(screen | sed -n 1p)"
 	$T send-keys -t bt q q
 	for _ in $(seq 100); do [ -s "$TMP/status" ] && break; sleep 0.05; done
 	[ "$(cat "$TMP/status" 2>/dev/null)" = 0 ] && ok "browser: q q quits with status 0" ||

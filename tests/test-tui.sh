@@ -290,6 +290,9 @@ $T send-keys -t bt Enter
 wait_for "window [0-9.]*-[0-9.]* s: [0-9]* samples" && screen | sed -n 2p | grep -q "^work_a  split" &&
 	wait_cursor "add    \$0x1,%rdx" && ok "T, marks, Enter: back on work_a, on the same instruction" ||
 	fail "window: $(screen | sed -n 2p) / $(cursor_row)"
+screen | sed -n 1p | grep -q "^ *\(benchtui  \)\?window [0-9.]*-[0-9.]* s: [0-9]* samples\(, 0 lost\)\?, [0-9.]* s of [0-9.]* s |" &&
+	ok "the header names the window, its samples and its own duration" ||
+	fail "header in a window: $(screen | sed -n 1p)"
 $T send-keys -t bt T c
 wait_for "the whole run:" && wait_cursor "add    \$0x1,%rdx" && ok "T c: the whole run, still on the instruction" ||
 	fail "whole run: $(cursor_row)"
@@ -490,7 +493,7 @@ else
 	$T send-keys -t bt Enter
 	wait_for "hot functions"
 	k=$(body | grep -c " worker_child$\| worker_parent$")
-	screen | sed -n 1p | grep -q " $n samples (pid $pid)" && [ "$k" = 1 ] &&
+	screen | sed -n 1p | grep -q "pid $pid: $n samples\(, 0 lost\)\?, [0-9.]* s of [0-9.]* s" && [ "$k" = 1 ] &&
 		ok "Enter on process $pid: its $n samples only (header: pid $pid), one worker function" ||
 		fail "Enter on process $pid ($n samples): $(screen | sed -n 1p), $k worker functions"
 	$T send-keys -t bt q

@@ -119,24 +119,35 @@ tui_elide(const char *s, int width, char *buf, size_t len)
  * The header bar: the run's summary; the findings part in the warning
  * colour, kept whatever the width: on a narrow screen the rest gives way
  * (the program's name, a zero lost count, the frequency, then the command
- * is shortened in its middle).
+ * is shortened in its middle). A selection (a benchmark, a process or
+ * thread, a time window, a comparison's two sides) comes first, with its
+ * own samples and duration: it goes last, shortened in its middle.
  */
 static void
 draw_header(struct tui *t)
 {
 	struct bt_view *h = bt_view_header(bt_browser_selection(t->b));
 	const struct bt_view_summary *m = bt_view_summary(h);
-	char buf[1024], win[160] = "", ev[96], lint[64] = "", lost[48] = "", cmd[512];
+	char buf[1024], ev[96], lint[64] = "", lost[48] = "", cmd[512];
+	char scope[512], what[600] = "", dur[80] = "", samples[32];
 	int x, step;
+	/* a comparison names its sides, each with its samples and duration */
+	bool own = bt_browser_scope(t->b, scope, sizeof(scope))[0] != '\0';
 
-	if (m->windowed)
-		snprintf(win, sizeof(win), " (window %.3f-%.3f s)", m->win_from, m->win_to);
-	if (m->threads != NULL)
-		snprintf(win + strlen(win), sizeof(win) - strlen(win), " (%s)", m->threads);
+	if (!own && m->scope != NULL)
+		snprintf(scope, sizeof(scope), "%s", m->scope);
+	if (own)
+		;
+	else if (m->has_span)
+		snprintf(dur, sizeof(dur), ", %.3f s of %.3f s", m->span, m->duration);
+	else
+		snprintf(dur, sizeof(dur), ", %.3f s", m->duration);
+	snprintf(samples, sizeof(samples), "%llu samples", (unsigned long long)m->samples);
 	if (m->nfindings)
 		snprintf(lint, sizeof(lint), " | %zu lint finding%s: L", m->nfindings,
 		    m->nfindings == 1 ? "" : "s");
 	snprintf(cmd, sizeof(cmd), "%s", m->command);
+	snprintf(what, sizeof(what), "%s", scope);
 	for (step = 0;; step++) {
 		if (m->frequency && step < 3)
 			snprintf(ev, sizeof(ev), "%s %u Hz", m->event, m->frequency);
@@ -146,15 +157,27 @@ draw_header(struct tui *t)
 			snprintf(lost, sizeof(lost), ", %llu lost", (unsigned long long)m->lost);
 		else
 			lost[0] = '\0';
-		snprintf(buf, sizeof(buf), "%s%s | %s | %llu samples%s%s | %.3f s%s%s",
-		    step < 1 ? " benchtui  " : " ", cmd, ev,
-		    (unsigned long long)m->samples, win, lost, m->duration,
-		    m->has_status ? " | " : "", m->has_status ? m->status : "");
-		if (ncols(buf) + ncols(lint) <= COLS || step >= 4)
+		if (scope[0])	/* the selection, its samples and duration first */
+			snprintf(buf, sizeof(buf), "%s%s%s%s%s%s%s%s%s%s%s%s",
+			    step < 1 ? " benchtui  " : " ", what, own ? "" : ": ",
+			    own ? "" : samples, own ? "" : lost, dur,
+			    step < 5 ? " | " : "", step < 5 ? cmd : "",
+			    step < 5 ? " | " : "", step < 5 ? ev : "",
+			    m->has_status ? " | " : "", m->has_status ? m->status : "");
+		else
+			snprintf(buf, sizeof(buf), "%s%s | %s | %llu samples%s | %.3f s%s%s",
+			    step < 1 ? " benchtui  " : " ", cmd, ev,
+			    (unsigned long long)m->samples, lost, m->duration,
+			    m->has_status ? " | " : "", m->has_status ? m->status : "");
+		if (ncols(buf) + ncols(lint) <= COLS || step >= (scope[0] ? 6 : 4))
 			break;
 		if (step == 3) {
 			int over = ncols(buf) + ncols(lint) - COLS;
 			tui_elide(m->command, TUI_MAX(ncols(m->command) - over, 8), cmd, sizeof(cmd));
+		}
+		if (step == 5) {
+			int over = ncols(buf) + ncols(lint) - COLS;
+			tui_elide(scope, TUI_MAX(ncols(scope) - over, 12), what, sizeof(what));
 		}
 	}
 	attron(A_REVERSE);

@@ -524,6 +524,18 @@ bt_browser_title_note(const struct bt_browser *b, char *buf, size_t len)
 	return buf;
 }
 
+const char *
+bt_browser_scope(const struct bt_browser *b, char *buf, size_t len)
+{
+	const struct screen *sc = top_screen_const(b);
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (sc->ops->scope != NULL && len > 0)
+		sc->ops->scope(b, sc, buf, len);
+	return buf;
+}
+
 bool
 bt_browser_pane(const struct bt_browser *b, struct bt_pane *p)
 {
