@@ -371,7 +371,33 @@ for _ in $(seq 14); do $T send-keys -t bt j; done
 wait_for "^  S "
 screen | tr -s ' \n' '  ' | grep -q "in it, S picks another file (headers inlined into the function)" &&
 	ok "80x24: help lines wrap" || fail "help cut: $(screen | grep -A2 '^  S ')"
-$T send-keys -t bt x q q
+$T send-keys -t bt x
+# nothing cut without a way to read it: at 80x24 a status line that does
+# not fit ends in ~, and ~ shows it whole; every screen's status line
+# either fits or ends so
+$T send-keys -t bt i
+wait_for "perf's i (header"
+screen | tail -1 | grep -q "~$" && ok "80x24: a cut status line ends in ~" ||
+	fail "80x24: cut status line: $(screen | tail -1)"
+$T send-keys -t bt '~'
+wait_for "the screen's lines whole"
+screen | tr -s ' \n' '  ' | grep -q "last message perf's i (header information): the bar at the top is the run; --stdio prints all of it" &&
+	ok "~ shows the last message whole" || fail "~: $(screen | head -6)"
+$T send-keys -t bt x
+uncut=0 cut=""
+for keys in "g" "Enter" "C" "q S" "q T" "q q z" "q L"; do
+	$T send-keys -t bt $keys
+	sleep 0.3
+	st=$(screen | tail -1 | sed 's/ *$//')
+	if [ "$(printf '%s' "$st" | wc -m)" -ge 80 ] && [ "${st: -1}" != "~" ]; then
+		cut="$cut [$keys: $st]"
+	else
+		uncut=$((uncut + 1))
+	fi
+done
+[ -z "$cut" ] && ok "80x24: every status line fits or ends in ~ ($uncut screens)" ||
+	fail "80x24: status lines cut without ~:$cut"
+$T send-keys -t bt q q q q q
 
 # -- long C++ names, a header's source, the next event: a real templated benchmark --
 tmpl=$FIX/tmpl

@@ -169,6 +169,8 @@ draw_header(struct tui *t)
 			    step < 1 ? " benchtui  " : " ", cmd, ev,
 			    (unsigned long long)m->samples, lost, m->duration,
 			    m->has_status ? " | " : "", m->has_status ? m->status : "");
+		if (step == 0)
+			snprintf(t->header, sizeof(t->header), "%s%s", buf, lint);
 		if (ncols(buf) + ncols(lint) <= COLS || step >= (scope[0] ? 6 : 4))
 			break;
 		if (step == 3) {
@@ -272,7 +274,7 @@ draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
 }
 
 int
-tui_put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr)
+tui_put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr, bool *was_cut)
 {
 	int width = COLS - x0;
 	const char *p = text;
@@ -288,9 +290,12 @@ tui_put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr)
 		if (y == y_end - 1 && p[brk] != '\0' && ncols(p) > width) {
 			/* the last line: as much as fits, and a mark that there is more */
 			char last[1024];
+			/* (and room for the caller's "~") */
 			snprintf(last, sizeof(last), "%.*s\u2026",
-			    (int)col_offset(p, width - 1), p);
+			    (int)col_offset(p, width - (was_cut != NULL ? 2 : 1)), p);
 			tui_put(y, x0, last, COLS, attr);
+			if (was_cut != NULL)
+				*was_cut = true;
 			return y + 1;
 		}
 		{
@@ -318,8 +323,14 @@ draw_pane(struct tui *t)
 	attron(A_DIM);
 	mvhline(y, 0, ACS_HLINE, COLS);
 	attroff(A_DIM);
-	y = tui_put_wrapped(y + 1, LINES - 1, 1, p.head, t->attr[BT_STYLE_WARN]);
-	tui_put_wrapped(y, LINES - 1, 1, p.text, 0);
+	bool cut = false;
+	y = tui_put_wrapped(y + 1, LINES - 1, 1, p.head, t->attr[BT_STYLE_WARN], &cut);
+	if (y >= LINES - 1 && p.text[0])
+		cut = true;
+	else
+		tui_put_wrapped(y, LINES - 1, 1, p.text, 0, &cut);
+	if (cut)	/* the key that shows it whole */
+		tui_put(LINES - 2, COLS - 1, "~", COLS, A_REVERSE);
 }
 
 /* Arrows for the jump under the cursor, in the view's arrow column. */
@@ -357,26 +368,60 @@ draw_jump(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size_t
  * what the cursor row shortens (a C++ name, a call's target) or cuts,
  * else the view's first note, else the keys that matter here.
  */
-static void
-draw_status(struct tui *t, const char *msg)
+const char *
+tui_status_text(struct tui *t, const char *msg, char *buf, size_t len, attr_t *attr)
 {
 	const struct bt_view *v = bt_browser_view(t->b);
 	const struct bt_row *r = bt_view_row(v, bt_browser_nav(t->b)->cursor);
-	const char *hint = bt_browser_hint(t->b);
-	char buf[1024];
+	const char *text;
 
+	*attr = 0;
+	if (msg != NULL && msg[0]) {
+		text = msg;
+		*attr = A_BOLD;
+	} else if (r != NULL && r->detail != NULL)
+		text = r->detail;
+	else if (r != NULL && r->name != NULL && !row_fits(r))
+		text = r->name;
+	else if (bt_view_nnotes(v)) {
+		text = bt_view_note(v, 0);
+		*attr = t->attr[BT_STYLE_WARN];
+	} else {
+		text = bt_browser_hint(t->b);
+		*attr = A_DIM;
+	}
+	snprintf(buf, len, "%s", text);
+	return buf;
+}
+
+/*
+ * A status line longer than the screen ends in "~": the key that shows
+ * it whole. Names lose their middle (their end tells instantiations
+ * apart), messages their end.
+ */
+static void
+draw_status(struct tui *t, const char *msg)
+{
+	char text[1024], buf[1024];
+	attr_t attr;
+	int x;
+
+	tui_status_text(t, msg, text, sizeof(text), &attr);
 	move(LINES - 1, 0);
 	clrtoeol();
-	if (msg != NULL && msg[0])
-		tui_put(LINES - 1, 0, msg, COLS, A_BOLD);
-	else if (r != NULL && r->detail != NULL)
-		tui_put(LINES - 1, 0, tui_elide(r->detail, COLS, buf, sizeof(buf)), COLS, 0);
-	else if (r != NULL && r->name != NULL && !row_fits(r))
-		tui_put(LINES - 1, 0, tui_elide(r->name, COLS, buf, sizeof(buf)), COLS, 0);
-	else if (bt_view_nnotes(v))
-		tui_put(LINES - 1, 0, bt_view_note(v, 0), COLS, t->attr[BT_STYLE_WARN]);
-	else
-		tui_put(LINES - 1, 0, hint, COLS, A_DIM);
+	if (ncols(text) <= COLS) {
+		tui_put(LINES - 1, 0, text, COLS, attr);
+		return;
+	}
+	if (attr == 0)	/* a name */
+		x = tui_put(LINES - 1, 0, tui_elide(text, COLS - 1, buf, sizeof(buf)),
+		    COLS - 1, attr);
+	else {
+		snprintf(buf, sizeof(buf), "%.*s%s", (int)col_offset(text, COLS - 2),
+		    text, t->utf8 ? "\u2026" : ">");
+		x = tui_put(LINES - 1, 0, buf, COLS - 1, attr);
+	}
+	tui_put(LINES - 1, x, "~", COLS, A_REVERSE);
 }
 
 void
@@ -405,6 +450,8 @@ tui_draw(struct tui *t)
 			    t->attr[BT_STYLE_WARN]);
 	draw_jump(t, v, n, h);
 	draw_pane(t);
+	if (bt_browser_status(t->b)[0])
+		snprintf(t->last_msg, sizeof(t->last_msg), "%s", bt_browser_status(t->b));
 	draw_status(t, bt_browser_status(t->b));
 	refresh();
 }
