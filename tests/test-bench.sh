@@ -367,6 +367,24 @@ else
 		screen | grep -q "(outside)" &&
 		ok "browser: opens on the benchmark table, BM_dead flagged" ||
 		fail "browser: no benchmark table"
+	# 80 columns: the columns of least priority go, the finding stays;
+	# side by side, two headings as distinct as the names
+	$T resize-window -t bt -x 80 -y 24
+	sleep 0.3
+	screen | sed -n 3p | grep -q "^Benchmark *Time/op .*Finding" && screen | grep -q "^BM_dead .*optimized-away" &&
+		ok "browser: at 80 columns the table keeps its Finding column" ||
+		fail "browser: 80 columns: $(screen | sed -n 3p)"
+	$T send-keys -t bt g m Down Enter
+	wait_for "× the time"
+	h=$(screen | sed -n 3p)
+	a=$(echo "$h" | awk '{ print $1 }') b=$(echo "$h" | awk '{ print $2 }')
+	[ "$a" != "$b" ] && echo "$h" | grep -q "Diff *Module *Symbol" &&
+		ok "browser: side by side at 80 columns, distinct headings ($a, $b), Module before Symbol" ||
+		fail "browser: side by side at 80 columns: $h"
+	$T send-keys -t bt q
+	$T resize-window -t bt -x 160 -y 30
+	wait_for "benchmarks: 6 (gbench, split: probe)" && $T send-keys -t bt g
+	sleep 0.2
 	# down to BM_tmpl<double> (the rows are in the order printed), Enter
 	row=$(screen | grep -n "^BM_tmpl<double>" | cut -d: -f1)
 	first=$(screen | grep -n "^BM_" | head -1 | cut -d: -f1)

@@ -144,6 +144,24 @@ $T resize-window -t bt -x 40 -y 8
 wait_for "needs at least" && ok "too small: says so"
 $T resize-window -t bt -x 120 -y 30
 wait_for "work_a  split  [0-9.]*% of" && ok "recovers when enlarged"
+# the cursor stays in view through resizes, rows out of view are said
+# ("↑first-last/rows"), and a taller window fills with rows, not blanks
+$T send-keys -t bt G
+sleep 0.3
+last=$(cursor_row)
+$T resize-window -t bt -x 80 -y 12
+sleep 0.3
+nrows=$(screen | sed -n 3p | grep -o "[0-9]*-[0-9]*/[0-9]*" | cut -d/ -f2)
+[ -n "$last" ] && [ "$(cursor_row)" != "" ] && screen | sed -n 3p | grep -q "↑[0-9]*-$nrows/$nrows" &&
+	ok "80x12: the cursor (last row) stays in view, rows above are said" ||
+	fail "80x12: cursor '$(cursor_row)', heading '$(screen | sed -n 3p)'"
+$T resize-window -t bt -x 120 -y 30
+sleep 0.3
+blank=$(screen | sed -n 4,29p | grep -c "^ *$")
+[ -n "$(cursor_row)" ] && { [ "$nrows" -lt 26 ] || [ "$blank" = 0 ]; } &&
+	ok "120x30 again: cursor in view, no blank rows ($nrows rows)" ||
+	fail "120x30 again: cursor '$(cursor_row)', $blank blank rows"
+$T send-keys -t bt H
 
 # quit: q goes back screen by screen to the list, then out, with a clean terminal and exit 0
 for _ in 1 2 3; do

@@ -330,7 +330,7 @@ draw_pane(struct tui *t)
 	else
 		tui_put_wrapped(y, LINES - 1, 1, p.text, 0, &cut);
 	if (cut)	/* the key that shows it whole */
-		tui_put(LINES - 2, COLS - 1, "~", COLS, A_REVERSE);
+		tui_put(LINES - 2, COLS - 1, "~", COLS, A_BOLD | t->attr[BT_STYLE_WARN]);
 }
 
 /* Arrows for the jump under the cursor, in the view's arrow column. */
@@ -421,7 +421,7 @@ draw_status(struct tui *t, const char *msg)
 		    text, t->utf8 ? "\u2026" : ">");
 		x = tui_put(LINES - 1, 0, buf, COLS - 1, attr);
 	}
-	tui_put(LINES - 1, x, "~", COLS, A_REVERSE);
+	tui_put(LINES - 1, x, "~", COLS, A_BOLD | t->attr[BT_STYLE_WARN]);
 }
 
 void
@@ -441,6 +441,16 @@ tui_draw(struct tui *t)
 	draw_header(t);
 	draw_title(t, v);
 	draw_row(t, 2, bt_view_columns(v), false);
+	if (bt_view_nrows(v) > h) {
+		/* rows out of view: which are shown, as less's "lines 4-23/120" */
+		char where[64];
+		size_t last = TUI_MAX(n->top + h, n->top + 1);
+		snprintf(where, sizeof(where), " %s%zu-%zu/%zu%s ", n->top > 0 ?
+		    (t->utf8 ? "\u2191" : "^") : "", n->top + 1,
+		    last < bt_view_nrows(v) ? last : bt_view_nrows(v), bt_view_nrows(v),
+		    last < bt_view_nrows(v) ? (t->utf8 ? "\u2193" : "v") : "");
+		tui_put(2, COLS - ncols(where), where, COLS, A_BOLD);
+	}
 	for (i = 0; i < h && n->top + i < bt_view_nrows(v); i++)
 		draw_row(t, HEAD_LINES + (int)i, bt_view_row(v, n->top + i),
 		    n->top + i == n->cursor);

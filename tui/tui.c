@@ -483,6 +483,8 @@ handle_key(struct tui *t, int c, size_t h)
 	const char *label;
 
 	if (c == KEY_RESIZE) {
+		/* h was the old size's: the cursor kept in view in the new one */
+		h = tui_body_height(t);
 		bt_browser_set_width(t->b, (size_t)COLS, h);
 		bt_browser_select(t->b, bt_browser_nav(t->b)->cursor, h);
 		clear();

@@ -494,9 +494,11 @@ bt_browser_set_width(struct bt_browser *b, size_t width, size_t height)
 {
 	bool compact = width < BROWSE_COMPACT_BELOW;
 
-	if (b->columns_chosen || compact == b->o.compact)
+	if ((b->columns_chosen || compact == b->o.compact) && width == b->o.width)
 		return;
-	b->o.compact = compact;
+	if (!b->columns_chosen)
+		b->o.compact = compact;
+	b->o.width = width;
 	browse_rebuild_all(b, height);
 }
 

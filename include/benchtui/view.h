@@ -193,6 +193,8 @@ enum bt_names { BT_NAMES_SHORT, BT_NAMES_FOLDED, BT_NAMES_FULL };
  *          (exports), not only the hot rows' (the first screen)
  * @children: hot-function table: ordered by inclusive samples (perf's
  *            --children) instead of self samples
+ * @width: the screen's columns: the benchmark table drops its columns of
+ *         least priority until it fits (0: no limit, as exports)
  */
 struct bt_view_opts {
 	enum bt_numcol num;
@@ -207,6 +209,7 @@ struct bt_view_opts {
 	const char *module;
 	bool locate;
 	bool children;
+	size_t width;
 };
 
 /*
