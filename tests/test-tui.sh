@@ -370,6 +370,13 @@ if ! screen | sed -n 3p | grep -q "±95%\|Skid%" && screen | sed -n 3p | grep -q
 else
 	fail "80x24 columns: $(screen | sed -n 3p)"
 fi
+# every number column says its base: under K the counts are raw, and say so
+$T send-keys -t bt K
+wait_for "\[skid\]"
+screen | sed -n 3p | grep -q "Skid% *RawSmp" && ok "80x24, K: Skid% then RawSmp, no raw count under a skid heading" ||
+	fail "K heading: $(screen | sed -n 3p)"
+$T send-keys -t bt K
+wait_for "\[raw\]"
 $T send-keys -t bt w
 wait_for "±95%" && screen | sed -n 3p | grep -q "Skid%" && ok "w brings every column back" || fail "w"
 $T send-keys -t bt w
