@@ -424,6 +424,25 @@ done
 	fail "80x24: status lines cut without ~:$cut"
 $T send-keys -t bt q q q q q
 
+# LANG=C: ASCII in place of …, arrows, ±, ×: the same screen, one column
+# for one (what a UTF-8 terminal shows, transliterated)
+for loc in C.UTF-8 C; do
+	COLS_=80 LINES_=24 start env LANG=$loc LC_ALL=$loc "$BT" -i "$TMP/t.data"
+	wait_for "hot functions"
+	$T send-keys -t bt Enter
+	wait_for "work_a  split  [0-9.]*% of"
+	$T resize-window -t bt -x 80 -y 12
+	sleep 0.3
+	screen >"$TMP/screen.$loc"
+	$T send-keys -t bt q q
+done
+sed 's/…/./g; s/↑/^/g; s/↓/v/g; s/▶/>/g; s/│/|/g; s/┘/^/g; s/┐/v/g; s/±/+/g; s/×/x/g' \
+	"$TMP/screen.C.UTF-8" >"$TMP/screen.translit"
+! LC_ALL=C grep -q "[^ -~]" "$TMP/screen.C" && cmp -s "$TMP/screen.translit" "$TMP/screen.C" &&
+	grep -q "\^[0-9]*-[0-9]*/[0-9]*" "$TMP/screen.C" &&
+	ok "LANG=C: ASCII only, columns as under UTF-8" ||
+	{ fail "LANG=C screen:"; diff "$TMP/screen.translit" "$TMP/screen.C" | head -10; }
+
 # -- long C++ names, a header's source, the next event: a real templated benchmark --
 tmpl=$FIX/tmpl
 if [ ! -x "$tmpl" ] || [ "$TOP/tests/fixtures/tmpl.cc" -nt "$tmpl" ] || [ "$TOP/tests/fixtures/tmpl.h" -nt "$tmpl" ]; then

@@ -6,6 +6,7 @@
  */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "benchtui/browse.h"
@@ -34,6 +35,81 @@ tui_body_height(const struct tui *t)
 	return h > 1 ? (size_t)h : 1;
 }
 
+/* The terminal's character set is not UTF-8 (LANG=C): tui_put writes ASCII. */
+static bool ascii_only;
+
+void
+tui_set_ascii(bool ascii)
+{
+	ascii_only = ascii;
+}
+
+/* An ASCII character in place of code point c, one column for one. */
+static char
+ascii_of(unsigned c)
+{
+	static const struct {
+		unsigned c;
+		char a;
+	} map[] = {
+		{ 0x2026, '.' }, { 0x00b1, '+' }, { 0x00d7, 'x' }, { 0x00b5, 'u' },
+		{ 0x03bc, 'u' }, { 0x2248, '=' }, { 0x2191, '^' }, { 0x2193, 'v' },
+		{ 0x2190, '<' }, { 0x2192, '>' }, { 0x2502, '|' }, { 0x2500, '-' },
+		{ 0x2514, '+' }, { 0x2518, '+' }, { 0x2510, '+' }, { 0x250c, '+' },
+		{ 0x25b6, '>' }, { 0x2039, '<' }, { 0x203a, '>' }, { 0x00a7, 'S' },
+		{ 0x207b, '-' }, { 0x2074, '4' }, { 0x00b7, '.' }, { 0x2013, '-' },
+		{ 0x2014, '-' }, { 0x2018, '\'' }, { 0x2019, '\'' }, { 0x201c, '"' },
+		{ 0x201d, '"' }, { 0x00a0, ' ' },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].c == c)
+			return map[i].a;
+	if (c >= 0x2581 && c <= 0x2588)	/* bar blocks */
+		return '#';
+	return '?';
+}
+
+/* s with every non-ASCII character as one ASCII one (columns kept). */
+static const char *
+to_ascii(const char *s)
+{
+	static char *buf;
+	static size_t cap;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), o = 0;
+
+	if (n + 1 > cap) {
+		char *nb = realloc(buf, n + 1);
+		if (nb == NULL)
+			return s;
+		buf = nb;
+		cap = n + 1;
+	}
+	while (*p) {
+		unsigned c = *p, len = 1, k;
+		if (c < 0x80) {
+			buf[o++] = (char)*p++;
+			continue;
+		}
+		if ((c & 0xe0) == 0xc0)
+			c &= 0x1f, len = 2;
+		else if ((c & 0xf0) == 0xe0)
+			c &= 0x0f, len = 3;
+		else if ((c & 0xf8) == 0xf0)
+			c &= 0x07, len = 4;
+		for (k = 1; k < len && (p[k] & 0xc0) == 0x80; k++)
+			c = c << 6 | (p[k] & 0x3f);
+		buf[o++] = ascii_of(c);
+		p += k;
+		while ((*p & 0xc0) == 0x80)	/* stray continuation bytes */
+			p++;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 int
 tui_put(int y, int x, const char *text, int maxx, attr_t attr)
 {
@@ -44,6 +120,8 @@ tui_put(int y, int x, const char *text, int maxx, attr_t attr)
 	if (x >= maxx)
 		return x;
 	text = bt_text_safe(text, &safe);
+	if (ascii_only)
+		text = to_ascii(text);
 	p = (const unsigned char *)text;
 	/* count bytes that fit: ASCII is one column; other characters one each (ncursesw) */
 	while (p[n] && x + cols < maxx) {

@@ -31,6 +31,8 @@ struct tui {
 size_t tui_body_height(const struct tui *t);
 /* Paint everything. */
 void tui_draw(struct tui *t);
+/* Write ASCII only (a terminal whose character set is not UTF-8). */
+void tui_set_ascii(bool ascii);
 /* Print text from (y, x) up to column maxx, in attr; returns the new x. */
 int tui_put(int y, int x, const char *text, int maxx, attr_t attr);
 /* The status line's text now (whole), into buf; its attribute in *attr. */

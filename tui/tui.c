@@ -445,6 +445,7 @@ start_curses(struct tui *t, SCREEN **scr, struct bt_error *err)
 	setlocale(LC_ALL, "");
 	cs = nl_langinfo(CODESET);
 	t->utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
+	tui_set_ascii(!t->utf8);
 	if (getenv("ESCDELAY") == NULL)
 		setenv("ESCDELAY", "25", 1);
 	if (!term_usable())
