@@ -163,6 +163,21 @@ ncols(const char *s)
 	return n;
 }
 
+/* Columns of s without its trailing spaces (a cell's padding). */
+static int
+ncols_trimmed(const char *s)
+{
+	int n = 0, last = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80) {
+			n++;
+			if (*s != ' ')
+				last = n;
+		}
+	return last;
+}
+
 /* Byte offset of column col in s (its end if shorter). */
 static size_t
 col_offset(const char *s, int col)
@@ -266,6 +281,8 @@ draw_header(struct tui *t)
 	x = tui_put(0, 0, buf, COLS - ncols(lint), A_REVERSE |
 	    (m->lost || (m->has_status && m->exit_code) ? A_BOLD : 0));
 	tui_put(0, x, lint, COLS, A_REVERSE | t->attr[BT_STYLE_WARN]);
+	if (ncols(buf) + ncols(lint) > COLS)	/* cut: ~ shows it whole */
+		tui_put(0, COLS - 1 - (int)ncols(lint), "~", COLS, A_REVERSE | A_BOLD);
 	bt_view_free(h);
 }
 
@@ -308,6 +325,8 @@ draw_title(struct tui *t, const struct bt_view *v)
 	x = tui_put(1, 0, title, COLS, t->attr[BT_STYLE_TITLE]);
 	if (filt[0])
 		x = tui_put(1, x, filt, COLS, t->attr[BT_STYLE_WARN]);
+	if (ncols(title) + ncols(filt) > COLS)	/* cut: ~ shows it whole */
+		tui_put(1, COLS - 1, "~", COLS, A_BOLD | t->attr[BT_STYLE_WARN]);
 	if (right[0] && ncols(right) + x + 1 <= COLS)
 		tui_put(1, COLS - ncols(right), right, COLS, A_DIM);
 }
@@ -330,6 +349,7 @@ draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
 	int x = 0;
 	size_t i;
 	attr_t base = cursor ? A_REVERSE : 0;
+	bool cut = false;
 
 	move(y, 0);
 	clrtoeol();
@@ -347,8 +367,15 @@ draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
 		 */
 		if (i + 1 == r->ncells && r->name != NULL && x + ncols(text) > COLS)
 			text = tui_elide(text, COLS - x, buf, sizeof(buf));
+		if (x + ncols_trimmed(text) > COLS)
+			cut = true;
 		x = tui_put(y, x, text, COLS, t->attr[r->cells[i].style] | base);
 	}
+	for (; i < r->ncells; i++)	/* cells past the edge with something in them */
+		if (ncols_trimmed(r->cells[i].text) > 0)
+			cut = true;
+	if (cut)	/* cut at the edge: ~ shows it whole */
+		tui_put(y, COLS - 1, "~", COLS, A_BOLD | t->attr[BT_STYLE_WARN] | base);
 }
 
 int
