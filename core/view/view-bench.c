@@ -82,6 +82,55 @@ hot_cell(struct bt_view *v, const char *name, double percent, size_t width)
 	return view_cat(v, view_cut(v, name, room), pct);
 }
 
+/* The Hottest function cell of a benchmark's summary sm ("" none). */
+static const char *
+hot_text(struct bt_view *v, const struct bt_bench_summary *sm,
+	 const struct bt_view_opts *o)
+{
+	if (sm == NULL || sm->nfuncs == 0)
+		return "";
+	if (o->width > 0)	/* a screen: the share stays */
+		return hot_cell(v, view_name(v, sm->funcs[0].name, o),
+		    sm->funcs[0].percent, HOT_MAX_COLS);
+	/* the text export as it was (the names' own work) */
+	return view_cut(v, bt_strpool_addf(&v->pool, "%s %.0f%%",
+	    view_name(v, sm->funcs[0].name, o), sm->funcs[0].percent), HOT_MAX_COLS);
+}
+
+/*
+ * A row wider than the screen (o->width): the columns of least priority
+ * go first, the hottest function shortened (its share kept) before it
+ * goes; the name, the finding and the time stay. w[] and the hottest
+ * function's texts (txt[i * NCOLS + 8]) change.
+ */
+static void
+fit_columns(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts *o,
+	    const size_t *idx, size_t n, const char **txt, size_t *w)
+{
+	static const size_t drop[] = { 4, 2, UNTIMED, 5, 8, 6, 3 };
+	size_t k = 0, total, c, i;
+
+	for (;;) {
+		for (total = 0, c = 0; c < NCOLS; c++)
+			total += w[c] ? w[c] + (c + 1 < NCOLS ? 2 : 0) : 0;
+		if (total <= o->width || k == sizeof(drop) / sizeof(drop[0]))
+			return;
+		if (drop[k] == 8 && w[8] && total - o->width + 12 <= w[8]) {
+			w[8] -= total - o->width;
+			for (i = 0; i < n; i++) {
+				const struct bt_bench_summary *sm =
+				    bt_selection_bench_summary(sel, idx[i]);
+				if (sm && sm->nfuncs)
+					txt[i * NCOLS + 8] = hot_cell(v,
+					    view_name(v, sm->funcs[0].name, o),
+					    sm->funcs[0].percent, w[8]);
+			}
+			return;
+		}
+		w[drop[k++]] = 0;
+	}
+}
+
 struct bt_view *
 bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fastest_first)
 {
@@ -120,15 +169,7 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 		t[UNTIMED] = b->untimed_samples ? bt_strpool_addf(&v->pool, "%llu",
 		    (unsigned long long)b->untimed_samples) : "";
 		untimed |= b->untimed_samples > 0;
-		if (sm == NULL || sm->nfuncs == 0)
-			t[8] = "";
-		else if (o->width > 0)	/* a screen: the share stays */
-			t[8] = hot_cell(v, view_name(v, sm->funcs[0].name, o),
-			    sm->funcs[0].percent, HOT_MAX_COLS);
-		else	/* the text export as it was (the names' own work) */
-			t[8] = view_cut(v, bt_strpool_addf(&v->pool, "%s %.0f%%",
-			    view_name(v, sm->funcs[0].name, o), sm->funcs[0].percent),
-			    HOT_MAX_COLS);
+		t[8] = hot_text(v, sm, o);
 		t[9] = b->error ? b->error : sm && sm->worst ? sm->worst->check : "";
 		if (b->has_window && b->split != NULL && strstr(splits, b->split) == NULL)
 			splits = splits[0] ? bt_strpool_addf(&v->pool, "%s, %s", splits,
@@ -141,34 +182,8 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 	}
 	if (!untimed)
 		w[UNTIMED] = 0;
-	if (o->width > 0) {
-		/*
-		 * Narrower than the row: the columns of least priority go
-		 * first; the name, the finding and the time stay
-		 */
-		static const size_t drop[] = { 4, 2, UNTIMED, 5, 8, 6, 3 };
-		size_t k = 0, total;
-		for (;;) {
-			for (total = 0, c = 0; c < NCOLS; c++)
-				total += w[c] ? w[c] + (c + 1 < NCOLS ? 2 : 0) : 0;
-			if (total <= o->width || k == sizeof(drop) / sizeof(drop[0]))
-				break;
-			if (drop[k] == 8 && w[8] && total - o->width + 12 <= w[8]) {
-				/* the hottest function shortened rather than gone */
-				w[8] -= total - o->width;
-				for (i = 0; i < n; i++) {
-					const struct bt_bench_summary *sm =
-					    bt_selection_bench_summary(sel, idx[i]);
-					if (sm && sm->nfuncs)
-						txt[i * NCOLS + 8] = hot_cell(v,
-						    view_name(v, sm->funcs[0].name, o),
-						    sm->funcs[0].percent, w[8]);
-				}
-				break;
-			}
-			w[drop[k++]] = 0;
-		}
-	}
+	if (o->width > 0)
+		fit_columns(v, sel, o, idx, n, txt, w);
 	for (i = 0; i < n; i++) {
 		const struct bt_bench *b = bt_selection_bench(sel, idx[i]);
 		const struct bt_bench_summary *sm = bt_selection_bench_summary(sel, idx[i]);
