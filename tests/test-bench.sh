@@ -401,6 +401,11 @@ else
 	sleep 0.3
 	screen | sed -n 1p | grep -q "^ *BM_tmpl<double>: [0-9]* samples, [0-9.]* s of [0-9.]* s" &&
 		ok "browser: at 80x24 too" || fail "browser: 80x24 header: $(screen | sed -n 1p)"
+	$T resize-window -t bt -x 200 -y 50
+	sleep 0.3
+	screen | sed -n 1p | grep -q "^ *\(benchtui  \)\?BM_tmpl<double>: [0-9]* samples\(, 0 lost\)\?, [0-9.]* s of [0-9.]* s | .*gbench .* | cpu-clock" &&
+		ok "browser: at 200x50, with the command and the event" ||
+		fail "browser: 200x50 header: $(screen | sed -n 1p)"
 	$T resize-window -t bt -x 160 -y 30
 	$T send-keys -t bt B
 	wait_for "benchmarks: 6 (gbench, split: probe)" && ok "browser: B returns to the table" ||
