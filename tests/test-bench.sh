@@ -367,6 +367,24 @@ else
 		screen | grep -q "(outside)" &&
 		ok "browser: opens on the benchmark table, BM_dead flagged" ||
 		fail "browser: no benchmark table"
+	# 80 columns: the columns of least priority go, the finding stays;
+	# side by side, two headings as distinct as the names
+	$T resize-window -t bt -x 80 -y 24
+	sleep 0.3
+	screen | sed -n 3p | grep -q "^Benchmark *Time/op .*Finding" && screen | grep -q "^BM_dead .*optimized-away" &&
+		ok "browser: at 80 columns the table keeps its Finding column" ||
+		fail "browser: 80 columns: $(screen | sed -n 3p)"
+	$T send-keys -t bt g m Down Enter
+	wait_for "× the time"
+	h=$(screen | sed -n 3p)
+	a=$(echo "$h" | awk '{ print $1 }') b=$(echo "$h" | awk '{ print $2 }')
+	[ "$a" != "$b" ] && echo "$h" | grep -q "Diff *Module *Symbol" &&
+		ok "browser: side by side at 80 columns, distinct headings ($a, $b), Module before Symbol" ||
+		fail "browser: side by side at 80 columns: $h"
+	$T send-keys -t bt q
+	$T resize-window -t bt -x 160 -y 30
+	wait_for "benchmarks: 6 (gbench, split: probe)" && $T send-keys -t bt g
+	sleep 0.2
 	# down to BM_tmpl<double> (the rows are in the order printed), Enter
 	row=$(screen | grep -n "^BM_tmpl<double>" | cut -d: -f1)
 	first=$(screen | grep -n "^BM_" | head -1 | cut -d: -f1)
@@ -376,6 +394,19 @@ else
 		screen | grep -q "BM_tmpl<double>" && ! screen | grep -q "BM_sum " &&
 		ok "browser: Enter opens the benchmark's own functions" ||
 		fail "browser: Enter on BM_tmpl<double>"
+	screen | sed -n 1p | grep -q "^ *\(benchtui  \)\?BM_tmpl<double>: [0-9]* samples\(, 0 lost\)\?, [0-9.]* s of [0-9.]* s |" &&
+		ok "browser: the header names the benchmark, its samples and its own duration" ||
+		fail "browser: header in BM_tmpl<double>: $(screen | sed -n 1p)"
+	$T resize-window -t bt -x 80 -y 24
+	sleep 0.3
+	screen | sed -n 1p | grep -q "^ *BM_tmpl<double>: [0-9]* samples, [0-9.]* s of [0-9.]* s" &&
+		ok "browser: at 80x24 too" || fail "browser: 80x24 header: $(screen | sed -n 1p)"
+	$T resize-window -t bt -x 200 -y 50
+	sleep 0.3
+	screen | sed -n 1p | grep -q "^ *\(benchtui  \)\?BM_tmpl<double>: [0-9]* samples\(, 0 lost\)\?, [0-9.]* s of [0-9.]* s | .*gbench .* | cpu-clock" &&
+		ok "browser: at 200x50, with the command and the event" ||
+		fail "browser: 200x50 header: $(screen | sed -n 1p)"
+	$T resize-window -t bt -x 160 -y 30
 	$T send-keys -t bt B
 	wait_for "benchmarks: 6 (gbench, split: probe)" && ok "browser: B returns to the table" ||
 		fail "browser: B"
@@ -383,6 +414,9 @@ else
 	$T send-keys -t bt g m Down Enter
 	wait_for "× the time" && ok "browser: m, then Enter on another: side by side" ||
 		fail "browser: compare"
+	screen | sed -n 1p | grep -q "BM_[a-z_/0-9]* ([0-9]* samples, [0-9.]* s) vs [A-Za-z_/0-9]* ([0-9]* samples" &&
+		ok "browser: side by side, the header names both, each with its samples" ||
+		fail "browser: header side by side: $(screen | sed -n 1p)"
 	$T send-keys -t bt q q
 	for _ in $(seq 100); do [ -s "$TMP/status" ] && break; sleep 0.05; done
 	[ "$(cat "$TMP/status" 2>/dev/null)" = 0 ] && ok "browser: q q quits with status 0" ||

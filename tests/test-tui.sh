@@ -144,6 +144,26 @@ $T resize-window -t bt -x 40 -y 8
 wait_for "needs at least" && ok "too small: says so"
 $T resize-window -t bt -x 120 -y 30
 wait_for "work_a  split  [0-9.]*% of" && ok "recovers when enlarged"
+# the cursor stays in view through resizes, rows out of view are said
+# ("↑first-last/rows"), and a taller window fills with rows, not blanks
+$T send-keys -t bt G
+sleep 0.3
+last=$(cursor_row)
+$T resize-window -t bt -x 80 -y 12
+sleep 0.3
+nrows=$(screen | sed -n 3p | grep -o "[0-9]*-[0-9]*/[0-9]*" | cut -d/ -f2)
+[ -n "$last" ] && [ "$(cursor_row)" != "" ] && screen | sed -n 3p | grep -q "↑[0-9]*-$nrows/$nrows" &&
+	ok "80x12: the cursor (last row) stays in view, rows above are said" ||
+	fail "80x12: cursor '$(cursor_row)', heading '$(screen | sed -n 3p)'"
+$T resize-window -t bt -x 120 -y 30
+sleep 0.3
+# (all $nrows rows fit in 26: the first is the top one, none blank)
+blank=$(screen | sed -n "4,$((3 + nrows))p" | grep -c "^ *$")
+[ -n "$(cursor_row)" ] && [ "$nrows" -le 26 ] && [ "$blank" = 0 ] &&
+	! screen | sed -n 3p | grep -q "↑" &&
+	ok "120x30 again: cursor in view, no blank rows ($nrows rows)" ||
+	fail "120x30 again: cursor '$(cursor_row)', $blank blank rows"
+$T send-keys -t bt H
 
 # quit: q goes back screen by screen to the list, then out, with a clean terminal and exit 0
 for _ in 1 2 3; do
@@ -290,6 +310,9 @@ $T send-keys -t bt Enter
 wait_for "window [0-9.]*-[0-9.]* s: [0-9]* samples" && screen | sed -n 2p | grep -q "^work_a  split" &&
 	wait_cursor "add    \$0x1,%rdx" && ok "T, marks, Enter: back on work_a, on the same instruction" ||
 	fail "window: $(screen | sed -n 2p) / $(cursor_row)"
+screen | sed -n 1p | grep -q "^ *\(benchtui  \)\?window [0-9.]*-[0-9.]* s: [0-9]* samples\(, 0 lost\)\?, [0-9.]* s of [0-9.]* s |" &&
+	ok "the header names the window, its samples and its own duration" ||
+	fail "header in a window: $(screen | sed -n 1p)"
 $T send-keys -t bt T c
 wait_for "the whole run:" && wait_cursor "add    \$0x1,%rdx" && ok "T c: the whole run, still on the instruction" ||
 	fail "whole run: $(cursor_row)"
@@ -349,6 +372,13 @@ if ! screen | sed -n 3p | grep -q "±95%\|Skid%" && screen | sed -n 3p | grep -q
 else
 	fail "80x24 columns: $(screen | sed -n 3p)"
 fi
+# every number column says its base: under K the counts are raw, and say so
+$T send-keys -t bt K
+wait_for "\[skid\]"
+screen | sed -n 3p | grep -q "Skid% *RawSmp" && ok "80x24, K: Skid% then RawSmp, no raw count under a skid heading" ||
+	fail "K heading: $(screen | sed -n 3p)"
+$T send-keys -t bt K
+wait_for "\[raw\]"
 $T send-keys -t bt w
 wait_for "±95%" && screen | sed -n 3p | grep -q "Skid%" && ok "w brings every column back" || fail "w"
 $T send-keys -t bt w
@@ -368,7 +398,52 @@ for _ in $(seq 14); do $T send-keys -t bt j; done
 wait_for "^  S "
 screen | tr -s ' \n' '  ' | grep -q "in it, S picks another file (headers inlined into the function)" &&
 	ok "80x24: help lines wrap" || fail "help cut: $(screen | grep -A2 '^  S ')"
-$T send-keys -t bt x q q
+$T send-keys -t bt x
+# nothing cut without a way to read it: at 80x24 a status line that does
+# not fit ends in ~, and ~ shows it whole; every screen's status line
+# either fits or ends so
+$T send-keys -t bt i
+wait_for "perf's i (header"
+screen | tail -1 | grep -q "~$" && ok "80x24: a cut status line ends in ~" ||
+	fail "80x24: cut status line: $(screen | tail -1)"
+$T send-keys -t bt '~'
+wait_for "the screen's lines whole"
+screen | tr -s ' \n' '  ' | grep -q "last message perf's i (header information): the bar at the top is the run; --stdio prints all of it" &&
+	ok "~ shows the last message whole" || fail "~: $(screen | head -6)"
+$T send-keys -t bt x
+uncut=0 cut=""
+for keys in "g" "Enter" "C" "q S" "q T" "q q z" "q L"; do
+	$T send-keys -t bt $keys
+	sleep 0.3
+	st=$(screen | tail -1 | sed 's/ *$//')
+	if [ "$(printf '%s' "$st" | wc -m)" -ge 80 ] && [ "${st: -1}" != "~" ]; then
+		cut="$cut [$keys: $st]"
+	else
+		uncut=$((uncut + 1))
+	fi
+done
+[ -z "$cut" ] && ok "80x24: every status line fits or ends in ~ ($uncut screens)" ||
+	fail "80x24: status lines cut without ~:$cut"
+$T send-keys -t bt q q q q q
+
+# LANG=C: ASCII in place of …, arrows, ±, ×: the same screen, one column
+# for one (what a UTF-8 terminal shows, transliterated)
+for loc in C.UTF-8 C; do
+	COLS_=80 LINES_=24 start env LANG=$loc LC_ALL=$loc "$BT" -i "$TMP/t.data"
+	wait_for "hot functions"
+	$T send-keys -t bt Enter
+	wait_for "work_a  split  [0-9.]*% of"
+	$T resize-window -t bt -x 80 -y 12
+	sleep 0.3
+	screen >"$TMP/screen.$loc"
+	$T send-keys -t bt q q
+done
+sed 's/…/./g; s/↑/^/g; s/↓/v/g; s/▶/>/g; s/│/|/g; s/┘/^/g; s/┐/v/g; s/±/+/g; s/×/x/g' \
+	"$TMP/screen.C.UTF-8" >"$TMP/screen.translit"
+! LC_ALL=C grep -q "[^ -~]" "$TMP/screen.C" && cmp -s "$TMP/screen.translit" "$TMP/screen.C" &&
+	grep -q "\^[0-9]*-[0-9]*/[0-9]*" "$TMP/screen.C" &&
+	ok "LANG=C: ASCII only, columns as under UTF-8" ||
+	{ fail "LANG=C screen:"; diff "$TMP/screen.translit" "$TMP/screen.C" | head -10; }
 
 # -- long C++ names, a header's source, the next event: a real templated benchmark --
 tmpl=$FIX/tmpl
@@ -490,7 +565,7 @@ else
 	$T send-keys -t bt Enter
 	wait_for "hot functions"
 	k=$(body | grep -c " worker_child$\| worker_parent$")
-	screen | sed -n 1p | grep -q " $n samples (pid $pid)" && [ "$k" = 1 ] &&
+	screen | sed -n 1p | grep -q "pid $pid: $n samples\(, 0 lost\)\?, [0-9.]* s of [0-9.]* s" && [ "$k" = 1 ] &&
 		ok "Enter on process $pid: its $n samples only (header: pid $pid), one worker function" ||
 		fail "Enter on process $pid ($n samples): $(screen | sed -n 1p), $k worker functions"
 	$T send-keys -t bt q

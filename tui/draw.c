@@ -6,6 +6,7 @@
  */
 #include <curses.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "benchtui/browse.h"
@@ -34,6 +35,81 @@ tui_body_height(const struct tui *t)
 	return h > 1 ? (size_t)h : 1;
 }
 
+/* The terminal's character set is not UTF-8 (LANG=C): tui_put writes ASCII. */
+static bool ascii_only;
+
+void
+tui_set_ascii(bool ascii)
+{
+	ascii_only = ascii;
+}
+
+/* An ASCII character in place of code point c, one column for one. */
+static char
+ascii_of(unsigned c)
+{
+	static const struct {
+		unsigned c;
+		char a;
+	} map[] = {
+		{ 0x2026, '.' }, { 0x00b1, '+' }, { 0x00d7, 'x' }, { 0x00b5, 'u' },
+		{ 0x03bc, 'u' }, { 0x2248, '=' }, { 0x2191, '^' }, { 0x2193, 'v' },
+		{ 0x2190, '<' }, { 0x2192, '>' }, { 0x2502, '|' }, { 0x2500, '-' },
+		{ 0x2514, '+' }, { 0x2518, '+' }, { 0x2510, '+' }, { 0x250c, '+' },
+		{ 0x25b6, '>' }, { 0x2039, '<' }, { 0x203a, '>' }, { 0x00a7, 'S' },
+		{ 0x207b, '-' }, { 0x2074, '4' }, { 0x00b7, '.' }, { 0x2013, '-' },
+		{ 0x2014, '-' }, { 0x2018, '\'' }, { 0x2019, '\'' }, { 0x201c, '"' },
+		{ 0x201d, '"' }, { 0x00a0, ' ' },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
+		if (map[i].c == c)
+			return map[i].a;
+	if (c >= 0x2581 && c <= 0x2588)	/* bar blocks */
+		return '#';
+	return '?';
+}
+
+/* s with every non-ASCII character as one ASCII one (columns kept). */
+static const char *
+to_ascii(const char *s)
+{
+	static char *buf;
+	static size_t cap;
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), o = 0;
+
+	if (n + 1 > cap) {
+		char *nb = realloc(buf, n + 1);
+		if (nb == NULL)
+			return s;
+		buf = nb;
+		cap = n + 1;
+	}
+	while (*p) {
+		unsigned c = *p, len = 1, k;
+		if (c < 0x80) {
+			buf[o++] = (char)*p++;
+			continue;
+		}
+		if ((c & 0xe0) == 0xc0)
+			c &= 0x1f, len = 2;
+		else if ((c & 0xf0) == 0xe0)
+			c &= 0x0f, len = 3;
+		else if ((c & 0xf8) == 0xf0)
+			c &= 0x07, len = 4;
+		for (k = 1; k < len && (p[k] & 0xc0) == 0x80; k++)
+			c = c << 6 | (p[k] & 0x3f);
+		buf[o++] = ascii_of(c);
+		p += k;
+		while ((*p & 0xc0) == 0x80)	/* stray continuation bytes */
+			p++;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
 int
 tui_put(int y, int x, const char *text, int maxx, attr_t attr)
 {
@@ -44,6 +120,8 @@ tui_put(int y, int x, const char *text, int maxx, attr_t attr)
 	if (x >= maxx)
 		return x;
 	text = bt_text_safe(text, &safe);
+	if (ascii_only)
+		text = to_ascii(text);
 	p = (const unsigned char *)text;
 	/* count bytes that fit: ASCII is one column; other characters one each (ncursesw) */
 	while (p[n] && x + cols < maxx) {
@@ -85,6 +163,21 @@ ncols(const char *s)
 	return n;
 }
 
+/* Columns of s without its trailing spaces (a cell's padding). */
+static int
+ncols_trimmed(const char *s)
+{
+	int n = 0, last = 0;
+
+	for (; *s; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80) {
+			n++;
+			if (*s != ' ')
+				last = n;
+		}
+	return last;
+}
+
 /* Byte offset of column col in s (its end if shorter). */
 static size_t
 col_offset(const char *s, int col)
@@ -119,24 +212,35 @@ tui_elide(const char *s, int width, char *buf, size_t len)
  * The header bar: the run's summary; the findings part in the warning
  * colour, kept whatever the width: on a narrow screen the rest gives way
  * (the program's name, a zero lost count, the frequency, then the command
- * is shortened in its middle).
+ * is shortened in its middle). A selection (a benchmark, a process or
+ * thread, a time window, a comparison's two sides) comes first, with its
+ * own samples and duration: it goes last, shortened in its middle.
  */
 static void
 draw_header(struct tui *t)
 {
 	struct bt_view *h = bt_view_header(bt_browser_selection(t->b));
 	const struct bt_view_summary *m = bt_view_summary(h);
-	char buf[1024], win[160] = "", ev[96], lint[64] = "", lost[48] = "", cmd[512];
+	char buf[1024], ev[96], lint[64] = "", lost[48] = "", cmd[512];
+	char scope[512], what[600] = "", dur[80] = "", samples[32];
 	int x, step;
+	/* a comparison names its sides, each with its samples and duration */
+	bool own = bt_browser_scope(t->b, scope, sizeof(scope))[0] != '\0';
 
-	if (m->windowed)
-		snprintf(win, sizeof(win), " (window %.3f-%.3f s)", m->win_from, m->win_to);
-	if (m->threads != NULL)
-		snprintf(win + strlen(win), sizeof(win) - strlen(win), " (%s)", m->threads);
+	if (!own && m->scope != NULL)
+		snprintf(scope, sizeof(scope), "%s", m->scope);
+	if (own)
+		;
+	else if (m->has_span)
+		snprintf(dur, sizeof(dur), ", %.3f s of %.3f s", m->span, m->duration);
+	else
+		snprintf(dur, sizeof(dur), ", %.3f s", m->duration);
+	snprintf(samples, sizeof(samples), "%llu samples", (unsigned long long)m->samples);
 	if (m->nfindings)
 		snprintf(lint, sizeof(lint), " | %zu lint finding%s: L", m->nfindings,
 		    m->nfindings == 1 ? "" : "s");
 	snprintf(cmd, sizeof(cmd), "%s", m->command);
+	snprintf(what, sizeof(what), "%s", scope);
 	for (step = 0;; step++) {
 		if (m->frequency && step < 3)
 			snprintf(ev, sizeof(ev), "%s %u Hz", m->event, m->frequency);
@@ -146,15 +250,29 @@ draw_header(struct tui *t)
 			snprintf(lost, sizeof(lost), ", %llu lost", (unsigned long long)m->lost);
 		else
 			lost[0] = '\0';
-		snprintf(buf, sizeof(buf), "%s%s | %s | %llu samples%s%s | %.3f s%s%s",
-		    step < 1 ? " benchtui  " : " ", cmd, ev,
-		    (unsigned long long)m->samples, win, lost, m->duration,
-		    m->has_status ? " | " : "", m->has_status ? m->status : "");
-		if (ncols(buf) + ncols(lint) <= COLS || step >= 4)
+		if (scope[0])	/* the selection, its samples and duration first */
+			snprintf(buf, sizeof(buf), "%s%s%s%s%s%s%s%s%s%s%s%s",
+			    step < 1 ? " benchtui  " : " ", what, own ? "" : ": ",
+			    own ? "" : samples, own ? "" : lost, dur,
+			    step < 5 ? " | " : "", step < 5 ? cmd : "",
+			    step < 5 ? " | " : "", step < 5 ? ev : "",
+			    m->has_status ? " | " : "", m->has_status ? m->status : "");
+		else
+			snprintf(buf, sizeof(buf), "%s%s | %s | %llu samples%s | %.3f s%s%s",
+			    step < 1 ? " benchtui  " : " ", cmd, ev,
+			    (unsigned long long)m->samples, lost, m->duration,
+			    m->has_status ? " | " : "", m->has_status ? m->status : "");
+		if (step == 0)
+			snprintf(t->header, sizeof(t->header), "%s%s", buf, lint);
+		if (ncols(buf) + ncols(lint) <= COLS || step >= (scope[0] ? 6 : 4))
 			break;
 		if (step == 3) {
 			int over = ncols(buf) + ncols(lint) - COLS;
 			tui_elide(m->command, TUI_MAX(ncols(m->command) - over, 8), cmd, sizeof(cmd));
+		}
+		if (step == 5) {
+			int over = ncols(buf) + ncols(lint) - COLS;
+			tui_elide(scope, TUI_MAX(ncols(scope) - over, 12), what, sizeof(what));
 		}
 	}
 	attron(A_REVERSE);
@@ -163,6 +281,8 @@ draw_header(struct tui *t)
 	x = tui_put(0, 0, buf, COLS - ncols(lint), A_REVERSE |
 	    (m->lost || (m->has_status && m->exit_code) ? A_BOLD : 0));
 	tui_put(0, x, lint, COLS, A_REVERSE | t->attr[BT_STYLE_WARN]);
+	if (ncols(buf) + ncols(lint) > COLS)	/* cut: ~ shows it whole */
+		tui_put(0, COLS - 1 - (int)ncols(lint), "~", COLS, A_REVERSE | A_BOLD);
 	bt_view_free(h);
 }
 
@@ -205,6 +325,8 @@ draw_title(struct tui *t, const struct bt_view *v)
 	x = tui_put(1, 0, title, COLS, t->attr[BT_STYLE_TITLE]);
 	if (filt[0])
 		x = tui_put(1, x, filt, COLS, t->attr[BT_STYLE_WARN]);
+	if (ncols(title) + ncols(filt) > COLS)	/* cut: ~ shows it whole */
+		tui_put(1, COLS - 1, "~", COLS, A_BOLD | t->attr[BT_STYLE_WARN]);
 	if (right[0] && ncols(right) + x + 1 <= COLS)
 		tui_put(1, COLS - ncols(right), right, COLS, A_DIM);
 }
@@ -227,6 +349,7 @@ draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
 	int x = 0;
 	size_t i;
 	attr_t base = cursor ? A_REVERSE : 0;
+	bool cut = false;
 
 	move(y, 0);
 	clrtoeol();
@@ -244,12 +367,19 @@ draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
 		 */
 		if (i + 1 == r->ncells && r->name != NULL && x + ncols(text) > COLS)
 			text = tui_elide(text, COLS - x, buf, sizeof(buf));
+		if (x + ncols_trimmed(text) > COLS)
+			cut = true;
 		x = tui_put(y, x, text, COLS, t->attr[r->cells[i].style] | base);
 	}
+	for (; i < r->ncells; i++)	/* cells past the edge with something in them */
+		if (ncols_trimmed(r->cells[i].text) > 0)
+			cut = true;
+	if (cut)	/* cut at the edge: ~ shows it whole */
+		tui_put(y, COLS - 1, "~", COLS, A_BOLD | t->attr[BT_STYLE_WARN] | base);
 }
 
 int
-tui_put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr)
+tui_put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr, bool *was_cut)
 {
 	int width = COLS - x0;
 	const char *p = text;
@@ -265,9 +395,12 @@ tui_put_wrapped(int y, int y_end, int x0, const char *text, attr_t attr)
 		if (y == y_end - 1 && p[brk] != '\0' && ncols(p) > width) {
 			/* the last line: as much as fits, and a mark that there is more */
 			char last[1024];
+			/* (and room for the caller's "~") */
 			snprintf(last, sizeof(last), "%.*s\u2026",
-			    (int)col_offset(p, width - 1), p);
+			    (int)col_offset(p, width - (was_cut != NULL ? 2 : 1)), p);
 			tui_put(y, x0, last, COLS, attr);
+			if (was_cut != NULL)
+				*was_cut = true;
 			return y + 1;
 		}
 		{
@@ -295,8 +428,14 @@ draw_pane(struct tui *t)
 	attron(A_DIM);
 	mvhline(y, 0, ACS_HLINE, COLS);
 	attroff(A_DIM);
-	y = tui_put_wrapped(y + 1, LINES - 1, 1, p.head, t->attr[BT_STYLE_WARN]);
-	tui_put_wrapped(y, LINES - 1, 1, p.text, 0);
+	bool cut = false;
+	y = tui_put_wrapped(y + 1, LINES - 1, 1, p.head, t->attr[BT_STYLE_WARN], &cut);
+	if (y >= LINES - 1 && p.text[0])
+		cut = true;
+	else
+		tui_put_wrapped(y, LINES - 1, 1, p.text, 0, &cut);
+	if (cut)	/* the key that shows it whole */
+		tui_put(LINES - 2, COLS - 1, "~", COLS, A_BOLD | t->attr[BT_STYLE_WARN]);
 }
 
 /* Arrows for the jump under the cursor, in the view's arrow column. */
@@ -334,26 +473,60 @@ draw_jump(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size_t
  * what the cursor row shortens (a C++ name, a call's target) or cuts,
  * else the view's first note, else the keys that matter here.
  */
-static void
-draw_status(struct tui *t, const char *msg)
+const char *
+tui_status_text(struct tui *t, const char *msg, char *buf, size_t len, attr_t *attr)
 {
 	const struct bt_view *v = bt_browser_view(t->b);
 	const struct bt_row *r = bt_view_row(v, bt_browser_nav(t->b)->cursor);
-	const char *hint = bt_browser_hint(t->b);
-	char buf[1024];
+	const char *text;
 
+	*attr = 0;
+	if (msg != NULL && msg[0]) {
+		text = msg;
+		*attr = A_BOLD;
+	} else if (r != NULL && r->detail != NULL)
+		text = r->detail;
+	else if (r != NULL && r->name != NULL && !row_fits(r))
+		text = r->name;
+	else if (bt_view_nnotes(v)) {
+		text = bt_view_note(v, 0);
+		*attr = t->attr[BT_STYLE_WARN];
+	} else {
+		text = bt_browser_hint(t->b);
+		*attr = A_DIM;
+	}
+	snprintf(buf, len, "%s", text);
+	return buf;
+}
+
+/*
+ * A status line longer than the screen ends in "~": the key that shows
+ * it whole. Names lose their middle (their end tells instantiations
+ * apart), messages their end.
+ */
+static void
+draw_status(struct tui *t, const char *msg)
+{
+	char text[1024], buf[1024];
+	attr_t attr;
+	int x;
+
+	tui_status_text(t, msg, text, sizeof(text), &attr);
 	move(LINES - 1, 0);
 	clrtoeol();
-	if (msg != NULL && msg[0])
-		tui_put(LINES - 1, 0, msg, COLS, A_BOLD);
-	else if (r != NULL && r->detail != NULL)
-		tui_put(LINES - 1, 0, tui_elide(r->detail, COLS, buf, sizeof(buf)), COLS, 0);
-	else if (r != NULL && r->name != NULL && !row_fits(r))
-		tui_put(LINES - 1, 0, tui_elide(r->name, COLS, buf, sizeof(buf)), COLS, 0);
-	else if (bt_view_nnotes(v))
-		tui_put(LINES - 1, 0, bt_view_note(v, 0), COLS, t->attr[BT_STYLE_WARN]);
-	else
-		tui_put(LINES - 1, 0, hint, COLS, A_DIM);
+	if (ncols(text) <= COLS) {
+		tui_put(LINES - 1, 0, text, COLS, attr);
+		return;
+	}
+	if (attr == 0)	/* a name */
+		x = tui_put(LINES - 1, 0, tui_elide(text, COLS - 1, buf, sizeof(buf)),
+		    COLS - 1, attr);
+	else {
+		snprintf(buf, sizeof(buf), "%.*s%s", (int)col_offset(text, COLS - 2),
+		    text, t->utf8 ? "\u2026" : ">");
+		x = tui_put(LINES - 1, 0, buf, COLS - 1, attr);
+	}
+	tui_put(LINES - 1, x, "~", COLS, A_BOLD | t->attr[BT_STYLE_WARN]);
 }
 
 void
@@ -373,6 +546,16 @@ tui_draw(struct tui *t)
 	draw_header(t);
 	draw_title(t, v);
 	draw_row(t, 2, bt_view_columns(v), false);
+	if (bt_view_nrows(v) > h) {
+		/* rows out of view: which are shown, as less's "lines 4-23/120" */
+		char where[64];
+		size_t last = TUI_MAX(n->top + h, n->top + 1);
+		snprintf(where, sizeof(where), " %s%zu-%zu/%zu%s ", n->top > 0 ?
+		    (t->utf8 ? "\u2191" : "^") : "", n->top + 1,
+		    last < bt_view_nrows(v) ? last : bt_view_nrows(v), bt_view_nrows(v),
+		    last < bt_view_nrows(v) ? (t->utf8 ? "\u2193" : "v") : "");
+		tui_put(2, COLS - ncols(where), where, COLS, A_BOLD);
+	}
 	for (i = 0; i < h && n->top + i < bt_view_nrows(v); i++)
 		draw_row(t, HEAD_LINES + (int)i, bt_view_row(v, n->top + i),
 		    n->top + i == n->cursor);
@@ -382,6 +565,8 @@ tui_draw(struct tui *t)
 			    t->attr[BT_STYLE_WARN]);
 	draw_jump(t, v, n, h);
 	draw_pane(t);
+	if (bt_browser_status(t->b)[0])
+		snprintf(t->last_msg, sizeof(t->last_msg), "%s", bt_browser_status(t->b));
 	draw_status(t, bt_browser_status(t->b));
 	refresh();
 }

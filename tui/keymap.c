@@ -75,6 +75,8 @@ const struct tui_key tui_keymap[] = {
 	{ { 'P', 0 }, "P", TUI_CMD_PRINT, BT_ACT_NONE,
 	  "print the current view to a file at once, as perf's P (FUNCTION.txt, else FUNCTION.1.txt...)" },
 	{ { 'h', KEY_F(1), 0 }, "h F1", TUI_CMD_HELP, BT_ACT_NONE, "this help" },
+	{ { '~', 0 }, "~", TUI_CMD_MORE, BT_ACT_NONE,
+	  "whole, wrapped: the last message, the status line, the header, the title, the cursor row, the pane and the notes (a line that ends in ~ was cut; tmux's ~ shows its messages)" },
 	{ { CTRL('l'), 0 }, "Ctrl-L", TUI_CMD_REDRAW, BT_ACT_NONE, "redraw the screen" },
 	/* keys perf users press that benchtui has no use for: say what to press */
 	{ { 'i', 0 }, "i", TUI_CMD_HINT, BT_ACT_NONE,

@@ -17,6 +17,7 @@ enum tui_cmd {
 	TUI_CMD_HINT,		/* a key perf users press: .help says benchtui's */
 	TUI_CMD_HELP,		/* h F1 */
 	TUI_CMD_REDRAW,		/* Ctrl-L */
+	TUI_CMD_MORE,		/* ~: what the lines cut, whole */
 };
 
 struct tui_key {

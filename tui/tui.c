@@ -255,7 +255,7 @@ help(struct tui *t)
 			mvaddnstr(y, 2, tui_keymap[i].names, 14);
 			attroff(t->attr[BT_STYLE_ADDR]);
 			y = tui_put_wrapped(y, LINES, 18, tui_keymap[i].help,
-			    tui_keymap[i].cmd == TUI_CMD_HINT ? A_DIM : 0);
+			    tui_keymap[i].cmd == TUI_CMD_HINT ? A_DIM : 0, NULL);
 		}
 		refresh();
 		do
@@ -269,6 +269,89 @@ help(struct tui *t)
 			top--;
 		else if (c != KEY_RESIZE && c != KEY_MOUSE)
 			return;
+	}
+}
+
+/*
+ * ~: whole and wrapped, what the screen's lines may cut (the last
+ * message, the status line, the header, the title, the cursor row, the
+ * pane, the view's notes), as tmux's ~ shows its messages. j/k scroll,
+ * any other key returns.
+ */
+static void
+more(struct tui *t)
+{
+	const struct bt_view *v = bt_browser_view(t->b);
+	const struct bt_row *r = bt_view_row(v, bt_browser_nav(t->b)->cursor);
+	char row[2048] = "";
+	const char *what[64], *text[64];
+	char status[1024], title[1200], note[300];
+	struct bt_pane p;
+	size_t n = 0, top = 0, i;
+	attr_t attr;
+	int c;
+
+	what[n] = "last message";
+	text[n++] = t->last_msg[0] ? t->last_msg : "(none)";
+	tui_status_text(t, bt_browser_status(t->b), status, sizeof(status), &attr);
+	what[n] = "status line";
+	text[n++] = status;
+	what[n] = "header";
+	text[n++] = t->header;
+	snprintf(title, sizeof(title), "%s%s", bt_view_title(v),
+	    bt_browser_title_note(t->b, note, sizeof(note)));
+	what[n] = "title";
+	text[n++] = title;
+	if (r != NULL) {
+		for (i = 0; i < r->ncells; i++)
+			snprintf(row + strlen(row), sizeof(row) - strlen(row), "%s",
+			    r->cells[i].text);
+		what[n] = "cursor row";
+		text[n++] = row;
+		if (r->name != NULL) {
+			what[n] = "its name";
+			text[n++] = r->name;
+		}
+		if (r->text != NULL && r->kind == BT_ROW_FINDING) {
+			what[n] = "its finding";
+			text[n++] = r->text;
+		}
+	}
+	if (bt_browser_pane(t->b, &p) && p.text != NULL) {
+		what[n] = "pane";
+		text[n++] = p.head;
+		what[n] = "";
+		text[n++] = p.text;
+	}
+	for (i = 0; i < bt_view_nnotes(v) && n < 64; i++) {
+		what[n] = i == 0 ? "notes" : "";
+		text[n++] = bt_view_note(v, i);
+	}
+	for (;;) {
+		int y = 2;
+		erase();
+		attron(A_BOLD);
+		mvaddstr(0, 0, "benchtui: the screen's lines whole (any other key returns; j/k scroll)");
+		attroff(A_BOLD);
+		for (i = top; i < n && y < LINES; i++) {
+			attron(t->attr[BT_STYLE_ADDR]);
+			mvaddnstr(y, 0, what[i], 14);
+			attroff(t->attr[BT_STYLE_ADDR]);
+			y = tui_put_wrapped(y, LINES, 15, text[i][0] ? text[i] : " ",
+			    0, NULL);
+		}
+		refresh();
+		do
+			c = getch();
+		while (c == ERR && !quit_sig);
+		if (quit_sig)
+			break;
+		if ((c == 'j' || c == KEY_DOWN) && top + 1 < n)
+			top++;
+		else if ((c == 'k' || c == KEY_UP) && top > 0)
+			top--;
+		else if (c != KEY_RESIZE && c != KEY_MOUSE)
+			break;
 	}
 }
 
@@ -362,6 +445,7 @@ start_curses(struct tui *t, SCREEN **scr, struct bt_error *err)
 	setlocale(LC_ALL, "");
 	cs = nl_langinfo(CODESET);
 	t->utf8 = cs != NULL && strcmp(cs, "UTF-8") == 0;
+	tui_set_ascii(!t->utf8);
 	if (getenv("ESCDELAY") == NULL)
 		setenv("ESCDELAY", "25", 1);
 	if (!term_usable())
@@ -400,6 +484,8 @@ handle_key(struct tui *t, int c, size_t h)
 	const char *label;
 
 	if (c == KEY_RESIZE) {
+		/* h was the old size's: the cursor kept in view in the new one */
+		h = tui_body_height(t);
 		bt_browser_set_width(t->b, (size_t)COLS, h);
 		bt_browser_select(t->b, bt_browser_nav(t->b)->cursor, h);
 		clear();
@@ -438,6 +524,9 @@ handle_key(struct tui *t, int c, size_t h)
 		break;
 	case TUI_CMD_REDRAW:
 		clear();
+		break;
+	case TUI_CMD_MORE:
+		more(t);
 		break;
 	case TUI_CMD_NONE:
 		break;

@@ -60,6 +60,8 @@ struct screen_key {
  * @anchor: what the cursor row stands for (NULL: the row itself)
  * @export_name: the default file name for E, without ".txt"
  * @title_note: what the title adds, into buf (NULL: nothing)
+ * @scope: what the header names instead of the selection's own scope,
+ *         into buf (NULL: the selection's)
  * @pane: the pane below its rows (NULL: none), see bt_browser_pane()
  * @opens: the action this screen answers on every screen that does not
  *         take it itself (L opens the lint screen), BT_ACT_NONE: none;
@@ -86,6 +88,8 @@ struct screen_ops {
 	char *(*export_name)(const struct bt_browser *b, const struct screen *sc);
 	void (*title_note)(const struct bt_browser *b, const struct screen *sc,
 			   char *buf, size_t len);
+	void (*scope)(const struct bt_browser *b, const struct screen *sc,
+		      char *buf, size_t len);
 	bool (*pane)(const struct bt_browser *b, const struct screen *sc,
 		     struct bt_pane *p);
 	enum bt_action opens;

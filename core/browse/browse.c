@@ -494,9 +494,11 @@ bt_browser_set_width(struct bt_browser *b, size_t width, size_t height)
 {
 	bool compact = width < BROWSE_COMPACT_BELOW;
 
-	if (b->columns_chosen || compact == b->o.compact)
+	if ((b->columns_chosen || compact == b->o.compact) && width == b->o.width)
 		return;
-	b->o.compact = compact;
+	if (!b->columns_chosen)
+		b->o.compact = compact;
+	b->o.width = width;
 	browse_rebuild_all(b, height);
 }
 
@@ -521,6 +523,18 @@ bt_browser_title_note(const struct bt_browser *b, char *buf, size_t len)
 		buf[0] = '\0';
 	if (sc->ops->title_note != NULL && len > 0)
 		sc->ops->title_note(b, sc, buf, len);
+	return buf;
+}
+
+const char *
+bt_browser_scope(const struct bt_browser *b, char *buf, size_t len)
+{
+	const struct screen *sc = top_screen_const(b);
+
+	if (len > 0)
+		buf[0] = '\0';
+	if (sc->ops->scope != NULL && len > 0)
+		sc->ops->scope(b, sc, buf, len);
 	return buf;
 }
 

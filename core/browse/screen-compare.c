@@ -4,6 +4,7 @@
  * both ran shows its instructions with a column for each (a second
  * screen, compare_func, on the same data).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -146,6 +147,36 @@ export_name(const struct bt_browser *b, const struct screen *sc)
 	return bt_xstrdup("compare");
 }
 
+/* One side for the header: "BM_sum/8 (2641 samples, 1.050 s)". */
+static int
+side(char *buf, size_t len, const struct bt_bench *x)
+{
+	if (x->has_window && !x->by_chain)
+		return snprintf(buf, len, "%s (%llu samples, %.3f s)", x->name,
+		    (unsigned long long)x->samples, x->t_to - x->t_from);
+	return snprintf(buf, len, "%s (%llu samples)", x->name,
+	    (unsigned long long)x->samples);
+}
+
+/*
+ * The header: the two benchmarks, each with its own samples and duration
+ * (the screen's selection is the whole run's).
+ */
+static void
+scope(const struct bt_browser *b, const struct screen *sc, char *buf, size_t len)
+{
+	const struct compare *c = sc->data;
+	int n;
+
+	if (c->x < 0 || c->y < 0)
+		return;
+	n = side(buf, len, bt_selection_bench(sc->sel, (size_t)c->x));
+	if (n < 0 || (size_t)n + 4 >= len)
+		return;
+	memcpy(buf + n, " vs ", 5);
+	side(buf + n + 4, len - (size_t)n - 4, bt_selection_bench(sc->sel, (size_t)c->y));
+}
+
 const struct screen_ops screen_compare = {
 	.name = "compare",
 	.init = init,
@@ -154,6 +185,7 @@ const struct screen_ops screen_compare = {
 	.enter = enter,
 	.subject = subject,
 	.export_name = export_name,
+	.scope = scope,
 	.hint = "Enter the function, a column each  q back  B the benchmarks  h help",
 };
 
@@ -171,5 +203,6 @@ const struct screen_ops screen_compare_func = {
 	.enter = enter_func,
 	.subject = subject,
 	.export_name = export_name_func,
+	.scope = scope,
 	.hint = "Enter both shares  q back  B the benchmarks  h help",
 };

@@ -498,7 +498,11 @@ columns(struct ann *c)
 	if (o->num == BT_NUM_PERCENT) {
 		h[0] = o->skid ? "Skid%" : "Percent";
 		h[1] = o->skid ? "Raw%" : "Skid%";
-		h[2] = "Samples";
+		/*
+		 * the counts are raw: under skid-adjusted percents a screen
+		 * says so (the text export keeps its heading)
+		 */
+		h[2] = o->skid && o->width > 0 ? "RawSmp" : "Samples";
 	} else {
 		const char *u = o->num == BT_NUM_PERIOD ? "Period" : "Samples";
 		h[0] = o->skid ? "Skid" : u;

@@ -72,6 +72,65 @@ cell(struct bt_view *v, const char *t, const size_t *w, size_t c)
 	return view_cat(v, view_pad(v, t, w[c], right[c]), "  ");
 }
 
+/* "BM_sum 99%" in width columns: the name shortened, its share kept. */
+static const char *
+hot_cell(struct bt_view *v, const char *name, double percent, size_t width)
+{
+	const char *pct = bt_strpool_addf(&v->pool, " %.0f%%", percent);
+	size_t room = width > view_ncols(pct) + 2 ? width - view_ncols(pct) : 2;
+
+	return view_cat(v, view_cut(v, name, room), pct);
+}
+
+/* The Hottest function cell of a benchmark's summary sm ("" none). */
+static const char *
+hot_text(struct bt_view *v, const struct bt_bench_summary *sm,
+	 const struct bt_view_opts *o)
+{
+	if (sm == NULL || sm->nfuncs == 0)
+		return "";
+	if (o->width > 0)	/* a screen: the share stays */
+		return hot_cell(v, view_name(v, sm->funcs[0].name, o),
+		    sm->funcs[0].percent, HOT_MAX_COLS);
+	/* the text export as it was (the names' own work) */
+	return view_cut(v, bt_strpool_addf(&v->pool, "%s %.0f%%",
+	    view_name(v, sm->funcs[0].name, o), sm->funcs[0].percent), HOT_MAX_COLS);
+}
+
+/*
+ * A row wider than the screen (o->width): the columns of least priority
+ * go first, the hottest function shortened (its share kept) before it
+ * goes; the name, the finding and the time stay. w[] and the hottest
+ * function's texts (txt[i * NCOLS + 8]) change.
+ */
+static void
+fit_columns(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts *o,
+	    const size_t *idx, size_t n, const char **txt, size_t *w)
+{
+	static const size_t drop[] = { 4, 2, UNTIMED, 5, 8, 6, 3 };
+	size_t k = 0, total, c, i;
+
+	for (;;) {
+		for (total = 0, c = 0; c < NCOLS; c++)
+			total += w[c] ? w[c] + (c + 1 < NCOLS ? 2 : 0) : 0;
+		if (total <= o->width || k == sizeof(drop) / sizeof(drop[0]))
+			return;
+		if (drop[k] == 8 && w[8] && total - o->width + 12 <= w[8]) {
+			w[8] -= total - o->width;
+			for (i = 0; i < n; i++) {
+				const struct bt_bench_summary *sm =
+				    bt_selection_bench_summary(sel, idx[i]);
+				if (sm && sm->nfuncs)
+					txt[i * NCOLS + 8] = hot_cell(v,
+					    view_name(v, sm->funcs[0].name, o),
+					    sm->funcs[0].percent, w[8]);
+			}
+			return;
+		}
+		w[drop[k++]] = 0;
+	}
+}
+
 struct bt_view *
 bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fastest_first)
 {
@@ -110,9 +169,7 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 		t[UNTIMED] = b->untimed_samples ? bt_strpool_addf(&v->pool, "%llu",
 		    (unsigned long long)b->untimed_samples) : "";
 		untimed |= b->untimed_samples > 0;
-		t[8] = sm && sm->nfuncs ? view_cut(v, bt_strpool_addf(&v->pool, "%s %.0f%%",
-		    view_name(v, sm->funcs[0].name, o), sm->funcs[0].percent),
-		    HOT_MAX_COLS) : "";
+		t[8] = hot_text(v, sm, o);
 		t[9] = b->error ? b->error : sm && sm->worst ? sm->worst->check : "";
 		if (b->has_window && b->split != NULL && strstr(splits, b->split) == NULL)
 			splits = splits[0] ? bt_strpool_addf(&v->pool, "%s, %s", splits,
@@ -125,6 +182,8 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 	}
 	if (!untimed)
 		w[UNTIMED] = 0;
+	if (o->width > 0)
+		fit_columns(v, sel, o, idx, n, txt, w);
 	for (i = 0; i < n; i++) {
 		const struct bt_bench *b = bt_selection_bench(sel, idx[i]);
 		const struct bt_bench_summary *sm = bt_selection_bench_summary(sel, idx[i]);
@@ -192,6 +251,27 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 
 /* Two benchmarks side by side. */
 
+/*
+ * A benchmark's name as a column heading, in width columns: its middle
+ * gives way, for the ends tell BM_sum/8 from BM_sum/64.
+ */
+static const char *
+side_head(struct bt_view *v, const char *s, size_t width)
+{
+	size_t n = view_ncols(s), head, i = 0, j = 0, col;
+
+	if (n <= width || width < 3)
+		return s;
+	head = (width - 1) / 2;
+	for (col = 0; col < head; col++)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	for (col = 0; col < n - (width - 1 - head); col++)
+		for (j++; ((unsigned char)s[j] & 0xc0) == 0x80; j++)
+			;
+	return bt_strpool_addf(&v->pool, "%.*s\xe2\x80\xa6%s", (int)i, s, s + j);
+}
+
 struct pair {
 	const char *name, *module;
 	double pa, pb;
@@ -216,7 +296,7 @@ bt_view_bench_compare(struct bt_selection *sel, size_t ia, size_t ib,
 	const struct bt_bench_summary *sa = bt_selection_bench_summary(sel, ia);
 	const struct bt_bench_summary *sb = bt_selection_bench_summary(sel, ib);
 	struct pair *p;
-	size_t n = 0, i, k, wname = 8;
+	size_t n = 0, i, k, wside, wmod = 6;
 	struct bt_view_opts def;
 
 	if (o == NULL) {
@@ -248,8 +328,13 @@ bt_view_bench_compare(struct bt_selection *sel, size_t ia, size_t ib,
 		p[k].sb = sb->funcs[i].samples;
 	}
 	qsort(p, n, sizeof(*p), by_hotter);
-	for (i = 0; i < n; i++)
-		wname = BT_MIN(BT_MAX(wname, view_ncols(view_name(v, p[i].name, o))), 60);
+	/* a column a benchmark, headed by its name (up to 20 columns) */
+	wside = BT_MIN(BT_MAX(BT_MAX(view_ncols(a->name), view_ncols(b->name)) + 1, 10),
+	    o->compact ? 16 : 21);
+	for (i = 0; i < n; i++) {
+		const char *mod = view_basename(p[i].module);
+		wmod = BT_MIN(BT_MAX(wmod, view_ncols(mod)), 16);
+	}
 	for (i = 0; i < n; i++) {
 		struct bt_row *r = view_add_row(v, BT_ROW_FUNC);
 		r->func = (size_t)-1;
@@ -261,21 +346,22 @@ bt_view_bench_compare(struct bt_selection *sel, size_t ia, size_t ib,
 		r->samples = p[i].sa;
 		r->weight = BT_MAX(p[i].pa, p[i].pb);
 		view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.2f%%", p[i].pa),
-		    10, true), view_heat(p[i].pa, p[i].sa > 0));
+		    wside, true), view_heat(p[i].pa, p[i].sa > 0));
 		view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.2f%%", p[i].pb),
-		    10, true), view_heat(p[i].pb, p[i].sb > 0));
+		    wside, true), view_heat(p[i].pb, p[i].sb > 0));
 		view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%+.2f",
 		    p[i].pb - p[i].pa), 8, true), BT_STYLE_NORMAL);
 		view_add_cell(v, "  ", BT_STYLE_NORMAL);
-		view_add_cell(v, view_pad(v, view_name(v, p[i].name, o), wname, false),
-		    BT_STYLE_NORMAL);
+		/* the module before the symbol, which is last (as in the function list) */
+		view_add_cell(v, view_pad(v, view_cut(v, view_basename(p[i].module), wmod),
+		    wmod, false), BT_STYLE_DIM);
 		view_add_cell(v, "  ", BT_STYLE_NORMAL);
-		view_add_cell(v, view_basename(p[i].module), BT_STYLE_DIM);
+		view_add_cell(v, view_name(v, p[i].name, o), BT_STYLE_NORMAL);
 	}
 	{
-		const char *h[7] = { view_cut(v, a->name, 9), view_cut(v, b->name, 9),
-			"Diff", "", "Symbol", "", "Module" };
-		size_t hw[7] = { 10, 10, 8, 2, wname, 2, 0 };
+		const char *h[7] = { side_head(v, a->name, wside - 1),
+			side_head(v, b->name, wside - 1), "Diff", "", "Module", "", "Symbol" };
+		size_t hw[7] = { wside, wside, 8, 2, wmod, 2, 0 };
 		bool hr[7] = { true, true, true, false, false, false, false };
 		view_set_columns(v, h, hw, hr, 7);
 	}
@@ -372,7 +458,7 @@ bt_view_compare_func(struct bt_selection *x, struct bt_selection *y,
 	struct cmp_insns c = { 0 };
 	uint64_t total[2] = { 0, 0 };
 	struct bt_view_opts def;
-	size_t i;
+	size_t i, wside;
 	int ret;
 
 	if (o == NULL) {
@@ -390,6 +476,9 @@ bt_view_compare_func(struct bt_selection *x, struct bt_selection *y,
 		return NULL;
 	}
 	qsort(c.v, c.n, sizeof(*c.v), cmp_addr);
+	/* a column a benchmark, headed by its name (as the comparison) */
+	wside = BT_MIN(BT_MAX(BT_MAX(view_ncols(sel_label(x)), view_ncols(sel_label(y))) + 1,
+	    10), o->compact ? 16 : 21);
 	for (i = 0; i < c.n; i++) {
 		struct bt_row *r = view_add_row(v, BT_ROW_TEXT);
 		double pa = total[0] ? 100.0 * (double)c.v[i].n[0] / (double)total[0] : 0;
@@ -402,9 +491,9 @@ bt_view_compare_func(struct bt_selection *x, struct bt_selection *y,
 		r->addr = c.v[i].addr;
 		r->text = c.v[i].text;
 		view_add_cell(v, view_pad(v, c.v[i].n[0] ? bt_strpool_addf(&v->pool,
-		    "%.2f", pa) : "", 10, true), view_heat(pa, c.v[i].n[0] > 0));
+		    "%.2f", pa) : "", wside, true), view_heat(pa, c.v[i].n[0] > 0));
 		view_add_cell(v, view_pad(v, c.v[i].n[1] ? bt_strpool_addf(&v->pool,
-		    "%.2f", pb) : "", 10, true), view_heat(pb, c.v[i].n[1] > 0));
+		    "%.2f", pb) : "", wside, true), view_heat(pb, c.v[i].n[1] > 0));
 		view_add_cell(v, view_pad(v, c.v[i].n[0] || c.v[i].n[1] ?
 		    bt_strpool_addf(&v->pool, "%+.2f", pb - pa) : "", 8, true),
 		    BT_STYLE_NORMAL);
@@ -413,9 +502,10 @@ bt_view_compare_func(struct bt_selection *x, struct bt_selection *y,
 		view_add_cell(v, view_cat(v, "  ", c.v[i].text), BT_STYLE_NORMAL);
 	}
 	{
-		const char *h[5] = { view_cut(v, sel_label(x), 9), view_cut(v, sel_label(y), 9),
-			"Diff", "Address", "  Instruction" };
-		size_t hw[5] = { 10, 10, 8, 10, 0 };
+		const char *h[5] = { side_head(v, sel_label(x), wside - 1),
+			side_head(v, sel_label(y), wside - 1), "Diff", "Address",
+			"  Instruction" };
+		size_t hw[5] = { wside, wside, 8, 10, 0 };
 		bool hr[5] = { true, true, true, true, false };
 
 		view_set_columns(v, h, hw, hr, 5);

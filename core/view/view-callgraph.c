@@ -65,7 +65,8 @@ bt_view_callers(struct bt_selection *sel, size_t func, const uint64_t *addr,
 	const struct bt_func_edge *e;
 	struct bt_view_opts def;
 	size_t n, i, k;
-	static const char *const heads[] = { "Percent", "Samples", "", "", "Module", "", "Symbol" };
+	/* one base a section, said in its heading row: no column mixes two */
+	static const char *const heads[] = { "Share", "Samples", "", "", "Module", "", "Symbol" };
 	static const size_t widths[] = { 8, 9, 5, 1, 16, 1, 0 };
 	static const bool right[] = { true, true, true, false, false, false, false };
 
@@ -81,13 +82,16 @@ bt_view_callers(struct bt_selection *sel, size_t func, const uint64_t *addr,
 		    "(record with benchtui's default, or perf record -g)");
 	}
 	n = bt_selection_callers(sel, func, &e);
-	text_row(v, n ? "callers: who called it (share of its inclusive samples through each)" :
+	text_row(v, n ? bt_strpool_addf(&v->pool, "callers: who called it (share of its %llu "
+	    "inclusive samples through each)", (unsigned long long)f->inclusive) :
 	    "callers: none known");
 	for (i = 0; i < n; i++)
 		edge_row(v, o, e[i].func, e[i].samples, e[i].percent, "<-", "caller");
-	edge_row(v, o, func, f->inclusive, f->inclusive_percent, "=", "function");
+	/* the base of the shares above and below (its share of the run is in the title) */
+	edge_row(v, o, func, f->inclusive, f->inclusive ? 100.0 : 0, "=", "function");
 	n = bt_selection_callees(sel, func, &e);
-	text_row(v, n ? "callees: where its inclusive samples went" :
+	text_row(v, n ? bt_strpool_addf(&v->pool, "callees: where its %llu inclusive samples "
+	    "went (share of them in each)", (unsigned long long)f->inclusive) :
 	    "callees: none (its samples are its own)");
 	for (i = 0; i < n; i++)
 		edge_row(v, o, e[i].func, e[i].samples, e[i].percent, "->", "callee");
@@ -99,7 +103,8 @@ bt_view_callers(struct bt_selection *sel, size_t func, const uint64_t *addr,
 		for (i = 0; i < n; i++)
 			total += st[i].samples;
 		text_row(v, n ? bt_strpool_addf(&v->pool, "entry stacks of %" PRIx64
-		    ": the call paths whose samples landed there", *addr) :
+		    ": the call paths whose samples landed there (share of its %llu "
+		    "samples)", *addr, (unsigned long long)total) :
 		    bt_strpool_addf(&v->pool, "entry stacks of %" PRIx64
 		    ": no samples there", *addr));
 		for (i = 0; i < n; i++) {

@@ -110,7 +110,9 @@ bt_view_source(struct bt_selection *sel, size_t func, const char *file,
 		    r->weight > 0 ? view_heat(primary, true) : BT_STYLE_SOURCE);
 	}
 	{
-		const char *h[4] = { num_head(o), "Samples", "Line", "  Source" };
+		/* raw counts: said on a screen under skid-adjusted percents */
+		const char *h[4] = { num_head(o), o->skid && o->width > 0 &&
+			o->num == BT_NUM_PERCENT ? "RawSmp" : "Samples", "Line", "  Source" };
 		size_t w[4] = { wnum, 8, wline + 2, 0 };
 		bool right[4] = { true, true, true, false };
 		view_set_columns(v, h, w, right, 4);
@@ -223,7 +225,8 @@ bt_view_files(struct bt_selection *sel, size_t func, const struct bt_view_opts *
 		view_add_cell(v, r->file, BT_STYLE_COMMENT);
 	}
 	{
-		const char *h[5] = { o->skid ? "Skid%" : "Percent", "Samples", "", "File",
+		const char *h[5] = { o->skid ? "Skid%" : "Percent", o->skid && o->width > 0 ?
+			"RawSmp" : "Samples", "", "File",
 			"Path" };
 		size_t w[5] = { wnum, 9, 2, wname + 2, 0 };
 		bool right[5] = { true, true, false, false, false };

@@ -113,6 +113,53 @@ threads(struct bt_view *v, const struct bt_selection_opts *o)
 	return out;
 }
 
+/*
+ * What the selection is and its own duration, for the header: its
+ * benchmark, its processes and threads, its window; the duration is the
+ * window's (a benchmark's or one asked for), narrowed to the first and
+ * last sample of the processes chosen.
+ */
+static void
+scope(struct bt_view *v, struct bt_selection *sel)
+{
+	struct bt_view_summary *m = &v->summary;
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	double from = m->win_from, to = m->win_to;
+	bool known = m->windowed || (m->benchmark != NULL && !m->bench_by_chain);
+
+	if (m->benchmark != NULL)
+		bt_strbuf_addf(&sb, "%s%s", m->benchmark, m->bench_by_chain ?
+		    " (by its code)" : "");
+	if (m->threads != NULL) {
+		struct bt_session *s = bt_selection_session(sel);
+		struct bt_proc_count *c;
+		size_t n = bt_selection_proc_counts(sel, &c), i;
+		uint64_t first = 0, last = 0;
+
+		for (i = 0; i < n; i++) {
+			if (c[i].first && (first == 0 || c[i].first < first))
+				first = c[i].first;
+			last = BT_MAX(last, c[i].last);
+		}
+		free(c);
+		if (first != 0) {
+			double f = bt_session_seconds(s, first), l = bt_session_seconds(s, last);
+			from = known ? BT_MAX(from, f) : f;
+			to = known ? BT_MIN(to, l) : l;
+			known = !m->bench_by_chain;
+		}
+		bt_strbuf_addf(&sb, "%s%s", sb.len ? ", " : "", m->threads);
+	}
+	if (m->windowed)
+		bt_strbuf_addf(&sb, "%swindow %.3f-%.3f s", sb.len ? ", " : "",
+		    m->win_from, m->win_to);
+	if (sb.len)
+		m->scope = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	m->has_span = known && m->scope != NULL;
+	m->span = m->has_span ? BT_MAX(to - from, 0.0) : 0;
+}
+
 static void
 summarize(struct bt_view *v, struct bt_selection *sel)
 {
@@ -162,6 +209,7 @@ summarize(struct bt_view *v, struct bt_selection *sel)
 		m->bench_time = b->time_text;
 		m->bench_by_chain = b->by_chain;
 	}
+	scope(v, sel);
 	for (i = 0; i < bt_session_nnotes(s); i++)
 		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_session_note(s, i)));
 	m->notes = v->notes.v;

@@ -140,6 +140,12 @@ struct bt_pane {
 	char head[1024];
 	const char *text;
 };
+/*
+ * What the header names when the current screen shows more than its
+ * selection (a comparison: "BM_sum/8 vs BM_sum/64"), into buf; "" when the
+ * selection's own summary says it (bt_view_summary.scope). Returns buf.
+ */
+BT_API const char *bt_browser_scope(const struct bt_browser *b, char *buf, size_t len);
 /* Does the current screen keep a pane below its rows? Then p (if not NULL) is it. */
 BT_API bool bt_browser_pane(const struct bt_browser *b, struct bt_pane *p);
 /* The message for the status line after the last action, "" if none. */

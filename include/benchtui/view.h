@@ -193,6 +193,8 @@ enum bt_names { BT_NAMES_SHORT, BT_NAMES_FOLDED, BT_NAMES_FULL };
  *          (exports), not only the hot rows' (the first screen)
  * @children: hot-function table: ordered by inclusive samples (perf's
  *            --children) instead of self samples
+ * @width: the screen's columns: the benchmark table drops its columns of
+ *         least priority until it fits (0: no limit, as exports)
  */
 struct bt_view_opts {
 	enum bt_numcol num;
@@ -207,6 +209,7 @@ struct bt_view_opts {
 	const char *module;
 	bool locate;
 	bool children;
+	size_t width;
 };
 
 /*
@@ -237,6 +240,12 @@ BT_API struct bt_view *bt_view_header(struct bt_selection *sel);
  *             @bench_time its time per operation as printed (or NULL);
  *             @bench_by_chain its samples are those through its code (else
  *             its window's)
+ * @scope: what the selection is, for a header ("BM_sum/8", "pid 4242",
+ *         "window 1.000-2.000 s", joined by ", "), NULL for the whole run
+ * @has_span: @span is the selection's own duration in seconds (its
+ *            benchmark's or time window, its processes' first to last
+ *            sample); false for the whole run's or when not known (a
+ *            benchmark found by its call chains)
  * @notes, @nnotes: what is missing or degraded
  * @hot_path: with call chains, the hottest functions and on whose behalf
  *            they ran ("leaf 72.4% from caller_three 74%, caller_one 26%;
@@ -266,6 +275,9 @@ struct bt_view_summary {
 	size_t nfindings;
 	const char *benchmark, *bench_time;
 	bool bench_by_chain;
+	const char *scope;
+	bool has_span;
+	double span;
 	const char *const *notes;
 	size_t nnotes;
 	const char *hot_path;
