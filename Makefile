@@ -231,9 +231,11 @@ fuzz: deps fuzz-build
 # Quiet (one line a step; the compiler's own warnings and errors still
 # show) and on every CPU: serial and verbose, a fresh clone's demo printed
 # ~100 command lines and took ~50 s to its first screen on 2 loaded CPUs.
+# (a make -jN demo's own jobs kept: a -j of its own would override them, with a warning)
+DEMO_JOBS = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 demo: deps
-	@echo "demo: building benchtui (make -j$(CHECK_JOBS))"
-	@$(MAKE) --no-print-directory -s -j$(CHECK_JOBS) all
+	@echo "demo: building benchtui"
+	@$(MAKE) --no-print-directory -s $(DEMO_JOBS) all
 	@sh examples/demo.sh
 
 bench: deps
