@@ -6,7 +6,7 @@
 #   make bench      performance comparisons against perf (bench/)
 #   make js-deps    npm packages of the JS benchmark fixtures, for build/js
 #                   (installed once per machine: tests/cache.sh)
-#   make install PREFIX=/usr/local
+#   make install    PREFIX=/usr/local DESTDIR= (make uninstall: the same)
 
 PREFIX ?= /usr/local
 BUILD ?= build
@@ -46,7 +46,7 @@ COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libbenchtui.a
 BIN := $(if $(filter build,$(BUILD)),benchtui,$(BUILD)/benchtui)
 
-.PHONY: all deps js-deps check check-long unit demo bench install clean fuzz fuzz-build headers agent
+.PHONY: all deps js-deps check check-long unit demo bench install uninstall clean fuzz fuzz-build headers agent
 .DELETE_ON_ERROR:
 
 all: $(BIN) agent
@@ -228,18 +228,56 @@ fuzz: deps fuzz-build
 			build/fuzz-corpus/$$n tests/fuzz/corpus/$${n#fuzz-} || exit 1; \
 	done
 
+# Quiet (one line a step; the compiler's own warnings and errors still
+# show) and on every CPU: serial and verbose, a fresh clone's demo printed
+# ~100 command lines and took ~50 s to its first screen on 2 loaded CPUs.
+# (a make -jN demo's own jobs kept: a -j of its own would override them, with a warning)
+DEMO_JOBS = $(if $(filter -j% --jobserver%,$(MAKEFLAGS)),,-j$(CHECK_JOBS))
 demo: deps
-	@$(MAKE) --no-print-directory all
+	@echo "demo: building benchtui"
+	@$(MAKE) --no-print-directory -s $(DEMO_JOBS) all
 	@sh examples/demo.sh
 
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@bash bench/run.sh
 
-install: $(BIN)
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 755 $(BIN) $(DESTDIR)$(PREFIX)/bin/benchtui
-	install -m 644 docs/benchtui.1 $(DESTDIR)$(PREFIX)/share/man/man1/benchtui.1
+# make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the JVMTI
+# agent in benchtui's own lib dir, the man page and the docs. The agent's
+# directory is where benchtui looks, beside its own binary
+# (BINDIR/../lib/benchtui: core/jit/setup.c agent_path()), so that the
+# install can be moved as a whole; without JDK headers no agent is built
+# and none is installed (java then falls back: docs/jit.md).
+BINDIR := $(PREFIX)/bin
+AGENTDIR := $(PREFIX)/lib/benchtui
+MANDIR := $(PREFIX)/share/man/man1
+DOCDIR := $(PREFIX)/share/doc/benchtui
+DOCS := README.md $(sort $(wildcard docs/*.md))
+
+install: all
+	@echo "install: $(DESTDIR)$(BINDIR)/benchtui"
+	@install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(DOCDIR)
+	@install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/benchtui
+	@if [ -f $(AGENT) ]; then \
+		echo "install: $(DESTDIR)$(AGENTDIR)/$(notdir $(AGENT))"; \
+		install -d $(DESTDIR)$(AGENTDIR) && \
+		install -m 644 $(AGENT) $(DESTDIR)$(AGENTDIR)/$(notdir $(AGENT)); \
+	else \
+		echo "install: no JVMTI agent built (no JDK headers): none installed"; \
+	fi
+	@echo "install: $(DESTDIR)$(MANDIR)/benchtui.1"
+	@install -m 644 docs/benchtui.1 $(DESTDIR)$(MANDIR)/benchtui.1
+	@echo "install: $(DESTDIR)$(DOCDIR)/ ($(words $(DOCS)) files)"
+	@install -m 644 $(DOCS) $(DESTDIR)$(DOCDIR)/
+
+# Removes what make install put there, and benchtui's own directories
+# (the lib and doc ones); never the shared bin/ or man1/.
+uninstall:
+	@echo "uninstall: benchtui from $(DESTDIR)$(PREFIX)"
+	@rm -f $(DESTDIR)$(BINDIR)/benchtui $(DESTDIR)$(MANDIR)/benchtui.1 \
+		$(DESTDIR)$(AGENTDIR)/$(notdir $(AGENT)) \
+		$(addprefix $(DESTDIR)$(DOCDIR)/,$(notdir $(DOCS)))
+	@rmdir $(DESTDIR)$(AGENTDIR) $(DESTDIR)$(DOCDIR) 2>/dev/null || true
 
 clean:
 	rm -rf build benchtui

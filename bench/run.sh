@@ -232,6 +232,8 @@ echo "| recording at 4 kHz within 5% of the bare run, and below perf record | +$
 echo "| a 600-sample recording opens in milliseconds whatever it maps | $(ms "$mm_b") ms for $mm_s samples, 50 × 256 MiB mapped, 6 events | $(met "$mm_b < 0.1") |"
 echo "| memory no more than perf report | perf/benchtui peak RSS $(minof "$mem_ratio")-$(maxof "$mem_ratio") | $(met "$(minof "$mem_ratio") >= 1") |"
 echo
+B="$B" BT="$BT" bash bench/forks.sh 3 2>/dev/null
+echo
 B="$B" BT="$BT" bash bench/chains.sh "$RUNS" 2>/dev/null
 echo
 cat bench/limits.md

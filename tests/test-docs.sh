@@ -24,6 +24,10 @@ done
 [ -z "$missing" ] && ok "every long option is in the man page ($(echo $opts | wc -w))" ||
 	fail "options missing from $man:$missing"
 [ -z "$nohelp" ] && ok "every long option is in --help" || fail "options missing from --help:$nohelp"
+# each option described once (--no-source was twice, the second saying less)
+dup=$(awk 'prev == ".TP" && /^\.BR? / { if (match($0, /\\-\\-[a-z\\-]*[a-z]/)) print substr($0, RSTART, RLENGTH) }
+	{ prev = $0 }' "$man" | sort | uniq -d | sed 's/\\//g' | tr '\n' ' ')
+[ -z "$dup" ] && ok "no option described twice in the man page" || fail "described twice in $man: $dup"
 man -l "$man" >/dev/null 2>"$TMP/man.err" && [ ! -s "$TMP/man.err" ] && ok "the man page renders without warnings" ||
 	fail "man page: $(cat "$TMP/man.err")"
 finish

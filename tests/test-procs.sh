@@ -122,4 +122,28 @@ for rec in fork names exec; do
 		echo "$out" | grep -q "processes" && ok "$rec: text and JSON agree: ${out#agree: }" ||
 		fail "$rec: $out"
 done
+
+# Scale: reading a recording of many short processes with stack copies
+# costs memory that does not grow with them (core/unwind/unwinder.c keeps
+# the unwinding sessions of the 64 most recent processes only: before, each
+# held its libdwfl session, files and rows to the end, ~75 KiB a process
+# here, ~0.3 MB with 8 KiB copies). The peak RSS of reading 20 and 400.
+# (the plain build only: ASan keeps what is freed in its quarantine)
+M=$TOP/$BUILD/tools/measure
+if [ "$BUILD" != build ]; then
+	skipped "memory per process: measured in the plain build (ASan's quarantine keeps freed memory)"
+elif [ ! -x "$M" ]; then
+	skipped "memory per process: $M is not built (make tools)"
+else
+	for n in 20 400; do
+		"$BT" -q --call-graph dwarf,1024 -o "$TMP/forks$n.data" --stdio --top 0 \
+			"$procs" forks $n >/dev/null 2>&1 || fail "recording $n forks failed"
+	done
+	r20=$("$M" 1 "$BT" -i "$TMP/forks20.data" --stdio --top 1 | cut -d' ' -f2)
+	r400=$("$M" 1 "$BT" -i "$TMP/forks400.data" --stdio --top 1 | cut -d' ' -f2)
+	per=$(( (r400 - r20) / 380 ))
+	[ "$per" -le 30 ] &&
+		ok "400 short processes with stack copies read in $((r400 / 1024)) MiB, 20 in $((r20 / 1024)) MiB: $per KiB a process" ||
+		fail "reading 400 short processes: $((r400 / 1024)) MiB, 20: $((r20 / 1024)) MiB: $per KiB a process (at most 30)"
+fi
 finish

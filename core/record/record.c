@@ -23,8 +23,29 @@
 #include "symbols/symbols.h"
 
 #define DEFAULT_FREQ 4000
-#define DEFAULT_PAGES 128
+/*
+ * Ring pages a CPU. A sample with its 512-byte stack copy is ~10x the
+ * record perf makes by default, in perf's default 128 pages: 512 (2 MiB)
+ * give the recorder 4x perf's slack before the kernel drops records
+ * (issue 25: 1,000 forks on a loaded machine lost samples and FORK records
+ * in 128), no more than 16 MiB in all on a machine of many CPUs, never
+ * fewer than 128; halved under a low locked-memory limit (bt_rings_map).
+ */
+#define DEFAULT_PAGES 512
+#define MIN_PAGES 128
+#define ALL_PAGES 4096
 #define DWARF_PAGES 1024	/* 8 KiB a sample: 4 MiB of ring, as 512 samples */
+
+/* The default ring of each of ncpus CPUs, a power of 2. */
+static unsigned
+default_pages(size_t ncpus)
+{
+	unsigned p = DEFAULT_PAGES;
+
+	while (p > MIN_PAGES && p * ncpus > ALL_PAGES)
+		p /= 2;
+	return p;
+}
 
 static volatile sig_atomic_t interrupt_sig;
 
@@ -326,7 +347,7 @@ setup(struct recorder *rc, struct bt_error *err)
 	rc->rings = bt_xcalloc(rc->ev.n, sizeof(*rc->rings));
 	ret = bt_rings_map(rc->rings, rc->ev.fds, rc->ev.n,
 	    o->mmap_pages ? o->mmap_pages :
-	    o->callgraph == BT_CG_DWARF ? DWARF_PAGES : DEFAULT_PAGES, err);
+	    o->callgraph == BT_CG_DWARF ? DWARF_PAGES : default_pages(rc->ev.n), err);
 	if (ret)
 		return ret;
 	memset(&pa, 0, sizeof(pa));

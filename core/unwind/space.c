@@ -78,6 +78,14 @@ bt_unwind_space_free(struct bt_unwind_space *s)
 }
 
 void
+bt_unwind_space_trim(struct bt_unwind_space *s)
+{
+	drop_dwfl(s);
+	BT_VEC_FREE(s->regions);
+	bt_cfi_release(s);
+}
+
+void
 bt_unwind_space_set_vdso(struct bt_unwind_space *s, const void *image, size_t len)
 {
 	drop_dwfl(s);

@@ -188,6 +188,13 @@ struct bt_unwind_space;
  */
 struct bt_unwind_space *bt_unwind_space_new(struct bt_machine *m, uint32_t pid);
 void bt_unwind_space_free(struct bt_unwind_space *s);
+/*
+ * Let go of the session, its open files and cached rows (made again
+ * when a sample of the process comes next): the unwinder keeps only its
+ * most recently used processes' (a recording of 1,000 short processes
+ * held 1,000 sessions, ~0.3 MB each, to its end). The chains are the same.
+ */
+void bt_unwind_space_trim(struct bt_unwind_space *s);
 /* The vDSO's ELF image for "[vdso]" mappings (borrowed: it must outlive s). */
 void bt_unwind_space_set_vdso(struct bt_unwind_space *s, const void *image,
 			      size_t len);

@@ -16,12 +16,23 @@ struct space_of {
 	struct bt_unwind_space *s;
 };
 
+/*
+ * The processes whose spaces keep their session (libdwfl's, its open
+ * files and mapped ELF, the cached rows: ~0.3 MB for a small program and
+ * libc): the most recently unwound. A process beyond them has its space
+ * trimmed, made again if it has samples later. Samples come in runs of
+ * one process, a few processes at a time (a 1,000-fork recording has two).
+ */
+#define LIVE_SPACES 64
+
 struct bt_unwinder {
 	struct bt_machine *machine;
 	BT_VEC(struct space_of) spaces;
 	struct bt_hash space_index;	/* pid -> spaces[] */
 	uint32_t last_pid;		/* spaces[last]: samples come in runs */
 	size_t last;
+	size_t live[LIVE_SPACES];	/* spaces[] indices, most recent first */
+	size_t nlive;
 	uint8_t *vdso;
 	size_t vdso_len;
 	BT_VEC(uint64_t) chain;		/* the sample's callchain, native */
@@ -97,6 +108,24 @@ bt_unwinder_stats(const struct bt_unwinder *u, struct bt_unwind_stats *st)
 	}
 }
 
+/* spaces[i] is the most recently used: the least, beyond LIVE_SPACES, trimmed. */
+static void
+use_space(struct bt_unwinder *u, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < u->nlive && u->live[k] != i; k++)
+		;
+	if (k == u->nlive) {
+		if (u->nlive == LIVE_SPACES)
+			bt_unwind_space_trim(u->spaces.v[u->live[--k]].s);
+		else
+			u->nlive++;
+	}
+	memmove(u->live + 1, u->live, k * sizeof(u->live[0]));
+	u->live[0] = i;
+}
+
 struct bt_unwind_space *
 bt_unwinder_space(struct bt_unwinder *u, uint32_t pid)
 {
@@ -119,6 +148,7 @@ bt_unwinder_space(struct bt_unwinder *u, uint32_t pid)
 		i = (uint32_t)u->spaces.n - 1;
 		bt_hash_add(&u->space_index, &pos, i);
 	}
+	use_space(u, i);
 	u->last = i;
 	u->last_pid = pid;
 	return u->spaces.v[i].s;
