@@ -193,6 +193,9 @@ enum bt_names { BT_NAMES_SHORT, BT_NAMES_FOLDED, BT_NAMES_FULL };
  *          (exports), not only the hot rows' (the first screen)
  * @children: hot-function table: ordered by inclusive samples (perf's
  *            --children) instead of self samples
+ * @whole_names: no name cut to fit a column (exports to a file, which a
+ *               tool reads whole); otherwise long names are cut in their
+ *               middle, never so that two rows read the same
  */
 struct bt_view_opts {
 	enum bt_numcol num;
@@ -207,6 +210,7 @@ struct bt_view_opts {
 	const char *module;
 	bool locate;
 	bool children;
+	bool whole_names;
 };
 
 /*
@@ -307,6 +311,14 @@ BT_API struct bt_view *bt_view_procs(struct bt_selection *sel,
  */
 BT_API struct bt_view *bt_view_bench_compare(struct bt_selection *sel, size_t a,
 					     size_t b, const struct bt_view_opts *o);
+/*
+ * The unit to write after b's time_text when the harness printed it
+ * without one (tinybench's "Latency avg (ns)" column: "4301.5"): " ns",
+ * " µs", " ms" or " s" as its time_ns says; "" when the text has its
+ * unit or none is known.
+ */
+struct bt_bench;
+BT_API const char *bt_bench_time_unit(const struct bt_bench *b);
 /*
  * Function name (in module) as selections x and y ran it (two
  * benchmarks, say): one row an instruction, x's share of the function's
