@@ -56,6 +56,46 @@ if [ -x "${crc:-}" ]; then
 	[ -n "$want" ] && [ "$got" = "$want" ] && ! grep -q '…' "$TMP/crc.txt" &&
 		ok "the text export carries all $(printf '%s\n' "$whole" | wc -l) names whole" ||
 		fail "the export cut names: $(bench_rows "$TMP/crc.txt" | head -3)"
+	# the browser's E: the format from the extension, every name whole
+	if command -v tmux >/dev/null; then
+		T="tmux -L bt$$ -f/dev/null"
+		trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+		$T new-session -d -s keep
+		$T new-session -d -s bt -x 100 -y 30 -c "$TMP" \
+			"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/crc.data; exec sleep 60"
+		wait_for() {
+			for _ in $(seq 200); do
+				$T capture-pane -p -t bt | grep -q -- "$1" && return 0
+				sleep 0.05
+			done
+			fail "timed out waiting for '$1'"; $T capture-pane -p -t bt | sed 's/^/     | /'
+			return 1
+		}
+		wait_for "benchmarks: 36"
+		$T send-keys -t bt E
+		wait_for "export to: "
+		$T send-keys -t bt C-u
+		for _ in $(seq 40); do $T send-keys -t bt BSpace; done
+		$T send-keys -t bt -l "e.json"
+		$T send-keys -t bt Enter
+		wait_for "exported .* rows to 'e.json' as JSON" &&
+			python3 -m json.tool "$TMP/e.json" >/dev/null 2>&1 &&
+			grep -q '"BenchmarkCRC32/poly=Castagnoli/size=15/align=0-2"' "$TMP/e.json" &&
+			ok "E to e.json writes JSON" || fail "E e.json: $(head -c 300 "$TMP/e.json")"
+		$T send-keys -t bt E
+		wait_for "export to: "
+		for _ in $(seq 40); do $T send-keys -t bt BSpace; done
+		$T send-keys -t bt -l "e.txt"
+		$T send-keys -t bt Enter
+		wait_for "exported .* rows to 'e.txt'"
+		n=$(grep -c '^BenchmarkCRC32/poly=[A-Za-z]*/size=[0-9kB]*/align=[01]-2 ' "$TMP/e.txt")
+		[ "$n" = 36 ] && ! grep -q '…' "$TMP/e.txt" &&
+			ok "E to e.txt: text, the 36 names whole" ||
+			fail "E e.txt: $n whole names: $(head -3 "$TMP/e.txt")"
+		$T send-keys -t bt q
+	else
+		skipped "no tmux: E not checked"
+	fi
 else
 	skipped "no Go toolchain here: crc32's names not checked"
 fi
@@ -63,17 +103,22 @@ fi
 # C++: --names folded never shows two functions as one name
 tmpl=$(fixture_as tmpl tmpl.cc c++ -O2 -g) || exit 1
 cxx=$(fixture_as cxx cxx.cc c++ -O2 -g) || exit 1
+# the table's rows as "module symbol" (the symbol last, after two spaces)
+func_names() {
+	sed -n '/^#Percent/,/^$/p' "$1" | sed '1d' | awk 'NF' |
+		awk '{ m = $4; sub(/^.*  /, ""); print m, $0 }'
+}
 for prog in "$tmpl 20000" "$cxx 300000"; do
 	# shellcheck disable=SC2086
 	"$BT" -q -o "$TMP/c.data" --stdio --top 0 --names folded $prog >"$TMP/c.out" 2>/dev/null ||
 		fail "recording $prog"
-	sed -n '/^#Percent/,/^$/p' "$TMP/c.out" | sed '1d' | awk 'NF' |
-		awk '{ m = $4; sub(/^.*  /, ""); print m, $0 }' >"$TMP/fn"	# module, symbol
-	n=$(wc -l <"$TMP/fn")
-	d=$(sort -u "$TMP/fn" | wc -l)
+	"$BT" -i "$TMP/c.data" --stdio --top 0 --names full >"$TMP/c.full" 2>/dev/null
+	func_names "$TMP/c.out" >"$TMP/fn"
+	n=$(sort -u "$TMP/fn" | wc -l)
+	d=$(func_names "$TMP/c.full" | sort -u | wc -l)	# a static name twice in ld.so is one name
 	[ "$n" -gt 2 ] && [ "$n" = "$d" ] &&
-		ok "${prog%% *}: $n functions, $d distinct names folded" ||
-		fail "${prog%% *}: $n functions read as $d names: $(sort "$TMP/fn" | uniq -d | head -3)"
+		ok "${prog%% *}: $d distinct functions, $n distinct names folded" ||
+		fail "${prog%% *}: $d distinct functions read as $n names: $(sort "$TMP/fn" | uniq -d | head -3)"
 done
 # the fold of a lone instantiation stays
 "$BT" -i "$TMP/c.data" --stdio --names folded 2>/dev/null | grep -q 'ns::Acc<…>::add' &&

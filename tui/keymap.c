@@ -71,7 +71,7 @@ const struct tui_key tui_keymap[] = {
 	{ { 'e', 0 }, "e", TUI_CMD_ACTION, BT_ACT_NEXT_EVENT,
 	  "next recorded event (every screen stays on its function and row)" },
 	{ { 'E', 0 }, "E", TUI_CMD_EXPORT, BT_ACT_NONE,
-	  "export the current view to a text file (a prompt; y or n if the file exists)" },
+	  "export the current view to a file, JSON if its name ends in .json, else text; names whole (a prompt; y or n if the file exists)" },
 	{ { 'P', 0 }, "P", TUI_CMD_PRINT, BT_ACT_NONE,
 	  "print the current view to a file at once, as perf's P (FUNCTION.txt, else FUNCTION.1.txt...)" },
 	{ { 'h', KEY_F(1), 0 }, "h F1", TUI_CMD_HELP, BT_ACT_NONE, "this help" },

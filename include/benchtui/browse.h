@@ -148,6 +148,12 @@ BT_API void bt_browser_set_status(struct bt_browser *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Default export file name for the current screen ("work_a.txt"). */
 BT_API char *bt_browser_export_name(const struct bt_browser *b);
+/*
+ * The current screen's view again, for an export to a file (E, P): its
+ * rows and options, every name whole (bt_view_opts.whole_names). The
+ * caller frees it; NULL with err set on failure.
+ */
+BT_API struct bt_view *bt_browser_export_view(struct bt_browser *b, struct bt_error *err);
 /* Depth of the screen stack (1 on the first screen). */
 BT_API size_t bt_browser_depth(const struct bt_browser *b);
 
