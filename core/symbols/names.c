@@ -9,6 +9,7 @@
  * braces nest; "(anonymous namespace)", "{lambda(int)#1}", "operator()"
  * and "operator<" are parts of the name.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "base.h"
@@ -198,4 +199,33 @@ bt_name_short(const char *name, bool fold_templates, char *buf, size_t len)
 			buf[o++] = *name;
 	buf[o] = '\0';
 	return buf;
+}
+
+size_t
+bt_name_template_spans(const char *name, size_t (*spans)[2], size_t max)
+{
+	struct nest nest = { .depth = 0 };
+	size_t i, n = 0, k, len = strlen(name), open = SIZE_MAX;
+
+	for (i = 0; i < len; ) {
+		size_t was = nest.depth;
+
+		if (nest.depth == 0 && (k = operator_len(name + i)) > 8 &&
+		    (i == 0 || name[i - 1] == ':' || name[i - 1] == ' ')) {
+			i += k;
+			continue;
+		}
+		i += nest_step(&nest, name, i);
+		if (was == 0 && nest.depth == 1 && name[i - 1] == '<')
+			open = i - 1;
+		else if (was > 0 && nest.depth == 0 && open != SIZE_MAX) {
+			if (n < max) {
+				spans[n][0] = open;
+				spans[n][1] = i;
+			}
+			n++;
+			open = SIZE_MAX;
+		}
+	}
+	return n;
 }

@@ -341,11 +341,57 @@ find_clashes(const char *const *names, const char **shown, size_t *idx, size_t n
 	return any;
 }
 
+#define MAX_SPANS 16
+
+/*
+ * group[x]'s short form with only the template argument lists unfolded
+ * that differ from those of another name of group (names of one folded
+ * form): "Table<…>::reduce<std::plus<double> >" against
+ * "Table<…>::reduce<main::{lambda(double)#1}>".
+ */
+static const char *
+unfold_differing(struct bt_view *v, const char *const *group, size_t n, size_t x)
+{
+	const char *sx = view_short_name(v, group[x], false), *sy;
+	size_t ax[MAX_SPANS][2], ay[MAX_SPANS][2], nx, i, k;
+	bool keep[MAX_SPANS] = { false };
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const char *out;
+
+	nx = bt_name_template_spans(sx, ax, MAX_SPANS);
+	if (nx == 0 || nx > MAX_SPANS)
+		return sx;
+	for (i = 0; i < n; i++) {
+		if (strcmp(group[i], group[x]) == 0)
+			continue;
+		sy = view_short_name(v, group[i], false);
+		if (bt_name_template_spans(sy, ay, MAX_SPANS) != nx)
+			return sx;
+		for (k = 0; k < nx; k++)
+			keep[k] |= ax[k][1] - ax[k][0] != ay[k][1] - ay[k][0] ||
+			    memcmp(sx + ax[k][0], sy + ay[k][0], ax[k][1] - ax[k][0]) != 0;
+	}
+	for (i = 0, k = 0; k < nx; k++) {
+		bt_strbuf_add(&sb, sx + i, ax[k][0] - i);
+		if (keep[k])
+			bt_strbuf_add(&sb, sx + ax[k][0], ax[k][1] - ax[k][0]);
+		else
+			bt_strbuf_addstr(&sb, "<\xe2\x80\xa6>");
+		i = ax[k][1];
+	}
+	bt_strbuf_addstr(&sb, sx + i);
+	out = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	return out;
+}
+
 void
 view_unfold_clashes(struct bt_view *v, const char *const *names, size_t n,
 		    const char **shown)
 {
-	size_t *idx = bt_xcalloc(n + 1, sizeof(*idx)), i;
+	size_t *idx = bt_xcalloc(n + 1, sizeof(*idx)), i, j, k;
+	const char **group = bt_xcalloc(n + 1, sizeof(*group));
+	const char **next = bt_xcalloc(n + 1, sizeof(*next));
 	bool *clash = bt_xcalloc(n + 1, sizeof(*clash));
 	int pass;
 
@@ -354,12 +400,25 @@ view_unfold_clashes(struct bt_view *v, const char *const *names, size_t n,
 			idx[i] = i;
 		if (!find_clashes(names, shown, idx, n, clash))
 			break;
+		/* runs of one shown form in idx: each member against the others */
+		for (i = 0; i < n; i = j) {
+			for (j = i + 1; j < n && strcmp(shown[idx[i]], shown[idx[j]]) == 0; j++)
+				;
+			if (!clash[idx[i]])
+				continue;
+			for (k = i; k < j; k++)
+				group[k - i] = names[idx[k]];
+			for (k = i; k < j; k++)
+				next[idx[k]] = pass == 0 ? unfold_differing(v, group, j - i,
+				    k - i) : names[idx[k]];
+		}
 		for (i = 0; i < n; i++)
 			if (clash[i])
-				shown[i] = pass == 0 ? view_short_name(v, names[i], false) :
-				    names[i];
+				shown[i] = next[i];
 	}
 	free(idx);
+	free(group);
+	free(next);
 	free(clash);
 }
 

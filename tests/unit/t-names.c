@@ -82,8 +82,9 @@ test_unfold_clashes(void **state)
 	for (i = 0; i < 5; i++)
 		shown[i] = view_short_name(v, names[i], true);
 	view_unfold_clashes(v, names, 5, shown);
-	assert_string_equal(shown[0], "T<int>::reduce<std::plus<double> >");
-	assert_string_equal(shown[1], "T<int>::reduce<main::{lambda(double)#1}>");
+	/* only what differs unfolded */
+	assert_string_equal(shown[0], "T<\xe2\x80\xa6>::reduce<std::plus<double> >");
+	assert_string_equal(shown[1], "T<\xe2\x80\xa6>::reduce<main::{lambda(double)#1}>");
 	assert_string_equal(shown[2], "ns::mix(double)");
 	assert_string_equal(shown[3], "ns::mix(long)");
 	assert_string_equal(shown[4], "ns::Acc<\xe2\x80\xa6>::add");
