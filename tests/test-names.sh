@@ -2,7 +2,8 @@
 # Names that fit and stay distinct (issue 25): Go's hash/crc32 benchmarks
 # (names with / and =, alike but for their end) each read differently in
 # --stdio's benchmark table, every hottest cell keeps its percentage, and
-# an export to a file carries the names whole; C++ names folded
+# an export to a file (E in the browser too) carries the names whole, and
+# O links the output's result lines to their benchmarks; C++ names folded
 # (tests/fixtures/tmpl.cc, cxx.cc) never read the same for two functions.
 . tests/lib.sh
 need_recording
@@ -92,9 +93,20 @@ if [ -x "${crc:-}" ]; then
 		[ "$n" = 36 ] && ! grep -q '…' "$TMP/e.txt" &&
 			ok "E to e.txt: text, the 36 names whole" ||
 			fail "E e.txt: $n whole names: $(head -3 "$TMP/e.txt")"
+		# O: the output, its result lines linked to their benchmarks
+		$T send-keys -t bt O
+		wait_for "result lines of 36 benchmarks" &&
+			ok "O: $($T capture-pane -p -t bt | sed -n 2p | sed 's/ *\[.*//')"
+		$T send-keys -t bt Tab
+		$T send-keys -t bt Enter
+		wait_for "BenchmarkCRC32/poly=IEEE/size=15/align=0-2: [0-9]* samples" &&
+			wait_for "hot functions" &&
+			ok "Enter on the first result line opens BenchmarkCRC32/poly=IEEE/size=15/align=0-2"
+		$T send-keys -t bt q
+		wait_for "result lines of 36 benchmarks" && ok "q: back to the output"
 		$T send-keys -t bt q
 	else
-		skipped "no tmux: E not checked"
+		skipped "no tmux: E and O not checked"
 	fi
 else
 	skipped "no Go toolchain here: crc32's names not checked"

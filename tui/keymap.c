@@ -68,6 +68,8 @@ const struct tui_key tui_keymap[] = {
 	  "benchmark table: mark this benchmark; Enter on another compares the two side by side" },
 	{ { 'z', 0 }, "z", TUI_CMD_ACTION, BT_ACT_PROCS,
 	  "processes and threads with their shares (perf's --sort comm,pid); Enter: only that one's samples, in every screen after it (q comes back)" },
+	{ { 'O', 0 }, "O", TUI_CMD_ACTION, BT_ACT_OUTPUT,
+	  "the benchmark's own output, each line with its time into the run; Enter on a result line of the harness opens its benchmark" },
 	{ { 'e', 0 }, "e", TUI_CMD_ACTION, BT_ACT_NEXT_EVENT,
 	  "next recorded event (every screen stays on its function and row)" },
 	{ { 'E', 0 }, "E", TUI_CMD_EXPORT, BT_ACT_NONE,

@@ -48,6 +48,7 @@ enum bt_action {
 	BT_ACT_CALLERS,		/* C: callers and callees (on an instruction: its entry stacks) */
 	BT_ACT_TOGGLE_CHILDREN,	/* I: the function list by inclusive / self samples */
 	BT_ACT_PROCS,		/* z: the processes and threads; Enter selects one */
+	BT_ACT_OUTPUT,		/* O: the benchmark's output; Enter on a result selects it */
 	BT_ACT_COUNT
 };
 

@@ -53,6 +53,7 @@ enum bt_row_kind {
 	BT_ROW_FILE,		/* a file a function's code comes from */
 	BT_ROW_BENCH,		/* benchmark table: a benchmark (@func its index) or (outside) */
 	BT_ROW_PROC,		/* processes: a process or a thread (bt_view_procs) */
+	BT_ROW_OUTPUT,		/* a line of the benchmark's output (bt_view_output) */
 };
 
 /* Row flags. */
@@ -319,6 +320,16 @@ BT_API struct bt_view *bt_view_bench_compare(struct bt_selection *sel, size_t a,
  */
 struct bt_bench;
 BT_API const char *bt_bench_time_unit(const struct bt_bench *b);
+
+/*
+ * The benchmark's recorded output, a BT_ROW_OUTPUT row a line: @line its
+ * line of standard output (from 1, as the harness parser counts; 0 for
+ * standard error), @label "stdout" or "stderr", @t_from its time into the
+ * run (s), @text what a terminal showed of it, escaped (bt_text_safe);
+ * a result line of the harness has @func its benchmark's index and @name
+ * its name (else @func (size_t)-1).
+ */
+BT_API struct bt_view *bt_view_output(struct bt_selection *sel);
 /*
  * Function name (in module) as selections x and y ran it (two
  * benchmarks, say): one row an instruction, x's share of the function's
