@@ -76,7 +76,7 @@ output_row(struct bt_jw *w, const struct bt_row *r)
 	bt_jw_num(w, "time", r->t_from);
 	bt_jw_str(w, "text", r->text);
 	if (r->func != (size_t)-1)
-		bt_jw_str(w, "benchmark", r->name);
+		bt_jw_str(w, "benchmark", r->target_name);
 }
 
 static void

@@ -111,6 +111,43 @@ cell(struct bt_view *v, const char *t, const size_t *w, size_t c)
 	return view_cat(v, view_pad(v, t, w[c], right[c]), "  ");
 }
 
+/*
+ * The Benchmark column of the rows idx[0..n) into txt (a row every NCOLS):
+ * long names cut in their middle, never so that two read the same.
+ */
+static void
+name_cells(struct bt_view *v, struct bt_selection *sel, const size_t *idx, size_t n,
+	   const struct bt_view_opts *o, const char **txt)
+{
+	const char **names = bt_xcalloc(n + 1, sizeof(*names));
+	const char **cut = bt_xcalloc(n + 1, sizeof(*cut));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		names[i] = bt_selection_bench(sel, idx[i])->name;
+	view_cut_distinct(v, names, n, NAME_MAX_COLS, o->whole_names, cut);
+	for (i = 0; i < n; i++)
+		txt[i * NCOLS] = cut[i];
+	free(names);
+	free(cut);
+}
+
+/* "name 42%": the hottest function's name cut (in its middle), never its share. */
+static const char *
+hottest_cell(struct bt_view *v, const struct bt_bench_summary *sm,
+	     const struct bt_view_opts *o)
+{
+	const char *pct, *name;
+
+	if (sm == NULL || sm->nfuncs == 0)
+		return "";
+	pct = bt_strpool_addf(&v->pool, " %.0f%%", sm->funcs[0].percent);
+	name = view_name(v, sm->funcs[0].name, o);
+	if (!o->whole_names)
+		name = view_cut_middle(v, name, HOT_MAX_COLS - strlen(pct));
+	return view_cat(v, name, pct);
+}
+
 struct bt_view *
 bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fastest_first)
 {
@@ -132,18 +169,7 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 		bt_view_opts_init(&def);
 		o = &def;
 	}
-	{
-		const char **names = bt_xcalloc(n + 1, sizeof(*names));
-		const char **cut = bt_xcalloc(n + 1, sizeof(*cut));
-
-		for (i = 0; i < n; i++)
-			names[i] = bt_selection_bench(sel, idx[i])->name;
-		view_cut_distinct(v, names, n, NAME_MAX_COLS, o->whole_names, cut);
-		for (i = 0; i < n; i++)
-			txt[i * NCOLS] = cut[i];
-		free(names);
-		free(cut);
-	}
+	name_cells(v, sel, idx, n, o, txt);
 	for (i = 0; i < n; i++) {
 		const struct bt_bench *b = bt_selection_bench(sel, idx[i]);
 		const struct bt_bench_summary *sm = bt_selection_bench_summary(sel, idx[i]);
@@ -160,17 +186,7 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 		t[UNTIMED] = b->untimed_samples ? bt_strpool_addf(&v->pool, "%llu",
 		    (unsigned long long)b->untimed_samples) : "";
 		untimed |= b->untimed_samples > 0;
-		if (sm && sm->nfuncs) {
-			/* the name cut, never its percentage */
-			const char *pct = bt_strpool_addf(&v->pool, " %.0f%%",
-			    sm->funcs[0].percent);
-			const char *name = view_name(v, sm->funcs[0].name, o);
-
-			if (!o->whole_names)
-				name = view_cut_middle(v, name, HOT_MAX_COLS - strlen(pct));
-			t[8] = view_cat(v, name, pct);
-		} else
-			t[8] = "";
+		t[8] = hottest_cell(v, sm, o);
 		t[9] = b->error ? b->error : sm && sm->worst ? sm->worst->check : "";
 		if (b->has_window && b->split != NULL && strstr(splits, b->split) == NULL)
 			splits = splits[0] ? bt_strpool_addf(&v->pool, "%s, %s", splits,

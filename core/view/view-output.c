@@ -89,7 +89,8 @@ add_line(struct output *o, const struct pending *p, int stream)
 	r->detail = r->text;	/* the status line: the line whole */
 	r->func = b >= 0 ? (size_t)b : (size_t)-1;
 	if (b >= 0) {
-		r->name = bt_selection_bench(o->v->sel, (size_t)b)->name;
+		/* its target, not @name: the browser cuts a row with a name in its middle */
+		r->target_name = bt_selection_bench(o->v->sel, (size_t)b)->name;
 		r->flags |= BT_ROW_F_HOT;	/* Tab: the next result line */
 		r->weight = 1;
 		o->linked++;

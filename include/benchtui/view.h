@@ -326,8 +326,8 @@ BT_API const char *bt_bench_time_unit(const struct bt_bench *b);
  * line of standard output (from 1, as the harness parser counts; 0 for
  * standard error), @label "stdout" or "stderr", @t_from its time into the
  * run (s), @text what a terminal showed of it, escaped (bt_text_safe);
- * a result line of the harness has @func its benchmark's index and @name
- * its name (else @func (size_t)-1).
+ * a result line of the harness has @func its benchmark's index and
+ * @target_name its name (else @func (size_t)-1).
  */
 BT_API struct bt_view *bt_view_output(struct bt_selection *sel);
 /*
