@@ -478,7 +478,11 @@ else
 	$T send-keys -t bt Enter
 	wait_for "1 function match" && ok "/ filters on the whole name and on perf's form" || fail "filter by the short name"
 	$T send-keys -t bt Escape W
-	wait_for "Table<…>::reduce<…>" && ok "W folds template arguments" || fail "W: $(body | head -2)"
+	# folded, but for what tells the two instantiations of reduce apart
+	wait_for "names with template arguments folded" &&
+		body | sed -n 1p | grep -q "plus<double> >" && body | sed -n 2p | grep -q "#1}>" &&
+		ok "W folds template arguments, the two reduce<> told apart" ||
+		fail "W: $(body | head -3)"
 	$T send-keys -t bt W W g Enter
 	wait_for "% of [0-9]* samples"
 	title=$(screen | sed -n 2p)

@@ -355,6 +355,7 @@ show(struct cli *c, struct bt_selection *sel, struct bt_error *err)
 		if (f == NULL)
 			return bt_error_set(err, BT_EIO, "cannot write '%s': %s",
 			    c->export_path, strerror(errno));
+		c->eo.view.whole_names = true;	/* a file: read whole, by tools too */
 		ret = bt_export(f, sel, &c->eo, err);
 		if (fclose(f) != 0 && ret == 0)
 			ret = bt_error_set(err, BT_EIO, "cannot write '%s': %s",

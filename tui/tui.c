@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -167,28 +168,43 @@ confirm(struct tui *t, const char *question)
 	}
 }
 
-/* Write the current view to path as text; the status line says how it went. */
+/*
+ * Write the current view to path, every name whole: JSON when path ends
+ * in ".json", else text; the status line says how it went.
+ */
 static void
 write_view(struct tui *t, const char *path)
 {
 	struct bt_error err = { 0 };
-	FILE *f = fopen(path, "w");
+	size_t n = strlen(path), rows;
+	enum bt_format fmt = n >= 5 && strcasecmp(path + n - 5, ".json") == 0 ?
+	    BT_FORMAT_JSON : BT_FORMAT_TEXT;
+	struct bt_view *v = bt_browser_export_view(t->b, &err);
+	FILE *f;
 
-	if (f == NULL) {
-		bt_browser_set_status(t->b, "cannot write '%s': %s", path, strerror(errno));
-		return;
-	}
-	if (bt_export_view(f, bt_browser_selection(t->b), bt_browser_view(t->b), BT_FORMAT_TEXT, &err) < 0) {
-		fclose(f);
+	if (v == NULL) {
 		bt_browser_set_status(t->b, "%s", err.msg);
 		return;
 	}
+	rows = bt_view_nrows(v);
+	if ((f = fopen(path, "w")) == NULL) {
+		bt_browser_set_status(t->b, "cannot write '%s': %s", path, strerror(errno));
+		bt_view_free(v);
+		return;
+	}
+	if (bt_export_view(f, bt_browser_selection(t->b), v, fmt, &err) < 0) {
+		fclose(f);
+		bt_view_free(v);
+		bt_browser_set_status(t->b, "%s", err.msg);
+		return;
+	}
+	bt_view_free(v);
 	if (fclose(f) != 0) {
 		bt_browser_set_status(t->b, "cannot write '%s': %s", path, strerror(errno));
 		return;
 	}
-	bt_browser_set_status(t->b, "exported %zu rows to '%s'",
-	    bt_view_nrows(bt_browser_view(t->b)), path);
+	bt_browser_set_status(t->b, "exported %zu rows to '%s'%s", rows, path,
+	    fmt == BT_FORMAT_JSON ? " as JSON" : "");
 }
 
 static void

@@ -118,6 +118,7 @@ struct screen_ops {
 	X(compare)		\
 	X(compare_func)		\
 	X(procs)		\
+	X(output)		\
 	/* a new screen: one more X(NAME) line above this one */
 
 #define BROWSE_EXTERN(name) extern const struct screen_ops screen_##name;

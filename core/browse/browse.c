@@ -597,3 +597,16 @@ bt_browser_export_name(const struct bt_browser *b)
 	free(base);
 	return out;
 }
+
+struct bt_view *
+bt_browser_export_view(struct bt_browser *b, struct bt_error *err)
+{
+	const struct screen *sc = top_screen_const(b);
+	bool whole = b->o.whole_names;
+	struct bt_view *v;
+
+	b->o.whole_names = true;
+	v = sc->ops->build(b, sc, err);
+	b->o.whole_names = whole;
+	return v;
+}

@@ -65,6 +65,20 @@ func_row(struct bt_jw *w, const struct bt_row *r)
 	bt_jw_end(w);
 }
 
+/* A line of the benchmark's output (the O screen). */
+static void
+output_row(struct bt_jw *w, const struct bt_row *r)
+{
+	bt_jw_str(w, "kind", "output");
+	bt_jw_str(w, "stream", r->label);
+	if (r->line)
+		bt_jw_u64(w, "line", r->line);
+	bt_jw_num(w, "time", r->t_from);
+	bt_jw_str(w, "text", r->text);
+	if (r->func != (size_t)-1)
+		bt_jw_str(w, "benchmark", r->target_name);
+}
+
 static void
 row(struct bt_jw *w, const struct bt_row *r)
 {
@@ -169,6 +183,9 @@ row(struct bt_jw *w, const struct bt_row *r)
 			bt_jw_str(w, "short_name", r->short_name);
 		bt_jw_num(w, "percent", r->percent);
 		bt_jw_str(w, "message", r->text);
+		break;
+	case BT_ROW_OUTPUT:
+		output_row(w, r);
 		break;
 	case BT_ROW_FUNC:
 	case BT_ROW_TEXT:

@@ -198,8 +198,8 @@ put_benches(struct export_out *o)
 			    (unsigned long long)b->samples, b->percent);
 		else
 			snprintf(samples, sizeof(samples), "; its samples cannot be told apart");
-		put_line(o->f, "## benchmark %s: %s%s%s%s%s%s%s", b->name,
-		    b->time_text ? b->time_text : "no time",
+		put_line(o->f, "## benchmark %s: %s%s%s%s%s%s%s%s", b->name,
+		    b->time_text ? b->time_text : "no time", bt_bench_time_unit(b),
 		    b->time_text && !strchr(b->time_text, '/') ? "/op" : "",
 		    b->pm_text ? " " : "", b->pm_text ? b->pm_text : "",
 		    b->ratio == 1 ? ", fastest" : "", ratio, samples);

@@ -61,7 +61,7 @@ normalize(struct bench_pairs *p)
 	size_t i, k = 0;
 
 	if (p->n == 0)
-		return;
+		return;		/* p->v may be NULL: no qsort of it (UBSan) */
 	qsort(p->v, p->n / 2, 2 * sizeof(uint64_t), pair_cmp);
 	for (i = 0; i < p->n; i += 2) {
 		if (k > 0 && p->v[k - 1] >= p->v[i]) {

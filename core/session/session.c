@@ -158,3 +158,14 @@ bt_session_note(const struct bt_session *s, size_t i)
 {
 	return i < s->notes.n ? s->notes.v[i] : NULL;
 }
+
+bool
+bt_session_output(const struct bt_session *s, const char **data, size_t *len,
+		  bool *same_clock, bool *truncated)
+{
+	*data = s->p->meta.output;
+	*len = s->p->meta.output != NULL ? s->p->meta.output_len : 0;
+	*same_clock = s->p->meta.clock_monotonic;
+	*truncated = s->p->meta.output_truncated;
+	return s->p->meta.output != NULL;
+}

@@ -9,6 +9,7 @@
  * braces nest; "(anonymous namespace)", "{lambda(int)#1}", "operator()"
  * and "operator<" are parts of the name.
  */
+#include <stdint.h>
 #include <string.h>
 
 #include "base.h"
@@ -36,35 +37,83 @@ operator_len(const char *s)
 }
 
 /*
+ * Brackets as a demangled name nests them. '<' opens template arguments
+ * only after a name ("Acc<", "enable_if<"), not after ')' where it
+ * compares ("(sizeof (T))<(8)"), nor as "<="; '>' closes only template
+ * arguments (inside parentheses it compares: "(sizeof (T))>(8)"), and
+ * ')', '}', ']' close everything opened since their opener. Deeper than
+ * the stack, only the depth is counted.
+ */
+struct nest {
+	char open[64];
+	size_t depth;
+};
+
+/* What s[i] does to n; returns the number of bytes it takes (1 or 2). */
+static size_t
+nest_step(struct nest *n, const char *s, size_t i)
+{
+	char c = s[i], top = n->depth && n->depth <= sizeof(n->open) ?
+	    n->open[n->depth - 1] : n->depth ? '<' : '\0';
+	const char *close = strchr(")}]", c);
+
+	if (c == '<' && s[i + 1] == '=')
+		return 2;
+	if (c == '>' && s[i + 1] == '=' && top != '<')
+		return 2;
+	if (c == '<' && (i == 0 || !(s[i - 1] == '_' ||
+	    (s[i - 1] >= '0' && s[i - 1] <= '9') ||
+	    ((s[i - 1] | 0x20) >= 'a' && (s[i - 1] | 0x20) <= 'z'))))
+		return 1;	/* a comparison */
+	if (c == '<' || c == '(' || c == '{' || c == '[') {
+		if (n->depth < sizeof(n->open))
+			n->open[n->depth] = c;
+		n->depth++;
+	} else if (c == '>' && top == '<')
+		n->depth--;
+	else if (close != NULL && n->depth > 0) {
+		char want = "({["[close - ")}]"];
+
+		/* back to the opener: a '<' comparison inside stays no bracket */
+		while (n->depth > 0 && n->depth <= sizeof(n->open) &&
+		    n->open[n->depth - 1] != want)
+			n->depth--;
+		if (n->depth > 0)
+			n->depth--;
+	}
+	return 1;
+}
+
+/*
  * The span [*start, *end) of the qualified name in s: after a return type,
- * before the parameters. Returns false when s has no parameter list.
+ * before the parameters. Returns false when s has no parameter list, or
+ * is no C++ name: a JIT method as the runtime wrote it ("double
+ * Hot.run(int)", "System.String::Concat(string)") keeps its whole name,
+ * as perf and docs/jit.md do.
  */
 static bool
 name_span(const char *s, size_t *start, size_t *end)
 {
 	size_t i, n = strlen(s), k;
-	int depth = 0;
+	struct nest nest = { .depth = 0 };
+	bool dot = false;
 
 	*start = 0;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; ) {
 		char c = s[i];
 
 		if (strncmp(s + i, "(anonymous namespace)", 21) == 0) {
-			i += 20;
+			i += 21;
 			continue;
 		}
 		if ((k = operator_len(s + i)) > 0 && (i == 0 || s[i - 1] == ':' ||
 		    s[i - 1] == ' ')) {
-			i += k - 1;
-			if (s[i + 1] == ' ' && s[i + 2] == '<')
+			i += k;
+			if (s[i] == ' ' && s[i + 1] == '<')
 				i++;	/* "operator< <char>": its template arguments */
 			continue;
 		}
-		if (c == '<' || c == '{' || c == '[')
-			depth++;
-		else if ((c == '>' || c == '}' || c == ']') && depth > 0)
-			depth--;
-		else if (c == '(' && depth == 0) {
+		if (c == '(' && nest.depth == 0) {
 			/* Go's "main.(*T).M", a JS frame "fn (x.js:3)": no parameters */
 			if (i == 0 || s[i - 1] == '.' || s[i - 1] == ' ')
 				return false;
@@ -73,14 +122,17 @@ name_span(const char *s, size_t *start, size_t *end)
 			if (s[i + k] == ')' && strchr("VZBCSIJFDL[", s[i + k + 1]) &&
 			    s[i + k + 1] != '\0' && strcspn(s + i, " ,*&<") > k)
 				return false;
+			if (dot)
+				return false;	/* a JIT method's name, whole */
 			*end = i;
 			return true;
-		} else if (c == '(')
-			depth++;
-		else if (c == ')' && depth > 0)
-			depth--;
-		else if (c == ' ' && depth == 0)
+		}
+		if (c == ' ' && nest.depth == 0) {
 			*start = i + 1;	/* what came before was a return type */
+			dot = false;
+		} else if (c == '.' && nest.depth == 0)
+			dot = true;
+		i += nest_step(&nest, s, i);
 	}
 	return false;
 }
@@ -89,7 +141,8 @@ const char *
 bt_name_short(const char *name, bool fold_templates, char *buf, size_t len)
 {
 	size_t start, end, i, o = 0, k;
-	int depth = 0;
+	struct nest nest = { .depth = 0 };
+	bool folding = false;
 
 	if (len < 8) {
 		if (len)
@@ -100,26 +153,29 @@ bt_name_short(const char *name, bool fold_templates, char *buf, size_t len)
 		start = 0;
 		end = strlen(name);
 	}
-	for (i = start; i < end && o + 6 < len; i++) {
-		char c = name[i];
+	for (i = start; i < end && o + 6 < len; ) {
+		size_t was = nest.depth, step;
 
-		if (depth == 0 && (k = operator_len(name + i)) > 8 &&
+		if (nest.depth == 0 && (k = operator_len(name + i)) > 8 &&
 		    (i == 0 || name[i - 1] == ':' || name[i - 1] == ' ')) {
 			k = BT_MIN(k, len - 1 - o);	/* an operator's < is no template */
 			memcpy(buf + o, name + i, k);
 			o += k;
-			i += k - 1;
+			i += k;
 			continue;
 		}
-		if (!fold_templates || (depth == 0 && c != '<')) {
-			buf[o++] = c;
-			continue;
-		}
-		if (c == '<' && depth++ == 0) {
+		step = nest_step(&nest, name, i);
+		step = BT_MIN(step, end - i);
+		if (fold_templates && was == 0 && nest.depth == 1 && name[i] == '<') {
 			memcpy(buf + o, "<\xe2\x80\xa6>", 5);	/* <…> */
 			o += 5;
-		} else if (c == '>')
-			depth--;
+			folding = true;
+		} else if (!folding) {
+			memcpy(buf + o, name + i, step);
+			o += step;
+		} else if (nest.depth == 0)
+			folding = false;
+		i += step;
 	}
 	/*
 	 * what tells versions of JIT code apart stays: "double Hot.run(int)
@@ -143,4 +199,33 @@ bt_name_short(const char *name, bool fold_templates, char *buf, size_t len)
 			buf[o++] = *name;
 	buf[o] = '\0';
 	return buf;
+}
+
+size_t
+bt_name_template_spans(const char *name, size_t (*spans)[2], size_t max)
+{
+	struct nest nest = { .depth = 0 };
+	size_t i, n = 0, k, len = strlen(name), open = SIZE_MAX;
+
+	for (i = 0; i < len; ) {
+		size_t was = nest.depth;
+
+		if (nest.depth == 0 && (k = operator_len(name + i)) > 8 &&
+		    (i == 0 || name[i - 1] == ':' || name[i - 1] == ' ')) {
+			i += k;
+			continue;
+		}
+		i += nest_step(&nest, name, i);
+		if (was == 0 && nest.depth == 1 && name[i - 1] == '<')
+			open = i - 1;
+		else if (was > 0 && nest.depth == 0 && open != SIZE_MAX) {
+			if (n < max) {
+				spans[n][0] = open;
+				spans[n][1] = i;
+			}
+			n++;
+			open = SIZE_MAX;
+		}
+	}
+	return n;
 }

@@ -248,6 +248,12 @@ void *bt_vdso_find(const void *recorded, size_t recorded_len, const uint8_t *bid
  */
 const char *bt_name_short(const char *name, bool fold_templates, char *buf,
 			  size_t len);
+/*
+ * The template argument lists at the top level of a short name (what
+ * --names folded turns into <…>), as byte spans [spans[i][0], spans[i][1])
+ * from '<' to its '>' included; returns how many (at most max are stored).
+ */
+size_t bt_name_template_spans(const char *name, size_t (*spans)[2], size_t max);
 
 /* Demangle a C++/Rust-legacy name; returns a malloc'ed string or NULL. */
 char *bt_demangle(const char *name);

@@ -17,6 +17,45 @@
 #define NAME_MAX_COLS 40
 #define HOT_MAX_COLS 32
 
+const char *
+bt_bench_time_unit(const struct bt_bench *b)
+{
+	static const struct { double f; const char *unit; } units[] = {
+		{ 1, " ns" }, { 1e3, " \xc2\xb5s" }, { 1e6, " ms" }, { 1e9, " s" },
+	};
+	char num[64], *end;
+	const char *p;
+	size_t i, o = 0;
+	double x;
+
+	if (b->time_text == NULL || !isfinite(b->time_ns) || b->time_ns <= 0)
+		return "";
+	for (p = b->time_text; *p && o + 1 < sizeof(num); p++) {
+		if (*p == ',' || *p == '_')	/* "1,234.5" */
+			continue;
+		if (!strchr("0123456789.eE+- ", *p))
+			return "";	/* a unit, a '/': as printed */
+		num[o++] = *p;
+	}
+	num[o] = '\0';
+	x = strtod(num, &end);
+	if (end == num || !(x > 0))
+		return "";
+	for (i = 0; i < BT_ARRAY_SIZE(units); i++)
+		if (fabs(b->time_ns / (x * units[i].f) - 1) < 1e-6)
+			return units[i].unit;
+	return "";
+}
+
+/* b's time as printed, with its unit when the harness printed none */
+static const char *
+time_text(struct bt_view *v, const struct bt_bench *b)
+{
+	const char *unit = bt_bench_time_unit(b);
+
+	return unit[0] ? view_cat(v, b->time_text, unit) : b->time_text;
+}
+
 /* "fastest", "1.53× as slow", "" */
 static const char *
 ratio_text(struct bt_view *v, const struct bt_bench *b)
@@ -72,6 +111,43 @@ cell(struct bt_view *v, const char *t, const size_t *w, size_t c)
 	return view_cat(v, view_pad(v, t, w[c], right[c]), "  ");
 }
 
+/*
+ * The Benchmark column of the rows idx[0..n) into txt (a row every NCOLS):
+ * long names cut in their middle, never so that two read the same.
+ */
+static void
+name_cells(struct bt_view *v, struct bt_selection *sel, const size_t *idx, size_t n,
+	   const struct bt_view_opts *o, const char **txt)
+{
+	const char **names = bt_xcalloc(n + 1, sizeof(*names));
+	const char **cut = bt_xcalloc(n + 1, sizeof(*cut));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		names[i] = bt_selection_bench(sel, idx[i])->name;
+	view_cut_distinct(v, names, n, NAME_MAX_COLS, o->whole_names, cut);
+	for (i = 0; i < n; i++)
+		txt[i * NCOLS] = cut[i];
+	free(names);
+	free(cut);
+}
+
+/* "name 42%": the hottest function's name cut (in its middle), never its share. */
+static const char *
+hottest_cell(struct bt_view *v, const struct bt_bench_summary *sm,
+	     const struct bt_view_opts *o)
+{
+	const char *pct, *name;
+
+	if (sm == NULL || sm->nfuncs == 0)
+		return "";
+	pct = bt_strpool_addf(&v->pool, " %.0f%%", sm->funcs[0].percent);
+	name = view_name(v, sm->funcs[0].name, o);
+	if (!o->whole_names)
+		name = view_cut_middle(v, name, HOT_MAX_COLS - strlen(pct));
+	return view_cat(v, name, pct);
+}
+
 /* "BM_sum 99%" in width columns: the name shortened, its share kept. */
 static const char *
 hot_cell(struct bt_view *v, const char *name, double percent, size_t width)
@@ -79,22 +155,7 @@ hot_cell(struct bt_view *v, const char *name, double percent, size_t width)
 	const char *pct = bt_strpool_addf(&v->pool, " %.0f%%", percent);
 	size_t room = width > view_ncols(pct) + 2 ? width - view_ncols(pct) : 2;
 
-	return view_cat(v, view_cut(v, name, room), pct);
-}
-
-/* The Hottest function cell of a benchmark's summary sm ("" none). */
-static const char *
-hot_text(struct bt_view *v, const struct bt_bench_summary *sm,
-	 const struct bt_view_opts *o)
-{
-	if (sm == NULL || sm->nfuncs == 0)
-		return "";
-	if (o->width > 0)	/* a screen: the share stays */
-		return hot_cell(v, view_name(v, sm->funcs[0].name, o),
-		    sm->funcs[0].percent, HOT_MAX_COLS);
-	/* the text export as it was (the names' own work) */
-	return view_cut(v, bt_strpool_addf(&v->pool, "%s %.0f%%",
-	    view_name(v, sm->funcs[0].name, o), sm->funcs[0].percent), HOT_MAX_COLS);
+	return view_cat(v, view_cut_middle(v, name, room), pct);
 }
 
 /*
@@ -152,14 +213,14 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 		bt_view_opts_init(&def);
 		o = &def;
 	}
+	name_cells(v, sel, idx, n, o, txt);
 	for (i = 0; i < n; i++) {
 		const struct bt_bench *b = bt_selection_bench(sel, idx[i]);
 		const struct bt_bench_summary *sm = bt_selection_bench_summary(sel, idx[i]);
 		const char **t = txt + i * NCOLS;
 
 		all += b->samples;
-		t[0] = view_cut(v, b->name, NAME_MAX_COLS);
-		t[1] = b->time_text ? b->time_text : b->error ? "error" : "";
+		t[1] = b->time_text ? time_text(v, b) : b->error ? "error" : "";
 		t[2] = b->pm_text ? b->pm_text : "";
 		t[3] = ratio_text(v, b);
 		t[4] = b->iterations_text ? b->iterations_text : "";
@@ -169,7 +230,7 @@ bt_view_benches(struct bt_selection *sel, const struct bt_view_opts *o, bool fas
 		t[UNTIMED] = b->untimed_samples ? bt_strpool_addf(&v->pool, "%llu",
 		    (unsigned long long)b->untimed_samples) : "";
 		untimed |= b->untimed_samples > 0;
-		t[8] = hot_text(v, sm, o);
+		t[8] = hottest_cell(v, sm, o);
 		t[9] = b->error ? b->error : sm && sm->worst ? sm->worst->check : "";
 		if (b->has_window && b->split != NULL && strstr(splits, b->split) == NULL)
 			splits = splits[0] ? bt_strpool_addf(&v->pool, "%s, %s", splits,

@@ -79,6 +79,25 @@ size_t view_ncols(const char *s);
 const char *view_pad(struct bt_view *v, const char *s, size_t width, bool right);
 /* s cut to width columns, its end replaced by "…" if it was longer. */
 const char *view_cut(struct bt_view *v, const char *s, size_t width);
+/*
+ * s cut to width columns in its middle ("BenchmarkCRC32/p…e=15/align=0-2"):
+ * its start and its end, which tells rows of one family apart, stay.
+ */
+const char *view_cut_middle(struct bt_view *v, const char *s, size_t width);
+/*
+ * names[0..n) each cut to width columns (view_cut_middle) into out[],
+ * cut less where two different names would read the same: never two
+ * identical cells for two names. whole: every name uncut (exports).
+ */
+void view_cut_distinct(struct bt_view *v, const char *const *names, size_t n,
+		       size_t width, bool whole, const char **out);
+/*
+ * shown[i] is names[i] folded (--names folded): where two different
+ * names fold the same ("Table<…>::reduce<…>" for two instantiations),
+ * show those unfolded, or whole when that is not enough either.
+ */
+void view_unfold_clashes(struct bt_view *v, const char *const *names, size_t n,
+			 const char **shown);
 /* a then b, in the pool (no printf: this runs for every row). */
 const char *view_cat(struct bt_view *v, const char *a, const char *b);
 /* "file.c:42" */

@@ -206,7 +206,8 @@ summarize(struct bt_view *v, struct bt_selection *sel)
 		const struct bt_bench *b = bt_selection_bench(sel,
 		    (size_t)bt_selection_bench_index(sel));
 		m->benchmark = b->name;
-		m->bench_time = b->time_text;
+		m->bench_time = b->time_text && bt_bench_time_unit(b)[0] ?
+		    view_cat(v, b->time_text, bt_bench_time_unit(b)) : b->time_text;
 		m->bench_by_chain = b->by_chain;
 	}
 	scope(v, sel);
@@ -613,6 +614,21 @@ bt_view_functions(struct bt_selection *sel, const struct bt_view_opts *o, size_t
 			all[i * 7 + c] = txt[c];
 			w[c] = BT_MAX(w[c], view_ncols(txt[c]));
 		}
+	}
+	if (o->names == BT_NAMES_FOLDED && n > 1) {
+		/* two functions never read the same */
+		const char **names = bt_xcalloc(n, sizeof(*names));
+		const char **shown = bt_xcalloc(n, sizeof(*shown));
+
+		for (i = 0; i < n; i++) {
+			names[i] = bt_selection_func(sel, idx[i])->name;
+			shown[i] = all[i * 7 + 4];
+		}
+		view_unfold_clashes(v, names, n, shown);
+		for (i = 0; i < n; i++)
+			all[i * 7 + 4] = shown[i];
+		free(names);
+		free(shown);
 	}
 	for (i = 0; i < n; i++)
 		func_row(v, sel, o, idx[i], all + i * 7, w, num);

@@ -233,6 +233,195 @@ view_cut(struct bt_view *v, const char *s, size_t width)
 	return bt_strpool_addf(&v->pool, "%.*s\xe2\x80\xa6", (int)i, s);
 }
 
+/* The byte offset of column col of s (its length past the end). */
+static size_t
+col_offset(const char *s, size_t col)
+{
+	size_t i = 0;
+
+	for (; s[i] && col > 0; col--)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
+const char *
+view_cut_middle(struct bt_view *v, const char *s, size_t width)
+{
+	size_t cols = view_ncols(s), head, tail, h, t;
+
+	if (cols <= width || width < 2)
+		return s;
+	/* a third the start, the rest the end: the end tells rows apart */
+	head = (width - 1) / 3;
+	tail = width - 1 - head;
+	h = col_offset(s, head);
+	t = col_offset(s, cols - tail);
+	return bt_strpool_addf(&v->pool, "%.*s\xe2\x80\xa6%s", (int)h, s, s + t);
+}
+
+struct cut {
+	const char *const *names;
+	const char **out;
+};
+
+static int
+by_cut(const void *x, const void *y, void *arg)
+{
+	const struct cut *c = arg;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	int d = strcmp(c->out[a], c->out[b]);
+
+	return d ? d : a < b ? -1 : a > b;
+}
+
+void
+view_cut_distinct(struct bt_view *v, const char *const *names, size_t n,
+		  size_t width, bool whole, const char **out)
+{
+	size_t *idx, *w, i, j, k;
+	struct cut c = { names, out };
+	bool again = true;
+
+	for (i = 0; i < n; i++)
+		out[i] = whole ? names[i] : view_cut_middle(v, names[i], width);
+	if (whole || n < 2)
+		return;
+	idx = bt_xcalloc(n, sizeof(*idx));
+	w = bt_xcalloc(n, sizeof(*w));
+	for (i = 0; i < n; i++) {
+		idx[i] = i;
+		w[i] = width;
+	}
+	while (again) {
+		again = false;
+		qsort_r(idx, n, sizeof(*idx), by_cut, &c);
+		for (i = 0; i < n; i = j) {
+			bool differ = false;
+
+			for (j = i + 1; j < n && strcmp(out[idx[i]], out[idx[j]]) == 0; j++)
+				differ |= strcmp(names[idx[i]], names[idx[j]]) != 0;
+			if (!differ)
+				continue;	/* one name, or one name twice */
+			/* the same cell for different names: show more of each */
+			for (k = i; k < j; k++) {
+				size_t x = idx[k], cols = view_ncols(names[x]);
+
+				if (w[x] >= cols)
+					continue;
+				w[x] = BT_MIN(w[x] + 4, cols);
+				out[x] = view_cut_middle(v, names[x], w[x]);
+				again = true;
+			}
+		}
+	}
+	free(idx);
+	free(w);
+}
+
+/* Of idx[0..n) sorted by shown, mark in clash those whose shown another name shares. */
+static bool
+find_clashes(const char *const *names, const char **shown, size_t *idx, size_t n,
+	     bool *clash)
+{
+	struct cut c = { names, shown };
+	size_t i, j, k;
+	bool any = false;
+
+	qsort_r(idx, n, sizeof(*idx), by_cut, &c);
+	for (i = 0; i < n; i = j) {
+		bool differ = false;
+
+		for (j = i + 1; j < n && strcmp(shown[idx[i]], shown[idx[j]]) == 0; j++)
+			differ |= strcmp(names[idx[i]], names[idx[j]]) != 0;
+		for (k = i; k < j; k++)
+			clash[idx[k]] = differ;
+		any |= differ;
+	}
+	return any;
+}
+
+#define MAX_SPANS 16
+
+/*
+ * group[x]'s short form with only the template argument lists unfolded
+ * that differ from those of another name of group (names of one folded
+ * form): "Table<…>::reduce<std::plus<double> >" against
+ * "Table<…>::reduce<main::{lambda(double)#1}>".
+ */
+static const char *
+unfold_differing(struct bt_view *v, const char *const *group, size_t n, size_t x)
+{
+	const char *sx = view_short_name(v, group[x], false), *sy;
+	size_t ax[MAX_SPANS][2], ay[MAX_SPANS][2], nx, i, k;
+	bool keep[MAX_SPANS] = { false };
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const char *out;
+
+	nx = bt_name_template_spans(sx, ax, MAX_SPANS);
+	if (nx == 0 || nx > MAX_SPANS)
+		return sx;
+	for (i = 0; i < n; i++) {
+		if (strcmp(group[i], group[x]) == 0)
+			continue;
+		sy = view_short_name(v, group[i], false);
+		if (bt_name_template_spans(sy, ay, MAX_SPANS) != nx)
+			return sx;
+		for (k = 0; k < nx; k++)
+			keep[k] |= ax[k][1] - ax[k][0] != ay[k][1] - ay[k][0] ||
+			    memcmp(sx + ax[k][0], sy + ay[k][0], ax[k][1] - ax[k][0]) != 0;
+	}
+	for (i = 0, k = 0; k < nx; k++) {
+		bt_strbuf_add(&sb, sx + i, ax[k][0] - i);
+		if (keep[k])
+			bt_strbuf_add(&sb, sx + ax[k][0], ax[k][1] - ax[k][0]);
+		else
+			bt_strbuf_addstr(&sb, "<\xe2\x80\xa6>");
+		i = ax[k][1];
+	}
+	bt_strbuf_addstr(&sb, sx + i);
+	out = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	return out;
+}
+
+void
+view_unfold_clashes(struct bt_view *v, const char *const *names, size_t n,
+		    const char **shown)
+{
+	size_t *idx = bt_xcalloc(n + 1, sizeof(*idx)), i, j, k;
+	const char **group = bt_xcalloc(n + 1, sizeof(*group));
+	const char **next = bt_xcalloc(n + 1, sizeof(*next));
+	bool *clash = bt_xcalloc(n + 1, sizeof(*clash));
+	int pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < n; i++)
+			idx[i] = i;
+		if (!find_clashes(names, shown, idx, n, clash))
+			break;
+		/* runs of one shown form in idx: each member against the others */
+		for (i = 0; i < n; i = j) {
+			for (j = i + 1; j < n && strcmp(shown[idx[i]], shown[idx[j]]) == 0; j++)
+				;
+			if (!clash[idx[i]])
+				continue;
+			for (k = i; k < j; k++)
+				group[k - i] = names[idx[k]];
+			for (k = i; k < j; k++)
+				next[idx[k]] = pass == 0 ? unfold_differing(v, group, j - i,
+				    k - i) : names[idx[k]];
+		}
+		for (i = 0; i < n; i++)
+			if (clash[i])
+				shown[i] = next[i];
+	}
+	free(idx);
+	free(group);
+	free(next);
+	free(clash);
+}
+
 const char *
 view_cat(struct bt_view *v, const char *a, const char *b)
 {

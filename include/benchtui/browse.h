@@ -48,6 +48,7 @@ enum bt_action {
 	BT_ACT_CALLERS,		/* C: callers and callees (on an instruction: its entry stacks) */
 	BT_ACT_TOGGLE_CHILDREN,	/* I: the function list by inclusive / self samples */
 	BT_ACT_PROCS,		/* z: the processes and threads; Enter selects one */
+	BT_ACT_OUTPUT,		/* O: the benchmark's output; Enter on a result selects it */
 	BT_ACT_COUNT
 };
 
@@ -154,6 +155,12 @@ BT_API void bt_browser_set_status(struct bt_browser *b, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* Default export file name for the current screen ("work_a.txt"). */
 BT_API char *bt_browser_export_name(const struct bt_browser *b);
+/*
+ * The current screen's view again, for an export to a file (E, P): its
+ * rows and options, every name whole (bt_view_opts.whole_names). The
+ * caller frees it; NULL with err set on failure.
+ */
+BT_API struct bt_view *bt_browser_export_view(struct bt_browser *b, struct bt_error *err);
 /* Depth of the screen stack (1 on the first screen). */
 BT_API size_t bt_browser_depth(const struct bt_browser *b);
 

@@ -65,6 +65,16 @@ BT_API size_t bt_session_nnotes(const struct bt_session *s);
 BT_API const char *bt_session_note(const struct bt_session *s, size_t i);
 
 /*
+ * The benchmark's recorded output (core/perf/meta.h "output": chunks
+ * "NS LEN [STREAM]\n" + LEN bytes as read, NS CLOCK_MONOTONIC
+ * nanoseconds, STREAM 2 for its standard error); false when the
+ * recording has none. *same_clock: NS compare with sample times
+ * (bt_session_seconds); *truncated: the recording kept only its start.
+ */
+BT_API bool bt_session_output(const struct bt_session *s, const char **data, size_t *len,
+			      bool *same_clock, bool *truncated);
+
+/*
  * The recording's processes and threads (perf's threads), from its COMM,
  * FORK and EXIT records and its samples: what a forking harness (JMH's
  * forks) or a multi-process build is split by. Times are in the

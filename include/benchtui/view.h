@@ -53,6 +53,7 @@ enum bt_row_kind {
 	BT_ROW_FILE,		/* a file a function's code comes from */
 	BT_ROW_BENCH,		/* benchmark table: a benchmark (@func its index) or (outside) */
 	BT_ROW_PROC,		/* processes: a process or a thread (bt_view_procs) */
+	BT_ROW_OUTPUT,		/* a line of the benchmark's output (bt_view_output) */
 };
 
 /* Row flags. */
@@ -195,6 +196,9 @@ enum bt_names { BT_NAMES_SHORT, BT_NAMES_FOLDED, BT_NAMES_FULL };
  *            --children) instead of self samples
  * @width: the screen's columns: the benchmark table drops its columns of
  *         least priority until it fits (0: no limit, as exports)
+ * @whole_names: no name cut to fit a column (exports to a file, which a
+ *               tool reads whole); otherwise long names are cut in their
+ *               middle, never so that two rows read the same
  */
 struct bt_view_opts {
 	enum bt_numcol num;
@@ -210,6 +214,7 @@ struct bt_view_opts {
 	bool locate;
 	bool children;
 	size_t width;
+	bool whole_names;
 };
 
 /*
@@ -319,6 +324,24 @@ BT_API struct bt_view *bt_view_procs(struct bt_selection *sel,
  */
 BT_API struct bt_view *bt_view_bench_compare(struct bt_selection *sel, size_t a,
 					     size_t b, const struct bt_view_opts *o);
+/*
+ * The unit to write after b's time_text when the harness printed it
+ * without one (tinybench's "Latency avg (ns)" column: "4301.5"): " ns",
+ * " µs", " ms" or " s" as its time_ns says; "" when the text has its
+ * unit or none is known.
+ */
+struct bt_bench;
+BT_API const char *bt_bench_time_unit(const struct bt_bench *b);
+
+/*
+ * The benchmark's recorded output, a BT_ROW_OUTPUT row a line: @line its
+ * line of standard output (from 1, as the harness parser counts; 0 for
+ * standard error), @label "stdout" or "stderr", @t_from its time into the
+ * run (s), @text what a terminal showed of it, escaped (bt_text_safe);
+ * a result line of the harness has @func its benchmark's index and
+ * @target_name its name (else @func (size_t)-1).
+ */
+BT_API struct bt_view *bt_view_output(struct bt_selection *sel);
 /*
  * Function name (in module) as selections x and y ran it (two
  * benchmarks, say): one row an instruction, x's share of the function's

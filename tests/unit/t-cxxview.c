@@ -113,8 +113,9 @@ test_table_names(void **state)
 	bt_view_free(v);
 	o.names = BT_NAMES_FOLDED;
 	v = bt_view_functions(s, &o, 0);
+	/* two instantiations of reduce: folded but for what tells them apart */
 	assert_string_equal(last_cell(bt_view_row(v, 0)),
-	    "my::deeply::nested::Table<\xe2\x80\xa6>::reduce<\xe2\x80\xa6>");
+	    "my::deeply::nested::Table<\xe2\x80\xa6>::reduce<std::plus<double> >");
 	bt_view_free(v);
 	o.names = BT_NAMES_FULL;
 	v = bt_view_functions(s, &o, 0);
@@ -476,11 +477,50 @@ test_short_name_forms(void **state)
 	    sizeof(buf)), "ns::Acc<\xe2\x80\xa6>::add");
 }
 
+/*
+ * Folded or not, the name is the function's, never its return type: a
+ * '>' or "<=" inside parentheses compares (GCC's and Clang's demangled
+ * enable_if of Google Benchmark's DoNotOptimize).
+ */
+static void
+test_short_name_return_type(void **state)
+{
+	static const char *const cases[][3] = {
+		{ "std::enable_if<std::is_trivially_copyable<bool volatile>::value&&"
+		  "((sizeof (bool volatile))<=(sizeof (bool volatile*))), void>::type "
+		  "benchmark::DoNotOptimize<bool volatile>(bool volatile&)",
+		  "benchmark::DoNotOptimize<bool volatile>",
+		  "benchmark::DoNotOptimize<\xe2\x80\xa6>" },
+		{ "std::enable_if<(!std::is_trivially_copyable<Big>::value)||"
+		  "(((sizeof (Big))>(sizeof (Big*)))), void>::type "
+		  "benchmark::DoNotOptimize<Big>(Big&)",
+		  "benchmark::DoNotOptimize<Big>", "benchmark::DoNotOptimize<\xe2\x80\xa6>" },
+		{ "void std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>"
+		  "(__gnu_cxx::__normal_iterator<int*, std::vector<int> >, int const&)",
+		  "std::vector<int, std::allocator<int> >::_M_realloc_insert<int const&>",
+		  "std::vector<\xe2\x80\xa6>::_M_realloc_insert<\xe2\x80\xa6>" },
+		{ "ns::(anonymous namespace)::{lambda(int)#1}::operator()(int) const",
+		  "ns::(anonymous namespace)::{lambda(int)#1}::operator()",
+		  "ns::(anonymous namespace)::{lambda(int)#1}::operator()" },
+	};
+	char buf[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < BT_ARRAY_SIZE(cases); i++) {
+		assert_string_equal(bt_name_short(cases[i][0], false, buf, sizeof(buf)),
+		    cases[i][1]);
+		assert_string_equal(bt_name_short(cases[i][0], true, buf, sizeof(buf)),
+		    cases[i][2]);
+	}
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_short_name_forms),
+		cmocka_unit_test(test_short_name_return_type),
 		cmocka_unit_test(test_table_names),
 		cmocka_unit_test(test_filter_forms),
 		cmocka_unit_test(test_annotation_names),

@@ -161,8 +161,15 @@ test_names(void **state)
 	    "Hot.run(I)D [c2 L4 #8]");
 	assert_string_equal(bt_name_short("java.lang.String.hashCode()I [c1 L3 #4]", false,
 	    buf, sizeof(buf)), "java.lang.String.hashCode()I [c1 L3 #4]");
+	/* perf-map names whole, as the runtime wrote them (docs/jit.md) */
 	assert_string_equal(bt_name_short("double Hot.run(int) (version 2 at 0x7f00)", false,
-	    buf, sizeof(buf)), "Hot.run (version 2 at 0x7f00)");
+	    buf, sizeof(buf)), "double Hot.run(int) (version 2 at 0x7f00)");
+	assert_string_equal(bt_name_short("double Hot.run(int)", true, buf, sizeof(buf)),
+	    "double Hot.run(int)");
+	assert_string_equal(bt_name_short("instance string [System.Private.CoreLib] "
+	    "System.String::Concat(string,string)[OptimizedTier1]", false, buf, sizeof(buf)),
+	    "instance string [System.Private.CoreLib] "
+	    "System.String::Concat(string,string)[OptimizedTier1]");
 	assert_string_equal(bt_name_short("JS:*f /x.js:1:1 (loaded at 0.316 s)", false,
 	    buf, sizeof(buf)), "JS:*f /x.js:1:1 (loaded at 0.316 s)");
 	/* C++ stays as perf prints it */
