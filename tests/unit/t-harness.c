@@ -512,6 +512,21 @@ test_lexing(void **state)
 	assert_true(hp_time_unit("\xce\xbcs", 3) == 1e3);
 	assert_true(hp_time_unit("ps", 2) == 1e-3);
 	assert_true(hp_time_unit("%", 1) == 0);
+	/* hp_find is memmem: needle at either end, overlaps, too long */
+	{
+		static const char *const hay[] = {
+			"", "a", "aab", "abab", " ... bench: ", "xx ... bench:",
+			"Iterations", "   Iterations ", "aaaa",
+		};
+		static const char *const nee[] = {
+			"a", "ab", "aab", "bab", " ... bench:", "Iterations", "aaa",
+			"b", "s ",
+		};
+		for (size_t i = 0; i < BT_ARRAY_SIZE(hay); i++)
+			for (size_t j = 0; j < BT_ARRAY_SIZE(nee); j++)
+				assert_ptr_equal(hp_find(hay[i], strlen(hay[i]), nee[j]),
+				    memmem(hay[i], strlen(hay[i]), nee[j], strlen(nee[j])));
+	}
 	assert_true(bt_harness_glob("testing.(*B).runN", "testing.(*B).runN"));
 	assert_true(bt_harness_glob("JS:? :*", "JS:^ :1:26"));
 	assert_false(bt_harness_glob("JS:? :*", "JS:*fib file:///x.mjs:2:20"));
