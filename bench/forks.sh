@@ -33,15 +33,25 @@ echo "$(cut -d' ' -f1-3 /proc/loadavg). Lost: samples the kernel dropped"
 echo "(ring full: the recorder did not drain in time); FORK: fork records kept"
 echo "(of $N); MiB: the recorder's own peak RSS (not the benchmark's)."
 echo
+echo "Loaded: as many busy loops as CPUs ($(nproc)) run beside the recorder and"
+echo "the benchmark, at the same priority (issue 25: under load, perf lost none)."
+echo
 echo "| run | perf samples | perf lost | perf FORK | perf MiB | benchtui samples | benchtui lost | benchtui FORK | benchtui MiB |"
 echo "|---|---|---|---|---|---|---|---|---|"
-for i in $(seq "$RUNS"); do
-	read -r _ rp < <(m 1 perf record -q -o "$B/forks-perf.data" "$B/procs" forks $N)
-	read -r _ rb < <(m 1 "$BT" -q -o "$B/forks-bt.data" --stdio --top 0 "$B/procs" forks $N)
-	read -r ps pl pf < <(counts "$B/forks-perf.data")
-	read -r bs bl bf < <(counts "$B/forks-bt.data")
-	echo "| $i | $ps | $pl | $pf | $(mib "$rp") | $bs | $bl | $bf | $(mib "$rb") |"
+busy=
+burn() { for _ in $(seq "$(nproc)"); do sh -c 'while :; do :; done' & busy="$busy $!"; done; }
+trap '[ -z "$busy" ] || kill $busy 2>/dev/null' EXIT
+for load in idle loaded; do
+	[ $load = loaded ] && burn
+	for i in $(seq "$RUNS"); do
+		read -r _ rp < <(m 1 perf record -q -o "$B/forks-perf.data" "$B/procs" forks $N)
+		read -r _ rb < <(m 1 "$BT" -q -o "$B/forks-bt.data" --stdio --top 0 "$B/procs" forks $N)
+		read -r ps pl pf < <(counts "$B/forks-perf.data")
+		read -r bs bl bf < <(counts "$B/forks-bt.data")
+		echo "| $i, $load | $ps | $pl | $pf | $(mib "$rp") | $bs | $bl | $bf | $(mib "$rb") |"
+	done
 done
+kill $busy; busy=
 echo
 # a recorder the machine runs late, made reproducible: stopped (SIGSTOP)
 # 1.5 s into the run for STALL seconds while the benchmark goes on

@@ -234,6 +234,8 @@ echo "| memory no more than perf report | perf/benchtui peak RSS $(minof "$mem_r
 echo
 B="$B" BT="$BT" bash bench/forks.sh 3 2>/dev/null
 echo
+B="$B" BT="$BT" bash bench/output.sh 3 2>/dev/null
+echo
 B="$B" BT="$BT" bash bench/chains.sh "$RUNS" 2>/dev/null
 echo
 cat bench/limits.md
