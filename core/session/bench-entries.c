@@ -207,12 +207,8 @@ bench_entries(struct bt_session *s, struct bt_benches *bs, int attr)
 	if (bs->v.n == 0 || !bs->v.v[0].at_end || s->p->chains == NULL ||
 	    (hf = bt_harness_frames(bt_harness_from_name(bs->v.v[0].pub.harness))) == NULL)
 		return;
-	memset(&sc, 0, sizeof(sc));
-	sc.attr = attr;
-	sc.t_hi = UINT64_MAX;
+	bt_scan_init_counts(&sc, attr);
 	sc.nbins = ORDER_BINS;
-	sc.fold = true;
-	sc.fold_module = UINT32_MAX;
 	sc.chains = bt_hist_new();
 	if (bt_profile_scan(s->p, &sc, &e, &n, NULL) < 0) {
 		bt_hist_free(sc.chains);

@@ -417,9 +417,7 @@ settle(struct bt_session *s, struct bt_benches *bs, int attr)
 		count[i] = nw - first[i];
 		floor = b->hi;
 	}
-	memset(&sc, 0, sizeof(sc));
-	sc.attr = attr;
-	sc.t_hi = UINT64_MAX;
+	bt_scan_init(&sc, attr);
 	sc.windows = w;
 	sc.nwindows = nw;
 	if (nw && bt_profile_scan(s->p, &sc, &e, &n, NULL) == 0)
