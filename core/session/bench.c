@@ -503,7 +503,7 @@ bench_name_is(const struct bt_benches *bs, size_t bi, const char *name)
 	if (bs->v.v[bi].entries.n) {
 		size_t k;
 		for (k = 0; name != NULL && k < bs->v.v[bi].entries.n; k++)
-			if (strcmp(bench_entry_key(name), bs->v.v[bi].entries.v[k]) == 0)
+			if (strcmp(bt_jit_untiered(name), bs->v.v[bi].entries.v[k]) == 0)
 				return true;
 		return false;
 	}
