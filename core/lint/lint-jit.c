@@ -107,23 +107,6 @@ check_warmup(struct bt_selection *sel, bool any_jit)
 	lint_add(sel, "jit-warmup", -1, all, "%s", msg);
 }
 
-/* The method of a JIT name: HotSpot's before " [", V8's after the tier mark. */
-static size_t
-method_key(const char *name, const char **start)
-{
-	const char *b;
-
-	*start = name;
-	if (strncmp(name, "JS:", 3) == 0 && name[3] != '\0' && strchr("~^+*", name[3]))
-		*start = name + 4;
-	b = strstr(*start, " [");
-	if (b == NULL)
-		b = strstr(*start, " (loaded ");
-	if (b == NULL)
-		b = strstr(*start, " (version ");
-	return b ? (size_t)(b - *start) : strlen(*start);
-}
-
 static void
 check_recompiled(struct bt_selection *sel)
 {
@@ -154,12 +137,12 @@ check_recompiled(struct bt_selection *sel)
 	if (last <= first || hm->jit->time <= first ||
 	    (double)(hm->jit->time - first) < RECOMPILED_LATE * (double)(last - first))
 		return;
-	hn = method_key(hot->name, &hk);
+	hn = bt_jit_method(hot->name, &hk);
 	for (fi = 0; fi < bt_selection_nfuncs(sel); fi++) {
 		const struct bt_func *f = bt_selection_func(sel, fi);
 		if ((long)fi == hfi || module_of(sel, fi)->kind != BT_MOD_JIT)
 			continue;
-		n = method_key(f->name, &k);
+		n = bt_jit_method(f->name, &k);
 		if (n == hn && strncmp(k, hk, n) == 0) {
 			nver++;
 			other += (double)f->samples;

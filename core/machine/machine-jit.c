@@ -332,6 +332,31 @@ version_name(const struct bt_module *mo, size_t version, uint64_t first_time)
 	    (unsigned long long)c->start);
 }
 
+const char *
+bt_jit_untiered(const char *name)
+{
+	if (name != NULL && strncmp(name, "JS:", 3) == 0) {
+		name += 3;
+		if (*name != '\0' && strchr("*~^+-", *name) != NULL)
+			name++;
+	}
+	return name;
+}
+
+size_t
+bt_jit_method(const char *name, const char **start)
+{
+	const char *b;
+
+	*start = bt_jit_untiered(name);
+	b = strstr(*start, " [");
+	if (b == NULL)
+		b = strstr(*start, " (loaded ");
+	if (b == NULL)
+		b = strstr(*start, " (version ");
+	return b ? (size_t)(b - *start) : strlen(*start);
+}
+
 /* Versions of one name (recompiled at the same tier): told apart by load time. */
 static void
 name_versions(struct bt_machine *m, uint64_t first_time)

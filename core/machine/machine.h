@@ -183,6 +183,25 @@ const char *bt_machine_thread(const struct bt_machine *m, uint32_t tid,
  */
 void bt_machine_jit_finish(struct bt_machine *m, uint64_t first_time);
 /*
+ * A JIT name (bt_module.jit_name) says which tier compiled the code: V8's
+ * mark after "JS:" ("JS:~" interpreted, "JS:^" Sparkplug, "JS:+" Maglev,
+ * "JS:*" TurboFan), HotSpot's " [c2 L4 #41]" after the method; and
+ * bt_machine_jit_finish() ends the names of pieces of code of one name
+ * with when each was loaded (" (loaded at 1.327 s)", " (version 2 at ...)").
+ *
+ * bt_jit_untiered(): the name without V8's "JS:" and mark, the same for
+ * one function whatever tier runs it (a benchmark's entry frame; a task
+ * runs in each tier in turn). Other names whole.
+ */
+const char *bt_jit_untiered(const char *name);
+/*
+ * The method a JIT name is code of, whatever its tier or version:
+ * bt_jit_untiered()'s name up to HotSpot's tier or the version. Sets
+ * *start, returns the length.
+ */
+size_t bt_jit_method(const char *name, const char **start);
+
+/*
  * The machine's notes for the reader (a JIT source it could not read,
  * what the JIT sources held), moved out: *notes gets them (malloc'ed
  * strings), the machine keeps none.

@@ -1,4 +1,5 @@
 /* Encode and decode benchtui's section of a perf.data file. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -248,4 +249,32 @@ bt_meta_release(struct bt_meta *m)
 	free((char *)m->output);
 	free((void *)m->hits);
 	memset(m, 0, sizeof(*m));
+}
+
+int
+bt_meta_output_next(const char **p, const char *end, uint64_t *ns,
+		    int *stream, const char **bytes, size_t *len)
+{
+	const char *d = *p, *nl;
+	unsigned long long t;
+	char head[64];
+	size_t n;
+	int st = 1;
+
+	if (d >= end)
+		return 0;
+	nl = memchr(d, '\n', (size_t)(end - d));
+	if (nl == NULL || (size_t)(nl - d) >= sizeof(head))
+		return -BT_EFORMAT;
+	memcpy(head, d, (size_t)(nl - d));
+	head[nl - d] = '\0';
+	if (sscanf(head, "%llu %zu %d", &t, &n, &st) < 2 ||
+	    n > (size_t)(end - nl - 1))
+		return -BT_EFORMAT;
+	*ns = t;
+	*stream = st == 2 ? 2 : 1;
+	*bytes = nl + 1;
+	*len = n;
+	*p = nl + 1 + n;
+	return 1;
 }

@@ -92,4 +92,15 @@ void bt_meta_encode(const struct bt_meta *m, struct bt_strbuf *out);
 int bt_meta_decode(const void *data, size_t len, struct bt_meta *m);
 void bt_meta_release(struct bt_meta *m);
 
+/*
+ * Walk bt_meta's output: the chunk at *p (before end), "NS LEN\n" or
+ * "NS LEN 2\n" (standard error) then LEN bytes. Sets *ns, *stream (1 or
+ * 2), *bytes and *len, moves *p past the chunk and returns 1; returns 0
+ * at end, -BT_EFORMAT at a malformed chunk (a header without its newline
+ * or of 64 bytes or more, without NS and LEN, or LEN past end), where
+ * *p stays.
+ */
+int bt_meta_output_next(const char **p, const char *end, uint64_t *ns,
+			int *stream, const char **bytes, size_t *len);
+
 #endif

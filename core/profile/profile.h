@@ -92,6 +92,14 @@ struct bt_scan {
 	struct bt_hist *tasks;	/* also count (group, task, name) here (tasks.h) */
 };
 
+/* Every sample of event attr, the whole run, by (module, offset), in group 0. */
+void bt_scan_init(struct bt_scan *sc, int attr);
+/*
+ * Every sample of event attr, the whole run, folded into one count a
+ * group (module 0, offset 0: in no function): how many each group has.
+ */
+void bt_scan_init_counts(struct bt_scan *sc, int attr);
+
 /*
  * Read the samples again and count those sc selects into a new histogram
  * (*out, malloc'ed, sorted by (group, module, offset)). Returns 0 or -BT_E*.

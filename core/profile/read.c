@@ -315,6 +315,22 @@ scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 		    bt_tasks_comm_at(&p->tasks, smp->tid, smp->time), smp->period);
 }
 
+void
+bt_scan_init(struct bt_scan *sc, int attr)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->attr = attr;
+	sc->t_hi = UINT64_MAX;
+}
+
+void
+bt_scan_init_counts(struct bt_scan *sc, int attr)
+{
+	bt_scan_init(sc, attr);
+	sc->fold = true;
+	sc->fold_module = UINT32_MAX;
+}
+
 int
 bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 		struct bt_hist_entry **out, size_t *n, struct bt_error *err)

@@ -280,11 +280,7 @@ count_probed(struct bt_session *s, struct bt_benches *bs, int attr,
 		if (bench_ph(&bs->v.v[i]) != NULL)
 			at = bench_windows(&bs->v.v[i], i, at, &w, &owner);
 	}
-	memset(&sc, 0, sizeof(sc));
-	sc.attr = attr;
-	sc.t_hi = UINT64_MAX;
-	sc.fold = true;
-	sc.fold_module = UINT32_MAX;
+	bt_scan_init_counts(&sc, attr);
 	sc.windows = w.v;
 	sc.nwindows = w.n / 2;
 	sc.pids = bs->pids.v;	/* JMH: only its forks' processes */
@@ -378,11 +374,7 @@ count_samples(struct bt_session *s, struct bt_benches *bs, int attr)
 		owner[k] = i;
 		nw++;
 	}
-	memset(&sc, 0, sizeof(sc));
-	sc.attr = attr;
-	sc.t_hi = UINT64_MAX;
-	sc.fold = true;
-	sc.fold_module = UINT32_MAX;
+	bt_scan_init_counts(&sc, attr);
 	sc.windows = w;
 	sc.nwindows = nw;
 	for (i = 0; i < bs->v.n; i++)
@@ -626,18 +618,14 @@ bt_selection_bench_slices(const struct bt_selection *sel, size_t nbins, uint64_t
 	if (bi < 0 || bs == NULL || (size_t)bi >= bs->v.n)
 		return false;
 	b = &bs->v.v[bi];
-	memset(&sc, 0, sizeof(sc));
-	sc.attr = sel->attr;
+	bt_scan_init_counts(&sc, sel->attr);
 	sc.nbins = nbins;
-	sc.fold = true;
-	sc.fold_module = UINT32_MAX;
 	if (by_chain(s, sel->attr, (size_t)bi)) {
 		/* every sample, by slice and chain: the chains through its code */
 		struct bt_hist_entry *c;
 		size_t nc, nl = bt_chains_nlocs(s->p);
 		const char **names;
 
-		sc.t_hi = UINT64_MAX;
 		sc.chains = bt_hist_new();
 		if (bt_profile_scan(s->p, &sc, &e, &n, NULL) < 0) {
 			bt_hist_free(sc.chains);

@@ -22,22 +22,6 @@
 #define ORDER_BINS 4000	/* the run's slices in which an entry first appears */
 #define MAX_FRAMES 128
 
-/*
- * A JIT function's name without its tier: V8 names one function by the
- * tier that compiled it ("JS:~" interpreted, "JS:^" Sparkplug, "JS:+"
- * Maglev, "JS:*" TurboFan), and a task runs in each in turn.
- */
-const char *
-bench_entry_key(const char *name)
-{
-	if (name != NULL && strncmp(name, "JS:", 3) == 0) {
-		name += 3;
-		if (*name != '\0' && strchr("*~^+-", *name) != NULL)
-			name++;
-	}
-	return name;
-}
-
 struct entry {
 	const char *name;
 	uint64_t samples;
@@ -177,7 +161,7 @@ chain_entry(struct bt_session *s, const struct bt_harness_frames *hf, uint32_t i
 		nf++;
 	}
 	bt_harness_match_chain(hf, f, nf, &m);
-	return m.place == BT_CHAIN_BENCHMARK ? bench_entry_key(f[m.entry].symbol) : NULL;
+	return m.place == BT_CHAIN_BENCHMARK ? bt_jit_untiered(f[m.entry].symbol) : NULL;
 }
 
 struct entries {
@@ -207,12 +191,8 @@ bench_entries(struct bt_session *s, struct bt_benches *bs, int attr)
 	if (bs->v.n == 0 || !bs->v.v[0].at_end || s->p->chains == NULL ||
 	    (hf = bt_harness_frames(bt_harness_from_name(bs->v.v[0].pub.harness))) == NULL)
 		return;
-	memset(&sc, 0, sizeof(sc));
-	sc.attr = attr;
-	sc.t_hi = UINT64_MAX;
+	bt_scan_init_counts(&sc, attr);
 	sc.nbins = ORDER_BINS;
-	sc.fold = true;
-	sc.fold_module = UINT32_MAX;
 	sc.chains = bt_hist_new();
 	if (bt_profile_scan(s->p, &sc, &e, &n, NULL) < 0) {
 		bt_hist_free(sc.chains);

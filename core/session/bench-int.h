@@ -134,8 +134,6 @@ const char *bench_module_name(struct bt_session *s, uint32_t mi);
 
 /* bench-entries.c: an at-end harness's benchmarks by the order of their entry frames. */
 void bench_entries(struct bt_session *s, struct bt_benches *bs, int attr);
-/* A function's name as an entry: a JIT function's without its tier. */
-const char *bench_entry_key(const char *name);
 
 /* bench-forks.c: JMH's benchmarks by their fork processes' measurement. */
 void bench_forks(struct bt_session *s, struct bt_benches *bs);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "harness/harness.h"
+#include "perf/meta.h"
 #include "session/bench-int.h"
 #include "session/session-int.h"
 #include "symbols/symbols.h"
@@ -22,38 +23,27 @@
 #define SETTLE_SLOTS 1000		/* looked at in 0.25 ms slots */
 
 /*
- * Replay the recorded output ("NS LEN\n" + bytes chunks; "NS LEN 2\n"
- * for standard error) into a parser: standard output only, standard
- * error's times kept (where the first benchmark starts).
+ * Replay the recorded output (core/perf/meta.h's chunks) into a parser:
+ * standard output only, standard error's times kept (where the first
+ * benchmark starts).
  */
 static void
 parse_output(struct bt_benches *bs, const char *d, size_t len)
 {
-	const char *end = d + len;
+	const char *end = d + len, *bytes;
 	double t = NAN;
+	uint64_t ns;
+	size_t n;
+	int stream;
 
 	bs->parser = bt_harness_parser_new(BT_HARNESS_UNKNOWN);
-	while (d < end) {
-		const char *nl = memchr(d, '\n', (size_t)(end - d));
-		unsigned long long ns;
-		size_t n;
-		int stream = 1;
-		char head[64];
-
-		if (nl == NULL || nl - d >= (long)sizeof(head))
-			break;
-		memcpy(head, d, (size_t)(nl - d));
-		head[nl - d] = '\0';
-		if (sscanf(head, "%llu %zu %d", &ns, &n, &stream) < 2 ||
-		    n > (size_t)(end - nl - 1))
-			break;
+	while (bt_meta_output_next(&d, end, &ns, &stream, &bytes, &n) > 0) {
 		if (stream == 2)
 			BT_VEC_PUSH(bs->err_times, (double)ns / 1e9);
 		else {
 			t = (double)ns / 1e9;
-			bt_harness_feed(bs->parser, nl + 1, n, t);
+			bt_harness_feed(bs->parser, bytes, n, t);
 		}
-		d = nl + 1 + n;
 	}
 	bt_harness_finish(bs->parser, t);
 }
@@ -427,9 +417,7 @@ settle(struct bt_session *s, struct bt_benches *bs, int attr)
 		count[i] = nw - first[i];
 		floor = b->hi;
 	}
-	memset(&sc, 0, sizeof(sc));
-	sc.attr = attr;
-	sc.t_hi = UINT64_MAX;
+	bt_scan_init(&sc, attr);
 	sc.windows = w;
 	sc.nwindows = nw;
 	if (nw && bt_profile_scan(s->p, &sc, &e, &n, NULL) == 0)
@@ -515,7 +503,7 @@ bench_name_is(const struct bt_benches *bs, size_t bi, const char *name)
 	if (bs->v.v[bi].entries.n) {
 		size_t k;
 		for (k = 0; name != NULL && k < bs->v.v[bi].entries.n; k++)
-			if (strcmp(bench_entry_key(name), bs->v.v[bi].entries.v[k]) == 0)
+			if (strcmp(bt_jit_untiered(name), bs->v.v[bi].entries.v[k]) == 0)
 				return true;
 		return false;
 	}

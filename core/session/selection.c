@@ -66,9 +66,7 @@ aggregate(struct bt_selection *sel, struct bt_error *err)
 	size_t n, i;
 	bool whole = true;
 
-	memset(&sc, 0, sizeof(sc));
-	sc.attr = sel->attr;
-	sc.t_hi = UINT64_MAX;
+	bt_scan_init(&sc, sel->attr);
 	for (i = 0; i < BT_ARRAY_SIZE(dims); i++) {
 		if (dims[i]->scan != NULL)
 			dims[i]->scan(sel, &sc);

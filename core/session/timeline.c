@@ -45,13 +45,9 @@ bt_selection_slices(struct bt_selection *sel, size_t nbins, long func,
 	    (double)(p->last_time - p->first_time) : 1;
 	out->all = bt_xcalloc(out->n, sizeof(*out->all));
 	out->mine = bt_xcalloc(out->n, sizeof(*out->mine));
-	memset(&sc, 0, sizeof(sc));
-	sc.attr = sel->attr;
-	sc.t_hi = UINT64_MAX;
-	sc.nbins = out->n;
 	/* every sample of the event, by slice: in the function or not */
-	sc.fold = true;
-	sc.fold_module = UINT32_MAX;
+	bt_scan_init_counts(&sc, sel->attr);
+	sc.nbins = out->n;
 	if (func >= 0 && (size_t)func < sel->funcs.n) {
 		out->of = BT_SLICES_FUNC;
 		if (func_offsets(sel, (size_t)func, &sc.fold_lo, &sc.fold_hi))

@@ -16,6 +16,7 @@
 
 #include "benchtui/bench.h"
 #include "harness/harness.h"
+#include "perf/meta.h"
 #include "view/view-int.h"
 
 /* A line being read from one stream: its bytes and when its first came. */
@@ -140,8 +141,10 @@ bt_view_output(struct bt_selection *sel)
 	struct bt_session *s = bt_selection_session(sel);
 	struct output o = { .v = view_new(sel), .tmp = BT_STRBUF_INIT };
 	struct pending p[2] = { { .sb = BT_STRBUF_INIT }, { .sb = BT_STRBUF_INIT } };
-	const char *d, *end;
-	size_t len, i;
+	const char *d, *end, *bytes;
+	uint64_t ns;
+	size_t len, n, i;
+	int stream;
 	bool same_clock, truncated;
 	double first = NAN;
 	long *map;
@@ -155,41 +158,28 @@ bt_view_output(struct bt_selection *sel)
 	map = bench_lines(sel, &o.nbench_lines);
 	o.bench = map;
 	end = d + len;
-	while (d < end) {
-		const char *nl = memchr(d, '\n', (size_t)(end - d));
-		unsigned long long ns;
-		size_t n;
-		int stream = 1;
-		char head[64];
+	while (bt_meta_output_next(&d, end, &ns, &stream, &bytes, &n) > 0) {
 		double t;
 		struct pending *q;
 
-		if (nl == NULL || nl - d >= (long)sizeof(head))
-			break;
-		memcpy(head, d, (size_t)(nl - d));
-		head[nl - d] = '\0';
-		if (sscanf(head, "%llu %zu %d", &ns, &n, &stream) < 2 ||
-		    n > (size_t)(end - nl - 1))
-			break;
 		if (!isfinite(first))
 			first = (double)ns;
 		t = same_clock ? bt_session_seconds(s, ns) : ((double)ns - first) / 1e9;
 		q = &p[stream == 2];
 		for (i = 0; i < n; i++) {
-			char c = nl[1 + i];
+			char c = bytes[i];
 
 			if (!q->started) {
 				q->started = true;
 				q->t = t;
 			}
 			if (c == '\n') {
-				add_line(&o, q, stream == 2 ? 2 : 1);
+				add_line(&o, q, stream);
 				bt_strbuf_reset(&q->sb);
 				q->started = false;
 			} else
 				bt_strbuf_addch(&q->sb, c);
 		}
-		d = nl + 1 + n;
 	}
 	for (i = 0; i < 2; i++) {	/* a last line without its newline */
 		if (p[i].started)

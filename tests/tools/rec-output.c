@@ -20,9 +20,11 @@ main(int argc, char **argv)
 	struct bt_error err = { 0 };
 	struct bt_pd_reader *r;
 	struct bt_meta m;
-	const char *p, *end;
+	const char *p, *end, *bytes;
 	const void *sec;
-	size_t len;
+	uint64_t ns;
+	size_t len, n;
+	int stream, rc;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: rec-output FILE 1|2|chunks\n");
@@ -41,28 +43,15 @@ main(int argc, char **argv)
 	}
 	p = m.output;
 	end = p + m.output_len;
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
-		unsigned long long ns;
-		char head[64];
-		size_t n;
-		int stream = 1;
-
-		if (nl != NULL && (size_t)(nl - p) < sizeof(head)) {
-			memcpy(head, p, (size_t)(nl - p));
-			head[nl - p] = '\0';
-		} else
-			head[0] = '\0';
-		if (nl == NULL || sscanf(head, "%llu %zu %d", &ns, &n, &stream) < 2 ||
-		    n > (size_t)(end - nl - 1)) {
-			fprintf(stderr, "rec-output: a bad chunk header\n");
-			return 2;
-		}
+	while ((rc = bt_meta_output_next(&p, end, &ns, &stream, &bytes, &n)) > 0) {
 		if (strcmp(argv[2], "chunks") == 0)
-			printf("%llu %zu %d\n", ns, n, stream);
+			printf("%llu %zu %d\n", (unsigned long long)ns, n, stream);
 		else if (atoi(argv[2]) == stream)
-			fwrite(nl + 1, 1, n, stdout);
-		p = nl + 1 + n;
+			fwrite(bytes, 1, n, stdout);
+	}
+	if (rc < 0) {
+		fprintf(stderr, "rec-output: a bad chunk header\n");
+		return 2;
 	}
 	bt_meta_release(&m);
 	bt_pd_close(r);

@@ -4,7 +4,7 @@
  * address, offset <-> address); a given line table is the module's;
  * a recording's sources by process answer by pid, address and time (two
  * loads at one address do not mix); JVM and versioned JIT names survive
- * the short-name form.
+ * the short-name form; a JIT name's key without its tier.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +20,7 @@
 #include "base.h"
 #include "jit/jitelf.h"
 #include "jit/jitset.h"
+#include "machine/machine.h"
 #include "symbols/symbols.h"
 
 static const uint8_t code1[] = { 0x55, 0x48, 0x89, 0xe5, 0x31, 0xc0, 0x5d, 0xc3 };
@@ -178,6 +179,42 @@ test_names(void **state)
 	assert_string_equal(bt_name_short("f(int)", false, buf, sizeof(buf)), "f");
 }
 
+/* A JIT name's tier-free key and method: V8's mark, HotSpot's tier and the version go. */
+static void
+test_untiered(void **state)
+{
+	static const char *const v8[] = {
+		"JS:~fib file:///w.mjs:2:20", "JS:^fib file:///w.mjs:2:20",
+		"JS:+fib file:///w.mjs:2:20", "JS:*fib file:///w.mjs:2:20",
+	};
+	const char *st;
+	size_t i, n;
+
+	(void)state;
+	for (i = 0; i < BT_ARRAY_SIZE(v8); i++)
+		assert_string_equal(bt_jit_untiered(v8[i]), "fib file:///w.mjs:2:20");
+	/* the task: an anonymous function */
+	assert_string_equal(bt_jit_untiered("JS:* file:///t.mjs:16:18"), " file:///t.mjs:16:18");
+	assert_string_equal(bt_jit_untiered("JS:fib"), "fib");
+	assert_string_equal(bt_jit_untiered("JS:"), "");
+	assert_null(bt_jit_untiered(NULL));
+	/* other names whole: HotSpot's tier is the method's */
+	assert_string_equal(bt_jit_untiered("Hot.run(I)D [c2 L4 #8]"), "Hot.run(I)D [c2 L4 #8]");
+	assert_string_equal(bt_jit_untiered("Builtin:ArgumentsAdaptorTrampoline"),
+	    "Builtin:ArgumentsAdaptorTrampoline");
+	n = bt_jit_method("JS:*fib file:///w.mjs:2:20 (loaded at 0.316 s)", &st);
+	assert_int_equal(n, strlen("fib file:///w.mjs:2:20"));
+	assert_memory_equal(st, "fib file:///w.mjs:2:20", n);
+	n = bt_jit_method("Hot.run(I)D [c1 L3 OSR@11 #37]", &st);
+	assert_int_equal(n, strlen("Hot.run(I)D"));
+	assert_memory_equal(st, "Hot.run(I)D", n);
+	n = bt_jit_method("double Hot.run(int) (version 2 at 0x7f00)", &st);
+	assert_int_equal(n, strlen("double Hot.run(int)"));
+	n = bt_jit_method("JS:~fib", &st);
+	assert_string_equal(st, "fib");
+	assert_int_equal(n, 3);
+}
+
 int
 main(void)
 {
@@ -185,6 +222,7 @@ main(void)
 		cmocka_unit_test(test_elf_image),
 		cmocka_unit_test(test_jitset),
 		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_untiered),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

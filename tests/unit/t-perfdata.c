@@ -124,6 +124,55 @@ test_meta_output(void **state)
 	bt_strbuf_release(&sb);
 }
 
+/* Walk output chunks into got ("NS/STREAM/LEN/BYTES;" each); *stop: where the walk stopped. */
+static int
+chunks(const char *s, size_t len, const char **stop, char *got, size_t gotsz)
+{
+	const char *p = s, *bytes;
+	uint64_t ns;
+	size_t n, k = 0;
+	int stream, rc;
+
+	got[0] = '\0';
+	while ((rc = bt_meta_output_next(&p, s + len, &ns, &stream, &bytes, &n)) > 0)
+		k += (size_t)snprintf(got + k, gotsz - k, "%llu/%d/%zu/%.*s;",
+		    (unsigned long long)ns, stream, n, (int)n, bytes);
+	*stop = p;
+	return rc;
+}
+
+/* The output's chunks read back, standard error told, each kind of bad chunk stops the walk. */
+static void
+test_meta_output_next(void **state)
+{
+	static const char ok[] = "100 12\nvdso 3\nx\n\0\r\n200 4 2\nerr\n300 0\n";
+	static const char *const bad[] = {
+		"100 3\nabc12 4",		/* a header without its newline */
+		"100 3\nabc200 9\nshort",	/* LEN past the end */
+		"100 3\nabcgarbage\nxyz",	/* not numbers */
+		"100 3\nabc100\nx",		/* NS without LEN */
+		/* a header of 64 bytes */
+		"100 3\nabc1 1                                                             \nx",
+	};
+	const char *stop;
+	char got[256];
+	size_t i;
+
+	assert_int_equal(chunks(ok, sizeof(ok) - 1, &stop, got, sizeof(got)), 0);
+	/* (%.*s stops at the NUL inside the first chunk's 12 bytes) */
+	assert_string_equal(got, "100/1/12/vdso 3\nx\n;200/2/4/err\n;300/1/0/;");
+	assert_ptr_equal(stop, ok + sizeof(ok) - 1);
+	/* empty: no chunk */
+	assert_int_equal(chunks(ok, 0, &stop, got, sizeof(got)), 0);
+	assert_string_equal(got, "");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(chunks(bad[i], strlen(bad[i]), &stop, got, sizeof(got)),
+		    -BT_EFORMAT);
+		assert_string_equal(got, "100/1/3/abc;");
+		assert_ptr_equal(stop, bad[i] + 9);	/* where the bad chunk starts */
+	}
+}
+
 /* The probes' hits: kept in order, their roles by name, unknown roles dropped. */
 static void
 test_meta_probes(void **state)
@@ -313,6 +362,7 @@ main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_meta_output),
+		cmocka_unit_test(test_meta_output_next),
 		cmocka_unit_test(test_meta_probes),
 		cmocka_unit_test(test_old_and_tmp),
 		cmocka_unit_test(test_hostile),
