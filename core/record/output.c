@@ -324,6 +324,31 @@ copy_out(struct bt_rec_stream *st, const char *buf, size_t n)
 }
 
 /*
+ * Read what the pty or pipe holds into buf, in as many reads as it
+ * takes (a harness writing line by line leaves a line or two each time),
+ * up to CHUNK bytes: one chunk kept and one write of the copy for them
+ * all. *len says how much; false at EOF or a pty's EIO (every writer
+ * closed it) with nothing read.
+ */
+static bool
+read_some(int fd, char *buf, size_t *len)
+{
+	*len = 0;
+	while (*len < CHUNK) {
+		ssize_t n = read(fd, buf + *len, CHUNK - *len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && errno == EAGAIN)
+			break;
+		if (n <= 0)
+			return *len > 0;	/* the end comes at the next call */
+		*len += (size_t)n;
+	}
+	return true;
+}
+
+/*
  * A pty or pipe: copy what is pending, then read and copy what is
  * there, until the copy is full. False once the stream is closed.
  */
@@ -334,7 +359,7 @@ read_tee(struct bt_rec_output *o, int i)
 	char buf[CHUNK];
 
 	while (st->master >= 0) {
-		ssize_t n;
+		size_t n;
 
 		if (!copy_out(st, NULL, 0))
 			return true;	/* the benchmark waits, as on a full pipe */
@@ -345,15 +370,12 @@ read_tee(struct bt_rec_output *o, int i)
 		 */
 		if (st->out_fd < 0 && st->mode == BT_OUT_PIPE)
 			break;
-		n = read(st->master, buf, sizeof(buf));
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return true;
-		if (n <= 0)	/* EOF, or a pty's EIO: every writer closed it */
+		if (!read_some(st->master, buf, &n))
 			break;
-		keep(o, i, buf, (size_t)n, mono_ns());
-		copy_out(st, buf, (size_t)n);
+		if (n == 0)
+			return true;
+		keep(o, i, buf, n, mono_ns());
+		copy_out(st, buf, n);
 	}
 	if (st->master >= 0)
 		close(st->master);
