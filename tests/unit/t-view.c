@@ -1114,7 +1114,7 @@ outlive(const char *path, const char *fname, long from, long to, size_t nfinding
 	v[n++] = bt_view_annotate(sel, (size_t)find(sel, "main"), &o, NULL);
 	v[n++] = bt_view_source(sel, fi, NULL, &o, NULL);
 	v[n++] = bt_view_files(sel, fi, &o, NULL);
-	v[n++] = bt_view_findings(sel);
+	v[n++] = bt_view_findings(sel, NULL);
 	v[n++] = bt_view_timeline(sel, (long)fi, 10, 2, 4);
 	v[n++] = bt_view_callers(sel, fi, &addr, &o);
 	for (i = 0; i < n; i++)

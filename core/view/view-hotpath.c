@@ -1,0 +1,157 @@
+/*
+ * The header's hot path (docs/lint.md "Time in callees"): the hottest
+ * functions and on whose behalf they ran, as one line, whole for JSON
+ * and, for a screen or --stdio, in its width (docs/browser.md "Long
+ * names"): the names folded or cut first, then the parts in the middle.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "session/query.h"
+#include "view/view-int.h"
+
+#define HOT_PATH_MIN 5.0	/* percent of the samples */
+#define HOT_PATH_FUNCS 3
+
+/*
+ * The hot path's parts: each hot function ("; " before all but the
+ * first, its module and share after), then its callers (" from " or
+ * " for " before the first, ", " before the others, their share after).
+ */
+struct hp_part {
+	const char *name, *pre, *post;
+	size_t group, caller;	/* caller 0: the hot function itself */
+};
+
+#define HP_MAX (HOT_PATH_FUNCS * 4)
+
+/*
+ * With call chains: the hottest functions, each with the functions it ran
+ * for. A function of the benchmark's own executable (main's module) names
+ * its immediate callers; a library's (memcpy) the first caller outside
+ * the library: the benchmark's function whose time it is.
+ */
+static size_t
+hot_path_parts(struct bt_view *v, struct bt_selection *sel, struct hp_part *p)
+{
+	long mainf = bt_selection_find(sel, "main");
+	const char *exe = mainf >= 0 ? bt_selection_func(sel, (size_t)mainf)->module : NULL;
+	struct bt_view_opts o;
+	size_t i, k, shown = 0, np = 0;
+
+	if (!bt_session_has_chains(bt_selection_session(sel)))
+		return 0;
+	bt_view_opts_init(&o);
+	for (i = 0; i < bt_selection_nfuncs(sel) && shown < HOT_PATH_FUNCS; i++) {
+		const struct bt_func *f = bt_selection_func(sel, i);
+		const struct bt_func_edge *ce;
+		struct bt_func_edge *oe = NULL;
+		bool lib = exe != NULL && f->kind != BT_FK_KERNEL && f->kind != BT_FK_UNKNOWN &&
+		    strcmp(f->module, exe) != 0;
+		size_t n;
+
+		if (f->percent < HOT_PATH_MIN)
+			break;
+		if (lib)
+			n = bt_selection_outside_callers(sel, i, &oe);
+		else
+			n = bt_selection_callers(sel, i, &ce);
+		p[np].name = view_name(v, f->name, &o);
+		p[np].pre = shown ? "; " : "";
+		p[np].post = lib ? bt_strpool_addf(&v->pool, " (%s) %.1f%%", f->module_name,
+		    f->percent) : bt_strpool_addf(&v->pool, " %.1f%%", f->percent);
+		p[np].group = shown;
+		p[np++].caller = 0;
+		for (k = 0; k < n && k < 3; k++) {
+			const struct bt_func_edge *e = lib ? &oe[k] : &ce[k];
+
+			p[np].name = view_name(v, bt_selection_func(sel, e->func)->name, &o);
+			p[np].pre = k ? ", " : lib ? " for " : " from ";
+			p[np].post = bt_strpool_addf(&v->pool, " %.0f%%", e->percent);
+			p[np].group = shown;
+			p[np++].caller = k + 1;
+		}
+		free(oe);
+		shown++;
+	}
+	return np;
+}
+
+/*
+ * The parts with names[] as one line; elide 1: the callers after the
+ * first as "…", 2: also the functions between the first and the last.
+ */
+static const char *
+hot_path_line(struct bt_view *v, const struct hp_part *p, size_t np,
+	      const char *const *names, int elide)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	size_t i, last = np ? p[np - 1].group : 0;
+	const char *out;
+
+	for (i = 0; i < np; i++) {
+		bool middle = p[i].group > 0 && p[i].group < last;
+
+		if (elide >= 2 && middle) {
+			if (p[i].group == 1 && p[i].caller == 0)
+				bt_strbuf_addstr(&sb, "; \xe2\x80\xa6");
+			continue;
+		}
+		if (elide >= 1 && p[i].caller > 1) {
+			if (p[i].caller == 2)
+				bt_strbuf_addstr(&sb, ", \xe2\x80\xa6");
+			continue;
+		}
+		bt_strbuf_addf(&sb, "%s%s%s", p[i].pre, names ? names[i] : p[i].name,
+		    p[i].post);
+	}
+	out = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	return out;
+}
+
+#define HP_MIN_NAME 24
+#define HP_LAST_NAME 12
+
+/*
+ * The hot path in width columns: its names fitted to a width that
+ * shrinks until the line fits; at HP_MIN_NAME, the callers after the
+ * first go, then the functions in the middle (hot_path_line's elide),
+ * the names shrinking again each time, at last to HP_LAST_NAME; what
+ * still does not fit loses its middle.
+ */
+static const char *
+hot_path_fit(struct bt_view *v, const struct hp_part *p, size_t np, size_t width)
+{
+	const char *names[HP_MAX], *fit[HP_MAX], *line = NULL;
+	size_t i, b, least;
+	int elide;
+
+	for (i = 0; i < np; i++)
+		names[i] = p[i].name;
+	for (elide = 0; elide <= 2; elide++) {
+		least = elide == 2 ? HP_LAST_NAME : HP_MIN_NAME;
+		for (b = width; ; b = BT_MAX(b * 3 / 4, least)) {
+			view_fit_names(v, names, np, b, fit);
+			line = hot_path_line(v, p, np, fit, elide);
+			if (view_ncols(line) <= width)
+				return line;
+			if (b == least)
+				break;
+		}
+	}
+	return view_cut_middle(v, line, width);
+}
+
+const char *
+view_hot_path(struct bt_view *v, struct bt_selection *sel, size_t width,
+	      const char **shown)
+{
+	struct hp_part parts[HP_MAX];
+	size_t np = hot_path_parts(v, sel, parts);
+	const char *whole = np ? hot_path_line(v, parts, np, NULL, 0) : NULL;
+
+	*shown = whole != NULL && width > 0 && view_ncols(whole) > width ?
+	    hot_path_fit(v, parts, np, width) : whole;
+	return whole;
+}

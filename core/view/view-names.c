@@ -1,0 +1,259 @@
+/*
+ * Names that fit their column (docs/browser.md "Long names"): a C++ name
+ * wider than its column has its template argument lists folded, the
+ * deepest first and only as far as needed (bt_name_fit), then its middle
+ * cut; two different names of one table never read the same: where they
+ * would, the lists that tell them apart stay unfolded, and a cut that
+ * would hide their difference shows it between two "…".
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "symbols/symbols.h"
+#include "view/view-int.h"
+
+#define MAX_LISTS 256
+#define CUT_PASSES 3
+
+/* The byte offset of column col of s (its length past the end). */
+static size_t
+col_offset(const char *s, size_t col)
+{
+	size_t i = 0;
+
+	for (; s[i] && col > 0; col--)
+		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
+			;
+	return i;
+}
+
+/* name folded (keeping the lists keep) as far as it needs to fit width: in the pool. */
+static const char *
+folded(struct bt_view *v, const char *name, size_t width, const bool *keep)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const char *out;
+
+	if (view_ncols(name) <= width)
+		return name;
+	bt_name_fit(name, width, keep, &sb);
+	out = strcmp(sb.buf, name) == 0 ? name : bt_strpool_add(&v->pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	return out;
+}
+
+size_t
+view_names_width(const struct bt_view_opts *o)
+{
+	return o->whole_names ? 0 : o->width ? o->width : o->text_width;
+}
+
+const char *
+view_fit_name(struct bt_view *v, const char *name, size_t width)
+{
+	return view_cut_middle(v, folded(v, name, width, NULL), width);
+}
+
+#define MAX_WINDOWS 4
+
+/*
+ * s (wider than width) cut so that columns col[0..k) (ascending) show:
+ * its start, "…", a window around each, "…", its end ("ns::Ev…Align<32>
+ * >, 8…Packet<double, 8>…::run<…>"); windows that meet are one.
+ */
+static const char *
+cut_at(struct bt_view *v, const char *s, size_t width, const size_t *col, size_t k)
+{
+	size_t cols = view_ncols(s), seg[MAX_WINDOWS + 2][2], nseg = 0, i;
+	size_t head = width / 8, tail = width / 4, win;
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const char *out;
+
+	if (k == 0 || width < 3 * k + 4)
+		return view_cut_middle(v, s, width);
+	if (head + tail + (k + 1) + 3 * k > width) {	/* narrow: the windows first */
+		head = 1;
+		tail = 2;
+	}
+	win = (width - head - tail - (k + 1)) / k;
+	seg[nseg][0] = 0;
+	seg[nseg++][1] = head;
+	for (i = 0; i < k; i++) {
+		size_t ws = col[i] > win / 3 ? col[i] - win / 3 : 0;
+
+		ws = BT_MIN(ws, cols - tail > win ? cols - tail - win : 0);
+		ws = BT_MAX(ws, seg[nseg - 1][1]);
+		if (ws == seg[nseg - 1][1])	/* meets the one before: one window */
+			seg[nseg - 1][1] = BT_MIN(ws + win, cols - tail);
+		else {
+			seg[nseg][0] = ws;
+			seg[nseg++][1] = BT_MIN(ws + win, cols - tail);
+		}
+	}
+	if (seg[nseg - 1][1] >= cols - tail)
+		seg[nseg - 1][1] = cols;
+	else {
+		seg[nseg][0] = cols - tail;
+		seg[nseg++][1] = cols;
+	}
+	for (i = 0; i < nseg; i++) {
+		size_t from = col_offset(s, seg[i][0]), to = col_offset(s, seg[i][1]);
+
+		if (i)
+			bt_strbuf_addstr(&sb, "\xe2\x80\xa6");
+		bt_strbuf_add(&sb, s + from, to - from);
+	}
+	out = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	return out;
+}
+
+struct by_out {
+	const char *const *names;
+	const char **out;
+};
+
+static int
+out_cmp(const void *x, const void *y, void *arg)
+{
+	const struct by_out *c = arg;
+	size_t a = *(const size_t *)x, b = *(const size_t *)y;
+	int d = strcmp(c->out[a], c->out[b]);
+
+	return d ? d : a < b ? -1 : a > b;
+}
+
+/*
+ * Of the rows, those whose out another, different name shares: marked in
+ * clash, grouped in idx (sorted by out, group[] numbering each run).
+ */
+static bool
+clashes(const char *const *names, const char **out, size_t n, size_t *idx,
+	size_t *group, bool *clash)
+{
+	struct by_out c = { names, out };
+	size_t i, j, k;
+	bool any = false;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), out_cmp, &c);
+	for (i = 0; i < n; i = j) {
+		bool differ = false;
+
+		for (j = i + 1; j < n && strcmp(out[idx[i]], out[idx[j]]) == 0; j++)
+			differ |= strcmp(names[idx[i]], names[idx[j]]) != 0;
+		for (k = i; k < j; k++) {
+			clash[idx[k]] = differ;
+			group[idx[k]] = i;
+		}
+		any |= differ;
+	}
+	return any;
+}
+
+/* The first byte where a and b differ. */
+static size_t
+first_diff(const char *a, const char *b)
+{
+	size_t i = 0;
+
+	while (a[i] && a[i] == b[i])
+		i++;
+	return i;
+}
+
+/* col into the ascending set c (n of MAX_WINDOWS), if new and there is room. */
+static void
+add_col(size_t *c, size_t *n, size_t col)
+{
+	size_t i;
+
+	for (i = 0; i < *n && c[i] < col; i++)
+		;
+	if ((i < *n && c[i] == col) || *n == MAX_WINDOWS)
+		return;
+	memmove(c + i + 1, c + i, (*n - i) * sizeof(*c));
+	c[i] = col;
+	(*n)++;
+}
+
+void
+view_fit_names(struct bt_view *v, const char *const *in, size_t n, size_t width,
+	       const char **out)
+{
+	const char **names = bt_xcalloc(n + 1, sizeof(*names));
+	size_t *idx, *group, i, k;
+	const char **pre;
+	bool *clash, *keep;
+	size_t (*cols)[MAX_WINDOWS], *ncols;
+	int pass;
+
+	memcpy(names, in, n * sizeof(*names));	/* out may be in */
+	pre = bt_xcalloc(n + 1, sizeof(*pre));
+	for (i = 0; i < n; i++) {
+		pre[i] = folded(v, names[i], width, NULL);
+		out[i] = view_cut_middle(v, pre[i], width);
+	}
+	if (n < 2) {
+		free(pre);
+		free(names);
+		return;
+	}
+	idx = bt_xcalloc(n, sizeof(*idx));
+	group = bt_xcalloc(n, sizeof(*group));
+	clash = bt_xcalloc(n, sizeof(*clash));
+	cols = bt_xcalloc(n, sizeof(*cols));
+	ncols = bt_xcalloc(n, sizeof(*ncols));
+	keep = bt_xcalloc(MAX_LISTS + 1, sizeof(*keep));
+	/*
+	 * 0: the lists that tell a name from the others of its group stay
+	 * unfolded; then the cut shows where it differs from the others
+	 * that still read the same (a group of several may take a pass for
+	 * each place they differ); last, uncut
+	 */
+	for (pass = 0; pass < CUT_PASSES + 2 &&
+	    clashes(names, out, n, idx, group, clash); pass++) {
+		for (i = 0; i < n; i++) {
+			size_t x = idx[i];
+
+			if (!clash[x])
+				continue;
+			memset(keep, 0, (MAX_LISTS + 1) * sizeof(*keep));
+			for (k = group[x]; k < n && group[idx[k]] == group[x]; k++) {
+				size_t y = idx[k];
+
+				if (strcmp(names[x], names[y]) == 0)
+					continue;
+				if (pass == 0)
+					bt_name_keep_differing(names[x], names[y], keep,
+					    MAX_LISTS);
+				else {
+					size_t d = first_diff(pre[x], pre[y]);
+					char *p = bt_xmalloc(d + 1);
+
+					memcpy(p, pre[x], d);
+					p[d] = '\0';
+					add_col(cols[x], &ncols[x], view_ncols(p));
+					free(p);
+				}
+			}
+			if (pass == 0) {
+				pre[x] = folded(v, names[x], width, keep);
+				out[x] = view_cut_middle(v, pre[x], width);
+			} else if (pass <= CUT_PASSES && ncols[x] > 0)
+				out[x] = view_ncols(pre[x]) <= width ? pre[x] :
+				    cut_at(v, pre[x], width, cols[x], ncols[x]);
+			else
+				out[x] = pre[x];
+		}
+	}
+	free(idx);
+	free(group);
+	free(clash);
+	free(cols);
+	free(ncols);
+	free(pre);
+	free(keep);
+	free(names);
+}
