@@ -77,6 +77,20 @@ hot_path_parts(struct bt_view *v, struct bt_selection *sel, struct hp_part *p)
 	return np;
 }
 
+/* Is part i's function one between the first and the last, gone at elide 2? */
+static bool
+middle_gone(const struct hp_part *p, size_t np, size_t i, int elide)
+{
+	return elide >= 2 && p[i].group > 0 && p[i].group < p[np - 1].group;
+}
+
+/* Is part i shown at elide (hot_path_line's)? */
+static bool
+shown_at(const struct hp_part *p, size_t np, size_t i, int elide)
+{
+	return !middle_gone(p, np, i, elide) && !(elide >= 1 && p[i].caller > 1);
+}
+
 /*
  * The parts with names[] as one line; elide 1: the callers after the
  * first as "…", 2: also the functions between the first and the last.
@@ -86,24 +100,18 @@ hot_path_line(struct bt_view *v, const struct hp_part *p, size_t np,
 	      const char *const *names, int elide)
 {
 	struct bt_strbuf sb = BT_STRBUF_INIT;
-	size_t i, last = np ? p[np - 1].group : 0;
+	size_t i;
 	const char *out;
 
 	for (i = 0; i < np; i++) {
-		bool middle = p[i].group > 0 && p[i].group < last;
-
-		if (elide >= 2 && middle) {
-			if (p[i].group == 1 && p[i].caller == 0)
+		if (shown_at(p, np, i, elide))
+			bt_strbuf_addf(&sb, "%s%s%s", p[i].pre, names ? names[i] : p[i].name,
+			    p[i].post);
+		else if (middle_gone(p, np, i, elide)) {
+			if (p[i].caller == 0 && p[i].group == 1)
 				bt_strbuf_addstr(&sb, "; \xe2\x80\xa6");
-			continue;
-		}
-		if (elide >= 1 && p[i].caller > 1) {
-			if (p[i].caller == 2)
-				bt_strbuf_addstr(&sb, ", \xe2\x80\xa6");
-			continue;
-		}
-		bt_strbuf_addf(&sb, "%s%s%s", p[i].pre, names ? names[i] : p[i].name,
-		    p[i].post);
+		} else if (p[i].caller == 2)
+			bt_strbuf_addstr(&sb, ", \xe2\x80\xa6");
 	}
 	out = bt_strpool_add(&v->pool, sb.buf, sb.len);
 	bt_strbuf_release(&sb);
@@ -113,32 +121,52 @@ hot_path_line(struct bt_view *v, const struct hp_part *p, size_t np,
 #define HP_MIN_NAME 24
 #define HP_LAST_NAME 12
 
+/* The line with every name it shows fitted to b columns, none two alike. */
+static const char *
+line_at(struct bt_view *v, const struct hp_part *p, size_t np, int elide, size_t b)
+{
+	const char *names[HP_MAX] = { NULL }, *fit[HP_MAX], *all[HP_MAX];
+	size_t i, n = 0;
+
+	for (i = 0; i < np; i++)
+		if (shown_at(p, np, i, elide))
+			names[n++] = p[i].name;
+	view_fit_names(v, names, n, b, fit);
+	for (i = 0, n = 0; i < np; i++)
+		all[i] = shown_at(p, np, i, elide) ? fit[n++] : p[i].name;
+	return hot_path_line(v, p, np, all, elide);
+}
+
 /*
- * The hot path in width columns: its names fitted to a width that
- * shrinks until the line fits; at HP_MIN_NAME, the callers after the
+ * The hot path in width columns: its names fitted to the widest b that
+ * lets the line fit (short names take what they need, the long ones
+ * share the rest), b at least HP_MIN_NAME; else the callers after the
  * first go, then the functions in the middle (hot_path_line's elide),
- * the names shrinking again each time, at last to HP_LAST_NAME; what
- * still does not fit loses its middle.
+ * the last time with b down to HP_LAST_NAME; what still does not fit
+ * loses its middle.
  */
 static const char *
 hot_path_fit(struct bt_view *v, const struct hp_part *p, size_t np, size_t width)
 {
-	const char *names[HP_MAX], *fit[HP_MAX], *line = NULL;
-	size_t i, b, least;
+	const char *line = NULL, *l;
+	size_t lo, hi, mid;
 	int elide;
 
-	for (i = 0; i < np; i++)
-		names[i] = p[i].name;
 	for (elide = 0; elide <= 2; elide++) {
-		least = elide == 2 ? HP_LAST_NAME : HP_MIN_NAME;
-		for (b = width; ; b = BT_MAX(b * 3 / 4, least)) {
-			view_fit_names(v, names, np, b, fit);
-			line = hot_path_line(v, p, np, fit, elide);
-			if (view_ncols(line) <= width)
-				return line;
-			if (b == least)
-				break;
+		lo = elide == 2 ? HP_LAST_NAME : HP_MIN_NAME;
+		line = line_at(v, p, np, elide, lo);
+		if (view_ncols(line) > width)
+			continue;
+		for (hi = width; lo < hi; ) {	/* line fits at lo: the widest that does */
+			mid = lo + (hi - lo + 1) / 2;
+			l = line_at(v, p, np, elide, mid);
+			if (view_ncols(l) <= width) {
+				lo = mid;
+				line = l;
+			} else
+				hi = mid - 1;
 		}
+		return line;
 	}
 	return view_cut_middle(v, line, width);
 }
