@@ -87,6 +87,21 @@ missing=$(comm -23 "$TMP/names" "$TMP/nm")
 	ok "the JSON's $(wc -l <"$TMP/names") whole names of longnames are nm -C's" ||
 	fail "names nm -C does not print: $(echo "$missing" | head -2 | cut -c1-120)"
 
+# a call's target in an annotation: folded to what its row leaves it
+m=$(python3 -c '
+import json, sys
+print([f["short_name"] for f in json.load(open(sys.argv[1]))["functions"]
+       if f.get("short_name", "").endswith("::measure")][0])' "$TMP/ln.json")
+"$BT" -i "$TMP/ln.data" --stdio -s "$m" 2>/dev/null | grep -a ' call ' >"$TMP/call"
+"$BT" -i "$TMP/ln.data" --export "$TMP/call-x.txt" -s "$m" 2>/dev/null
+if grep -q '<bench::internal::Evaluator<.*>::run<.*>>$' "$TMP/call" &&
+    [ "$(awk '{ print length($0) }' "$TMP/call" | sort -n | tail -1)" -le 110 ] &&
+    grep -q ' call .*<bench::internal::Evaluator<bench::linalg::Product<.*Policy<true> >>$' "$TMP/call-x.txt"; then
+	ok "the call's target: $(sed 's/^ *//' "$TMP/call"); whole in --export"
+else
+	fail "the call's target: $(cat "$TMP/call")"
+fi
+
 # the browser at 80x24
 if command -v tmux >/dev/null; then
 	T="tmux -L btln$$ -f/dev/null"
