@@ -48,10 +48,34 @@ view_names_width(const struct bt_view_opts *o)
 	return o->whole_names ? 0 : o->width ? o->width : o->text_width;
 }
 
+#define ELLIPSIS "\xe2\x80\xa6"
+
+/* s with every "……" (a cut next to a fold's "<…>") as one "…". */
+static const char *
+squeeze(struct bt_view *v, const char *s)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const char *p, *out;
+
+	if (strstr(s, ELLIPSIS ELLIPSIS) == NULL)
+		return s;
+	for (p = s; *p; ) {
+		bt_strbuf_add(&sb, p, strncmp(p, ELLIPSIS, 3) == 0 ? 3 : 1);
+		if (strncmp(p, ELLIPSIS, 3) == 0)
+			while (strncmp(p, ELLIPSIS, 3) == 0)
+				p += 3;
+		else
+			p++;
+	}
+	out = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	return out;
+}
+
 const char *
 view_fit_name(struct bt_view *v, const char *name, size_t width)
 {
-	return view_cut_middle(v, folded(v, name, width, NULL), width);
+	return squeeze(v, view_cut_middle(v, folded(v, name, width, NULL), width));
 }
 
 #define MAX_WINDOWS 4
@@ -193,7 +217,7 @@ view_fit_names(struct bt_view *v, const char *const *in, size_t n, size_t width,
 	pre = bt_xcalloc(n + 1, sizeof(*pre));
 	for (i = 0; i < n; i++) {
 		pre[i] = folded(v, names[i], width, NULL);
-		out[i] = view_cut_middle(v, pre[i], width);
+		out[i] = squeeze(v, view_cut_middle(v, pre[i], width));
 	}
 	if (n < 2) {
 		free(pre);
@@ -240,10 +264,10 @@ view_fit_names(struct bt_view *v, const char *const *in, size_t n, size_t width,
 			}
 			if (pass == 0) {
 				pre[x] = folded(v, names[x], width, keep);
-				out[x] = view_cut_middle(v, pre[x], width);
+				out[x] = squeeze(v, view_cut_middle(v, pre[x], width));
 			} else if (pass <= CUT_PASSES && ncols[x] > 0)
 				out[x] = view_ncols(pre[x]) <= width ? pre[x] :
-				    cut_at(v, pre[x], width, cols[x], ncols[x]);
+				    squeeze(v, cut_at(v, pre[x], width, cols[x], ncols[x]));
 			else
 				out[x] = pre[x];
 		}
