@@ -13,7 +13,8 @@
 #include "view/view-int.h"
 
 #define MAX_LISTS 256
-#define CUT_PASSES 3
+#define CUT_PASSES 5
+#define MAX_COMPARED 512	/* others of a group a name is compared with, a pass */
 
 /* The byte offset of column col of s (its length past the end). */
 static size_t
@@ -79,39 +80,75 @@ view_fit_name(struct bt_view *v, const char *name, size_t width)
 }
 
 #define MAX_WINDOWS 4
+#define MAX_COLS 32	/* places a name differs from others, remembered */
 
 /*
- * s (wider than width) cut so that columns col[0..k) (ascending) show:
- * its start, "…", a window around each, "…", its end ("ns::Ev…Align<32>
- * >, 8…Packet<double, 8>…::run<…>"); windows that meet are one.
+ * Windows of win columns (each starting a third of it before its column)
+ * that show columns col[0..n) (ascending) of a name cols wide, past its
+ * first head and before its last tail columns, into ws[] (at most max:
+ * the last); returns how many it takes.
+ */
+static size_t
+windows(const size_t *col, size_t n, size_t cols, size_t head, size_t tail, size_t win,
+	size_t *ws, size_t max)
+{
+	size_t i, k = 0, end = 0;
+
+	for (i = 0; i < n; i++) {
+		size_t w;
+
+		if (col[i] < head || col[i] + tail >= cols || (k && col[i] < end))
+			continue;	/* shown already */
+		w = col[i] > win / 3 ? col[i] - win / 3 : 0;
+		w = BT_MIN(w, cols - tail > win ? cols - tail - win : 0);
+		w = BT_MAX(w, k ? end : head);
+		if (k >= max)	/* the last places tell the closest names apart */
+			memmove(ws, ws + 1, (max - 1) * sizeof(*ws));
+		ws[BT_MIN(k, max - 1)] = w;
+		k++;
+		end = w + win;
+	}
+	return k;
+}
+
+/*
+ * s (wider than width) cut so that columns col[0..n) (ascending: where s
+ * differs from names that read the same) show: its start, "…", a window
+ * around each (as few as cover them, at most MAX_WINDOWS), "…", its end
+ * ("ns::Ev…Align<32> >, 8…Packet<double, 8>…::run<…>"); windows that meet
+ * are one.
  */
 static const char *
-cut_at(struct bt_view *v, const char *s, size_t width, const size_t *col, size_t k)
+cut_at(struct bt_view *v, const char *s, size_t width, const size_t *col, size_t n)
 {
-	size_t cols = view_ncols(s), seg[MAX_WINDOWS + 2][2], nseg = 0, i;
-	size_t head = width / 8, tail = width / 4, win;
+	size_t cols = view_ncols(s), seg[MAX_WINDOWS + 2][2], nseg = 0, i, k, nw = 0;
+	size_t head = 0, tail = 0, win = 0, ws[MAX_WINDOWS];
 	struct bt_strbuf sb = BT_STRBUF_INIT;
 	const char *out;
 
-	if (k == 0 || width < 3 * k + 4)
-		return view_cut_middle(v, s, width);
-	if (head + tail + (k + 1) + 3 * k > width) {	/* narrow: the windows first */
-		head = 1;
-		tail = 2;
+	for (k = 1; k <= MAX_WINDOWS && width >= 3 * k + 4; k++) {
+		head = width / 8;
+		tail = width / 4;
+		if (head + tail + (k + 1) + 3 * k > width) {	/* narrow: the windows first */
+			head = 1;
+			tail = 2;
+		}
+		win = (width - head - tail - (k + 1)) / k;
+		nw = windows(col, n, cols, head, tail, win, ws, k);
+		if (nw <= k)
+			break;	/* k windows are enough */
 	}
-	win = (width - head - tail - (k + 1)) / k;
+	if (n == 0 || win == 0)
+		return view_cut_middle(v, s, width);
+	nw = BT_MIN(nw, k > MAX_WINDOWS ? MAX_WINDOWS : k);
 	seg[nseg][0] = 0;
 	seg[nseg++][1] = head;
-	for (i = 0; i < k; i++) {
-		size_t ws = col[i] > win / 3 ? col[i] - win / 3 : 0;
-
-		ws = BT_MIN(ws, cols - tail > win ? cols - tail - win : 0);
-		ws = BT_MAX(ws, seg[nseg - 1][1]);
-		if (ws == seg[nseg - 1][1])	/* meets the one before: one window */
-			seg[nseg - 1][1] = BT_MIN(ws + win, cols - tail);
+	for (i = 0; i < nw; i++) {
+		if (ws[i] <= seg[nseg - 1][1])	/* meets the one before: one window */
+			seg[nseg - 1][1] = BT_MIN(ws[i] + win, cols - tail);
 		else {
-			seg[nseg][0] = ws;
-			seg[nseg++][1] = BT_MIN(ws + win, cols - tail);
+			seg[nseg][0] = ws[i];
+			seg[nseg++][1] = BT_MIN(ws[i] + win, cols - tail);
 		}
 	}
 	if (seg[nseg - 1][1] >= cols - tail)
@@ -176,18 +213,18 @@ clashes(const char *const *names, const char **out, size_t n, size_t *idx,
 	return any;
 }
 
-/* The first byte where a and b differ. */
+/* The column where a and b first differ. */
 static size_t
-first_diff(const char *a, const char *b)
+diff_col(const char *a, const char *b)
 {
-	size_t i = 0;
+	size_t i = 0, col = 0;
 
-	while (a[i] && a[i] == b[i])
-		i++;
-	return i;
+	for (; a[i] && a[i] == b[i]; i++)
+		col += ((unsigned char)a[i] & 0xc0) != 0x80;
+	return col;
 }
 
-/* col into the ascending set c (n of MAX_WINDOWS), if new and there is room. */
+/* col into the ascending set c (n of MAX_COLS), if new and there is room. */
 static void
 add_col(size_t *c, size_t *n, size_t col)
 {
@@ -195,7 +232,7 @@ add_col(size_t *c, size_t *n, size_t col)
 
 	for (i = 0; i < *n && c[i] < col; i++)
 		;
-	if ((i < *n && c[i] == col) || *n == MAX_WINDOWS)
+	if ((i < *n && c[i] == col) || *n == MAX_COLS)
 		return;
 	memmove(c + i + 1, c + i, (*n - i) * sizeof(*c));
 	c[i] = col;
@@ -208,9 +245,9 @@ view_fit_names(struct bt_view *v, const char *const *in, size_t n, size_t width,
 {
 	const char **names = bt_xcalloc(n + 1, sizeof(*names));
 	size_t *idx, *group, i, k;
-	const char **pre;
-	bool *clash, *keep;
-	size_t (*cols)[MAX_WINDOWS], *ncols;
+	const char **pre, **base;
+	bool *clash, **keep;
+	size_t (*cols)[MAX_COLS], *ncols;
 	int pass;
 
 	memcpy(names, in, n * sizeof(*names));	/* out may be in */
@@ -224,53 +261,57 @@ view_fit_names(struct bt_view *v, const char *const *in, size_t n, size_t width,
 		free(names);
 		return;
 	}
+	base = bt_xcalloc(n, sizeof(*base));
+	memcpy(base, pre, n * sizeof(*base));
 	idx = bt_xcalloc(n, sizeof(*idx));
 	group = bt_xcalloc(n, sizeof(*group));
 	clash = bt_xcalloc(n, sizeof(*clash));
 	cols = bt_xcalloc(n, sizeof(*cols));
 	ncols = bt_xcalloc(n, sizeof(*ncols));
-	keep = bt_xcalloc(MAX_LISTS + 1, sizeof(*keep));
+	keep = bt_xcalloc(n, sizeof(*keep));
 	/*
 	 * 0: the lists that tell a name from the others of its group stay
 	 * unfolded; then the cut shows where it differs from the others
 	 * that still read the same (a group of several may take a pass for
-	 * each place they differ); last, uncut
+	 * each place they differ); last, a few columns wider each pass
 	 */
-	for (pass = 0; pass < CUT_PASSES + 2 &&
-	    clashes(names, out, n, idx, group, clash); pass++) {
+	for (pass = 0; clashes(names, out, n, idx, group, clash); pass++) {
+		size_t w = pass <= CUT_PASSES ? width : width + 4 * (size_t)(pass - CUT_PASSES);
+		bool wider = false;
+
 		for (i = 0; i < n; i++) {
-			size_t x = idx[i];
+			size_t x = idx[i], seen = 0;
+			bool refold = pass == 0;
 
 			if (!clash[x])
 				continue;
-			memset(keep, 0, (MAX_LISTS + 1) * sizeof(*keep));
 			for (k = group[x]; k < n && group[idx[k]] == group[x]; k++) {
 				size_t y = idx[k];
 
 				if (strcmp(names[x], names[y]) == 0)
 					continue;
-				if (pass == 0)
-					bt_name_keep_differing(names[x], names[y], keep,
+				/* folded alike: what tells them apart stays unfolded */
+				if (strcmp(pass ? pre[x] : base[x], pass ? pre[y] : base[y]) == 0) {
+					if (keep[x] == NULL)
+						keep[x] = bt_xcalloc(MAX_LISTS + 1, sizeof(bool));
+					bt_name_keep_differing(names[x], names[y], keep[x],
 					    MAX_LISTS);
-				else {
-					size_t d = first_diff(pre[x], pre[y]);
-					char *p = bt_xmalloc(d + 1);
-
-					memcpy(p, pre[x], d);
-					p[d] = '\0';
-					add_col(cols[x], &ncols[x], view_ncols(p));
-					free(p);
-				}
+					refold = true;
+				} else if (pass > 0 && seen++ < MAX_COMPARED)
+					add_col(cols[x], &ncols[x], diff_col(pre[x], pre[y]));
 			}
-			if (pass == 0) {
-				pre[x] = folded(v, names[x], width, keep);
+			if (refold) {
+				pre[x] = folded(v, names[x], width, keep[x]);
 				out[x] = squeeze(v, view_cut_middle(v, pre[x], width));
-			} else if (pass <= CUT_PASSES && ncols[x] > 0)
-				out[x] = view_ncols(pre[x]) <= width ? pre[x] :
-				    squeeze(v, cut_at(v, pre[x], width, cols[x], ncols[x]));
-			else
+			} else if (view_ncols(pre[x]) <= w)
 				out[x] = pre[x];
+			else {
+				out[x] = squeeze(v, cut_at(v, pre[x], w, cols[x], ncols[x]));
+				wider = true;
+			}
 		}
+		if (pass > CUT_PASSES && !wider)
+			break;	/* whole, or alike whole */
 	}
 	free(idx);
 	free(group);
@@ -278,6 +319,9 @@ view_fit_names(struct bt_view *v, const char *const *in, size_t n, size_t width,
 	free(cols);
 	free(ncols);
 	free(pre);
+	free(base);
+	for (i = 0; i < n; i++)
+		free(keep[i]);
 	free(keep);
 	free(names);
 }
