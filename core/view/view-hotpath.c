@@ -1,8 +1,9 @@
 /*
- * The header's hot path (docs/lint.md "Time in callees"): the hottest
- * functions and on whose behalf they ran, as one line, whole for JSON
- * and, for a screen or --stdio, in its width (docs/browser.md "Long
- * names"): the names folded or cut first, then the parts in the middle.
+ * Call chains as one line, in a width (docs/browser.md "Long names"):
+ * the header's hot path (docs/lint.md "Time in callees": the hottest
+ * functions and on whose behalf they ran; whole for JSON), and the entry
+ * stacks of the callers view. Their names are folded or cut first, then
+ * the parts in the middle go.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -182,4 +183,86 @@ view_hot_path(struct bt_view *v, struct bt_selection *sel, size_t width,
 	*shown = whole != NULL && width > 0 && view_ncols(whole) > width ?
 	    hot_path_fit(v, parts, np, width) : whole;
 	return whole;
+}
+
+#define CHAIN_MAX 256	/* frames of a chain that fits (more: whole) */
+#define CHAIN_MIN_NAME 16
+#define CHAIN_LAST_NAME 8
+
+/* names[keep[0..k)] joined by sep, each fitted to b columns; "…" where frames are gone. */
+static const char *
+chain_line(struct bt_view *v, const char *const *names, size_t n, const char *sep,
+	   size_t first, size_t last, size_t b)
+{
+	const char *shown[CHAIN_MAX] = { NULL }, *fit[CHAIN_MAX];
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	size_t i, k = 0;
+	const char *out;
+
+	for (i = 0; i < n; i++)
+		if (i < first || i >= n - last)
+			shown[k++] = names[i];
+	view_fit_names(v, shown, k, b, fit);
+	for (i = 0; i < k; i++) {
+		if (i)
+			bt_strbuf_addstr(&sb, sep);
+		if (i == first && first + last < n) {
+			bt_strbuf_addstr(&sb, "\xe2\x80\xa6");
+			bt_strbuf_addstr(&sb, sep);
+		}
+		bt_strbuf_addstr(&sb, fit[i]);
+	}
+	out = bt_strpool_add(&v->pool, sb.buf, sb.len);
+	bt_strbuf_release(&sb);
+	return out;
+}
+
+const char *
+view_chain_fit(struct bt_view *v, const char *const *names, size_t n, const char *sep,
+	       size_t width)
+{
+	size_t first = n, last = 0, lo, hi, mid, need, i, least = CHAIN_MIN_NAME;
+	const char *line, *l;
+
+	if (n == 0 || n > CHAIN_MAX)
+		return NULL;
+	line = chain_line(v, names, n, sep, n, 0, width);
+	if (view_ncols(line) <= width)
+		return line;
+	/* frames from the middle go (the first and the last stay) till it fits at least */
+	for (;;) {
+		for (need = 0, i = 0; i < n; i++)
+			if (i < first || i >= n - last)
+				need += BT_MIN(view_ncols(names[i]), least) + strlen(sep);
+		if (first + last < n)
+			need += 1 + strlen(sep);
+		if (need <= width || first + last <= 2) {
+			if (need > width && least > CHAIN_LAST_NAME) {
+				least = CHAIN_LAST_NAME;
+				continue;
+			}
+			break;
+		}
+		if (first + last == n) {	/* the first elision: keep half each side */
+			first = (n + 1) / 2;
+			last = n - first;
+		}
+		if (first > last)
+			first--;
+		else
+			last--;
+	}
+	line = chain_line(v, names, n, sep, first, last, least);
+	if (view_ncols(line) > width)
+		return view_cut_middle(v, line, width);
+	for (lo = least, hi = width; lo < hi; ) {	/* the widest names that fit */
+		mid = lo + (hi - lo + 1) / 2;
+		l = chain_line(v, names, n, sep, first, last, mid);
+		if (view_ncols(l) <= width) {
+			lo = mid;
+			line = l;
+		} else
+			hi = mid - 1;
+	}
+	return line;
 }

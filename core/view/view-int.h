@@ -95,6 +95,15 @@ const char *view_fit_name(struct bt_view *v, const char *name, size_t width);
  */
 const char *view_hot_path(struct bt_view *v, struct bt_selection *sel, size_t width,
 			  const char **shown);
+/*
+ * names[0..n) joined by sep ("a <- b <- main") in width columns: each
+ * name fitted to the widest width that lets the line fit, at least 16;
+ * else frames in the middle go ("a <- … <- main"; the first and the last
+ * stay) and the names shrink to 8; what still does not fit loses its
+ * middle. NULL when n is 0 or past 256.
+ */
+const char *view_chain_fit(struct bt_view *v, const char *const *names, size_t n,
+			   const char *sep, size_t width);
 /* The width names fit in (bt_view_opts' width, else text_width), 0: whole. */
 size_t view_names_width(const struct bt_view_opts *o);
 /*

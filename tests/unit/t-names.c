@@ -235,6 +235,35 @@ test_fit_names(void **state)
 	bt_view_free(v);
 }
 
+/* A call chain as one line: names fitted, then the middle frames gone, the first and last kept. */
+static void
+test_chain_fit(void **state)
+{
+	struct bt_view *v = view_new(NULL);
+	const char *chain[] = { EV("16", "4"), "bench::internal::Runner<bench::Policy<true> >::measure",
+		"benchmark::internal::BenchmarkInstance::Run", "benchmark::internal::BenchmarkRunner::DoNIterations",
+		"benchmark::RunSpecifiedBenchmarks", "main", "__libc_start_call_main", "_start" };
+	const char *l;
+	size_t w;
+
+	(void)state;
+	l = view_chain_fit(v, chain + 5, 3, " <- ", 80);	/* fits: whole */
+	assert_string_equal(l, "main <- __libc_start_call_main <- _start");
+	for (w = 30; w <= 300; w += 15) {
+		l = view_chain_fit(v, chain, 8, " <- ", w);
+		assert_non_null(l);
+		assert_true(view_ncols(l) <= w);
+		if (w >= 40) {	/* the first frame's start and the last frame stay */
+			assert_int_equal(strncmp(l, "bench", 5), 0);
+			assert_string_equal(l + strlen(l) - 10, " <- _start");
+		}
+	}
+	l = view_chain_fit(v, chain, 8, " <- ", 60);
+	assert_non_null(strstr(l, " <- \xe2\x80\xa6 <- "));	/* frames in the middle gone */
+	assert_null(view_chain_fit(v, chain, 0, " <- ", 60));
+	bt_view_free(v);
+}
+
 int
 main(void)
 {
@@ -247,6 +276,7 @@ main(void)
 		cmocka_unit_test(test_fit),
 		cmocka_unit_test(test_keep_differing),
 		cmocka_unit_test(test_fit_names),
+		cmocka_unit_test(test_chain_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
