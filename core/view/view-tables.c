@@ -515,7 +515,13 @@ func_row(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts 
 	    f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
 }
 
+/*
+ * The Symbol column's least width: on a screen 20 (the screen is the
+ * limit); in a text report 40, so that a C name (clock_gettime@@GLIBC_2.17)
+ * stays whole, however wide the Module and Source columns before it
+ */
 #define MIN_SYMBOL_COLS 20
+#define MIN_SYMBOL_COLS_TEXT 40
 
 /*
  * The Symbol column (all[i * 7 + 4]) in what the screen (or --stdio's
@@ -527,7 +533,8 @@ static void
 fit_symbols(struct bt_view *v, const struct bt_view_opts *o, bool chains,
 	    const char **all, size_t n, const size_t *w, int num)
 {
-	size_t before = w[num] + 1 + 2 + w[3] + 2, i;
+	size_t before = w[num] + 1 + 2 + w[3] + 2, i, least = o->width ? MIN_SYMBOL_COLS :
+	    MIN_SYMBOL_COLS_TEXT;
 	const char **names = bt_xcalloc(n, sizeof(*names));
 
 	if (!(chains && o->compact))
@@ -538,8 +545,8 @@ fit_symbols(struct bt_view *v, const struct bt_view_opts *o, bool chains,
 		before += w[5] + 2;
 	for (i = 0; i < n; i++)
 		names[i] = all[i * 7 + 4];
-	view_fit_names(v, names, n, view_names_width(o) > before + MIN_SYMBOL_COLS ?
-	    view_names_width(o) - before : MIN_SYMBOL_COLS, names);
+	view_fit_names(v, names, n, view_names_width(o) > before + least ?
+	    view_names_width(o) - before : least, names);
 	for (i = 0; i < n; i++)
 		all[i * 7 + 4] = names[i];
 	free(names);
