@@ -458,9 +458,9 @@ else
 	COLS_=80 LINES_=24 start "$BT" -i "$TMP/tmpl.data"
 	wait_for "hot functions"
 	first=$(screen | sed -n 4p)
-	if echo "$first" | grep -q "  my::deeply::nested::.*<std::plus<double> >$" &&
+	if echo "$first" | grep -q "  my::deeply::.*reduce<std::plus<.*> >$" &&
 	    ! body | grep -q "long) const\|^double"; then
-		ok "C++ names as perf prints them, the symbol last, shortened in the middle"
+		ok "C++ names as perf prints them, the symbol last, folded to fit"
 	else
 		fail "C++ row: $first"
 	fi

@@ -340,6 +340,25 @@ record(const struct cli *c, int *wait_status)
 	return 0;
 }
 
+#define TEXT_COLUMNS 100	/* --stdio's width when stdout is no terminal */
+
+/*
+ * The text report to stdout: its long names fit the terminal's width, or
+ * 100 columns in a file or a pipe (docs/browser.md "Long names"); JSON
+ * keeps them whole.
+ */
+static int
+print_report(struct cli *c, struct bt_selection *sel, struct bt_error *err)
+{
+	struct winsize ws;
+
+	if (c->eo.format == BT_FORMAT_TEXT)
+		c->eo.view.text_width = isatty(STDOUT_FILENO) &&
+		    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ?
+		    ws.ws_col : TEXT_COLUMNS;
+	return bt_export(stdout, sel, &c->eo, err);
+}
+
 /*
  * The export, the text report or the browser, as the command line and the
  * terminal say: 0, a signal number (the browser ended by it), or -BT_E*.
@@ -363,11 +382,11 @@ show(struct cli *c, struct bt_selection *sel, struct bt_error *err)
 		return ret;
 	}
 	if (c->stdio || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
-		return bt_export(stdout, sel, &c->eo, err);
+		return print_report(c, sel, err);
 	ret = bt_tui_run(sel, &c->eo, c->symbol, err);
 	if (ret == -BT_ENOTSUP) {	/* no usable terminal: print instead */
 		errmsg("%s; printing the report instead", err->msg);
-		ret = bt_export(stdout, sel, &c->eo, err);
+		ret = print_report(c, sel, err);
 	}
 	return ret;
 }

@@ -10,7 +10,7 @@
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_findings(sc->sel);
+	return bt_view_findings(sc->sel, &b->o);
 }
 
 static long

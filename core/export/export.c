@@ -139,7 +139,7 @@ bench_parts(struct bt_selection *sel, const struct bt_export_opts *o,
 			continue;
 		e->funcs = bt_view_functions(bsel, &vo, BENCH_FUNCS);
 		other_funcs(e, bsel);
-		e->findings = bt_view_findings(bsel);
+		e->findings = bt_view_findings(bsel, &vo);
 		for (f = 0; cur < 0 && f < bt_selection_nfuncs(bsel); f++)
 			if (bt_selection_func(bsel, f)->can_annotate) {
 				e->annotation = bt_view_annotate(bsel, f, &o->view, NULL);
@@ -191,9 +191,9 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 		return -BT_ENOENT;
 	}
 	vo.locate = true;	/* every row's source, in text and JSON alike */
-	h = bt_view_header(sel);
+	h = bt_view_header_opts(sel, &vo);
 	fv = bt_view_functions(sel, &vo, 0);
-	lv = bt_view_findings(sel);
+	lv = bt_view_findings(sel, &vo);
 	pv = bt_view_procs(sel, &o->view);
 	eo.procs = pv;
 	eo.procs_text = procs_shown(pv);

@@ -229,3 +229,222 @@ bt_name_template_spans(const char *name, size_t (*spans)[2], size_t max)
 	}
 	return n;
 }
+
+size_t
+bt_name_spans(const char *name, struct bt_name_span *sp, size_t max)
+{
+	struct nest nest = { .depth = 0 };
+	size_t i, n = 0, k, len = strlen(name);
+	size_t open[64], at[64];	/* the lists open now (innermost last), their depth */
+	size_t top = 0;
+
+	for (i = 0; i < len; ) {
+		size_t was = nest.depth;
+
+		if (nest.depth == 0 && (k = operator_len(name + i)) > 8 &&
+		    (i == 0 || name[i - 1] == ':' || name[i - 1] == ' ')) {
+			i += k;
+			continue;
+		}
+		i += nest_step(&nest, name, i);
+		if (nest.depth == was + 1 && name[i - 1] == '<') {
+			if (n >= max || top == BT_ARRAY_SIZE(open))
+				return max + 1;	/* too many, or too deep */
+			sp[n].open = i - 1;
+			sp[n].close = len;	/* unbalanced: to the end */
+			sp[n].depth = (unsigned)top + 1;
+			sp[n].parent = top ? (long)open[top - 1] : -1;
+			open[top] = n++;
+			at[top++] = nest.depth;
+		}
+		/* a '>' closes one list; a ')' may close several */
+		while (top > 0 && nest.depth < at[top - 1])
+			sp[open[--top]].close = i;
+	}
+	return n;
+}
+
+/* Columns of s[0..n) (one a character). */
+static size_t
+ncols(const char *s, size_t n)
+{
+	size_t c = 0, i;
+
+	for (i = 0; i < n; i++)
+		c += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return c;
+}
+
+void
+bt_name_fold(const char *name, const struct bt_name_span *sp, size_t n,
+	     const bool *fold, struct bt_strbuf *sb)
+{
+	size_t i, at = 0;
+
+	for (i = 0; i < n; i++) {
+		if (!fold[i] || sp[i].open < at)
+			continue;	/* not folded, or inside a folded list */
+		bt_strbuf_add(sb, name + at, sp[i].open - at);
+		bt_strbuf_addstr(sb, "<\xe2\x80\xa6>");
+		at = sp[i].close;
+	}
+	bt_strbuf_addstr(sb, name + at);
+}
+
+/* Is list i, or one around it, folded (or kept: whichever fold says)? */
+static bool
+folded_in(const struct bt_name_span *sp, const bool *fold, long i)
+{
+	long p;
+
+	for (p = i; p >= 0; p = sp[p].parent)
+		if (fold[p])
+			return true;
+	return false;
+}
+
+bool
+bt_name_fit(const char *name, size_t width, const bool *keep, struct bt_strbuf *sb)
+{
+	size_t max = 256, n, i, cols = ncols(name, strlen(name));
+	struct bt_name_span *sp;
+	size_t *inner;
+	bool *fold, *kept;
+	unsigned depth, maxdepth = 0;
+	int phase;
+
+	if (cols <= width) {
+		bt_strbuf_addstr(sb, name);
+		return true;
+	}
+	sp = bt_xcalloc(max + 1, sizeof(*sp));
+	if ((n = bt_name_spans(name, sp, max)) > max)
+		n = 0;	/* past what is worth folding: cut instead */
+	inner = bt_xcalloc(n + 1, sizeof(*inner));
+	fold = bt_xcalloc(n + 1, sizeof(*fold));
+	kept = bt_xcalloc(n + 1, sizeof(*kept));
+	for (i = 0; i < n; i++) {
+		maxdepth = BT_MAX(maxdepth, sp[i].depth);
+		if (keep != NULL && keep[i])	/* a list kept keeps those around it */
+			for (long p = (long)i; p >= 0; p = sp[p].parent)
+				kept[p] = true;
+	}
+	/*
+	 * deepest first; of one depth, the one that saves most first; what
+	 * is inside a list kept (what tells it apart) last
+	 */
+	for (phase = 0; phase < 2; phase++)
+	for (depth = maxdepth; depth > 0 && cols > width; depth--) {
+		for (;;) {
+			size_t best = n, save = 0, s;
+
+			for (i = 0; i < n; i++) {
+				if (sp[i].depth != depth || kept[i] || folded_in(sp, fold, (long)i) ||
+				    (phase == 0 && folded_in(sp, kept, sp[i].parent)))
+					continue;
+				/* "<…>" is 3 columns; what lists inside saved already */
+				s = ncols(name + sp[i].open, sp[i].close - sp[i].open);
+				s = s > 3 + inner[i] ? s - 3 - inner[i] : 0;
+				if (s > save) {
+					save = s;
+					best = i;
+				}
+			}
+			if (best == n)
+				break;
+			fold[best] = true;
+			cols -= save;
+			for (long p = sp[best].parent; p >= 0; p = sp[p].parent)
+				inner[p] += save;
+			if (cols <= width)
+				break;
+		}
+	}
+	bt_name_fold(name, sp, n, fold, sb);
+	free(sp);
+	free(inner);
+	free(fold);
+	free(kept);
+	return cols <= width;
+}
+
+/*
+ * The text of node (a list of s, or all of s when node is -1) with the
+ * lists directly inside it as "<>": what tells two nodes apart when
+ * their lists are alike.
+ */
+static void
+skeleton(const char *s, const struct bt_name_span *sp, size_t n, long node,
+	 struct bt_strbuf *sb)
+{
+	size_t at = node < 0 ? 0 : sp[node].open, end = node < 0 ? strlen(s) :
+	    sp[node].close, i;
+
+	for (i = 0; i < n; i++) {
+		if (sp[i].parent != node || sp[i].open < at || (long)i == node)
+			continue;
+		bt_strbuf_add(sb, s + at, sp[i].open - at);
+		bt_strbuf_addstr(sb, "<>");
+		at = sp[i].close;
+	}
+	bt_strbuf_add(sb, s + at, end - at);
+}
+
+/* Lists directly inside node, in order, into kids (at most max); returns how many. */
+static size_t
+children(const struct bt_name_span *sp, size_t n, long node, size_t *kids, size_t max)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		if (sp[i].parent == node && (long)i != node) {
+			if (k < max)
+				kids[k] = i;
+			k++;
+		}
+	return k;
+}
+
+#define MAX_KIDS 32
+
+static void
+differ(const char *a, const struct bt_name_span *sa, size_t na, long x,
+       const char *b, const struct bt_name_span *sb_, size_t nb, long y, bool *keep)
+{
+	struct bt_strbuf ka = BT_STRBUF_INIT, kb = BT_STRBUF_INIT;
+	size_t ca[MAX_KIDS], cb[MAX_KIDS], nca, ncb, k;
+	bool alike;
+
+	nca = children(sa, na, x, ca, MAX_KIDS);
+	ncb = children(sb_, nb, y, cb, MAX_KIDS);
+	skeleton(a, sa, na, x, &ka);
+	skeleton(b, sb_, nb, y, &kb);
+	alike = nca == ncb && nca <= MAX_KIDS && ka.len == kb.len &&
+	    memcmp(ka.buf, kb.buf, ka.len) == 0;
+	bt_strbuf_release(&ka);
+	bt_strbuf_release(&kb);
+	if (!alike)
+		return;	/* folded inside, they still differ */
+	for (k = 0; k < nca; k++) {
+		size_t la = sa[ca[k]].close - sa[ca[k]].open;
+		size_t lb = sb_[cb[k]].close - sb_[cb[k]].open;
+
+		if (la == lb && memcmp(a + sa[ca[k]].open, b + sb_[cb[k]].open, la) == 0)
+			continue;
+		keep[ca[k]] = true;
+		differ(a, sa, na, (long)ca[k], b, sb_, nb, (long)cb[k], keep);
+	}
+}
+
+void
+bt_name_keep_differing(const char *a, const char *b, bool *keep, size_t max)
+{
+	struct bt_name_span *sa = bt_xcalloc(max + 1, sizeof(*sa));
+	struct bt_name_span *sb = bt_xcalloc(max + 1, sizeof(*sb));
+	size_t na = bt_name_spans(a, sa, max), nb = bt_name_spans(b, sb, max);
+
+	if (na <= max && nb <= max)
+		differ(a, sa, na, -1, b, sb, nb, -1, keep);
+	free(sa);
+	free(sb);
+}

@@ -255,6 +255,39 @@ const char *bt_name_short(const char *name, bool fold_templates, char *buf,
  */
 size_t bt_name_template_spans(const char *name, size_t (*spans)[2], size_t max);
 
+/*
+ * Every template argument list of a short name, outermost first at each
+ * place (in the order their '<' come): [open, close) from '<' to its '>'
+ * included, depth 1 at the top level, parent the list around it (-1).
+ */
+struct bt_strbuf;
+struct bt_name_span {
+	size_t open, close;
+	unsigned depth;
+	long parent;
+};
+/* The lists of name into sp; returns how many, max + 1 when more (or too deep). */
+size_t bt_name_spans(const char *name, struct bt_name_span *sp, size_t max);
+/* name with the lists fold[i] (and all inside them) as "<…>", added to sb. */
+void bt_name_fold(const char *name, const struct bt_name_span *sp, size_t n,
+		  const bool *fold, struct bt_strbuf *sb);
+/*
+ * name (a short name) in width columns, as far as folding takes it: its
+ * template argument lists folded into "<…>" one at a time, the deepest
+ * first (of one depth, the one that saves most), only until it fits;
+ * never the lists keep[i] (bt_name_spans' numbering; NULL: none), nor
+ * those around them. Adds the result to sb; false when even folded it
+ * does not fit (the caller cuts it).
+ */
+bool bt_name_fit(const char *name, size_t width, const bool *keep, struct bt_strbuf *sb);
+/*
+ * Marks in keep (bt_name_spans' numbering of a, max lists) the lists of
+ * a that must stay unfolded for a to read differently from b: those that
+ * differ where everything around them is alike, and the lists around
+ * those. Nothing when the folded forms differ already.
+ */
+void bt_name_keep_differing(const char *a, const char *b, bool *keep, size_t max);
+
 /* Demangle a C++/Rust-legacy name; returns a malloc'ed string or NULL. */
 char *bt_demangle(const char *name);
 

@@ -181,14 +181,17 @@ notes(struct bt_view *v, struct bt_selection *sel, const struct bt_annotation *a
 		    (unsigned long long)a->stray));
 }
 
+#define MIN_TARGET_COLS 24
+
 /*
  * A branch or call target as the row shows it: "+0x28 ↑" inside the
  * function (as perf shows local targets: the function's name says nothing
- * there), else "sym+0xoff" with sym in the names' form.
+ * there), else "sym+0xoff" with sym in the names' form, fitted to what
+ * the row leaves it after before columns (when o sets a width).
  */
 static const char *
 target_shown(struct bt_view *v, const struct bt_row *r, const struct bt_func *f,
-	     const struct bt_view_opts *o)
+	     const struct bt_view_opts *o, size_t before)
 {
 	const char *plus, *p, *name;
 	size_t n;
@@ -205,6 +208,12 @@ target_shown(struct bt_view *v, const struct bt_row *r, const struct bt_func *f,
 	else
 		n = strlen(r->target_name), plus = "";
 	name = view_name(v, bt_strpool_add(&v->pool, r->target_name, n), o);
+	if (o->names == BT_NAMES_SHORT && view_names_width(o) > 0) {
+		/* what the row leaves it (docs/browser.md "Long names") */
+		size_t used = before + 2 + strlen(plus), w = view_names_width(o);
+		name = view_fit_name(v, name, w > used + MIN_TARGET_COLS ? w - used :
+		    MIN_TARGET_COLS);
+	}
 	return bt_strpool_addf(&v->pool, "<%s%s>", name, plus);
 }
 
@@ -449,7 +458,12 @@ text_cells(struct ann *c, struct bt_row *r, const struct bt_ainsn *ai,
 	    ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_RET ?
 	    BT_STYLE_JUMP : ai->samples ? view_heat(primary, true) : BT_STYLE_NORMAL);
 	if (r->target_name != NULL) {
-		const char *t = target_shown(v, r, f, o);
+		size_t k, before = 1;	/* the space before the target */
+		const char *t;
+
+		for (k = v->row_cells; k < v->cells.n; k++)
+			before += view_ncols(v->cells.v[k].text);
+		t = target_shown(v, r, f, o, before);
 		if (!(r->flags & BT_ROW_F_JUMP && r->target >= f->start &&
 		    r->target < f->end) && strncmp(t + 1, r->target_name,
 		    strlen(r->target_name)) != 0)

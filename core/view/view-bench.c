@@ -132,7 +132,7 @@ name_cells(struct bt_view *v, struct bt_selection *sel, const size_t *idx, size_
 	free(cut);
 }
 
-/* "name 42%": the hottest function's name cut (in its middle), never its share. */
+/* "name 42%": the hottest function's name folded or cut to fit, never its share. */
 static const char *
 hottest_cell(struct bt_view *v, const struct bt_bench_summary *sm,
 	     const struct bt_view_opts *o)
@@ -143,8 +143,8 @@ hottest_cell(struct bt_view *v, const struct bt_bench_summary *sm,
 		return "";
 	pct = bt_strpool_addf(&v->pool, " %.0f%%", sm->funcs[0].percent);
 	name = view_name(v, sm->funcs[0].name, o);
-	if (!o->whole_names)
-		name = view_cut_middle(v, name, HOT_MAX_COLS - strlen(pct));
+	if (!o->whole_names)	/* folded, then cut (docs/browser.md "Long names") */
+		name = view_fit_name(v, name, HOT_MAX_COLS - strlen(pct));
 	return view_cat(v, name, pct);
 }
 
@@ -155,7 +155,7 @@ hot_cell(struct bt_view *v, const char *name, double percent, size_t width)
 	const char *pct = bt_strpool_addf(&v->pool, " %.0f%%", percent);
 	size_t room = width > view_ncols(pct) + 2 ? width - view_ncols(pct) : 2;
 
-	return view_cat(v, view_cut_middle(v, name, room), pct);
+	return view_cat(v, view_fit_name(v, name, room), pct);
 }
 
 /*

@@ -24,9 +24,45 @@ text_row(struct bt_view *v, const char *text)
 	view_add_cell(v, text, BT_STYLE_COMMENT);
 }
 
+/* Columns before a function row's name, and before an entry stack's chain. */
+#define EDGE_BEFORE (8 + 9 + 5 + 1 + 16 + 1)
+#define STACK_BEFORE (8 + 9 + 5 + 1)
+#define MIN_NAME_COLS 20
+
+/* What width the names have after before columns (0: whole). */
+static size_t
+name_room(const struct bt_view_opts *o, size_t before)
+{
+	size_t w = o->names == BT_NAMES_SHORT ? view_names_width(o) : 0;
+
+	return w == 0 ? 0 : w > before + MIN_NAME_COLS ? w - before : MIN_NAME_COLS;
+}
+
+/*
+ * The callers', the function's and the callees' names as their rows show
+ * them (shown[], in that order): fitted to what the row leaves, never two
+ * alike (docs/browser.md "Long names").
+ */
+static const char **
+edge_names(struct bt_view *v, const struct bt_view_opts *o, const struct bt_func_edge *ce,
+	   size_t nc, size_t func, const struct bt_func_edge *ee, size_t ne)
+{
+	const char **shown = bt_xcalloc(nc + ne + 2, sizeof(*shown));
+	size_t i, k = 0, room = name_room(o, EDGE_BEFORE);
+
+	for (i = 0; i < nc; i++)
+		shown[k++] = view_name(v, bt_selection_func(v->sel, ce[i].func)->name, o);
+	shown[k++] = view_name(v, bt_selection_func(v->sel, func)->name, o);
+	for (i = 0; i < ne; i++)
+		shown[k++] = view_name(v, bt_selection_func(v->sel, ee[i].func)->name, o);
+	if (room > 0)
+		view_fit_names(v, shown, k, room, shown);
+	return shown;
+}
+
 /* One function row: percent (of the subject's inclusive), samples, arrow, name. */
 static void
-edge_row(struct bt_view *v, const struct bt_view_opts *o, size_t func,
+edge_row(struct bt_view *v, const char *shown, size_t func,
 	 uint64_t samples, double percent, const char *arrow, const char *label)
 {
 	const struct bt_func *f = bt_selection_func(v->sel, func);
@@ -52,8 +88,31 @@ edge_row(struct bt_view *v, const struct bt_view_opts *o, size_t func,
 	view_add_cell(v, " ", BT_STYLE_NORMAL);
 	view_add_cell(v, view_pad(v, f->module_name, 16, false), BT_STYLE_ADDR);
 	view_add_cell(v, " ", BT_STYLE_NORMAL);
-	view_add_cell(v, view_name(v, f->name, o),
-	    f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
+	view_add_cell(v, shown, f->kind == BT_FK_SYMBOL ? BT_STYLE_NORMAL : BT_STYLE_COMMENT);
+	if (shown != f->name)
+		r->detail = f->name;
+}
+
+/*
+ * An entry stack's callers ("a <- b <- main", cols columns whole) in what
+ * its row leaves: NULL when it fits whole (or nothing is to fit).
+ */
+static const char *
+stack_line(struct bt_view *v, const struct bt_view_opts *o, const struct bt_stack *st,
+	   size_t cols)
+{
+	size_t room = name_room(o, STACK_BEFORE), k;
+	const char **names;
+	const char *line;
+
+	if (room == 0 || cols <= room || st->nfuncs < 2)
+		return NULL;
+	names = bt_xcalloc(st->nfuncs, sizeof(*names));
+	for (k = 1; k < st->nfuncs; k++)
+		names[k - 1] = view_name(v, bt_selection_func(v->sel, st->funcs[k])->name, o);
+	line = view_chain_fit(v, names, st->nfuncs - 1, " <- ", room);
+	free(names);
+	return line;
 }
 
 struct bt_view *
@@ -62,9 +121,10 @@ bt_view_callers(struct bt_selection *sel, size_t func, const uint64_t *addr,
 {
 	struct bt_view *v = view_new(sel);
 	const struct bt_func *f = bt_selection_func(sel, func);
-	const struct bt_func_edge *e;
+	const struct bt_func_edge *e, *ee;
 	struct bt_view_opts def;
-	size_t n, i, k;
+	const char **shown;
+	size_t n, ne, i, k;
 	/* one base a section, said in its heading row: no column mixes two */
 	static const char *const heads[] = { "Share", "Samples", "", "", "Module", "", "Symbol" };
 	static const size_t widths[] = { 8, 9, 5, 1, 16, 1, 0 };
@@ -82,19 +142,22 @@ bt_view_callers(struct bt_selection *sel, size_t func, const uint64_t *addr,
 		    "(record with benchtui's default, or perf record -g)");
 	}
 	n = bt_selection_callers(sel, func, &e);
+	ne = bt_selection_callees(sel, func, &ee);
+	shown = edge_names(v, o, e, n, func, ee, ne);
 	text_row(v, n ? bt_strpool_addf(&v->pool, "callers: who called it (share of its %llu "
 	    "inclusive samples through each)", (unsigned long long)f->inclusive) :
 	    "callers: none known");
 	for (i = 0; i < n; i++)
-		edge_row(v, o, e[i].func, e[i].samples, e[i].percent, "<-", "caller");
+		edge_row(v, shown[i], e[i].func, e[i].samples, e[i].percent, "<-", "caller");
 	/* the base of the shares above and below (its share of the run is in the title) */
-	edge_row(v, o, func, f->inclusive, f->inclusive ? 100.0 : 0, "=", "function");
-	n = bt_selection_callees(sel, func, &e);
-	text_row(v, n ? bt_strpool_addf(&v->pool, "callees: where its %llu inclusive samples "
+	edge_row(v, shown[n], func, f->inclusive, f->inclusive ? 100.0 : 0, "=", "function");
+	text_row(v, ne ? bt_strpool_addf(&v->pool, "callees: where its %llu inclusive samples "
 	    "went (share of them in each)", (unsigned long long)f->inclusive) :
 	    "callees: none (its samples are its own)");
-	for (i = 0; i < n; i++)
-		edge_row(v, o, e[i].func, e[i].samples, e[i].percent, "->", "callee");
+	for (i = 0; i < ne; i++)
+		edge_row(v, shown[n + 1 + i], ee[i].func, ee[i].samples, ee[i].percent, "->",
+		    "callee");
+	free(shown);
 	if (addr != NULL) {
 		struct bt_stack *st;
 		uint64_t total = 0;
@@ -110,11 +173,13 @@ bt_view_callers(struct bt_selection *sel, size_t func, const uint64_t *addr,
 		for (i = 0; i < n; i++) {
 			struct bt_strbuf sb = BT_STRBUF_INIT;
 			double pct = total ? 100.0 * (double)st[i].samples / (double)total : 0;
+			const char *fitted;
 			struct bt_row *r;
 
 			for (k = 1; k < st[i].nfuncs; k++)
 				bt_strbuf_addf(&sb, "%s%s", k > 1 ? " <- " : "",
 				    view_name(v, bt_selection_func(sel, st[i].funcs[k])->name, o));
+			fitted = stack_line(v, o, &st[i], sb.len);
 			r = view_add_row(v, BT_ROW_FUNC);
 			r->func = st[i].nfuncs > 1 ? st[i].funcs[1] : func;
 			r->name = bt_selection_func(sel, r->func)->name;
@@ -123,13 +188,15 @@ bt_view_callers(struct bt_selection *sel, size_t func, const uint64_t *addr,
 			r->weight = pct;
 			r->label = "stack";
 			r->text = bt_strpool_addstr(&v->pool, sb.len ? sb.buf : "(no caller known)");
+			if (fitted != NULL)	/* the whole chain on the status line */
+				r->detail = r->text;
 			view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.2f%%", pct), 8,
 			    true), view_heat(pct, st[i].samples > 0));
 			view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%" PRIu64,
 			    st[i].samples), 9, true), BT_STYLE_NORMAL);
 			view_add_cell(v, view_pad(v, "<-", 5, true), BT_STYLE_COMMENT);
 			view_add_cell(v, " ", BT_STYLE_NORMAL);
-			view_add_cell(v, r->text, BT_STYLE_NORMAL);
+			view_add_cell(v, fitted != NULL ? fitted : r->text, BT_STYLE_NORMAL);
 			bt_strbuf_release(&sb);
 		}
 		free(st);

@@ -85,6 +85,38 @@ const char *view_cut(struct bt_view *v, const char *s, size_t width);
  */
 const char *view_cut_middle(struct bt_view *v, const char *s, size_t width);
 /*
+ * name in width columns: its template arguments folded, the deepest
+ * first, as far as needed (bt_name_fit), then its middle cut.
+ */
+const char *view_fit_name(struct bt_view *v, const char *name, size_t width);
+/*
+ * The header's hot path, whole (NULL without call chains); *shown the
+ * same in width columns (0: whole).
+ */
+const char *view_hot_path(struct bt_view *v, struct bt_selection *sel, size_t width,
+			  const char **shown);
+/*
+ * names[0..n) joined by sep ("a <- b <- main") in width columns: each
+ * name fitted to the widest width that lets the line fit, at least 16;
+ * else frames in the middle go ("a <- … <- main"; the first and the last
+ * stay) and the names shrink to 8; what still does not fit loses its
+ * middle. NULL when n is 0 or past 256.
+ */
+const char *view_chain_fit(struct bt_view *v, const char *const *names, size_t n,
+			   const char *sep, size_t width);
+/* The width names fit in (bt_view_opts' width, else text_width), 0: whole. */
+size_t view_names_width(const struct bt_view_opts *o);
+/*
+ * names[0..n) (as a table shows them, unfitted) each in width columns
+ * (view_fit_name) into out[]; where two different names would read the
+ * same, the template arguments that tell them apart stay unfolded, then
+ * the cut shows where they differ ("ns::Ev…Align<32> >, 8…::run<…>"), and
+ * only if that is not enough either is a name left wider than width.
+ * out may be names.
+ */
+void view_fit_names(struct bt_view *v, const char *const *names, size_t n, size_t width,
+		    const char **out);
+/*
  * names[0..n) each cut to width columns (view_cut_middle) into out[],
  * cut less where two different names would read the same: never two
  * identical cells for two names. whole: every name uncut (exports).

@@ -34,58 +34,6 @@ text_row(struct bt_view *v, enum bt_style style, const char *fmt, ...)
 }
 
 /* The run as fields: what every header (screen, text, JSON) is made of. */
-#define HOT_PATH_MIN 5.0	/* percent of the samples */
-#define HOT_PATH_FUNCS 3
-
-/*
- * With call chains: the hottest functions, each with the functions it ran
- * for. A function of the benchmark's own executable (main's module) names
- * its immediate callers; a library's (memcpy) the first caller outside
- * the library: the benchmark's function whose time it is.
- */
-static const char *
-hot_path(struct bt_view *v, struct bt_selection *sel)
-{
-	struct bt_strbuf sb = BT_STRBUF_INIT;
-	long mainf = bt_selection_find(sel, "main");
-	const char *exe = mainf >= 0 ? bt_selection_func(sel, (size_t)mainf)->module : NULL;
-	struct bt_view_opts o;
-	size_t i, k, shown = 0;
-	const char *ret;
-
-	if (!bt_session_has_chains(bt_selection_session(sel)))
-		return NULL;
-	bt_view_opts_init(&o);
-	for (i = 0; i < bt_selection_nfuncs(sel) && shown < HOT_PATH_FUNCS; i++) {
-		const struct bt_func *f = bt_selection_func(sel, i);
-		const struct bt_func_edge *ce;
-		struct bt_func_edge *oe = NULL;
-		bool lib = exe != NULL && f->kind != BT_FK_KERNEL && f->kind != BT_FK_UNKNOWN &&
-		    strcmp(f->module, exe) != 0;
-		size_t n;
-
-		if (f->percent < HOT_PATH_MIN)
-			break;
-		if (lib)
-			n = bt_selection_outside_callers(sel, i, &oe);
-		else
-			n = bt_selection_callers(sel, i, &ce);
-		bt_strbuf_addf(&sb, "%s%s", shown ? "; " : "", view_name(v, f->name, &o));
-		if (lib)
-			bt_strbuf_addf(&sb, " (%s)", f->module_name);
-		bt_strbuf_addf(&sb, " %.1f%%", f->percent);
-		for (k = 0; k < n && k < 3; k++) {
-			const struct bt_func_edge *e = lib ? &oe[k] : &ce[k];
-			bt_strbuf_addf(&sb, "%s%s %.0f%%", k ? ", " : lib ? " for " : " from ",
-			    view_name(v, bt_selection_func(sel, e->func)->name, &o), e->percent);
-		}
-		free(oe);
-		shown++;
-	}
-	ret = shown ? bt_strpool_add(&v->pool, sb.buf, sb.len) : NULL;
-	bt_strbuf_release(&sb);
-	return ret;
-}
 
 /*
  * "pid 4242, 4243; tid 4244; comm java", NULL when every process and
@@ -161,7 +109,8 @@ scope(struct bt_view *v, struct bt_selection *sel)
 }
 
 static void
-summarize(struct bt_view *v, struct bt_selection *sel)
+summarize(struct bt_view *v, struct bt_selection *sel, size_t width,
+	  const char **hot_path_shown)
 {
 	struct bt_session *s = bt_selection_session(sel);
 	const struct bt_profile_info *in = bt_session_info(s);
@@ -215,17 +164,25 @@ summarize(struct bt_view *v, struct bt_selection *sel)
 		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, bt_session_note(s, i)));
 	m->notes = v->notes.v;
 	m->nnotes = v->notes.n;
-	m->hot_path = hot_path(v, sel);
+	/* "# hot path: " before it in the text report */
+	m->hot_path = view_hot_path(v, sel, width > 12 ? width - 12 : 0, hot_path_shown);
 }
 
 struct bt_view *
 bt_view_header(struct bt_selection *sel)
 {
+	return bt_view_header_opts(sel, NULL);
+}
+
+struct bt_view *
+bt_view_header_opts(struct bt_selection *sel, const struct bt_view_opts *o)
+{
 	struct bt_view *v = view_new(sel);
 	const struct bt_view_summary *m = &v->summary;
+	const char *hot_path;
 	size_t i;
 
-	summarize(v, sel);
+	summarize(v, sel, o != NULL ? view_names_width(o) : 0, &hot_path);
 	text_row(v, BT_STYLE_NORMAL, "command: %s", m->command);
 	if (m->frequency)
 		text_row(v, BT_STYLE_NORMAL, "event: %s, %u Hz%s%s%s", m->event,
@@ -259,7 +216,7 @@ bt_view_header(struct bt_selection *sel)
 		    m->bench_time && !strstr(m->bench_time, "/sec") ? "/op" : "",
 		    m->win_from, m->win_to);
 	if (m->hot_path != NULL)
-		text_row(v, BT_STYLE_NORMAL, "hot path: %s", m->hot_path);
+		text_row(v, BT_STYLE_NORMAL, "hot path: %s", hot_path);
 	for (i = 0; i < m->nnotes; i++)
 		text_row(v, BT_STYLE_WARN, "note: %s", m->notes[i]);
 	view_seal(v);
@@ -269,8 +226,10 @@ bt_view_header(struct bt_selection *sel)
 
 /* Lint findings. */
 
+#define FINDING_NAME_COLS 40
+
 struct bt_view *
-bt_view_findings(struct bt_selection *sel)
+bt_view_findings(struct bt_selection *sel, const struct bt_view_opts *vo)
 {
 	struct bt_view *v = view_new(sel);
 	struct bt_view_opts o;
@@ -279,10 +238,12 @@ bt_view_findings(struct bt_selection *sel)
 	const char **shown = bt_xcalloc(n + 1, sizeof(char *));
 
 	bt_view_opts_init(&o);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		shown[i] = f[i].function ? view_name(v, f[i].function, &o) : "(run)";
-		wname = BT_MIN(BT_MAX(wname, view_ncols(shown[i])), 40);
-	}
+	if (vo != NULL && view_names_width(vo) > 0)	/* a screen: names fit the column */
+		view_fit_names(v, shown, n, FINDING_NAME_COLS, shown);
+	for (i = 0; i < n; i++)
+		wname = BT_MIN(BT_MAX(wname, view_ncols(shown[i])), FINDING_NAME_COLS);
 	for (i = 0; i < n; i++) {
 		struct bt_row *r = view_add_row(v, BT_ROW_FINDING);
 		r->func = f[i].func >= 0 ? (size_t)f[i].func : (size_t)-1;
@@ -555,6 +516,43 @@ func_row(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts 
 }
 
 /*
+ * The Symbol column's least width: on a screen 20 (the screen is the
+ * limit); in a text report 40, so that a C name (clock_gettime@@GLIBC_2.17)
+ * stays whole, however wide the Module and Source columns before it
+ */
+#define MIN_SYMBOL_COLS 20
+#define MIN_SYMBOL_COLS_TEXT 40
+
+/*
+ * The Symbol column (all[i * 7 + 4]) in what the screen (or --stdio's
+ * width) leaves after the columns before it: each name folded, then cut,
+ * only as far as it needs, never two functions read the same
+ * (view_fit_names). w[] are the columns' widths, num the number's.
+ */
+static void
+fit_symbols(struct bt_view *v, const struct bt_view_opts *o, bool chains,
+	    const char **all, size_t n, const size_t *w, int num)
+{
+	size_t before = w[num] + 1 + 2 + w[3] + 2, i, least = o->width ? MIN_SYMBOL_COLS :
+	    MIN_SYMBOL_COLS_TEXT;
+	const char **names = bt_xcalloc(n, sizeof(*names));
+
+	if (!(chains && o->compact))
+		before += w[1] + 2;
+	if (chains)
+		before += w[6] + 2;
+	if (o->source && !o->compact)
+		before += w[5] + 2;
+	for (i = 0; i < n; i++)
+		names[i] = all[i * 7 + 4];
+	view_fit_names(v, names, n, view_names_width(o) > before + least ?
+	    view_names_width(o) - before : least, names);
+	for (i = 0; i < n; i++)
+		all[i * 7 + 4] = names[i];
+	free(names);
+}
+
+/*
  * Percent (or period), samples, children (with call chains), module,
  * source, symbol: the symbol last, as perf puts it, so that a long C++
  * name pads no other column and cuts nothing but itself. Compact: no
@@ -630,6 +628,8 @@ bt_view_functions(struct bt_selection *sel, const struct bt_view_opts *o, size_t
 		free(names);
 		free(shown);
 	}
+	if (o->names == BT_NAMES_SHORT && view_names_width(o) > 0 && n > 0)
+		fit_symbols(v, o, chains, all, n, w, num);
 	for (i = 0; i < n; i++)
 		func_row(v, sel, o, idx[i], all + i * 7, w, num);
 	{

@@ -199,6 +199,10 @@ enum bt_names { BT_NAMES_SHORT, BT_NAMES_FOLDED, BT_NAMES_FULL };
  * @whole_names: no name cut to fit a column (exports to a file, which a
  *               tool reads whole); otherwise long names are cut in their
  *               middle, never so that two rows read the same
+ * @text_width: the columns of a text report (--stdio) when no screen sets
+ *              @width: the function table's and findings' names and the
+ *              header's hot path fit in it, as on a screen that wide, and
+ *              nothing else changes (0: names whole)
  */
 struct bt_view_opts {
 	enum bt_numcol num;
@@ -215,6 +219,7 @@ struct bt_view_opts {
 	bool children;
 	size_t width;
 	bool whole_names;
+	size_t text_width;
 };
 
 /*
@@ -227,6 +232,15 @@ struct bt_view;
 
 /* The run's header lines ("command: ./bench", "event: cpu-clock"...). */
 BT_API struct bt_view *bt_view_header(struct bt_selection *sel);
+/*
+ * The same, its "hot path: " line in o's width (bt_view_opts.width, else
+ * .text_width; none with whole_names or o NULL): each name folded or cut
+ * to fit, then the callers after the first, then the functions between
+ * the first and the last, elided ("…"). The summary's hot_path stays
+ * whole.
+ */
+BT_API struct bt_view *bt_view_header_opts(struct bt_selection *sel,
+					   const struct bt_view_opts *o);
 
 /**
  * struct bt_view_summary - the run, as the header view's fields
@@ -365,8 +379,14 @@ BT_API struct bt_view *bt_view_compare_func(struct bt_selection *x,
 BT_API struct bt_view *bt_view_callers(struct bt_selection *sel, size_t func,
 				       const uint64_t *addr,
 				       const struct bt_view_opts *o);
-/* The lint findings (benchtui/lint.h), one row each: "check  percent  message". */
-BT_API struct bt_view *bt_view_findings(struct bt_selection *sel);
+/*
+ * The lint findings (benchtui/lint.h), one row each: "check  percent
+ * function  message"; the function's name fits its column (40) when o
+ * sets a width (bt_view_opts.width or .text_width) without whole names
+ * (o NULL: whole).
+ */
+BT_API struct bt_view *bt_view_findings(struct bt_selection *sel,
+					const struct bt_view_opts *o);
 /*
  * The timeline: the run cut into nbins slices of time, one row each, with
  * the slice's samples as a bar and, for func >= 0, that function's share of

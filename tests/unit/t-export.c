@@ -595,7 +595,7 @@ parts_build(struct bt_selection *sel, const struct bt_export_opts *o, struct par
 	vo.locate = true;
 	p->header = bt_view_header(sel);
 	p->funcs = bt_view_functions(sel, &vo, 0);
-	p->findings = bt_view_findings(sel);
+	p->findings = bt_view_findings(sel, NULL);
 	for (i = 0; i < bt_selection_nfuncs(sel) && p->nann < o->top; i++)
 		if (bt_selection_func(sel, i)->can_annotate)
 			p->ann[p->nann++] = bt_view_annotate(sel, i, &o->view, NULL);
@@ -1027,7 +1027,7 @@ test_export_view(void **state)
 	vo.syntax = BT_ASM_INTEL;
 	vo.source = false;
 	v[1] = bt_view_annotate(s, (size_t)bt_selection_find(s, "work_b"), &vo, NULL);
-	v[2] = bt_view_findings(s);
+	v[2] = bt_view_findings(s, NULL);
 	h = bt_view_header(s);
 	for (i = 0; i < 3; i++) {
 		struct mem text = { 0 }, json = { 0 };

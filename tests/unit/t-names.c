@@ -15,6 +15,7 @@
 #include "base.h"
 #include "benchtui/bench.h"
 #include "benchtui/view.h"
+#include "symbols/symbols.h"
 #include "view/view-int.h"
 
 static void
@@ -114,6 +115,155 @@ test_time_unit(void **state)
 	assert_string_equal(bt_bench_time_unit(&b), "");
 }
 
+/* Eigen-like: instantiations that differ only deep inside */
+#define EV(al, w) "bench::internal::Evaluator<bench::linalg::Product<bench::linalg::Matrix<" \
+	"double, bench::linalg::Layout<bench::linalg::RowMajor, bench::linalg::Align<16> >, 8, 8>, " \
+	"bench::linalg::Matrix<double, bench::linalg::Layout<bench::linalg::ColMajor, " \
+	"bench::linalg::Align<" al "> >, 8, 8> >, bench::linalg::Kernel<bench::linalg::Packet<" \
+	"double, " w ">, bench::linalg::UnrollBy<4> > >::run<bench::Policy<true> >"
+
+static void
+test_spans(void **state)
+{
+	struct bt_name_span sp[8];
+	const char *s = "a::B<c::D<int>, E<F<x> > >::g<h>";
+	size_t n = bt_name_spans(s, sp, 8);
+
+	(void)state;
+	assert_int_equal(n, 5);
+	assert_int_equal(sp[0].depth, 1);
+	assert_int_equal(sp[0].parent, -1);
+	assert_int_equal(sp[0].close - sp[0].open, strlen("<c::D<int>, E<F<x> > >"));
+	assert_int_equal(sp[1].parent, 0);	/* <int> */
+	assert_int_equal(sp[3].depth, 3);	/* <x> */
+	assert_int_equal(sp[3].parent, 2);
+	assert_int_equal(sp[4].depth, 1);	/* <h> */
+	/* operator< is no list; a comparison inside parentheses neither */
+	assert_int_equal(bt_name_spans("ns::operator<", sp, 8), 0);
+	assert_int_equal(bt_name_spans("f<(sizeof (T))<(8)>", sp, 8), 1);
+	assert_int_equal(bt_name_spans("a<b<c<d<e> > > >", sp, 3), 4);	/* more than max */
+}
+
+static void
+test_fit(void **state)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const char *s = "my::Table<std::vector<double, std::allocator<double> >, 16>"
+	    "::reduce<std::plus<double> >";
+
+	(void)state;
+	/* it fits: untouched */
+	assert_true(bt_name_fit(s, 200, NULL, &sb));
+	assert_string_equal(sb.buf, s);
+	bt_strbuf_reset(&sb);
+	/* the deepest list first, only as far as needed */
+	assert_true(bt_name_fit(s, 82, NULL, &sb));
+	assert_string_equal(sb.buf, "my::Table<std::vector<double, std::allocator<\xe2\x80\xa6> >, 16>"
+	    "::reduce<std::plus<double> >");
+	bt_strbuf_reset(&sb);
+	assert_true(bt_name_fit(s, 60, NULL, &sb));
+	assert_true(view_ncols(sb.buf) <= 60);
+	assert_non_null(strstr(sb.buf, "my::Table<std::vector<\xe2\x80\xa6>, 16>::reduce<"));
+	bt_strbuf_reset(&sb);
+	/* all folded: pprof's form; narrower, false (the caller cuts) */
+	assert_true(bt_name_fit(s, 30, NULL, &sb));
+	assert_string_equal(sb.buf, "my::Table<\xe2\x80\xa6>::reduce<\xe2\x80\xa6>");
+	bt_strbuf_reset(&sb);
+	assert_false(bt_name_fit(s, 20, NULL, &sb));
+	assert_string_equal(sb.buf, "my::Table<\xe2\x80\xa6>::reduce<\xe2\x80\xa6>");
+	bt_strbuf_release(&sb);
+}
+
+static void
+test_keep_differing(void **state)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	struct bt_name_span sp[64];
+	bool keep[64] = { false };
+	const char *a = EV("16", "4"), *b = EV("32", "4");
+	size_t n = bt_name_spans(a, sp, 64), i, nkeep = 0;
+
+	(void)state;
+	bt_name_keep_differing(a, b, keep, 64);
+	for (i = 0; i < n; i++)
+		if (keep[i]) {
+			nkeep++;
+			/* each kept list holds the difference */
+			assert_true((long)sp[i].open < strstr(a, "Align<16> >, 8, 8> >, bench::linalg::K") -
+			    a + 6 && (long)sp[i].close > (strstr(a, "Align<16> >, 8, 8> >, bench::linalg::K")
+			    - a + 6));
+		}
+	assert_int_equal(nkeep, 5);	/* Evaluator, Product, Matrix, Layout, Align */
+	assert_false(bt_name_fit(a, 60, keep, &sb));
+	assert_non_null(strstr(sb.buf, "Align<16>"));
+	assert_non_null(strstr(sb.buf, "Kernel<\xe2\x80\xa6>"));
+	assert_non_null(strstr(sb.buf, "::run<\xe2\x80\xa6>"));
+	bt_strbuf_release(&sb);
+	/* folded forms that differ need nothing kept */
+	memset(keep, 0, sizeof(keep));
+	bt_name_keep_differing("a<int>::f", "a<int>::g", keep, 64);
+	assert_false(keep[0]);
+}
+
+static void
+test_fit_names(void **state)
+{
+	struct bt_view *v = view_new(NULL);
+	const char *names[] = { EV("16", "4"), EV("32", "4"), EV("16", "8"), EV("32", "8"),
+		"bench::internal::Runner<bench::Policy<true> >::measure", "main", EV("16", "4") };
+	const char *out[7];
+	size_t i, j, w;
+
+	(void)state;
+	for (w = 30; w <= 120; w += 10) {
+		view_fit_names(v, names, 7, w, out);
+		for (i = 0; i < 7; i++) {
+			if (view_ncols(out[i]) > w) print_message("%zu: %s\n", w, out[i]);
+			assert_true(view_ncols(out[i]) <= w);
+			for (j = 0; j < i; j++)
+				if (strcmp(names[i], names[j]) != 0)
+					assert_string_not_equal(out[i], out[j]);
+				else
+					assert_string_equal(out[i], out[j]);
+		}
+	}
+	/* what fits stays whole; a lone long name folds to fit, no cut */
+	view_fit_names(v, names + 4, 2, 60, out);
+	assert_string_equal(out[0], "bench::internal::Runner<bench::Policy<true> >::measure");
+	view_fit_names(v, names + 4, 1, 40, out);
+	assert_string_equal(out[0], "bench::internal::Runner<\xe2\x80\xa6>::measure");
+	bt_view_free(v);
+}
+
+/* A call chain as one line: names fitted, then the middle frames gone, the first and last kept. */
+static void
+test_chain_fit(void **state)
+{
+	struct bt_view *v = view_new(NULL);
+	const char *chain[] = { EV("16", "4"), "bench::internal::Runner<bench::Policy<true> >::measure",
+		"benchmark::internal::BenchmarkInstance::Run", "benchmark::internal::BenchmarkRunner::DoNIterations",
+		"benchmark::RunSpecifiedBenchmarks", "main", "__libc_start_call_main", "_start" };
+	const char *l;
+	size_t w;
+
+	(void)state;
+	l = view_chain_fit(v, chain + 5, 3, " <- ", 80);	/* fits: whole */
+	assert_string_equal(l, "main <- __libc_start_call_main <- _start");
+	for (w = 30; w <= 300; w += 15) {
+		l = view_chain_fit(v, chain, 8, " <- ", w);
+		assert_non_null(l);
+		assert_true(view_ncols(l) <= w);
+		if (w >= 40) {	/* the first frame's start and the last frame stay */
+			assert_int_equal(strncmp(l, "bench", 5), 0);
+			assert_string_equal(l + strlen(l) - 10, " <- _start");
+		}
+	}
+	l = view_chain_fit(v, chain, 8, " <- ", 60);
+	assert_non_null(strstr(l, " <- \xe2\x80\xa6 <- "));	/* frames in the middle gone */
+	assert_null(view_chain_fit(v, chain, 0, " <- ", 60));
+	bt_view_free(v);
+}
+
 int
 main(void)
 {
@@ -122,6 +272,11 @@ main(void)
 		cmocka_unit_test(test_cut_distinct),
 		cmocka_unit_test(test_unfold_clashes),
 		cmocka_unit_test(test_time_unit),
+		cmocka_unit_test(test_spans),
+		cmocka_unit_test(test_fit),
+		cmocka_unit_test(test_keep_differing),
+		cmocka_unit_test(test_fit_names),
+		cmocka_unit_test(test_chain_fit),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -500,6 +500,59 @@ test_compact_module(void **state)
 	test_close(s);
 }
 
+static size_t
+utf8_cols(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char)*s & 0xc0) != 0x80;
+	return n;
+}
+
+/* The header's hot path in a width: its line fits, the summary's stays whole. */
+static void
+test_hot_path_fit(void **state)
+{
+	struct bt_selection *s = test_open(chains);
+	struct bt_view_opts o;
+	struct bt_view *whole, *h;
+	const char *line = NULL;
+	size_t i, w;
+
+	(void)state;
+	assert_non_null(s);
+	whole = bt_view_header(s);
+	assert_non_null(bt_view_summary(whole)->hot_path);
+	assert_true(strlen(bt_view_summary(whole)->hot_path) > 40);
+	bt_view_opts_init(&o);
+	for (w = 30; w <= 200; w += 10) {
+		o.text_width = w;
+		h = bt_view_header_opts(s, &o);
+		assert_string_equal(bt_view_summary(h)->hot_path,
+		    bt_view_summary(whole)->hot_path);
+		for (i = 0, line = NULL; i < bt_view_nrows(h); i++)
+			if (strncmp(bt_view_row(h, i)->text, "hot path: ", 10) == 0)
+				line = bt_view_row(h, i)->text;
+		assert_non_null(line);
+		/* "# " before it in the text report */
+		assert_true(utf8_cols(line) + 2 <= w);
+		if (w == 30)	/* the first function stays first */
+			assert_int_equal(strncmp(line, "hot path: work_", 15), 0);
+		bt_view_free(h);
+	}
+	o.text_width = 30;	/* whole names: whole */
+	o.whole_names = true;
+	h = bt_view_header_opts(s, &o);
+	for (i = 0; i < bt_view_nrows(h); i++)
+		if (strncmp(bt_view_row(h, i)->text, "hot path: ", 10) == 0)
+			assert_string_equal(bt_view_row(h, i)->text + 10,
+			    bt_view_summary(whole)->hot_path);
+	bt_view_free(h);
+	bt_view_free(whole);
+	test_close(s);
+}
+
 /* The chains recording's table, by self samples and by inclusive samples. */
 static void
 test_children(void **state)
@@ -1114,7 +1167,7 @@ outlive(const char *path, const char *fname, long from, long to, size_t nfinding
 	v[n++] = bt_view_annotate(sel, (size_t)find(sel, "main"), &o, NULL);
 	v[n++] = bt_view_source(sel, fi, NULL, &o, NULL);
 	v[n++] = bt_view_files(sel, fi, &o, NULL);
-	v[n++] = bt_view_findings(sel);
+	v[n++] = bt_view_findings(sel, NULL);
 	v[n++] = bt_view_timeline(sel, (long)fi, 10, 2, 4);
 	v[n++] = bt_view_callers(sel, fi, &addr, &o);
 	for (i = 0; i < n; i++)
@@ -1395,6 +1448,7 @@ main(void)
 		cmocka_unit_test(test_functions),
 		cmocka_unit_test(test_compact_module),
 		cmocka_unit_test(test_children),
+		cmocka_unit_test(test_hot_path_fit),
 		cmocka_unit_test(test_annotate_objdump),
 		cmocka_unit_test(test_annotate_numbers),
 		cmocka_unit_test(test_source),
