@@ -268,8 +268,20 @@ record_opt(struct perr *e, struct cli *c, int opt)
 			return -1;
 		c->freq = (unsigned)v;
 		return 0;
-	case 'e':
-		c->event = optarg;
+	case 'e':	/* several: one list, as perf joins them */
+		c->event_last = optarg;
+		if (c->event == NULL) {
+			c->event = optarg;
+			return 0;
+		}
+		if (strlen(c->event) + 1 + strlen(optarg) >= sizeof(c->events))
+			return bad(e, "-e: too many events (%zu bytes at most)",
+			    sizeof(c->events) - 1);
+		if (c->event != c->events)
+			snprintf(c->events, sizeof(c->events), "%s", c->event);
+		strcat(c->events, ",");
+		strcat(c->events, optarg);
+		c->event = c->events;
 		return 0;
 	case 'o':
 		/* refused before the run: the recording would be lost after it */
@@ -492,7 +504,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	if (c->input != NULL && c->callgraph_set)
 		return bad(&e, "-g and --call-graph are for recording, not with -i");
 	if (c->input != NULL)
-		c->sel.event = c->event;
+		c->sel.event = c->event_last;	/* one to show: the last -e */
 	else
 		c->cmd = argv + optind;
 	return 0;

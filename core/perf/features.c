@@ -203,7 +203,7 @@ pd_read_trailer(struct bt_pd_reader *r)
 const int pd_write_feats[] = {
 	BT_FEAT_BUILD_ID, BT_FEAT_HOSTNAME, BT_FEAT_OSRELEASE,
 	BT_FEAT_VERSION, BT_FEAT_ARCH, BT_FEAT_NRCPUS, BT_FEAT_CMDLINE,
-	BT_FEAT_EVENT_DESC, BT_FEAT_SAMPLE_TIME,
+	BT_FEAT_EVENT_DESC, BT_FEAT_GROUP_DESC, BT_FEAT_SAMPLE_TIME,
 };
 const size_t pd_nwrite_feats = BT_ARRAY_SIZE(pd_write_feats);
 
@@ -295,6 +295,17 @@ pd_build_feature(const struct bt_pd_attr *attrs, size_t nattrs,
 			sb_add_u32(sb, (uint32_t)attrs[i].nids);
 			sb_add_string(sb, attrs[i].name ? attrs[i].name : "");
 			bt_strbuf_add(sb, attrs[i].ids, attrs[i].nids * 8);
+		}
+		return true;
+	case BT_FEAT_GROUP_DESC:	/* only with groups, as perf record */
+		if (f->ngroups == 0)
+			return false;
+		sb_add_u32(sb, (uint32_t)f->ngroups);
+		for (i = 0; i < f->ngroups; i++) {
+			sb_add_string(sb, f->groups[i].name ? f->groups[i].name :
+			    "{anon_group}");
+			sb_add_u32(sb, f->groups[i].leader);
+			sb_add_u32(sb, f->groups[i].nr_members);
 		}
 		return true;
 	case BT_FEAT_SAMPLE_TIME:

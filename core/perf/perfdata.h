@@ -36,6 +36,7 @@ enum {
 	BT_FEAT_NRCPUS = 7,
 	BT_FEAT_CMDLINE = 11,
 	BT_FEAT_EVENT_DESC = 12,
+	BT_FEAT_GROUP_DESC = 17,
 	BT_FEAT_AUXTRACE = 18,
 	BT_FEAT_SAMPLE_TIME = 21,
 	BT_FEAT_DIR_FORMAT = 24,	/* u64 version: a perf record --threads directory */
@@ -227,6 +228,17 @@ const char *bt_pd_where(const struct bt_pd_reader *r, uint64_t pos, char *buf,
 void bt_pd_rewind(struct bt_pd_reader *r);
 
 /* Writing. */
+/**
+ * struct bt_pd_group - one group of the GROUP_DESC feature
+ * @name: its name, NULL for an anonymous one (perf's "{anon_group}")
+ * @leader: the attr index of its leader; @nr_members: its events, the
+ *          leader's and the next nr_members - 1 attrs
+ */
+struct bt_pd_group {
+	const char *name;
+	uint32_t leader, nr_members;
+};
+
 struct bt_pd_features {
 	const char *hostname, *osrelease, *arch, *version;
 	uint32_t nr_cpus_online, nr_cpus_avail;
@@ -234,6 +246,8 @@ struct bt_pd_features {
 	const struct bt_pd_buildid *buildids;
 	size_t nbuildids;
 	uint64_t first_sample_time, last_sample_time;
+	const struct bt_pd_group *groups;	/* GROUP_DESC, when ngroups > 0 */
+	size_t ngroups;
 	const void *benchtui;	/* benchtui's own section */
 	size_t benchtui_len;
 };
