@@ -72,6 +72,18 @@ struct bt_pd_attr {
 };
 
 /**
+ * struct bt_pd_group - one group of the GROUP_DESC feature (HEADER_GROUP_DESC:
+ * u32 nr, then nr of: string name, u32 leader_idx, u32 nr_members)
+ * @name: its name, NULL for an anonymous one (perf's "{anon_group}")
+ * @leader: the attr index of its leader; @nr_members: its events, the
+ *          leader's and the next nr_members - 1 attrs
+ */
+struct bt_pd_group {
+	const char *name;
+	uint32_t leader, nr_members;
+};
+
+/**
  * struct bt_pd_buildid - one entry of the BUILD_ID feature
  * @misc: cpumode of the module (PERF_RECORD_MISC_USER/KERNEL)
  * @size: build-id length in bytes (20 for GNU, up to 20)
@@ -175,6 +187,12 @@ int bt_pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id);
 
 /* A string feature (HOSTNAME, OSRELEASE, VERSION, ARCH); NULL if absent. */
 const char *bt_pd_feature_str(const struct bt_pd_reader *r, int feat);
+/*
+ * The GROUP_DESC feature: groups of attrs (leader, nr_members: the leader
+ * and the attrs after it), each within the attrs; a name NULL when perf
+ * wrote "{anon_group}". Returns how many.
+ */
+size_t bt_pd_groups(const struct bt_pd_reader *r, const struct bt_pd_group **groups);
 /* CMDLINE feature as argv (NULL if absent). */
 char *const *bt_pd_cmdline(const struct bt_pd_reader *r, size_t *argc);
 int bt_pd_nr_cpus(const struct bt_pd_reader *r);
@@ -228,17 +246,6 @@ const char *bt_pd_where(const struct bt_pd_reader *r, uint64_t pos, char *buf,
 void bt_pd_rewind(struct bt_pd_reader *r);
 
 /* Writing. */
-/**
- * struct bt_pd_group - one group of the GROUP_DESC feature
- * @name: its name, NULL for an anonymous one (perf's "{anon_group}")
- * @leader: the attr index of its leader; @nr_members: its events, the
- *          leader's and the next nr_members - 1 attrs
- */
-struct bt_pd_group {
-	const char *name;
-	uint32_t leader, nr_members;
-};
-
 struct bt_pd_features {
 	const char *hostname, *osrelease, *arch, *version;
 	uint32_t nr_cpus_online, nr_cpus_avail;
