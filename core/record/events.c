@@ -379,10 +379,14 @@ open_all(struct bt_rec_events *ev, const struct perf_event_attr *t, pid_t pid)
 	return 0;
 }
 
-/* The attr to try for event e at precise level precise, variant v. */
+/*
+ * The attr to try for event e at precise level precise, variant v (1:
+ * without build-ids, 2: without the clock, 3: without kernel samples);
+ * noinherit: an S event not inherited (kernels before 6.12 refuse it).
+ */
 static void
 variant(const struct bt_rec_evsel *e, struct perf_event_attr *t, int precise,
-	int v)
+	int v, bool noinherit)
 {
 	bool hw = e->attr.type == PERF_TYPE_HARDWARE || e->attr.type == PERF_TYPE_RAW;
 
@@ -392,10 +396,10 @@ variant(const struct bt_rec_evsel *e, struct perf_event_attr *t, int precise,
 		t->build_id = 0;
 	if (v >= 2)
 		t->use_clockid = 0, t->clockid = 0;
-	if (v >= 3 && (t->sample_type & PERF_SAMPLE_READ))
-		t->inherit = 0;
-	if (v >= 4)
+	if (v >= 3)
 		t->exclude_kernel = 1;
+	if (noinherit && (t->sample_type & PERF_SAMPLE_READ))
+		t->inherit = 0;
 }
 
 int
@@ -409,7 +413,7 @@ bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
 	size_t i;
 	char hint[256];
 	bool fell_back = false, cg_fell_back = false, lbr_refused = false;
-	bool mods = false, reads = false, inherit_dropped = false, ek_added;
+	bool mods = false, reads = false, noinherit = false, ek_added;
 
 	memset(ev, 0, sizeof(*ev));
 	base_attr(&a, freq ? freq : DEFAULT_FREQ);
@@ -440,17 +444,26 @@ bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
 		for (precise = top; precise >= 0; precise--) {
 			int v;
 
-			for (v = 0; v < 5; v++) {
-				if (v == 3 && !reads)
-					continue;	/* inherit: dropped for S only */
-				if (v >= 4 && mods)
+			for (v = 0; v < 4; v++) {
+				if (v >= 3 && mods)
 					break;
 				for (i = 0; i < ev->nevs; i++)
-					variant(&ev->evs[i], &t[i], precise, v);
+					variant(&ev->evs[i], &t[i], precise, v, noinherit);
 				ret = open_all(ev, t, pid);
-				if (ret == 0) {
-					inherit_dropped = v >= 3 && reads;
+				if (ret == 0)
 					goto opened;
+				/*
+				 * an inherited S group refused (kernels before
+				 * 6.12): the same without inherit, kept if taken
+				 */
+				if (ret == -EINVAL && reads && !noinherit) {
+					for (i = 0; i < ev->nevs; i++)
+						variant(&ev->evs[i], &t[i], precise, v, true);
+					ret = open_all(ev, t, pid);
+					if (ret == 0) {
+						noinherit = true;
+						goto opened;
+					}
 				}
 				if (ret != -EINVAL && ret != -EACCES && ret != -EPERM)
 					break;
@@ -526,7 +539,7 @@ opened:
 		    "pointers only (%s refused)", l ? "; " : "",
 		    lbr_refused ? "LBR call stack" : "stack copy");
 	}
-	if (inherit_dropped) {
+	if (noinherit) {
 		size_t l = strlen(ev->note);
 		snprintf(ev->note + l, sizeof(ev->note) - l, "%sthe command's "
 		    "threads and children not sampled (the kernel refuses inherited "
