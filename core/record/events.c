@@ -35,8 +35,8 @@ perf_event_open(struct perf_event_attr *a, pid_t pid, int cpu, int group,
  * the highest the machine takes, as benchtui's default).
  */
 static int
-parse_event(const char *member, const char *gmods, struct bt_rec_evsel *e,
-	    struct bt_error *err)
+parse_event(const char *member, const char *gmods, const char *list,
+	    struct bt_rec_evsel *e, struct bt_error *err)
 {
 	struct bt_perf_evname ev;
 	struct perf_event_attr *a = &e->attr;
@@ -45,6 +45,11 @@ parse_event(const char *member, const char *gmods, struct bt_rec_evsel *e,
 
 	n = *gmods ? snprintf(full, sizeof(full), "{%s}:%s", member, gmods) :
 	    snprintf(full, sizeof(full), "%s", member);
+	if (*gmods && n > 0 && (size_t)n < sizeof(full) &&
+	    bt_perf_evname_parse(full, &ev) < 0 && bt_perf_evname_parse(member, &ev) == 0)
+		return bt_error_set(err, BT_EINVAL, "bad modifiers ':%s' of the "
+		    "group in '%s' (perf's: u, k, h, G, H, I, p, P, S, D, e)",
+		    gmods, list);
 	if (n < 0 || (size_t)n >= sizeof(full) || bt_perf_evname_parse(full, &ev) < 0 ||
 	    !ev.known)
 		return bt_error_set(err, BT_EINVAL,
@@ -205,7 +210,7 @@ add_event(struct bt_rec_events *ev, const struct perf_event_attr *base,
 	e->leader = leader;
 	e->nr_members = 1;
 	ev->nevs++;
-	return parse_event(name, gmods, e, err);
+	return parse_event(name, gmods, ev->list, e, err);
 }
 
 /* The end of one name of a list at p: a ',' or the end, not inside /.../ */
@@ -402,110 +407,58 @@ variant(const struct bt_rec_evsel *e, struct perf_event_attr *t, int precise,
 		t->inherit = 0;
 }
 
-int
-bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
-		   enum bt_callgraph cg, unsigned stack_size, pid_t pid,
-		   struct bt_error *err)
+/*
+ * Open every event at precise level precise, dropping what older kernels
+ * or unprivileged users refuse one variant at a time (variant()); mods:
+ * the user chose the privilege levels (kernel samples are not dropped).
+ * Returns 0 (t: the attrs taken) or the last -errno.
+ */
+static int
+try_variants(struct bt_rec_events *ev, struct perf_event_attr *t, int precise,
+	     pid_t pid, bool mods, bool *noinherit)
 {
-	const char *want = event ? event : "cycles";
-	struct perf_event_attr a, t[BT_REC_MAX_EVENTS];
-	int ret = -EINVAL, precise, pass, top;
+	bool reads = false;
 	size_t i;
-	char hint[256];
-	bool fell_back = false, cg_fell_back = false, lbr_refused = false;
-	bool mods = false, reads = false, noinherit = false, ek_added;
+	int v, ret = -EINVAL;
 
-	memset(ev, 0, sizeof(*ev));
-	base_attr(&a, freq ? freq : DEFAULT_FREQ);
-	bt_rec_callgraph_attr(&a, cg, stack_size);
-	ret = parse_list(ev, want, &a, err);
-	if (ret) {
-		bt_rec_events_close(ev);
-		return ret;
-	}
-	configure(ev);
-	for (i = 0; i < ev->nevs; i++) {
-		const struct perf_event_attr *e = &ev->evs[i].attr;
-		/* u, k or h given: the user's choice, not lowered to user-only */
-		if (event != NULL && (e->exclude_user || e->exclude_kernel || !e->exclude_hv))
-			mods = true;
-		if (e->sample_type & PERF_SAMPLE_READ)
+	for (i = 0; i < ev->nevs; i++)
+		if (ev->evs[i].attr.sample_type & PERF_SAMPLE_READ)
 			reads = true;
-	}
-
-	for (pass = 0; pass < 2; pass++) {
-		/* drop what older kernels or unprivileged users refuse, one at a time */
-		/* p, pp, ppp: that level or none, as perf; else the highest taken */
-		top = 0;
+	for (v = 0; v < 4; v++) {
+		if (v >= 3 && mods)
+			break;
 		for (i = 0; i < ev->nevs; i++)
-			if (ev->evs[i].fixed < 0 && (ev->evs[i].attr.type ==
-			    PERF_TYPE_HARDWARE || ev->evs[i].attr.type == PERF_TYPE_RAW))
-				top = 3;
-		for (precise = top; precise >= 0; precise--) {
-			int v;
-
-			for (v = 0; v < 4; v++) {
-				if (v >= 3 && mods)
-					break;
-				for (i = 0; i < ev->nevs; i++)
-					variant(&ev->evs[i], &t[i], precise, v, noinherit);
-				ret = open_all(ev, t, pid);
-				if (ret == 0)
-					goto opened;
-				/*
-				 * an inherited S group refused (kernels before
-				 * 6.12): the same without inherit, kept if taken
-				 */
-				if (ret == -EINVAL && reads && !noinherit) {
-					for (i = 0; i < ev->nevs; i++)
-						variant(&ev->evs[i], &t[i], precise, v, true);
-					ret = open_all(ev, t, pid);
-					if (ret == 0) {
-						noinherit = true;
-						goto opened;
-					}
-				}
-				if (ret != -EINVAL && ret != -EACCES && ret != -EPERM)
-					break;
-			}
-			if ((ret == -EINVAL || ret == -EOPNOTSUPP) && (a.sample_type &
-			    (PERF_SAMPLE_STACK_USER | PERF_SAMPLE_BRANCH_STACK))) {
-				/* no user registers, stack or LBR here: frame pointers */
-				lbr_refused = (a.sample_type & PERF_SAMPLE_BRANCH_STACK) != 0;
-				bt_rec_callgraph_attr(&a, BT_CG_FP, 0);
-				for (i = 0; i < ev->nevs; i++)
-					bt_rec_callgraph_attr(&ev->evs[i].attr, BT_CG_FP, 0);
-				cg_fell_back = true;
-				precise++;
-				continue;
-			}
-			if (ret == -EACCES || ret == -EPERM) {
-				bt_rec_events_close(ev);
-				return bt_error_set(err, BT_EPERF,
-				    "perf_event_open refused (%s): %s",
-				    strerror(-ret), paranoid_hint(hint, sizeof(hint)));
+			variant(&ev->evs[i], &t[i], precise, v, *noinherit);
+		ret = open_all(ev, t, pid);
+		if (ret == 0)
+			return 0;
+		/*
+		 * an inherited S group refused (kernels before 6.12): the
+		 * same without inherit, kept if taken
+		 */
+		if (ret == -EINVAL && reads && !*noinherit) {
+			for (i = 0; i < ev->nevs; i++)
+				variant(&ev->evs[i], &t[i], precise, v, true);
+			ret = open_all(ev, t, pid);
+			if (ret == 0) {
+				*noinherit = true;
+				return 0;
 			}
 		}
-		/* no PMU (virtual machines): cycles falls back to cpu-clock */
-		if (event == NULL && pass == 0 &&
-		    (ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV ||
-		     ret == -EINVAL)) {
-			ev->evs[0].attr.type = PERF_TYPE_SOFTWARE;
-			ev->evs[0].attr.config = PERF_COUNT_SW_CPU_CLOCK;
-			fell_back = true;
-			continue;
-		}
-		break;
+		if (ret != -EINVAL && ret != -EACCES && ret != -EPERM)
+			break;
 	}
-	want = ev->nevs > 1 ? ev->evs[ev->failed].name : want;
-	bt_rec_events_close(ev);
-	if (ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV)
-		return bt_error_set(err, BT_EPERF,
-		    "event '%s' is not supported here (%s); try -e cpu-clock",
-		    want, strerror(-ret));
-	return bt_error_set(err, BT_EPERF, "perf_event_open failed for '%s': %s",
-	    want, strerror(-ret));
-opened:
+	return ret;
+}
+
+/* Opened with the attrs t: ids, layouts, names and the note. */
+static void
+opened(struct bt_rec_events *ev, const struct perf_event_attr *t, bool fell_back,
+       bool cg_fell_back, bool lbr_refused, bool noinherit)
+{
+	size_t i;
+	bool ek_added;
+
 	/* kernel samples dropped by the fallback, not asked away */
 	ek_added = t[0].exclude_kernel && !ev->evs[0].attr.exclude_kernel;
 	for (i = 0; i < ev->nevs; i++) {
@@ -545,6 +498,88 @@ opened:
 		    "threads and children not sampled (the kernel refuses inherited "
 		    "group reads, S)", l ? "; " : "");
 	}
+}
+
+int
+bt_rec_events_open(struct bt_rec_events *ev, const char *event, unsigned freq,
+		   enum bt_callgraph cg, unsigned stack_size, pid_t pid,
+		   struct bt_error *err)
+{
+	const char *want = event ? event : "cycles";
+	struct perf_event_attr a, t[BT_REC_MAX_EVENTS];
+	int ret = -EINVAL, precise, pass, top;
+	size_t i;
+	char hint[256];
+	bool fell_back = false, cg_fell_back = false, lbr_refused = false;
+	bool mods = false, noinherit = false;
+
+	memset(ev, 0, sizeof(*ev));
+	base_attr(&a, freq ? freq : DEFAULT_FREQ);
+	bt_rec_callgraph_attr(&a, cg, stack_size);
+	ret = parse_list(ev, want, &a, err);
+	if (ret) {
+		bt_rec_events_close(ev);
+		return ret;
+	}
+	configure(ev);
+	for (i = 0; i < ev->nevs; i++) {
+		const struct perf_event_attr *e = &ev->evs[i].attr;
+		/* u, k or h given: the user's choice, not lowered to user-only */
+		if (event != NULL && (e->exclude_user || e->exclude_kernel || !e->exclude_hv))
+			mods = true;
+	}
+
+	for (pass = 0; pass < 2; pass++) {
+		/* drop what older kernels or unprivileged users refuse, one at a time */
+		/* p, pp, ppp: that level or none, as perf; else the highest taken */
+		top = 0;
+		for (i = 0; i < ev->nevs; i++)
+			if (ev->evs[i].fixed < 0 && (ev->evs[i].attr.type ==
+			    PERF_TYPE_HARDWARE || ev->evs[i].attr.type == PERF_TYPE_RAW))
+				top = 3;
+		for (precise = top; precise >= 0; precise--) {
+			ret = try_variants(ev, t, precise, pid, mods, &noinherit);
+			if (ret == 0)
+				goto opened;
+			if ((ret == -EINVAL || ret == -EOPNOTSUPP) && (a.sample_type &
+			    (PERF_SAMPLE_STACK_USER | PERF_SAMPLE_BRANCH_STACK))) {
+				/* no user registers, stack or LBR here: frame pointers */
+				lbr_refused = (a.sample_type & PERF_SAMPLE_BRANCH_STACK) != 0;
+				bt_rec_callgraph_attr(&a, BT_CG_FP, 0);
+				for (i = 0; i < ev->nevs; i++)
+					bt_rec_callgraph_attr(&ev->evs[i].attr, BT_CG_FP, 0);
+				cg_fell_back = true;
+				precise++;
+				continue;
+			}
+			if (ret == -EACCES || ret == -EPERM) {
+				bt_rec_events_close(ev);
+				return bt_error_set(err, BT_EPERF,
+				    "perf_event_open refused (%s): %s",
+				    strerror(-ret), paranoid_hint(hint, sizeof(hint)));
+			}
+		}
+		/* no PMU (virtual machines): cycles falls back to cpu-clock */
+		if (event == NULL && pass == 0 &&
+		    (ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV ||
+		     ret == -EINVAL)) {
+			ev->evs[0].attr.type = PERF_TYPE_SOFTWARE;
+			ev->evs[0].attr.config = PERF_COUNT_SW_CPU_CLOCK;
+			fell_back = true;
+			continue;
+		}
+		break;
+	}
+	want = ev->nevs > 1 ? ev->evs[ev->failed].name : want;
+	bt_rec_events_close(ev);
+	if (ret == -ENOENT || ret == -EOPNOTSUPP || ret == -ENODEV)
+		return bt_error_set(err, BT_EPERF,
+		    "event '%s' is not supported here (%s); try -e cpu-clock",
+		    want, strerror(-ret));
+	return bt_error_set(err, BT_EPERF, "perf_event_open failed for '%s': %s",
+	    want, strerror(-ret));
+opened:
+	opened(ev, t, fell_back, cg_fell_back, lbr_refused, noinherit);
 	return 0;
 }
 
