@@ -20,7 +20,9 @@ const char cli_usage[] =
 "  -F, --freq HZ          samples per second (default 4000)\n"
 "  -e, --event EVENT      cycles, instructions, cpu-clock, task-clock, ... (default:\n"
 "                         cycles, or cpu-clock where there is no hardware PMU),\n"
-"                         with perf's modifiers (cycles:u, cycles:pp, ...);\n"
+"                         with perf's modifiers (cycles:u, cycles:pp, ...); a\n"
+"                         list or groups as perf takes them (-e a,b; -e again;\n"
+"                         -e '{cycles,instructions}'; '{...}:S': leader samples);\n"
 "                         with -i: which recorded event to show, by a name perf\n"
 "                         prints (default: the first event with samples)\n"
 "  -o, --output FILE      where to save the recording (default benchtui.data; a\n"
@@ -268,8 +270,20 @@ record_opt(struct perr *e, struct cli *c, int opt)
 			return -1;
 		c->freq = (unsigned)v;
 		return 0;
-	case 'e':
-		c->event = optarg;
+	case 'e':	/* several: one list, as perf joins them */
+		c->event_last = optarg;
+		if (c->event == NULL) {
+			c->event = optarg;
+			return 0;
+		}
+		if (strlen(c->event) + 1 + strlen(optarg) >= sizeof(c->events))
+			return bad(e, "-e: too many events (%zu bytes at most)",
+			    sizeof(c->events) - 1);
+		if (c->event != c->events)
+			snprintf(c->events, sizeof(c->events), "%s", c->event);
+		strcat(c->events, ",");
+		strcat(c->events, optarg);
+		c->event = c->events;
 		return 0;
 	case 'o':
 		/* refused before the run: the recording would be lost after it */
@@ -492,7 +506,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	if (c->input != NULL && c->callgraph_set)
 		return bad(&e, "-g and --call-graph are for recording, not with -i");
 	if (c->input != NULL)
-		c->sel.event = c->event;
+		c->sel.event = c->event_last;	/* one to show: the last -e */
 	else
 		c->cmd = argv + optind;
 	return 0;

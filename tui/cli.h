@@ -13,6 +13,8 @@
 /**
  * struct cli - what the command line asks for
  * @cmd: the command to record (NULL-terminated, inside argv), NULL with -i
+ * @event: -e, several joined by ',' in @events (perf's list); with -i
+ *         the last one (@event_last) selects what is shown
  */
 struct cli {
 	const char *event, *output, *input, *symbol, *export_path;
@@ -27,6 +29,8 @@ struct cli {
 	struct bt_selection_opts sel;	/* --event (with -i), --time */
 	struct bt_export_opts eo;
 	char **cmd;
+	const char *event_last;
+	char events[256];
 };
 
 extern const char cli_usage[];

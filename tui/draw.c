@@ -243,7 +243,9 @@ draw_header(struct tui *t)
 	snprintf(what, sizeof(what), "%s", scope);
 	for (step = 0;; step++) {
 		if (m->frequency && step < 3)
-			snprintf(ev, sizeof(ev), "%s %u Hz", m->event, m->frequency);
+			snprintf(ev, sizeof(ev), "%s %u Hz%s%s", m->event, m->frequency,
+			    m->event_group && step < 2 ? " in " : "",
+			    m->event_group && step < 2 ? m->event_group : "");
 		else
 			snprintf(ev, sizeof(ev), "%s", m->event);
 		if (m->lost || step < 2)

@@ -212,6 +212,8 @@ header(struct bt_jw *w, const struct bt_view *h)
 		bt_jw_str(w, NULL, m->command);
 	bt_jw_end(w);
 	bt_jw_str(w, "event", m->event);
+	if (m->event_group != NULL)
+		bt_jw_str(w, "event_group", m->event_group);
 	bt_jw_u64(w, "frequency", m->frequency);
 	bt_jw_break(w, 2);
 	bt_jw_u64(w, "samples", m->samples);

@@ -82,6 +82,45 @@ read_event_desc(struct bt_pd_reader *r, uint64_t off, uint64_t end)
 	}
 }
 
+/* GROUP_DESC: the groups within the attrs kept, the others dropped. */
+static void
+read_group_desc(struct bt_pd_reader *r, uint64_t off, uint64_t end)
+{
+	uint32_t nr, i;
+
+	if (end - off < 4 || r->groups != NULL)
+		return;
+	nr = pd_g32(r, r->data + off);
+	off += 4;
+	if (nr > (end - off) / 12)
+		return;
+	r->groups = bt_xcalloc(nr ? nr : 1, sizeof(*r->groups));
+	for (i = 0; i < nr; i++) {
+		char *name = pd_read_string(r, &off, end);
+		uint32_t leader, n;
+
+		if (name == NULL || end - off < 8) {
+			free(name);
+			return;
+		}
+		leader = pd_g32(r, r->data + off);
+		n = pd_g32(r, r->data + off + 4);
+		off += 8;
+		if (n < 2 || leader >= r->nattrs || n > r->nattrs - leader ||
+		    (r->ngroups > 0 && leader < r->groups[r->ngroups - 1].leader +
+		    r->groups[r->ngroups - 1].nr_members)) {
+			free(name);
+			continue;
+		}
+		if (strcmp(name, "{anon_group}") == 0)
+			FREE_AND_NULL(name);
+		r->groups[r->ngroups].name = name;
+		r->groups[r->ngroups].leader = leader;
+		r->groups[r->ngroups].nr_members = n;
+		r->ngroups++;
+	}
+}
+
 static void
 read_cmdline(struct bt_pd_reader *r, uint64_t off, uint64_t end)
 {
@@ -125,6 +164,9 @@ pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t end)
 		break;
 	case BT_FEAT_EVENT_DESC:
 		read_event_desc(r, off, end);
+		break;
+	case BT_FEAT_GROUP_DESC:
+		read_group_desc(r, off, end);
 		break;
 	case BT_FEAT_AUXTRACE:
 		r->aux.present = true;
@@ -203,7 +245,7 @@ pd_read_trailer(struct bt_pd_reader *r)
 const int pd_write_feats[] = {
 	BT_FEAT_BUILD_ID, BT_FEAT_HOSTNAME, BT_FEAT_OSRELEASE,
 	BT_FEAT_VERSION, BT_FEAT_ARCH, BT_FEAT_NRCPUS, BT_FEAT_CMDLINE,
-	BT_FEAT_EVENT_DESC, BT_FEAT_SAMPLE_TIME,
+	BT_FEAT_EVENT_DESC, BT_FEAT_GROUP_DESC, BT_FEAT_SAMPLE_TIME,
 };
 const size_t pd_nwrite_feats = BT_ARRAY_SIZE(pd_write_feats);
 
@@ -295,6 +337,17 @@ pd_build_feature(const struct bt_pd_attr *attrs, size_t nattrs,
 			sb_add_u32(sb, (uint32_t)attrs[i].nids);
 			sb_add_string(sb, attrs[i].name ? attrs[i].name : "");
 			bt_strbuf_add(sb, attrs[i].ids, attrs[i].nids * 8);
+		}
+		return true;
+	case BT_FEAT_GROUP_DESC:	/* only with groups, as perf record */
+		if (f->ngroups == 0)
+			return false;
+		sb_add_u32(sb, (uint32_t)f->ngroups);
+		for (i = 0; i < f->ngroups; i++) {
+			sb_add_string(sb, f->groups[i].name ? f->groups[i].name :
+			    "{anon_group}");
+			sb_add_u32(sb, f->groups[i].leader);
+			sb_add_u32(sb, f->groups[i].nr_members);
 		}
 		return true;
 	case BT_FEAT_SAMPLE_TIME:

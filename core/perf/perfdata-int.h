@@ -89,6 +89,8 @@ struct bt_pd_reader {
 
 	char *feat_str[PD_FEAT_BITS];
 	char **cmdline;
+	struct bt_pd_group *groups;	/* GROUP_DESC; names malloc'ed */
+	size_t ngroups;
 	size_t cmdline_argc;
 	int nr_cpus;
 	struct bt_pd_buildid *buildids;

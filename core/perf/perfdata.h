@@ -36,6 +36,7 @@ enum {
 	BT_FEAT_NRCPUS = 7,
 	BT_FEAT_CMDLINE = 11,
 	BT_FEAT_EVENT_DESC = 12,
+	BT_FEAT_GROUP_DESC = 17,
 	BT_FEAT_AUXTRACE = 18,
 	BT_FEAT_SAMPLE_TIME = 21,
 	BT_FEAT_DIR_FORMAT = 24,	/* u64 version: a perf record --threads directory */
@@ -68,6 +69,18 @@ struct bt_pd_attr {
 	char *name;
 	uint64_t *ids;
 	size_t nids;
+};
+
+/**
+ * struct bt_pd_group - one group of the GROUP_DESC feature (HEADER_GROUP_DESC:
+ * u32 nr, then nr of: string name, u32 leader_idx, u32 nr_members)
+ * @name: its name, NULL for an anonymous one (perf's "{anon_group}")
+ * @leader: the attr index of its leader; @nr_members: its events, the
+ *          leader's and the next nr_members - 1 attrs
+ */
+struct bt_pd_group {
+	const char *name;
+	uint32_t leader, nr_members;
 };
 
 /**
@@ -174,6 +187,12 @@ int bt_pd_attr_of_id(const struct bt_pd_reader *r, uint64_t id);
 
 /* A string feature (HOSTNAME, OSRELEASE, VERSION, ARCH); NULL if absent. */
 const char *bt_pd_feature_str(const struct bt_pd_reader *r, int feat);
+/*
+ * The GROUP_DESC feature: groups of attrs (leader, nr_members: the leader
+ * and the attrs after it), each within the attrs; a name NULL when perf
+ * wrote "{anon_group}". Returns how many.
+ */
+size_t bt_pd_groups(const struct bt_pd_reader *r, const struct bt_pd_group **groups);
 /* CMDLINE feature as argv (NULL if absent). */
 char *const *bt_pd_cmdline(const struct bt_pd_reader *r, size_t *argc);
 int bt_pd_nr_cpus(const struct bt_pd_reader *r);
@@ -234,6 +253,8 @@ struct bt_pd_features {
 	const struct bt_pd_buildid *buildids;
 	size_t nbuildids;
 	uint64_t first_sample_time, last_sample_time;
+	const struct bt_pd_group *groups;	/* GROUP_DESC, when ngroups > 0 */
+	size_t ngroups;
 	const void *benchtui;	/* benchtui's own section */
 	size_t benchtui_len;
 };

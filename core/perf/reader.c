@@ -483,6 +483,9 @@ bt_pd_close(struct bt_pd_reader *r)
 	for (i = 0; i < r->cmdline_argc; i++)
 		free(r->cmdline[i]);
 	free(r->cmdline);
+	for (i = 0; i < r->ngroups; i++)
+		free((char *)r->groups[i].name);
+	free(r->groups);
 	for (i = 0; i < r->nbuildids; i++)
 		free(r->buildids[i].filename);
 	free(r->buildids);
@@ -526,6 +529,13 @@ const char *
 bt_pd_feature_str(const struct bt_pd_reader *r, int feat)
 {
 	return feat > 0 && feat < PD_FEAT_BITS ? r->feat_str[feat] : NULL;
+}
+
+size_t
+bt_pd_groups(const struct bt_pd_reader *r, const struct bt_pd_group **groups)
+{
+	*groups = r->groups;
+	return r->ngroups;
 }
 
 char *const *

@@ -50,6 +50,33 @@ join_command(char *const *argv, size_t argc)
 	return bt_strbuf_detach(&sb, NULL);
 }
 
+/* Each grouped event's group, as perf evlist -g prints it: "{a,b}". */
+static void
+group_names(struct bt_profile *p, const struct bt_pd_reader *r)
+{
+	const struct bt_pd_group *g;
+	size_t ng = bt_pd_groups(r, &g), i, k;
+
+	if (ng == 0)
+		return;
+	p->event_groups = bt_xcalloc(bt_pd_nattrs(r) + 1, sizeof(char *));
+	for (i = 0; i < ng; i++) {
+		struct bt_strbuf sb = BT_STRBUF_INIT;
+
+		if (g[i].name != NULL)
+			bt_strbuf_addf(&sb, "%s", g[i].name);
+		bt_strbuf_addch(&sb, '{');
+		for (k = 0; k < g[i].nr_members; k++)
+			bt_strbuf_addf(&sb, "%s%s", k ? "," : "",
+			    p->events[g[i].leader + k]);
+		bt_strbuf_addch(&sb, '}');
+		for (k = 0; k < g[i].nr_members; k++)
+			p->event_groups[g[i].leader + k] = bt_xstrdup(sb.buf);
+		bt_strbuf_release(&sb);
+	}
+	p->info.event_groups = (const char *const *)p->event_groups;
+}
+
 static void
 fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 {
@@ -77,6 +104,7 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 		p->event_attrs[i] = bt_pd_attr(r, i)->attr;
 	}
 	in->events = (const char *const *)p->events;
+	group_names(p, r);
 	in->event_samples = p->event_samples;
 	in->nevents = bt_pd_nattrs(r);
 	in->frequency = a0->freq ? (unsigned)a0->sample_freq : 0;
@@ -206,6 +234,10 @@ bt_profile_free(struct bt_profile *p)
 		for (i = 0; p->events[i] != NULL; i++)
 			free(p->events[i]);
 	free(p->events);
+	if (p->event_groups != NULL)
+		for (i = 0; i < p->info.nevents; i++)
+			free(p->event_groups[i]);
+	free(p->event_groups);
 	free(p->event_attrs);
 	free(p->event_samples);
 	free(p->command);

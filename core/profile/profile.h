@@ -30,6 +30,7 @@ struct bt_profile {
 	char *path;
 	char *command;
 	char **events;
+	char **event_groups;	/* per event: its group "{a,b}", or NULL */
 	struct perf_event_attr *event_attrs;	/* per event, as recorded (-e NAME matches them) */
 	uint64_t *event_samples;	/* per event */
 	uint64_t *event_period;

@@ -15,16 +15,50 @@
 
 #include "base.h"
 #include "benchtui/record.h"
+#include "perf/sample.h"
 
 struct bt_error;
+struct bt_pd_attr;
+struct bt_pd_group;
 struct pollfd;
 
+#define BT_REC_MAX_EVENTS 64
+
 /**
- * struct bt_rec_events - one sampling event, opened on every online CPU
- * @attr: the attr the kernel accepted (after the fallbacks)
- * @fds, @cpus: one per CPU, @n of them
- * @name: the event's name ("cpu-clock")
+ * struct bt_rec_evsel - one event of the list, opened on every CPU
+ * @attr: the attr (after the fallbacks, once opened)
+ * @name: as perf names it ("cpu-clock", "cycles:u")
+ * @leader: the index of its group's leader (its own outside a group)
+ * @nr_members: a leader's events, itself included (1: no group)
+ * @fixed: the precise_ip level its name fixes, or -1
+ * @sample_read: S (its leader's samples carry the group's counts)
+ * @mods: its name has modifiers
+ * @fds, @ids: one per CPU (@ids from PERF_EVENT_IOC_ID, 0 if unknown)
+ * @layout: of its samples
+ */
+struct bt_rec_evsel {
+	struct perf_event_attr attr;
+	char name[64];
+	size_t leader, nr_members;
+	int fixed;
+	bool sample_read, mods;
+	int *fds;
+	uint64_t *ids;
+	struct bt_perf_layout layout;
+};
+
+/**
+ * struct bt_rec_events - the events (-e: one, a list, groups), opened on
+ * every online CPU; each CPU's ring is the first event's, the others
+ * write into it (bt_rec_events_redirect)
+ * @attr: the first event's attr (the kernel accepted, after the fallbacks)
+ * @fds, @cpus: the first event's fds, one per CPU, @n of them
+ * @name: the event's name ("cpu-clock"), or the list as perf evlist -g
+ *        prints it ("{cpu-clock,task-clock}")
  * @note: why it differs from what was asked for, or ""
+ * @evs, @nevs: every event, a group's leader then its members
+ * @ngroups: groups of more than one event
+ * @list: the list as given; @failed: the event the kernel refused
  */
 struct bt_rec_events {
 	struct perf_event_attr attr;
@@ -33,18 +67,38 @@ struct bt_rec_events {
 	size_t n;
 	char name[64];
 	char note[160];
+	struct bt_rec_evsel *evs;
+	size_t nevs, ngroups, failed;
+	char list[256];
 };
 
 /*
  * Open event (NULL: cycles at the highest precise_ip, else cpu-clock) at
- * freq Hz for pid on every CPU, inherited, enabled on exec. Variants the
- * kernel refuses are dropped one at a time (precise_ip, build-ids in MMAP2,
- * the monotonic clock, kernel samples). Returns 0 or -BT_EINVAL (unknown
- * event), -BT_EPERF (refused; the message names perf_event_paranoid).
+ * freq Hz for pid on every CPU, inherited, enabled on exec. event is
+ * perf's -e list: names with modifiers, separated by ',', groups in braces
+ * ("{cycles,instructions}:S", each member in its leader's group). Variants
+ * the kernel refuses are dropped one at a time (precise_ip, build-ids in
+ * MMAP2, the monotonic clock, inherit of S groups, kernel samples).
+ * Returns 0 or -BT_EINVAL (unknown event), -BT_EPERF (refused; the
+ * message names perf_event_paranoid).
  */
 int bt_rec_events_open(struct bt_rec_events *ev, const char *event,
 		       unsigned freq, enum bt_callgraph cg, unsigned stack_size,
 		       pid_t pid, struct bt_error *err);
+/* Every event but the first into the first's ring of its CPU (mapped). */
+int bt_rec_events_redirect(struct bt_rec_events *ev, struct bt_error *err);
+/*
+ * The file's attrs (pa[nevs]: names borrowed, ids malloc'ed) and its
+ * groups (groups[ngroups], may be NULL); returns how many groups.
+ */
+size_t bt_rec_events_attrs(const struct bt_rec_events *ev, struct bt_pd_attr *pa,
+			   struct bt_pd_group *groups);
+/* The list as perf evlist -g prints it, into buf. */
+const char *bt_rec_events_list(const struct bt_rec_events *ev, char *buf,
+			       size_t len);
+/* The layout of the record rec, by its IDENTIFIER (the first event's else). */
+const struct bt_perf_layout *bt_rec_events_layout(const struct bt_rec_events *ev,
+						  const void *rec);
 /*
  * The attr bits of call-graph mode cg (callgraph.c). A kernel that refuses
  * registers and stack (or LBR) gets the frame-pointer chain instead.

@@ -59,7 +59,8 @@ struct recorder {
 	const struct bt_record_opts *o;
 	struct bt_record_result *res;
 	struct bt_rec_events ev;
-	struct bt_perf_layout layout;	/* of the event's samples */
+	struct bt_pd_group groups[BT_REC_MAX_EVENTS];	/* -e '{a,b}' */
+	size_t ngroups;
 	struct bt_ring *rings;
 	struct bt_pd_writer *w;
 	struct bt_child child;
@@ -110,8 +111,8 @@ inspect(struct recorder *rc, const struct perf_event_header *h)
 	struct bt_pd_event ev;
 	char scratch[16];
 
-	if (bt_pd_decode(&rc->layout, (const uint8_t *)h, h->size, &ev, scratch,
-	    sizeof(scratch)) < 0)
+	if (bt_pd_decode(bt_rec_events_layout(&rc->ev, h), (const uint8_t *)h,
+	    h->size, &ev, scratch, sizeof(scratch)) < 0)
 		return true;	/* written as it came: the reader will say */
 	/* the run starts at its first side-band record (exec) */
 	if (ev.has_time && (h->type == PERF_RECORD_COMM ||
@@ -315,6 +316,8 @@ save(struct recorder *rc, struct bt_error *err)
 	f.cmdline = cmd;
 	f.buildids = rc->bids;
 	f.nbuildids = rc->nbids;
+	f.groups = rc->groups;
+	f.ngroups = rc->ngroups;
 	f.first_sample_time = rc->first_time;
 	f.last_sample_time = rc->last_time;
 	f.benchtui = sec.buf;
@@ -330,7 +333,7 @@ static int
 setup(struct recorder *rc, struct bt_error *err)
 {
 	const struct bt_record_opts *o = rc->o;
-	struct bt_pd_attr pa;
+	struct bt_pd_attr *pa;
 	size_t i;
 	int ret;
 
@@ -338,7 +341,6 @@ setup(struct recorder *rc, struct bt_error *err)
 	    o->stack_size, rc->child.pid, err);
 	if (ret)
 		return ret;
-	bt_perf_layout_init(&rc->layout, &rc->ev.attr);
 	if (!o->no_probes)
 		bt_rec_probes_open(&rc->probes, o->argv, rc->child.pid, rc->ev.cpus,
 		    rc->ev.n);
@@ -350,15 +352,16 @@ setup(struct recorder *rc, struct bt_error *err)
 	    o->callgraph == BT_CG_DWARF ? DWARF_PAGES : default_pages(rc->ev.n), err);
 	if (ret)
 		return ret;
-	memset(&pa, 0, sizeof(pa));
-	pa.attr = rc->ev.attr;
-	pa.name = rc->res->event;
-	pa.ids = bt_xcalloc(rc->ev.n, sizeof(uint64_t));
-	for (i = 0; i < rc->ev.n; i++)
-		if (rc->rings[i].id)
-			pa.ids[pa.nids++] = rc->rings[i].id;
-	rc->w = bt_pd_create(o->output ? o->output : "benchtui.data", &pa, 1, err);
-	free(pa.ids);
+	ret = bt_rec_events_redirect(&rc->ev, err);
+	if (ret)
+		return ret;
+	pa = bt_xcalloc(rc->ev.nevs, sizeof(*pa));
+	rc->ngroups = bt_rec_events_attrs(&rc->ev, pa, rc->groups);
+	rc->w = bt_pd_create(o->output ? o->output : "benchtui.data", pa,
+	    rc->ev.nevs, err);
+	for (i = 0; i < rc->ev.nevs; i++)
+		free(pa[i].ids);
+	free(pa);
 	return rc->w == NULL ? -BT_EIO : 0;
 }
 

@@ -124,6 +124,10 @@ summarize(struct bt_view *v, struct bt_selection *sel, size_t width,
 	m->argv = in->argv;
 	m->argc = in->argc;
 	m->event = bt_selection_event(sel);
+	m->event_group = NULL;
+	for (i = 0; in->event_groups != NULL && i < in->nevents; i++)
+		if (strcmp(in->events[i], m->event) == 0)
+			m->event_group = in->event_groups[i];
 	m->frequency = in->frequency;
 	m->event_note = in->event_note ? in->event_note : "";
 	m->samples = bt_selection_samples(sel);
@@ -185,11 +189,15 @@ bt_view_header_opts(struct bt_selection *sel, const struct bt_view_opts *o)
 	summarize(v, sel, o != NULL ? view_names_width(o) : 0, &hot_path);
 	text_row(v, BT_STYLE_NORMAL, "command: %s", m->command);
 	if (m->frequency)
-		text_row(v, BT_STYLE_NORMAL, "event: %s, %u Hz%s%s%s", m->event,
-		    m->frequency, m->event_note[0] ? " (" : "", m->event_note,
+		text_row(v, BT_STYLE_NORMAL, "event: %s, %u Hz%s%s%s%s%s", m->event,
+		    m->frequency, m->event_group ? ", group " : "",
+		    m->event_group ? m->event_group : "",
+		    m->event_note[0] ? " (" : "", m->event_note,
 		    m->event_note[0] ? ")" : "");
 	else
-		text_row(v, BT_STYLE_NORMAL, "event: %s", m->event);
+		text_row(v, BT_STYLE_NORMAL, "event: %s%s%s", m->event,
+		    m->event_group ? ", group " : "",
+		    m->event_group ? m->event_group : "");
 	text_row(v, m->lost ? BT_STYLE_WARN : BT_STYLE_NORMAL,
 	    "samples: %llu, lost: %llu%s", (unsigned long long)m->samples,
 	    (unsigned long long)m->lost, m->throttled ?

@@ -40,6 +40,8 @@ struct bt_profile_info {
 	const char *const *argv;
 	size_t argc;
 	const char *const *events;
+	/* per event: its group as perf evlist -g prints it ("{a,b}"), or NULL */
+	const char *const *event_groups;
 	const uint64_t *event_samples;
 	size_t nevents;
 	unsigned frequency;

@@ -276,6 +276,7 @@ struct bt_view_summary {
 	const char *const *argv;
 	size_t argc;
 	const char *event;
+	const char *event_group;	/* its group "{a,b}" (perf evlist -g), or NULL */
 	unsigned frequency;
 	const char *event_note;
 	uint64_t samples, lost, throttled;

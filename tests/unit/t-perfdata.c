@@ -87,6 +87,72 @@ test_round_trip(void **state)
 	free(path);
 }
 
+/*
+ * GROUP_DESC as perf record writes it ({anon_group}, the leader's index,
+ * the members), read back; a group outside the attrs, or overlapping the
+ * one before, is dropped. No groups: no feature.
+ */
+static void
+test_groups(void **state)
+{
+	char *path = bt_xasprintf("%s/groups.data", dir);
+	struct bt_pd_attr pa[3];
+	struct bt_pd_group g[3] = {
+		{ NULL, 1, 2 }, { "bad", 2, 2 }, { "x", 0, 2 },
+	};
+	struct bt_pd_features f;
+	const struct bt_pd_group *rg;
+	struct bt_error err = { 0 };
+	struct bt_pd_writer *w;
+	struct bt_pd_reader *r;
+	const char *names[3] = { "page-faults", "cpu-clock", "task-clock" };
+	uint64_t ids[3] = { 1, 2, 3 };
+	/* a data section that is not empty: the features are read */
+	struct perf_event_header fr = { BT_PD_FINISHED_ROUND, 0, sizeof(fr) };
+	size_t i;
+
+	(void)state;
+	memset(pa, 0, sizeof(pa));
+	for (i = 0; i < 3; i++) {
+		pa[i].attr.type = PERF_TYPE_SOFTWARE;
+		pa[i].attr.config = i == 0 ? 2 : i - 1;
+		pa[i].attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_ID;
+		pa[i].name = (char *)names[i];
+		pa[i].ids = &ids[i];
+		pa[i].nids = 1;
+	}
+	w = bt_pd_create(path, pa, 3, &err);
+	assert_non_null(w);
+	assert_int_equal(bt_pd_write(w, &fr, sizeof(fr), &err), 0);
+	memset(&f, 0, sizeof(f));
+	f.groups = g;
+	f.ngroups = 3;
+	assert_int_equal(bt_pd_finish(w, &f, &err), 0);
+	r = bt_pd_open(path, &err);
+	assert_non_null(r);
+	assert_int_equal(bt_pd_groups(r, &rg), 1);
+	assert_null(rg[0].name);
+	assert_int_equal(rg[0].leader, 1);
+	assert_int_equal(rg[0].nr_members, 2);
+	assert_string_equal(bt_pd_attr(r, 2)->name, "task-clock");
+	bt_pd_close(r);
+
+	w = bt_pd_create(path, pa, 3, &err);
+	assert_non_null(w);
+	assert_int_equal(bt_pd_write(w, &fr, sizeof(fr), &err), 0);
+	f.ngroups = 0;
+	assert_int_equal(bt_pd_finish(w, &f, &err), 0);
+	r = bt_pd_open(path, &err);
+	assert_non_null(r);
+	assert_int_equal(bt_pd_groups(r, &rg), 0);
+	bt_pd_close(r);
+	unlink(path);
+	free(path);
+	path = bt_xasprintf("%s/groups.data.old", dir);
+	unlink(path);
+	free(path);
+}
+
 /* An existing file is kept as NAME.old; no NAME.tmp is left behind. */
 /*
  * The benchmark's output in benchtui's section: after the vDSO image,
@@ -361,6 +427,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_meta_output),
 		cmocka_unit_test(test_meta_output_next),
 		cmocka_unit_test(test_meta_probes),

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base.h"
+#include "perf/perfdata.h"
 #include "record/record-int.h"
 
 #define PAGE 4096
@@ -190,6 +191,91 @@ test_events(void **state)
 	    -BT_EINVAL);
 }
 
+/*
+ * perf's event lists: a group, S, a plain event after it; the attrs as
+ * perf record sets them, the groups for GROUP_DESC, every event into the
+ * first's ring; a bad list is refused before anything is opened.
+ */
+static void
+test_event_groups(void **state)
+{
+	static const char *bad[] = {
+		"{cpu-clock", "{cpu-clock,task-clock}x", "cpu-clock,,task-clock",
+		"{cpu-clock,{task-clock}}", "{cpu-clock,no-such}", "", "cpu-clock:W",
+	};
+	struct bt_rec_events ev;
+	struct bt_error err = { 0 };
+	struct bt_pd_attr pa[3];
+	struct bt_pd_group g[3];
+	struct bt_ring *rings;
+	char list[128];
+	size_t i;
+	int ret;
+
+	(void)state;
+	ret = bt_rec_events_open(&ev, "{cpu-clock,task-clock:u}:S,page-faults", 1000,
+	    BT_CG_NONE, 0, getpid(), &err);
+	if (ret == -BT_EPERF)
+		skip();
+	assert_int_equal(ret, 0);
+	assert_int_equal(ev.nevs, 3);
+	assert_int_equal(ev.ngroups, 1);
+	assert_string_equal(ev.evs[0].name, "cpu-clock");
+	assert_string_equal(ev.evs[1].name, "task-clock:u");
+	assert_string_equal(ev.evs[2].name, "page-faults");
+	assert_string_equal(ev.name, "{cpu-clock,task-clock:u},page-faults");
+	assert_string_equal(bt_rec_events_list(&ev, list, sizeof(list)), ev.name);
+	/* the leader samples for the group, the member does not */
+	assert_true(ev.evs[0].attr.sample_type & PERF_SAMPLE_READ);
+	assert_true(ev.evs[0].attr.read_format & PERF_FORMAT_GROUP);
+	assert_true(ev.evs[0].attr.freq && ev.evs[0].attr.sample_freq == 1000);
+	assert_true(ev.evs[0].attr.mmap && ev.evs[0].attr.enable_on_exec);
+	assert_true(ev.evs[1].attr.sample_type & PERF_SAMPLE_READ);
+	assert_false(ev.evs[1].attr.freq);
+	assert_int_equal(ev.evs[1].attr.sample_period, 0);
+	assert_false(ev.evs[1].attr.disabled || ev.evs[1].attr.enable_on_exec);
+	assert_true(ev.evs[1].attr.exclude_kernel);
+	/* a plain event after it: its own, no mmaps; layouts differ: IDENTIFIER */
+	assert_false(ev.evs[2].attr.sample_type & PERF_SAMPLE_READ);
+	assert_false(ev.evs[2].attr.mmap || ev.evs[2].attr.comm);
+	assert_true(ev.evs[2].attr.enable_on_exec);
+	for (i = 0; i < 3; i++) {
+		assert_true(ev.evs[i].attr.sample_type & PERF_SAMPLE_IDENTIFIER);
+		assert_true(ev.evs[i].attr.read_format & PERF_FORMAT_ID);
+	}
+	assert_int_equal(bt_rec_events_attrs(&ev, pa, g), 1);
+	assert_int_equal(g[0].leader, 0);
+	assert_int_equal(g[0].nr_members, 2);
+	assert_null(g[0].name);
+	for (i = 0; i < 3; i++) {
+		assert_int_equal(pa[i].nids, ev.n);
+		assert_ptr_equal(pa[i].name, ev.evs[i].name);
+		free(pa[i].ids);
+	}
+	rings = bt_xcalloc(ev.n, sizeof(*rings));
+	assert_int_equal(bt_rings_map(rings, ev.fds, ev.n, 8, &err), 0);
+	assert_int_equal(bt_rec_events_redirect(&ev, &err), 0);
+	for (i = 0; i < ev.n; i++)
+		bt_ring_unmap(&rings[i]);
+	free(rings);
+	bt_rec_events_close(&ev);
+
+	/* one plain event: no ids, no read: the attr it always had */
+	assert_int_equal(bt_rec_events_open(&ev, "cpu-clock", 1000, BT_CG_NONE, 0,
+	    getpid(), &err), 0);
+	assert_int_equal(ev.nevs, 1);
+	assert_false(ev.attr.sample_type & (PERF_SAMPLE_ID | PERF_SAMPLE_IDENTIFIER |
+	    PERF_SAMPLE_READ));
+	assert_int_equal(ev.attr.read_format, 0);
+	assert_int_equal(bt_rec_events_attrs(&ev, pa, g), 0);
+	free(pa[0].ids);
+	bt_rec_events_close(&ev);
+
+	for (i = 0; i < BT_ARRAY_SIZE(bad); i++)
+		assert_int_equal(bt_rec_events_open(&ev, bad[i], 1000, BT_CG_NONE, 0,
+		    getpid(), &err), -BT_EINVAL);
+}
+
 int
 main(void)
 {
@@ -199,6 +285,7 @@ main(void)
 		cmocka_unit_test(test_child_runs),
 		cmocka_unit_test(test_child_escalation),
 		cmocka_unit_test(test_events),
+		cmocka_unit_test(test_event_groups),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
