@@ -396,9 +396,10 @@ mkfifo "$TMP/fifo"
 for to in "$TMP/fifo" /dev/zero /proc/self/mem; do
 	rm -f "$TMP/mods/prog" "$TMP/opened" && ln -s "$to" "$TMP/mods/prog"
 	if [ "$to" = "$TMP/fifo" ]; then
-		# a writer, blocked until a reader opens the FIFO
-		python3 -c 'import os, sys; os.open(sys.argv[1], os.O_WRONLY); open(sys.argv[2], "w").close()' \
-			"$TMP/fifo" "$TMP/opened" &
+		# a writer, blocked until a reader opens the FIFO (never holding
+		# the test's output open, and gone by itself if the test is killed)
+		timeout 60 python3 -c 'import os, sys; os.open(sys.argv[1], os.O_WRONLY); open(sys.argv[2], "w").close()' \
+			"$TMP/fifo" "$TMP/opened" </dev/null >/dev/null 2>&1 &
 		writer=$!
 	fi
 	HOME=$TMP/nohome "$BT" -i "$TMP/mods.data" --stdio --top 1 >"$TMP/out" 2>"$TMP/err"
