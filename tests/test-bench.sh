@@ -369,7 +369,7 @@ elif ! command -v tmux >/dev/null; then
 	skipped "the benchmark table in the browser: tmux is not installed"
 else
 	T="tmux -L btb$$ -f/dev/null"
-	trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+	trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
 	screen() { $T capture-pane -p -t bt; }
 	wait_for() {	# 0.05 s steps, 10 s at most
 		for _ in $(seq 200); do

@@ -106,7 +106,7 @@ fi
 # the browser at 80x24
 if command -v tmux >/dev/null; then
 	T="tmux -L btln$$ -f/dev/null"
-	trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+	trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
 	$T new-session -d -s keep
 	$T new-session -d -s bt -x 80 -y 24 -c "$TMP" \
 		"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/ln.data; exec sleep 60"

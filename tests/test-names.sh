@@ -60,7 +60,7 @@ if [ -x "${crc:-}" ]; then
 	# the browser's E: the format from the extension, every name whole
 	if command -v tmux >/dev/null; then
 		T="tmux -L bt$$ -f/dev/null"
-		trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+		trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
 		$T new-session -d -s keep
 		$T new-session -d -s bt -x 100 -y 30 -c "$TMP" \
 			"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/crc.data; exec sleep 60"

@@ -24,7 +24,7 @@ EOF
 	fail "recording sh emit.sh"
 
 T="tmux -L bt$$ -f/dev/null"
-trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
 $T new-session -d -s keep
 $T new-session -d -s bt -x 100 -y 30 -c "$TMP" \
 	"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/o.data; exec sleep 60"

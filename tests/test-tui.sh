@@ -10,7 +10,7 @@ mkdir -p "$TMP/tests" && ln -s "$TOP/tests/fixtures" "$TMP/tests/fixtures"
 	work_a+0x20=30 work_b+0x24=500 main+0x10=4 || fail "mkrec"
 
 T="tmux -L bt$$ -f/dev/null"
-trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
+trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
 screen() { $T capture-pane -p -t bt; }
 # wait_for PATTERN: poll the screen (0.05 s steps, 10 s at most)
 wait_for() {
