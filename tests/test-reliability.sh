@@ -475,6 +475,25 @@ for where in build-id debuglink; do
 	done
 	rm -f "$at"
 done
+# debuginfod asked as libdw asks it, when DEBUGINFOD_URLS names a server
+# (a local one here, serving the debug file by build-id), not otherwise
+mkdir -p "$TMP/dsrv/buildid/$bid"
+cp "$TMP/dbgkeep/prog.dbg" "$TMP/dsrv/buildid/$bid/debuginfo"
+(cd "$TMP/dsrv" && exec "${PYTHON3:-python3}" -c '
+import http.server, sys
+s = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+open(sys.argv[1], "w").write(str(s.server_port))
+s.serve_forever()' "$TMP/dsrv.port" >/dev/null 2>&1) &
+srv=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/dsrv.port" ] && break; sleep 0.3; done
+BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" DEBUGINFOD_URLS=http://127.0.0.1:$(cat "$TMP/dsrv.port") \
+	DEBUGINFOD_CACHE_PATH=$TMP/dcache timeout 60 "$BT" -i "$TMP/dbg.data" --stdio --top 1 >"$TMP/out" 2>&1
+BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" DEBUGINFOD_URLS= DEBUGINFOD_CACHE_PATH=$TMP/dcache \
+	"$BT" -i "$TMP/dbg.data" --stdio --top 1 >"$TMP/out2" 2>&1
+kill $srv 2>/dev/null; wait $srv 2>/dev/null
+has "$TMP/out" "split.c:18" && ! has "$TMP/out2" "split.c:18" &&
+	ok "debuginfod: the debug file from the server DEBUGINFOD_URLS names, none without it" ||
+	fail "debuginfod: lines with it $(grep -c split.c:18 "$TMP/out"), without $(grep -c split.c:18 "$TMP/out2")"
 # without a build-id the .gnu_debuglink's CRC decides, as in libdw
 cc -O2 -g -Wl,--build-id=none -o "$TMP/dbg/nobid" tests/fixtures/split.c
 objcopy --only-keep-debug "$TMP/dbg/nobid" "$TMP/dbgkeep/nobid.dbg"

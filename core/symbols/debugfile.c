@@ -16,8 +16,11 @@
  * directory>, checked by build-id when the module has one, else by the
  * link's CRC; again with the module's path resolved when it is a link.
  * The same callback finds a dwz file (.gnu_debugaltlink), checked by its
- * build-id. debuginfod is not asked (docs/reliability.md).
+ * build-id. Found nowhere, debuginfod is asked as libdwfl asks it (its
+ * client, when DEBUGINFOD_URLS names a server), and what it gives must be
+ * a regular file.
  */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -323,6 +326,44 @@ explore:
 	return fd < 0 ? -1 : fd;
 }
 
+/*
+ * debuginfod's file for build-id id, as libdwfl asks for it
+ * (debuginfod-client.c): the Dwfl's client, libdebuginfod loaded by
+ * libdwfl. Asked only when DEBUGINFOD_URLS names a server: without one
+ * the client looks at nothing, not even its cache. The fd, or -1.
+ */
+static int
+from_debuginfod(struct search *s, const uint8_t *id, size_t id_len)
+{
+	typedef int find_fn(debuginfod_client *, const unsigned char *, int, char **);
+	static find_fn *find;
+	static bool looked;
+	const char *urls = secure_getenv("DEBUGINFOD_URLS");
+	debuginfod_client *c;
+	struct stat st;
+	int fd;
+
+	if (id_len == 0 || urls == NULL || urls[0] == '\0')
+		return -1;
+	c = dwfl_get_debuginfod_client(s->m->dwfl);
+	if (c == NULL)
+		return -1;
+	if (!looked) {
+		void *so = dlopen("libdebuginfod.so.1", RTLD_LAZY | RTLD_NOLOAD);
+		looked = true;
+		if (so != NULL)
+			*(void **)&find = dlsym(so, "debuginfod_find_debuginfo");
+	}
+	if (find == NULL || (fd = find(c, id, (int)id_len, NULL)) < 0)
+		return -1;
+	/* its cache's file, which it opened itself: at least no FIFO reaches libdw */
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int
 msyms_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 		     Dwarf_Addr base, const char *file_name,
@@ -366,7 +407,8 @@ msyms_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 		s.id_len = (size_t)len;
 	}
 	/* by build-id only when the module has one, as in libdwfl */
-	if ((n = dwfl_module_build_id(mod, &bits, &vaddr)) > 0) {
+	n = dwfl_module_build_id(mod, &bits, &vaddr);
+	if (n > 0) {
 		if (!s.alt) {
 			s.id = bits;
 			s.id_len = (size_t)n;
@@ -385,6 +427,10 @@ msyms_find_debuginfo(Dwfl_Module *mod, void **userdata, const char *modname,
 			    debuglink_crc != 0, debuginfo_file_name, &err);
 		free(canon);
 	}
+	/* the module's build-id, or the dwz file's */
+	if (fd < 0)
+		fd = s.alt ? from_debuginfod(&s, s.id, s.id_len) :
+		    from_debuginfod(&s, bits, n > 0 ? (size_t)n : 0);
 out:
 	/*
 	 * No dwz file: without one set, libdw would look for it itself,
