@@ -486,7 +486,7 @@ open(sys.argv[1], "w").write(str(s.server_port))
 s.serve_forever()' "$TMP/dsrv.port" >/dev/null 2>&1) &
 srv=$!
 for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/dsrv.port" ] && break; sleep 0.3; done
-BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" DEBUGINFOD_URLS=http://127.0.0.1:$(cat "$TMP/dsrv.port") \
+BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" DEBUGINFOD_URLS=http://127.0.0.1:$(cat "$TMP/dsrv.port") no_proxy=127.0.0.1 NO_PROXY=127.0.0.1 \
 	DEBUGINFOD_CACHE_PATH=$TMP/dcache timeout 60 "$BT" -i "$TMP/dbg.data" --stdio --top 1 >"$TMP/out" 2>&1
 BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" DEBUGINFOD_URLS= DEBUGINFOD_CACHE_PATH=$TMP/dcache \
 	"$BT" -i "$TMP/dbg.data" --stdio --top 1 >"$TMP/out2" 2>&1
