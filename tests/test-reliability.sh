@@ -396,9 +396,11 @@ mkfifo "$TMP/fifo"
 for to in "$TMP/fifo" /dev/zero /proc/self/mem; do
 	rm -f "$TMP/mods/prog" "$TMP/opened" && ln -s "$to" "$TMP/mods/prog"
 	if [ "$to" = "$TMP/fifo" ]; then
-		# a writer, blocked until a reader opens the FIFO (never holding
-		# the test's output open, and gone by itself if the test is killed)
-		timeout 60 python3 -c 'import os, sys; os.open(sys.argv[1], os.O_WRONLY); open(sys.argv[2], "w").close()' \
+		# a writer, blocked until a reader opens the FIFO (the interpreter
+		# itself: lib.sh's python3 function would be a subshell, and kill
+		# would leave the writer behind; never holding the test's output
+		# open, and gone by itself if the test is killed)
+		timeout 60 "${PYTHON3:-python3}" -c 'import os, sys; os.open(sys.argv[1], os.O_WRONLY); open(sys.argv[2], "w").close()' \
 			"$TMP/fifo" "$TMP/opened" </dev/null >/dev/null 2>&1 &
 		writer=$!
 	fi
@@ -419,6 +421,93 @@ for to in "$TMP/fifo" /dev/zero /proc/self/mem; do
 		fail "module path a symlink to $to: rc $rc, opened: $(ls "$TMP/opened" 2>/dev/null) $(grep "mods/prog\|\"$to\"" "$TMP/strace" | head -2) $(grep -m1 '^# note' "$TMP/out")"
 	fi
 done
+# separate debug files where libdw looks for them (by build-id under a
+# debug root, by .gnu_debuglink beside the program) that are a FIFO or a
+# link to a device: never opened (libdw's own search opened them: a FIFO
+# blocked it), said in a note; a regular debug file there gives the lines
+mkdir -p "$TMP/dbg" "$TMP/dbgkeep"
+cc -O2 -g -o "$TMP/dbg/prog" tests/fixtures/split.c
+objcopy --only-keep-debug "$TMP/dbg/prog" "$TMP/dbgkeep/prog.dbg"
+objcopy --strip-debug --add-gnu-debuglink="$TMP/dbgkeep/prog.dbg" "$TMP/dbg/prog"
+"$BT" -q -o "$TMP/dbg.data" --stdio --top 0 "$TMP/dbg/prog" $R >/dev/null 2>&1
+bid=$(readelf -n "$TMP/dbg/prog" | awk '/Build ID/ { print $3 }')
+root=$TMP/dbgroot
+mkdir -p "$root/.build-id/$(echo "$bid" | cut -c1-2)"
+for where in build-id debuglink; do
+	if [ $where = build-id ]; then
+		at=$root/.build-id/$(echo "$bid" | cut -c1-2)/$(echo "$bid" | cut -c3-).debug; how="by its build-id"
+	else
+		at=$TMP/dbg/prog.dbg; how="by its .gnu_debuglink"
+	fi
+	for what in fifo /dev/zero regular; do
+		rm -f "$at" "$TMP/opened"
+		case $what in
+		fifo)
+			mkfifo "$at"
+			"${PYTHON3:-python3}" -c 'import os, sys; os.open(sys.argv[1], os.O_WRONLY); open(sys.argv[2], "w").close()' \
+				"$at" "$TMP/opened" &
+			writer=$! ;;
+		regular) cp "$TMP/dbgkeep/prog.dbg" "$at" ;;
+		*) ln -s "$what" "$at" ;;
+		esac
+		BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" HOME=$TMP/nohome timeout 60 \
+			"$BT" -i "$TMP/dbg.data" --stdio --top 1 >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" HOME=$TMP/nohome \
+			ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 \
+			strace -f -qq -e trace=open,openat -o "$TMP/strace" \
+			"$BT" -i "$TMP/dbg.data" --stdio --top 1 >/dev/null 2>&1
+		if [ $what = fifo ]; then
+			sleep 0.2
+			kill $writer 2>/dev/null; wait $writer 2>/dev/null
+		fi
+		if [ $what = regular ]; then
+			[ $rc = 0 ] && has "$TMP/out" "split.c:18" && grep -q "\"$at\".* = [0-9]" "$TMP/strace" &&
+				ok "a regular debug file found $how: source lines" ||
+				fail "debug file $how: rc $rc, no lines: $(grep -m2 '^# note' "$TMP/out")"
+			continue
+		fi
+		note=$(grep -m1 "^# note: '$at' (a debug file of '$TMP/dbg/prog' $how) is a .*: not opened" "$TMP/out")
+		if [ $rc = 0 ] && [ -n "$note" ] && [ ! -e "$TMP/opened" ] && ! has "$TMP/out" "split.c:18" &&
+			! grep -q "\"$at\"\|\"$what\"" "$TMP/strace"; then
+			ok "debug file $how a $what: never opened, ${note#\# note: }"
+		else
+			fail "debug file $how a $what: rc $rc, opened: $(ls "$TMP/opened" 2>/dev/null) $(grep "\"$at\"\|\"$what\"" "$TMP/strace" | head -2) $(grep -m1 '^# note' "$TMP/out")"
+		fi
+	done
+	rm -f "$at"
+done
+# debuginfod asked as libdw asks it, when DEBUGINFOD_URLS names a server
+# (a local one here, serving the debug file by build-id), not otherwise
+mkdir -p "$TMP/dsrv/buildid/$bid"
+cp "$TMP/dbgkeep/prog.dbg" "$TMP/dsrv/buildid/$bid/debuginfo"
+(cd "$TMP/dsrv" && exec "${PYTHON3:-python3}" -c '
+import http.server, sys
+s = http.server.HTTPServer(("127.0.0.1", 0), http.server.SimpleHTTPRequestHandler)
+open(sys.argv[1], "w").write(str(s.server_port))
+s.serve_forever()' "$TMP/dsrv.port" >/dev/null 2>&1) &
+srv=$!
+for i in 1 2 3 4 5 6 7 8 9 10; do [ -s "$TMP/dsrv.port" ] && break; sleep 0.3; done
+BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" DEBUGINFOD_URLS=http://127.0.0.1:$(cat "$TMP/dsrv.port") no_proxy=127.0.0.1 NO_PROXY=127.0.0.1 \
+	DEBUGINFOD_CACHE_PATH=$TMP/dcache timeout 60 "$BT" -i "$TMP/dbg.data" --stdio --top 1 >"$TMP/out" 2>&1
+BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" DEBUGINFOD_URLS= DEBUGINFOD_CACHE_PATH=$TMP/dcache \
+	"$BT" -i "$TMP/dbg.data" --stdio --top 1 >"$TMP/out2" 2>&1
+kill $srv 2>/dev/null; wait $srv 2>/dev/null
+has "$TMP/out" "split.c:18" && ! has "$TMP/out2" "split.c:18" &&
+	ok "debuginfod: the debug file from the server DEBUGINFOD_URLS names, none without it" ||
+	fail "debuginfod: lines with it $(grep -c split.c:18 "$TMP/out"), without $(grep -c split.c:18 "$TMP/out2")"
+# without a build-id the .gnu_debuglink's CRC decides, as in libdw
+cc -O2 -g -Wl,--build-id=none -o "$TMP/dbg/nobid" tests/fixtures/split.c
+objcopy --only-keep-debug "$TMP/dbg/nobid" "$TMP/dbgkeep/nobid.dbg"
+objcopy --strip-debug --add-gnu-debuglink="$TMP/dbgkeep/nobid.dbg" "$TMP/dbg/nobid"
+"$BT" -q -o "$TMP/nobid.data" --stdio --top 0 "$TMP/dbg/nobid" $R >/dev/null 2>&1
+cp "$TMP/dbgkeep/nobid.dbg" "$TMP/dbg/.debug/nobid.dbg" 2>/dev/null || { mkdir -p "$TMP/dbg/.debug" && cp "$TMP/dbgkeep/nobid.dbg" "$TMP/dbg/.debug/nobid.dbg"; }
+BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" "$BT" -i "$TMP/nobid.data" --stdio --top 1 >"$TMP/out" 2>&1
+printf 'x' >>"$TMP/dbg/.debug/nobid.dbg"
+BENCHTUI_DEBUGINFO_PATH="+:.debug:$root" "$BT" -i "$TMP/nobid.data" --stdio --top 1 >"$TMP/out2" 2>&1
+has "$TMP/out" "split.c:18" && ! has "$TMP/out2" "split.c:18" && has "$TMP/out2" "no debug info for '$TMP/dbg/nobid'" &&
+	ok "no build-id: the debug file in .debug/ used when its CRC matches the .gnu_debuglink's, not when it differs" ||
+	fail "debuglink CRC: $(grep -c split.c:18 "$TMP/out") $(grep -c split.c:18 "$TMP/out2")"
 "$BT" -i "$TMP/r.data" --export "$TMP/adir" >/dev/null 2>"$TMP/err"
 [ $? = 2 ] && has "$TMP/err" "cannot write" && ok "export to a directory: $(cat "$TMP/err")" || fail "export to a directory"
 if [ -w /dev/full ]; then

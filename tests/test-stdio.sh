@@ -196,5 +196,28 @@ print(" ".join(b["name"] for b in d.get("benchmarks", [])))' "$1"; }
 		fail "GB, stdout a file: benchmarks '$n', $chunks chunks"
 	kept "GB, stdout a file" 1 "$TMP/gb.out"
 	kept "GB, stderr a file" 2 "$TMP/gb.err"
+	# stdout /dev/null: not read, so no table; the recording says why
+	"$BT" -q -o "$TMP/r.data" --export "$TMP/n.json" --format json --top 0 "$GB" \
+		--benchmark_min_time=0.05 "$filter" >/dev/null 2>"$TMP/gb.err"
+	n=$(nb "$TMP/n.json")
+	note=$(python3 -c 'import json, sys; d = json.load(open(sys.argv[1]))
+print("\n".join(x for x in d.get("notes", []) if "standard output" in x))' "$TMP/n.json")
+	[ -z "$n" ] && [ "$note" = "the benchmark's standard output was /dev/null: not read, so Google Benchmark's results, and the benchmark table, are missing (run with stdout to a file, a pipe or a terminal)" ] &&
+		"$BT" -i "$TMP/r.data" --stdio --top 0 | grep -qF "# note: $note" &&
+		ok "GB, stdout /dev/null: no table, and the JSON and --stdio notes say why ($note)" ||
+		fail "GB, stdout /dev/null: benchmarks '$n', note '$note'"
 fi
+# a program that is no harness, stdout /dev/null or closed: said, without a table to miss
+for to in /dev/null closed; do
+	if [ $to = closed ]; then
+		"$BT" -q -o "$TMP/r.data" --export "$TMP/n.json" --format json --top 0 "$fx" look "$TMP/look" >&- 2>/dev/null
+	else
+		"$BT" -q -o "$TMP/r.data" --export "$TMP/n.json" --format json --top 0 "$fx" look "$TMP/look" >$to 2>/dev/null
+	fi
+	grep -qF "\"the benchmark's standard output was $to: not read, no harness results (run with stdout to a file, a pipe or a terminal)\"" "$TMP/n.json" &&
+		ok "no harness, stdout $to: the JSON notes say it was not read" ||
+		fail "no harness, stdout $to: $(grep -o '"notes": [^]]*' "$TMP/n.json" | head -c 300)"
+done
+"$BT" -q -o "$TMP/r.data" --export "$TMP/n.json" --format json --top 0 "$fx" look "$TMP/look" >"$TMP/o" 2>/dev/null
+! grep -q "standard output was" "$TMP/n.json" && ok "stdout a file: no such note" || fail "stdout a file: noted as not read"
 finish

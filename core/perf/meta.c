@@ -81,6 +81,11 @@ bt_meta_encode(const struct bt_meta *m, struct bt_strbuf *sb)
 		add_escaped(sb, m->probe_note);
 		bt_strbuf_addch(sb, '\n');
 	}
+	if (m->output_note[0]) {
+		bt_strbuf_addstr(sb, "output-note ");
+		add_escaped(sb, m->output_note);
+		bt_strbuf_addch(sb, '\n');
+	}
 	if (m->had_probes) {
 		int r;
 		bt_strbuf_addstr(sb, "probe-roles");
@@ -207,6 +212,10 @@ bt_meta_decode(const void *data, size_t len, struct bt_meta *m)
 		else if (KEY("probe-note")) {
 			char *s = unescape(val, vlen);
 			snprintf(m->probe_note, sizeof(m->probe_note), "%s", s);
+			free(s);
+		} else if (KEY("output-note")) {
+			char *s = unescape(val, vlen);
+			snprintf(m->output_note, sizeof(m->output_note), "%s", s);
 			free(s);
 		} else if (KEY("probe-roles"))
 			read_roles(val, vlen, roles, BT_ARRAY_SIZE(roles));

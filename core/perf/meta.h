@@ -85,6 +85,8 @@ struct bt_meta {
 	size_t nhits;
 	uint64_t probe_lost;
 	char probe_note[160];
+	/* why the benchmark's output was not read (its stdout /dev/null...), or "" */
+	char output_note[256];
 };
 
 void bt_meta_encode(const struct bt_meta *m, struct bt_strbuf *out);

@@ -131,6 +131,8 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 		BT_VEC_PUSH(p->notes, bt_xstrdup("the recording was not finished "
 		    "(the size of its data was never written: was the recorder "
 		    "killed?): read to its last whole record"));
+	if (p->meta.output_note[0])
+		BT_VEC_PUSH(p->notes, bt_xstrdup(p->meta.output_note));
 	aux = bt_pd_auxtrace(r);
 	if (aux->present) {
 		char size[32];

@@ -39,6 +39,7 @@
 #include <sys/inotify.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
@@ -186,16 +187,27 @@ open_stream(struct bt_rec_stream *st, int fd, struct bt_error *err)
 {
 	struct stat sb;
 
+	int ret = 0;
+
 	st->copy_fd = fd;
-	if (fstat(fd, &sb) < 0)
-		return 0;	/* closed: the child's is closed too */
+	if (fstat(fd, &sb) < 0) {
+		st->unread = "closed";	/* the child's is closed too */
+		return 0;
+	}
 	if (isatty(fd))
-		return open_pty(st, err);
-	if (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))
-		return open_pipe(st, err);
-	if (S_ISREG(sb.st_mode))
+		ret = open_pty(st, err);
+	else if (S_ISFIFO(sb.st_mode) || S_ISSOCK(sb.st_mode))
+		ret = open_pipe(st, err);
+	else if (S_ISREG(sb.st_mode))
 		open_file(st, &sb);
-	return 0;
+	/* what the recording says of a stream not read (record.c) */
+	if (st->mode == BT_OUT_NONE)
+		st->unread = ret < 0 ? "passed through (no pseudo-terminal or pipe)" :
+		    S_ISREG(sb.st_mode) ? "a file that cannot be read back" :
+		    S_ISCHR(sb.st_mode) && sb.st_rdev == makedev(1, 3) ? "/dev/null" :
+		    S_ISCHR(sb.st_mode) || S_ISBLK(sb.st_mode) ? "a device" :
+		    "neither a terminal, a pipe nor a file";
+	return ret;
 }
 
 static void

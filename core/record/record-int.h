@@ -263,6 +263,7 @@ struct bt_rec_stream {
 	int file_fd;	/* FILE: the file, opened again for reading */
 	off_t pos;	/* FILE: where the command's next byte lands */
 	bool shared;	/* stderr: the same file or pipe as stdout (2>&1) */
+	const char *unread;	/* not read: what it was ("/dev/null"...), else NULL */
 };
 
 /**

@@ -252,6 +252,55 @@ cpu_mhz(void)
 	return best;
 }
 
+/* The harness whose results the command prints, as far as one can tell; NULL. */
+static const char *
+expected_harness(const struct recorder *rc)
+{
+	char *const *a = rc->o->argv;
+	const char *base = strrchr(a[0], '/') ? strrchr(a[0], '/') + 1 : a[0];
+	bool go = strcmp(base, "go") == 0, cargo = strcmp(base, "cargo") == 0;
+	size_t i;
+
+	/* probe points found (docs/benchmarks.md "Phases from probes") */
+	if (rc->probes.n > 0 || rc->probes.note[0]) {
+		int r = rc->probes.n > 0 ? rc->probes.v[0].role : -1;
+		return r >= BT_PROBE_CRIT_COMMON && r <= BT_PROBE_CRIT_WARMUP_END ? "criterion" :
+		    (r >= BT_PROBE_GO_RUNN && r <= BT_PROBE_GO_STOP) ||
+		    r == BT_PROBE_GO_STARTED || r == BT_PROBE_GO_RUN1 ? "go test" :
+		    r >= 0 ? "Google Benchmark" : "the harness";
+	}
+	for (i = 1; a[i] != NULL; i++) {
+		if (strncmp(a[i], "-test.bench", 11) == 0 ||
+		    (go && strncmp(a[i], "-bench", 6) == 0))
+			return "go test";
+		if (cargo && strcmp(a[i], "bench") == 0)
+			return "cargo bench";
+		if (strncmp(a[i], "--benchmark_", 12) == 0)
+			return "Google Benchmark";
+	}
+	return NULL;
+}
+
+/*
+ * Why the command's output is not in the recording, when its stdout was
+ * not read (/dev/null, a device, closed): no harness results, and so no
+ * benchmark table where a harness was expected. "" otherwise.
+ */
+static void
+output_note(const struct recorder *rc, char *buf, size_t size)
+{
+	const char *what = rc->out.s[0].unread, *h;
+
+	buf[0] = '\0';
+	if (what == NULL)
+		return;
+	h = expected_harness(rc);
+	snprintf(buf, size, "the benchmark's standard output was %s: not read, "
+	    "%s%s%s (run with stdout to a file, a pipe or a terminal)", what,
+	    h ? "so " : "no harness results", h ? h : "",
+	    h ? "'s results, and the benchmark table, are missing" : "");
+}
+
 static int
 save(struct recorder *rc, struct bt_error *err)
 {
@@ -289,6 +338,7 @@ save(struct recorder *rc, struct bt_error *err)
 	    rc->ev.attr.clockid == CLOCK_MONOTONIC;
 	m.cpu_mhz = cpu_mhz();
 	snprintf(m.probe_note, sizeof(m.probe_note), "%s", rc->probes.note);
+	output_note(rc, m.output_note, sizeof(m.output_note));
 	if (rc->probes.n > 0) {
 		m.had_probes = true;
 		qsort(rc->probes.hits.v, rc->probes.hits.n, sizeof(*rc->probes.hits.v), hit_cmp);

@@ -30,6 +30,17 @@ bt_session_notef(struct bt_session *s, const char *fmt, ...)
 	BT_VEC_PUSH(s->notes, bt_strbuf_detach(&sb, NULL));
 }
 
+/* The notes on m's debug file candidates not opened (bt_msyms_debug_note). */
+static void
+debug_notes(struct bt_session *s, const struct bt_msyms *m)
+{
+	const char *note;
+	size_t i;
+
+	for (i = 0; (note = bt_msyms_debug_note(m, i)) != NULL; i++)
+		bt_session_notef(s, "%s", note);
+}
+
 struct bt_msyms *
 bt_session_syms(struct bt_session *s, uint32_t mi)
 {
@@ -78,6 +89,7 @@ bt_session_syms(struct bt_session *s, uint32_t mi)
 			return NULL;
 		}
 	}
+	debug_notes(s, sm->syms);
 	return sm->syms;
 }
 
@@ -93,6 +105,7 @@ bt_session_dwarf(struct bt_session *s, uint32_t mi)
 	if (!sm->dwarf_checked) {
 		sm->dwarf_checked = true;
 		sm->no_dwarf = !bt_msyms_has_dwarf(m);
+		debug_notes(s, m);
 		if (sm->no_dwarf && s->p->modules.v[mi].kind == BT_MOD_ELF)
 			bt_session_notef(s, "no debug info for '%s': no source lines",
 			    s->p->modules.v[mi].path);

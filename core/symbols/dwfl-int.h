@@ -10,6 +10,7 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
+#include <sys/types.h>
 
 #include "base.h"
 #include "symbols/symbols.h"
@@ -64,11 +65,27 @@ struct bt_msyms {
 	BT_VEC(struct cu_range) cu_ranges;
 	bool cu_ranges_built;
 	struct cu *preset;		/* lines given, not read (JIT code) */
+	dev_t main_dev;			/* the main file, which is no debug file */
+	ino_t main_ino;
+	BT_VEC(char *) debug_notes;	/* debug file candidates not opened */
 };
 
 /* dwfl.c */
 /* The section of elf named name (its header in *sh), or NULL. */
 Elf_Scn *msyms_find_section(Elf *elf, const char *name, GElf_Shdr *sh);
+
+/* Where debug files are looked for (libdwfl's debuginfo_path syntax). */
+const char *msyms_debuginfo_path(void);
+
+/* debugfile.c */
+/*
+ * libdwfl's find_debuginfo callback: dwfl_standard_find_debuginfo's
+ * search, opening only regular files (*userdata is the struct bt_msyms).
+ */
+int msyms_find_debuginfo(Dwfl_Module *mod, void **userdata,
+			 const char *modname, Dwarf_Addr base,
+			 const char *file_name, const char *debuglink,
+			 GElf_Word debuglink_crc, char **debuginfo_file_name);
 
 /* dwfl-symtab.c */
 /* name demangled into m's pool, or name itself when it is not mangled. */

@@ -12,18 +12,58 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "symbols/dwfl-int.h"
 
-static char *debuginfo_path = (char *)"+:.debug:/usr/lib/debug";
+/*
+ * Where separate debug files are looked for, in libdwfl's syntax: the
+ * module's directory, its .debug/, /usr/lib/debug (its .build-id/ and the
+ * module's directory under it); CRCs checked. BENCHTUI_DEBUGINFO_PATH
+ * replaces it (docs/reliability.md).
+ */
+const char *
+msyms_debuginfo_path(void)
+{
+	const char *env = secure_getenv("BENCHTUI_DEBUGINFO_PATH");
+
+	return env != NULL && env[0] != '\0' ? env : "+:.debug:/usr/lib/debug";
+}
+
+/*
+ * The module is always reported with its file opened (never by libdwfl:
+ * no find_elf); its debug file is looked for by msyms_find_debuginfo.
+ */
+static int
+no_elf(Dwfl_Module *mod, void **userdata, const char *modname,
+       Dwarf_Addr base, char **file_name, Elf **elfp)
+{
+	(void)mod;
+	(void)userdata;
+	(void)modname;
+	(void)base;
+	(void)file_name;
+	(void)elfp;
+	return -1;
+}
 
 static const Dwfl_Callbacks callbacks = {
-	.find_elf = dwfl_build_id_find_elf,
-	.find_debuginfo = dwfl_standard_find_debuginfo,
+	.find_elf = no_elf,
+	.find_debuginfo = msyms_find_debuginfo,
 	.section_address = dwfl_offline_section_address,
-	.debuginfo_path = &debuginfo_path,
 };
+
+/* Give the module's callbacks m (its notes, its file). */
+static void
+set_userdata(struct bt_msyms *m)
+{
+	void **userdata = NULL;
+
+	if (m->mod != NULL && dwfl_module_info(m->mod, &userdata, NULL, NULL,
+	    NULL, NULL, NULL, NULL) != NULL && userdata != NULL)
+		*userdata = m;
+}
 
 static bool
 elf_has_symtab(Elf *elf)
@@ -166,6 +206,13 @@ bt_msyms_open(const char *path, const void *image, size_t image_len,
 			goto fail;
 		}
 	}
+	{
+		struct stat st;
+		if (fstat(fd, &st) == 0) {
+			m->main_dev = st.st_dev;
+			m->main_ino = st.st_ino;
+		}
+	}
 	m->dwfl = dwfl_begin(&callbacks);
 	if (m->dwfl == NULL) {
 		close(fd);
@@ -177,6 +224,7 @@ bt_msyms_open(const char *path, const void *image, size_t image_len,
 	m->mod = dwfl_report_elf(m->dwfl, m->base, image ? "" : path,
 	    image ? dup(fd) : fd, 0, false);
 	dwfl_report_end(m->dwfl, NULL, NULL);
+	set_userdata(m);
 	if (m->mod == NULL) {
 		bt_error_set(err, BT_EFORMAT, "'%s' is not an ELF file we can read (%s)",
 		    path, dwfl_errmsg(-1));
@@ -195,6 +243,7 @@ bt_msyms_open(const char *path, const void *image, size_t image_len,
 		m->mod = fd < 0 ? NULL : dwfl_report_elf(m->dwfl, m->base, path, fd,
 		    (GElf_Addr)-bias, false);
 		dwfl_report_end(m->dwfl, NULL, NULL);
+		set_userdata(m);
 		m->elf = m->mod ? dwfl_module_getelf(m->mod, &bias) : NULL;
 	}
 	if (m->elf == NULL || gelf_getehdr(m->elf, &eh) == NULL) {
@@ -256,6 +305,9 @@ bt_msyms_free(struct bt_msyms *m)
 	BT_VEC_FREE(m->fde_cache);
 	BT_VEC_FREE(m->fdes);
 	BT_VEC_FREE(m->cu_ranges);
+	for (i = 0; i < m->debug_notes.n; i++)
+		free(m->debug_notes.v[i]);
+	BT_VEC_FREE(m->debug_notes);
 	if (m->dwfl != NULL)
 		dwfl_end(m->dwfl);
 	if (m->memfd >= 0)
@@ -269,6 +321,12 @@ const struct bt_msyms_info *
 bt_msyms_info(const struct bt_msyms *m)
 {
 	return &m->info;
+}
+
+const char *
+bt_msyms_debug_note(const struct bt_msyms *m, size_t i)
+{
+	return i < m->debug_notes.n ? m->debug_notes.v[i] : NULL;
 }
 
 int

@@ -112,6 +112,12 @@ struct bt_msyms_info {
 	bool go;
 };
 const struct bt_msyms_info *bt_msyms_info(const struct bt_msyms *m);
+/*
+ * The i-th note on a debug file candidate of m that was not opened (a
+ * FIFO, a device...: libdw looks there, benchtui does not), NULL past
+ * the last; more may come as DWARF is loaded.
+ */
+const char *bt_msyms_debug_note(const struct bt_msyms *m, size_t i);
 /* Load the DWARF (once) and say whether there is any. */
 bool bt_msyms_has_dwarf(struct bt_msyms *m);
 /*

@@ -259,6 +259,7 @@ test_meta_probes(void **state)
 	m.nhits = 3;
 	m.probe_lost = 2;
 	snprintf(m.probe_note, sizeof(m.probe_note), "why");
+	snprintf(m.output_note, sizeof(m.output_note), "stdout was\n/dev/null");
 	bt_meta_encode(&m, &sb);
 	assert_int_equal(bt_meta_decode(sb.buf, sb.len, &d), 0);
 	assert_true(d.had_probes);
@@ -266,6 +267,7 @@ test_meta_probes(void **state)
 	assert_memory_equal(d.hits, h, sizeof(h));
 	assert_int_equal(d.probe_lost, 2);
 	assert_string_equal(d.probe_note, "why");
+	assert_string_equal(d.output_note, "stdout was\n/dev/null");
 	bt_meta_release(&d);
 	/* a role this reader does not know (a newer writer's): its hits go */
 	roles = strstr(sb.buf, "go.stop");
