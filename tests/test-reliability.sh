@@ -444,8 +444,8 @@ for where in build-id debuglink; do
 		case $what in
 		fifo)
 			mkfifo "$at"
-			"${PYTHON3:-python3}" -c 'import os, sys; os.open(sys.argv[1], os.O_WRONLY); open(sys.argv[2], "w").close()' \
-				"$at" "$TMP/opened" &
+			timeout 60 "${PYTHON3:-python3}" -c 'import os, sys; os.open(sys.argv[1], os.O_WRONLY); open(sys.argv[2], "w").close()' \
+				"$at" "$TMP/opened" </dev/null >/dev/null 2>&1 &
 			writer=$! ;;
 		regular) cp "$TMP/dbgkeep/prog.dbg" "$at" ;;
 		*) ln -s "$what" "$at" ;;
