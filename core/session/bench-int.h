@@ -102,6 +102,8 @@ struct bt_bench_counts {
 	bool *chained;
 	uint64_t outside;
 	uint64_t **run_samples;	/* probed: per benchmark, per result line */
+	uint64_t *timer;	/* probed: per benchmark, its untimed samples in
+				   the timer's code while the timer ran */
 	size_t nbench;
 };
 
