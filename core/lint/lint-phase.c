@@ -101,8 +101,8 @@ check_untimed(struct bt_selection *sel, const struct bt_bench *b,
 {
 	struct bt_bench_func top[NUNTIMED];
 	struct bt_strbuf sb = BT_STRBUF_INIT;
-	uint64_t untimed = b->untimed_samples - BT_MIN(b->untimed_samples, m->timer_samples);
-	double all = (double)(bt_selection_samples(sel) + untimed), share;
+	uint64_t untimed, traps = 0, off;
+	double all, share;
 	size_t n, k;
 
 	/*
@@ -111,12 +111,18 @@ check_untimed(struct bt_selection *sel, const struct bt_bench *b,
 	 */
 	if (!m->timed || strcmp(b->split, "probe") != 0 ||
 	    (strcmp(b->harness, "gbench") != 0 && strcmp(b->harness, "go") != 0) ||
-	    all < 20)
+	    b->untimed_samples < 20)
+		return;
+	n = bt_selection_bench_untimed_funcs(sel, b->index, top, NUNTIMED, &traps);
+	/* the timer's own code is timer-dominated's; the probes' traps, benchtui's */
+	off = m->timer_samples + m->trap_samples + traps;
+	untimed = b->untimed_samples - BT_MIN(b->untimed_samples, off);
+	all = (double)(bt_selection_samples(sel) + untimed);
+	if (all < 20)
 		return;
 	share = 100.0 * (double)untimed / all;
 	if (share < UNTIMED_MIN)
 		return;
-	n = bt_selection_bench_untimed_funcs(sel, b->index, top, NUNTIMED);
 	for (k = 0; k < n && (k == 0 || top[k].percent >= 1); k++)
 		bt_strbuf_addf(&sb, "%s%s %.0f%%", k ? ", " : "", top[k].name, top[k].percent);
 	lint_add(sel, "untimed-work", -1, share,

@@ -152,8 +152,8 @@ bench_timer_func(const char *name, const char *module_name)
  * code (PauseTiming, StopTimer...), 2: the trampoline (or the kernel
  * below it: the trap), 0: neither.
  */
-static int
-timer_chain(struct bt_session *s, uint32_t id, signed char *cache)
+int
+bench_timer_chain(struct bt_session *s, uint32_t id, signed char *cache)
 {
 	const uint32_t *locs;
 	size_t n = bt_chains_get(s->p, id, &locs), k;
@@ -263,12 +263,14 @@ untime_timer_chains(struct bt_session *s, struct bt_bench_counts *c,
 		const struct cell *o;
 		int t;
 		if (g == 0 || g > owner->n || (o = &owner->v[g - 1])->untimed ||
-		    (t = timer_chain(s, (uint32_t)ch[k].off, cache)) == 0)
+		    (t = bench_timer_chain(s, (uint32_t)ch[k].off, cache)) == 0)
 			continue;
 		c->v[o->bench].samples -= BT_MIN(c->v[o->bench].samples, ch[k].samples);
 		c->v[o->bench].untimed_samples += ch[k].samples;
 		if (t == 1)
 			c->timer[o->bench] += ch[k].samples;
+		else
+			c->traps[o->bench] += ch[k].samples;
 		if (o->run >= 0)
 			c->run_samples[o->bench][o->run] -=
 			    BT_MIN(c->run_samples[o->bench][o->run], ch[k].samples);
@@ -295,6 +297,7 @@ count_probed(struct bt_session *s, struct bt_benches *bs, int attr,
 
 	c->run_samples = bt_xcalloc(bs->v.n + 1, sizeof(*c->run_samples));
 	c->timer = bt_xcalloc(bs->v.n + 1, sizeof(*c->timer));
+	c->traps = bt_xcalloc(bs->v.n + 1, sizeof(*c->traps));
 	for (i = 0; i < bs->v.n; i++) {
 		c->run_samples[i] = bt_xcalloc(bs->v.v[i].runs.n + 1, sizeof(uint64_t));
 		if (bench_ph(&bs->v.v[i]) != NULL)
@@ -433,6 +436,7 @@ bench_counts_free(struct bt_bench_counts *c)
 		free(c->run_samples[i]);
 	free(c->run_samples);
 	free(c->timer);
+	free(c->traps);
 	free(c->v);
 	free(c->chained);
 	free(c);

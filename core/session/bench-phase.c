@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "benchtui/lint.h"
+#include "profile/chains.h"
 #include "session/bench-int.h"
 #include "session/query.h"
 #include "session/session-int.h"
@@ -46,8 +47,10 @@ bt_selection_bench_phase(const struct bt_selection *sel, size_t bi,
 		out->span_lo = b->lo;
 		out->span_hi = b->hi;
 	}
-	if (c != NULL && c->timer != NULL && bi < c->nbench)
+	if (c != NULL && c->timer != NULL && bi < c->nbench) {
 		out->timer_samples = c->timer[bi];
+		out->trap_samples = c->traps[bi];
+	}
 	if (b->shown != NULL && b->shown->cpu_time.text != NULL) {
 		out->cpu_ns = b->shown->cpu_time.value;
 		out->cpu_text = b->shown->cpu_time.text;
@@ -97,9 +100,72 @@ by_samples(const void *a, const void *b)
 	    strcmp(x->name, y->name);
 }
 
+/* The function a sample at loc is in: its name, else its module's; kept. */
+static const char *
+loc_name(struct bt_session *s, uint32_t mi, uint64_t off)
+{
+	const char *name = bench_func_name(s, mi, off);
+
+	if (name == NULL)
+		name = bench_module_name(s, mi);
+	return name != NULL ? name : "[unknown]";
+}
+
+static bool
+is_kernel(struct bt_session *s, uint32_t mi)
+{
+	const char *mod = bench_module_name(s, mi);
+
+	return mod != NULL && strncmp(mod, "[kernel", 7) == 0;
+}
+
+/*
+ * A chain's function, for the untimed list: its leaf's, or for a sample in
+ * the kernel the first function outside it ("runtime.futex (kernel)"):
+ * the kernel's functions are not named here. NULL for a probe's trap.
+ */
+static const char *
+chain_name(struct bt_session *s, uint32_t id)
+{
+	const uint32_t *locs;
+	size_t n = bt_chains_get(s->p, id, &locs), k;
+	const struct bt_loc *l;
+
+	for (k = 0; k < n; k++) {
+		if (locs[k] == BT_LOC_GAP)
+			continue;
+		l = bt_chains_loc(s->p, locs[k]);
+		if (!is_kernel(s, l->module) && k > 0 && bench_timer_func(NULL,
+		    bench_module_name(s, l->module)))
+			return NULL;	/* the kernel, then the trampoline: a trap */
+		if (!is_kernel(s, l->module))
+			return k == 0 ? loc_name(s, l->module, l->off) :
+			    bt_strpool_addf(&s->pool, "%s (kernel)",
+			    loc_name(s, l->module, l->off));
+	}
+	return "[kernel]";
+}
+
+static void
+count_name(void *vfs, const char *name, const char *module, uint64_t samples)
+{
+	BT_VEC(struct bt_bench_func) *fs = vfs;
+	size_t j;
+
+	for (j = 0; j < fs->n; j++)
+		if (strcmp(fs->v[j].name, name) == 0)
+			break;
+	if (j == fs->n) {
+		struct bt_bench_func f = { name, module, 0, 0 };
+		BT_VEC_PUSH(*fs, f);
+	}
+	fs->v[j].samples += samples;
+}
+
 size_t
 bt_selection_bench_untimed_funcs(struct bt_selection *sel, size_t bi,
-				 struct bt_bench_func *out, size_t max)
+				 struct bt_bench_func *out, size_t max,
+				 uint64_t *traps)
 {
 	struct bt_session *s = sel->s;
 	const struct bt_benches *bs = s->benches;
@@ -109,6 +175,7 @@ bt_selection_bench_untimed_funcs(struct bt_selection *sel, size_t bi,
 	uint64_t *w, total = 0;
 	size_t nw, n = 0, k, j;
 
+	*traps = 0;
 	if (bs == NULL || bi >= bs->v.n || max == 0 ||
 	    (nw = untimed_windows(&bs->v.v[bi], &w)) == 0)
 		return 0;
@@ -119,27 +186,40 @@ bt_selection_bench_untimed_funcs(struct bt_selection *sel, size_t bi,
 		sc.pids = bs->v.v[bi].pids.v;
 		sc.npids = bs->v.v[bi].pids.n;
 	}
+	if (s->p->chains != NULL)
+		sc.chains = bt_hist_new();
 	if (bt_profile_scan(s->p, &sc, &e, &n, NULL) < 0)
 		n = 0;
-	for (k = 0; k < n; k++) {
-		const char *name;
-		if (e[k].group == 0)
-			continue;
-		total += e[k].samples;
-		name = bench_func_name(s, e[k].module, e[k].off);
-		if (name == NULL)
-			name = bench_module_name(s, e[k].module);
-		if (name == NULL)
-			name = "[unknown]";
-		for (j = 0; j < fs.n; j++)
-			if (strcmp(fs.v[j].name, name) == 0)
-				break;
-		if (j == fs.n) {
-			struct bt_bench_func f = { name, bench_module_name(s, e[k].module), 0, 0 };
-			BT_VEC_PUSH(fs, f);
+	if (n && sc.chains != NULL) {
+		/* by chain: the probes' traps apart, a kernel sample by its caller */
+		struct bt_hist_entry *ch;
+		size_t nc = bt_hist_take(sc.chains, &ch), nl = bt_chains_nlocs(s->p);
+		signed char *cache = bt_xmalloc(nl + 1);
+
+		memset(cache, 0xff, nl + 1);
+		for (k = 0; k < nc; k++) {
+			if (ch[k].group == 0)
+				continue;
+			const char *name = chain_name(s, (uint32_t)ch[k].off);
+			if (name == NULL ||
+			    bench_timer_chain(s, (uint32_t)ch[k].off, cache) == 2) {
+				*traps += ch[k].samples;
+				continue;
+			}
+			total += ch[k].samples;
+			count_name(&fs, name, NULL, ch[k].samples);
 		}
-		fs.v[j].samples += e[k].samples;
-	}
+		free(cache);
+		free(ch);
+	} else
+		for (k = 0; k < n; k++) {
+			if (e[k].group == 0)
+				continue;
+			total += e[k].samples;
+			count_name(&fs, loc_name(s, e[k].module, e[k].off),
+			    bench_module_name(s, e[k].module), e[k].samples);
+		}
+	bt_hist_free(sc.chains);
 	if (fs.n)
 		qsort(fs.v, fs.n, sizeof(*fs.v), by_samples);
 	for (j = 0; j < fs.n && j < max; j++) {

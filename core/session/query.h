@@ -98,6 +98,8 @@ bool bt_selection_bench_slices(const struct bt_selection *sel, size_t nbins,
  * @seconds: wall time measured: the pairs' sum, else the window's
  * @timer_samples: samples in the timer's own code (PauseTiming,
  *                 StopTimer...) while it ran, counted untimed
+ * @trap_samples: samples in the probes' traps while it ran (benchtui's
+ *                cost, not the harness's), counted untimed
  * @cpu_ns, @cpu_text: the harness's CPU time per operation as printed
  *                     (GB's CPU column): NAN, NULL when none
  * @run_known, @run_samples: the measured samples of the result line
@@ -110,7 +112,7 @@ struct bt_bench_measured {
 	const uint64_t *pairs;
 	size_t npairs;
 	double seconds;
-	uint64_t timer_samples;
+	uint64_t timer_samples, trap_samples;
 	double cpu_ns;
 	const char *cpu_text;
 	bool run_known;
@@ -123,11 +125,14 @@ struct bt_bench_func;
 /*
  * Benchmark b's samples while its timer was off (set-up, paused
  * sections, the runner between runs) by function, hottest first: at most
- * max into out, @percent of those samples (names live with the session).
- * Reads the samples again. Returns how many; 0 without probes.
+ * max into out, @percent of those samples (names live with the session);
+ * with call chains, a sample in the kernel by the function that entered
+ * it, and the probes' traps apart, their samples in *traps. Reads the
+ * samples again. Returns how many; 0 without probes.
  */
 size_t bt_selection_bench_untimed_funcs(struct bt_selection *sel, size_t b,
-					struct bt_bench_func *out, size_t max);
+					struct bt_bench_func *out, size_t max,
+					uint64_t *traps);
 
 /**
  * struct bt_slices - the run cut into equal slices of time (the timeline)
