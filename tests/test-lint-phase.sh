@@ -14,8 +14,9 @@
 #    CPU (taskset both) are flagged; run alone, a benchmark whose own CPU
 #    and real times (GB's columns) agree within 5% is not; and the lies
 #    are still flagged the same on the busy machine.
-# JMH's measured phase is its forks' iterations (tests/test-jmh.sh reads
-# its transcripts; no JMH runs here).
+#  - JMH (with BT_JMH, as tests/test-jmh.sh): jit-recompiled when the hot
+#    code was compiled during the measurement iterations (-wi 0), not
+#    when during the warm-up ones (-wi 3).
 . tests/lib.sh
 need_recording
 command -v python3 >/dev/null || skip "python3 is missing"
@@ -89,7 +90,7 @@ sys.exit(0 if b and all(x.get("split") == "probe" for x in b) else 1)' "$1"
 # expect FILE NAME CHECK TEXT... / quiet FILE NAME [CHECK...]: said with the reason
 expect() {
 	if check has "$@" >"$TMP/msg"; then
-		ok "$4 on $2: $3 ($(basename "$1" .json))"
+		ok "$2: $3, saying '$4' ($(basename "$1" .json))"
 	else
 		fail "$2: no $3 saying '${*:4}' ($(basename "$1" .json)):"; sed 's/^/     /' "$TMP/msg"
 	fi
@@ -185,6 +186,33 @@ else
 		record "$TMP/gostop.json" "$GO" -test.bench=StopTiny -test.benchtime=30000x
 		expect "$TMP/gostop.json" BenchmarkStopTiny timer-dominated \
 			"b.StopTimer()/b.StartTimer()" "b.ResetTimer()"
+	fi
+fi
+# --- JMH ---------------------------------------------------------------------
+# Code compiled during JMH's warm-up iterations is no finding; with none
+# (-wi 0) the hot code is compiled while JMH measures
+if [ -z "${BT_JMH:-}" ]; then
+	skipped "JMH: no JMH build (BT_JMH=DIR, made by tests/tools/jmh-build.sh: docs/benchmarks.md)"
+elif ! command -v javac >/dev/null; then
+	skipped "JMH: no JDK"
+else
+	CP=$BT_JMH/jmh-core.jar:${JOPT:-/usr/share/java/joptsimple.jar}:${MATH3:-/usr/share/java/commons-math3.jar}
+	mkdir -p "$TMP/jb"
+	if ! javac -cp "$CP" -processorpath "$BT_JMH/jmh-generator-annprocess.jar:$CP" \
+	    -d "$TMP/jb" "$TOP/tests/fixtures/jmh/JmhBench.java"; then
+		fail "JMH: javac JmhBench.java with JMH's annotation processor"
+	else
+		for wi in 0 3; do
+			record "$TMP/jmh$wi.json" java -cp "$TMP/jb:$CP" org.openjdk.jmh.Main \
+				-f 1 -wi $wi -i 3 -w 300ms -r 300ms JmhBench.sum
+		done
+		expect "$TMP/jmh0.json" JmhBench.sum jit-recompiled "into the measured" "-wi N"
+		if check quiet "$TMP/jmh3.json" JmhBench.sum machine-busy >"$TMP/msg" &&
+		    ! grep -q "jit-" "$TMP/msg"; then
+			ok "JmhBench.sum: no JIT finding after 3 warm-up iterations"
+		else
+			fail "JmhBench.sum -wi 3: a false alarm:"; sed 's/^/     /' "$TMP/msg"
+		fi
 	fi
 fi
 finish

@@ -227,7 +227,9 @@ recompiled_advice(struct bt_selection *sel, uint64_t first, uint64_t t, char *bu
 		if (i != (size_t)bi && bt_selection_bench(sel, i)->samples > 0 &&
 		    bt_selection_bench(sel, i)->t_from < at)
 			before++;
-	if (before == 0)
+	if (strcmp(h, "jmh") == 0)	/* its number is its iterations', whatever is recorded */
+		snprintf(buf, size, "Warm it up longer before it measures: %s", how);
+	else if (before == 0)
 		snprintf(buf, size, "Warm it up longer before it measures (%s), or "
 		    "drop the start with --delay %.0f (ms)", how, at * 1e3);
 	else
@@ -250,7 +252,7 @@ check_recompiled(struct bt_selection *sel)
 	double other = 0;
 	long hfi = -1, bench = bt_selection_bench_index(sel);
 	struct bt_bench_measured m;
-	char msg[1024];
+	char msg[2048];
 
 	memset(&m, 0, sizeof(m));
 
@@ -300,8 +302,8 @@ check_recompiled(struct bt_selection *sel)
 	    "code (the interpreter, a lower tier or an earlier compilation). ",
 	    hot->name, (double)(hm->jit->time - first) / 1e9,
 	    (double)(last - first) / 1e9,
-	    m.timed ? (m.npairs > 1 ? " of one of its forks' measurements" :
-	    " of its measured phase") : "",
+	    m.timed && m.npairs > 1 ? " of one of its measured intervals (a fork's "
+	    "iterations, a run)" : "",
 	    100.0 * (double)(hm->jit->time - first) / (double)(last - first));
 	recompiled_advice(sel, first, hm->jit->time, msg + strlen(msg),
 	    sizeof(msg) - strlen(msg));

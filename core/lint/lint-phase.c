@@ -163,6 +163,14 @@ check_busy(struct bt_selection *sel, const struct bt_bench *b,
 		share = m->cpu_ns / b->time_ns;
 		snprintf(how, sizeof(how), "its CPU time %s/op against its real time %s/op, "
 		    "as the harness printed them", m->cpu_text, b->time_text);
+	} else if (m->timed && per > 0 && strcmp(b->split, "probe") != 0 &&
+	    (n = b->samples) >= BUSY_MIN_SAMPLES &&
+	    (secs = m->seconds) >= BUSY_MIN_SECONDS) {
+		/* JMH: its forks' measurement iterations (a fork's start waits) */
+		share = (double)n * per / 1e9 / secs;
+		snprintf(how, sizeof(how), "%llu samples of %.0f µs of CPU each in the "
+		    "%.3f s of its measurement iterations", (unsigned long long)n,
+		    per / 1e3, secs);
 	} else if (m->timed && per > 0 && n >= BUSY_MIN_SAMPLES &&
 	    (secs = (double)(m->span_hi - m->span_lo) / 1e9) >= BUSY_MIN_SECONDS) {
 		share = (double)n * per / 1e9 / secs;
