@@ -266,8 +266,8 @@ static int
 rank(const char *check)
 {
 	static const char *const order[] = { "optimized-away", "empty-loop",
-		"timer-dominated", "unoptimized", "few-samples", "kernel-dominated",
-		"no-debug-info" };
+		"timer-dominated", "untimed-work", "unoptimized", "few-samples",
+		"kernel-dominated", "machine-busy", "no-debug-info" };
 	size_t i;
 
 	for (i = 0; i < BT_ARRAY_SIZE(order); i++)
