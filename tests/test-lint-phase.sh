@@ -182,9 +182,12 @@ else
 	if [ -s "$TMP/gobusy.json" ]; then
 		expect "$TMP/gobusy.json" BenchmarkPopcntKept machine-busy "% of a CPU" \
 			"samples of"
-		# StartTimer's memory statistics stop the world every call: 30,000 calls, ~2 s
-		record "$TMP/gostop.json" "$GO" -test.bench=StopTiny -test.benchtime=30000x
-		expect "$TMP/gostop.json" BenchmarkStopTiny timer-dominated \
+		# StartTimer's memory statistics stop the world every call: 50,000
+		# calls, ~3 s. Go's timer measures only its clock reads around the
+		# work: the few samples of that are timer-dominated in some runs;
+		# the stop-the-world around them, untimed, in all (both name the calls)
+		record "$TMP/gostop.json" "$GO" -test.bench=StopTiny -test.benchtime=50000x
+		expect "$TMP/gostop.json" BenchmarkStopTiny 'timer-dominated|untimed-work' \
 			"b.StopTimer()/b.StartTimer()" "b.ResetTimer()"
 	fi
 fi

@@ -121,7 +121,7 @@ has_benches(struct bt_selection *sel)
 	size_t i;
 
 	for (i = 0; i < bt_selection_nbenches(sel); i++)
-		if (bt_selection_bench(sel, i)->samples > 0)
+		if (bt_selection_bench(sel, i) != NULL && bt_selection_bench(sel, i)->samples > 0)
 			return true;
 	return false;
 }
@@ -165,9 +165,11 @@ check_warmup(struct bt_selection *sel, bool any_jit)
 	struct bt_bench_measured m;
 	double ip, bp, cp, all, from = 0;
 	bool timed = measured(sel, &m);
+	long bi = bt_selection_bench_index(sel);
+	const struct bt_bench *b = bi >= 0 ? bt_selection_bench(sel, (size_t)bi) : NULL;
 	char msg[768];
 
-	if (!any_jit || (bt_selection_bench_index(sel) < 0 && has_benches(sel)))
+	if (!any_jit || (bi < 0 && has_benches(sel)))
 		return;
 	all = warmup_share(sel, &ip, &bp, &cp);
 	if (all < WARMUP_MIN)
@@ -178,8 +180,7 @@ check_warmup(struct bt_selection *sel, bool any_jit)
 		    "baseline-compiled code (C1, Sparkplug), %.1f%% in the JIT "
 		    "compilers: the measurement includes code that is not the "
 		    "benchmark's final code. Warm up longer before measuring (%s)",
-		    all, ip, bp, cp, bt_selection_bench(sel,
-		    (size_t)bt_selection_bench_index(sel))->harness[0] == 'j' ?
+		    all, ip, bp, cp, b != NULL && strcmp(b->harness, "jmh") == 0 ?
 		    "JMH: more or longer warm-up iterations, -wi N -w TIME" :
 		    "more warm-up iterations or time in the harness");
 		lint_add(sel, "jit-warmup", -1, all, "%s", msg);
@@ -193,7 +194,7 @@ check_warmup(struct bt_selection *sel, bool any_jit)
 	    "baseline-compiled code (C1, Sparkplug), %.1f%% in the JIT compilers: "
 	    "whatever part of it is measured includes code that is not the "
 	    "benchmark's final code. Warm up longer before measuring", all, from,
-	    bt_selection_bench_index(sel) >= 0 ? "its window" : "the run", ip, bp, cp);
+	    bi >= 0 ? "its window" : "the run", ip, bp, cp);
 	lint_add(sel, "jit-warmup", -1, all, "%s", msg);
 }
 
@@ -223,10 +224,11 @@ recompiled_advice(struct bt_selection *sel, uint64_t first, uint64_t t, char *bu
 		    "measurement later with --delay %.0f (ms) or --time", at * 1e3);
 		return;
 	}
-	for (i = 0; i < bt_selection_nbenches(sel); i++)
-		if (i != (size_t)bi && bt_selection_bench(sel, i)->samples > 0 &&
-		    bt_selection_bench(sel, i)->t_from < at)
+	for (i = 0; i < bt_selection_nbenches(sel); i++) {
+		const struct bt_bench *o = bt_selection_bench(sel, i);
+		if (i != (size_t)bi && o != NULL && o->samples > 0 && o->t_from < at)
 			before++;
+	}
 	if (strcmp(h, "jmh") == 0)	/* its number is its iterations', whatever is recorded */
 		snprintf(buf, size, "Warm it up longer before it measures: %s", how);
 	else if (before == 0)

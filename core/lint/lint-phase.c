@@ -68,7 +68,7 @@ check_pauses(struct bt_selection *sel, const struct bt_bench *b,
 {
 	double all = (double)(bt_selection_samples(sel) + m->timer_samples), share;
 
-	if (!m->timed || m->timer_samples < 20 || all <= 0)
+	if (!m->timed || m->timer_samples < 10 || all <= 0)
 		return false;
 	share = 100.0 * (double)m->timer_samples / all;
 	if (share < PAUSE_MIN)
