@@ -110,20 +110,51 @@ own_loop(struct bt_selection *sel, size_t bi, size_t *fi_out, size_t *ninsns,
 	return true;
 }
 
+/*
+ * The CPU time per operation, from the best evidence after the printed
+ * time: the harness's CPU column (GB), else the profile's samples of the
+ * run whose time is printed (a busy machine does not inflate either, as
+ * it does the wall clock). NAN when neither is known; *how says which.
+ */
+static double
+cpu_per_op(struct bt_selection *sel, const struct bt_bench *b, struct bt_strbuf *how)
+{
+	struct bt_bench_measured m;
+	double per = lint_sample_ns(sel), k, hi;
+
+	if (!bt_selection_bench_phase(sel, b->index, &m))
+		return NAN;
+	if (isfinite(m.cpu_ns) && m.cpu_text != NULL) {
+		bt_strbuf_addf(how, "its CPU time %s/op (the harness's CPU column)", m.cpu_text);
+		return m.cpu_ns;
+	}
+	if (!m.run_known || per <= 0 || !(b->iterations > 0))
+		return NAN;
+	/* the 95% upper bound of a count of k: below a cycle for sure */
+	k = (double)m.run_samples;
+	hi = (k + 1.96 * sqrt(k) + 2) * per / b->iterations;
+	bt_strbuf_addf(how, "its CPU time %.3g ns/op from the profile (%llu samples of "
+	    "its run, %.0f µs of CPU each, over its iterations; at most %.3g ns)",
+	    k * per / b->iterations, (unsigned long long)m.run_samples, per / 1e3, hi);
+	return hi;
+}
+
 bool
 lint_bench_checks(struct bt_selection *sel)
 {
 	const struct bt_bench *b = current(sel);
 	double clock = bt_selection_profile(sel)->meta.cpu_mhz;	/* 0: not recorded */
 	double mhz = clock > 0 ? clock : FASTEST_MHZ;
-	double cycle = 1000.0 / mhz;
-	struct bt_strbuf sb = BT_STRBUF_INIT;
+	double cycle = 1000.0 / mhz, cpu;
+	struct bt_strbuf sb = BT_STRBUF_INIT, how = BT_STRBUF_INIT;
 	size_t fi = 0, ninsns = 0;
 	uint64_t addr = 0, own = 0;
 
 	if (b == NULL || b->error != NULL)
 		return false;
-	if (!(b->time_ns < cycle) && !b->dead_hint) {
+	cpu = cpu_per_op(sel, b, &how);
+	if (!(cpu < cycle) && !(b->time_ns < cycle) && !b->dead_hint) {
+		bt_strbuf_release(&how);
 		if (bt_selection_samples(sel) == 0 && b->iterations > 0)
 			lint_add(sel, "few-samples", -1, 100,
 			    "%s: no sample fell in its window (%.3f-%.3f s): it ran "
@@ -133,7 +164,9 @@ lint_bench_checks(struct bt_selection *sel)
 		return false;
 	}
 	numbers(&sb, b);
-	if (b->time_ns < cycle)
+	if (cpu < cycle)	/* said from the CPU time: the wall clock may be more */
+		bt_strbuf_addf(&sb, "; %s", how.buf);
+	if (b->time_ns < cycle || cpu < cycle)
 		bt_strbuf_addf(&sb, ": less than one cycle at %.0f MHz%s (%.3f ns)", mhz,
 		    clock > 0 ? "" : " (no clock recorded; the fastest CPUs)",
 		    cycle);
@@ -149,6 +182,7 @@ lint_bench_checks(struct bt_selection *sel)
 	    "%s: the work was removed by the compiler. %s", sb.buf,
 	    lint_keep_advice(sel));
 	bt_strbuf_release(&sb);
+	bt_strbuf_release(&how);
 	return true;
 }
 
@@ -232,8 +266,8 @@ static int
 rank(const char *check)
 {
 	static const char *const order[] = { "optimized-away", "empty-loop",
-		"timer-dominated", "unoptimized", "few-samples", "kernel-dominated",
-		"no-debug-info" };
+		"timer-dominated", "untimed-work", "unoptimized", "few-samples",
+		"kernel-dominated", "machine-busy", "no-debug-info" };
 	size_t i;
 
 	for (i = 0; i < BT_ARRAY_SIZE(order); i++)

@@ -36,6 +36,14 @@ bool lint_bench_checks(struct bt_selection *sel);
  */
 bool lint_bench_loop(struct bt_selection *sel, size_t fi, double share, size_t ninsns,
 		     uint64_t addr);
+/*
+ * The checks of a selected benchmark's measured phase (lint-phase.c):
+ * untimed-work, machine-busy, timer-dominated by the harness's pauses
+ * (true when that one was said).
+ */
+bool lint_phase_checks(struct bt_selection *sel);
+/* The CPU time one sample of the selection stands for, in ns (0: unknown). */
+double lint_sample_ns(struct bt_selection *sel);
 /* The JIT checks (lint-jit.c, DESIGN.md §8). */
 void bt_lint_jit(struct bt_selection *sel);
 /* Is function fi JIT code, or code in anonymous memory? (no ELF advice for it) */

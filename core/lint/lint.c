@@ -543,9 +543,11 @@ bt_selection_findings(struct bt_selection *sel, const struct bt_finding **out)
 
 		/* a benchmark optimized away has few samples: that says it all */
 		bool dead = lint_bench_checks(sel);
+		/* its measured phase (lint-phase.c): true when its pauses are its time */
+		bool paused = bench && !dead && lint_phase_checks(sel);
 
 		if (bt_selection_samples(sel) > 0) {
-			if (!dead)
+			if (!dead && !paused)
 				check_precision(sel);
 			if (!bench)
 				check_lost(sel);
@@ -556,7 +558,8 @@ bt_selection_findings(struct bt_selection *sel, const struct bt_finding **out)
 			 */
 			if (bt_selection_samples(sel) >= MIN_RUN_SAMPLES) {
 				check_empty_loops(sel);
-				check_timer(sel);
+				if (!paused)
+					check_timer(sel);
 				check_unoptimized(sel);
 				check_debug_info(sel);
 			}

@@ -148,28 +148,44 @@ bench_timer_func(const char *name, const char *module_name)
 /*
  * Does chain id pass through the harness's timer code? cache per location
  * (-1 unknown). The uprobe trampoline has no functions: only a sample in
- * it (the leaf) is its, as the selection's focus sees it.
+ * it (the leaf) is its, as the selection's focus sees it. 1: the timer's
+ * code (PauseTiming, StopTimer...), 2: the trampoline (or the kernel
+ * below it: the trap), 0: neither.
  */
-static bool
-timer_chain(struct bt_session *s, uint32_t id, signed char *cache)
+int
+bench_timer_chain(struct bt_session *s, uint32_t id, signed char *cache)
 {
 	const uint32_t *locs;
 	size_t n = bt_chains_get(s->p, id, &locs), k;
+	bool kernel = true;	/* only the kernel's frames so far */
+	bool trap = false;	/* the kernel's frames, then the trampoline */
 
 	for (k = 0; k < n; k++) {
 		const struct bt_loc *l;
+		const char *mod;
+		bool first_user;
 		if (locs[k] == BT_LOC_GAP)
 			continue;
 		l = bt_chains_loc(s->p, locs[k]);
-		if (k == 0 && bench_timer_func(NULL, bench_module_name(s, l->module)))
-			return true;
+		mod = bench_module_name(s, l->module);
+		if (k == 0 && bench_timer_func(NULL, mod))
+			return 2;
+		first_user = kernel && k > 0;
+		kernel = kernel && mod != NULL && strncmp(mod, "[kernel", 7) == 0;
+		first_user = first_user && !kernel;
+		if (first_user && bench_timer_func(NULL, mod))
+			trap = true;
 		if (cache[locs[k]] < 0)
 			cache[locs[k]] = bench_timer_func(bench_func_name(s, l->module, l->off),
 			    NULL);
+		/*
+		 * the kernel called from the timer's code itself is the probe's
+		 * trap: the timer reads its clocks through libc and the vDSO
+		 */
 		if (cache[locs[k]] > 0)
-			return true;
+			return trap || first_user ? 2 : 1;
 	}
-	return false;
+	return 0;
 }
 
 /* A window of count_probed: whose, which result line's (-1 none), untimed. */
@@ -245,11 +261,16 @@ untime_timer_chains(struct bt_session *s, struct bt_bench_counts *c,
 	for (k = 0; k < nc; k++) {
 		size_t g = ch[k].group;
 		const struct cell *o;
+		int t;
 		if (g == 0 || g > owner->n || (o = &owner->v[g - 1])->untimed ||
-		    !timer_chain(s, (uint32_t)ch[k].off, cache))
+		    (t = bench_timer_chain(s, (uint32_t)ch[k].off, cache)) == 0)
 			continue;
 		c->v[o->bench].samples -= BT_MIN(c->v[o->bench].samples, ch[k].samples);
 		c->v[o->bench].untimed_samples += ch[k].samples;
+		if (t == 1)
+			c->timer[o->bench] += ch[k].samples;
+		else
+			c->traps[o->bench] += ch[k].samples;
 		if (o->run >= 0)
 			c->run_samples[o->bench][o->run] -=
 			    BT_MIN(c->run_samples[o->bench][o->run], ch[k].samples);
@@ -275,6 +296,8 @@ count_probed(struct bt_session *s, struct bt_benches *bs, int attr,
 	uint64_t total = 0, at = 0;
 
 	c->run_samples = bt_xcalloc(bs->v.n + 1, sizeof(*c->run_samples));
+	c->timer = bt_xcalloc(bs->v.n + 1, sizeof(*c->timer));
+	c->traps = bt_xcalloc(bs->v.n + 1, sizeof(*c->traps));
 	for (i = 0; i < bs->v.n; i++) {
 		c->run_samples[i] = bt_xcalloc(bs->v.v[i].runs.n + 1, sizeof(uint64_t));
 		if (bench_ph(&bs->v.v[i]) != NULL)
@@ -412,6 +435,8 @@ bench_counts_free(struct bt_bench_counts *c)
 	for (i = 0; c->run_samples != NULL && i < c->nbench; i++)
 		free(c->run_samples[i]);
 	free(c->run_samples);
+	free(c->timer);
+	free(c->traps);
 	free(c->v);
 	free(c->chained);
 	free(c);

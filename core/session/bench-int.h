@@ -102,6 +102,9 @@ struct bt_bench_counts {
 	bool *chained;
 	uint64_t outside;
 	uint64_t **run_samples;	/* probed: per benchmark, per result line */
+	uint64_t *timer;	/* probed: per benchmark, its untimed samples in
+				   the timer's code while the timer ran */
+	uint64_t *traps;	/* probed: and in the probes' traps */
 	size_t nbench;
 };
 
@@ -141,6 +144,11 @@ void bench_forks(struct bt_session *s, struct bt_benches *bs);
 /* bench-count.c */
 /* Is the function (name, module) the harness's timer code (not the benchmark's)? */
 bool bench_timer_func(const char *name, const char *module_name);
+/*
+ * Does chain id pass through the harness's timer code: 1 its code, 2 the
+ * probes' trap, 0 neither (cache per location, -1 unknown)?
+ */
+int bench_timer_chain(struct bt_session *s, uint32_t id, signed char *cache);
 /* Event attr's counts, made on first use. */
 const struct bt_bench_counts *bench_counts(struct bt_session *s, struct bt_benches *bs,
 					   int attr);

@@ -88,6 +88,53 @@ bool bt_selection_bench_slices(const struct bt_selection *sel, size_t nbins,
 			       uint64_t *mine);
 
 /**
+ * struct bt_bench_measured - what lint reads of a benchmark's measured phase
+ * @timed: the harness's own timer (probes) or its forks' measurement
+ *         (JMH) tell it, in @pairs; else @first..@last is its window
+ * @first, @last: its first start and last end, the recording's clock
+ * @span_lo, @span_hi: from its first run's start to its last run's end
+ *                     (with its untimed parts), else its window
+ * @pairs, @npairs: [lo, hi) pairs, sorted (borrowed; 0 when !@timed)
+ * @seconds: wall time measured: the pairs' sum, else the window's
+ * @timer_samples: samples in the timer's own code (PauseTiming,
+ *                 StopTimer...) while it ran, counted untimed
+ * @trap_samples: samples in the probes' traps while it ran (benchtui's
+ *                cost, not the harness's), counted untimed
+ * @cpu_ns, @cpu_text: the harness's CPU time per operation as printed
+ *                     (GB's CPU column): NAN, NULL when none
+ * @run_known, @run_samples: the measured samples of the result line
+ *                           whose time is shown, when known
+ */
+struct bt_bench_measured {
+	bool timed;
+	uint64_t first, last;
+	uint64_t span_lo, span_hi;
+	const uint64_t *pairs;
+	size_t npairs;
+	double seconds;
+	uint64_t timer_samples, trap_samples;
+	double cpu_ns;
+	const char *cpu_text;
+	bool run_known;
+	uint64_t run_samples;
+};
+/* Benchmark b's measured phase in the selection's event; false: no such benchmark. */
+bool bt_selection_bench_phase(const struct bt_selection *sel, size_t b,
+			      struct bt_bench_measured *out);
+struct bt_bench_func;
+/*
+ * Benchmark b's samples while its timer was off (set-up, paused
+ * sections, the runner between runs) by function, hottest first: at most
+ * max into out, @percent of those samples (names live with the session);
+ * with call chains, a sample in the kernel by the function that entered
+ * it, and the probes' traps apart, their samples in *traps. Reads the
+ * samples again. Returns how many; 0 without probes.
+ */
+size_t bt_selection_bench_untimed_funcs(struct bt_selection *sel, size_t b,
+					struct bt_bench_func *out, size_t max,
+					uint64_t *traps);
+
+/**
  * struct bt_slices - the run cut into equal slices of time (the timeline)
  * @n: how many; @span: the run's length in ns (of the recording's clock)
  * @all: each slice's samples of the selection's event, whatever its window
