@@ -284,7 +284,10 @@ counting_only(const struct bt_insn *in, uint32_t written, uint32_t control)
 
 static bool system_path(const char *path);
 
-/* A harness's own source: a header the system installed, or Google Benchmark's. */
+/*
+ * A harness's own source: a header the system installed, Google
+ * Benchmark's, Rust's library or a crate's, Go's standard library.
+ */
 static bool
 harness_source(const char *file)
 {
@@ -293,7 +296,8 @@ harness_source(const char *file)
 	base = base ? base + 1 : file;
 	return system_path(file) || strcmp(base, "benchmark.h") == 0 ||
 	    strstr(file, "/include/benchmark/") != NULL ||
-	    strstr(file, "/.cargo/registry/") != NULL || strstr(file, "/rustlib/") != NULL;
+	    strstr(file, "/.cargo/registry/") != NULL || strstr(file, "/rustlib/") != NULL ||
+	    strncmp(file, "/usr/local/go/", 14) == 0;	/* Go's own tarball install */
 }
 
 /*
