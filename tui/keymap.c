@@ -49,7 +49,7 @@ const struct tui_key tui_keymap[] = {
 	{ { 'w', 0 }, "w", TUI_CMD_ACTION, BT_ACT_TOGGLE_COLUMNS,
 	  "every column / compact: no skid and \u00b195% columns (under 100 columns compact comes by itself)" },
 	{ { 'L', 0 }, "L", TUI_CMD_ACTION, BT_ACT_LINT,
-	  "lint findings: what may be wrong with the benchmark (the cursor's in full below; Enter opens the function)" },
+	  "lint findings: what may be wrong with the benchmark, on the whole run every benchmark's too (the cursor's in full below; Enter opens the function or the benchmark)" },
 	{ { 'C', 0 }, "C", TUI_CMD_ACTION, BT_ACT_CALLERS,
 	  "callers and callees of the function (share of its inclusive samples through each; Enter follows, Left returns); on an instruction, also the call paths of its samples" },
 	{ { 'I', 0 }, "I", TUI_CMD_ACTION, BT_ACT_TOGGLE_CHILDREN,

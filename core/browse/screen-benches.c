@@ -5,15 +5,21 @@
  * the two; T shows a benchmark's share of the run; B comes back here from
  * anywhere.
  */
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "benchtui/bench.h"
+#include "benchtui/lint.h"
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
 
-/* The table's own: the benchmark marked for a comparison (m), -1 none. */
+/*
+ * The table's own: the benchmark marked for a comparison (m), -1 none;
+ * the pane's text (the cursor's benchmark's findings, whole).
+ */
 struct benches {
 	long mark;
+	struct bt_strbuf pane;
 };
 
 static void
@@ -22,13 +28,17 @@ init(struct screen *sc, const void *arg, size_t height)
 	struct benches *t = bt_xcalloc(1, sizeof(*t));
 
 	t->mark = -1;
+	bt_strbuf_init(&t->pane);
 	sc->data = t;
 }
 
 static void
 free_data(struct screen *sc)
 {
-	free(sc->data);
+	struct benches *t = sc->data;
+
+	bt_strbuf_release(&t->pane);
+	free(t);
 }
 
 static struct bt_view *
@@ -171,6 +181,53 @@ export_name(const struct bt_browser *b, const struct screen *sc)
 	return bt_xstrdup("benchmarks");
 }
 
+/*
+ * The findings of the benchmark under the cursor, whole: the Finding
+ * column holds only the worst one's check, and a narrow screen drops it.
+ * Kept (the table's rows stay put) when any benchmark has a finding.
+ */
+static bool
+pane(const struct bt_browser *b, const struct screen *sc, struct bt_pane *p)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+	struct benches *t = sc->data;
+	const struct bt_bench_summary *sm;
+	size_t i, n = bt_selection_nbenches(sc->sel), k;
+	bool any = false;
+
+	for (i = 0; i < n && !any; i++)
+		any = (sm = bt_selection_bench_summary(sc->sel, i)) != NULL && sm->nfindings;
+	if (!any)
+		return false;
+	p->text = NULL;
+	if (r == NULL || r->kind != BT_ROW_BENCH)
+		return true;
+	if (r->func == (size_t)-1) {
+		snprintf(p->head, sizeof(p->head), "(outside): samples in no benchmark");
+		p->text = "";
+		return true;
+	}
+	sm = bt_selection_bench_summary(sc->sel, r->func);
+	bt_strbuf_reset(&t->pane);
+	if (sm == NULL || sm->nfindings == 0)
+		snprintf(p->head, sizeof(p->head), "%s: no findings",
+		    bt_selection_bench(sc->sel, r->func)->name);
+	else if (sm->nfindings == 1)
+		snprintf(p->head, sizeof(p->head), "%s, %.1f%% of benchmark %s",
+		    sm->findings[0].check, sm->findings[0].percent,
+		    bt_selection_bench(sc->sel, r->func)->name);
+	else
+		snprintf(p->head, sizeof(p->head), "%s: %zu findings (L lists them)",
+		    bt_selection_bench(sc->sel, r->func)->name, sm->nfindings);
+	for (k = 0; sm != NULL && k < sm->nfindings; k++) {
+		if (sm->nfindings > 1)
+			bt_strbuf_addf(&t->pane, "%s%s: ", k ? " " : "", sm->findings[k].check);
+		bt_strbuf_addstr(&t->pane, sm->findings[k].message);
+	}
+	p->text = t->pane.buf ? t->pane.buf : "";
+	return true;
+}
+
 static const struct screen_key keys[] = {
 	{ BT_ACT_MARK_BENCH, "m marks a benchmark in the benchmark table (B)" },
 	{ BT_ACT_NONE, NULL },
@@ -185,6 +242,7 @@ const struct screen_ops screen_benches = {
 	.action = action,
 	.subject = subject,
 	.export_name = export_name,
+	.pane = pane,
 	.opens = BT_ACT_BENCHES,
 	.open = bench_table,
 	.keys = keys,

@@ -18,7 +18,8 @@
  * console.table (versions 2 to 6), mitata's table, benchmark.js's
  * "x N ops/sec ±X% (N runs sampled)", bench-node's text and pretty
  * reporters, and JMH's final table (with its runs' forks and
- * iterations). docs/benchmarks.md describes each, with the frames table
+ * iterations); a program's own "NAME 1.5 ns/op" lines (custom.c) when
+ * none of those printed a result. docs/benchmarks.md describes each, with the frames table
  * below.
  */
 #ifndef BENCHTUI_HARNESS_H
@@ -40,12 +41,13 @@ enum bt_harness {
 	BT_HARNESS_JMH,		/* Java JMH */
 	BT_HARNESS_BENCHMARKJS,	/* JS benchmark.js (npm "benchmark") */
 	BT_HARNESS_BENCHNODE,	/* JS bench-node */
+	BT_HARNESS_CUSTOM,	/* the program's own "NAME 1.5 ns/op" lines */
 	BT_HARNESS_COUNT
 };
 
 /*
  * "gbench", "go", "criterion", "libtest", "tinybench", "mitata", "jmh",
- * "benchmark.js", "bench-node" ("unknown").
+ * "benchmark.js", "bench-node", "custom" ("unknown").
  */
 const char *bt_harness_name(enum bt_harness h);
 /* The harness of that name, or BT_HARNESS_UNKNOWN. */

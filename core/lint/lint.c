@@ -74,6 +74,8 @@ pct(const struct bt_selection *sel, double samples)
 	return bt_selection_samples(sel) ? 100.0 * samples / (double)bt_selection_samples(sel) : 0;
 }
 
+#define REG_CHARS "abcdefghijklmnopqrstuvwxyz0123456789"
+
 /*
  * x86 general registers by family: the index of the 64-bit register whose
  * part name is (AT&T, without the %), or -1.
@@ -169,13 +171,89 @@ counter_step(const struct bt_insn *in)
 }
 
 /*
- * An instruction that only counts: add/sub/inc/dec/cmp/test/lea on
- * registers, nops, branches. Mnemonics are objdump's (nopw, nopl, the
- * xchg of 66 90); a suffixed addl or cmpq has a memory operand, which the
- * flags already refuse unless it is a loop bound (bound_compare).
+ * The registers a loop tests to decide whether to go round again: the
+ * operands of its cmp and test, and what a flag-setting step right before
+ * a conditional branch writes ("sub $1,%rdx; jne"). Its counters.
+ */
+static uint32_t
+control_families(const struct bt_annotation *a, size_t li)
+{
+	const struct bt_loop *l = &a->loops.v[li];
+	uint32_t ctl = 0;
+	size_t k;
+
+	for (k = l->head; k <= l->tail; k++) {
+		const struct bt_insn *in = &a->insns.v[k].in;
+		const char *p;
+		int f;
+
+		if (!bt_annotation_in_loop(a, k, li))
+			continue;
+		if (strncmp(in->mnemonic, "cmp", 3) == 0 || strncmp(in->mnemonic, "test", 4) == 0) {
+			int depth = 0;
+
+			/* register operands, not the base or index of a memory one */
+			for (p = in->text; *p; p++) {
+				depth += (*p == '(') - (*p == ')');
+				if (*p != '%' || depth > 0)
+					continue;
+				f = reg_family(p + 1, strspn(p + 1, REG_CHARS));
+				if (f >= 0)
+					ctl |= 1u << f;
+			}
+		} else if (k + 1 <= l->tail && a->insns.v[k + 1].in.kind == BT_INSN_CJUMP &&
+		    (f = written_family(in)) >= 0) {
+			ctl |= 1u << f;
+		}
+	}
+	return ctl;
+}
+
+/*
+ * A counter kept in memory: a plain mov between one of the loop's counter
+ * registers and a fixed slot (base plus displacement, a base the loop does
+ * not write). Google Benchmark's while (state.KeepRunning()) stores its
+ * count and loads it back on every iteration:
+ * "sub $1,%rax; mov %rax,(%rdi); mov (%rdi),%rax; test %rax,%rax; jg".
  */
 static bool
-counting_only(const struct bt_insn *in, uint32_t written)
+counter_slot(const struct bt_insn *in, uint32_t written, uint32_t control)
+{
+	const char *ops = strchr(in->text, ' '), *open, *close, *reg;
+	int f, b;
+
+	if (ops == NULL || (in->flags & BT_INSN_F_LOCK) ||
+	    (strcmp(in->mnemonic, "mov") != 0 && strcmp(in->mnemonic, "movq") != 0 &&
+	     strcmp(in->mnemonic, "movl") != 0))
+		return false;
+	while (*ops == ' ')
+		ops++;
+	if ((open = strchr(ops, '(')) == NULL || open[1] != '%' ||
+	    (close = strchr(open, ')')) == NULL || memchr(open, ',', (size_t)(close - open)))
+		return false;
+	b = reg_family(open + 2, (size_t)(close - open - 2));
+	if (b < 0 || (written & (1u << b)))
+		return false;
+	/* the other operand: a register before the slot, or after it */
+	if (ops[0] == '%')
+		reg = ops + 1;
+	else if (close[1] == ',' && close[2] == '%')
+		reg = close + 3;
+	else
+		return false;
+	f = reg_family(reg, strspn(reg, REG_CHARS));
+	return f >= 0 && (control & (1u << f));
+}
+
+/*
+ * An instruction that only counts: add/sub/inc/dec/cmp/test/lea on
+ * registers, nops, branches, a counter's slot in memory. Mnemonics are
+ * objdump's (nopw, nopl, the xchg of 66 90); a suffixed addl or cmpq has a
+ * memory operand, which the flags already refuse unless it is a loop bound
+ * (bound_compare).
+ */
+static bool
+counting_only(const struct bt_insn *in, uint32_t written, uint32_t control)
 {
 	static const char *const ok[] = { "add", "sub", "inc", "dec", "cmp",
 		"test", "lea", "nop", "nopw", "nopl", "endbr64", "xchg" };
@@ -185,7 +263,9 @@ counting_only(const struct bt_insn *in, uint32_t written)
 		return true;
 	if (in->flags & BT_INSN_F_MEM_READ && bound_compare(in, written))
 		return true;
-	if (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE | BT_INSN_F_LOCK))
+	if (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE))
+		return counter_slot(in, written, control);
+	if (in->flags & BT_INSN_F_LOCK)
 		return false;
 	if (in->kind == BT_INSN_JUMP || in->kind == BT_INSN_CJUMP)
 		return true;
@@ -200,6 +280,81 @@ counting_only(const struct bt_insn *in, uint32_t written)
 	return strcmp(in->mnemonic, "subs") == 0 || strcmp(in->mnemonic, "adds") == 0 ||
 	    strcmp(in->mnemonic, "cmn") == 0 || strncmp(in->mnemonic, "b.", 2) == 0 ||
 	    strcmp(in->mnemonic, "cbnz") == 0 || strcmp(in->mnemonic, "cbz") == 0;
+}
+
+static bool system_path(const char *path);
+
+/*
+ * A harness's own source: a header the system installed, Google
+ * Benchmark's, Rust's library or a crate's, Go's standard library.
+ */
+static bool
+harness_source(const char *file)
+{
+	const char *base = strrchr(file, '/');
+
+	base = base ? base + 1 : file;
+	return system_path(file) || strcmp(base, "benchmark.h") == 0 ||
+	    strstr(file, "/include/benchmark/") != NULL ||
+	    strstr(file, "/.cargo/registry/") != NULL || strstr(file, "/rustlib/") != NULL ||
+	    strncmp(file, "/usr/local/go/", 14) == 0;	/* Go's own tarball install */
+}
+
+/*
+ * Is instruction k of loop li the benchmark body's work? Its source line
+ * is the user's (not the harness's header), and not the line that
+ * controls the loop (its compare and branch: "for (i = 0; i < n; i++)").
+ * data += 1 kept in a register is an add like a counter's: the line
+ * table tells them apart.
+ */
+static bool
+body_work(const struct bt_annotation *a, size_t li, size_t k)
+{
+	const struct bt_loop *l = &a->loops.v[li];
+	const struct bt_ainsn *x = &a->insns.v[k];
+	size_t j;
+
+	if (x->file == NULL || x->line == 0 || (x->in.flags & BT_INSN_F_NOP) ||
+	    x->in.kind == BT_INSN_JUMP || x->in.kind == BT_INSN_CJUMP ||
+	    harness_source(x->file))
+		return false;
+	for (j = l->head; j <= l->tail; j++) {
+		const struct bt_ainsn *c = &a->insns.v[j];
+		if (!bt_annotation_in_loop(a, j, li) ||
+		    (c->in.kind != BT_INSN_CJUMP && strncmp(c->in.mnemonic, "cmp", 3) != 0 &&
+		     strncmp(c->in.mnemonic, "test", 4) != 0))
+			continue;
+		if (c->line == x->line && c->file != NULL && strcmp(c->file, x->file) == 0)
+			return false;	/* the loop's own control line */
+	}
+	return true;
+}
+
+/*
+ * Does loop li of function fi hold the benchmark body's work by the line
+ * table? Only asked of a loop that looks empty: the annotation with lines
+ * (the DWARF of its module, read for this) replaces *a, which has none.
+ */
+static bool
+body_has_work(struct bt_selection *sel, size_t fi, struct bt_annotation **a, size_t li)
+{
+	struct bt_annotation *la;
+	const struct bt_loop *l;
+	size_t k;
+
+	if (!(*a)->has_lines) {
+		la = bt_selection_annotation(sel, fi, BT_ASM_ATT, NULL);
+		if (la == NULL || la->loops.n != (*a)->loops.n)
+			return false;
+		*a = la;
+	}
+	if (!(*a)->has_lines)
+		return false;
+	l = &(*a)->loops.v[li];
+	for (k = l->head; k <= l->tail; k++)
+		if (bt_annotation_in_loop(*a, k, li) && body_work(*a, li, k))
+			return true;
+	return false;
 }
 
 static void
@@ -221,8 +376,7 @@ check_empty_loops(struct bt_selection *sel)
 			bool empty = true;
 			double share = pct(sel, l->adjusted > (double)l->samples ?
 			    l->adjusted : (double)l->samples);
-
-			uint32_t written = 0;
+			uint32_t written = 0, control;
 
 			if (share < EMPTY_LOOP_MIN || l->ninsns > EMPTY_LOOP_MAX_INSNS)
 				continue;
@@ -231,15 +385,17 @@ check_empty_loops(struct bt_selection *sel)
 				if (fam >= 0 && bt_annotation_in_loop(a, k, li))
 					written |= 1u << fam;
 			}
+			control = control_families(a, li);
 			for (k = l->head; k <= l->tail && empty; k++) {
 				const struct bt_insn *in = &a->insns.v[k].in;
 				if (!bt_annotation_in_loop(a, k, li))
 					continue;
-				empty = counting_only(in, written);
+				empty = counting_only(in, written, control);
 				real += !(in->flags & BT_INSN_F_NOP);
 			}
-			if (!empty)
+			if (!empty || body_has_work(sel, fi, &a, li))
 				continue;
+			l = &a->loops.v[li];
 			if (lint_bench_loop(sel, fi, share, real, a->insns.v[l->head].in.addr))
 				break;	/* the benchmark's own loop, said with its numbers */
 			add(sel, "empty-loop", (long)fi, share,
@@ -509,6 +665,15 @@ check_debug_info(struct bt_selection *sel)
 		m = bt_selection_func_syms(sel, fi);
 		if (m != NULL && bt_msyms_probe_dwarf(m))
 			continue;
+		if (system_path(f->module)) {
+			/*
+			 * A distribution's stripped gzip or libcrypto is not the
+			 * user's to rebuild, and nothing about the benchmark is
+			 * wrong: the session's note says there are no lines
+			 */
+			bt_selection_func_dwarf(sel, fi);
+			continue;
+		}
 		add(sel, "no-debug-info", (long)fi, f->percent,
 		    "no debug info for '%s', where %s spends %.1f%% of the samples: no "
 		    "source lines%s. %s", f->module, f->name, f->percent,

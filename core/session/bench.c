@@ -649,6 +649,16 @@ bench_list(struct bt_selection *first)
 		}
 	}
 	bench_entries(s, bs, first->attr);
+	/*
+	 * A program's own "NAME 1.5 ns/op" lines (no runner, no frames
+	 * table): a chain through the function named like a result is its
+	 */
+	for (i = 0; s->p->chains != NULL && i < bs->v.n; i++)
+		if (bs->v.v[i].at_end && bs->v.v[i].entries.n == 0 &&
+		    bt_harness_frames(bt_harness_from_name(bs->v.v[i].pub.harness)) == NULL) {
+			bs->v.v[i].pub.has_window = true;
+			bs->v.v[i].lo = bs->v.v[i].hi = 0;
+		}
 	if (bs->v.n && !bs->windows && bs->v.v[0].entries.n == 0)
 		bs->note = "the samples' times are not on CLOCK_MONOTONIC: the "
 		    "benchmarks' samples cannot be told apart";

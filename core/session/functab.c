@@ -373,6 +373,12 @@ bt_selection_annotation(struct bt_selection *sel, size_t fi,
 	return sf->ann[k];
 }
 
+bool
+bt_selection_func_dwarf(struct bt_selection *sel, size_t fi)
+{
+	return fi < sel->funcs.n && bt_session_dwarf(sel->s, sel->funcs.v[fi].pub.mod);
+}
+
 struct bt_annotation *
 bt_selection_code(struct bt_selection *sel, size_t fi)
 {

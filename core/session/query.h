@@ -75,6 +75,12 @@ struct bt_annotation *bt_selection_annotation(struct bt_selection *sel, size_t f
  * which reads no debug info. NULL when it has no code.
  */
 struct bt_annotation *bt_selection_code(struct bt_selection *sel, size_t fi);
+/*
+ * Does function fi's module have DWARF? When it has none, the session
+ * notes it (the header's and the reports' "no debug info" note). Reads the
+ * DWARF: ask after bt_msyms_probe_dwarf() said no.
+ */
+bool bt_selection_func_dwarf(struct bt_selection *sel, size_t fi);
 /* The event's index in the recording. */
 int bt_selection_attr(const struct bt_selection *sel);
 /* The time window in the recording's clock: [*lo, *hi). */

@@ -108,6 +108,8 @@ scope(struct bt_view *v, struct bt_selection *sel)
 	m->span = m->has_span ? BT_MAX(to - from, 0.0) : 0;
 }
 
+static size_t lint_count(struct bt_selection *sel);
+
 static void
 summarize(struct bt_view *v, struct bt_selection *sel, size_t width,
 	  const char **hot_path_shown)
@@ -115,7 +117,6 @@ summarize(struct bt_view *v, struct bt_selection *sel, size_t width,
 	struct bt_session *s = bt_selection_session(sel);
 	const struct bt_profile_info *in = bt_session_info(s);
 	struct bt_view_summary *m = &v->summary;
-	const struct bt_finding *f;
 	char buf[128];
 	size_t i;
 
@@ -154,7 +155,7 @@ summarize(struct bt_view *v, struct bt_selection *sel, size_t width,
 		    bt_strpool_addstr(&v->pool, buf);
 	} else
 		m->status = "unknown";
-	m->nfindings = bt_selection_findings(sel, &f);
+	m->nfindings = lint_count(sel);
 	if (bt_selection_bench_index(sel) >= 0) {
 		const struct bt_bench *b = bt_selection_bench(sel,
 		    (size_t)bt_selection_bench_index(sel));
@@ -236,13 +237,35 @@ bt_view_header_opts(struct bt_selection *sel, const struct bt_view_opts *o)
 
 #define FINDING_NAME_COLS 40
 
-struct bt_view *
-bt_view_findings(struct bt_selection *sel, const struct bt_view_opts *vo)
+/* The benchmarks whose findings L lists besides the selection's: the whole run's. */
+static size_t
+lint_benches(struct bt_selection *sel)
+{
+	return bt_selection_bench_index(sel) < 0 ? bt_selection_nbenches(sel) : 0;
+}
+
+/* The rows of bt_view_lint, without making them. */
+static size_t
+lint_count(struct bt_selection *sel)
+{
+	const struct bt_finding *f;
+	size_t n = bt_selection_findings(sel, &f), i;
+
+	for (i = 0; i < lint_benches(sel); i++) {
+		const struct bt_bench_summary *sm = bt_selection_bench_summary(sel, i);
+		n += sm ? sm->nfindings : 0;
+	}
+	return n;
+}
+
+static struct bt_view *
+findings_view(struct bt_selection *sel, const struct bt_view_opts *vo, bool benches)
 {
 	struct bt_view *v = view_new(sel);
 	struct bt_view_opts o;
 	const struct bt_finding *f;
-	size_t n = bt_selection_findings(sel, &f), i, wname = 8;	/* "Function" */
+	size_t n = bt_selection_findings(sel, &f), i, k, wname = 8;	/* "Function" */
+	size_t nb = benches ? lint_benches(sel) : 0, nall = n, nbf;
 	const char **shown = bt_xcalloc(n + 1, sizeof(char *));
 
 	bt_view_opts_init(&o);
@@ -252,6 +275,12 @@ bt_view_findings(struct bt_selection *sel, const struct bt_view_opts *vo)
 		view_fit_names(v, shown, n, FINDING_NAME_COLS, shown);
 	for (i = 0; i < n; i++)
 		wname = BT_MIN(BT_MAX(wname, view_ncols(shown[i])), FINDING_NAME_COLS);
+	for (i = 0; i < nb; i++) {
+		const struct bt_bench_summary *sm = bt_selection_bench_summary(sel, i);
+		if (sm != NULL && sm->nfindings)
+			wname = BT_MIN(BT_MAX(wname, view_ncols(bt_selection_bench(sel,
+			    i)->name)), FINDING_NAME_COLS);
+	}
 	for (i = 0; i < n; i++) {
 		struct bt_row *r = view_add_row(v, BT_ROW_FINDING);
 		r->func = f[i].func >= 0 ? (size_t)f[i].func : (size_t)-1;
@@ -274,18 +303,60 @@ bt_view_findings(struct bt_selection *sel, const struct bt_view_opts *vo)
 		view_add_cell(v, view_pad(v, shown[i], wname + 2, false), BT_STYLE_NORMAL);
 		view_add_cell(v, r->text, BT_STYLE_NORMAL);
 	}
+	/* every benchmark's, in the table's order: the Finding column's, whole */
+	for (i = 0; i < nb; i++) {
+		const struct bt_bench_summary *sm = bt_selection_bench_summary(sel, i);
+		const char *name = bt_selection_bench(sel, i)->name;
+
+		for (k = 0; sm != NULL && k < sm->nfindings; k++) {
+			const struct bt_finding *bf = &sm->findings[k];
+			struct bt_row *r = view_add_row(v, BT_ROW_FINDING);
+			r->flags = BT_ROW_F_BENCH;
+			r->insn = i;
+			r->func = (size_t)-1;
+			r->percent = bf->percent;
+			r->label = bt_strpool_addstr(&v->pool, bf->check);
+			r->detail = bt_strpool_addstr(&v->pool, name);
+			r->text = bt_strpool_addstr(&v->pool, bf->message);
+			view_add_cell(v, view_pad(v, r->label, 18, false), BT_STYLE_WARN);
+			view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, "%.1f%%",
+			    r->percent), 7, true), BT_STYLE_HOT);
+			view_add_cell(v, "  ", BT_STYLE_NORMAL);
+			view_add_cell(v, view_pad(v, r->detail, wname + 2, false), BT_STYLE_TITLE);
+			view_add_cell(v, r->text, BT_STYLE_NORMAL);
+			nall++;
+		}
+	}
+	nbf = nall - n;
 	{
-		const char *h[5] = { "Check", "Share", "", "Function", "Why" };
+		const char *h[5] = { "Check", "Share", "", nbf ? "Where" : "Function", "Why" };
 		size_t w[5] = { 18, 7, 2, wname + 2, 0 };
 		bool right[5] = { false, true, false, false, false };
-		if (n)
+		if (nall)
 			view_set_columns(v, h, w, right, 5);
 	}
 	free(shown);
 	view_seal(v);
-	v->title = n ? bt_strpool_addf(&v->pool, "lint: %zu finding%s", n,
-	    n == 1 ? "" : "s") : "lint: no findings";
+	if (nbf)
+		v->title = bt_strpool_addf(&v->pool, "lint: %zu finding%s (%zu of the run, "
+		    "%zu of the benchmarks: Enter opens one)", nall, nall == 1 ? "" : "s",
+		    n, nbf);
+	else
+		v->title = nall ? bt_strpool_addf(&v->pool, "lint: %zu finding%s", nall,
+		    nall == 1 ? "" : "s") : "lint: no findings";
 	return v;
+}
+
+struct bt_view *
+bt_view_findings(struct bt_selection *sel, const struct bt_view_opts *vo)
+{
+	return findings_view(sel, vo, false);
+}
+
+struct bt_view *
+bt_view_lint(struct bt_selection *sel, const struct bt_view_opts *vo)
+{
+	return findings_view(sel, vo, true);
 }
 
 /* Timeline. */

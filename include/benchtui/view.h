@@ -66,6 +66,7 @@ enum bt_row_kind {
 #define BT_ROW_F_JUMP		0x40	/* a branch inside the function */
 #define BT_ROW_F_SKID_GUESS	0x80	/* its skid credit is split by guess (several predecessors) */
 #define BT_ROW_F_INDIRECT	0x100	/* an indirect jump or call: no target known */
+#define BT_ROW_F_BENCH		0x200	/* FINDING: a benchmark's (@insn its index) */
 
 /**
  * struct bt_row - one row of a view, as data and as cells
@@ -254,7 +255,8 @@ BT_API struct bt_view *bt_view_header_opts(struct bt_selection *sel,
  *           and @comm/@ncomm the same
  * @has_status: @exit_code (a shell's: 128 + signal when killed) and
  *              @signal (0 if none) are known; @status says it in words
- * @nfindings: lint findings for this event and window
+ * @nfindings: lint findings for this event and window, with (for the whole
+ *              run) every benchmark's: the rows of bt_view_lint
  * @benchmark: the selected benchmark's name (benchtui/bench.h), NULL none;
  *             @bench_time its time per operation as printed (or NULL);
  *             @bench_by_chain its samples are those through its code (else
@@ -388,6 +390,14 @@ BT_API struct bt_view *bt_view_callers(struct bt_selection *sel, size_t func,
  */
 BT_API struct bt_view *bt_view_findings(struct bt_selection *sel,
 					const struct bt_view_opts *o);
+/*
+ * What L shows: the selection's findings, then, for the whole run of a
+ * recording with benchmarks, every benchmark's (bt_bench_summary), each a
+ * row flagged BT_ROW_F_BENCH with @insn the benchmark's index and @detail
+ * its name. The header's count (bt_view_summary.nfindings) is its rows.
+ */
+BT_API struct bt_view *bt_view_lint(struct bt_selection *sel,
+				    const struct bt_view_opts *o);
 /*
  * The timeline: the run cut into nbins slices of time, one row each, with
  * the slice's samples as a bar and, for func >= 0, that function's share of

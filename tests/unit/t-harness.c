@@ -578,6 +578,10 @@ test_registry(void **state)
 
 		assert_string_not_equal(name, "unknown");
 		assert_int_equal(bt_harness_from_name(name), h);
+		if (h == BT_HARNESS_CUSTOM) {	/* no runner: a function named like it */
+			assert_null(hf);
+			continue;
+		}
 		assert_non_null(hf);
 		assert_int_equal(hf->harness, h);
 		assert_non_null(hf->runner);
@@ -597,6 +601,51 @@ test_registry(void **state)
 	assert_int_equal(bt_harness_traits(BT_HARNESS_MITATA), 0);
 	assert_int_equal(bt_harness_traits(BT_HARNESS_BENCHMARKJS), 0);
 	assert_int_equal(bt_harness_traits(BT_HARNESS_BENCHNODE), BT_HARNESS_T_AT_END);
+	assert_int_equal(bt_harness_traits(BT_HARNESS_CUSTOM), BT_HARNESS_T_AT_END);
+}
+
+static struct bt_harness_parser *
+feed_text(const char *text)
+{
+	struct bt_harness_parser *p = bt_harness_parser_new(BT_HARNESS_UNKNOWN);
+
+	bt_harness_feed(p, text, strlen(text), 1.0);
+	bt_harness_finish(p, 2.0);
+	return p;
+}
+
+/*
+ * A program's own result lines (make demo's example): NAME N unit/what;
+ * none when a harness the parsers know printed results in the same output.
+ */
+static void
+test_custom(void **state)
+{
+	struct bt_harness_parser *p;
+	const struct bt_bench_result *r;
+
+	(void)state;
+	p = feed_text("modsum      4.895 ns/element\n"
+	    "popcount:   1.5 us/op\n"
+	    "noop        0.006 ns/element  (too good to be true?)\n"
+	    "1 2 ns/op\n  indented 3 ns/op\nsize 12 KiB/s\ntotal 5 ns\n");
+	assert_int_equal(bt_harness_count(p), 3);
+	r = find(p, "popcount");
+	assert_int_equal(r->harness, BT_HARNESS_CUSTOM);
+	assert_string_equal(r->family, "popcount");
+	assert_string_equal(r->time.text, "1.5 us/op");
+	assert_true(fabs(r->time.value - 1500) < 1e-9);
+	r = find(p, "noop");
+	assert_string_equal(r->time.text, "0.006 ns/element");
+	assert_int_equal(r->index, 2);
+	bt_harness_parser_free(p);
+	/* Go's results after a line of the program's own: Go's only */
+	p = feed_text("warmup 3 ms/run\n"
+	    "BenchmarkB-2    \t      10\t         5.0 ns/op\n");
+	assert_int_equal(bt_harness_count(p), 1);
+	assert_int_equal(bt_harness_result(p, 0)->harness, BT_HARNESS_GO);
+	assert_int_equal(bt_harness_result(p, 0)->index, 0);
+	bt_harness_parser_free(p);
 }
 
 /* One line of each harness, in one output. */
@@ -818,6 +867,7 @@ main(void)
 		cmocka_unit_test(test_feeding),
 		cmocka_unit_test(test_chains),
 		cmocka_unit_test(test_registry),
+		cmocka_unit_test(test_custom),
 		cmocka_unit_test(test_only),
 		cmocka_unit_test(test_gbench_console),
 		cmocka_unit_test(test_gbench_json),
