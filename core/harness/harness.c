@@ -536,28 +536,26 @@ visible(struct bt_harness_parser *p, unsigned char c)
 	}
 }
 
+/* n bytes of the segment, which a visible one among them shows at time t. */
 static void
-add_byte(struct bt_harness_parser *p, char c, double t)
+add_bytes(struct bt_harness_parser *p, const char *s, size_t n, bool shown, double t)
 {
 	p->line_started = true;
-	if (visible(p, (unsigned char)c)) {
-		if (!p->line_shown) {
-			p->line_shown = true;
-			p->line_t0 = t;
-		}
-		if (!p->seg_shown) {
-			p->seg_shown = true;
-			p->seg_t0 = t;
-		}
+	if (shown && !p->line_shown) {
+		p->line_shown = true;
+		p->line_t0 = t;
+	}
+	if (shown && !p->seg_shown) {
+		p->seg_shown = true;
+		p->seg_t0 = t;
 	}
 	if (p->seg.len < LINE_MAX_BYTES)
-		bt_strbuf_addch(&p->seg, c);
+		bt_strbuf_add(&p->seg, s, BT_MIN(n, LINE_MAX_BYTES - p->seg.len));
 }
 
 /*
- * The plain text from s[i] (visible bytes, outside an escape sequence)
- * added at once: what add_byte() does byte by byte. Returns where it
- * stopped.
+ * The plain text from s[i] (visible bytes, outside an escape sequence),
+ * added at once. Returns where it stopped.
  */
 static size_t
 add_plain(struct bt_harness_parser *p, const char *s, size_t i, size_t len,
@@ -567,19 +565,8 @@ add_plain(struct bt_harness_parser *p, const char *s, size_t i, size_t len,
 
 	while (j < len && ((unsigned char)s[j] >= 0x20 || s[j] == '\t'))
 		j++;
-	if (j == i)
-		return i;
-	p->line_started = true;
-	if (!p->line_shown) {
-		p->line_shown = true;
-		p->line_t0 = t;
-	}
-	if (!p->seg_shown) {
-		p->seg_shown = true;
-		p->seg_t0 = t;
-	}
-	if (p->seg.len < LINE_MAX_BYTES)
-		bt_strbuf_add(&p->seg, s + i, BT_MIN(j - i, LINE_MAX_BYTES - p->seg.len));
+	if (j > i)
+		add_bytes(p, s + i, j - i, true, t);
 	return j;
 }
 
@@ -612,7 +599,7 @@ bt_harness_feed(struct bt_harness_parser *p, const void *buf, size_t len, double
 		} else if (c == '\n') {
 			emit(p, false, t);
 		} else {
-			add_byte(p, c, t);
+			add_bytes(p, &c, 1, visible(p, (unsigned char)c), t);
 		}
 	}
 }

@@ -85,6 +85,14 @@ const char *view_cut(struct bt_view *v, const char *s, size_t width);
  */
 const char *view_cut_middle(struct bt_view *v, const char *s, size_t width);
 /*
+ * Of n rows showing out[] for names[], those whose shown form another,
+ * different name shares: clash[] marked, idx[] the rows sorted by shown
+ * form (group[], when not NULL, numbering each run of one form). True
+ * when any clash.
+ */
+bool view_clashes(const char *const *names, const char **out, size_t n,
+		  size_t *idx, size_t *group, bool *clash);
+/*
  * name in width columns: its template arguments folded, the deepest
  * first, as far as needed (bt_name_fit), then its middle cut.
  */

@@ -169,50 +169,6 @@ cut_at(struct bt_view *v, const char *s, size_t width, const size_t *col, size_t
 	return out;
 }
 
-struct by_out {
-	const char *const *names;
-	const char **out;
-};
-
-static int
-out_cmp(const void *x, const void *y, void *arg)
-{
-	const struct by_out *c = arg;
-	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-	int d = strcmp(c->out[a], c->out[b]);
-
-	return d ? d : a < b ? -1 : a > b;
-}
-
-/*
- * Of the rows, those whose out another, different name shares: marked in
- * clash, grouped in idx (sorted by out, group[] numbering each run).
- */
-static bool
-clashes(const char *const *names, const char **out, size_t n, size_t *idx,
-	size_t *group, bool *clash)
-{
-	struct by_out c = { names, out };
-	size_t i, j, k;
-	bool any = false;
-
-	for (i = 0; i < n; i++)
-		idx[i] = i;
-	qsort_r(idx, n, sizeof(*idx), out_cmp, &c);
-	for (i = 0; i < n; i = j) {
-		bool differ = false;
-
-		for (j = i + 1; j < n && strcmp(out[idx[i]], out[idx[j]]) == 0; j++)
-			differ |= strcmp(names[idx[i]], names[idx[j]]) != 0;
-		for (k = i; k < j; k++) {
-			clash[idx[k]] = differ;
-			group[idx[k]] = i;
-		}
-		any |= differ;
-	}
-	return any;
-}
-
 /* The column where a and b first differ. */
 static size_t
 diff_col(const char *a, const char *b)
@@ -275,7 +231,7 @@ view_fit_names(struct bt_view *v, const char *const *in, size_t n, size_t width,
 	 * that still read the same (a group of several may take a pass for
 	 * each place they differ); last, a few columns wider each pass
 	 */
-	for (pass = 0; clashes(names, out, n, idx, group, clash); pass++) {
+	for (pass = 0; view_clashes(names, out, n, idx, group, clash); pass++) {
 		size_t w = pass <= CUT_PASSES ? width : width + 4 * (size_t)(pass - CUT_PASSES);
 		bool wider = false;
 

@@ -260,28 +260,48 @@ view_cut_middle(struct bt_view *v, const char *s, size_t width)
 	return bt_strpool_addf(&v->pool, "%.*s\xe2\x80\xa6%s", (int)h, s, s + t);
 }
 
-struct cut {
-	const char *const *names;
-	const char **out;
-};
-
+/* Indexes into the shown names (arg), by name, then index. */
 static int
-by_cut(const void *x, const void *y, void *arg)
+by_shown(const void *x, const void *y, void *arg)
 {
-	const struct cut *c = arg;
+	const char **out = arg;
 	size_t a = *(const size_t *)x, b = *(const size_t *)y;
-	int d = strcmp(c->out[a], c->out[b]);
+	int d = strcmp(out[a], out[b]);
 
 	return d ? d : a < b ? -1 : a > b;
+}
+
+bool
+view_clashes(const char *const *names, const char **out, size_t n, size_t *idx,
+	     size_t *group, bool *clash)
+{
+	size_t i, j, k;
+	bool any = false;
+
+	for (i = 0; i < n; i++)
+		idx[i] = i;
+	qsort_r(idx, n, sizeof(*idx), by_shown, out);
+	for (i = 0; i < n; i = j) {
+		bool differ = false;
+
+		for (j = i + 1; j < n && strcmp(out[idx[i]], out[idx[j]]) == 0; j++)
+			differ |= strcmp(names[idx[i]], names[idx[j]]) != 0;
+		for (k = i; k < j; k++) {
+			clash[idx[k]] = differ;
+			if (group != NULL)
+				group[idx[k]] = i;
+		}
+		any |= differ;
+	}
+	return any;
 }
 
 void
 view_cut_distinct(struct bt_view *v, const char *const *names, size_t n,
 		  size_t width, bool whole, const char **out)
 {
-	size_t *idx, *w, i, j, k;
-	struct cut c = { names, out };
-	bool again = true;
+	size_t *idx, *w, i;
+	bool *clash, again = true;
 
 	for (i = 0; i < n; i++)
 		out[i] = whole ? names[i] : view_cut_middle(v, names[i], width);
@@ -289,56 +309,25 @@ view_cut_distinct(struct bt_view *v, const char *const *names, size_t n,
 		return;
 	idx = bt_xcalloc(n, sizeof(*idx));
 	w = bt_xcalloc(n, sizeof(*w));
-	for (i = 0; i < n; i++) {
-		idx[i] = i;
+	clash = bt_xcalloc(n, sizeof(*clash));
+	for (i = 0; i < n; i++)
 		w[i] = width;
-	}
-	while (again) {
+	/* the same cell for different names: show more of each */
+	while (again && view_clashes(names, out, n, idx, NULL, clash)) {
 		again = false;
-		qsort_r(idx, n, sizeof(*idx), by_cut, &c);
-		for (i = 0; i < n; i = j) {
-			bool differ = false;
+		for (i = 0; i < n; i++) {
+			size_t cols = view_ncols(names[i]);
 
-			for (j = i + 1; j < n && strcmp(out[idx[i]], out[idx[j]]) == 0; j++)
-				differ |= strcmp(names[idx[i]], names[idx[j]]) != 0;
-			if (!differ)
-				continue;	/* one name, or one name twice */
-			/* the same cell for different names: show more of each */
-			for (k = i; k < j; k++) {
-				size_t x = idx[k], cols = view_ncols(names[x]);
-
-				if (w[x] >= cols)
-					continue;
-				w[x] = BT_MIN(w[x] + 4, cols);
-				out[x] = view_cut_middle(v, names[x], w[x]);
-				again = true;
-			}
+			if (!clash[i] || w[i] >= cols)
+				continue;
+			w[i] = BT_MIN(w[i] + 4, cols);
+			out[i] = view_cut_middle(v, names[i], w[i]);
+			again = true;
 		}
 	}
 	free(idx);
 	free(w);
-}
-
-/* Of idx[0..n) sorted by shown, mark in clash those whose shown another name shares. */
-static bool
-find_clashes(const char *const *names, const char **shown, size_t *idx, size_t n,
-	     bool *clash)
-{
-	struct cut c = { names, shown };
-	size_t i, j, k;
-	bool any = false;
-
-	qsort_r(idx, n, sizeof(*idx), by_cut, &c);
-	for (i = 0; i < n; i = j) {
-		bool differ = false;
-
-		for (j = i + 1; j < n && strcmp(shown[idx[i]], shown[idx[j]]) == 0; j++)
-			differ |= strcmp(names[idx[i]], names[idx[j]]) != 0;
-		for (k = i; k < j; k++)
-			clash[idx[k]] = differ;
-		any |= differ;
-	}
-	return any;
+	free(clash);
 }
 
 #define MAX_SPANS 16
@@ -396,9 +385,7 @@ view_unfold_clashes(struct bt_view *v, const char *const *names, size_t n,
 	int pass;
 
 	for (pass = 0; pass < 2; pass++) {
-		for (i = 0; i < n; i++)
-			idx[i] = i;
-		if (!find_clashes(names, shown, idx, n, clash))
+		if (!view_clashes(names, shown, n, idx, NULL, clash))
 			break;
 		/* runs of one shown form in idx: each member against the others */
 		for (i = 0; i < n; i = j) {
