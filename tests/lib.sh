@@ -20,6 +20,23 @@ cleanup_tmp() {
 	rm -rf "$TMP"
 }
 trap cleanup_tmp EXIT
+
+# tmux_init NAME: a tmux server of the test's own ($T), killed at the end
+# with the rest; screen prints its pane "bt", wait_for PATTERN polls it
+# (0.05 s steps, 10 s at most)
+tmux_init() {
+	T="tmux -L $1$$ -f/dev/null"
+	trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
+}
+screen() { $T capture-pane -p -t bt; }
+wait_for() {
+	for _ in $(seq 200); do
+		screen | grep -q -- "$1" && return 0
+		sleep 0.05
+	done
+	fail "timed out waiting for '$1'"; screen | sed 's/^/     | /'
+	return 1
+}
 mkdir -p "$FIX"
 nfail=0
 nskip=0

@@ -372,17 +372,7 @@ if [ ! -s "$TMP/gb.data" ]; then
 elif ! command -v tmux >/dev/null; then
 	skipped "the benchmark table in the browser: tmux is not installed"
 else
-	T="tmux -L btb$$ -f/dev/null"
-	trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
-	screen() { $T capture-pane -p -t bt; }
-	wait_for() {	# 0.05 s steps, 10 s at most
-		for _ in $(seq 200); do
-			screen | grep -q -- "$1" && return 0
-			sleep 0.05
-		done
-		fail "timed out waiting for '$1'"; screen | sed 's/^/     | /'
-		return 1
-	}
+	tmux_init btb
 	$T new-session -d -s keep
 	$T new-session -d -s bt -x 160 -y 30 -c "$TMP" \
 		"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/gb.data; echo \$? >$TMP/status; exec sleep 60"

@@ -154,17 +154,7 @@ print(len(d["findings"]) + sum(len(b.get("findings", [])) for b in d.get("benchm
 if ! command -v tmux >/dev/null; then
 	skipped "the screens at 80x24: tmux is not installed"
 else
-	T="tmux -L btll$$ -f/dev/null"
-	trap '$T kill-server 2>/dev/null; rm -rf "$TMP"' EXIT
-	screen() { $T capture-pane -p -t bt; }
-	wait_for() {	# 0.05 s steps, 10 s at most
-		for _ in $(seq 200); do
-			screen | grep -q -- "$1" && return 0
-			sleep 0.05
-		done
-		fail "timed out waiting for '$1'"; screen | sed 's/^/     | /'
-		return 1
-	}
+	tmux_init btll
 	$T new-session -d -s keep
 	for rec in demo gb; do
 		[ -s "$TMP/$rec.data" ] || continue

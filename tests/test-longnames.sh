@@ -105,20 +105,10 @@ fi
 
 # the browser at 80x24
 if command -v tmux >/dev/null; then
-	T="tmux -L btln$$ -f/dev/null"
-	trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
+	tmux_init btln
 	$T new-session -d -s keep
 	$T new-session -d -s bt -x 80 -y 24 -c "$TMP" \
 		"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/ln.data; exec sleep 60"
-	screen() { $T capture-pane -p -t bt; }
-	wait_for() {
-		for _ in $(seq 200); do
-			screen | grep -q -- "$1" && return 0
-			sleep 0.05
-		done
-		fail "timed out waiting for '$1'"; screen | sed 's/^/     | /'
-		return 1
-	}
 	wait_for "hot functions"
 	screen >"$TMP/s80"
 	rows=$(sed -n '4,23p' "$TMP/s80" | grep '%')

@@ -59,19 +59,10 @@ if [ -x "${crc:-}" ]; then
 		fail "the export cut names: $(bench_rows "$TMP/crc.txt" | head -3)"
 	# the browser's E: the format from the extension, every name whole
 	if command -v tmux >/dev/null; then
-		T="tmux -L bt$$ -f/dev/null"
-		trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
+		tmux_init bt
 		$T new-session -d -s keep
 		$T new-session -d -s bt -x 100 -y 30 -c "$TMP" \
 			"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/crc.data; exec sleep 60"
-		wait_for() {
-			for _ in $(seq 200); do
-				$T capture-pane -p -t bt | grep -q -- "$1" && return 0
-				sleep 0.05
-			done
-			fail "timed out waiting for '$1'"; $T capture-pane -p -t bt | sed 's/^/     | /'
-			return 1
-		}
 		wait_for "benchmarks: 36"
 		$T send-keys -t bt E
 		wait_for "export to: "

@@ -23,20 +23,10 @@ EOF
 "$BT" -q -o "$TMP/o.data" --export /dev/null sh "$TMP/emit.sh" 2>"$TMP/o.err" | cat >"$TMP/o.out" ||
 	fail "recording sh emit.sh"
 
-T="tmux -L bt$$ -f/dev/null"
-trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
+tmux_init bt
 $T new-session -d -s keep
 $T new-session -d -s bt -x 100 -y 30 -c "$TMP" \
 	"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/o.data; exec sleep 60"
-screen() { $T capture-pane -p -t bt; }
-wait_for() {
-	for _ in $(seq 200); do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.05
-	done
-	fail "timed out waiting for '$1'"; screen | sed 's/^/     | /'
-	return 1
-}
 wait_for "hot functions"
 title0=$($T display-message -p -t bt '#{pane_title}')
 $T send-keys -t bt O

@@ -9,18 +9,7 @@ mkdir -p "$TMP/tests" && ln -s "$TOP/tests/fixtures" "$TMP/tests/fixtures"
 "$TOP/$BUILD/tools/mkrec" "$TMP/t.data" "$split" work_a+0x24=1500 work_a+0x2b=600 \
 	work_a+0x20=30 work_b+0x24=500 main+0x10=4 || fail "mkrec"
 
-T="tmux -L bt$$ -f/dev/null"
-trap '$T kill-server 2>/dev/null; cleanup_tmp' EXIT
-screen() { $T capture-pane -p -t bt; }
-# wait_for PATTERN: poll the screen (0.05 s steps, 10 s at most)
-wait_for() {
-	for _ in $(seq 200); do
-		screen | grep -q -- "$1" && return 0
-		sleep 0.05
-	done
-	fail "timed out waiting for '$1'"; screen | sed 's/^/     | /'
-	return 1
-}
+tmux_init bt
 wait_gone() {
 	for _ in $(seq 200); do
 		screen | grep -q -- "$1" || return 0
