@@ -477,6 +477,43 @@ for where in build-id debuglink; do
 	done
 	rm -f "$at"
 done
+# split DWARF: libdw opens a skeleton unit's .dwo itself; one that is a
+# FIFO or a link to a device is refused (and the module's DWARF with it)
+# before libdw could open it; a regular one gives source lines
+mkdir -p "$TMP/dwo"
+cp "$TOP/tests/fixtures/split.c" "$TMP/dwo/"
+if (cd "$TMP/dwo" && cc -O2 -g -gsplit-dwarf -o prog split.c) 2>/dev/null &&
+    ls "$TMP"/dwo/*.dwo >/dev/null 2>&1; then
+	dwo=$(ls "$TMP"/dwo/*.dwo | head -1)
+	"$BT" -q -o "$TMP/dwo.data" --export /dev/null "$TMP/dwo/prog" $R >/dev/null 2>&1
+	"$BT" -i "$TMP/dwo.data" --stdio --top 1 >"$TMP/out" 2>&1
+	has "$TMP/out" "split.c:18" && ok "split DWARF: a regular .dwo gives source lines" ||
+		fail "split DWARF: no lines from a regular .dwo: $(grep -m2 '^# note' "$TMP/out")"
+	for what in fifo /dev/zero; do
+		rm -f "$dwo" "$TMP/opened"
+		if [ $what = fifo ]; then
+			mkfifo "$dwo"
+			timeout 60 "${PYTHON3:-python3}" -c 'import os, sys; os.open(sys.argv[1], os.O_WRONLY); open(sys.argv[2], "w").close()' \
+				"$dwo" "$TMP/opened" </dev/null >/dev/null 2>&1 &
+			writer=$!
+		else
+			ln -s $what "$dwo"
+		fi
+		HOME=$TMP/nohome timeout 60 "$BT" -i "$TMP/dwo.data" --stdio --top 1 >"$TMP/out" 2>&1
+		rc=$?
+		if [ $what = fifo ]; then
+			sleep 0.2
+			kill $writer 2>/dev/null; wait $writer 2>/dev/null
+		fi
+		note=$(grep -m1 "^# note: '$dwo' (a debug file of '$TMP/dwo/prog': a split DWARF unit's .dwo file) is a .*: not opened" "$TMP/out")
+		[ $rc = 0 ] && [ -n "$note" ] && [ ! -e "$TMP/opened" ] &&
+			ok "split DWARF: a .dwo that is a $what is never opened: ${note#\# note: }" ||
+			fail "split DWARF, .dwo a $what: rc $rc, opened: $(ls "$TMP/opened" 2>/dev/null) $(grep -m2 '^# note' "$TMP/out")"
+	done
+	rm -f "$dwo"
+else
+	skipped "split DWARF: cc -gsplit-dwarf made no .dwo here"
+fi
 # debuginfod asked as libdw asks it, when DEBUGINFOD_URLS names a server
 # (a local one here, serving the debug file by build-id), not otherwise
 mkdir -p "$TMP/dsrv/buildid/$bid"

@@ -21,6 +21,7 @@
  * a regular file.
  */
 #include <dlfcn.h>
+#include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -447,4 +448,86 @@ out:
 		errno = err;
 	}
 	return fd;
+}
+
+/*
+ * dwo_file as libdw 0.188 makes it a path (__libdw_filepath): as is when
+ * absolute, else under dir (itself under debugdir when relative), else
+ * under debugdir; NULL when there is nothing to put it under.
+ */
+static char *
+dwo_path(const char *debugdir, const char *dir, const char *dwo_file)
+{
+	if (dwo_file[0] == '/')
+		return bt_xstrdup(dwo_file);
+	if (dir != NULL && dir[0] == '/')
+		return bt_xasprintf("%s/%s", dir, dwo_file);
+	if (debugdir == NULL)
+		return NULL;
+	if (dir != NULL)
+		return bt_xasprintf("%s/%s/%s", debugdir, dir, dwo_file);
+	return bt_xasprintf("%s/%s", debugdir, dwo_file);
+}
+
+/* A path libdw would open for a split unit: true unless it is there and refused. */
+static bool
+dwo_ok(struct search *s, char *path)
+{
+	struct stat st;
+	int fd;
+	bool ok = true;
+
+	if (path == NULL)
+		return true;
+	if (lstat(path, &st) == 0) {	/* missing: libdw's open fails too */
+		fd = bt_open_recorded(path);
+		if (fd >= 0)
+			close(fd);
+		else if (fd == -EINVAL || fd == -EXDEV) {
+			refused(s, path, fd);
+			ok = false;
+		}
+	}
+	free(path);
+	return ok;
+}
+
+/*
+ * Split DWARF (-gsplit-dwarf): libdw opens a skeleton unit's .dwo file
+ * itself, with a plain open(), the first time one of its lines or DIEs
+ * is asked for: first DW_AT_dwo_name beside the file the DWARF came from
+ * (dwarf_path), then under DW_AT_comp_dir. Where one of those paths is
+ * there and not a regular file (a FIFO, a device, a link to /proc), the
+ * module's DWARF is not used at all: false, and the note says which.
+ */
+bool
+msyms_split_units_ok(struct bt_msyms *m, Dwarf *dw, const char *dwarf_path)
+{
+	struct search s = { .m = m, .what = "': a split DWARF unit's .dwo file" };
+	const char *slash = dwarf_path ? strrchr(dwarf_path, '/') : NULL;
+	char *debugdir = slash ? bt_xstrndup(dwarf_path, (size_t)(slash - dwarf_path)) : NULL;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+	uint8_t type;
+	bool ok = true;
+
+	while (ok && dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, &type,
+	    NULL, NULL) == 0) {
+		Dwarf_Die cu;
+		Dwarf_Attribute name, dir;
+		const char *file, *cdir;
+
+		if (dwarf_offdie(dw, off + hsize, &cu) != NULL &&
+		    (dwarf_attr(&cu, DW_AT_dwo_name, &name) != NULL ||
+		    dwarf_attr(&cu, DW_AT_GNU_dwo_name, &name) != NULL) &&
+		    (file = dwarf_formstring(&name)) != NULL) {
+			cdir = dwarf_attr(&cu, DW_AT_comp_dir, &dir) ?
+			    dwarf_formstring(&dir) : NULL;
+			ok = dwo_ok(&s, dwo_path(debugdir, NULL, file)) &&
+			    (cdir == NULL || dwo_ok(&s, dwo_path(debugdir, cdir, file)));
+		}
+		off = next;
+	}
+	free(debugdir);
+	return ok;
 }

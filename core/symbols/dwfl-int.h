@@ -82,6 +82,11 @@ const char *msyms_debuginfo_path(void);
  * libdwfl's find_debuginfo callback: dwfl_standard_find_debuginfo's
  * search, opening only regular files (*userdata is the struct bt_msyms).
  */
+/*
+ * False, with a note, when a split DWARF unit's .dwo path is there and not
+ * a regular file: libdw would open it itself (debugfile.c).
+ */
+bool msyms_split_units_ok(struct bt_msyms *m, Dwarf *dw, const char *dwarf_path);
 int msyms_find_debuginfo(Dwfl_Module *mod, void **userdata,
 			 const char *modname, Dwarf_Addr base,
 			 const char *file_name, const char *debuglink,

@@ -116,14 +116,17 @@ bt_msyms_has_dwarf(struct bt_msyms *m)
 {
 	const char *mainfile = NULL, *debugfile = NULL;
 	Dwarf_Addr bias;
+	Dwarf *dw;
 
 	if (m->preset != NULL)
 		return true;
 	if (!m->dwarf_checked) {
 		m->dwarf_checked = true;
-		m->info.has_dwarf = dwfl_module_getdwarf(m->mod, &bias) != NULL;
+		dw = dwfl_module_getdwarf(m->mod, &bias);
 		dwfl_module_info(m->mod, NULL, NULL, NULL, NULL, NULL, &mainfile,
 		    &debugfile);
+		m->info.has_dwarf = dw != NULL && msyms_split_units_ok(m, dw,
+		    debugfile ? debugfile : mainfile);
 		if (m->info.has_dwarf)
 			m->info.debug_path = bt_strpool_addstr(&m->pool,
 			    debugfile ? debugfile : m->info.path);
