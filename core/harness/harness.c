@@ -218,13 +218,6 @@ hp_set_family(struct bt_harness_parser *p, struct bt_bench_result *r, size_t len
 
 /* Lexing. */
 
-bool
-hp_starts(const char *s, size_t len, const char *prefix)
-{
-	size_t n = strlen(prefix);
-
-	return len >= n && memcmp(s, prefix, n) == 0;
-}
 
 bool
 hp_eq(const struct tok *t, const char *s)
@@ -232,28 +225,6 @@ hp_eq(const struct tok *t, const char *s)
 	return t->len == strlen(s) && memcmp(t->s, s, t->len) == 0;
 }
 
-/*
- * memmem() for a line and a short needle: its first byte by memchr(),
- * which rejects most lines at once (glibc's memmem sets up its two-way
- * search on every call: a third of the time 100 MB of output took).
- */
-const char *
-hp_find(const char *s, size_t len, const char *needle)
-{
-	size_t n = strlen(needle);
-	const char *end = s + len, *p = s;
-
-	if (n == 0)
-		return s;
-	while (len >= n && (p = memchr(p, needle[0], (size_t)(end - p) - n + 1)) != NULL) {
-		if (p[n - 1] == needle[n - 1] && memcmp(p + 1, needle + 1, n - 1) == 0)
-			return p;
-		p++;
-		if ((size_t)(end - p) < n)
-			break;
-	}
-	return NULL;
-}
 
 void
 hp_trim(const char **s, size_t *len)
