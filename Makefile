@@ -125,7 +125,10 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 # out the long runs and the fuzzers (built with their own sanitizers),
 # test-layout, which runs no code of benchtui (it reads the sources and
 # the objects' symbol tables: the plain pass's are the same code), and
-# test-cache (the fixture cache's shell functions); in test-bench it runs
+# test-cache (the fixture cache's shell functions), the planted-lint
+# suites (lint-phase, lint-loops, lint-harnesses: harness runs whose lint
+# code test-lint and test-bench run under the sanitizers too); in
+# test-bench it runs
 # each harness's split oracle (a benchmark run again alone) once, not for
 # every benchmark (BT_SAN_PASS).
 # Interrupted or failed, make check stops what it started in the
@@ -156,7 +159,7 @@ check: deps js-deps
 	echo "== the ASan+UBSan build and unit tests (beside the tests above)"; cat build/asan/check.log; \
 	[ $$rc = 0 ] && [ $$arc = 0 ] || exit 1; \
 	echo "== the end-to-end tests again, under AddressSanitizer and UBSan"; \
-	BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout cache" BT_SAN_PASS=1 \
+	BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout cache lint-phase lint-loops lint-harnesses" BT_SAN_PASS=1 \
 		ASAN_OPTIONS=detect_leaks=1 \
 		bash tests/run.sh || exit 1; \
 	wait $$pre; pre=

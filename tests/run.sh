@@ -1,7 +1,8 @@
 #!/bin/bash
 # Run every script test (tests/test-*.sh); 77 means skipped. SKIP_TESTS
 # lists names to leave out (the sanitizer pass of make check leaves out
-# "fuzz long layout cache": see the Makefile). test-bench and
+# "fuzz long layout cache" and the planted-lint suites: see the
+# Makefile). test-bench and
 # test-harness run last: on a fresh machine they wait for criterion's
 # build, which make check starts first (tests/prebuild.sh) and which goes
 # on beside the others meanwhile. A test still running after a minute is
