@@ -21,6 +21,40 @@ cleanup_tmp() {
 }
 trap cleanup_tmp EXIT
 
+# Findings per benchmark, from benchtui's JSON export (the planted-lint
+# suites).
+# benches FILE.json: "name<TAB>check,check" per benchmark, then "(run)<TAB>check,..."
+benches() {
+	python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+for b in d.get("benchmarks", []):
+    print(b["name"], ",".join(f["check"] for f in b.get("findings", [])) or "-", sep="\t")
+print("(run)", ",".join(f["check"] for f in d["findings"]) or "-", sep="\t")
+' "$1"
+}
+# checks_of NAME FILE: the checks of benchmark NAME ("-": none)
+checks_of() { benches "$2" | awk -F'\t' -v n="$1" '$1 == n { print $2 }'; }
+# lie NAME FILE CHECK...: one of the CHECKs flags it
+lie() {
+	name=$1 f=$2; shift 2
+	got=$(checks_of "$name" "$f")
+	for c in "$@"; do
+		case ",$got," in *",$c,"*) ok "$name: $c"; return ;; esac
+	done
+	fail "$name: not flagged ($*): '$got'"
+}
+# twin NAME FILE CHECK...: none of the CHECKs says anything of it
+twin() {
+	name=$1 f=$2; shift 2
+	got=$(checks_of "$name" "$f")
+	[ -n "$got" ] || { fail "$name: no such benchmark: $(benches "$f" | tr '\n\t' '; ')"; return; }
+	for c in "$@"; do
+		case ",$got," in *",$c,"*) fail "$name: false alarm $c: '$got'"; return ;; esac
+	done
+	ok "$name: quiet ($got)"
+}
+
 # tmux_init NAME: a tmux server of the test's own ($T), killed at the end
 # with the rest; screen prints its pane "bt", wait_for PATTERN polls it
 # (0.05 s steps, 10 s at most)
