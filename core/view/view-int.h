@@ -83,6 +83,8 @@ const char *view_cut(struct bt_view *v, const char *s, size_t width);
  * s cut to width columns in its middle ("BenchmarkCRC32/p…e=15/align=0-2"):
  * its start and its end, which tells rows of one family apart, stay.
  */
+/* The byte offset of column col of s (its length past the end). */
+size_t view_col_offset(const char *s, size_t col);
 const char *view_cut_middle(struct bt_view *v, const char *s, size_t width);
 /*
  * Of n rows showing out[] for names[], those whose shown form another,

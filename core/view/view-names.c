@@ -16,17 +16,6 @@
 #define CUT_PASSES 5
 #define MAX_COMPARED 512	/* others of a group a name is compared with, a pass */
 
-/* The byte offset of column col of s (its length past the end). */
-static size_t
-col_offset(const char *s, size_t col)
-{
-	size_t i = 0;
-
-	for (; s[i] && col > 0; col--)
-		for (i++; ((unsigned char)s[i] & 0xc0) == 0x80; i++)
-			;
-	return i;
-}
 
 /* name folded (keeping the lists keep) as far as it needs to fit width: in the pool. */
 static const char *
@@ -158,7 +147,7 @@ cut_at(struct bt_view *v, const char *s, size_t width, const size_t *col, size_t
 		seg[nseg++][1] = cols;
 	}
 	for (i = 0; i < nseg; i++) {
-		size_t from = col_offset(s, seg[i][0]), to = col_offset(s, seg[i][1]);
+		size_t from = view_col_offset(s, seg[i][0]), to = view_col_offset(s, seg[i][1]);
 
 		if (i)
 			bt_strbuf_addstr(&sb, "\xe2\x80\xa6");

@@ -233,9 +233,8 @@ view_cut(struct bt_view *v, const char *s, size_t width)
 	return bt_strpool_addf(&v->pool, "%.*s\xe2\x80\xa6", (int)i, s);
 }
 
-/* The byte offset of column col of s (its length past the end). */
-static size_t
-col_offset(const char *s, size_t col)
+size_t
+view_col_offset(const char *s, size_t col)
 {
 	size_t i = 0;
 
@@ -255,8 +254,8 @@ view_cut_middle(struct bt_view *v, const char *s, size_t width)
 	/* a third the start, the rest the end: the end tells rows apart */
 	head = (width - 1) / 3;
 	tail = width - 1 - head;
-	h = col_offset(s, head);
-	t = col_offset(s, cols - tail);
+	h = view_col_offset(s, head);
+	t = view_col_offset(s, cols - tail);
 	return bt_strpool_addf(&v->pool, "%.*s\xe2\x80\xa6%s", (int)h, s, s + t);
 }
 
