@@ -43,6 +43,8 @@ func_row(struct bt_jw *w, const struct bt_row *r)
 	if (r->short_name != NULL && strcmp(r->short_name, r->name) != 0)
 		bt_jw_str(w, "short_name", r->short_name);
 	bt_jw_str(w, "module", r->module);
+	if (r->flags & BT_ROW_F_INLINED)
+		bt_jw_bool(w, "inlined", true);
 	if (r->label != NULL)	/* the callers view: caller, function, callee, stack */
 		bt_jw_str(w, "relation", r->label);
 	if (r->label != NULL && strcmp(r->label, "stack") == 0)

@@ -69,6 +69,8 @@ edge_row(struct bt_view *v, const char *shown, size_t func,
 	struct bt_row *r = view_add_row(v, BT_ROW_FUNC);
 
 	r->func = func;
+	if (f->kind == BT_FK_INLINE)
+		r->flags |= BT_ROW_F_INLINED;
 	r->name = f->name;
 	r->short_name = view_short_name(v, f->name, false);
 	r->module = f->module;

@@ -549,6 +549,8 @@ func_row(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts 
 	bool src = o->source && !o->compact;
 
 	r->func = fi;
+	if (f->kind == BT_FK_INLINE)
+		r->flags |= BT_ROW_F_INLINED;
 	r->name = f->name;
 	r->short_name = view_short_name(v, f->name, false);
 	r->detail = txt[4] != f->name ? f->name : NULL;
