@@ -188,7 +188,7 @@ lint_bench_checks(struct bt_selection *sel)
 
 bool
 lint_bench_loop(struct bt_selection *sel, size_t fi, double share, size_t ninsns,
-		uint64_t addr)
+		uint64_t addr, const char *what)
 {
 	const struct bt_bench *b = current(sel);
 	struct bt_strbuf sb = BT_STRBUF_INIT;
@@ -205,9 +205,8 @@ lint_bench_loop(struct bt_selection *sel, size_t fi, double share, size_t ninsns
 	numbers(&sb, b);
 	lint_add(sel, "empty-loop", (long)fi, share,
 	    "%s, %zu instructions in its loop at 0x%llx (%.1f%% of its samples) that "
-	    "only count (no call, no load, no store, no arithmetic besides the "
-	    "counter): the work was removed by the compiler. %s", sb.buf, ninsns,
-	    (unsigned long long)addr, share, lint_keep_advice(sel));
+	    "%s: the work was removed by the compiler. %s", sb.buf, ninsns,
+	    (unsigned long long)addr, share, what, lint_keep_advice(sel));
 	bt_strbuf_release(&sb);
 	return true;
 }

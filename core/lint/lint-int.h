@@ -32,10 +32,11 @@ bool lint_bench_checks(struct bt_selection *sel);
 /*
  * An empty loop of ninsns instructions at addr, share% of the samples, in
  * function fi: when fi is the selected benchmark's own code, say so with
- * the benchmark's numbers and return true.
+ * the benchmark's numbers and return true. what: what the loop does
+ * ("only counts (no call, ...)").
  */
 bool lint_bench_loop(struct bt_selection *sel, size_t fi, double share, size_t ninsns,
-		     uint64_t addr);
+		     uint64_t addr, const char *what);
 /*
  * The checks of a selected benchmark's measured phase (lint-phase.c):
  * untimed-work, machine-busy, timer-dominated by the harness's pauses

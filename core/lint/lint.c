@@ -21,6 +21,7 @@
 /* Thresholds, in percent of all samples of the window. */
 #define EMPTY_LOOP_MIN 20.0	/* a loop this hot that does nothing */
 #define EMPTY_LOOP_MAX_INSNS 8
+#define EMPTY_JIT_LOOP_MAX_INSNS 24	/* with a JIT's guards and stack check */
 #define TIMER_MIN 10.0
 #define UNOPT_MIN 5.0		/* hot code whose build is checked */
 #define STARTUP_MIN 20.0
@@ -246,6 +247,78 @@ counter_slot(const struct bt_insn *in, uint32_t written, uint32_t control)
 }
 
 /*
+ * The registers of an AT&T memory operand ("0x7(%r9)", "(%rax,%rcx,8)"),
+ * or 0 with none; -1 when one is not a general register (%rip).
+ */
+static long
+address_families(const struct bt_insn *in)
+{
+	const char *open = strchr(in->text, '('), *close, *p;
+	long fams = 0;
+	int f;
+
+	if (open == NULL || (close = strchr(open, ')')) == NULL)
+		return 0;
+	for (p = open; p < close; p++) {
+		if (*p != '%')
+			continue;
+		f = reg_family(p + 1, strspn(p + 1, REG_CHARS));
+		if (f < 0)
+			return -1;
+		fams |= 1L << f;
+	}
+	return fams;
+}
+
+/*
+ * A register load whose value is the same on every iteration: a constant
+ * ("movabs $0x82b22ff95c9,%r9") or a load from an address made of
+ * registers that hold such values (the "mov 0x7(%r9),%r9" that follows).
+ */
+static bool
+invariant_def(const struct bt_insn *in, uint32_t variant)
+{
+	const char *ops = strchr(in->text, ' ');
+	long fams;
+
+	if (ops == NULL || in->kind != BT_INSN_OTHER ||
+	    (in->flags & (BT_INSN_F_MEM_WRITE | BT_INSN_F_LOCK)) ||
+	    (strcmp(in->mnemonic, "mov") != 0 && strcmp(in->mnemonic, "movabs") != 0 &&
+	     strcmp(in->mnemonic, "movq") != 0 && strcmp(in->mnemonic, "movl") != 0) ||
+	    written_family(in) < 0)
+		return false;
+	while (*ops == ' ')
+		ops++;
+	if (ops[0] == '$')
+		return true;
+	if (!(in->flags & BT_INSN_F_MEM_READ))
+		return false;
+	fams = address_families(in);
+	return fams > 0 && !(fams & (long)variant);
+}
+
+/*
+ * JIT code checks on every iteration that what it inlined is still what
+ * it assumed (V8 loads a closure's or a map's address and compares it,
+ * and compares the stack pointer with its limit): loads and compares of
+ * loop-invariant values, branching out to a deoptimization. The
+ * registers that vary after instruction in, given those that vary before
+ * it: an invariant load makes its register invariant until the next
+ * write ("p = p->next" never is: its address varies).
+ */
+static uint32_t
+variant_after(const struct bt_insn *in, uint32_t variant)
+{
+	int f = written_family(in);
+
+	if (f < 0)
+		return variant;
+	if (invariant_def(in, variant))
+		return variant & ~(1u << f);
+	return variant | (1u << f);
+}
+
+/*
  * An instruction that only counts: add/sub/inc/dec/cmp/test/lea on
  * registers, nops, branches, a counter's slot in memory. Mnemonics are
  * objdump's (nopw, nopl, the xchg of 66 90); a suffixed addl or cmpq has a
@@ -253,7 +326,8 @@ counter_slot(const struct bt_insn *in, uint32_t written, uint32_t control)
  * (bound_compare).
  */
 static bool
-counting_only(const struct bt_insn *in, uint32_t written, uint32_t control)
+counting_only(const struct bt_insn *in, uint32_t written, uint32_t control,
+	      bool jit)
 {
 	static const char *const ok[] = { "add", "sub", "inc", "dec", "cmp",
 		"test", "lea", "nop", "nopw", "nopl", "endbr64", "xchg" };
@@ -261,6 +335,8 @@ counting_only(const struct bt_insn *in, uint32_t written, uint32_t control)
 
 	if (in->flags & BT_INSN_F_NOP)
 		return true;
+	if (jit && invariant_def(in, written))
+		return true;	/* a JIT's guard: what it compares (written: what varies) */
 	if (in->flags & BT_INSN_F_MEM_READ && bound_compare(in, written))
 		return true;
 	if (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE))
@@ -357,6 +433,35 @@ body_has_work(struct bt_selection *sel, size_t fi, struct bt_annotation **a, siz
 	return false;
 }
 
+/*
+ * The part of JIT loop li that runs: from its first to its last
+ * instruction with samples (raw or skid-adjusted) in address order, into
+ * *lo and *hi; returns how many of the loop's instructions it holds. What
+ * lies outside, never sampled, is the JIT's out-of-line slow paths (V8
+ * calls its interrupt and stack guards from blocks placed after the
+ * function's body, which jump back into the loop).
+ */
+static size_t
+hot_span(const struct bt_annotation *a, size_t li, size_t *lo, size_t *hi)
+{
+	const struct bt_loop *l = &a->loops.v[li];
+	size_t k, n = 0;
+	bool seen = false;
+
+	for (k = l->head; k <= l->tail; k++) {
+		const struct bt_ainsn *x = &a->insns.v[k];
+		if (!bt_annotation_in_loop(a, k, li) || (x->samples == 0 && x->adjusted <= 0))
+			continue;
+		if (!seen)
+			*lo = k;
+		*hi = k;
+		seen = true;
+	}
+	for (k = *lo; seen && k <= *hi; k++)
+		n += bt_annotation_in_loop(a, k, li);
+	return seen ? n : l->ninsns;
+}
+
 static void
 check_empty_loops(struct bt_selection *sel)
 {
@@ -373,37 +478,49 @@ check_empty_loops(struct bt_selection *sel)
 		for (li = 0; li < a->loops.n; li++) {
 			const struct bt_loop *l = &a->loops.v[li];
 			size_t real = 0;
-			bool empty = true;
+			bool empty = true, jit = bt_lint_is_jit(sel, fi);
 			double share = pct(sel, l->adjusted > (double)l->samples ?
 			    l->adjusted : (double)l->samples);
-			uint32_t written = 0, control;
+			uint32_t written = 0, control, variant;
+			const char *what;
 
-			if (share < EMPTY_LOOP_MIN || l->ninsns > EMPTY_LOOP_MAX_INSNS)
+			size_t lo = l->head, hi = l->tail, n = l->ninsns;
+
+			if (jit)
+				n = hot_span(a, li, &lo, &hi);
+			if (share < EMPTY_LOOP_MIN ||
+			    n > (jit ? EMPTY_JIT_LOOP_MAX_INSNS : EMPTY_LOOP_MAX_INSNS))
 				continue;
-			for (k = l->head; k <= l->tail; k++) {
+			for (k = lo; k <= hi; k++) {
 				int fam = written_family(&a->insns.v[k].in);
 				if (fam >= 0 && bt_annotation_in_loop(a, k, li))
 					written |= 1u << fam;
 			}
 			control = control_families(a, li);
-			for (k = l->head; k <= l->tail && empty; k++) {
+			variant = written;
+			for (k = lo; k <= hi && empty; k++) {
 				const struct bt_insn *in = &a->insns.v[k].in;
 				if (!bt_annotation_in_loop(a, k, li))
 					continue;
-				empty = counting_only(in, written, control);
+				empty = counting_only(in, jit ? variant : written, control, jit);
+				if (jit)
+					variant = variant_after(in, variant);
 				real += !(in->flags & BT_INSN_F_NOP);
 			}
 			if (!empty || body_has_work(sel, fi, &a, li))
 				continue;
 			l = &a->loops.v[li];
-			if (lint_bench_loop(sel, fi, share, real, a->insns.v[l->head].in.addr))
+			what = jit ? "only counts and checks what the JIT assumed (no call, "
+			    "no store, no arithmetic besides the counter; its loads and compares "
+			    "are of values the loop does not change)" : "only counts (no call, "
+			    "no load, no store, no arithmetic besides the counter)";
+			if (lint_bench_loop(sel, fi, share, real, a->insns.v[l->head].in.addr, what))
 				break;	/* the benchmark's own loop, said with its numbers */
 			add(sel, "empty-loop", (long)fi, share,
 			    "%.1f%% of the samples are in a loop of %zu instructions at 0x%llx "
-			    "that only counts (no call, no load, no store, no arithmetic besides "
-			    "the counter): the work the benchmark means to measure was optimized "
+			    "that %s: the work the benchmark means to measure was optimized "
 			    "away. %s",
-			    share, real, (unsigned long long)a->insns.v[l->head].in.addr,
+			    share, real, (unsigned long long)a->insns.v[l->head].in.addr, what,
 			    lint_keep_advice(sel));
 			break;
 		}
