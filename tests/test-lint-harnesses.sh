@@ -7,7 +7,8 @@
 # the same work kept: mitata, do_not_optimize on a changing input;
 # tinybench, fib(15) into a sink) and plain Java through the
 # custom harness ("NAME N ns/op" lines: Cold times its first iterations
-# while the JIT compiles it, Warm warms up untimed first). Where a check
+# while the JIT compiles it, Warm warms up untimed first; Dead drops its
+# popcount, its twin kept returns it). Where a check
 # misses a real lie, the case is skipped with the reason, never weakened.
 . tests/lib.sh
 need_recording
@@ -72,10 +73,11 @@ elif [ ! -f "$TOP/$BUILD/libbenchtui-jvmti.so" ]; then
 else
 	d=$TMP/java
 	mkdir -p "$d"
-	javac -d "$d" "$TOP"/tests/fixtures/lintjava/Cold.java "$TOP"/tests/fixtures/lintjava/Warm.java ||
+	javac -d "$d" "$TOP"/tests/fixtures/lintjava/Cold.java "$TOP"/tests/fixtures/lintjava/Warm.java \
+		"$TOP"/tests/fixtures/lintjava/Dead.java ||
 		fail "javac tests/fixtures/lintjava failed"
 	# -F 20000: Cold's timed part is ~0.15 s, its warm-up tiers need samples
-	for c in Cold Warm; do
+	for c in Cold Warm Dead; do
 		(cd "$d" && "$BT" -q -F 20000 -o $c.data --export $c.json --format json --top 0 \
 			java -cp . $c) >"$TMP/$c.out" 2>&1 ||
 			fail "recording java $c failed: $(tail -3 "$TMP/$c.out")"
@@ -88,5 +90,9 @@ else
 	# (every sample through warm(), the untimed warm-up too) is read in
 	# its second half, where a harness that warms up first measures
 	twin warm "$d/Warm.json" jit-recompiled
+	# dead code: C2 removed dead's loop (its printed time is below a
+	# cycle); kept does a popcount per op and returns the sum
+	lie dead "$d/Dead.json" $DEAD
+	twin kept "$d/Dead.json" $DEAD
 fi
 finish
