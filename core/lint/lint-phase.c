@@ -22,6 +22,7 @@
 #define BUSY_MIN_SECONDS 0.05
 #define PAUSE_MIN 25.0		/* percent of the measured samples in the timer */
 #define NUNTIMED 3		/* untimed functions named */
+#define OWN_MAX 0.25		/* of the printed time per call: less is the harness's */
 
 static const struct bt_bench *
 current(struct bt_selection *sel)
@@ -92,6 +93,43 @@ check_pauses(struct bt_selection *sel, const struct bt_bench *b,
 	    "time the loop without StopTimer/StartTimer (StartTimer reads the "
 	    "memory statistics, a stop-the-world, every call)" :
 	    "Time many iterations between two reads of the clock");
+	return true;
+}
+
+/*
+ * A harness that times every call on its own (tinybench reads the clock
+ * before and after each call of the task, and awaits it): a task of a
+ * few nanoseconds is a small part of the time it prints. Its own code's
+ * CPU time per call (the samples through its entry frame, their 95%
+ * upper bound, over the calls the harness counted) against the printed
+ * time per call. True when said.
+ */
+static bool
+check_per_call(struct bt_selection *sel, const struct bt_bench *b)
+{
+	double per = lint_sample_ns(sel), k = (double)b->samples, own, hi;
+
+	if (!b->by_chain || strcmp(b->harness, "tinybench") != 0 || per <= 0 ||
+	    !(b->iterations > 0) || !(b->time_ns > 0) || b->time_text == NULL ||
+	    strstr(b->time_text, "/sec") != NULL)
+		return false;
+	own = k * per / b->iterations;
+	hi = (k + 1.96 * sqrt(k) + 2) * per / b->iterations;
+	if (hi >= OWN_MAX * b->time_ns)
+		return false;
+	lint_add(sel, "timer-dominated", -1, 100.0 * (1 - own / b->time_ns),
+	    "%s's own code (the task and what it calls) takes %.3g ns of CPU per "
+	    "call (%llu samples of %.0f µs each over its %s calls; at most %.3g ns) "
+	    "of the %s per call tinybench prints: %.0f%% of that number is "
+	    "tinybench's own work around each call (it reads the clock before and "
+	    "after every call and awaits it), not the task's. A task this short "
+	    "measures the harness; if it should take longer, its work was removed "
+	    "(annotate its code). Give each call more work (a loop inside the "
+	    "task, the time divided by its count), or use a harness that times "
+	    "many calls at once (mitata, bench-node)", b->name, own,
+	    (unsigned long long)b->samples, per / 1e3,
+	    b->iterations_text ? b->iterations_text : "counted", hi, b->time_text,
+	    100.0 * (1 - own / b->time_ns));
 	return true;
 }
 
@@ -198,7 +236,7 @@ lint_phase_checks(struct bt_selection *sel)
 
 	if (b == NULL || b->error != NULL || !bt_selection_bench_phase(sel, b->index, &m))
 		return false;
-	paused = check_pauses(sel, b, &m);
+	paused = check_pauses(sel, b, &m) || check_per_call(sel, b);
 	if (!paused)	/* then its untimed part is mostly its pauses */
 		check_untimed(sel, b, &m);
 	check_busy(sel, b, &m);
