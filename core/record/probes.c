@@ -18,6 +18,7 @@
 #include <gelf.h>
 #include <libelf.h>
 #include <stdlib.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
@@ -30,7 +31,7 @@
 #include "record/record-int.h"
 
 #define MAX_PROBES 64
-#define PROBE_PAGES 64
+#define PROBE_PAGES 256	/* 1 MiB a CPU: ~21,000 hits, ~25 ms of PauseTiming each iteration */
 
 enum match { EXACT, PREFIX, CONTAINS2 };
 
@@ -651,6 +652,21 @@ take_hit(const struct perf_event_header *h, void *arg)
 		hit.arg = u[4];
 	BT_VEC_PUSH(pr->hits, hit);
 	return 0;
+}
+
+size_t
+bt_rec_probes_poll(const struct bt_rec_probes *pr, struct pollfd *pfd, size_t max)
+{
+	size_t c, n = 0;
+
+	if (!pr->active)
+		return 0;
+	for (c = 0; c < pr->ncpus && n < max; c++) {	/* each CPU's ring: its first probe's */
+		pfd[n].fd = pr->fds[c];
+		pfd[n].events = POLLIN;
+		n++;
+	}
+	return n;
 }
 
 void

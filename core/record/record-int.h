@@ -186,6 +186,12 @@ void bt_rec_probes_open(struct bt_rec_probes *pr, char *const *argv, pid_t pid,
 			const int *cpus, size_t ncpus);
 /* A process forked: its hits are the command's when its parent's are. */
 void bt_rec_probes_fork(struct bt_rec_probes *pr, pid_t parent, pid_t child);
+/*
+ * The probes' rings to poll (a wakeup every 1000 hits, so that a harness
+ * pausing every iteration does not fill them between two ticks): at most
+ * max into pfd; how many.
+ */
+size_t bt_rec_probes_poll(const struct bt_rec_probes *pr, struct pollfd *pfd, size_t max);
 /* Move what the rings hold into pr->hits (the command's own). */
 void bt_rec_probes_drain(struct bt_rec_probes *pr, uint8_t *scratch);
 /* Unmap and close (the hits stay); _release frees everything. */

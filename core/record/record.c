@@ -501,6 +501,7 @@ run(struct recorder *rc, double t0)
 			pfd[i].events = POLLIN;
 		}
 		np += bt_output_poll(&rc->out, pfd + np, BT_ARRAY_SIZE(pfd) - np);
+		np += bt_rec_probes_poll(&rc->probes, pfd + np, BT_ARRAY_SIZE(pfd) - np);
 		ppoll(pfd, np, &tick, traced ? &wait_mask : NULL);
 		bt_output_read(&rc->out);
 		if (!failed && drain_all(rc))
