@@ -322,6 +322,11 @@ bt_machine_apply(struct bt_machine *m, const struct bt_pd_event *ev,
 		map.t_end = UINT64_MAX;
 		map.module = module;
 		map.anon = m->mods->v[module].kind == BT_MOD_ANON;
+		/*
+		 * the page where the kernel runs the instructions its uprobes
+		 * replaced (benchtui's probes on a harness): no JIT's code
+		 */
+		map.no_jit = strcmp(m->mods->v[module].path, "[uprobes]") == 0;
 		bt_maps_add(&pr->maps, &map);
 		m->gen++;
 		return;
@@ -451,7 +456,7 @@ bt_machine_resolve_code(struct bt_machine *m, uint32_t pid, uint64_t ip,
 {
 	const struct bt_map *map = lookup(m, pid, ip, t);
 
-	if (map == NULL || map->anon)
+	if (map == NULL || (map->anon && !map->no_jit))
 		resolve_jit(m, pid, ip, t, map, false, module, off);
 	else
 		place(m, map, ip, module, off);
@@ -463,7 +468,7 @@ bt_machine_resolve_frame(struct bt_machine *m, uint32_t pid, uint64_t ip,
 {
 	const struct bt_map *map = lookup(m, pid, ip, t);
 
-	if (map == NULL || map->anon)
+	if (map == NULL || (map->anon && !map->no_jit))
 		resolve_jit(m, pid, ip, t, map, true, module, off);
 	else
 		place(m, map, ip, module, off);

@@ -82,12 +82,14 @@ void bt_modules_release(struct bt_modules *mods);
  * @t_start, @t_end: from when, until when (UINT64_MAX: to the end)
  * @module: what it maps
  * @anon: the module is anonymous memory (BT_MOD_ANON): no file offsets
+ * @no_jit: anonymous, but no JIT writes there: the kernel's [uprobes] page
  */
 struct bt_map {
 	uint64_t start, end, pgoff;
 	uint64_t t_start, t_end;
 	uint32_t module;
 	bool anon;
+	bool no_jit;
 };
 
 struct bt_machine;

@@ -237,6 +237,14 @@ func_of_hit(struct bt_selection *sel, size_t i)
 		new_func(sel, h->module, i, "[kernel]", 0, 0, BT_FK_KERNEL);
 	else if (m->kind == BT_MOD_UNKNOWN)
 		new_func(sel, h->module, i, "[unknown]", 0, 0, BT_FK_UNKNOWN);
+	else if (m->kind == BT_MOD_ANON && strcmp(m->path, "[uprobes]") == 0)
+		/*
+		 * the kernel's page where it runs the instructions uprobes
+		 * replaced (benchtui's probes on a harness), one slot a thread:
+		 * one function, named as perf's [unknown] ([uprobes])
+		 */
+		new_func(sel, h->module, i, "[uprobes]", h->addr & ~(uint64_t)0xfff,
+		    (h->addr & ~(uint64_t)0xfff) + 0x1000, BT_FK_GUESSED);
 	else if (ms != NULL && bt_msyms_func(ms, h->addr, &fs) == 0)
 		new_func(sel, h->module, i, fs.name, fs.start, fs.end,
 		    fs.src == BT_FUNC_FDE ? BT_FK_STRIPPED : BT_FK_SYMBOL);
