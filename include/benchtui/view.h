@@ -67,7 +67,7 @@ enum bt_row_kind {
 #define BT_ROW_F_SKID_GUESS	0x80	/* its skid credit is split by guess (several predecessors) */
 #define BT_ROW_F_INDIRECT	0x100	/* an indirect jump or call: no target known */
 #define BT_ROW_F_BENCH		0x200	/* FINDING: a benchmark's (@insn its index) */
-#define BT_ROW_F_INLINED	0x400	/* FUNC: a function only inlined (BT_FK_INLINE) */
+#define BT_ROW_F_INLINED	0x800	/* FUNC: a function only inlined (BT_FK_INLINE) */
 
 /**
  * struct bt_row - one row of a view, as data and as cells
