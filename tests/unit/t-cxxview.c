@@ -502,6 +502,18 @@ test_short_name_return_type(void **state)
 		{ "ns::(anonymous namespace)::{lambda(int)#1}::operator()(int) const",
 		  "ns::(anonymous namespace)::{lambda(int)#1}::operator()",
 		  "ns::(anonymous namespace)::{lambda(int)#1}::operator()" },
+		/* a lambda in a function: named in it, never the function's name */
+		{ "work(int)::{lambda(int)#1}::operator()(int) const",
+		  "work(int)::{lambda(int)#1}::operator()",
+		  "work(int)::{lambda(int)#1}::operator()" },
+		{ "ns::work(long) const::$_0::operator()(int) const",
+		  "ns::work(long) const::$_0::operator()",
+		  "ns::work(long) const::$_0::operator()" },
+		{ "void ns::run<int>(int)::{lambda()#2}::operator()() const",
+		  "ns::run<int>(int)::{lambda()#2}::operator()",
+		  "ns::run<\xe2\x80\xa6>(int)::{lambda()#2}::operator()" },
+		{ "ns::work(int)::Local::get() const", "ns::work(int)::Local::get",
+		  "ns::work(int)::Local::get" },
 	};
 	char buf[512];
 	size_t i;
