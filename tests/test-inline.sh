@@ -1,0 +1,125 @@
+#!/bin/bash
+# Inline frames as a tree and lambdas by their names (issue 27), on
+# tests/fixtures/inltree.cc built with g++ and clang++ -O2 -g: at every
+# sampled address the inline chain of the JSON export, and the one its
+# rows draw ("inlined f() from", "back in g()"), equal llvm-symbolizer
+# --inlines' frame by frame (function names, call-site files and lines);
+# the depth column of the text export is the chain's depth; the lambdas
+# are named as llvm-symbolizer and addr2line -f name them.
+. tests/lib.sh
+need_recording
+SYMB=$(command -v llvm-symbolizer || command -v llvm-symbolizer-15 ||
+	command -v llvm-symbolizer-14) || skip "llvm-symbolizer is not installed"
+
+check() {	# check NAME BINARY
+	name=$1 bin=$2
+	"$BT" -q -o "$TMP/$name.data" --export "$TMP/$name.json" --format json --top 4 \
+		"$bin" >/dev/null 2>&1 || { fail "$name: recording failed"; return; }
+	"$BT" -i "$TMP/$name.data" --stdio --top 4 >"$TMP/$name.txt" 2>/dev/null ||
+		{ fail "$name: --stdio failed"; return; }
+	python3 - "$TMP/$name.json" "$bin" "$SYMB" "$TMP/$name.txt" >"$TMP/$name.res" <<'PY'
+import json, re, subprocess, sys
+
+d = json.load(open(sys.argv[1]))
+binary, symb, text = sys.argv[2], sys.argv[3], open(sys.argv[4]).read()
+clone = re.compile(r" \[clone [^]]*\]")
+ours, bad, deepest, nleave, nrows = {}, [], 0, 0, 0
+for a in d["annotations"]:
+    if a["module"] != binary:
+        continue
+    stack = []     # the chain the rows have drawn so far
+    for r in a["rows"]:
+        if r["kind"] == "inline":
+            nrows += 1
+            if r.get("leave"):
+                nleave += 1
+                stack = stack[:r["depth"]]
+            else:
+                stack = stack[:r["depth"] - 1] + [(r["function"], r["call_file"], r["call_line"])]
+        elif r["kind"] == "insn":
+            chain = [(f["function"], f.get("call_file"), f.get("call_line")) for f in r.get("inlines", [])]
+            if chain != stack:
+                bad.append("%s %s: rows draw %s, the row's chain is %s" % (a["function"], r["address"], stack, chain))
+                stack = chain
+            if r["samples"]:
+                ours[int(r["address"], 16)] = (a["function"], r.get("file"), r.get("line", 0), chain)
+                deepest = max(deepest, len(chain))
+# llvm-symbolizer, innermost frame first: name, file:line:column
+# (its names demangled by c++filt: LLVM 14 spells gcc's lambdas 'lambda'(int))
+out = subprocess.run([symb, "--inlines", "--no-demangle", "--obj=" + binary], input="".join(
+    "0x%x\n" % x for x in sorted(ours)), capture_output=True, text=True).stdout
+blocks = [b.split("\n") for b in out.strip("\n").split("\n\n")]
+mangled = sorted({b[i] for b in blocks for i in range(0, len(b) - 1, 2)})
+plain = subprocess.run(["c++filt"], input="".join(m + "\n" for m in mangled),
+                       capture_output=True, text=True).stdout.split("\n")
+demangled = {m: clone.sub("", p) for m, p in zip(mangled, plain)}
+blocks = [[demangled.get(s, s) if i % 2 == 0 else s for i, s in enumerate(b)] for b in blocks]
+def loc(s):   # line 0 is no line, whatever file the row names
+    f, l = s.rsplit(":", 2)[:2] if s.count(":") >= 2 else (s, "0")
+    return ("??", 0) if f == "??" or l == "0" else (f, int(l))
+for x, b in zip(sorted(ours), blocks):
+    fn, file, line, chain = ours[x]
+    want = [(b[i], loc(b[i + 1])) for i in range(0, len(b) - 1, 2)]
+    # ours, innermost first: the innermost frame at the instruction's line,
+    # each outer one at the call site of the one inside it
+    names = [c[0] for c in reversed(chain)] + [clone.sub("", fn)]
+    locs = [(f, l) if f and l else ("??", 0) for f, l in
+            [(file, line)] + [(c[1], c[2]) for c in reversed(chain)]]
+    got = list(zip(names, locs))
+    if got != want:
+        bad.append("0x%x: ours %s, llvm-symbolizer %s" % (x, got, want))
+if len(blocks) != len(ours):
+    bad.append("%d addresses, %d answers" % (len(ours), len(blocks)))
+# the text export: the depth column of each instruction row is its depth
+depth = {}
+for a in d["annotations"]:
+    for r in a["rows"]:
+        if r["kind"] == "insn":
+            depth[int(r["address"], 16)] = len(r.get("inlines", []))
+seen = 0
+for l in text.split("\n"):
+    m = re.match(r"^(.*[ |+*?])([ 1-9+]) +([0-9a-f]+):  ", l)
+    if m and int(m.group(3), 16) in depth and "Address" not in l:
+        want = depth[int(m.group(3), 16)]
+        if want and m.group(2) != ("+" if want > 9 else str(want)):
+            bad.append("text row %s: depth %r, want %d" % (m.group(3), m.group(2), want))
+        seen += want > 0
+for b in bad[:8]:
+    print(b[:600])
+print("%d sampled addresses, chains up to %d deep, %d inline rows (%d back), %d depth cells"
+      % (len(ours), deepest, nrows, nleave, seen))
+sys.exit(1 if bad or not ours or deepest < 3 or not nleave or not seen else 0)
+PY
+	if [ $? -eq 0 ]; then
+		ok "$name: inline chains equal llvm-symbolizer's: $(tail -1 "$TMP/$name.res")"
+	else
+		fail "$name: inline chains differ from llvm-symbolizer's: $(tail -1 "$TMP/$name.res")"
+		head -n -1 "$TMP/$name.res"
+	fi
+}
+
+lambda_names() {	# lambda_names NAME BINARY: the function table's lambda vs addr2line -f
+	name=$1 bin=$2
+	sym=$(nm "$bin" | awk '$3 ~ /^_ZZ.*clEi/ { print $1, $3; exit }')
+	[ -n "$sym" ] || { fail "$name: no lambda symbol"; return; }
+	want=$(addr2line -f -C -e "$bin" "0x${sym%% *}" | head -1 | sed 's/(int) const.*$//')
+	got=$(awk -F'  +' '/operator\(\)/ { print $NF; exit }' "$TMP/$name.txt")
+	case $want in
+	drive\(long\)::*) ;;
+	*) fail "$name: addr2line names the lambda '$want'"; return ;;
+	esac
+	[ "$got" = "$want" ] && ok "$name: the lambda is '$got', as addr2line -f names it" ||
+		fail "$name: the lambda is '$got', addr2line -f says '$want'"
+}
+
+gcc=$(fixture_as inltree-gcc inltree.cc g++ -O2 -g) || exit 1
+check g++ "$gcc"
+lambda_names g++ "$gcc"
+if command -v clang++ >/dev/null; then
+	clang=$(fixture_as inltree-clang inltree.cc clang++ -O2 -g) || exit 1
+	check clang++ "$clang"
+	lambda_names clang++ "$clang"
+else
+	skipped "clang++ is not installed: the clang build is not checked"
+fi
+finish
