@@ -13,9 +13,9 @@ SYMB=$(command -v llvm-symbolizer || command -v llvm-symbolizer-15 ||
 
 check() {	# check NAME BINARY
 	name=$1 bin=$2
-	"$BT" -q -o "$TMP/$name.data" --export "$TMP/$name.json" --format json --top 4 \
+	"$BT" -q -o "$TMP/$name.data" --export "$TMP/$name.json" --format json --top 6 \
 		"$bin" >/dev/null 2>&1 || { fail "$name: recording failed"; return; }
-	"$BT" -i "$TMP/$name.data" --stdio --top 4 >"$TMP/$name.txt" 2>/dev/null ||
+	"$BT" -i "$TMP/$name.data" --stdio --top 6 >"$TMP/$name.txt" 2>/dev/null ||
 		{ fail "$name: --stdio failed"; return; }
 	python3 - "$TMP/$name.json" "$bin" "$SYMB" "$TMP/$name.txt" >"$TMP/$name.res" <<'PY'
 import json, re, subprocess, sys
@@ -76,14 +76,18 @@ for a in d["annotations"]:
     for r in a["rows"]:
         if r["kind"] == "insn":
             depth[int(r["address"], 16)] = len(r.get("inlines", []))
-seen = 0
+seen, col = 0, None
 for l in text.split("\n"):
-    m = re.match(r"^(.*[ |+*?])([ 1-9+]) +([0-9a-f]+):  ", l)
-    if m and int(m.group(3), 16) in depth and "Address" not in l:
-        want = depth[int(m.group(3), 16)]
-        if want and m.group(2) != ("+" if want > 9 else str(want)):
-            bad.append("text row %s: depth %r, want %d" % (m.group(3), m.group(2), want))
-        seen += want > 0
+    if l.startswith("#Percent") and "\u00b195%" in l:
+        col = l.index("\u00b195%") + 4 + 5    # the gutter's last column
+        continue
+    m = re.match(r"^.* ([0-9a-f]+):  ", l)
+    if col is None or not m or int(m.group(1), 16) not in depth:
+        continue
+    want = depth[int(m.group(1), 16)]
+    if l[col] != (" " if not want else "+" if want > 9 else str(want)):
+        bad.append("text row %s: depth %r, want %d" % (m.group(1), l[col], want))
+    seen += want > 0
 for b in bad[:8]:
     print(b[:600])
 print("%d sampled addresses, chains up to %d deep, %d inline rows (%d back), %d depth cells"
@@ -115,6 +119,23 @@ lambda_names() {	# lambda_names NAME BINARY: the function table's lambda vs addr
 gcc=$(fixture_as inltree-gcc inltree.cc g++ -O2 -g) || exit 1
 check g++ "$gcc"
 lambda_names g++ "$gcc"
+
+# -s NAME that two instantiations match: refused, the candidates listed as
+# MODULE+0xADDR; each copied from the message, NAME@MODULE and 0xADDR pick one
+"$BT" -i "$TMP/g++.data" --stdio -s ev::hash_all >/dev/null 2>"$TMP/s.err" &&
+	fail "-s ev::hash_all was not refused"
+cands=$(grep -o '(inltree-gcc+0x[0-9a-f]*)' "$TMP/s.err" | tr -d '()')
+picked=""
+for c in $cands "0x${cands##*+0x}"; do
+	"$BT" -i "$TMP/g++.data" --stdio -s "$c" 2>/dev/null | grep '^## ev::hash_all<' >>"$TMP/picked"
+done
+"$BT" -i "$TMP/g++.data" --stdio -s 'ev::hash_all<unsigned int>@inltree-gcc' 2>/dev/null |
+	grep '^## ev::hash_all<' >>"$TMP/picked"
+picked=$(sed 's/^## //; s/  .*//' "$TMP/picked" | tr '\n' ' ')
+[ "$(echo $cands | wc -w)" = 2 ] &&
+	[ "$picked" = "ev::hash_all<unsigned long> ev::hash_all<unsigned int> ev::hash_all<unsigned int> ev::hash_all<unsigned int> " ] &&
+	ok "-s ev::hash_all lists $(echo $cands); each, 0xADDR and NAME@MODULE pick one" ||
+	fail "-s picking: $(cat "$TMP/s.err"); picked: $picked"
 if command -v clang++ >/dev/null; then
 	clang=$(fixture_as inltree-clang inltree.cc clang++ -O2 -g) || exit 1
 	check clang++ "$clang"
