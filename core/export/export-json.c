@@ -79,6 +79,22 @@ output_row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_str(w, "benchmark", r->target_name);
 }
 
+/* Entering an inlined function, or back from one (docs/formats.md). */
+static void
+inline_row(struct bt_jw *w, const struct bt_row *r)
+{
+	bt_jw_str(w, "kind", "inline");
+	bt_jw_str(w, "text", r->text);
+	if (r->flags & BT_ROW_F_INLINE_LEAVE)
+		bt_jw_bool(w, "leave", true);
+	else {
+		bt_jw_str(w, "call_file", r->file);
+		bt_jw_u64(w, "call_line", r->line);
+	}
+	bt_jw_str(w, "function", r->name);
+	bt_jw_u64(w, "depth", r->ninlines);
+}
+
 /* An instruction's inline chain, outermost first. */
 static void
 inlines(struct bt_jw *w, const struct bt_row *r)
@@ -115,16 +131,7 @@ row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_str(w, "text", r->text);
 		break;
 	case BT_ROW_INLINE:
-		bt_jw_str(w, "kind", "inline");
-		bt_jw_str(w, "text", r->text);
-		if (r->flags & BT_ROW_F_INLINE_LEAVE)
-			bt_jw_bool(w, "leave", true);
-		else {
-			bt_jw_str(w, "call_file", r->file);
-			bt_jw_u64(w, "call_line", r->line);
-		}
-		bt_jw_str(w, "function", r->name);
-		bt_jw_u64(w, "depth", r->ninlines);
+		inline_row(w, r);
 		break;
 	case BT_ROW_LINE:
 		bt_jw_str(w, "kind", "line");
