@@ -331,6 +331,7 @@ struct ann {
 	unsigned prev_line;
 	uint32_t prev_chain, prev_depth;
 	const struct bt_row_inline *inl;	/* the frames as the rows keep them */
+	const char *fname;			/* the function's name, the view's copy */
 	bool depth_col;				/* the gutter shows the inline depth */
 	size_t guesses;
 	struct src_at src;
@@ -433,7 +434,7 @@ source_rows(struct ann *c, const struct bt_ainsn *ai)
 
 	if (ai->depth != c->prev_depth || ai->chain != c->prev_chain) {
 		inline_rows(v, c->a, ai, c->prev_chain, c->prev_depth, c->inl,
-		    c->f->name, c->func, c->wpre, c->o);
+		    c->fname, c->func, c->wpre, c->o);
 		c->prev_chain = ai->chain;
 		c->prev_depth = ai->depth;
 		c->prev_file = NULL;
@@ -667,6 +668,8 @@ bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opt
 	c.v = v = view_new(sel);
 	view_set_func(v, func);
 	c.inl = inline_frames(v, c.a, &c.depth_col);
+	if (c.depth_col)	/* "back in f()" rows name it */
+		c.fname = bt_strpool_addstr(&v->pool, c.f->name);
 	c.denom = o->global_percent ? (double)bt_selection_samples(sel) :
 	    (double)c.a->samples;
 	measure(&c);
