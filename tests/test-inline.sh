@@ -23,7 +23,8 @@ import json, re, subprocess, sys
 
 d = json.load(open(sys.argv[1]))
 binary, symb, text = sys.argv[2], sys.argv[3], open(sys.argv[4]).read()
-clone = re.compile(r" \[clone [^]]*\]")
+# GCC's clones: " [clone .constprop.0]" in C++, "f.part.0" in C (the symbol's; DWARF names f)
+clone = re.compile(r" \[clone [^]]*\]|(\.(part|constprop|isra|cold)(\.[0-9]+)?)+$")
 ours, bad, deepest, nleave, nrows = {}, [], 0, 0, 0
 for a in d["annotations"]:
     if a["module"] != binary:
