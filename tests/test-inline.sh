@@ -1,6 +1,7 @@
 #!/bin/bash
 # Inline frames as a tree and lambdas by their names (issue 27), on
-# tests/fixtures/inltree.cc built with g++ and clang++ -O2 -g: at every
+# tests/fixtures/inltree.cc built with g++ and clang++ -O2 -g (and
+# inltree.rs by rustc, inltree.go by go where installed): at every
 # sampled address the inline chain of the JSON export, and the one its
 # rows draw ("inlined f() from", "back in g()"), equal llvm-symbolizer
 # --inlines' frame by frame (function names, call-site files and lines);
@@ -18,7 +19,7 @@ check() {	# check NAME BINARY [ARGS...]
 		"$bin" "$@" >/dev/null 2>&1 || { fail "$name: recording failed"; return; }
 	"$BT" -i "$TMP/$name.data" --stdio --top 6 >"$TMP/$name.txt" 2>/dev/null ||
 		{ fail "$name: --stdio failed"; return; }
-	python3 - "$TMP/$name.json" "$bin" "$SYMB" "$TMP/$name.txt" >"$TMP/$name.res" <<'PY'
+	python3 - "$TMP/$name.json" "$bin" "$SYMB" "$TMP/$name.txt" "${DEEP:-3}" >"$TMP/$name.res" <<'PY'
 import json, re, subprocess, sys
 
 d = json.load(open(sys.argv[1]))
@@ -104,7 +105,7 @@ for b in bad[:8]:
     print(b[:600])
 print("%d sampled addresses, chains up to %d deep, %d inline rows (%d back), %d depth cells"
       % (len(ours), deepest, nrows, nleave, seen))
-sys.exit(1 if bad or not ours or deepest < 3 or not nleave or not seen else 0)
+sys.exit(1 if bad or not ours or deepest < int(sys.argv[5]) or not nleave or not seen else 0)
 PY
 	if [ $? -eq 0 ]; then
 		ok "$name: inline chains equal llvm-symbolizer's: $(tail -1 "$TMP/$name.res")"
@@ -161,5 +162,17 @@ if command -v rustc >/dev/null; then
 	check rustc "$rs" 20000
 else
 	skipped "rustc is not installed: no Rust inline chains checked"
+fi
+# Go: its compiler's inlining (DWARF's inlined subroutines since Go 1.12)
+if command -v go >/dev/null; then
+	goinl=$FIX/inltree-go
+	if [ ! -x "$goinl" ] || [ "$TOP/tests/fixtures/inltree.go" -nt "$goinl" ]; then
+		GOCACHE=$FIX/go/cache GOPATH=$FIX/go/path GOPROXY=off GOFLAGS= GOTOOLCHAIN=local \
+			go build -o "$goinl" "$TOP/tests/fixtures/inltree.go" ||
+			{ fail "cannot build tests/fixtures/inltree.go"; finish; }
+	fi
+	DEEP=2 check go "$goinl" 5000	# step and mix: two deep
+else
+	skipped "go is not installed: no Go inline chains checked"
 fi
 finish
