@@ -550,6 +550,22 @@ handle_key(struct tui *t, int c, size_t h)
 	return 0;
 }
 
+/*
+ * -s naming several functions: the function list filtered by the name
+ * (before a "@MODULE"), each candidate a row to open with Enter.
+ */
+static void
+list_candidates(struct bt_browser *b, const char *symbol)
+{
+	const char *at = strrchr(symbol, '@');
+	char *name = at != NULL && at != symbol ? strndup(symbol, (size_t)(at - symbol)) :
+	    strdup(symbol);
+
+	if (name != NULL && strncmp(name, "0x", 2) != 0 && strstr(name, "+0x") == NULL)
+		bt_browser_filter(b, name);
+	free(name);
+}
+
 int
 bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
 	   const char *symbol, struct bt_error *err)
@@ -567,6 +583,8 @@ bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
 		long f = bt_selection_find(sel, symbol);
 		if (f < 0) {
 			char *why = bt_selection_find_error(sel, symbol);
+			if (f == -2)	/* a name several have: the list shows them */
+				list_candidates(t.b, symbol);
 			bt_browser_set_status(t.b, "%s", why);
 			free(why);
 		} else

@@ -81,6 +81,42 @@ output_row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_str(w, "benchmark", r->target_name);
 }
 
+/* Entering an inlined function, or back from one (docs/formats.md). */
+static void
+inline_row(struct bt_jw *w, const struct bt_row *r)
+{
+	bt_jw_str(w, "kind", "inline");
+	bt_jw_str(w, "text", r->text);
+	if (r->flags & BT_ROW_F_INLINE_LEAVE)
+		bt_jw_bool(w, "leave", true);
+	else {
+		bt_jw_str(w, "call_file", r->file);
+		bt_jw_u64(w, "call_line", r->line);
+	}
+	bt_jw_str(w, "function", r->name);
+	bt_jw_u64(w, "depth", r->ninlines);
+}
+
+/* An instruction's inline chain, outermost first. */
+static void
+inlines(struct bt_jw *w, const struct bt_row *r)
+{
+	unsigned k;
+
+	bt_jw_array(w, "inlines", BT_JW_COMPACT, 0);
+	for (k = 0; k < r->ninlines; k++) {
+		const struct bt_row_inline *fr = &r->inlines[k];
+		bt_jw_object(w, NULL, BT_JW_COMPACT, 0);
+		bt_jw_str(w, "function", fr->name);
+		if (fr->call_file != NULL) {
+			bt_jw_str(w, "call_file", fr->call_file);
+			bt_jw_u64(w, "call_line", fr->call_line);
+		}
+		bt_jw_end(w);
+	}
+	bt_jw_end(w);
+}
+
 static void
 row(struct bt_jw *w, const struct bt_row *r)
 {
@@ -97,10 +133,7 @@ row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_str(w, "text", r->text);
 		break;
 	case BT_ROW_INLINE:
-		bt_jw_str(w, "kind", "inline");
-		bt_jw_str(w, "text", r->text);
-		bt_jw_str(w, "call_file", r->file);
-		bt_jw_u64(w, "call_line", r->line);
+		inline_row(w, r);
 		break;
 	case BT_ROW_LINE:
 		bt_jw_str(w, "kind", "line");
@@ -142,6 +175,8 @@ row(struct bt_jw *w, const struct bt_row *r)
 			bt_jw_int(w, "region", r->region);
 		if (r->loop_depth)
 			bt_jw_int(w, "loop_depth", r->loop_depth);
+		if (r->ninlines)
+			inlines(w, r);
 		ci95(w, r);
 		break;
 	case BT_ROW_SLICE:

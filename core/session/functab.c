@@ -5,6 +5,8 @@
  * thousand addresses), and each function's annotation is built on first
  * use and kept.
  */
+#include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -434,6 +436,77 @@ name_matches(const struct bt_selection *sel, size_t i, const char *name, int tie
 	}
 }
 
+/* Is f in the module mod[0..len): its path, its basename, or the path's end after a '/'? */
+static bool
+module_matches(const struct bt_func *f, const char *mod, size_t len)
+{
+	size_t n = f->module != NULL ? strlen(f->module) : 0;
+
+	if (len == 0)
+		return true;
+	if (f->module_name != NULL && strlen(f->module_name) == len &&
+	    memcmp(f->module_name, mod, len) == 0)
+		return true;
+	return n >= len && memcmp(f->module + n - len, mod, len) == 0 &&
+	    (n == len || f->module[n - len - 1] == '/');
+}
+
+/* Does s[0..] read as "0x" and hex digits only? Sets *addr. */
+static bool
+hex_addr(const char *s, uint64_t *addr)
+{
+	char *end;
+
+	if (s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || !isxdigit((unsigned char)s[2]))
+		return false;
+	errno = 0;
+	*addr = strtoull(s + 2, &end, 16);
+	return *end == '\0' && errno == 0;
+}
+
+/*
+ * The functions a spec that is no function's name picks: "0xADDR" (the
+ * one holding that link-time address, objdump's, in any module),
+ * "MODULE+0xADDR" (in that module: as benchtui names code without a
+ * symbol), "NAME@MODULE" (NAME by the name rules, in that module).
+ */
+static size_t
+find_spec(const struct bt_selection *sel, const char *spec, size_t *idx, size_t max)
+{
+	const char *plus = strstr(spec, "+0x"), *at = strrchr(spec, '@'), *p;
+	size_t i, n = 0, mlen = 0;
+	char *name = NULL;
+	uint64_t addr;
+	int tier, ntiers;
+
+	for (p = plus; p != NULL; p = strstr(p + 1, "+0x"))
+		plus = p;	/* the last one */
+	if (hex_addr(spec, &addr))
+		plus = NULL;
+	else if (plus != NULL && hex_addr(plus + 1, &addr))
+		mlen = (size_t)(plus - spec);
+	else if (at != NULL && at != spec && at[1] != '\0')
+		name = bt_xstrndup(spec, (size_t)(at - spec));
+	else
+		return 0;
+	ntiers = name != NULL ? 3 : 1;	/* addresses have no tiers */
+	for (tier = 0; tier < ntiers && n == 0; tier++)
+		for (i = 0; i < sel->funcs.n; i++) {
+			const struct bt_func *f = &sel->funcs.v[i].pub;
+			bool hit = name != NULL ? module_matches(f, at + 1, strlen(at + 1)) &&
+			    name_matches(sel, i, name, tier) :
+			    module_matches(f, spec, mlen) && (addr == f->start ||
+			    (addr > f->start && addr < f->end));
+			if (hit) {
+				if (n < max)
+					idx[n] = i;
+				n++;
+			}
+		}
+	free(name);
+	return n;
+}
+
 size_t
 bt_selection_find_all(const struct bt_selection *sel, const char *name, size_t *idx,
 		      size_t max)
@@ -448,7 +521,7 @@ bt_selection_find_all(const struct bt_selection *sel, const char *name, size_t *
 					idx[n] = i;
 				n++;
 			}
-	return n;
+	return n ? n : find_spec(sel, name, idx, max);
 }
 
 long
@@ -470,11 +543,14 @@ bt_selection_find_error(const struct bt_selection *sel, const char *name)
 		return bt_xasprintf("no sampled function '%s' (see the hot-function table)",
 		    name);
 	bt_strbuf_addf(&sb, "'%s' names %zu functions: ", name, n);
-	for (i = 0; i < n && i < BT_ARRAY_SIZE(idx); i++)
-		bt_strbuf_addf(&sb, "%s'%s'", i ? ", " : "", sel->funcs.v[idx[i]].pub.name);
+	for (i = 0; i < n && i < BT_ARRAY_SIZE(idx); i++) {
+		const struct bt_func *f = &sel->funcs.v[idx[i]].pub;
+		bt_strbuf_addf(&sb, "%s'%s' (%s+0x%llx)", i ? ", " : "", f->name,
+		    f->module_name, (unsigned long long)f->start);
+	}
 	if (n > BT_ARRAY_SIZE(idx))
 		bt_strbuf_addstr(&sb, ", ...");
-	bt_strbuf_addstr(&sb, " (give one of them whole)");
+	bt_strbuf_addstr(&sb, ": give one whole, as MODULE+0xADDR, or as NAME@MODULE");
 	return bt_strbuf_detach(&sb, NULL);
 }
 

@@ -85,6 +85,40 @@ nest_step(struct nest *n, const char *s, size_t i)
 }
 
 /*
+ * Where the name goes on after the parameter list opening at s[i]: the
+ * index of the "::" after it when the list is a local entity's enclosing
+ * function's ("work(int)::{lambda(int)#1}::operator()(int) const",
+ * clang's "work(int)::$_0::operator()(int) const": the lambda is named
+ * in its function, as addr2line -f and llvm-symbolizer name it), else 0.
+ */
+static size_t
+local_scope(const char *s, size_t i)
+{
+	size_t depth = 0;
+
+	for (; s[i] != '\0'; i++)
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && --depth == 0)
+			break;
+	if (s[i] == '\0')
+		return 0;
+	for (i++; ; ) {	/* the function's qualifiers */
+		if (strncmp(s + i, " const", 6) == 0)
+			i += 6;
+		else if (strncmp(s + i, " volatile", 9) == 0)
+			i += 9;
+		else if (strncmp(s + i, " &&", 3) == 0)
+			i += 3;
+		else if (strncmp(s + i, " &", 2) == 0)
+			i += 2;
+		else
+			break;
+	}
+	return strncmp(s + i, "::", 2) == 0 ? i : 0;
+}
+
+/*
  * The span [*start, *end) of the qualified name in s: after a return type,
  * before the parameters. Returns false when s has no parameter list, or
  * is no C++ name: a JIT method as the runtime wrote it ("double
@@ -124,6 +158,10 @@ name_span(const char *s, size_t *start, size_t *end)
 				return false;
 			if (dot)
 				return false;	/* a JIT method's name, whole */
+			if ((k = local_scope(s, i)) > 0) {
+				i = k;	/* the enclosing function's parameters */
+				continue;
+			}
 			*end = i;
 			return true;
 		}

@@ -36,14 +36,19 @@ view_source_text(struct bt_selection *sel, struct src_at *at, const char *file,
 	return at->sf->lines[line - 1];
 }
 
-#define NGUTTERS 81	/* 3 skid marks, 3 loop bars of 3 kinds */
+#define NDEPTHS 11	/* inline depth: none, 1-9, 10 or more */
+#define NGUTTERS (81 * NDEPTHS)	/* 3 skid marks, 3 loop bars of 3 kinds, depths */
 
-/* Gutter: skid mark, loop bars; each of the NGUTTERS made once, into made. */
+/*
+ * Gutter: skid mark, loop bars, then (depth_col) the inline depth;
+ * each of the NGUTTERS made once, into made.
+ */
 static const char *
 gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col,
-       const char **made)
+       bool depth_col, const char **made)
 {
 	static const char mark[] = " ?*", bar[] = " |+";
+	static const char depth[] = " 123456789+";
 	char g[8];
 	int k = 0, d, key, b;
 
@@ -56,6 +61,11 @@ gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col,
 		    d == ai->loop_depth - 1 ? 2 : 1) : 0;
 		g[k++] = bar[b];
 		key = key * 3 + b;
+	}
+	if (depth_col) {
+		d = (int)BT_MIN(ai->depth, NDEPTHS - 1);
+		g[k++] = depth[d];
+		key = key * NDEPTHS + d;
 	}
 	g[k] = '\0';
 	if (made[key] == NULL)
@@ -77,24 +87,70 @@ inline_common(const struct bt_annotation *a, const struct bt_ainsn *ai,
 	return common;
 }
 
-/* Rows for the inline frames entered at ai (those not open before it). */
+/*
+ * The inline rows before ai: one back from the frames left when ai is in
+ * none the code before it was not (a frame entered at the depth of one
+ * left says so itself), one for each frame entered.
+ */
+static size_t
+inline_nrows(const struct bt_annotation *a, const struct bt_ainsn *ai,
+	     uint32_t prev_chain, uint32_t prev_depth, size_t *common)
+{
+	*common = inline_common(a, ai, prev_chain, prev_depth);
+	return (*common < prev_depth && *common == ai->depth) + ai->depth - *common;
+}
+
+/* An inline row: its chain is inl[0..depth), its name the innermost's (or func's). */
+static struct bt_row *
+inline_row(struct bt_view *v, const struct bt_row_inline *inl, uint32_t depth,
+	   const char *func_name, size_t func)
+{
+	struct bt_row *r = view_add_row(v, BT_ROW_INLINE);
+
+	r->func = func;
+	r->inlines = inl;
+	r->ninlines = depth;
+	r->name = depth ? inl[depth - 1].name : func_name;
+	return r;
+}
+
+/*
+ * Rows for the inline frames left and entered at ai: "back in g()" at
+ * the depth it goes back to, "inlined f() from x.c:12" for each frame
+ * entered, indented by its depth: the inline tree.
+ */
 static void
 inline_rows(struct bt_view *v, const struct bt_annotation *a,
 	    const struct bt_ainsn *ai, uint32_t prev_chain, uint32_t prev_depth,
-	    size_t func, size_t wpre, const struct bt_view_opts *o)
+	    const struct bt_row_inline *inl, const char *func_name, size_t func,
+	    size_t wpre, const struct bt_view_opts *o)
 {
-	size_t k;
+	struct bt_row *r;
+	const char *name;
+	size_t k, common;
 
-	for (k = inline_common(a, ai, prev_chain, prev_depth); k < ai->depth; k++) {
-		const struct bt_inline *fr = &a->frames.v[ai->chain + k];
-		struct bt_row *r = view_add_row(v, BT_ROW_INLINE);
-		const char *name = fr->name ? view_name(v, fr->name, o) : "?";
+	if (inline_nrows(a, ai, prev_chain, prev_depth, &common) == 0)
+		return;
+	if (common < prev_depth && common == ai->depth) {
+		r = inline_row(v, inl + ai->chain, ai->depth, func_name, func);
+		r->flags |= BT_ROW_F_INLINE_LEAVE;
+		name = view_name(v, r->name, o);
+		if (name != r->name)
+			r->detail = r->name;
+		r->text = bt_strpool_addf(&v->pool, "%*sback in %s%s", (int)(2 * common),
+		    "", name, strchr(name, '(') ? "" : "()");
+		view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
+		view_add_cell(v, r->text, BT_STYLE_INLINE);
+	}
+	for (k = common; k < ai->depth; k++) {
+		const struct bt_row_inline *fr = &inl[ai->chain + k];
 
-		r->func = func;
+		r = inline_row(v, inl + ai->chain, (uint32_t)k + 1, func_name, func);
+		name = fr->name ? view_name(v, fr->name, o) : "?";
 		r->file = fr->call_file;
 		r->line = fr->call_line;
 		if (fr->name != NULL && name != fr->name)
-			r->detail = bt_strpool_addstr(&v->pool, fr->name);
+			r->detail = fr->name;
 		/* a whole C++ name has its parentheses already */
 		r->text = bt_strpool_addf(&v->pool, "%*sinlined %s%s from %s:%u",
 		    (int)(2 * k), "", name, strchr(name, '(') ? "" : "()",
@@ -102,6 +158,47 @@ inline_rows(struct bt_view *v, const struct bt_annotation *a,
 		view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
 		view_add_cell(v, r->text, BT_STYLE_INLINE);
 	}
+}
+
+/*
+ * The annotation's inline frames as the rows keep them (a view outlives
+ * its selection): names and files copied once for each run of one string
+ * at one depth. Sets *any when some instruction is inlined code.
+ */
+static const struct bt_row_inline *
+inline_frames(struct bt_view *v, const struct bt_annotation *a, bool *any)
+{
+	struct bt_row_inline *inl;
+	const char *seen[64][2], *copy[64][2];
+	size_t i, k;
+
+	*any = false;
+	for (i = 0; i < a->insns.n && !*any; i++)
+		*any = a->insns.v[i].depth > 0;
+	if (a->frames.n == 0)
+		return NULL;
+	inl = view_alloc(v, a->frames.n * sizeof(*inl));
+	memset(seen, 0, sizeof(seen));
+	memset(copy, 0, sizeof(copy));
+	for (i = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
+		for (k = 0; k < ai->depth; k++) {
+			const struct bt_inline *fr = &a->frames.v[ai->chain + k];
+			size_t d = BT_MIN(k, 63);
+			if (fr->name != seen[d][0] && fr->name != NULL) {
+				seen[d][0] = fr->name;
+				copy[d][0] = bt_strpool_addstr(&v->pool, fr->name);
+			}
+			if (fr->call_file != seen[d][1] && fr->call_file != NULL) {
+				seen[d][1] = fr->call_file;
+				copy[d][1] = bt_strpool_addstr(&v->pool, fr->call_file);
+			}
+			inl[ai->chain + k].name = fr->name ? copy[d][0] : NULL;
+			inl[ai->chain + k].call_file = fr->call_file ? copy[d][1] : NULL;
+			inl[ai->chain + k].call_line = fr->call_line;
+		}
+	}
+	return inl;
 }
 
 /* The hot regions as the rows show them, hottest first (the annotation's order). */
@@ -233,6 +330,9 @@ struct ann {
 	const char *prev_file;
 	unsigned prev_line;
 	uint32_t prev_chain, prev_depth;
+	const struct bt_row_inline *inl;	/* the frames as the rows keep them */
+	const char *fname;			/* the function's name, the view's copy */
+	bool depth_col;				/* the gutter shows the inline depth */
 	size_t guesses;
 	struct src_at src;
 	const char *gutters[NGUTTERS];
@@ -271,8 +371,9 @@ measure(struct ann *c)
 		/* the rows before it (as source_rows decides them), its own */
 		if (o->source && a->has_lines) {
 			if (ai->depth != c->prev_depth || ai->chain != c->prev_chain) {
-				n = ai->depth - inline_common(a, ai, c->prev_chain,
-				    c->prev_depth);
+				size_t common;
+				n = inline_nrows(a, ai, c->prev_chain, c->prev_depth,
+				    &common);
 				nrows += n;
 				ncells += 2 * n;
 				c->prev_chain = ai->chain;
@@ -316,7 +417,8 @@ measure(struct ann *c)
 		c->wadj = 0;
 		c->wpre = c->wnum + 1;
 	} else
-		c->wpre = c->wnum + (c->wadj + 1) + (c->wsmp + 1) + WCI + 5 + c->waddr + 1;
+		c->wpre = c->wnum + (c->wadj + 1) + (c->wsmp + 1) + WCI + 5 +
+		    c->depth_col + c->waddr + 1;
 	/* the jump arrows go in the gutter's last column */
 	c->v->arrow_col = o->compact ? (long)(c->wnum + (c->wsmp + 1) + 4) :
 	    (long)(c->wnum + (c->wadj + 1) + (c->wsmp + 1) + WCI + 4);
@@ -331,8 +433,8 @@ source_rows(struct ann *c, const struct bt_ainsn *ai)
 	const char *t;
 
 	if (ai->depth != c->prev_depth || ai->chain != c->prev_chain) {
-		inline_rows(v, c->a, ai, c->prev_chain, c->prev_depth, c->func,
-		    c->wpre, c->o);
+		inline_rows(v, c->a, ai, c->prev_chain, c->prev_depth, c->inl,
+		    c->fname, c->func, c->wpre, c->o);
 		c->prev_chain = ai->chain;
 		c->prev_depth = ai->depth;
 		c->prev_file = NULL;
@@ -447,7 +549,8 @@ text_cells(struct ann *c, struct bt_row *r, const struct bt_ainsn *ai,
 	struct bt_view *v = c->v;
 	const char *text;
 
-	view_add_cell(v, gutter(v, ai, o->skid, c->gutters), BT_STYLE_GUTTER);
+	view_add_cell(v, gutter(v, ai, o->skid, c->depth_col, c->gutters),
+	    BT_STYLE_GUTTER);
 	view_add_cell(v, view_hex_colon(v, o->addresses ? ai->in.addr :
 	    ai->in.addr - f->start, c->waddr + 1), BT_STYLE_ADDR);
 	text = view_cat(v, "  ", ai->in.text);
@@ -494,6 +597,10 @@ insn_row(struct ann *c, size_t i)
 	r->line = ai->line;
 	r->region = ai->region;
 	r->loop_depth = ai->loop_depth;
+	if (ai->depth) {
+		r->inlines = c->inl + ai->chain;
+		r->ninlines = ai->depth;
+	}
 	insn_fields(c, r, i);
 	number_cells(c, r, ai, primary);
 	text_cells(c, r, ai, primary);
@@ -505,7 +612,8 @@ columns(struct ann *c)
 {
 	const struct bt_view_opts *o = c->o;
 	const char *h[7];
-	size_t w[7] = { c->wnum, c->wadj + 1, c->wsmp + 1, WCI, 5, c->waddr + 1, 0 };
+	size_t w[7] = { c->wnum, c->wadj + 1, c->wsmp + 1, WCI, 5 + c->depth_col,
+	    c->waddr + 1, 0 };
 	bool right[7] = { true, true, true, true, false, true, false };
 	size_t i;
 
@@ -559,6 +667,9 @@ bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opt
 	c.f = bt_selection_func(sel, func);
 	c.v = v = view_new(sel);
 	view_set_func(v, func);
+	c.inl = inline_frames(v, c.a, &c.depth_col);
+	if (c.depth_col)	/* "back in f()" rows name it */
+		c.fname = bt_strpool_addstr(&v->pool, c.f->name);
 	c.denom = o->global_percent ? (double)bt_selection_samples(sel) :
 	    (double)c.a->samples;
 	measure(&c);

@@ -46,7 +46,7 @@ enum bt_row_kind {
 	BT_ROW_FUNC,		/* hot-function table */
 	BT_ROW_INSN,		/* an instruction */
 	BT_ROW_SOURCE,		/* an interleaved source line */
-	BT_ROW_INLINE,		/* entering an inlined function */
+	BT_ROW_INLINE,		/* entering an inlined function, or back from one */
 	BT_ROW_LINE,		/* source view: one line of the file */
 	BT_ROW_FINDING,		/* a lint finding */
 	BT_ROW_SLICE,		/* timeline: a slice of the run */
@@ -67,6 +67,7 @@ enum bt_row_kind {
 #define BT_ROW_F_SKID_GUESS	0x80	/* its skid credit is split by guess (several predecessors) */
 #define BT_ROW_F_INDIRECT	0x100	/* an indirect jump or call: no target known */
 #define BT_ROW_F_BENCH		0x200	/* FINDING: a benchmark's (@insn its index) */
+#define BT_ROW_F_INLINE_LEAVE	0x400	/* INLINE: back from inlined code (@ninlines left open) */
 #define BT_ROW_F_INLINED	0x800	/* FUNC: a function only inlined (BT_FK_INLINE) */
 
 /**
@@ -101,6 +102,10 @@ enum bt_row_kind {
  * @t_from, @t_to: TIMELINE rows: the slice, in seconds from the first sample
  * @sub_samples: TIMELINE rows: the function's samples in the slice
  * @loop_depth: loops around the instruction
+ * @inlines, @ninlines: INSN rows: the instruction's inline chain,
+ *                     outermost first (llvm-symbolizer --inlines' frames
+ *                     but the innermost, in reverse); INLINE rows: the
+ *                     chain the row enters or goes back to
  * @calls: FUNC rows of a recording with call chains: inclusive samples,
  *         callers and callees; NULL otherwise
  * @ncells, @cells: the row as the screen and the text export show it
@@ -109,6 +114,17 @@ enum bt_row_kind {
  * behind @calls): a 30,000-instruction function is 50,000 rows, written
  * once in fresh memory.
  */
+/**
+ * struct bt_row_inline - one inlined call of a row's inline chain
+ * @name: the inlined function, whole (demangled)
+ * @call_file, @call_line: its call site (NULL, 0: unknown)
+ */
+struct bt_row_inline {
+	const char *name;
+	const char *call_file;
+	unsigned call_line;
+};
+
 /**
  * struct bt_row_edge - FUNC rows: a caller or callee (DESIGN.md §6)
  * @func: its index in the selection
@@ -157,12 +173,14 @@ struct bt_row {
 	double t_from, t_to;
 	uint64_t sub_samples;
 	const struct bt_row_calls *calls;
+	const struct bt_row_inline *inlines;
 	size_t ncells;
 	const struct bt_cell *cells;
 	unsigned size;
 	unsigned line;
 	int region;
 	int loop_depth;
+	unsigned ninlines;
 	bool has_target;
 	bool has_mem_target;
 };

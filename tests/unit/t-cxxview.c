@@ -209,6 +209,69 @@ test_annotation_names(void **state)
 	test_close(s);
 }
 
+/*
+ * The inline tree: at every instruction the chain the inline rows drew
+ * (entered, back in) is the instruction's own, and the gutter's last
+ * column is its depth; the view outlives the selection (the chain's
+ * strings are the view's).
+ */
+static void
+test_inline_tree(void **state)
+{
+	const struct bt_row_inline *drawn[64];
+	struct bt_selection *s;
+	struct bt_view *v;
+	size_t i, depth = 0, k, entered = 0, left = 0, inlined = 0;
+	long f;
+
+	if (!have_cxx)
+		skip();
+	s = open_session();
+	f = find_func(s, "reduce<std::plus");
+	assert_true(f >= 0);
+	v = bt_view_annotate(s, (size_t)f, NULL, NULL);
+	assert_non_null(v);
+	test_close(s);
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		const char *g;
+
+		if (r->kind == BT_ROW_INLINE) {
+			assert_true(r->ninlines < 64);
+			if (r->flags & BT_ROW_F_INLINE_LEAVE) {
+				assert_true(r->ninlines < depth);
+				assert_non_null(strstr(r->text, "back in "));
+				/* the frame gone back to, or the function: the view's strings */
+				assert_true(strlen(r->name) > 0);
+				assert_true(r->ninlines == 0 ||
+				    r->name == r->inlines[r->ninlines - 1].name);
+				left++;
+			} else {
+				assert_true(r->ninlines >= 1 && r->ninlines <= depth + 1);
+				drawn[r->ninlines - 1] = &r->inlines[r->ninlines - 1];
+				assert_string_equal(r->name, r->inlines[r->ninlines - 1].name);
+				assert_non_null(strstr(r->text, "inlined "));
+				entered++;
+			}
+			depth = r->ninlines;
+			continue;
+		}
+		if (r->kind != BT_ROW_INSN)
+			continue;
+		assert_int_equal(r->ninlines, depth);
+		for (k = 0; k < depth; k++) {
+			assert_string_equal(r->inlines[k].name, drawn[k]->name);
+			assert_int_equal(r->inlines[k].call_line, drawn[k]->call_line);
+		}
+		g = r->cells[r->ncells > 5 ? 4 : 2].text;	/* the gutter */
+		assert_int_equal(g[strlen(g) - 1], depth == 0 ? ' ' : depth > 9 ? '+' :
+		    (int)('0' + depth));
+		inlined += depth > 0;
+	}
+	assert_true(entered > 0 && left > 0 && inlined > 0);
+	bt_view_free(v);
+}
+
 /* Compact: two number columns fewer, source rows indented less. */
 static void
 test_compact(void **state)
@@ -502,6 +565,18 @@ test_short_name_return_type(void **state)
 		{ "ns::(anonymous namespace)::{lambda(int)#1}::operator()(int) const",
 		  "ns::(anonymous namespace)::{lambda(int)#1}::operator()",
 		  "ns::(anonymous namespace)::{lambda(int)#1}::operator()" },
+		/* a lambda in a function: named in it, never the function's name */
+		{ "work(int)::{lambda(int)#1}::operator()(int) const",
+		  "work(int)::{lambda(int)#1}::operator()",
+		  "work(int)::{lambda(int)#1}::operator()" },
+		{ "ns::work(long) const::$_0::operator()(int) const",
+		  "ns::work(long) const::$_0::operator()",
+		  "ns::work(long) const::$_0::operator()" },
+		{ "void ns::run<int>(int)::{lambda()#2}::operator()() const",
+		  "ns::run<int>(int)::{lambda()#2}::operator()",
+		  "ns::run<\xe2\x80\xa6>(int)::{lambda()#2}::operator()" },
+		{ "ns::work(int)::Local::get() const", "ns::work(int)::Local::get",
+		  "ns::work(int)::Local::get" },
 	};
 	char buf[512];
 	size_t i;
@@ -524,6 +599,7 @@ main(void)
 		cmocka_unit_test(test_table_names),
 		cmocka_unit_test(test_filter_forms),
 		cmocka_unit_test(test_annotation_names),
+		cmocka_unit_test(test_inline_tree),
 		cmocka_unit_test(test_compact),
 		cmocka_unit_test(test_files_and_header_source),
 		cmocka_unit_test(test_browser_header_file),

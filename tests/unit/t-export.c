@@ -1103,12 +1103,16 @@ test_export_view(void **state)
 static void
 test_func_option(void **state)
 {
-	static const struct {
+	struct {
 		const char *name, *msg;
 	} bad[] = {
 		{ "nosuch", "no sampled function 'nosuch' (see the hot-function table)" },
-		{ "work", "'work' names 2 functions: 'work_a', 'work_b' (give one of them whole)" },
+		{ "work", NULL },	/* below: with the addresses */
+		{ "work@libc.so.6", "no sampled function 'work@libc.so.6' (see the hot-function table)" },
+		{ "0x1", "no sampled function '0x1' (see the hot-function table)" },
+		{ "nosuch+0x1", "no sampled function 'nosuch+0x1' (see the hot-function table)" },
 	};
+	char work_msg[256];
 	struct bt_selection *s = test_open(rec);
 	struct bt_export_opts o;
 	struct jv root;
@@ -1116,6 +1120,12 @@ test_func_option(void **state)
 	int fmt;
 
 	assert_non_null(s);
+	snprintf(work_msg, sizeof(work_msg), "'work' names 2 functions: 'work_a' "
+	    "(split+0x%llx), 'work_b' (split+0x%llx): give one whole, as "
+	    "MODULE+0xADDR, or as NAME@MODULE",
+	    (unsigned long long)bt_selection_func(s, (size_t)bt_selection_find(s, "work_a"))->start,
+	    (unsigned long long)bt_selection_func(s, (size_t)bt_selection_find(s, "work_b"))->start);
+	bad[1].msg = work_msg;
 	memset(&o, 0, sizeof(o));
 	bt_view_opts_init(&o.view);
 	for (fmt = 0; fmt < 2; fmt++)
@@ -1131,6 +1141,22 @@ test_func_option(void **state)
 			assert_int_equal(m.len, 0);	/* nothing written */
 			free(m.buf);
 		}
+	/* one of several picked by module, address, module and address */
+	{
+		const struct bt_func *b = bt_selection_func(s, (size_t)bt_selection_find(s, "work_b"));
+		char spec[4][64];
+		size_t k;
+
+		snprintf(spec[0], sizeof(spec[0]), "work_b@split");
+		snprintf(spec[1], sizeof(spec[1]), "0x%llx", (unsigned long long)b->start);
+		snprintf(spec[2], sizeof(spec[2]), "0x%llx", (unsigned long long)b->end - 1);
+		snprintf(spec[3], sizeof(spec[3]), "split+0x%llx", (unsigned long long)b->start + 1);
+		for (k = 0; k < 4; k++)
+			assert_int_equal(bt_selection_find(s, spec[k]), bt_selection_find(s, "work_b"));
+		assert_int_equal(bt_selection_find(s, "work@split"), -2);
+		assert_int_equal(bt_selection_find(s, "work_b@nosuch"), -1);
+		assert_int_equal(bt_selection_find(s, "other+0x1"), -1);
+	}
 	/* a name that names one: that function only, even with top */
 	{
 		struct bt_error err = { 0 };
