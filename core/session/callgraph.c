@@ -3,9 +3,10 @@
  * from the profile's interned chains (core/profile/chains.h): each
  * distinct location is named once (its function in the table, added with
  * no self samples if it had none), then each distinct chain, with its
- * count, adds to the inclusive total of every function it passes through
- * (once per chain: recursion) and to its caller/callee edges (once per
- * chain and pair; no edge across a gap in the chain, where frames may be
+ * count, adds to the inclusive total of every function it passes through,
+ * to the caller of each function's innermost frame and to each caller and
+ * callee pair, all once per chain however deep a recursion goes
+ * (chain_add; no edge across a gap in the chain, where frames may be
  * missing). The work grows with the distinct chains, not the samples.
  */
 #include <stdlib.h>
