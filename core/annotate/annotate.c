@@ -8,6 +8,7 @@
 
 #define MAX_INLINE_DEPTH 16
 #define MAX_FUNC_BYTES (16u << 20)
+#define INSN_MAX 15	/* bytes: the longest instruction (x86's) */
 
 long
 bt_annotation_find(const struct bt_annotation *a, uint64_t addr)
@@ -142,18 +143,27 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 	const uint8_t *bytes;
 	uint64_t addr;
 	long n;
-	size_t i;
+	size_t i, avail;
 
 	if (f->end <= f->start || f->end - f->start > MAX_FUNC_BYTES) {
 		bt_error_set(err, BT_EFORMAT, "'%s' has no usable bounds", f->name);
 		return NULL;
 	}
-	n = bt_msyms_code(m, f->start, f->end, &bytes);
+	/*
+	 * The bytes past the end too, as far as the longest instruction: a
+	 * range made from samples (a guessed function, JIT code) or a symbol
+	 * whose size is wrong can end inside an instruction, which is shown
+	 * whole, as objdump shows it, never cut into (bad) bytes
+	 */
+	n = bt_msyms_code(m, f->start, f->end + INSN_MAX, &bytes);
 	if (n <= 0) {
 		bt_error_set(err, BT_ENODATA, "no code bytes for '%s' in '%s'",
 		    f->name, bt_msyms_info(m)->path);
 		return NULL;
 	}
+	avail = (size_t)n;
+	if ((uint64_t)n > f->end - f->start)
+		n = (long)(f->end - f->start);
 
 	a = bt_xcalloc(1, sizeof(*a));
 	bt_strpool_init(&a->pool);
@@ -174,13 +184,15 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 		memset((char *)ai + offsetof(struct bt_ainsn, in) + sizeof(ai->in), 0,
 		    sizeof(*ai) - offsetof(struct bt_ainsn, in) - sizeof(ai->in));
 		len = bt_disasm_one(f->dis, bytes + (addr - f->start),
-		    (size_t)(f->start + (uint64_t)n - addr), addr, &ai->in);
+		    avail - (size_t)(addr - f->start), addr, &ai->in);
 		keep_text(a, &ai->in);
 		ai->target_insn = -1;
 		ai->region = -1;
 		ai->loop = -1;
 		addr += len;
 	}
+	if (addr > f->end)
+		a->overrun = addr - f->end;
 	/* samples */
 	for (i = 0; i < f->nhits; i++) {
 		const struct bt_hit *h = &f->hits[i];

@@ -91,6 +91,7 @@ struct bt_annotation {
 	BT_VEC(struct bt_loop) loops;
 	uint64_t samples, period;	/* of the function */
 	uint64_t stray;			/* hits between instruction starts */
+	uint64_t overrun;		/* bytes the last instruction runs past the end */
 	const char *file;		/* the function's own source file */
 	bool has_lines;
 	struct bt_strpool pool;
