@@ -6,7 +6,9 @@
 # recorded, and every instruction of every annotation of the program
 # checked against objdump -d on the same bytes: an instruction objdump
 # decodes there, with objdump's text, and no (bad) (the stripped build's
-# two loops are one guessed range: they lie closer than 256 bytes).
+# two loops in .text are one guessed range: they lie closer than 256
+# bytes); where the section itself ends inside an instruction, a note
+# says so and the cut bytes are left out.
 . tests/lib.sh
 command -v objdump >/dev/null || skip "objdump is not installed"
 command -v python3 >/dev/null || skip "python3 is not installed"
@@ -16,7 +18,7 @@ for v in cutrange cutrange-s; do
 	case $v in *-s) flags=-s ;; *) flags= ;; esac
 	# shellcheck disable=SC2086
 	bin=$(fixture_as $v cutrange.s cc $flags) || { fail "cannot build $v"; continue; }
-	if ! "$BT" -q -e cpu-clock -o "$TMP/$v.data" --export "$TMP/$v.json" --format json --top 4 \
+	if ! "$BT" -q -e cpu-clock -o "$TMP/$v.data" --export "$TMP/$v.json" --format json --top 6 \
 	    "$bin" 2>"$TMP/err"; then
 		fail "benchtui $v: $(cat "$TMP/err")"
 		continue
@@ -47,7 +49,7 @@ for a in mine:
             bad.append("%s %x: '%s', objdump '%s'" % (a["function"], addr, r["text"], od[addr]))
     if rows and rows[-1]["text"].startswith("movabs"):
         over.append("%s ends with %s" % (a["function"], plain(rows[-1]["text"])))
-want = 1 if sys.argv[3].endswith("-s") else 2    # stripped: one guessed range
+want = 2 if sys.argv[3].endswith("-s") else 3    # stripped: main's loops are one range
 if len(mine) < want:
     bad.append("%d annotations of the program (want %d)" % (len(mine), want))
 print("%d instructions in %d annotations%s; %s" % (
@@ -66,4 +68,9 @@ done
 grep -q "the symbol's size ends inside its last instruction" "$TMP/cutrange.json" &&
 	ok "wrongsize: a note says its symbol's size ends inside an instruction" ||
 	fail "no note on wrongsize's size"
+for v in cutrange cutrange-s; do
+	grep -q "the code ends inside the instruction at [0-9a-f]* (4 of its bytes): left out" "$TMP/$v.json" &&
+		ok "$v: the section's cut instruction is left out, and a note says so" ||
+		fail "$v: no note on the section's cut instruction"
+done
 finish
