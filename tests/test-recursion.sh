@@ -7,6 +7,7 @@
 #     Self percents, its callers (the caller of its innermost frame: fib's
 #     is fib) and the calls to it (fib -> fib, main -> fib) numerically
 #     equal to perf report --children's (tests/tools/recursion-oracle.py)
+#     and the hot path names who entered each recursion (fib from main)
 #  2. benchtui -g: perf report on benchtui's own file gives the same
 #  3. the browser: C on fib's hottest instruction lists its entry stacks
 #     with the recursion's depth (fib ×N <- main)
@@ -44,6 +45,19 @@ for r in O1-fp O2-fp O1 O2; do
 		fail "benchtui -i $r.data: $(cat "$TMP/err")"
 	fi
 done
+
+# the hot path names who entered each recursion; text and JSON agree
+if [ -s "$TMP/O2-fp.json" ]; then
+	hp=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["hot_path"])' "$TMP/O2-fp.json")
+	case "$hp" in
+	*"fib "*"% from fib"* | *"walk "*"% from walk"*) fail "hot path: a recursion runs for itself: $hp" ;;
+	*"fib "*"% from main"*) ok "hot path: $hp" ;;
+	*) fail "hot path: fib not from main: $hp" ;;
+	esac
+	"$BT" -i "$SHARE/O2-fp.data" --export "$TMP/e.txt" --top 0 &&
+		python3 "$TOP/tests/tools/export-agree.py" "$TMP/e.txt" "$TMP/O2-fp.json" >"$TMP/o" &&
+		ok "text and JSON agree: $(cat "$TMP/o")" || fail "exports disagree: $(cat "$TMP/o")"
+fi
 
 # --- 2. benchtui -g, read by perf -------------------------------------------
 if "$BT" -q -g -e cpu-clock -o "$TMP/btg.data" --export "$TMP/btg.json" --format json --top 0 \
