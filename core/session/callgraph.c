@@ -396,6 +396,7 @@ bt_callgraph_focus(struct bt_selection *sel, bt_frame_match_fn match, void *arg,
 
 struct edge {
 	uint32_t caller, callee;
+	uint32_t chain;		/* the last chain that added to it (+1) */
 	uint64_t samples;
 };
 
@@ -405,7 +406,8 @@ struct edges {
 };
 
 static void
-edge_add(struct edges *e, uint32_t caller, uint32_t callee, uint64_t samples)
+edge_add(struct edges *e, uint32_t caller, uint32_t callee, uint64_t samples,
+	 uint32_t chain)
 {
 	struct bt_hash_pos pos;
 	struct edge x;
@@ -414,11 +416,14 @@ edge_add(struct edges *e, uint32_t caller, uint32_t callee, uint64_t samples)
 	for (i = bt_hash_first(&e->hash, bt_hash64((uint64_t)caller << 32 | callee), &pos);
 	    i != BT_HASH_NONE; i = bt_hash_next(&e->hash, &pos))
 		if (e->v.v[i].caller == caller && e->v.v[i].callee == callee) {
-			e->v.v[i].samples += samples;
+			if (e->v.v[i].chain != chain)	/* once per chain */
+				e->v.v[i].samples += samples;
+			e->v.v[i].chain = chain;
 			return;
 		}
 	x.caller = caller;
 	x.callee = callee;
+	x.chain = chain;
 	x.samples = samples;
 	BT_VEC_PUSH(e->v, x);
 	bt_hash_add(&e->hash, &pos, (uint32_t)e->v.n - 1);
@@ -483,30 +488,24 @@ chain_add(struct bt_selection *sel, size_t i, const long *f, const bool *gap, si
 {
 	uint64_t c = sel->cg.counts.v[i].samples;
 	uint32_t in = (uint32_t)(2 * i + 1), out = in + 1;
-	size_t k, j;
+	size_t k;
 
 	for (k = 0; k < n; k++) {
-		bool seen = false;
-
-		if (k + 1 < n && !gap[k + 1]) {
-			for (j = 0; j < k && !seen; j++)
-				seen = f[j] == f[k] && f[j + 1] == f[k + 1] && !gap[j + 1];
-			if (!seen)
-				edge_add(down, (uint32_t)f[k + 1], (uint32_t)f[k], c);
-		}
+		if (k + 1 < n && !gap[k + 1])
+			edge_add(down, (uint32_t)f[k + 1], (uint32_t)f[k], c, (uint32_t)i + 1);
 		if (stamp[f[k]] == in)
 			continue;
 		stamp[f[k]] = in;
 		sel->funcs.v[f[k]].pub.inclusive += c;
 		if (k + 1 < n && !gap[k + 1])
-			edge_add(up, (uint32_t)f[k + 1], (uint32_t)f[k], c);
+			edge_add(up, (uint32_t)f[k + 1], (uint32_t)f[k], c, (uint32_t)i + 1);
 	}
 	for (k = n; k-- > 0;) {
 		if (stamp[f[k]] == out)
 			continue;
 		stamp[f[k]] = out;
 		if (k + 1 < n && !gap[k + 1])
-			edge_add(entry, (uint32_t)f[k + 1], (uint32_t)f[k], c);
+			edge_add(entry, (uint32_t)f[k + 1], (uint32_t)f[k], c, (uint32_t)i + 1);
 	}
 }
 
