@@ -8,6 +8,7 @@
 
 #define MAX_INLINE_DEPTH 16
 #define MAX_FUNC_BYTES (16u << 20)
+#define INSN_MAX 15	/* bytes: the longest instruction (x86's) */
 
 long
 bt_annotation_find(const struct bt_annotation *a, uint64_t addr)
@@ -133,6 +134,69 @@ keep_text(struct bt_annotation *a, struct bt_insn *in)
 	in->mnemonic = p + nt + 1;
 }
 
+/*
+ * Does the code end inside the instruction at buf[0..len) (len shorter
+ * than the longest), which the decoder took for (bad) bytes? It would
+ * decode, longer than len, were the bytes there.
+ */
+static bool
+cut_short(struct bt_disasm *dis, const uint8_t *buf, size_t len, uint64_t addr)
+{
+	uint8_t pad[INSN_MAX] = { 0 };
+	struct bt_insn in;
+
+	if (len >= INSN_MAX)
+		return false;
+	memcpy(pad, buf, len);
+	return bt_disasm_one(dis, pad, sizeof(pad), addr, &in) > len &&
+	    in.kind != BT_INSN_BAD;
+}
+
+/*
+ * Decode the function's n bytes, reading up to avail (past its end): the
+ * last instruction is whole, and one the code itself cuts (a section's or
+ * a JIT image's end) is left out, in a->cut.
+ */
+static void
+decode(struct bt_annotation *a, const struct bt_annotate_in *f, const uint8_t *bytes,
+       size_t n, size_t avail)
+{
+	uint64_t addr;
+
+	/*
+	 * About 4 bytes an instruction on x86: presize, then decode in place.
+	 * Compiled code averages under 5 bytes an instruction: that many are
+	 * written for sure (bt_xmalloc_big: huge pages)
+	 */
+	a->insns.alloc = n / 3 + 16;
+	a->insns.v = bt_xmalloc_big(a->insns.alloc, n / 5, sizeof(*a->insns.v));
+	for (addr = f->start; addr < f->start + n;) {
+		struct bt_ainsn *ai;
+		size_t len, off = (size_t)(addr - f->start);
+
+		BT_ALLOC_GROW(a->insns.v, a->insns.n + 1, a->insns.alloc);
+		ai = &a->insns.v[a->insns.n++];
+		memset(ai, 0, offsetof(struct bt_ainsn, in));
+		memset((char *)ai + offsetof(struct bt_ainsn, in) + sizeof(ai->in), 0,
+		    sizeof(*ai) - offsetof(struct bt_ainsn, in) - sizeof(ai->in));
+		len = bt_disasm_one(f->dis, bytes + off, avail - off, addr, &ai->in);
+		if (ai->in.kind == BT_INSN_BAD && a->insns.n > 1 &&
+		    cut_short(f->dis, bytes + off, avail - off, addr)) {
+			a->insns.n--;
+			a->cut = addr;
+			a->cut_len = (unsigned)(avail - off);
+			return;
+		}
+		keep_text(a, &ai->in);
+		ai->target_insn = -1;
+		ai->region = -1;
+		ai->loop = -1;
+		addr += len;
+	}
+	if (addr > f->end)
+		a->overrun = addr - f->end;
+}
+
 struct bt_annotation *
 bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 {
@@ -140,47 +204,32 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 	struct bt_annotation *a;
 	struct bt_cfg *g;
 	const uint8_t *bytes;
-	uint64_t addr;
 	long n;
-	size_t i;
+	size_t i, avail;
 
 	if (f->end <= f->start || f->end - f->start > MAX_FUNC_BYTES) {
 		bt_error_set(err, BT_EFORMAT, "'%s' has no usable bounds", f->name);
 		return NULL;
 	}
-	n = bt_msyms_code(m, f->start, f->end, &bytes);
+	/*
+	 * The bytes past the end too, as far as the longest instruction: a
+	 * range made from samples (a guessed function, JIT code) or a symbol
+	 * whose size is wrong can end inside an instruction, which is shown
+	 * whole, as objdump shows it, never cut into (bad) bytes
+	 */
+	n = bt_msyms_code(m, f->start, f->end + INSN_MAX, &bytes);
 	if (n <= 0) {
 		bt_error_set(err, BT_ENODATA, "no code bytes for '%s' in '%s'",
 		    f->name, bt_msyms_info(m)->path);
 		return NULL;
 	}
+	avail = (size_t)n;
+	if ((uint64_t)n > f->end - f->start)
+		n = (long)(f->end - f->start);
 
 	a = bt_xcalloc(1, sizeof(*a));
 	bt_strpool_init(&a->pool);
-	/*
-	 * About 4 bytes an instruction on x86: presize, then decode in place.
-	 * Compiled code averages under 5 bytes an instruction: that many are
-	 * written for sure (bt_xmalloc_big: huge pages)
-	 */
-	a->insns.alloc = (size_t)n / 3 + 16;
-	a->insns.v = bt_xmalloc_big(a->insns.alloc, (size_t)n / 5, sizeof(*a->insns.v));
-	for (addr = f->start; addr < f->start + (uint64_t)n;) {
-		struct bt_ainsn *ai;
-		size_t len;
-
-		BT_ALLOC_GROW(a->insns.v, a->insns.n + 1, a->insns.alloc);
-		ai = &a->insns.v[a->insns.n++];
-		memset(ai, 0, offsetof(struct bt_ainsn, in));
-		memset((char *)ai + offsetof(struct bt_ainsn, in) + sizeof(ai->in), 0,
-		    sizeof(*ai) - offsetof(struct bt_ainsn, in) - sizeof(ai->in));
-		len = bt_disasm_one(f->dis, bytes + (addr - f->start),
-		    (size_t)(f->start + (uint64_t)n - addr), addr, &ai->in);
-		keep_text(a, &ai->in);
-		ai->target_insn = -1;
-		ai->region = -1;
-		ai->loop = -1;
-		addr += len;
-	}
+	decode(a, f, bytes, (size_t)n, avail);
 	/* samples */
 	for (i = 0; i < f->nhits; i++) {
 		const struct bt_hit *h = &f->hits[i];

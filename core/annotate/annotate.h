@@ -91,6 +91,9 @@ struct bt_annotation {
 	BT_VEC(struct bt_loop) loops;
 	uint64_t samples, period;	/* of the function */
 	uint64_t stray;			/* hits between instruction starts */
+	uint64_t overrun;		/* bytes the last instruction runs past the end */
+	uint64_t cut;			/* the code ends inside the instruction here (0: no) */
+	unsigned cut_len;		/* with that many of its bytes: left out */
 	const char *file;		/* the function's own source file */
 	bool has_lines;
 	struct bt_strpool pool;

@@ -73,6 +73,11 @@ enter(struct bt_browser *b, struct screen *sc, size_t height)
 		bt_browser_open(b, r->func, height);
 		return;
 	}
+	if (r->func == (size_t)sc->func && r->label != NULL &&
+	    strcmp(r->label, "stack") != 0) {	/* a self edge: this screen again */
+		bt_browser_set_status(b, "a recursion: the function calls itself");
+		return;
+	}
 	if (browse_push(b, &screen_callers, (long)r->func, NULL, height) != NULL)
 		bt_browser_set_status(b, "%s: Left goes back", r->label);
 }

@@ -24,6 +24,7 @@ struct bt_chains {
 	/* chains: frames[start[i] .. start[i + 1]) */
 	BT_VEC(uint32_t) frames;
 	BT_VEC(uint32_t) start;
+	BT_VEC(bool) lbr;	/* per chain: made from an LBR call stack */
 	struct bt_hash chain_index;	/* frames -> chain id */
 	uint64_t truncated;	/* samples whose chain ends at the stack copy */
 	bool sealed;		/* the first read is done: count no more */
@@ -70,6 +71,7 @@ bt_chains_free(struct bt_profile *p)
 	BT_VEC_FREE(c->locs);
 	BT_VEC_FREE(c->frames);
 	BT_VEC_FREE(c->start);
+	BT_VEC_FREE(c->lbr);
 	bt_hash_release(&c->loc_index);
 	bt_hash_release(&c->chain_index);
 	free(c);
@@ -112,7 +114,7 @@ key_hash(const uint32_t *k, size_t n)
 }
 
 static uint32_t
-chain_intern(struct bt_chains *c, const uint32_t *k, size_t n)
+chain_intern(struct bt_chains *c, const uint32_t *k, size_t n, bool lbr)
 {
 	struct bt_hash_pos pos;
 	uint32_t i, nc = (uint32_t)c->start.n - 1;
@@ -120,12 +122,15 @@ chain_intern(struct bt_chains *c, const uint32_t *k, size_t n)
 	for (i = bt_hash_first(&c->chain_index, key_hash(k, n), &pos);
 	    i != BT_HASH_NONE; i = bt_hash_next(&c->chain_index, &pos))
 		if (c->start.v[i + 1] - c->start.v[i] == n &&
-		    memcmp(c->frames.v + c->start.v[i], k, n * sizeof(*k)) == 0)
+		    memcmp(c->frames.v + c->start.v[i], k, n * sizeof(*k)) == 0) {
+			c->lbr.v[i] |= lbr;
 			return i;
+		}
 	BT_ALLOC_GROW(c->frames.v, c->frames.n + n, c->frames.alloc);
 	memcpy(c->frames.v + c->frames.n, k, n * sizeof(*k));
 	c->frames.n += n;
 	BT_VEC_PUSH(c->start, (uint32_t)c->frames.n);
+	BT_VEC_PUSH(c->lbr, lbr);
 	bt_hash_add(&c->chain_index, &pos, nc);
 	return nc;
 }
@@ -157,7 +162,7 @@ bt_chains_sample(struct bt_profile *p, const struct bt_perf_layout *l,
 			bt_profile_resolve(p, ev->pid, c->ips[i], ev->time, &m, &o);
 			c->key[n++] = loc_intern(c, m, o);
 		}
-		return chain_intern(c, c->key, n);
+		return chain_intern(c, c->key, n, true);
 	}
 	got = bt_unwinder_sample(c->u, l, ev,
 	    c->ips, BT_UNWIND_MAX_FRAMES, &cc, &res, NULL);
@@ -176,7 +181,7 @@ bt_chains_sample(struct bt_profile *p, const struct bt_perf_layout *l,
 		    ev->time, &m, &o);
 		c->key[n++] = loc_intern(c, m, o);
 	}
-	return chain_intern(c, c->key, n);
+	return chain_intern(c, c->key, n, false);
 }
 
 void
@@ -205,6 +210,12 @@ bt_chains_get(const struct bt_profile *p, uint32_t id, const uint32_t **locs)
 
 	*locs = c->frames.v + c->start.v[id];
 	return c->start.v[id + 1] - c->start.v[id];
+}
+
+bool
+bt_chains_lbr(const struct bt_profile *p, uint32_t id)
+{
+	return p->chains->lbr.v[id];
 }
 
 size_t

@@ -77,6 +77,12 @@ void bt_chains_seal(struct bt_profile *p);
 /* Interned chains: count, and chain i's location ids (leaf first). */
 size_t bt_chains_count(const struct bt_profile *p);
 size_t bt_chains_get(const struct bt_profile *p, uint32_t id, const uint32_t **locs);
+/*
+ * Was chain id made from an LBR call stack? Its second location is then
+ * the last call's target: the leaf's own function but after a tail call
+ * or a PLT stub, where it is the leaf's caller (bt_lbr_chain).
+ */
+bool bt_chains_lbr(const struct bt_profile *p, uint32_t id);
 /* Interned locations. */
 size_t bt_chains_nlocs(const struct bt_profile *p);
 const struct bt_loc *bt_chains_loc(const struct bt_profile *p, uint32_t id);

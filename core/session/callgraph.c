@@ -3,9 +3,10 @@
  * from the profile's interned chains (core/profile/chains.h): each
  * distinct location is named once (its function in the table, added with
  * no self samples if it had none), then each distinct chain, with its
- * count, adds to the inclusive total of every function it passes through
- * (once per chain: recursion) and to its caller/callee edges (once per
- * chain and pair; no edge across a gap in the chain, where frames may be
+ * count, adds to the inclusive total of every function it passes through,
+ * to the caller of each function's innermost frame and to each caller and
+ * callee pair, all once per chain however deep a recursion goes
+ * (chain_add; no edge across a gap in the chain, where frames may be
  * missing). The work grows with the distinct chains, not the samples.
  */
 #include <stdlib.h>
@@ -30,6 +31,8 @@ bt_callgraph_release(struct bt_cgraph *cg)
 	free(cg->callees);
 	free(cg->caller_start);
 	free(cg->callee_start);
+	free(cg->entries);
+	free(cg->entry_start);
 	memset(cg, 0, sizeof(*cg));
 	cg->kfunc = -1;
 }
@@ -280,19 +283,24 @@ map_locs(struct bt_selection *sel)
 
 /*
  * A chain as functions, leaf first: f[i], and gap[i] true when frames may
- * be missing between f[i - 1] and f[i]. Returns how many.
+ * be missing between f[i - 1] and f[i]. Returns how many. A function
+ * twice in a row is recursion, but for an LBR call stack's second
+ * location (the last call's target) in the leaf's function: the leaf's
+ * own frame again (chains.h).
  */
 static size_t
 chain_funcs(const struct bt_selection *sel, uint32_t id, long *f, bool *gap)
 {
 	const uint32_t *locs;
 	size_t n = bt_chains_get(sel->s->p, id, &locs), k, m = 0;
-	bool g = false;
+	bool g = false, lbr = bt_chains_lbr(sel->s->p, id);
 
 	for (k = 0; k < n; k++) {
 		long fi = locs[k] == BT_LOC_GAP ? -1 : sel->cg.locfunc[locs[k]];
 		uint32_t inl = fi >= 0 ? sel->cg.locinl[locs[k]] : 0;
 
+		if (k == 1 && lbr && m > 0 && fi == f[m - 1] && inl == 0)
+			continue;
 		if (fi < 0) {
 			g = true;	/* unknown frame: nothing is known across it */
 			continue;
@@ -388,6 +396,7 @@ bt_callgraph_focus(struct bt_selection *sel, bt_frame_match_fn match, void *arg,
 
 struct edge {
 	uint32_t caller, callee;
+	uint32_t chain;		/* the last chain that added to it (+1) */
 	uint64_t samples;
 };
 
@@ -397,7 +406,8 @@ struct edges {
 };
 
 static void
-edge_add(struct edges *e, uint32_t caller, uint32_t callee, uint64_t samples)
+edge_add(struct edges *e, uint32_t caller, uint32_t callee, uint64_t samples,
+	 uint32_t chain)
 {
 	struct bt_hash_pos pos;
 	struct edge x;
@@ -406,11 +416,14 @@ edge_add(struct edges *e, uint32_t caller, uint32_t callee, uint64_t samples)
 	for (i = bt_hash_first(&e->hash, bt_hash64((uint64_t)caller << 32 | callee), &pos);
 	    i != BT_HASH_NONE; i = bt_hash_next(&e->hash, &pos))
 		if (e->v.v[i].caller == caller && e->v.v[i].callee == callee) {
-			e->v.v[i].samples += samples;
+			if (e->v.v[i].chain != chain)	/* once per chain */
+				e->v.v[i].samples += samples;
+			e->v.v[i].chain = chain;
 			return;
 		}
 	x.caller = caller;
 	x.callee = callee;
+	x.chain = chain;
 	x.samples = samples;
 	BT_VEC_PUSH(e->v, x);
 	bt_hash_add(&e->hash, &pos, (uint32_t)e->v.n - 1);
@@ -458,15 +471,53 @@ group_edges(struct bt_selection *sel, const struct edges *e, bool by_callee,
 	*start = st;
 }
 
+/*
+ * Chain i (functions f[0..n), leaf first) into the inclusive totals and
+ * the edges, each once per chain however deep the recursion: a function
+ * counts once, for the caller of its innermost frame (the call that made
+ * the frame the sample is under: perf report --children -g callee's first
+ * level; fib's caller is fib) in up, and for the caller of its outermost
+ * frame (who entered the recursion: main for fib) in entry; each pair of
+ * caller and callee once in down (fib -> fib, and build -> malloc below
+ * a recursive build). stamp[] holds 2i + 1 for a function seen innermost,
+ * 2i + 2 outermost.
+ */
+static void
+chain_add(struct bt_selection *sel, size_t i, const long *f, const bool *gap, size_t n,
+	  uint32_t *stamp, struct edges *up, struct edges *down, struct edges *entry)
+{
+	uint64_t c = sel->cg.counts.v[i].samples;
+	uint32_t in = (uint32_t)(2 * i + 1), out = in + 1;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (k + 1 < n && !gap[k + 1])
+			edge_add(down, (uint32_t)f[k + 1], (uint32_t)f[k], c, (uint32_t)i + 1);
+		if (stamp[f[k]] == in)
+			continue;
+		stamp[f[k]] = in;
+		sel->funcs.v[f[k]].pub.inclusive += c;
+		if (k + 1 < n && !gap[k + 1])
+			edge_add(up, (uint32_t)f[k + 1], (uint32_t)f[k], c, (uint32_t)i + 1);
+	}
+	for (k = n; k-- > 0;) {
+		if (stamp[f[k]] == out)
+			continue;
+		stamp[f[k]] = out;
+		if (k + 1 < n && !gap[k + 1])
+			edge_add(entry, (uint32_t)f[k + 1], (uint32_t)f[k], c, (uint32_t)i + 1);
+	}
+}
+
 void
 bt_callgraph_build(struct bt_selection *sel)
 {
 	struct bt_cgraph *cg = &sel->cg;
 	long f[CHAIN_MAX];
 	bool gap[CHAIN_MAX];
-	struct edges e;
+	struct edges up, down, entry;
 	uint32_t *stamp;
-	size_t i, k, j, n;
+	size_t i, n;
 
 	if (sel->s->p->chains == NULL) {
 		for (i = 0; i < sel->funcs.n; i++) {
@@ -476,39 +527,31 @@ bt_callgraph_build(struct bt_selection *sel)
 		return;
 	}
 	map_locs(sel);
-	memset(&e, 0, sizeof(e));
-	bt_hash_init(&e.hash, 256);
+	memset(&up, 0, sizeof(up));
+	memset(&down, 0, sizeof(down));
+	memset(&entry, 0, sizeof(entry));
+	bt_hash_init(&up.hash, 256);
+	bt_hash_init(&down.hash, 256);
+	bt_hash_init(&entry.hash, 256);
 	cg->nfuncs = sel->funcs.n;	/* every chain's functions are in the table now */
 	stamp = bt_xcalloc(cg->nfuncs + 1, sizeof(uint32_t));
 	for (i = 0; i < cg->counts.n; i++) {
-		uint64_t c = cg->counts.v[i].samples;
-
 		n = chain_funcs(sel, (uint32_t)cg->counts.v[i].off, f, gap);
-		for (k = 0; k < n; k++) {
-			if (stamp[f[k]] == i + 1)
-				continue;
-			stamp[f[k]] = (uint32_t)i + 1;
-			sel->funcs.v[f[k]].pub.inclusive += c;
-		}
-		for (k = 0; k + 1 < n; k++) {
-			bool seen = false;
-
-			if (gap[k + 1] || f[k] == f[k + 1])
-				continue;
-			for (j = 0; j < k && !seen; j++)
-				seen = f[j] == f[k] && f[j + 1] == f[k + 1] && !gap[j + 1];
-			if (!seen)
-				edge_add(&e, (uint32_t)f[k + 1], (uint32_t)f[k], c);
-		}
+		chain_add(sel, i, f, gap, n, stamp, &up, &down, &entry);
 	}
 	free(stamp);
 	for (i = 0; i < sel->funcs.n; i++)
 		sel->funcs.v[i].pub.inclusive_percent = sel->samples ? 100.0 *
 		    (double)sel->funcs.v[i].pub.inclusive / (double)sel->samples : 0;
-	group_edges(sel, &e, true, &cg->callers, &cg->caller_start);
-	group_edges(sel, &e, false, &cg->callees, &cg->callee_start);
-	BT_VEC_FREE(e.v);
-	bt_hash_release(&e.hash);
+	group_edges(sel, &up, true, &cg->callers, &cg->caller_start);
+	group_edges(sel, &down, false, &cg->callees, &cg->callee_start);
+	group_edges(sel, &entry, true, &cg->entries, &cg->entry_start);
+	BT_VEC_FREE(up.v);
+	BT_VEC_FREE(down.v);
+	BT_VEC_FREE(entry.v);
+	bt_hash_release(&up.hash);
+	bt_hash_release(&down.hash);
+	bt_hash_release(&entry.hash);
 }
 
 size_t
@@ -533,6 +576,19 @@ bt_selection_callees(const struct bt_selection *sel, size_t fi, const struct bt_
 		return 0;
 	*e = cg->callees + cg->callee_start[fi];
 	return cg->callee_start[fi + 1] - cg->callee_start[fi];
+}
+
+size_t
+bt_selection_entry_callers(const struct bt_selection *sel, size_t fi,
+			   const struct bt_func_edge **e)
+{
+	const struct bt_cgraph *cg = &sel->cg;
+
+	*e = NULL;
+	if (cg->entries == NULL || fi >= cg->nfuncs)
+		return 0;
+	*e = cg->entries + cg->entry_start[fi];
+	return cg->entry_start[fi + 1] - cg->entry_start[fi];
 }
 
 size_t

@@ -61,6 +61,8 @@ struct bt_cgraph {
 	size_t nfuncs;			/* functions when the lists were built */
 	struct bt_func_edge *callers, *callees;
 	size_t *caller_start, *callee_start;	/* per function: [start[i], start[i + 1]) */
+	struct bt_func_edge *entries;	/* callers of each function's outermost frame */
+	size_t *entry_start;
 	long kfunc;			/* the [kernel] function, -1 */
 };
 

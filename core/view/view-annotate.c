@@ -272,6 +272,14 @@ notes(struct bt_view *v, struct bt_selection *sel, const struct bt_annotation *a
 			    "source file '%s' is newer than '%s': it was edited after the "
 			    "build, the lines shown may not match the code", a->file, f->module));
 	}
+	if (a->cut)
+		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool, "the code ends inside the "
+		    "instruction at %llx (%u of its bytes): left out, not shown as (bad)",
+		    (unsigned long long)a->cut, a->cut_len));
+	if (a->overrun && f->kind == BT_FK_SYMBOL)
+		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool, "the symbol's size ends "
+		    "inside its last instruction, which runs %llu bytes past it: shown "
+		    "whole", (unsigned long long)a->overrun));
 	if (a->stray)
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 		    "%llu samples fell between instruction starts",

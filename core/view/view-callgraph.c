@@ -97,22 +97,30 @@ edge_row(struct bt_view *v, const char *shown, size_t func,
 
 /*
  * An entry stack's callers ("a <- b <- main", cols columns whole) in what
- * its row leaves: NULL when it fits whole (or nothing is to fit).
+ * its row leaves: NULL when it fits whole (or nothing is to fit). A
+ * recursion's run of one function is one name with its depth ("fib ×24 <-
+ * main"), so that stacks of different depths never look alike.
  */
 static const char *
 stack_line(struct bt_view *v, const struct bt_view_opts *o, const struct bt_stack *st,
 	   size_t cols)
 {
-	size_t room = name_room(o, STACK_BEFORE), k;
+	size_t room = name_room(o, STACK_BEFORE), k, run, n = 0;
 	const char **names;
 	const char *line;
 
 	if (room == 0 || cols <= room || st->nfuncs < 2)
 		return NULL;
 	names = bt_xcalloc(st->nfuncs, sizeof(*names));
-	for (k = 1; k < st->nfuncs; k++)
-		names[k - 1] = view_name(v, bt_selection_func(v->sel, st->funcs[k])->name, o);
-	line = view_chain_fit(v, names, st->nfuncs - 1, " <- ", room);
+	for (k = 1; k < st->nfuncs; k += run) {
+		const char *name = view_name(v, bt_selection_func(v->sel, st->funcs[k])->name, o);
+
+		for (run = 1; k + run < st->nfuncs && st->funcs[k + run] == st->funcs[k]; run++)
+			;
+		names[n++] = run == 1 ? name : bt_strpool_addf(&v->pool, "%s \xc3\x97%zu",
+		    name, run);	/* × */
+	}
+	line = view_chain_fit(v, names, n, " <- ", room);
 	free(names);
 	return line;
 }

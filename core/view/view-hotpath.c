@@ -29,7 +29,8 @@ struct hp_part {
 /*
  * With call chains: the hottest functions, each with the functions it ran
  * for. A function of the benchmark's own executable (main's module) names
- * its immediate callers; a library's (memcpy) the first caller outside
+ * its immediate callers (of its outermost frame: who entered a recursion);
+ * a library's (memcpy) the first caller outside
  * the library: the benchmark's function whose time it is.
  */
 static size_t
@@ -56,7 +57,7 @@ hot_path_parts(struct bt_view *v, struct bt_selection *sel, struct hp_part *p)
 		if (lib)
 			n = bt_selection_outside_callers(sel, i, &oe);
 		else
-			n = bt_selection_callers(sel, i, &ce);
+			n = bt_selection_entry_callers(sel, i, &ce);
 		p[np].name = view_name(v, f->name, &o);
 		p[np].pre = shown ? "; " : "";
 		p[np].post = lib ? bt_strpool_addf(&v->pool, " (%s) %.1f%%", f->module_name,

@@ -207,11 +207,25 @@ struct bt_func_edge {
 	double percent;
 };
 
-/* The callers / callees of function fi, hottest first (*e owned by the selection). */
+/*
+ * The callers / callees of function fi, hottest first (*e owned by the
+ * selection). Each sample through fi counts once for one caller, the
+ * caller of fi's innermost frame (perf report --children -g callee's
+ * first level: a recursive fib is its own caller), and once for each
+ * function fi called on its chain (fib -> fib, and build -> malloc below
+ * a recursive build: a recursive function's callees overlap).
+ */
 BT_API size_t bt_selection_callers(const struct bt_selection *sel, size_t fi,
 				   const struct bt_func_edge **e);
 BT_API size_t bt_selection_callees(const struct bt_selection *sel, size_t fi,
 				   const struct bt_func_edge **e);
+/*
+ * Who entered fi: the callers of its outermost frame (main for a
+ * recursive fib; the callers above for a function never on its own chain
+ * twice), as bt_selection_callers gives them.
+ */
+BT_API size_t bt_selection_entry_callers(const struct bt_selection *sel, size_t fi,
+					 const struct bt_func_edge **e);
 /*
  * On whose behalf function fi ran: for each sample in it (its self
  * samples), the first function of the chain outside fi's module (the
