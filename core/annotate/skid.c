@@ -10,27 +10,285 @@
 
 #define SKID_PRIOR 1.0		/* equal prior added to each predecessor's block weight */
 #define SKID_CLEAR 2.0 / 3.0	/* a share this big is no guess */
+#define SKID_BURST 8		/* instructions one retirement burst can span (back from the sample) */
+#define SKID_CHASE 16		/* instructions searched back for the writer of a load's base */
+#define SKID_MINPATH 1e-3	/* a path less likely than this is not followed */
+
+/* What a sample after an instruction says about it (skid_class). */
+enum skid_class {
+	SKID_CHEAP,	/* retires with whatever it waited behind */
+	SKID_LONG,	/* long latency: the interrupt waits on it */
+	SKID_BARRIER,	/* a call, return or syscall: the search back stops */
+};
 
 /*
- * Move each instruction's samples to its control-flow predecessors: the
- * previous instruction if it falls through, and every branch of the
- * function that targets it. Several predecessors share in proportion to
- * the raw samples of their basic blocks, plus a small equal prior, so a
- * hot back edge wins over a cold entry. Two kinds of instruction keep
- * what lands on them:
- * - an interruptible one (rep movs/stos/cmps/scas): an interrupt between
- *   iterations reports its own address, so its samples are its own;
- * and one kind of predecessor never takes a loop's weight:
- * - a block outside the innermost loop around the sampled instruction
- *   (the jump into the loop's condition Go emits before every for loop
- *   runs once per call, whatever its block weighs).
- * A split with no clear winner is marked as a guess.
+ * Long-latency instructions by mnemonic (either syntax: AT&T's size
+ * suffixes allowed): integer and floating-point division, square roots,
+ * x87 transcendentals, serialising and fencing instructions. The table is
+ * of latencies of 10 cycles and more on every x86 core since Nehalem and
+ * Zen 1, and on Arm's Neoverse cores; multiplies, shuffles, conversions
+ * and L1 loads are below it.
+ */
+static const char *const skid_long[] = {
+	"div", "idiv", "divss", "divsd", "divps", "divpd", "divsh", "divph",
+	"sqrtss", "sqrtsd", "sqrtps", "sqrtpd", "sqrtsh", "sqrtph",
+	"fdiv", "fdivr", "fdivp", "fdivrp", "fidiv", "fidivr", "fsqrt",
+	"fsin", "fcos", "fsincos", "fptan", "fpatan", "fyl2x", "fyl2xp1",
+	"f2xm1", "fprem", "fprem1", "fscale",
+	"cpuid", "mfence", "lfence", "pause", "rdrand", "rdseed",
+	"sdiv", "udiv",		/* aarch64's, with fdiv and fsqrt above */
+};
+
+static bool
+long_mnemonic(const char *m)
+{
+	size_t k, n;
+
+	if (m == NULL)
+		return false;
+	if (m[0] == 'v' && m[1] != '\0' && strncmp(m, "vdiv", 4) == 0)
+		m++;		/* vdivsd, vsqrtpd: the VEX forms */
+	else if (strncmp(m, "vsqrt", 5) == 0)
+		m++;
+	for (k = 0; k < sizeof(skid_long) / sizeof(*skid_long); k++) {
+		n = strlen(skid_long[k]);
+		if (strncmp(m, skid_long[k], n) != 0)
+			continue;
+		if (m[n] == '\0')
+			return true;
+		/* AT&T's size suffix: divq, idivl, fdivs, fdivl */
+		if (m[n + 1] == '\0' && strchr("bwlqs", m[n]) != NULL &&
+		    (k < 2 || skid_long[k][0] == 'f'))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A register's family in x86 text ("%rax", "eax", "al", "r8d": the same
+ * register), as a short string in out; false if s does not start with one.
+ */
+static bool
+reg_family(const char *s, char out[4])
+{
+	static const char *const legacy[] = { "ax", "bx", "cx", "dx", "si", "di", "bp", "sp" };
+	size_t k;
+
+	if (*s == '%')
+		s++;
+	if (s[0] == 'r' && s[1] >= '0' && s[1] <= '9') {	/* r8, r10d, r15b */
+		out[0] = s[1];
+		out[1] = s[2] >= '0' && s[2] <= '9' ? s[2] : '\0';
+		out[2] = '\0';
+		return true;
+	}
+	if ((s[0] == 'r' || s[0] == 'e') && s[1] != '\0')	/* rax, eax */
+		s++;
+	for (k = 0; k < sizeof(legacy) / sizeof(*legacy); k++)
+		if (s[0] == legacy[k][0] &&
+		    (s[1] == legacy[k][1] || (k < 4 && (s[1] == 'l' || s[1] == 'h')))) {
+			memcpy(out, legacy[k], 3);
+			return true;
+		}
+	return false;
+}
+
+/* The operands of an instruction's text: after its mnemonic and the blanks. */
+static const char *
+operands(const struct bt_insn *in)
+{
+	const char *t;
+
+	if (in->text == NULL || in->mnemonic == NULL || (t = strstr(in->text, in->mnemonic)) == NULL)
+		return NULL;
+	t += strlen(in->mnemonic);
+	while (*t == ' ')
+		t++;
+	return t;
+}
+
+/*
+ * The base register of an instruction's memory operand, and the register
+ * it writes (its destination operand, when that is a register), in x86
+ * text of either syntax. False when the text is not x86's or has no
+ * memory operand with a base register.
+ */
+static bool
+mem_regs(const struct bt_insn *in, char base[4], char dst[4])
+{
+	const char *t = operands(in), *m, *c;
+	bool att;
+
+	dst[0] = base[0] = '\0';
+	if (t == NULL)
+		return false;
+	att = strchr(t, '%') != NULL || strchr(t, '(') != NULL;
+	if (att) {
+		if ((m = strchr(t, '(')) != NULL && m[1] == '%' && strncmp(m + 2, "rip", 3) != 0)
+			reg_family(m + 1, base);
+		if ((c = strrchr(t, ',')) != NULL && c[1] == '%' && strchr(c, ')') == NULL)
+			reg_family(c + 1, dst);
+	} else {
+		size_t first = strcspn(t, ",");
+
+		if ((m = strchr(t, '[')) != NULL && strncmp(m + 1, "rip", 3) != 0)
+			reg_family(m + 1, base);
+		if (t[first] == ',' && memchr(t, '[', first) == NULL && memchr(t, 'P', first) == NULL)
+			reg_family(t, dst);
+	}
+	return base[0] != '\0';
+}
+
+/* Does instruction j write register family reg (as its destination operand)? */
+static bool
+writes(const struct bt_insn *in, const char *reg)
+{
+	char base[4], dst[4];
+	const char *m = in->mnemonic;
+
+	if (m == NULL || strncmp(m, "cmp", 3) == 0 || strncmp(m, "test", 4) == 0)
+		return false;
+	mem_regs(in, base, dst);
+	return dst[0] != '\0' && strcmp(dst, reg) == 0;
+}
+
+/*
+ * Can this load miss the cache however the data is laid out: is its
+ * address's base register the value of an earlier load (a pointer chase)?
+ * Searched back along the heaviest predecessor for at most SKID_CHASE
+ * instructions; a register loaded from the stack is a spill, not a chase.
+ */
+static bool
+miss_prone(const struct bt_annotation *a, const struct bt_cfg *g, const double *bweight, size_t i)
+{
+	const struct bt_insn *in = &a->insns.v[i].in;
+	char base[4], dst[4], wbase[4];
+	size_t j = i, step, k;
+
+	if (!(in->flags & BT_INSN_F_MEM_READ) || (in->flags & BT_INSN_F_RIPREL) ||
+	    !mem_regs(in, base, dst) || strcmp(base, "sp") == 0 || strcmp(base, "bp") == 0)
+		return false;
+	for (step = 0; step < SKID_CHASE; step++) {
+		size_t b = g->block[j];
+		const struct bt_insn *w;
+
+		if (g->first[b] != j)
+			j--;
+		else {
+			size_t best = (size_t)-1;
+			for (k = g->pred_off[b]; k < g->pred_off[b + 1]; k++)
+				if (best == (size_t)-1 || bweight[g->pred[k]] > bweight[best])
+					best = g->pred[k];
+			if (best == (size_t)-1)
+				return false;
+			j = g->last[best];
+		}
+		w = &a->insns.v[j].in;
+		if (w->kind == BT_INSN_CALL || w->kind == BT_INSN_ICALL)
+			return false;
+		if (!writes(w, base))
+			continue;
+		return (w->flags & BT_INSN_F_MEM_READ) && !(w->flags & BT_INSN_F_RIPREL) &&
+		    mem_regs(w, wbase, dst) && strcmp(wbase, "sp") != 0 && strcmp(wbase, "bp") != 0;
+	}
+	return false;
+}
+
+static enum skid_class
+skid_class(const struct bt_annotation *a, const struct bt_cfg *g, const double *bweight, size_t i)
+{
+	const struct bt_insn *in = &a->insns.v[i].in;
+
+	switch (in->kind) {
+	case BT_INSN_CALL: case BT_INSN_ICALL: case BT_INSN_RET: case BT_INSN_SYSCALL:
+	case BT_INSN_STOP: case BT_INSN_BAD:
+		return SKID_BARRIER;
+	default:
+		break;
+	}
+	if ((in->flags & (BT_INSN_F_INTERRUPTIBLE | BT_INSN_F_LOCK)) || long_mnemonic(in->mnemonic) ||
+	    (in->mnemonic != NULL && strncmp(in->mnemonic, "xchg", 4) == 0 &&
+	     (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE))) ||	/* locked */
+	    miss_prone(a, g, bweight, i))
+		return SKID_LONG;
+	return SKID_CHEAP;
+}
+
+struct skid_walk {
+	const struct bt_annotation *a;
+	const struct bt_cfg *g;
+	const double *bweight;
+	const unsigned char *cls;
+	double *found;		/* per instruction: the share of this sample it is credited */
+	size_t *touched;	/* the instructions found credits */
+	size_t ntouched;
+};
+
+/*
+ * Follow the paths back from instruction j (reached with probability q,
+ * depth instructions back from the sample) through cheap instructions to
+ * the first long-latency one, as far as a retirement burst reaches; its
+ * share of the sample is what the paths that reach it carry. Returns the
+ * probability found.
+ */
+static double
+walk_back(struct skid_walk *w, size_t j, double q, unsigned depth)
+{
+	const struct bt_cfg *g = w->g;
+	size_t b = g->block[j], k;
+	double total = 0, got = 0;
+
+	if (w->cls[j] == SKID_LONG) {
+		if (w->found[j] == 0)
+			w->touched[w->ntouched++] = j;
+		w->found[j] += q;
+		return q;
+	}
+	if (w->cls[j] == SKID_BARRIER || depth >= SKID_BURST || q < SKID_MINPATH)
+		return 0;
+	if (g->first[b] != j)
+		return walk_back(w, j - 1, q, depth + 1);
+	for (k = g->pred_off[b]; k < g->pred_off[b + 1]; k++)
+		total += w->bweight[g->pred[k]] + SKID_PRIOR;
+	for (k = g->pred_off[b]; k < g->pred_off[b + 1]; k++)
+		got += walk_back(w, g->last[g->pred[k]],
+		    q * (w->bweight[g->pred[k]] + SKID_PRIOR) / total, depth + 1);
+	return got;
+}
+
+/*
+ * Move each instruction's samples to the instruction the interrupt waited
+ * on (DESIGN.md §4; docs/architecture.md has the measured suite). A timer
+ * interrupt is taken when an instruction retires, so its sample names an
+ * instruction after the one that held retirement up; and what retires in
+ * one burst behind a long-latency instruction is every cheap instruction
+ * that finished while it waited. So:
+ * - a long-latency instruction (division, square root, a serialising or
+ *   locked one, a load whose address is an earlier load's value: a
+ *   pointer chase, which can miss however the data is laid out) and an
+ *   interruptible one (rep movs/stos/cmps/scas: interrupted at its own
+ *   address) keep what lands on them;
+ * - a sample on any other instruction goes back along each path to it,
+ *   over cheap instructions, to the first long-latency one within
+ *   SKID_BURST instructions: that one takes the path's share;
+ * - the share of paths that find none goes to the instruction's control-
+ *   flow predecessors: the previous instruction if it falls through, and
+ *   every branch of the function that targets it, in proportion to the raw
+ *   samples of their basic blocks plus a small equal prior, so a hot back
+ *   edge wins over a cold entry. Inside a loop only predecessors inside it
+ *   share (Go's jump into the loop's condition runs once per call,
+ *   whatever its block weighs).
+ * Paths split at joins in proportion to their blocks' samples. A sample
+ * whose largest credit is under two thirds marks its credited instructions
+ * as a guess.
  */
 void
 bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 {
 	size_t n = a->insns.n, i, k, np, *preds;
-	double *bweight, *adj, *adjper;
+	double *bweight, *adj, *adjper, *share;
+	unsigned char *cls;
+	struct skid_walk w;
 
 	if (n == 0)
 		return;
@@ -38,13 +296,24 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	adj = bt_xcalloc(n, sizeof(double));
 	adjper = bt_xcalloc(n, sizeof(double));
 	preds = bt_xmalloc((g->pred_off[g->nb] + 2) * sizeof(size_t));
+	share = bt_xmalloc((g->pred_off[g->nb] + 2) * sizeof(double));
+	cls = bt_xcalloc(n, 1);
+	memset(&w, 0, sizeof(w));
+	w.a = a;
+	w.g = g;
+	w.bweight = bweight;
+	w.cls = cls;
+	w.found = bt_xcalloc(n, sizeof(double));
+	w.touched = bt_xmalloc(n * sizeof(size_t));
 	for (i = 0; i < n; i++)
 		bweight[g->block[i]] += (double)a->insns.v[i].samples;
+	for (i = 0; i < n; i++)
+		cls[i] = (unsigned char)skid_class(a, g, bweight, i);
 
 	for (i = 0; i < n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
 		double smp = (double)ai->samples, per = (double)ai->period;
-		double total = 0, best = 0;
+		double total = 0, best = 0, credit;
 		size_t b = g->block[i];
 		long loop = g->inner[b];
 		bool inside = false;
@@ -58,7 +327,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 		else
 			for (k = g->pred_off[b]; k < g->pred_off[b + 1]; k++)
 				preds[np++] = g->last[g->pred[k]];
-		if (np == 0 || (ai->in.flags & BT_INSN_F_INTERRUPTIBLE)) {
+		if (np == 0 || cls[i] == SKID_LONG) {
 			/* the function's entry, or its own cost: keep */
 			adj[i] += smp;
 			adjper[i] += per;
@@ -69,23 +338,40 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 			for (k = 0; k < np; k++)
 				inside |= bt_cfg_in_loop(g, g->block[preds[k]], loop);
 		for (k = 0; k < np; k++) {
+			share[k] = 0;
 			if (inside && !bt_cfg_in_loop(g, g->block[preds[k]], loop))
 				continue;
-			total += bweight[g->block[preds[k]]] + SKID_PRIOR;
+			share[k] = bweight[g->block[preds[k]]] + SKID_PRIOR;
+			total += share[k];
 		}
+		/* each predecessor's share: to the long-latency instruction behind it, or its own */
+		w.ntouched = 0;
 		for (k = 0; k < np; k++) {
-			double share;
-			if (inside && !bt_cfg_in_loop(g, g->block[preds[k]], loop))
+			if (share[k] == 0)
 				continue;
-			share = (bweight[g->block[preds[k]]] + SKID_PRIOR) / total;
-			adj[preds[k]] += smp * share;
-			adjper[preds[k]] += per * share;
-			best = share > best ? share : best;
+			share[k] /= total;
+			share[k] -= walk_back(&w, preds[k], share[k], 1);
+			if (share[k] < 1e-9)
+				continue;
+			adj[preds[k]] += smp * share[k];
+			adjper[preds[k]] += per * share[k];
+			best = share[k] > best ? share[k] : best;
 		}
-		if (best < SKID_CLEAR)	/* several predecessors, none clearly the one */
+		for (k = 0; k < w.ntouched; k++) {
+			credit = w.found[w.touched[k]];
+			adj[w.touched[k]] += smp * credit;
+			adjper[w.touched[k]] += per * credit;
+			best = credit > best ? credit : best;
+		}
+		if (best < SKID_CLEAR) {	/* several candidates, none clearly the one */
 			for (k = 0; k < np; k++)
-				if (!inside || bt_cfg_in_loop(g, g->block[preds[k]], loop))
+				if (share[k] >= 1e-9)
 					a->insns.v[preds[k]].flags |= BT_AI_SKID_GUESS;
+			for (k = 0; k < w.ntouched; k++)
+				a->insns.v[w.touched[k]].flags |= BT_AI_SKID_GUESS;
+		}
+		for (k = 0; k < w.ntouched; k++)
+			w.found[w.touched[k]] = 0;
 	}
 	for (i = 0; i < n; i++) {
 		struct bt_ainsn *ai = &a->insns.v[i];
@@ -96,6 +382,10 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 		else
 			ai->flags &= ~(unsigned)BT_AI_SKID_GUESS;
 	}
+	free(w.found);
+	free(w.touched);
+	free(cls);
+	free(share);
 	free(bweight);
 	free(adj);
 	free(adjper);
