@@ -48,10 +48,10 @@ EOF
 # register is the pointer chase
 chase='^mov +\((%r[a-z0-9]+)\),\1$'
 printf '   %-9s %6s %6s %6s %s\n' kernel truth raw adjust "(percent of the kernel's samples)"
-for k in chase deps divchain divadd join sqrt rep branch; do
+for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	case $k in
 	chase | deps) re=$chase ;;
-	divchain | divadd | join) re='^div ' ;;
+	divchain | divadd | divdep | join) re='^div ' ;;
 	sqrt) re='^sqrtsd ' ;;
 	rep) re='^rep movsb' ;;
 	branch) re='^je ' ;;

@@ -2,6 +2,7 @@
  * DESIGN.md §4 on the control-flow graph of one function (cfg.c):
  * skid-adjusted attribution, natural loops, hot regions.
  */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +14,7 @@
 #define SKID_BURST 8		/* instructions one retirement burst can span (back from the sample) */
 #define SKID_CHASE 16		/* instructions searched back for the writer of a load's base */
 #define SKID_MINPATH 1e-3	/* a path less likely than this is not followed */
+#define SKID_DEPS 1		/* instructions of a burst that can wait on the long one's result */
 
 /* What a sample after an instruction says about it (skid_class). */
 enum skid_class {
@@ -65,91 +67,183 @@ long_mnemonic(const char *m)
 }
 
 /*
- * A register's family in x86 text ("%rax", "eax", "al", "r8d": the same
- * register), as a short string in out; false if s does not start with one.
+ * Registers of x86 text as bits: the 16 general registers by family
+ * (%rax, %eax, %al: bit 0), then xmm/ymm/zmm 0-31 from bit 16.
  */
-static bool
-reg_family(const char *s, char out[4])
-{
-	static const char *const legacy[] = { "ax", "bx", "cx", "dx", "si", "di", "bp", "sp" };
-	size_t k;
+#define REG_AX 0
+#define REG_CX 2
+#define REG_DX 3
+#define REG_SI 4
+#define REG_DI 5
+#define REG_BP 6
+#define REG_SP 7
+#define REG_BIT(r) ((uint64_t)1 << (r))
 
-	if (*s == '%')
-		s++;
-	if (s[0] == 'r' && s[1] >= '0' && s[1] <= '9') {	/* r8, r10d, r15b */
-		out[0] = s[1];
-		out[1] = s[2] >= '0' && s[2] <= '9' ? s[2] : '\0';
-		out[2] = '\0';
-		return true;
-	}
-	if ((s[0] == 'r' || s[0] == 'e') && s[1] != '\0')	/* rax, eax */
-		s++;
-	for (k = 0; k < sizeof(legacy) / sizeof(*legacy); k++)
-		if (s[0] == legacy[k][0] &&
-		    (s[1] == legacy[k][1] || (k < 4 && (s[1] == 'l' || s[1] == 'h')))) {
-			memcpy(out, legacy[k], 3);
-			return true;
+/* The register named at s (a '%' first in AT&T), -1 if none; *n: its length. */
+static int
+reg_at(const char *s, size_t *n)
+{
+	static const char legacy[][3] = { "ax", "bx", "cx", "dx", "si", "di", "bp", "sp" };
+	const char *p = s + (*s == '%');
+	int r = -1, k;
+
+	if (p[0] == 'r' && p[1] >= '0' && p[1] <= '9') {		/* r8, r10d, r15b */
+		r = p[1] - '0';
+		p += 2;
+		if (*p >= '0' && *p <= '9')
+			r = r * 10 + *p++ - '0';
+		if (r < 8 || r > 15)
+			return -1;
+		if (*p == 'd' || *p == 'w' || *p == 'b')
+			p++;
+	} else if ((p[0] == 'x' || p[0] == 'y' || p[0] == 'z') && p[1] == 'm' && p[2] == 'm' &&
+	    p[3] >= '0' && p[3] <= '9') {				/* xmm0, zmm31 */
+		p += 3;
+		r = *p++ - '0';
+		if (*p >= '0' && *p <= '9')
+			r = r * 10 + *p++ - '0';
+		if (r > 31)
+			return -1;
+		r += 16;
+	} else {
+		for (k = 0; k < 8 && r < 0; k++) {
+			const char *L = legacy[k];
+			if ((p[0] == 'r' || p[0] == 'e') && p[1] == L[0] && p[2] == L[1])
+				r = k, p += 3;				/* rax, eax, rsi, esp */
+			else if (p[0] == L[0] && p[1] == L[1])
+				r = k, p += 2 + (k >= 4 && p[2] == 'l');	/* ax, si, sil */
+			else if (k < 4 && p[0] == L[0] && (p[1] == 'l' || p[1] == 'h'))
+				r = k, p += 2;				/* al, ah */
 		}
-	return false;
+	}
+	if (r < 0 || (*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9'))
+		return -1;	/* part of a longer word: QWORD, rip, xmmword */
+	*n = (size_t)(p - s);
+	return r;
 }
 
-/* The operands of an instruction's text: after its mnemonic and the blanks. */
-static const char *
-operands(const struct bt_insn *in)
+/* The registers named in text t[0..len). */
+static uint64_t
+regs_in(const char *t, size_t len)
 {
-	const char *t;
+	uint64_t set = 0;
+	size_t i = 0, n;
+	int r;
 
-	if (in->text == NULL || in->mnemonic == NULL || (t = strstr(in->text, in->mnemonic)) == NULL)
-		return NULL;
-	t += strlen(in->mnemonic);
-	while (*t == ' ')
-		t++;
-	return t;
+	while (i < len) {
+		bool start = i == 0 || !((t[i - 1] >= 'a' && t[i - 1] <= 'z') ||
+		    (t[i - 1] >= '0' && t[i - 1] <= '9') || t[i - 1] == '_');
+		if (start && (r = reg_at(t + i, &n)) >= 0 && i + n <= len) {
+			set |= REG_BIT(r);
+			i += n;
+		} else
+			i++;
+	}
+	return set;
+}
+
+/**
+ * struct skid_regs - what an instruction's text says of its registers
+ * @base: the base register of its memory operand, -1 if none (or rip)
+ * @reads, @writes: registers it reads and writes, implicit ones included
+ *                  for the few instructions that have them
+ */
+struct skid_regs {
+	int base;
+	uint64_t reads, writes;
+};
+
+static bool
+prefix(const char *m, const char *p)
+{
+	return strncmp(m, p, strlen(p)) == 0;
 }
 
 /*
- * The base register of an instruction's memory operand, and the register
- * it writes (its destination operand, when that is a register), in x86
- * text of either syntax. False when the text is not x86's or has no
- * memory operand with a base register.
+ * Registers of x86 text of either syntax (objdump's). Anything else (other
+ * architectures' text) gives no registers: the model then knows no chase
+ * and no dependence.
  */
-static bool
-mem_regs(const struct bt_insn *in, char base[4], char dst[4])
+static void
+insn_regs(const struct bt_insn *in, struct skid_regs *r)
 {
-	const char *t = operands(in), *m, *c;
+	const char *t, *m = in->mnemonic, *ops[4];
+	size_t lens[4], nops = 0, i, n, len;
+	int depth = 0, dst = -1;
 	bool att;
 
-	dst[0] = base[0] = '\0';
-	if (t == NULL)
-		return false;
-	att = strchr(t, '%') != NULL || strchr(t, '(') != NULL;
-	if (att) {
-		if ((m = strchr(t, '(')) != NULL && m[1] == '%' && strncmp(m + 2, "rip", 3) != 0)
-			reg_family(m + 1, base);
-		if ((c = strrchr(t, ',')) != NULL && c[1] == '%' && strchr(c, ')') == NULL)
-			reg_family(c + 1, dst);
-	} else {
-		size_t first = strcspn(t, ",");
-
-		if ((m = strchr(t, '[')) != NULL && strncmp(m + 1, "rip", 3) != 0)
-			reg_family(m + 1, base);
-		if (t[first] == ',' && memchr(t, '[', first) == NULL && memchr(t, 'P', first) == NULL)
-			reg_family(t, dst);
+	r->base = -1;
+	r->reads = r->writes = 0;
+	if (m == NULL || in->text == NULL || (t = strstr(in->text, m)) == NULL)
+		return;
+	t += strlen(m);
+	while (*t == ' ')
+		t++;
+	att = strchr(t, '%') != NULL;
+	/* operands split at top-level commas */
+	ops[0] = t;
+	for (i = 0; t[i] != '\0' && t[i] != '#' && t[i] != '<'; i++) {
+		if (t[i] == '(' || t[i] == '[')
+			depth++;
+		else if (t[i] == ')' || t[i] == ']')
+			depth--;
+		else if (t[i] == ',' && depth == 0 && nops < 3) {
+			lens[nops] = (size_t)(t + i - ops[nops]);
+			ops[++nops] = t + i + 1;
+		}
 	}
-	return base[0] != '\0';
-}
-
-/* Does instruction j write register family reg (as its destination operand)? */
-static bool
-writes(const struct bt_insn *in, const char *reg)
-{
-	char base[4], dst[4];
-	const char *m = in->mnemonic;
-
-	if (m == NULL || strncmp(m, "cmp", 3) == 0 || strncmp(m, "test", 4) == 0)
-		return false;
-	mem_regs(in, base, dst);
-	return dst[0] != '\0' && strcmp(dst, reg) == 0;
+	len = i;
+	if (len == 0)
+		return;
+	lens[nops] = (size_t)(t + len - ops[nops]);
+	while (lens[nops] > 0 && ops[nops][lens[nops] - 1] == ' ')
+		lens[nops]--;
+	nops++;
+	for (i = 0; i < nops; i++) {
+		const char *o = ops[i], *b;
+		if ((b = memchr(o, att ? '(' : '[', lens[i])) != NULL) {
+			int br = reg_at(b + 1, &n);
+			if (br >= 0 && br < 16)
+				r->base = br;
+		} else if (i == (att ? nops - 1 : 0) && (nops > 1 || prefix(m, "inc") ||
+		    prefix(m, "dec") || prefix(m, "neg") || prefix(m, "not") ||
+		    prefix(m, "pop") || prefix(m, "bswap")) &&
+		    reg_at(o, &n) >= 0 && n == lens[i])
+			dst = reg_at(o, &n);
+	}
+	r->reads = regs_in(t, len);
+	if (prefix(m, "cmp") || prefix(m, "test") || prefix(m, "ucomis") || prefix(m, "comis") ||
+	    (prefix(m, "bt") && m[2] == '\0') || in->kind != BT_INSN_OTHER)
+		dst = -1;	/* writes no operand */
+	if (dst >= 0) {
+		r->writes = REG_BIT(dst);
+		/* an operand it writes without reading it: mov, lea, pop; xor %eax,%eax */
+		if (prefix(m, "mov") || prefix(m, "lea") || prefix(m, "pop") ||
+		    prefix(m, "cvt") || prefix(m, "vcvt") || prefix(m, "sqrt") || prefix(m, "vsqrt"))
+			r->reads &= ~REG_BIT(dst);
+		if (nops == 2 && lens[0] == lens[1] && memcmp(ops[0], ops[1], lens[0]) == 0 &&
+		    (prefix(m, "xor") || prefix(m, "sub") || prefix(m, "pxor") || prefix(m, "vpxor") ||
+		     prefix(m, "xorp") || prefix(m, "vxorp")))
+			r->reads = 0;
+		if (r->base >= 0)	/* the address registers are read */
+			r->reads |= REG_BIT(r->base);
+	}
+	/* implicit operands */
+	if ((prefix(m, "div") && (m[3] == '\0' || m[4] == '\0')) || prefix(m, "idiv") ||
+	    ((prefix(m, "mul") || prefix(m, "imul")) && nops == 1)) {
+		r->reads |= REG_BIT(REG_AX) | REG_BIT(REG_DX);
+		r->writes |= REG_BIT(REG_AX) | REG_BIT(REG_DX);
+	} else if (prefix(m, "cqt") || prefix(m, "cqo") || prefix(m, "cltd") || prefix(m, "cdq")) {
+		r->reads |= REG_BIT(REG_AX);
+		r->writes |= REG_BIT(REG_DX);
+	} else if (in->flags & BT_INSN_F_INTERRUPTIBLE) {
+		r->reads |= REG_BIT(REG_SI) | REG_BIT(REG_DI) | REG_BIT(REG_CX);
+		r->writes |= REG_BIT(REG_SI) | REG_BIT(REG_DI) | REG_BIT(REG_CX);
+	} else if (prefix(m, "cpuid") || prefix(m, "rdtsc")) {
+		r->writes |= REG_BIT(REG_AX) | REG_BIT(REG_DX) | REG_BIT(REG_CX) | REG_BIT(1);
+	} else if (prefix(m, "xchg") && dst >= 0) {
+		r->writes |= r->reads & (((uint64_t)1 << 16) - 1);
+	}
 }
 
 /*
@@ -159,14 +253,15 @@ writes(const struct bt_insn *in, const char *reg)
  * instructions; a register loaded from the stack is a spill, not a chase.
  */
 static bool
-miss_prone(const struct bt_annotation *a, const struct bt_cfg *g, const double *bweight, size_t i)
+miss_prone(const struct bt_annotation *a, const struct bt_cfg *g, const double *bweight,
+    const struct skid_regs *regs, size_t i)
 {
 	const struct bt_insn *in = &a->insns.v[i].in;
-	char base[4], dst[4], wbase[4];
+	int base = regs[i].base;
 	size_t j = i, step, k;
 
 	if (!(in->flags & BT_INSN_F_MEM_READ) || (in->flags & BT_INSN_F_RIPREL) ||
-	    !mem_regs(in, base, dst) || strcmp(base, "sp") == 0 || strcmp(base, "bp") == 0)
+	    base < 0 || base == REG_SP || base == REG_BP)
 		return false;
 	for (step = 0; step < SKID_CHASE; step++) {
 		size_t b = g->block[j];
@@ -186,16 +281,17 @@ miss_prone(const struct bt_annotation *a, const struct bt_cfg *g, const double *
 		w = &a->insns.v[j].in;
 		if (w->kind == BT_INSN_CALL || w->kind == BT_INSN_ICALL)
 			return false;
-		if (!writes(w, base))
+		if (!(regs[j].writes & REG_BIT(base)))
 			continue;
 		return (w->flags & BT_INSN_F_MEM_READ) && !(w->flags & BT_INSN_F_RIPREL) &&
-		    mem_regs(w, wbase, dst) && strcmp(wbase, "sp") != 0 && strcmp(wbase, "bp") != 0;
+		    regs[j].base >= 0 && regs[j].base != REG_SP && regs[j].base != REG_BP;
 	}
 	return false;
 }
 
 static enum skid_class
-skid_class(const struct bt_annotation *a, const struct bt_cfg *g, const double *bweight, size_t i)
+skid_class(const struct bt_annotation *a, const struct bt_cfg *g, const double *bweight,
+    const struct skid_regs *regs, size_t i)
 {
 	const struct bt_insn *in = &a->insns.v[i].in;
 
@@ -209,7 +305,7 @@ skid_class(const struct bt_annotation *a, const struct bt_cfg *g, const double *
 	if ((in->flags & (BT_INSN_F_INTERRUPTIBLE | BT_INSN_F_LOCK)) || long_mnemonic(in->mnemonic) ||
 	    (in->mnemonic != NULL && strncmp(in->mnemonic, "xchg", 4) == 0 &&
 	     (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE))) ||	/* locked */
-	    miss_prone(a, g, bweight, i))
+	    miss_prone(a, g, bweight, regs, i))
 		return SKID_LONG;
 	return SKID_CHEAP;
 }
@@ -219,16 +315,42 @@ struct skid_walk {
 	const struct bt_cfg *g;
 	const double *bweight;
 	const unsigned char *cls;
+	const struct skid_regs *regs;
+	size_t path[SKID_BURST + 1];	/* the instructions walked: path[0] is the nearest the sample */
 	double *found;		/* per instruction: the share of this sample it is credited */
 	size_t *touched;	/* the instructions found credits */
 	size_t ntouched;
 };
 
 /*
+ * How many instructions of path[0 .. len) (the path back from a sample to
+ * the long-latency instruction l) wait on l's result, directly or through
+ * each other.
+ */
+static unsigned
+path_deps(const struct skid_walk *w, size_t l, size_t len)
+{
+	uint64_t taint = w->regs[l].writes;
+	unsigned deps = 0;
+
+	while (len-- > 0) {
+		const struct skid_regs *r = &w->regs[w->path[len]];
+		if (r->reads & taint) {
+			deps++;
+			taint |= r->writes;
+		} else
+			taint &= ~r->writes;
+	}
+	return deps;
+}
+
+/*
  * Follow the paths back from instruction j (reached with probability q,
  * depth instructions back from the sample) through cheap instructions to
  * the first long-latency one, as far as a retirement burst reaches; its
- * share of the sample is what the paths that reach it carry. Returns the
+ * share of the sample is what the paths that reach it carry. A burst ends
+ * where a chain of instructions waits on the long one's result: the
+ * second of them has a cycle at the head of its own. Returns the
  * probability found.
  */
 static double
@@ -239,6 +361,8 @@ walk_back(struct skid_walk *w, size_t j, double q, unsigned depth)
 	double total = 0, got = 0;
 
 	if (w->cls[j] == SKID_LONG) {
+		if (path_deps(w, j, depth - 1) > SKID_DEPS)
+			return 0;
 		if (w->found[j] == 0)
 			w->touched[w->ntouched++] = j;
 		w->found[j] += q;
@@ -246,6 +370,7 @@ walk_back(struct skid_walk *w, size_t j, double q, unsigned depth)
 	}
 	if (w->cls[j] == SKID_BARRIER || depth >= SKID_BURST || q < SKID_MINPATH)
 		return 0;
+	w->path[depth - 1] = j;
 	if (g->first[b] != j)
 		return walk_back(w, j - 1, q, depth + 1);
 	for (k = g->pred_off[b]; k < g->pred_off[b + 1]; k++)
@@ -288,6 +413,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	size_t n = a->insns.n, i, k, np, *preds;
 	double *bweight, *adj, *adjper, *share;
 	unsigned char *cls;
+	struct skid_regs *regs;
 	struct skid_walk w;
 
 	if (n == 0)
@@ -298,17 +424,21 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	preds = bt_xmalloc((g->pred_off[g->nb] + 2) * sizeof(size_t));
 	share = bt_xmalloc((g->pred_off[g->nb] + 2) * sizeof(double));
 	cls = bt_xcalloc(n, 1);
+	regs = bt_xmalloc(n * sizeof(*regs));
 	memset(&w, 0, sizeof(w));
 	w.a = a;
 	w.g = g;
 	w.bweight = bweight;
 	w.cls = cls;
+	w.regs = regs;
 	w.found = bt_xcalloc(n, sizeof(double));
 	w.touched = bt_xmalloc(n * sizeof(size_t));
 	for (i = 0; i < n; i++)
 		bweight[g->block[i]] += (double)a->insns.v[i].samples;
 	for (i = 0; i < n; i++)
-		cls[i] = (unsigned char)skid_class(a, g, bweight, i);
+		insn_regs(&a->insns.v[i].in, &regs[i]);
+	for (i = 0; i < n; i++)
+		cls[i] = (unsigned char)skid_class(a, g, bweight, regs, i);
 
 	for (i = 0; i < n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
@@ -385,6 +515,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	free(w.found);
 	free(w.touched);
 	free(cls);
+	free(regs);
 	free(share);
 	free(bweight);
 	free(adj);
