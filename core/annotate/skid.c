@@ -260,9 +260,10 @@ miss_prone(const struct bt_annotation *a, const struct bt_cfg *g, const double *
 	int base = regs[i].base;
 	size_t j = i, step, k;
 
-	if (!(in->flags & BT_INSN_F_MEM_READ) || (in->flags & BT_INSN_F_RIPREL) ||
-	    base < 0 || base == REG_SP || base == REG_BP)
-		return false;
+	if (!(in->flags & BT_INSN_F_MEM_READ) || (in->flags & (BT_INSN_F_RIPREL | BT_INSN_F_NOP)) ||
+	    base < 0 || base == REG_SP || base == REG_BP ||
+	    (in->mnemonic != NULL && strncmp(in->mnemonic, "prefetch", 8) == 0))
+		return false;	/* no load (a nop's operand), or one nothing waits on */
 	for (step = 0; step < SKID_CHASE; step++) {
 		size_t b = g->block[j];
 		const struct bt_insn *w;
