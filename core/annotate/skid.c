@@ -46,8 +46,10 @@ long_mnemonic(const char *m)
 {
 	size_t k, n;
 
-	if (m == NULL)
-		return false;
+	if (m == NULL || (strstr(m, "div") == NULL && strstr(m, "sqrt") == NULL && m[0] != 'f' &&
+	    strstr(m, "fence") == NULL && strcmp(m, "cpuid") != 0 && strcmp(m, "pause") != 0 &&
+	    strncmp(m, "rdrand", 6) != 0 && strncmp(m, "rdseed", 6) != 0))
+		return false;	/* most instructions: none of the table's */
 	if (m[0] == 'v' && m[1] != '\0' && strncmp(m, "vdiv", 4) == 0)
 		m++;		/* vdivsd, vsqrtpd: the VEX forms */
 	else if (strncmp(m, "vsqrt", 5) == 0)
@@ -246,6 +248,30 @@ insn_regs(const struct bt_insn *in, struct skid_regs *r)
 	}
 }
 
+struct skid_walk {
+	const struct bt_annotation *a;
+	const struct bt_cfg *g;
+	const double *bweight;
+	unsigned char *cls;		/* per instruction, skid_class or SKID_UNKNOWN */
+	struct skid_regs *regs;		/* per instruction, once read (have) */
+	unsigned char *have;
+	size_t path[SKID_BURST + 1];	/* the instructions walked: path[0] is the nearest the sample */
+	double *found;		/* per instruction: the share of this sample it is credited */
+	size_t *touched;	/* the instructions found credits */
+	size_t ntouched;
+};
+
+/* An instruction's registers, read the first time they are asked for. */
+static const struct skid_regs *
+regs_of(struct skid_walk *w, size_t i)
+{
+	if (!w->have[i]) {
+		insn_regs(&w->a->insns.v[i].in, &w->regs[i]);
+		w->have[i] = 1;
+	}
+	return &w->regs[i];
+}
+
 /*
  * Can this load miss the cache however the data is laid out: is its
  * address's base register the value of an earlier load (a pointer chase)?
@@ -253,20 +279,24 @@ insn_regs(const struct bt_insn *in, struct skid_regs *r)
  * instructions; a register loaded from the stack is a spill, not a chase.
  */
 static bool
-miss_prone(const struct bt_annotation *a, const struct bt_cfg *g, const double *bweight,
-    const struct skid_regs *regs, size_t i)
+miss_prone(struct skid_walk *w, size_t i)
 {
+	const struct bt_annotation *a = w->a;
+	const struct bt_cfg *g = w->g;
+	const double *bweight = w->bweight;
 	const struct bt_insn *in = &a->insns.v[i].in;
-	int base = regs[i].base;
+	const struct skid_regs *r;
+	int base;
 	size_t j = i, step, k;
 
 	if (!(in->flags & BT_INSN_F_MEM_READ) || (in->flags & (BT_INSN_F_RIPREL | BT_INSN_F_NOP)) ||
-	    base < 0 || base == REG_SP || base == REG_BP ||
 	    (in->mnemonic != NULL && strncmp(in->mnemonic, "prefetch", 8) == 0))
 		return false;	/* no load (a nop's operand), or one nothing waits on */
+	if ((base = regs_of(w, i)->base) < 0 || base == REG_SP || base == REG_BP)
+		return false;
 	for (step = 0; step < SKID_CHASE; step++) {
 		size_t b = g->block[j];
-		const struct bt_insn *w;
+		const struct bt_insn *wi;
 
 		if (g->first[b] != j)
 			j--;
@@ -279,23 +309,23 @@ miss_prone(const struct bt_annotation *a, const struct bt_cfg *g, const double *
 				return false;
 			j = g->last[best];
 		}
-		w = &a->insns.v[j].in;
-		if (w->kind == BT_INSN_CALL || w->kind == BT_INSN_ICALL)
+		wi = &a->insns.v[j].in;
+		if (wi->kind == BT_INSN_CALL || wi->kind == BT_INSN_ICALL)
 			return false;
-		if (!(regs[j].writes & REG_BIT(base)))
+		r = regs_of(w, j);
+		if (!(r->writes & REG_BIT(base)))
 			continue;
-		return (w->flags & BT_INSN_F_MEM_READ) && !(w->flags & BT_INSN_F_RIPREL) &&
-		    regs[j].base >= 0 && regs[j].base != REG_SP && regs[j].base != REG_BP;
+		return (wi->flags & BT_INSN_F_MEM_READ) && !(wi->flags & BT_INSN_F_RIPREL) &&
+		    r->base >= 0 && r->base != REG_SP && r->base != REG_BP;
 	}
 	return false;
 }
 
-static enum skid_class
-skid_class(const struct bt_annotation *a, const struct bt_cfg *g, const double *bweight,
-    const struct skid_regs *regs, size_t i)
-{
-	const struct bt_insn *in = &a->insns.v[i].in;
+#define SKID_UNKNOWN 0xff
 
+static enum skid_class
+skid_class(struct skid_walk *w, const struct bt_insn *in, size_t i)
+{
 	switch (in->kind) {
 	case BT_INSN_CALL: case BT_INSN_ICALL: case BT_INSN_RET: case BT_INSN_SYSCALL:
 	case BT_INSN_STOP: case BT_INSN_BAD:
@@ -306,22 +336,24 @@ skid_class(const struct bt_annotation *a, const struct bt_cfg *g, const double *
 	if ((in->flags & (BT_INSN_F_INTERRUPTIBLE | BT_INSN_F_LOCK)) || long_mnemonic(in->mnemonic) ||
 	    (in->mnemonic != NULL && strncmp(in->mnemonic, "xchg", 4) == 0 &&
 	     (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE))) ||	/* locked */
-	    miss_prone(a, g, bweight, regs, i))
+	    miss_prone(w, i))
 		return SKID_LONG;
 	return SKID_CHEAP;
 }
 
-struct skid_walk {
-	const struct bt_annotation *a;
-	const struct bt_cfg *g;
-	const double *bweight;
-	const unsigned char *cls;
-	const struct skid_regs *regs;
-	size_t path[SKID_BURST + 1];	/* the instructions walked: path[0] is the nearest the sample */
-	double *found;		/* per instruction: the share of this sample it is credited */
-	size_t *touched;	/* the instructions found credits */
-	size_t ntouched;
-};
+/* What a sample after instruction i says of it, worked out the first time asked. */
+static enum skid_class
+class_of(struct skid_walk *w, size_t i)
+{
+	const struct bt_insn *in = &w->a->insns.v[i].in;
+	enum skid_class c;
+
+	if (w->cls[i] != SKID_UNKNOWN)
+		return (enum skid_class)w->cls[i];
+	c = skid_class(w, in, i);
+	w->cls[i] = (unsigned char)c;
+	return c;
+}
 
 /*
  * How many instructions of path[0 .. len) (the path back from a sample to
@@ -329,13 +361,13 @@ struct skid_walk {
  * each other.
  */
 static unsigned
-path_deps(const struct skid_walk *w, size_t l, size_t len)
+path_deps(struct skid_walk *w, size_t l, size_t len)
 {
-	uint64_t taint = w->regs[l].writes;
+	uint64_t taint = regs_of(w, l)->writes;
 	unsigned deps = 0;
 
 	while (len-- > 0) {
-		const struct skid_regs *r = &w->regs[w->path[len]];
+		const struct skid_regs *r = regs_of(w, w->path[len]);
 		if (r->reads & taint) {
 			deps++;
 			taint |= r->writes;
@@ -361,7 +393,7 @@ walk_back(struct skid_walk *w, size_t j, double q, unsigned depth)
 	size_t b = g->block[j], k;
 	double total = 0, got = 0;
 
-	if (w->cls[j] == SKID_LONG) {
+	if (class_of(w, j) == SKID_LONG) {
 		if (path_deps(w, j, depth - 1) > SKID_DEPS)
 			return 0;
 		if (w->found[j] == 0)
@@ -426,20 +458,18 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	share = bt_xmalloc((g->pred_off[g->nb] + 2) * sizeof(double));
 	cls = bt_xcalloc(n, 1);
 	regs = bt_xmalloc(n * sizeof(*regs));
+	memset(cls, SKID_UNKNOWN, n);
 	memset(&w, 0, sizeof(w));
 	w.a = a;
 	w.g = g;
 	w.bweight = bweight;
 	w.cls = cls;
 	w.regs = regs;
+	w.have = bt_xcalloc(n, 1);
 	w.found = bt_xcalloc(n, sizeof(double));
 	w.touched = bt_xmalloc(n * sizeof(size_t));
 	for (i = 0; i < n; i++)
 		bweight[g->block[i]] += (double)a->insns.v[i].samples;
-	for (i = 0; i < n; i++)
-		insn_regs(&a->insns.v[i].in, &regs[i]);
-	for (i = 0; i < n; i++)
-		cls[i] = (unsigned char)skid_class(a, g, bweight, regs, i);
 
 	for (i = 0; i < n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
@@ -458,7 +488,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 		else
 			for (k = g->pred_off[b]; k < g->pred_off[b + 1]; k++)
 				preds[np++] = g->last[g->pred[k]];
-		if (np == 0 || cls[i] == SKID_LONG) {
+		if (np == 0 || class_of(&w, i) == SKID_LONG) {
 			/* the function's entry, or its own cost: keep */
 			adj[i] += smp;
 			adjper[i] += per;
@@ -517,6 +547,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	free(w.touched);
 	free(cls);
 	free(regs);
+	free(w.have);
 	free(share);
 	free(bweight);
 	free(adj);
