@@ -172,7 +172,7 @@ insn_regs(const struct bt_insn *in, struct skid_regs *r)
 	const char *t, *m = in->mnemonic, *ops[4];
 	size_t lens[4], nops = 0, i, n, len;
 	int depth = 0, dst = -1;
-	bool att;
+	bool att, wonly;
 
 	r->base = -1;
 	r->reads = r->writes = 0;
@@ -213,22 +213,23 @@ insn_regs(const struct bt_insn *in, struct skid_regs *r)
 		    reg_at(o, &n) >= 0 && n == lens[i])
 			dst = reg_at(o, &n);
 	}
-	r->reads = regs_in(t, len);
 	if (prefix(m, "cmp") || prefix(m, "test") || prefix(m, "ucomis") || prefix(m, "comis") ||
 	    (prefix(m, "bt") && m[2] == '\0') || in->kind != BT_INSN_OTHER)
 		dst = -1;	/* writes no operand */
+	/* an operand it writes without reading it: mov, lea, pop, conversions,
+	 * square roots, AVX's three-operand forms (FMA's read it) */
+	wonly = dst >= 0 && (prefix(m, "mov") || prefix(m, "lea") || prefix(m, "pop") ||
+	    prefix(m, "cvt") || prefix(m, "vcvt") || prefix(m, "sqrt") || prefix(m, "vsqrt") ||
+	    (m[0] == 'v' && nops >= 3 && !prefix(m, "vfm") && !prefix(m, "vfnm")));
+	for (i = 0; i < nops; i++)
+		if (!wonly || i != (att ? nops - 1 : 0))
+			r->reads |= regs_in(ops[i], lens[i]);
 	if (dst >= 0) {
 		r->writes = REG_BIT(dst);
-		/* an operand it writes without reading it: mov, lea, pop; xor %eax,%eax */
-		if (prefix(m, "mov") || prefix(m, "lea") || prefix(m, "pop") ||
-		    prefix(m, "cvt") || prefix(m, "vcvt") || prefix(m, "sqrt") || prefix(m, "vsqrt"))
-			r->reads &= ~REG_BIT(dst);
 		if (nops == 2 && lens[0] == lens[1] && memcmp(ops[0], ops[1], lens[0]) == 0 &&
 		    (prefix(m, "xor") || prefix(m, "sub") || prefix(m, "pxor") || prefix(m, "vpxor") ||
 		     prefix(m, "xorp") || prefix(m, "vxorp")))
-			r->reads = 0;
-		if (r->base >= 0)	/* the address registers are read */
-			r->reads |= REG_BIT(r->base);
+			r->reads = 0;	/* xor %eax,%eax: a new value */
 	}
 	/* implicit operands */
 	if ((prefix(m, "div") && (m[3] == '\0' || m[4] == '\0')) || prefix(m, "idiv") ||
