@@ -3,8 +3,8 @@
 # tests/fixtures/skid.c has a costly instruction and a control, the same
 # loop without it; the costly instruction's share of the time is then at
 # least 1 - t_control / t_kernel (each time the program's own clock, the
-# fastest of its runs). Each kernel is recorded (cpu-clock where there is
-# no PMU) and the skid-adjusted share of its costly instructions must be
+# fastest of its runs). Each kernel is recorded with cpu-clock (the
+# timer interrupt the model is calibrated on) and the skid-adjusted share of its costly instructions must be
 # within 10 points of that truth; the raw share is printed beside it.
 # A kernel whose control is not clearly faster (a noisy machine) is
 # skipped, said so. SKID_BEFORE=path/to/benchtui also prints the adjusted
@@ -56,7 +56,7 @@ for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	rep) re='^rep movsb' ;;
 	branch) re='^je ' ;;
 	esac
-	if ! "$BT" -q -o "$TMP/$k.data" --export "$TMP/$k.json" --format json --top 3 \
+	if ! "$BT" -q -e cpu-clock -o "$TMP/$k.data" --export "$TMP/$k.json" --format json --top 3 \
 	    "$skid" "$k" k >"$TMP/$k.out" 2>"$TMP/err"; then
 		fail "$k: recording failed: $(cat "$TMP/err")"
 		continue

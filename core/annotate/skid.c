@@ -50,10 +50,8 @@ long_mnemonic(const char *m)
 	    strstr(m, "fence") == NULL && strcmp(m, "cpuid") != 0 && strcmp(m, "pause") != 0 &&
 	    strncmp(m, "rdrand", 6) != 0 && strncmp(m, "rdseed", 6) != 0))
 		return false;	/* most instructions: none of the table's */
-	if (m[0] == 'v' && m[1] != '\0' && strncmp(m, "vdiv", 4) == 0)
-		m++;		/* vdivsd, vsqrtpd: the VEX forms */
-	else if (strncmp(m, "vsqrt", 5) == 0)
-		m++;
+	if (strncmp(m, "vdiv", 4) == 0 || strncmp(m, "vsqrt", 5) == 0)
+		m++;		/* vdivsd, vsqrtpd: the VEX and EVEX forms */
 	for (k = 0; k < sizeof(skid_long) / sizeof(*skid_long); k++) {
 		n = strlen(skid_long[k]);
 		if (strncmp(m, skid_long[k], n) != 0)
@@ -457,7 +455,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	adjper = bt_xcalloc(n, sizeof(double));
 	preds = bt_xmalloc((g->pred_off[g->nb] + 2) * sizeof(size_t));
 	share = bt_xmalloc((g->pred_off[g->nb] + 2) * sizeof(double));
-	cls = bt_xcalloc(n, 1);
+	cls = bt_xmalloc(n);
 	regs = bt_xmalloc(n * sizeof(*regs));
 	memset(cls, SKID_UNKNOWN, n);
 	memset(&w, 0, sizeof(w));
