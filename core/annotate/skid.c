@@ -254,6 +254,7 @@ struct skid_walk {
 	unsigned char *cls;		/* per instruction, skid_class or SKID_UNKNOWN */
 	struct skid_regs *regs;		/* per instruction, once read (have) */
 	unsigned char *have;
+	size_t x;			/* the sampled instruction */
 	size_t path[SKID_BURST + 1];	/* the instructions walked: path[0] is the nearest the sample */
 	double *found;		/* per instruction: the share of this sample it is credited */
 	size_t *touched;	/* the instructions found credits */
@@ -357,10 +358,10 @@ class_of(struct skid_walk *w, size_t i)
 /*
  * How many instructions of path[0 .. len) (the path back from a sample to
  * the long-latency instruction l) wait on l's result, directly or through
- * each other.
+ * each other; *xwaits: whether the sampled instruction x does too.
  */
 static unsigned
-path_deps(struct skid_walk *w, size_t l, size_t len)
+path_deps(struct skid_walk *w, size_t l, size_t len, size_t x, bool *xwaits)
 {
 	uint64_t taint = regs_of(w, l)->writes;
 	unsigned deps = 0;
@@ -373,6 +374,7 @@ path_deps(struct skid_walk *w, size_t l, size_t len)
 		} else
 			taint &= ~r->writes;
 	}
+	*xwaits = (regs_of(w, x)->reads & taint) != 0;
 	return deps;
 }
 
@@ -393,8 +395,13 @@ walk_back(struct skid_walk *w, size_t j, double q, unsigned depth)
 	double total = 0, got = 0;
 
 	if (class_of(w, j) == SKID_LONG) {
-		if (path_deps(w, j, depth - 1) > SKID_DEPS)
+		bool xwaits;
+		unsigned deps = path_deps(w, j, depth - 1, w->x, &xwaits);
+
+		if (deps > SKID_DEPS)
 			return 0;
+		if (deps == SKID_DEPS && xwaits)
+			q /= 2;	/* the chain goes on through the sample: half each, a guess */
 		if (w->found[j] == 0)
 			w->touched[w->ntouched++] = j;
 		w->found[j] += q;
@@ -506,6 +513,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 		}
 		/* each predecessor's share: to the long-latency instruction behind it, or its own */
 		w.ntouched = 0;
+		w.x = i;
 		for (k = 0; k < np; k++) {
 			if (share[k] == 0)
 				continue;
