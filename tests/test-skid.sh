@@ -16,8 +16,8 @@ need_recording
 
 skid=$(fixture skid)
 
-# times KERNEL k|c RUNS: the fastest ns per iteration of RUNS runs
-times() {
+# fastest KERNEL k|c RUNS: the fastest ns per iteration of RUNS runs
+fastest() {
 	for _ in $(seq "$3"); do "$skid" "$1" "$2"; done |
 		awk '$3 == "ns_per_iter" && (min == "" || $4 < min) { min = $4 } END { print min }'
 }
@@ -61,9 +61,9 @@ for k in chase deps divchain divadd divdep join sqrt rep branch; do
 		fail "$k: recording failed: $(cat "$TMP/err")"
 		continue
 	fi
-	tk=$( (cat "$TMP/$k.out"; times "$k" k 1) |
+	tk=$( (cat "$TMP/$k.out"; fastest "$k" k 1) |
 		awk '$3 == "ns_per_iter" && (min == "" || $4 < min) { min = $4 } END { print min }')
-	tc=$(times "$k" c 3)
+	tc=$(fastest "$k" c 3)
 	set -- $(share "$TMP/$k.json" "$k" "$re")
 	if [ "$1" = none ]; then
 		fail "$k: no annotation of k_$k with its costly instruction"
