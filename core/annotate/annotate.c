@@ -56,8 +56,16 @@ name_target(struct bt_annotation *a, const struct bt_annotate_in *f,
 		    bt_strpool_addstr(&a->pool, f->name) :
 		    bt_strpool_addf(&a->pool, "%s+0x%llx", f->name,
 			(unsigned long long)(target - f->start));
-	if (bt_msyms_func(m, target, &fs) < 0)
-		return NULL;
+	if (bt_msyms_func(m, target, &fs) < 0) {
+		uint64_t start;
+		const char *n = f->name_at ? f->name_at(f->name_arg, target, &start) : NULL;
+
+		if (n == NULL)
+			return NULL;
+		return target == start ? bt_strpool_addstr(&a->pool, n) :
+		    bt_strpool_addf(&a->pool, "%s+0x%llx", n,
+			(unsigned long long)(target - start));
+	}
 	if (target == fs.start)
 		return bt_strpool_addstr(&a->pool, fs.name);
 	return bt_strpool_addf(&a->pool, "%s+0x%llx", fs.name,

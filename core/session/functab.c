@@ -331,6 +331,7 @@ annotate(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax synta
 	const struct bt_func *f = &sf->pub;
 	struct bt_msyms *m = bt_session_syms(s, f->mod);
 	struct bt_annotate_in in;
+	struct bt_jit_ask ask = { s, f->mod };
 
 	if (m == NULL || !f->can_annotate) {
 		bt_error_set(err, BT_ENODATA, "no code for '%s' (%s)", f->name,
@@ -353,6 +354,10 @@ annotate(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax synta
 	in.lines = lines && bt_session_dwarf(s, f->mod);
 	in.region_threshold = s->o.region_threshold / 100;
 	in.region_margin = s->o.region_margin;
+	if (s->p->modules.v[f->mod].kind == BT_MOD_JIT) {
+		in.name_at = bt_session_jit_name_at;
+		in.name_arg = &ask;
+	}
 	return bt_annotate(&in, err);
 }
 

@@ -100,3 +100,40 @@ bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
 	}
 	return ms;
 }
+
+const char *
+bt_session_jit_name_at(void *arg, uint64_t addr, uint64_t *start)
+{
+	struct bt_jit_ask *q = arg;
+	struct bt_session *s = q->s;
+	struct bt_machine *mach = s->p->machine;
+	const struct bt_module *m = &s->p->modules.v[q->mi];
+	const struct bt_map *map;
+	struct bt_func_sym fs;
+	struct bt_msyms *ms;
+	uint64_t t, off, link;
+	const char *n;
+
+	/* the runtime's own code: stubs, builtins, other methods */
+	n = bt_machine_jit_name(mach, m->jit, addr, start);
+	if (n != NULL) {
+		struct bt_textbuf tb = { 0 };
+		n = bt_strpool_addstr(&s->pool, bt_text_safe(n, &tb));
+		bt_textbuf_release(&tb);
+		return n;
+	}
+	/* a file mapped there (the runtime's library, node's own text) */
+	t = m->jit->time ? m->jit->time : UINT64_MAX - 1;
+	map = bt_machine_find(mach, bt_machine_jit_pid(mach, m->jit), addr, t);
+	if (map == NULL || map->anon)
+		return NULL;
+	if (s->p->modules.v[map->module].kind != BT_MOD_ELF ||
+	    (ms = bt_session_syms(s, map->module)) == NULL)
+		return NULL;
+	off = addr - map->start + map->pgoff;
+	if (bt_msyms_off_to_addr(ms, off, &link) != 0 ||
+	    bt_msyms_func(ms, link, &fs) != 0)
+		return NULL;
+	*start = addr - (link - fs.start);
+	return fs.name;
+}
