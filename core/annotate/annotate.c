@@ -73,10 +73,11 @@ name_target(struct bt_annotation *a, const struct bt_annotate_in *f,
 }
 
 static void
-join_lines(struct bt_annotation *a, struct bt_msyms *m, uint64_t start, uint64_t end)
+join_lines(struct bt_annotation *a, const struct bt_annotate_in *f)
 {
+	struct bt_msyms *m = f->syms;
 	const struct bt_line *rows;
-	size_t n = bt_msyms_lines(m, start, end, &rows), r = 0, i;
+	size_t n = bt_msyms_lines(m, f->start, f->end, &rows), r = 0, i;
 	struct bt_inline chain[MAX_INLINE_DEPTH];
 	uint32_t prev_chain = 0, prev_depth = 0;
 
@@ -93,7 +94,9 @@ join_lines(struct bt_annotation *a, struct bt_msyms *m, uint64_t start, uint64_t
 		}
 		if (!a->has_lines)
 			continue;
-		depth = bt_msyms_inlines(m, ai->in.addr, chain, MAX_INLINE_DEPTH);
+		depth = f->chain_at ? f->chain_at(f->name_arg, ai->in.addr, chain,
+		    MAX_INLINE_DEPTH) : bt_msyms_inlines(m, ai->in.addr, chain,
+		    MAX_INLINE_DEPTH);
 		if (depth == prev_depth && depth > 0 &&
 		    same_chain(chain, &a->frames.v[prev_chain], depth)) {
 			ai->chain = prev_chain;
@@ -229,7 +232,7 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 		}
 	}
 	if (f->lines)
-		join_lines(a, m, f->start, f->end);
+		join_lines(a, f);
 	own_file(a);
 	g = bt_cfg_build(a);
 	bt_skid_adjust(a, g);

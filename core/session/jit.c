@@ -137,3 +137,165 @@ bt_session_jit_name_at(void *arg, uint64_t addr, uint64_t *start)
 	*start = addr - (link - fs.start);
 	return fs.name;
 }
+
+/*
+ * The inline chains of one JIT function as bt_inline frames (what DWARF's
+ * give), built once per annotation from its pc records: per pc, its frames
+ * outermost first; a frame's range [lo, hi) the run of pcs around it whose
+ * chains agree up to that frame (the code before the first pc, and after
+ * the last, counts for them, as for lines). A pc whose innermost frame has
+ * no line (HotSpot's bci -1 at entries and exits) starts nothing: the
+ * agent's line table skips it too, so the chain and the line of an
+ * instruction come from the same pc.
+ */
+struct jit_chains {
+	const struct bt_jit_inl *in;
+	uint64_t bias;			/* runtime start - load address */
+	BT_VEC(const struct bt_jit_pc *) pcs;	/* the pcs kept, in address order */
+	struct bt_inline *fr;		/* per kept pc: depth frames */
+	uint32_t *first;		/* kept pc -> fr index */
+	BT_VEC(const char *) raw, clean;	/* method names made safe, once each */
+};
+
+static const char *
+chain_name(struct bt_session *s, struct jit_chains *c, const char *raw)
+{
+	struct bt_textbuf tb = { 0 };
+	const char *n;
+	size_t i;
+
+	if (raw == NULL || raw[0] == '\0')
+		return NULL;
+	for (i = 0; i < c->raw.n; i++)
+		if (c->raw.v[i] == raw)
+			return c->clean.v[i];
+	n = bt_strpool_addstr(&s->pool, bt_text_safe(raw, &tb));
+	bt_textbuf_release(&tb);
+	BT_VEC_PUSH(c->raw, raw);
+	BT_VEC_PUSH(c->clean, n);
+	return n;
+}
+
+/* Do pcs a and b have the same chain up to frame k (outermost 0)? */
+static bool
+same_upto(const struct bt_jit_inl *in, const struct bt_jit_pc *a,
+	  const struct bt_jit_pc *b, size_t k)
+{
+	size_t d;
+
+	if (a->nframes < k + 2 || b->nframes < k + 2)
+		return false;
+	for (d = 0; d <= k + 1; d++) {
+		const struct bt_jit_frame *x = &in->frames[a->frame + a->nframes - 1 - d];
+		const struct bt_jit_frame *y = &in->frames[b->frame + b->nframes - 1 - d];
+		if (x->method != y->method || (d <= k && x->bci != y->bci))
+			return false;
+	}
+	return true;
+}
+
+static struct jit_chains *
+chains_build(struct bt_session *s, const struct bt_jit_code *code)
+{
+	const struct bt_jit_inl *in = code->inl;
+	struct jit_chains *c = bt_xcalloc(1, sizeof(*c));
+	size_t i, k, n, nfr = 0;
+
+	c->in = in;
+	c->bias = code->start - code->load_addr;
+	for (i = 0; i < in->npcs; i++)
+		if (in->pcs[i].nframes > 0 && in->frames[in->pcs[i].frame].line > 0)
+			BT_VEC_PUSH(c->pcs, &in->pcs[i]);
+	n = c->pcs.n;
+	c->first = bt_xcalloc(n + 1, sizeof(*c->first));
+	for (i = 0; i < n; i++) {
+		c->first[i] = (uint32_t)nfr;
+		nfr += c->pcs.v[i]->nframes - 1;
+	}
+	c->first[n] = (uint32_t)nfr;
+	c->fr = bt_xcalloc(nfr + 1, sizeof(*c->fr));
+	for (i = 0; i < n; i++) {
+		const struct bt_jit_pc *p = c->pcs.v[i];
+		size_t depth = c->first[i + 1] - c->first[i];
+
+		for (k = 0; k < depth; k++) {
+			/* frame k: the callee at depth k + 1, called from depth k */
+			const struct bt_jit_frame *caller = &in->frames[p->frame + p->nframes - 1 - k];
+			const struct bt_jit_frame *callee = caller - 1;
+			struct bt_inline *f = &c->fr[c->first[i] + k];
+
+			f->name = chain_name(s, c, callee->method);
+			if (f->name == NULL)
+				f->name = "?";
+			f->call_file = caller->file[0] && bt_text_is_safe(caller->file) ?
+			    caller->file : NULL;
+			f->call_line = caller->line;
+			/* the range: the run of pcs that agree up to k */
+			if (i > 0 && same_upto(in, c->pcs.v[i - 1], p, k))
+				f->lo = c->fr[c->first[i - 1] + k].lo;
+			else
+				f->lo = i == 0 ? code->start : p->pc + c->bias;
+		}
+	}
+	for (i = n; i-- > 0;) {
+		size_t depth = c->first[i + 1] - c->first[i];
+
+		for (k = 0; k < depth; k++) {
+			struct bt_inline *f = &c->fr[c->first[i] + k];
+			if (i + 1 < n && same_upto(in, c->pcs.v[i], c->pcs.v[i + 1], k))
+				f->hi = c->fr[c->first[i + 1] + k].hi;
+			else
+				f->hi = i + 1 < n ? c->pcs.v[i + 1]->pc + c->bias :
+				    code->start + code->size;
+		}
+	}
+	return c;
+}
+
+size_t
+bt_session_jit_chain_at(void *arg, uint64_t addr, struct bt_inline *chain,
+			size_t max)
+{
+	struct bt_jit_ask *q = arg;
+	const struct bt_module *m = &q->s->p->modules.v[q->mi];
+	struct jit_chains *c;
+	size_t lo = 0, hi, k, depth;
+	uint64_t pc;
+
+	if (m->jit == NULL || m->jit->inl == NULL)
+		return 0;
+	if (q->chains == NULL)
+		q->chains = chains_build(q->s, m->jit);
+	c = q->chains;
+	if (c->pcs.n == 0)
+		return 0;
+	/* the last kept pc at or before addr, else the first */
+	pc = addr - c->bias;
+	hi = c->pcs.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->pcs.v[mid]->pc <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	lo = lo ? lo - 1 : 0;
+	depth = c->first[lo + 1] - c->first[lo];
+	for (k = 0; k < depth && k < max; k++)
+		chain[k] = c->fr[c->first[lo] + k];
+	return k;
+}
+
+void
+bt_session_jit_ask_release(struct bt_jit_ask *q)
+{
+	if (q->chains == NULL)
+		return;
+	free(q->chains->fr);
+	free(q->chains->first);
+	BT_VEC_FREE(q->chains->pcs);
+	BT_VEC_FREE(q->chains->raw);
+	BT_VEC_FREE(q->chains->clean);
+	free(q->chains);
+	q->chains = NULL;
+}

@@ -222,8 +222,12 @@ struct bt_msyms *bt_session_jit_syms(const struct bt_module *m,
 struct bt_jit_ask {
 	struct bt_session *s;
 	uint32_t mi;
+	struct jit_chains *chains;	/* built on first use */
 };
 const char *bt_session_jit_name_at(void *arg, uint64_t addr, uint64_t *start);
+size_t bt_session_jit_chain_at(void *arg, uint64_t addr, struct bt_inline *chain,
+			       size_t max);
+void bt_session_jit_ask_release(struct bt_jit_ask *q);
 /*
  * buildid-cache.c: found (the module's file as recorded, NULL when it
  * could not be opened, why says why) when it has the recorded build-id, else the copy
