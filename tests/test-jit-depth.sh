@@ -9,6 +9,9 @@
 #   inline row of the annotation is a frame of the chain the agent wrote
 #   for the instruction under it, java.lang.Integer::valueOf inlined into
 #   Inl.run from Inl.java:16 among them;
+# - node code inlined from another script: shown in that script (node 20
+#   names every line entry with the caller's script): every labelled
+#   position lies inside its labelled line, some in the inlined script;
 # - --source-path: a Java source found under DIR/src/main/java/ and in a
 #   zip archive laid out as a JDK's src.zip (java.base/...), stored and
 #   deflated; --prefix/--prefix-strip: a C program's moved build tree.
@@ -109,6 +112,19 @@ else
 		esac
 		out=$($DEPTH targets "$d/top.json" "$dump")
 		[ $? -ne 1 ] && ok "node: $out" || fail "node: $out"
+	fi
+	# a function of another script inlined into the hot loop: its lines
+	# are shown in its own script, not the caller's
+	d=$TMP/node2
+	mkdir -p "$d"
+	(cd "$d" && "$BT" -q -o b.data node "$TOP/tests/fixtures/js/inlined.cjs" >/dev/null 2>"$TMP/err")
+	dump=$(ls "$d"/b.data.jit/jit-*.dump 2>/dev/null | head -1)
+	if [ -z "$dump" ]; then
+		fail "node: no dump kept: $(head -c 300 "$TMP/err")"
+	else
+		(cd "$d" && "$BT" -i b.data --format json --top 3 --export top.json 2>/dev/null)
+		out=$($DEPTH v8scripts "$d/top.json" "$dump" geometry-helpers.cjs) &&
+			ok "node: $out" || fail "node: $out"
 	fi
 fi
 

@@ -183,3 +183,12 @@ bt_jitset_find_in(const struct bt_jitset *js, size_t src, uint64_t addr,
 {
 	return src < js->v.n && find_in(&js->v.v[src], src, addr, time, out);
 }
+
+const struct bt_jit_load *
+bt_jitset_loads(const struct bt_jitset *js, size_t src, size_t *n)
+{
+	*n = 0;
+	if (js == NULL || src >= js->v.n || js->v.v[src].jd == NULL)
+		return NULL;
+	return bt_jitdump_loads(js->v.v[src].jd, n);
+}

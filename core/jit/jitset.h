@@ -89,6 +89,9 @@ struct bt_jit_src *bt_jitset_src(struct bt_jitset *js, size_t i);
  * The code source src says was at addr at time (the samples' clock), into
  * *out; false when it does not cover addr.
  */
+/* The loads of a jitdump source (NULL, *n 0 for a map). */
+const struct bt_jit_load *bt_jitset_loads(const struct bt_jitset *js, size_t src,
+					  size_t *n);
 bool bt_jitset_find_in(const struct bt_jitset *js, size_t src, uint64_t addr,
 		       uint64_t time, struct bt_jit_code *out);
 

@@ -440,3 +440,12 @@ bt_machine_jit_pid(struct bt_machine *m, const struct bt_jit_code *c)
 		return 0;
 	return bt_jitset_src(m->jit->set, c->src)->pid;
 }
+
+const struct bt_jit_load *
+bt_machine_jit_loads(struct bt_machine *m, const struct bt_jit_code *c, size_t *n)
+{
+	*n = 0;
+	if (m->jit == NULL || m->jit->set == NULL)
+		return NULL;
+	return bt_jitset_loads(m->jit->set, c->src, n);
+}

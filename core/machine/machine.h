@@ -30,6 +30,7 @@
 
 struct bt_error;
 struct bt_jit_code;
+struct bt_jit_load;
 struct bt_pd_buildid;
 struct bt_pd_event;
 
@@ -169,6 +170,9 @@ const char *bt_machine_jit_name(struct bt_machine *m, const struct bt_jit_code *
 				uint64_t addr, uint64_t *start);
 /* The process JIT code c is of (0 if unknown). */
 uint32_t bt_machine_jit_pid(struct bt_machine *m, const struct bt_jit_code *c);
+/* Every load of the jitdump c came from (NULL, *n 0: c is from a map). */
+const struct bt_jit_load *bt_machine_jit_loads(struct bt_machine *m,
+					       const struct bt_jit_code *c, size_t *n);
 /*
  * A number that changes whenever what some process has mapped does (a
  * mapping, an exec, a fork): what was found before may have ended.

@@ -210,7 +210,7 @@ void bt_session_notef(struct bt_session *s, const char *fmt, ...)
 /* The recording's own notes, after what the first selection found. */
 void bt_session_recording_notes(struct bt_session *s);
 /* The symbols of a JIT module: an image of its code, its line table (jit.c). */
-struct bt_msyms *bt_session_jit_syms(const struct bt_module *m,
+struct bt_msyms *bt_session_jit_syms(struct bt_session *s, const struct bt_module *m,
 				     struct bt_error *err);
 /*
  * What the annotation of JIT module mi asks of the runtime's files

@@ -9,6 +9,13 @@
       node: every target named Builtins_X is node's symbol Builtins_X
       (nm), which V8's dump also records as Builtin:X at the same address,
       and the target's offset in it agrees with the symbol's address
+  jit-depth.py v8scripts EXPORT DUMP SCRIPT
+      node 20 names every line entry of optimized code with its outer
+      script: each instruction of the hottest JS:* function that benchtui
+      labels with a file has, in V8's own line entry for it, a column
+      inside that line of that file (a position of an inlined function
+      shown in the caller's script often falls past its end), and at
+      least one is labelled SCRIPT (the inlined one)
   jit-depth.py inline EXPORT INLINE
       every inline row of a [jit] annotation is a frame of the chain the
       agent's inline file gives the instruction after it (method, call
@@ -106,6 +113,65 @@ def builtins(export, dump, node):
     return n
 
 
+def v8_lines(path):
+    """code address -> [(addr, line, column)] of each load, V8's 0x40 taken off"""
+    d = open(path, 'rb').read()
+    o, out, last = struct.unpack_from('<I', d, 8)[0], {}, None
+    while o + 16 <= len(d):
+        rid, tot, ts = struct.unpack_from('<IIQ', d, o)
+        if tot < 16 or o + tot > len(d):
+            break
+        if rid == 2:
+            addr, nr = struct.unpack_from('<QQ', d, o + 16)
+            body = d[o + 32:o + tot]
+            st = len(body) // nr if nr else 0
+            last = []
+            for i in range(nr if st >= 17 else 0):
+                a, line, col = struct.unpack_from('<QII', body, i * st)
+                last.append((a - 0x40, line, col))
+        elif rid == 0:
+            addr = struct.unpack_from('<Q', d, o + 16 + 16)[0]
+            if last is not None:
+                out[addr] = sorted(last)
+            last = None
+        o += tot
+    return out
+
+
+def v8scripts(export, dump, script):
+    tables = v8_lines(dump)
+    a = next(a for a in jit_annotations(export) if a['function'].startswith('JS:*'))
+    tab = tables.get(int(a['address'], 16), [])
+    files, checked, inl = {}, 0, 0
+    for r in insns(a):
+        if 'file' not in r:
+            continue
+        at = [e for e in tab if e[0] <= int(r['address'], 16)]
+        if not at:
+            continue
+        _, line, col = at[-1]
+        if line != r['line']:
+            continue
+        f = r['file']
+        if f not in files:
+            files[f] = open(f).read().split('\n')
+        text = files[f][line - 1] if line <= len(files[f]) else ''
+        # V8 columns count from 1, a tab one column; the end of a line is
+        # a position too (a function's implicit return)
+        if col < 1 or col > len(text) + 1:
+            print('%s: %s labelled %s:%d, V8 column %d is not in %r' %
+                  (a['function'], r['address'], f, line, col, text))
+            sys.exit(1)
+        checked += 1
+        inl += f.endswith(script)
+    if not inl:
+        print('%s: no instruction labelled %s (%d checked)' % (a['function'], script, checked))
+        sys.exit(1)
+    print('%s: %d instructions at V8 positions inside their labelled lines, %d of them in %s' %
+          (a['function'], checked, inl, script))
+    return checked
+
+
 def inline_file(path):
     d = open(path, 'rb').read()
     hs = struct.unpack_from('<I', d, 8)[0]
@@ -168,5 +234,6 @@ if __name__ == '__main__':
     mode = sys.argv[1]
     n = {'targets': lambda: targets(*sys.argv[2:4]),
          'builtins': lambda: builtins(*sys.argv[2:5]),
+         'v8scripts': lambda: v8scripts(*sys.argv[2:5]),
          'inline': lambda: inline(*sys.argv[2:4])}[mode]()
     sys.exit(0 if n > 0 else 2)
