@@ -26,7 +26,7 @@ fi
 # --- java: stubs named, inlining chains, sources by --source-path ----------
 if ! command -v java >/dev/null || ! command -v javac >/dev/null; then
 	skipped "no JDK (scripts/deps.sh installs openjdk-17-jdk-headless)"
-elif [ ! -f "$TOP/$BUILD/libbenchtui-jvmti.so" ] && [ ! -f "$TOP/build/libbenchtui-jvmti.so" ]; then
+elif [ ! -f "$TOP/$BUILD/libbenchtui-jvmti.so" ]; then
 	skipped "java: the JVMTI agent is not built (make agent)"
 else
 	d=$TMP/java
