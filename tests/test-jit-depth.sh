@@ -4,7 +4,8 @@
 # - call targets in JIT code named as the runtime's jitdump names them
 #   (HotSpot's stubs, _new_instance_Java; every load of the dump), and
 #   node's calls into V8's builtins named as node's symbol table names
-#   them (tests/tools/jit-depth.py);
+#   them, and HotSpot's calls into the VM (movabs, call *%r10) as
+#   libjvm.so's symbols name them (tests/tools/jit-depth.py);
 # - HotSpot inlining chains from benchtui's agent (jit-PID.inline): every
 #   inline row of the annotation is a frame of the chain the agent wrote
 #   for the instruction under it, java.lang.Integer::valueOf inlined into
@@ -45,6 +46,12 @@ else
 		grep -q '"target_name": "_new_instance_Java"' "$d/top.json" &&
 			ok "java: calls to the runtime stub _new_instance_Java are named" ||
 			fail "java: no call named _new_instance_Java"
+		libjvm=$(dirname "$(readlink -f "$(command -v java)")")/../lib/server/libjvm.so
+		if [ -f "$libjvm" ]; then
+			out=$($DEPTH runtime "$d/top.json" "$libjvm") && ok "java: $out" || fail "java: $out"
+		else
+			skipped "java: no $libjvm to check calls into the VM against"
+		fi
 		out=$($DEPTH inline "$d/top.json" "$inl") && ok "java: $out" || fail "java: $out"
 		grep -q '"text": "inlined java.lang.Integer::valueOf() from Inl.java:16"' "$d/top.json" &&
 			ok "java: Integer.valueOf inlined into Inl.run at Inl.java:16" ||

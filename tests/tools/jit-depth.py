@@ -16,6 +16,11 @@
       inside that line of that file (a position of an inlined function
       shown in the caller's script often falls past its end), and at
       least one is labelled SCRIPT (the inlined one)
+  jit-depth.py runtime EXPORT LIB
+      every indirect call of JIT code that benchtui names (HotSpot's
+      "movabs $ADDR, %r10; call *%r10" into the VM) follows a movabs of
+      an address of LIB's function of that name (nm -C; the same offset
+      in its page, as LIB is mapped page-aligned)
   jit-depth.py inline EXPORT INLINE
       every inline row of a [jit] annotation is a frame of the chain the
       agent's inline file gives the instruction after it (method, call
@@ -172,6 +177,34 @@ def v8scripts(export, dump, script):
     return checked
 
 
+def runtime(export, lib):
+    syms = {}
+    for line in subprocess.run(['nm', '-C', lib], capture_output=True, text=True).stdout.splitlines():
+        f = line.split(' ', 2)
+        if len(f) == 3 and f[0] and f[1] in 'tTwW':
+            syms.setdefault(f[2], set()).add(int(f[0], 16))
+    n = 0
+    for a in jit_annotations(export):
+        rows = insns(a)
+        for i, r in enumerate(rows):
+            if 'target_name' not in r or 'target' in r:
+                continue
+            prev = rows[i - 1]['text'] if i else ''
+            if not prev.startswith('movabs $0x'):
+                print('%s: %s named %r, after %r' % (a['function'], r['address'], r['target_name'], prev))
+                sys.exit(1)
+            t = int(prev.split('$')[1].split(',')[0], 16)
+            base, _, off = r['target_name'].partition('+0x')
+            off = int(off, 16) if off else 0
+            if not any((t - off - s) % 4096 == 0 for s in syms.get(base, ())):
+                print('%s: %s calls 0x%x named %r: not a function of %s at that page offset' %
+                      (a['function'], r['address'], t, r['target_name'], lib))
+                sys.exit(1)
+            n += 1
+    print('%d calls through a register into %s named as its symbols name them' % (n, lib.rsplit('/', 1)[-1]))
+    return n
+
+
 def inline_file(path):
     d = open(path, 'rb').read()
     hs = struct.unpack_from('<I', d, 8)[0]
@@ -234,6 +267,7 @@ if __name__ == '__main__':
     mode = sys.argv[1]
     n = {'targets': lambda: targets(*sys.argv[2:4]),
          'builtins': lambda: builtins(*sys.argv[2:5]),
+         'runtime': lambda: runtime(*sys.argv[2:4]),
          'v8scripts': lambda: v8scripts(*sys.argv[2:5]),
          'inline': lambda: inline(*sys.argv[2:4])}[mode]()
     sys.exit(0 if n > 0 else 2)
