@@ -15,7 +15,7 @@ WERROR ?=
 SAN ?=
 
 # capstone (other machines than x86) is dlopen()ed on first use: headers only.
-PKG_LIBS := libdw libelf libzstd
+PKG_LIBS := libdw libelf libzstd zlib
 CURSES := $(shell pkg-config --exists ncursesw && echo ncursesw || echo ncurses)
 DEP_CFLAGS := $(shell pkg-config --cflags $(PKG_LIBS) capstone 2>/dev/null)
 DEP_LIBS := $(shell pkg-config --libs $(PKG_LIBS) 2>/dev/null)

@@ -2,7 +2,7 @@
 # Install (as root) or list (otherwise) the Debian packages benchtui needs.
 # Usage: scripts/deps.sh [--check]   --check only reports, never installs.
 set -u
-PKGS="gcc make pkg-config libdw-dev libelf-dev libzydis-dev libcapstone-dev libzstd-dev
+PKGS="gcc make pkg-config libdw-dev libelf-dev libzydis-dev libcapstone-dev libzstd-dev zlib1g-dev
 libncurses-dev libcmocka-dev binutils elfutils tmux linux-perf libc6-dbg clang llvm libclang-rt-14-dev gcc-multilib
 python3 nodejs openjdk-17-jdk-headless zstd libiberty-dev rustc
 g++ libbenchmark-dev golang-go cargo librust-criterion-dev

@@ -65,6 +65,11 @@ const char cli_usage[] =
 "      --children         order the function table by inclusive samples\n"
 "      --no-children      order it by self samples (default)\n"
 "      --no-source        no source lines (nor the table's Source column)\n"
+"      --source-path DIRS where to look for sources their recorded paths miss:\n"
+"                         directories and zip archives (a JDK's lib/src.zip),\n"
+"                         colon-separated; Java's src/main/java/ layouts too\n"
+"      --prefix PREFIX    read absolute source paths under PREFIX (perf's)\n"
+"      --prefix-strip N   with --prefix: drop their first N directories\n"
 "  -M, --syntax SYNTAX    att (default) or intel\n"
 "      --percent WHICH    local (of the function, default) or global (of all samples)\n"
 "      --names FORM       C++ names: short (as perf prints them, default), folded\n"
@@ -91,7 +96,8 @@ enum {
 	OPT_SKID, OPT_NO_SOURCE, OPT_PERCENT, OPT_TIME, OPT_VERSION,
 	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT, OPT_NO_PROBES,
 	OPT_BENCH_FRAMES, OPT_CALL_GRAPH, OPT_CHILDREN, OPT_NO_CHILDREN,
-	OPT_JIT_COPY, OPT_PID, OPT_TID, OPT_COMM,
+	OPT_JIT_COPY, OPT_PID, OPT_TID, OPT_COMM, OPT_SOURCE_PATH, OPT_PREFIX,
+	OPT_PREFIX_STRIP,
 };
 
 static const struct option long_opts[] = {
@@ -117,6 +123,9 @@ static const struct option long_opts[] = {
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "skid", no_argument, NULL, OPT_SKID },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
+	{ "source-path", required_argument, NULL, OPT_SOURCE_PATH },
+	{ "prefix", required_argument, NULL, OPT_PREFIX },
+	{ "prefix-strip", required_argument, NULL, OPT_PREFIX_STRIP },
 	{ "syntax", required_argument, NULL, 'M' },
 	{ "percent", required_argument, NULL, OPT_PERCENT },
 	{ "names", required_argument, NULL, OPT_NAMES },
@@ -425,6 +434,17 @@ view_opt(struct perr *e, struct cli *c, int opt)
 			return -1;
 		c->so.region_margin = (unsigned)v;
 		return 0;
+	case OPT_SOURCE_PATH:
+		c->so.source_path = optarg;
+		return 0;
+	case OPT_PREFIX:
+		c->so.prefix = optarg;
+		return 0;
+	case OPT_PREFIX_STRIP:
+		if (parse_num(e, "--prefix-strip", optarg, 0, 4096, &v))
+			return -1;
+		c->so.prefix_strip = (unsigned)v;
+		return 0;
 	default:
 		return view_enum_opt(e, &c->eo.view, opt);
 	}
@@ -506,6 +526,8 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		return bad(&e, "-f is for reading a recording (-i FILE)");
 	if (c->input != NULL && c->callgraph_set)
 		return bad(&e, "-g and --call-graph are for recording, not with -i");
+	if (c->so.prefix_strip && c->so.prefix == NULL)
+		return bad(&e, "--prefix-strip needs --prefix");
 	if (c->input != NULL)
 		c->sel.event = c->event_last;	/* one to show: the last -e */
 	else

@@ -20,17 +20,24 @@
 #define JIT_CODE_DEBUG_INFO 2u
 #define JIT_CODE_CLOSE 3u
 
+/* benchtui's inline file, jit-PID.inline beside the dump (docs/jit.md) */
+#define INLINE_MAGIC 0x4C495442u	/* "BTIL" */
+#define INLINE_VERSION 1u
+#define INLINE_RECORD 1u
+
 /* The agent's options and the dump being written (benchtui-jvmti.c). */
 struct agent_state {
 	pthread_mutex_t lock;
 	int fd;			/* -1: not writing (closed, or failed) */
+	int inl_fd;		/* the inline file, -1: none */
 	void *marker;
 	long pagesize;
 	uint64_t code_index;
-	int lines, stubs, tiers, verbose;
+	int lines, stubs, tiers, verbose, inlines;
 	int hide_fp;		/* hidefp: benchtui added -XX:+PreserveFramePointer */
 	int loaded;		/* Agent_OnLoad ran in this JVM: a second one does nothing */
 	char path[4096];
+	char inl_path[4096];
 };
 
 extern struct agent_state agent;
@@ -80,7 +87,8 @@ dealloc(jvmtiEnv *jvmti, void *p)
 void agent_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 size_t rec_begin(struct buf *b, uint32_t id);
 int rec_end(struct buf *b, size_t off);
-void dump_emit(struct buf *b, const size_t *recs, int nrecs, long load_off);
+void dump_emit(struct buf *b, const size_t *recs, int nrecs, long load_off,
+	       struct buf *inl);
 size_t dump_add_load(struct buf *b, const char *name, const void *addr, uint64_t size);
 int open_dump(const char *dir);
 int dump_mapped(const char *dir);
@@ -91,6 +99,8 @@ int method_name(jvmtiEnv *jvmti, jmethodID m, const void *code, struct buf *b);
 int add_debug(jvmtiEnv *jvmti, struct buf *b, jmethodID method, const void *code,
 	      jint map_length, const jvmtiAddrLocationMap *map,
 	      const void *compile_info);
+int add_inline(jvmtiEnv *jvmti, struct buf *b, const void *code,
+	       const void *compile_info);
 
 /* hotspot.c */
 void tier_suffix(jmethodID method, const void *addr, struct buf *b);

@@ -8,7 +8,9 @@
  *   JAVA_TOOL_OPTIONS=-agentpath:/path/libbenchtui-jvmti.so=dir=/tmp/x java ...
  *
  * OPTIONS, comma-separated:
- *   nolines     no JIT_CODE_DEBUG_INFO records
+ *   nolines     no JIT_CODE_DEBUG_INFO records (and no inline file)
+ *   noinline    no inline file (jit-PID.inline: the inlining chain of
+ *               each pc of compiled code, benchtui's own format)
  *   plain       names without the " [c2 L4 #41]" suffix
  *   nostubs     no records for DynamicCodeGenerated (interpreter, stubs)
  *   verbose     say on stderr where the dump goes
@@ -56,10 +58,12 @@
 struct agent_state agent = {
 	.lock = PTHREAD_MUTEX_INITIALIZER,
 	.fd = -1,
+	.inl_fd = -1,
 	.code_index = 1,
 	.lines = 1,
 	.stubs = 1,
 	.tiers = 1,
+	.inlines = 1,
 };
 
 static void JNICALL
@@ -68,6 +72,7 @@ compiled_method_load(jvmtiEnv *jvmti, jmethodID method, jint code_size,
 		     const jvmtiAddrLocationMap *map, const void *compile_info)
 {
 	struct buf name = { NULL, 0, 0, 0 }, b = { NULL, 0, 0, 0 };
+	struct buf inl = { NULL, 0, 0, 0 };
 	size_t recs[2];
 	int nrecs = 0;
 
@@ -81,10 +86,13 @@ compiled_method_load(jvmtiEnv *jvmti, jmethodID method, jint code_size,
 	recs[nrecs] = dump_add_load(&b, (const char *)name.p, code_addr,
 	    (uint64_t)code_size);
 	nrecs++;
-	dump_emit(&b, recs, nrecs, (long)recs[nrecs - 1]);
+	if (agent.inl_fd >= 0 && add_inline(jvmti, &inl, code_addr, compile_info) < 0)
+		inl.len = 0;
+	dump_emit(&b, recs, nrecs, (long)recs[nrecs - 1], inl.len ? &inl : NULL);
 out:
 	free(name.p);
 	free(b.p);
+	free(inl.p);
 }
 
 static void JNICALL
@@ -97,7 +105,7 @@ dynamic_code_generated(jvmtiEnv *jvmti, const char *name, const void *addr,
 	if (!agent.stubs || agent.fd < 0 || length <= 0 || addr == NULL)
 		return;
 	rec = dump_add_load(&b, name != NULL ? name : "(stub)", addr, (uint64_t)length);
-	dump_emit(&b, &rec, 1, (long)rec);
+	dump_emit(&b, &rec, 1, (long)rec, NULL);
 	free(b.p);
 }
 
@@ -123,6 +131,8 @@ parse_options(const char *opts, const char **dir)
 		}
 		if (len == 7 && strncmp(p, "nolines", 7) == 0)
 			agent.lines = 0;
+		else if (len == 8 && strncmp(p, "noinline", 8) == 0)
+			agent.inlines = 0;
 		else if (len == 5 && strncmp(p, "plain", 5) == 0)
 			agent.tiers = 0;
 		else if (len == 7 && strncmp(p, "nostubs", 7) == 0)

@@ -137,9 +137,10 @@ write_all(int fd, const uint8_t *p, size_t len)
  * order and indexes are unique. load_off: the CODE_LOAD record, or -1.
  */
 void
-dump_emit(struct buf *b, const size_t *recs, int nrecs, long load_off)
+dump_emit(struct buf *b, const size_t *recs, int nrecs, long load_off,
+	  struct buf *inl)
 {
-	uint64_t t;
+	uint64_t t, idx = 0;
 	int i;
 
 	if (b->failed)
@@ -150,13 +151,27 @@ dump_emit(struct buf *b, const size_t *recs, int nrecs, long load_off)
 	t = now_ns();
 	for (i = 0; i < nrecs; i++)
 		put_u64(b, recs[i] + 8, t);
-	if (load_off >= 0)	/* pid tid vma code_addr code_size code_index */
-		put_u64(b, (size_t)load_off + 16 + 32, agent.code_index++);
+	if (load_off >= 0) {	/* pid tid vma code_addr code_size code_index */
+		idx = agent.code_index++;
+		put_u64(b, (size_t)load_off + 16 + 32, idx);
+	}
 	if (write_all(agent.fd, b->p, b->len) < 0) {
 		agent_warn("cannot write '%s': %s; no more records", agent.path,
 		    strerror(errno));
 		close(agent.fd);
 		agent.fd = -1;
+		goto out;
+	}
+	/* the load's inline record: its time and code_index, after it */
+	if (inl != NULL && !inl->failed && agent.inl_fd >= 0 && load_off >= 0) {
+		put_u64(inl, 8, t);
+		put_u64(inl, 16 + 8, idx);
+		if (write_all(agent.inl_fd, inl->p, inl->len) < 0) {
+			agent_warn("cannot write '%s': %s; no more inline records",
+			    agent.inl_path, strerror(errno));
+			close(agent.inl_fd);
+			agent.inl_fd = -1;
+		}
 	}
 out:
 	pthread_mutex_unlock(&agent.lock);
@@ -188,12 +203,15 @@ close_dump(void)
 	size_t rec = rec_begin(&b, JIT_CODE_CLOSE);
 
 	rec_end(&b, rec);
-	dump_emit(&b, &rec, 1, -1);
+	dump_emit(&b, &rec, 1, -1, NULL);
 	free(b.p);
 	pthread_mutex_lock(&agent.lock);
 	if (agent.fd >= 0)
 		close(agent.fd);
 	agent.fd = -1;
+	if (agent.inl_fd >= 0)
+		close(agent.inl_fd);
+	agent.inl_fd = -1;
 	pthread_mutex_unlock(&agent.lock);
 }
 
@@ -225,6 +243,43 @@ dump_mapped(const char *dir)
 	}
 	fclose(f);
 	return found;
+}
+
+/*
+ * Open DIR/jit-PID.inline, benchtui's own file beside the dump (perf's
+ * tools read only the dump): a 16-byte header (magic "BTIL", version,
+ * header size, pid), then one record per compiled method with inlining,
+ * framed as jitdump's ({id, total_size, timestamp}), written after its
+ * load with the load's time and code_index (docs/jit.md "Inline file").
+ * Failing, the dump is written without it.
+ */
+static void
+open_inline(const char *dir)
+{
+	struct buf b = { NULL, 0, 0, 0 };
+	int fd, n;
+
+	n = snprintf(agent.inl_path, sizeof(agent.inl_path), "%s/jit-%d.inline",
+	    dir, (int)getpid());
+	if (n < 0 || (size_t)n >= sizeof(agent.inl_path))
+		return;
+	fd = open(agent.inl_path, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		agent_warn("cannot create '%s': %s; no inlining chains",
+		    agent.inl_path, strerror(errno));
+		return;
+	}
+	buf_u32(&b, INLINE_MAGIC);
+	buf_u32(&b, INLINE_VERSION);
+	buf_u32(&b, 16);
+	buf_u32(&b, (uint32_t)getpid());
+	if (b.failed || write_all(fd, b.p, b.len) < 0) {
+		agent_warn("cannot write '%s'; no inlining chains", agent.inl_path);
+		close(fd);
+		fd = -1;
+	}
+	free(b.p);
+	agent.inl_fd = fd;
 }
 
 /* Open DIR/jit-PID.dump, map it PROT_EXEC (the marker), write the header. */
@@ -272,5 +327,7 @@ open_dump(const char *dir)
 	agent.fd = fd;
 	if (agent.verbose)
 		agent_warn("jitdump in '%s'", agent.path);
+	if (agent.lines && agent.inlines)
+		open_inline(dir);
 	return 0;
 }

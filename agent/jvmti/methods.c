@@ -265,3 +265,107 @@ fail:
 	cache_release(jvmti, &cache);
 	return -1;
 }
+
+/* "java.lang.Integer::valueOf" (as JMH's perfasm names frames), into b with its NUL. */
+static int
+frame_name(jvmtiEnv *jvmti, jmethodID m, struct buf *b)
+{
+	char *csig = NULL, *name = NULL;
+	jclass cls;
+	int ret = -1;
+
+	if ((*jvmti)->GetMethodDeclaringClass(jvmti, m, &cls) != JVMTI_ERROR_NONE)
+		return -1;
+	if ((*jvmti)->GetClassSignature(jvmti, cls, &csig, NULL) != JVMTI_ERROR_NONE)
+		goto out;
+	if ((*jvmti)->GetMethodName(jvmti, m, &name, NULL, NULL) != JVMTI_ERROR_NONE)
+		goto out;
+	class_name(b, csig);
+	buf_add(b, "::", 2);
+	buf_add(b, name, strlen(name) + 1);
+	ret = b->failed ? -1 : 0;
+out:
+	dealloc(jvmti, csig);
+	dealloc(jvmti, name);
+	return ret;
+}
+
+/*
+ * The inline record of one compiled method (docs/jit.md "Inline file"):
+ * code_addr, code_index (given at the write), the methods its inlining
+ * records name (name and source file each), then every pc of the records
+ * with its frames, innermost first: method, bytecode index, line. Nothing
+ * (0 bytes in b) when no pc has inlined frames; -1 on failure.
+ */
+int
+add_inline(jvmtiEnv *jvmti, struct buf *b, const void *code, const void *compile_info)
+{
+	const jvmtiCompiledMethodLoadRecordHeader *hdr;
+	struct line_cache cache = { NULL, 0, 0 };
+	uint32_t npcs = 0, i, k;
+	size_t off, n_off;
+	int inlined = 0, ret = -1;
+
+	for (hdr = compile_info; hdr != NULL; hdr = hdr->next) {
+		const jvmtiCompiledMethodLoadInlineRecord *rec;
+		if (hdr->kind != JVMTI_CMLR_INLINE_INFO)
+			continue;
+		rec = (const jvmtiCompiledMethodLoadInlineRecord *)hdr;
+		for (i = 0; i < (uint32_t)(rec->numpcs > 0 ? rec->numpcs : 0); i++) {
+			const PCStackInfo *c = &rec->pcinfo[i];
+			if (c->numstackframes > 1)
+				inlined = 1;
+			for (k = 0; k < (uint32_t)(c->numstackframes > 0 ? c->numstackframes : 0); k++)
+				if (lines_of(jvmti, &cache, c->methods[k]) == NULL)
+					goto out;
+		}
+	}
+	if (!inlined) {
+		ret = 0;
+		goto out;
+	}
+	off = rec_begin(b, INLINE_RECORD);
+	buf_u64(b, (uint64_t)(uintptr_t)code);
+	buf_u64(b, 0);				/* code_index, at the write */
+	buf_u32(b, (uint32_t)cache.n);
+	n_off = b->len;
+	buf_u32(b, 0);				/* npcs */
+	for (i = 0; i < cache.n; i++) {
+		const struct method_lines *ml = &cache.v[i];
+		char *file = ml->file ? NULL : source_file(jvmti, ml->m);
+		const char *f = ml->file ? ml->file : file ? file : "";
+
+		if (frame_name(jvmti, ml->m, b) < 0)
+			buf_add(b, "?", 2);
+		buf_add(b, f, strlen(f) + 1);
+		free(file);
+	}
+	for (hdr = compile_info; hdr != NULL; hdr = hdr->next) {
+		const jvmtiCompiledMethodLoadInlineRecord *rec;
+		if (hdr->kind != JVMTI_CMLR_INLINE_INFO)
+			continue;
+		rec = (const jvmtiCompiledMethodLoadInlineRecord *)hdr;
+		for (i = 0; i < (uint32_t)(rec->numpcs > 0 ? rec->numpcs : 0); i++) {
+			const PCStackInfo *c = &rec->pcinfo[i];
+			uint32_t nf = (uint32_t)(c->numstackframes > 0 ? c->numstackframes : 0);
+
+			buf_u64(b, (uint64_t)(uintptr_t)c->pc);
+			buf_u32(b, nf);
+			for (k = 0; k < nf; k++) {
+				struct method_lines *ml = lines_of(jvmti, &cache, c->methods[k]);
+				int line = line_at(ml, c->bcis[k]);
+
+				buf_u32(b, (uint32_t)(ml - cache.v));
+				buf_u32(b, (uint32_t)c->bcis[k]);
+				buf_u32(b, line > 0 ? (uint32_t)line : 0);
+			}
+			npcs++;
+		}
+	}
+	if (!b->failed)
+		put_u32(b, n_off, npcs);
+	ret = rec_end(b, off);
+out:
+	cache_release(jvmti, &cache);
+	return ret;
+}

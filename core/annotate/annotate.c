@@ -1,4 +1,5 @@
 /* Build the annotation of one function: decode, join samples, lines, inlines. */
+#include <elf.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,8 +58,16 @@ name_target(struct bt_annotation *a, const struct bt_annotate_in *f,
 		    bt_strpool_addstr(&a->pool, f->name) :
 		    bt_strpool_addf(&a->pool, "%s+0x%llx", f->name,
 			(unsigned long long)(target - f->start));
-	if (bt_msyms_func(m, target, &fs) < 0)
-		return NULL;
+	if (bt_msyms_func(m, target, &fs) < 0) {
+		uint64_t start;
+		const char *n = f->name_at ? f->name_at(f->name_arg, target, &start) : NULL;
+
+		if (n == NULL)
+			return NULL;
+		return target == start ? bt_strpool_addstr(&a->pool, n) :
+		    bt_strpool_addf(&a->pool, "%s+0x%llx", n,
+			(unsigned long long)(target - start));
+	}
 	if (target == fs.start)
 		return bt_strpool_addstr(&a->pool, fs.name);
 	return bt_strpool_addf(&a->pool, "%s+0x%llx", fs.name,
@@ -66,10 +75,11 @@ name_target(struct bt_annotation *a, const struct bt_annotate_in *f,
 }
 
 static void
-join_lines(struct bt_annotation *a, struct bt_msyms *m, uint64_t start, uint64_t end)
+join_lines(struct bt_annotation *a, const struct bt_annotate_in *f)
 {
+	struct bt_msyms *m = f->syms;
 	const struct bt_line *rows;
-	size_t n = bt_msyms_lines(m, start, end, &rows), r = 0, i;
+	size_t n = bt_msyms_lines(m, f->start, f->end, &rows), r = 0, i;
 	struct bt_inline chain[MAX_INLINE_DEPTH];
 	uint32_t prev_chain = 0, prev_depth = 0;
 
@@ -86,7 +96,9 @@ join_lines(struct bt_annotation *a, struct bt_msyms *m, uint64_t start, uint64_t
 		}
 		if (!a->has_lines)
 			continue;
-		depth = bt_msyms_inlines(m, ai->in.addr, chain, MAX_INLINE_DEPTH);
+		depth = f->chain_at ? f->chain_at(f->name_arg, ai->in.addr, chain,
+		    MAX_INLINE_DEPTH) : bt_msyms_inlines(m, ai->in.addr, chain,
+		    MAX_INLINE_DEPTH);
 		if (depth == prev_depth && depth > 0 &&
 		    same_chain(chain, &a->frames.v[prev_chain], depth)) {
 			ai->chain = prev_chain;
@@ -119,6 +131,38 @@ own_file(struct bt_annotation *a)
 	if (best == NULL)
 		return;
 	a->file = best->depth ? a->frames.v[best->chain].call_file : best->file;
+}
+
+/*
+ * The target of an x86-64 "movabs $imm64, %reg; call *%reg" (HotSpot's
+ * calls into the VM, perfasm's "{runtime_call ...}"): true with *target
+ * when insn i is such a call and insn i - 1 loads its register.
+ */
+static bool
+movabs_call(const struct bt_annotation *a, const uint8_t *bytes, uint64_t start,
+	    size_t i, uint64_t *target)
+{
+	const struct bt_insn *c = &a->insns.v[i].in, *m;
+	const uint8_t *p, *q;
+	unsigned reg, k;
+
+	if (i == 0 || c->kind != BT_INSN_ICALL)
+		return false;
+	m = &a->insns.v[i - 1].in;
+	p = bytes + (c->addr - start);
+	q = bytes + (m->addr - start);
+	if (c->len == 3 && p[0] == 0x41 && p[1] == 0xff && (p[2] & 0xf8) == 0xd0)
+		reg = 8 + (p[2] & 7u);		/* call *%r8..%r15 */
+	else if (c->len == 2 && p[0] == 0xff && (p[1] & 0xf8) == 0xd0)
+		reg = p[1] & 7u;		/* call *%rax..%rdi */
+	else
+		return false;
+	if (m->len != 10 || q[0] != (reg >= 8 ? 0x49 : 0x48) ||
+	    q[1] != 0xb8 + (reg & 7u))
+		return false;
+	for (*target = 0, k = 0; k < 8; k++)
+		*target |= (uint64_t)q[2 + k] << (8 * k);
+	return true;
 }
 
 /* The decoder's text and mnemonic, copied into the pool (one allocation). */
@@ -259,6 +303,12 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 			else
 				ai->mem_name = name_target(a, f, ai->in.mem_target);
 		}
+		if (f->name_at != NULL && bt_msyms_info(m)->e_machine == EM_X86_64) {
+			/* JIT code calling its runtime through a register */
+			uint64_t t;
+			if (movabs_call(a, bytes, f->start, i, &t))
+				ai->target_name = name_target(a, f, t);
+		}
 		if (ai->in.kind != BT_INSN_JUMP && ai->in.kind != BT_INSN_CJUMP &&
 		    ai->in.kind != BT_INSN_CALL)
 			continue;
@@ -270,7 +320,7 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 		}
 	}
 	if (f->lines)
-		join_lines(a, m, f->start, f->end);
+		join_lines(a, f);
 	own_file(a);
 	g = bt_cfg_build(a);
 	bt_skid_adjust(a, g);

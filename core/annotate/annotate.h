@@ -111,6 +111,12 @@ struct bt_annotation {
  * @lines: join line rows and inline chains (the module has DWARF)
  * @region_threshold: fraction of the function's samples that makes an
  *                    instruction hot; @region_margin: cold ones between
+ * @name_at: names a target no symbol of @syms covers (JIT code: the
+ *           runtime's other code, stubs, builtins), its start in *start;
+ *           NULL for none (and @name_arg its argument)
+ * @chain_at: the inline chain at an address when the module's DWARF has
+ *            none (JIT code: the runtime's inlining records), as
+ *            bt_msyms_inlines(); NULL for none
  */
 struct bt_annotate_in {
 	struct bt_msyms *syms;
@@ -123,6 +129,10 @@ struct bt_annotate_in {
 	bool lines;
 	double region_threshold;
 	size_t region_margin;
+	const char *(*name_at)(void *arg, uint64_t addr, uint64_t *start);
+	size_t (*chain_at)(void *arg, uint64_t addr, struct bt_inline *chain,
+			   size_t max);
+	void *name_arg;
 };
 
 /* NULL with err set when the function has no code to decode. */

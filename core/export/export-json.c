@@ -165,6 +165,8 @@ row(struct bt_jw *w, const struct bt_row *r)
 			bt_jw_hex(w, "target", r->target);
 			if (r->target_name != NULL)
 				bt_jw_str(w, "target_name", r->target_name);
+		} else if (r->target_name != NULL) {	/* JIT: movabs, call *%reg */
+			bt_jw_str(w, "target_name", r->target_name);
 		}
 		if (r->has_mem_target) {
 			bt_jw_hex(w, "mem_target", r->mem_target);

@@ -1,5 +1,7 @@
 /* The JIT sources of a recording, by process (jitset.h). */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "base.h"
 #include "jit/jitset.h"
@@ -10,6 +12,8 @@ struct src {
 	char *path;
 	struct bt_jitdump *jd;
 	struct bt_perfmap *map;
+	struct bt_jitinline *inl;
+	char *inl_path;
 };
 
 struct bt_jitset {
@@ -32,6 +36,8 @@ bt_jitset_free(struct bt_jitset *js)
 	for (i = 0; i < js->v.n; i++) {
 		bt_jitdump_free(js->v.v[i].jd);
 		bt_perfmap_free(js->v.v[i].map);
+		bt_jitinline_free(js->v.v[i].inl);
+		free(js->v.v[i].inl_path);
 		free(js->v.v[i].path);
 	}
 	BT_VEC_FREE(js->v);
@@ -60,6 +66,30 @@ runtime_of(struct bt_jitdump *jd)
 	return "a JIT runtime";
 }
 
+/*
+ * The inline file beside a dump: "DIR/jit-PID.dump" -> "DIR/jit-PID.inline"
+ * (benchtui's agent writes both). Only a regular file; none is no error.
+ */
+static void
+open_inline(struct src *s, const char *path)
+{
+	struct bt_error err = { 0 };
+	size_t n = strlen(path);
+	struct stat st;
+	char *ip;
+
+	if (n < 5 || strcmp(path + n - 5, ".dump") != 0)
+		return;
+	ip = bt_xasprintf("%.*s.inline", (int)(n - 5), path);
+	if (stat(ip, &st) == 0 && S_ISREG(st.st_mode) &&
+	    (s->inl = bt_jitinline_open(ip, &err)) != NULL) {
+		s->inl_path = ip;
+		s->pub.inline_path = ip;
+		return;
+	}
+	free(ip);
+}
+
 long
 bt_jitset_add(struct bt_jitset *js, enum bt_jit_src_kind kind, uint32_t pid,
 	      const char *path, bool times, struct bt_error *err)
@@ -75,6 +105,7 @@ bt_jitset_add(struct bt_jitset *js, enum bt_jit_src_kind kind, uint32_t pid,
 		s.pub.runtime = runtime_of(s.jd);
 		s.pub.times = times && !(bt_jitdump_header(s.jd)->flags &
 		    BT_JITDUMP_FLAGS_ARCH_TIMESTAMP);
+		open_inline(&s, path);
 	} else {
 		s.map = bt_perfmap_open(path, err);
 		if (s.map == NULL)
@@ -128,6 +159,7 @@ find_in(const struct src *s, size_t si, uint64_t addr, uint64_t time,
 		out->load_addr = l->code_addr;
 		out->time = l->time;
 		out->e_machine = bt_jitdump_header(s->jd)->elf_mach;
+		out->inl = bt_jitinline_find(s->inl, l->code_index, l->code_addr);
 		return true;
 	} else {
 		const struct bt_perfmap_entry *e = bt_perfmap_find(s->map, addr), *base;
@@ -150,4 +182,13 @@ bt_jitset_find_in(const struct bt_jitset *js, size_t src, uint64_t addr,
 		  uint64_t time, struct bt_jit_code *out)
 {
 	return src < js->v.n && find_in(&js->v.v[src], src, addr, time, out);
+}
+
+const struct bt_jit_load *
+bt_jitset_loads(const struct bt_jitset *js, size_t src, size_t *n)
+{
+	*n = 0;
+	if (js == NULL || src >= js->v.n || js->v.v[src].jd == NULL)
+		return NULL;
+	return bt_jitdump_loads(js->v.v[src].jd, n);
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "jit/jitdump.h"
+#include "jit/jitinline.h"
 
 struct bt_error;
 
@@ -29,6 +30,8 @@ enum bt_jit_src_kind { BT_JIT_SRC_DUMP, BT_JIT_SRC_MAP };
  * @times: the file's times compare with the samples' (jitdump records in
  *	CLOCK_MONOTONIC and a recording in that clock); else the latest
  *	code at an address is taken
+ * @inline_path: the inline file read beside a jitdump (jit-PID.inline,
+ *	benchtui's agent), NULL when none
  */
 struct bt_jit_src {
 	const char *path;
@@ -38,6 +41,7 @@ struct bt_jit_src {
 	size_t entries;
 	size_t sampled;
 	bool times;
+	const char *inline_path;
 };
 
 /**
@@ -51,6 +55,8 @@ struct bt_jit_src {
  *	load's address
  * @time: when it was loaded (0: not known)
  * @e_machine: ELF machine of the code
+ * @inl: its inlining chains (the inline file), pcs relative to
+ *	@load_addr; NULL when none
  */
 struct bt_jit_code {
 	size_t src;
@@ -63,6 +69,7 @@ struct bt_jit_code {
 	uint64_t load_addr;
 	uint64_t time;
 	unsigned e_machine;
+	const struct bt_jit_inl *inl;
 };
 
 struct bt_jitset;
@@ -82,6 +89,9 @@ struct bt_jit_src *bt_jitset_src(struct bt_jitset *js, size_t i);
  * The code source src says was at addr at time (the samples' clock), into
  * *out; false when it does not cover addr.
  */
+/* The loads of a jitdump source (NULL, *n 0 for a map). */
+const struct bt_jit_load *bt_jitset_loads(const struct bt_jitset *js, size_t src,
+					  size_t *n);
 bool bt_jitset_find_in(const struct bt_jitset *js, size_t src, uint64_t addr,
 		       uint64_t time, struct bt_jit_code *out);
 

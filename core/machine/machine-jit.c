@@ -416,3 +416,36 @@ bt_machine_jit_finish(struct bt_machine *m, uint64_t first_time)
 		bt_strbuf_release(&sb);
 	}
 }
+
+const char *
+bt_machine_jit_name(struct bt_machine *m, const struct bt_jit_code *c,
+		    uint64_t addr, uint64_t *start)
+{
+	struct bt_jit_code t;
+	int pi;
+
+	if (m->jit == NULL || m->jit->set == NULL || c->src >= bt_jitset_nsrcs(m->jit->set))
+		return NULL;
+	pi = bt_machine_proc(m, bt_jitset_src(m->jit->set, c->src)->pid);
+	if (pi < 0 || !find_code(m, pi, addr, c->time, &t) || t.name == NULL)
+		return NULL;
+	*start = t.start;
+	return t.name;
+}
+
+uint32_t
+bt_machine_jit_pid(struct bt_machine *m, const struct bt_jit_code *c)
+{
+	if (m->jit == NULL || m->jit->set == NULL || c->src >= bt_jitset_nsrcs(m->jit->set))
+		return 0;
+	return bt_jitset_src(m->jit->set, c->src)->pid;
+}
+
+const struct bt_jit_load *
+bt_machine_jit_loads(struct bt_machine *m, const struct bt_jit_code *c, size_t *n)
+{
+	*n = 0;
+	if (m->jit == NULL || m->jit->set == NULL)
+		return NULL;
+	return bt_jitset_loads(m->jit->set, c->src, n);
+}

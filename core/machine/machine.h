@@ -30,6 +30,7 @@
 
 struct bt_error;
 struct bt_jit_code;
+struct bt_jit_load;
 struct bt_pd_buildid;
 struct bt_pd_event;
 
@@ -160,6 +161,20 @@ void bt_machine_resolve_code(struct bt_machine *m, uint32_t pid, uint64_t ip,
 void bt_machine_resolve_frame(struct bt_machine *m, uint32_t pid, uint64_t ip,
 			      uint64_t t, uint32_t *module, uint64_t *off);
 
+/*
+ * The name of the JIT code of c's process at addr (a call or jump target
+ * of c), as its runtime's files name it (borrowed: not cleaned for a
+ * terminal), its start in *start: of the code there when c was loaded
+ * (c's time), from the same sources as c; NULL when none covers addr.
+ * Nothing is created or counted.
+ */
+const char *bt_machine_jit_name(struct bt_machine *m, const struct bt_jit_code *c,
+				uint64_t addr, uint64_t *start);
+/* The process JIT code c is of (0 if unknown). */
+uint32_t bt_machine_jit_pid(struct bt_machine *m, const struct bt_jit_code *c);
+/* Every load of the jitdump c came from (NULL, *n 0: c is from a map). */
+const struct bt_jit_load *bt_machine_jit_loads(struct bt_machine *m,
+					       const struct bt_jit_code *c, size_t *n);
 /*
  * A number that changes whenever what some process has mapped does (a
  * mapping, an exec, a fork): what was found before may have ended.

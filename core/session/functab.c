@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "disasm/disasm.h"
+#include "jit/jitset.h"
 #include "session/session-int.h"
 #include "symbols/symbols.h"
 
@@ -341,6 +342,8 @@ annotate(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax synta
 	const struct bt_func *f = &sf->pub;
 	struct bt_msyms *m = bt_session_syms(s, f->mod);
 	struct bt_annotate_in in;
+	struct bt_jit_ask ask = { s, f->mod, NULL };
+	struct bt_annotation *a;
 
 	if (m == NULL || !f->can_annotate) {
 		bt_error_set(err, BT_ENODATA, "no code for '%s' (%s)", f->name,
@@ -363,7 +366,15 @@ annotate(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax synta
 	in.lines = lines && bt_session_dwarf(s, f->mod);
 	in.region_threshold = s->o.region_threshold / 100;
 	in.region_margin = s->o.region_margin;
-	return bt_annotate(&in, err);
+	if (s->p->modules.v[f->mod].kind == BT_MOD_JIT) {
+		in.name_at = bt_session_jit_name_at;
+		if (s->p->modules.v[f->mod].jit->inl != NULL)
+			in.chain_at = bt_session_jit_chain_at;
+		in.name_arg = &ask;
+	}
+	a = bt_annotate(&in, err);
+	bt_session_jit_ask_release(&ask);
+	return a;
 }
 
 struct bt_annotation *

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "jit/jitdump.h"
 #include "jit/jitelf.h"
 #include "jit/jitset.h"
 #include "session/session-int.h"
@@ -47,8 +48,187 @@ script_of(const char *name, char *buf, size_t len)
 	return buf[0] ? buf : NULL;
 }
 
+/* V8's tier mark of a name ("JS:*f ..." -> '*'), 0 for none. */
+static char
+v8_tier(const char *name)
+{
+	if (strncmp(name, "JS:", 3) != 0 || name[3] == '\0' ||
+	    strchr("*~^+-", name[3]) == NULL)
+		return 0;
+	return name[3];
+}
+
+static uint64_t
+pos_key(uint32_t line, uint32_t col)
+{
+	return (uint64_t)line << 32 | col;
+}
+
+static int
+u64_cmp(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static bool
+has_key(const uint64_t *v, size_t n, uint64_t k)
+{
+	return n > 0 && bsearch(&k, v, n, sizeof(*v), u64_cmp) != NULL;
+}
+
+/* Sort and drop duplicates; the new count. */
+static size_t
+uniq(uint64_t *v, size_t n)
+{
+	size_t i, k = 0;
+
+	if (n > 1)
+		bt_qsort(v, n, sizeof(*v), u64_cmp);
+	for (i = 0; i < n; i++)
+		if (k == 0 || v[k - 1] != v[i])
+			v[k++] = v[i];
+	return k;
+}
+
+/*
+ * Where V8's positions in optimized code come from (docs/jit.md, "node
+ * code inlined from another script"). node 20's V8 writes every line
+ * entry of a piece of code with the name of its outer function's script
+ * (from freed memory: the reader leaves it ""), inlined functions' too,
+ * whose lines and columns are their own script's. A position of the
+ * outer function is one its unoptimized code (Sparkplug's, the
+ * interpreter's) has, or where its name says it starts; any other comes
+ * from a function inlined into it: the function of another load whose
+ * table has that position, among those that hold the most of the code's
+ * unexplained positions. When they are all of one script, the entry is
+ * that script's; else it is unknown. struct whose holds the answer.
+ */
+struct whose {
+	uint64_t *own, *unexpl;
+	size_t nown, nunexpl;
+	const char **script;	/* per unexplained position, NULL: unknown */
+};
+
+static bool
+load_has(const struct bt_jit_load *l, uint64_t k)
+{
+	size_t i;
+
+	for (i = 0; i < l->nlines; i++)
+		if (pos_key(l->lines[i].line, l->lines[i].discrim) == k)
+			return true;
+	return false;
+}
+
+static bool
+whose_build(struct bt_session *s, const struct bt_jit_code *c, struct whose *w)
+{
+	const char *outer = bt_jit_untiered(c->name), *colon;
+	const struct bt_jit_load *loads;
+	size_t n, i, k, *score;
+	char buf[4096];
+
+	memset(w, 0, sizeof(*w));
+	if (v8_tier(c->name) != '*' && v8_tier(c->name) != '+')
+		return false;
+	for (i = 0; i < c->nlines; i++)
+		if (c->lines[i].file[0] == '\0')
+			break;
+	if (i == c->nlines)
+		return false;	/* the names are the runtime's own: trusted */
+	loads = bt_machine_jit_loads(s->p->machine, c, &n);
+	if (loads == NULL)
+		return false;
+	w->own = bt_xcalloc(1, sizeof(*w->own));
+	for (i = 0; i < n; i++) {
+		const struct bt_jit_load *l = &loads[i];
+		char t = v8_tier(l->name);
+
+		if ((t != '~' && t != '^') || strcmp(bt_jit_untiered(l->name), outer) != 0)
+			continue;
+		w->own = bt_xreallocarray(w->own, w->nown + l->nlines + 2, sizeof(*w->own));
+		for (k = 0; k < l->nlines; k++)
+			w->own[w->nown++] = pos_key(l->lines[k].line, l->lines[k].discrim);
+	}
+	if (w->nown == 0) {	/* nothing to tell the outer function's positions by */
+		free(w->own);
+		w->own = NULL;
+		return false;
+	}
+	/* where the name says the function starts: "... /path/x.js:2:17" */
+	colon = strrchr(c->name, ':');
+	if (colon != NULL && colon > c->name) {
+		const char *p = colon - 1;
+		while (p > c->name && *p >= '0' && *p <= '9')
+			p--;
+		if (*p == ':')
+			w->own[w->nown++] = pos_key((uint32_t)strtoul(p + 1, NULL, 10),
+			    (uint32_t)strtoul(colon + 1, NULL, 10));
+	}
+	w->nown = uniq(w->own, w->nown);
+	w->unexpl = bt_xcalloc(c->nlines + 1, sizeof(*w->unexpl));
+	for (i = 0; i < c->nlines; i++) {
+		uint64_t key = pos_key(c->lines[i].line, c->lines[i].discrim);
+		if (c->lines[i].file[0] == '\0' && !has_key(w->own, w->nown, key))
+			w->unexpl[w->nunexpl++] = key;
+	}
+	w->nunexpl = uniq(w->unexpl, w->nunexpl);
+	w->script = bt_xcalloc(w->nunexpl + 1, sizeof(*w->script));
+	if (w->nunexpl == 0)
+		return true;
+	/* how many of the unexplained positions each other function holds */
+	score = bt_xcalloc(n + 1, sizeof(*score));
+	for (i = 0; i < n; i++) {
+		const struct bt_jit_load *l = &loads[i];
+
+		if (l->nlines == 0 || strncmp(l->name, "JS:", 3) != 0 ||
+		    strcmp(bt_jit_untiered(l->name), outer) == 0)
+			continue;
+		for (k = 0; k < l->nlines; k++)
+			if (has_key(w->unexpl, w->nunexpl,
+			    pos_key(l->lines[k].line, l->lines[k].discrim)))
+				score[i]++;
+	}
+	for (k = 0; k < w->nunexpl; k++) {
+		size_t best = 0;
+		const char *found = NULL;
+		bool one = true;
+
+		for (i = 0; i < n; i++)
+			if (score[i] > best && load_has(&loads[i], w->unexpl[k]))
+				best = score[i];
+		for (i = 0; best && i < n && one; i++) {
+			const char *sc;
+			if (score[i] != best || !load_has(&loads[i], w->unexpl[k]))
+				continue;
+			sc = bt_text_is_safe(loads[i].name) ?
+			    script_of(loads[i].name, buf, sizeof(buf)) : NULL;
+			if (sc == NULL)
+				one = false;
+			else if (found == NULL)
+				found = bt_strpool_addstr(&s->pool, sc);
+			else if (strcmp(found, sc) != 0)
+				one = false;
+		}
+		w->script[k] = one ? found : NULL;
+	}
+	free(score);
+	return true;
+}
+
+static void
+whose_release(struct whose *w)
+{
+	free(w->own);
+	free(w->unexpl);
+	free(w->script);
+}
+
 struct bt_msyms *
-bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
+bt_session_jit_syms(struct bt_session *s, const struct bt_module *m,
+		    struct bt_error *err)
 {
 	const struct bt_jit_code *c = m->jit;
 	struct bt_msyms *ms;
@@ -66,6 +246,8 @@ bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
 		char script[4096];
 		const char *fallback = bt_text_is_safe(c->name) ?
 		    script_of(c->name, script, sizeof(script)) : NULL;
+		struct whose w;
+		bool known = whose_build(s, c, &w);
 		size_t n = 0;
 
 		for (i = 0; i < c->nlines; i++) {
@@ -77,6 +259,13 @@ bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
 			rows[n].addr = a;
 			rows[n].line = l->line;
 			rows[n].file = l->file[0] && bt_text_is_safe(l->file) ? l->file : fallback;
+			if (known && l->file[0] == '\0') {
+				uint64_t key = pos_key(l->line, l->discrim);
+				uint64_t *u = bsearch(&key, w.unexpl, w.nunexpl,
+				    sizeof(key), u64_cmp);
+				if (u != NULL)	/* inlined: its script, else unknown */
+					rows[n].file = w.script[u - w.unexpl];
+			}
 			if (rows[n].file == NULL)
 				rows[n].line = 0;
 			n++;
@@ -97,6 +286,207 @@ bt_session_jit_syms(const struct bt_module *m, struct bt_error *err)
 		rows[n].line = 0;
 		bt_msyms_set_lines(ms, rows, n + 1);
 		free(rows);
+		if (known)
+			whose_release(&w);
 	}
 	return ms;
+}
+
+const char *
+bt_session_jit_name_at(void *arg, uint64_t addr, uint64_t *start)
+{
+	struct bt_jit_ask *q = arg;
+	struct bt_session *s = q->s;
+	struct bt_machine *mach = s->p->machine;
+	const struct bt_module *m = &s->p->modules.v[q->mi];
+	const struct bt_map *map;
+	struct bt_func_sym fs;
+	struct bt_msyms *ms;
+	uint64_t t, off, link;
+	const char *n;
+
+	/* the runtime's own code: stubs, builtins, other methods */
+	n = bt_machine_jit_name(mach, m->jit, addr, start);
+	if (n != NULL) {
+		struct bt_textbuf tb = { 0 };
+		n = bt_strpool_addstr(&s->pool, bt_text_safe(n, &tb));
+		bt_textbuf_release(&tb);
+		return n;
+	}
+	/* a file mapped there (the runtime's library, node's own text) */
+	t = m->jit->time ? m->jit->time : UINT64_MAX - 1;
+	map = bt_machine_find(mach, bt_machine_jit_pid(mach, m->jit), addr, t);
+	if (map == NULL || map->anon)
+		return NULL;
+	if (s->p->modules.v[map->module].kind != BT_MOD_ELF ||
+	    (ms = bt_session_syms(s, map->module)) == NULL)
+		return NULL;
+	off = addr - map->start + map->pgoff;
+	if (bt_msyms_off_to_addr(ms, off, &link) != 0 ||
+	    bt_msyms_func(ms, link, &fs) != 0)
+		return NULL;
+	*start = addr - (link - fs.start);
+	return fs.name;
+}
+
+/*
+ * The inline chains of one JIT function as bt_inline frames (what DWARF's
+ * give), built once per annotation from its pc records: per pc, its frames
+ * outermost first; a frame's range [lo, hi) the run of pcs around it whose
+ * chains agree up to that frame (the code before the first pc, and after
+ * the last, counts for them, as for lines). A pc whose innermost frame has
+ * no line (HotSpot's bci -1 at entries and exits) starts nothing: the
+ * agent's line table skips it too, so the chain and the line of an
+ * instruction come from the same pc.
+ */
+struct jit_chains {
+	const struct bt_jit_inl *in;
+	uint64_t bias;			/* runtime start - load address */
+	BT_VEC(const struct bt_jit_pc *) pcs;	/* the pcs kept, in address order */
+	struct bt_inline *fr;		/* per kept pc: depth frames */
+	uint32_t *first;		/* kept pc -> fr index */
+	BT_VEC(const char *) raw, clean;	/* method names made safe, once each */
+};
+
+static const char *
+chain_name(struct bt_session *s, struct jit_chains *c, const char *raw)
+{
+	struct bt_textbuf tb = { 0 };
+	const char *n;
+	size_t i;
+
+	if (raw == NULL || raw[0] == '\0')
+		return NULL;
+	for (i = 0; i < c->raw.n; i++)
+		if (c->raw.v[i] == raw)
+			return c->clean.v[i];
+	n = bt_strpool_addstr(&s->pool, bt_text_safe(raw, &tb));
+	bt_textbuf_release(&tb);
+	BT_VEC_PUSH(c->raw, raw);
+	BT_VEC_PUSH(c->clean, n);
+	return n;
+}
+
+/* Do pcs a and b have the same chain up to frame k (outermost 0)? */
+static bool
+same_upto(const struct bt_jit_inl *in, const struct bt_jit_pc *a,
+	  const struct bt_jit_pc *b, size_t k)
+{
+	size_t d;
+
+	if (a->nframes < k + 2 || b->nframes < k + 2)
+		return false;
+	for (d = 0; d <= k + 1; d++) {
+		const struct bt_jit_frame *x = &in->frames[a->frame + a->nframes - 1 - d];
+		const struct bt_jit_frame *y = &in->frames[b->frame + b->nframes - 1 - d];
+		if (x->method != y->method || (d <= k && x->bci != y->bci))
+			return false;
+	}
+	return true;
+}
+
+static struct jit_chains *
+chains_build(struct bt_session *s, const struct bt_jit_code *code)
+{
+	const struct bt_jit_inl *in = code->inl;
+	struct jit_chains *c = bt_xcalloc(1, sizeof(*c));
+	size_t i, k, n, nfr = 0;
+
+	c->in = in;
+	c->bias = code->start - code->load_addr;
+	for (i = 0; i < in->npcs; i++)
+		if (in->pcs[i].nframes > 0 && in->frames[in->pcs[i].frame].line > 0)
+			BT_VEC_PUSH(c->pcs, &in->pcs[i]);
+	n = c->pcs.n;
+	c->first = bt_xcalloc(n + 1, sizeof(*c->first));
+	for (i = 0; i < n; i++) {
+		c->first[i] = (uint32_t)nfr;
+		nfr += c->pcs.v[i]->nframes - 1;
+	}
+	c->first[n] = (uint32_t)nfr;
+	c->fr = bt_xcalloc(nfr + 1, sizeof(*c->fr));
+	for (i = 0; i < n; i++) {
+		const struct bt_jit_pc *p = c->pcs.v[i];
+		size_t depth = c->first[i + 1] - c->first[i];
+
+		for (k = 0; k < depth; k++) {
+			/* frame k: the callee at depth k + 1, called from depth k */
+			const struct bt_jit_frame *caller = &in->frames[p->frame + p->nframes - 1 - k];
+			const struct bt_jit_frame *callee = caller - 1;
+			struct bt_inline *f = &c->fr[c->first[i] + k];
+
+			f->name = chain_name(s, c, callee->method);
+			if (f->name == NULL)
+				f->name = "?";
+			f->call_file = caller->file[0] && bt_text_is_safe(caller->file) ?
+			    caller->file : NULL;
+			f->call_line = caller->line;
+			/* the range: the run of pcs that agree up to k */
+			if (i > 0 && same_upto(in, c->pcs.v[i - 1], p, k))
+				f->lo = c->fr[c->first[i - 1] + k].lo;
+			else
+				f->lo = i == 0 ? code->start : p->pc + c->bias;
+		}
+	}
+	for (i = n; i-- > 0;) {
+		size_t depth = c->first[i + 1] - c->first[i];
+
+		for (k = 0; k < depth; k++) {
+			struct bt_inline *f = &c->fr[c->first[i] + k];
+			if (i + 1 < n && same_upto(in, c->pcs.v[i], c->pcs.v[i + 1], k))
+				f->hi = c->fr[c->first[i + 1] + k].hi;
+			else
+				f->hi = i + 1 < n ? c->pcs.v[i + 1]->pc + c->bias :
+				    code->start + code->size;
+		}
+	}
+	return c;
+}
+
+size_t
+bt_session_jit_chain_at(void *arg, uint64_t addr, struct bt_inline *chain,
+			size_t max)
+{
+	struct bt_jit_ask *q = arg;
+	const struct bt_module *m = &q->s->p->modules.v[q->mi];
+	struct jit_chains *c;
+	size_t lo = 0, hi, k, depth;
+	uint64_t pc;
+
+	if (m->jit == NULL || m->jit->inl == NULL)
+		return 0;
+	if (q->chains == NULL)
+		q->chains = chains_build(q->s, m->jit);
+	c = q->chains;
+	if (c->pcs.n == 0)
+		return 0;
+	/* the last kept pc at or before addr, else the first */
+	pc = addr - c->bias;
+	hi = c->pcs.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->pcs.v[mid]->pc <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	lo = lo ? lo - 1 : 0;
+	depth = c->first[lo + 1] - c->first[lo];
+	for (k = 0; k < depth && k < max; k++)
+		chain[k] = c->fr[c->first[lo] + k];
+	return k;
+}
+
+void
+bt_session_jit_ask_release(struct bt_jit_ask *q)
+{
+	if (q->chains == NULL)
+		return;
+	free(q->chains->fr);
+	free(q->chains->first);
+	BT_VEC_FREE(q->chains->pcs);
+	BT_VEC_FREE(q->chains->raw);
+	BT_VEC_FREE(q->chains->clean);
+	free(q->chains);
+	q->chains = NULL;
 }

@@ -70,7 +70,7 @@ bt_session_syms(struct bt_session *s, uint32_t mi)
 		if (sm->syms != NULL && stat(bt_msyms_info(sm->syms)->path, &st) == 0)
 			sm->mtime = (int64_t)st.st_mtime;
 	} else if (m->kind == BT_MOD_JIT)
-		sm->syms = bt_session_jit_syms(m, &err);
+		sm->syms = bt_session_jit_syms(s, m, &err);
 	else
 		return NULL;
 	if (sm->syms == NULL) {

@@ -212,8 +212,24 @@ void bt_session_notef(struct bt_session *s, const char *fmt, ...)
 /* The recording's own notes, after what the first selection found. */
 void bt_session_recording_notes(struct bt_session *s);
 /* The symbols of a JIT module: an image of its code, its line table (jit.c). */
-struct bt_msyms *bt_session_jit_syms(const struct bt_module *m,
+struct bt_msyms *bt_session_jit_syms(struct bt_session *s, const struct bt_module *m,
 				     struct bt_error *err);
+/*
+ * What the annotation of JIT module mi asks of the runtime's files
+ * (bt_annotate_in.name_at, .chain_at, .name_arg = a struct bt_jit_ask):
+ * a call target's name (the process's other JIT code, stubs and builtins,
+ * else the function of the file mapped there); the inline chain at an
+ * address (HotSpot's inlining records, from the agent).
+ */
+struct bt_jit_ask {
+	struct bt_session *s;
+	uint32_t mi;
+	struct jit_chains *chains;	/* built on first use */
+};
+const char *bt_session_jit_name_at(void *arg, uint64_t addr, uint64_t *start);
+size_t bt_session_jit_chain_at(void *arg, uint64_t addr, struct bt_inline *chain,
+			       size_t max);
+void bt_session_jit_ask_release(struct bt_jit_ask *q);
 /*
  * buildid-cache.c: found (the module's file as recorded, NULL when it
  * could not be opened, why says why) when it has the recorded build-id, else the copy

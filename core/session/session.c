@@ -40,6 +40,7 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 		    p->modules.v[i].path);
 	}
 	s->src = bt_srccache_new();
+	bt_srccache_set_paths(s->src, s->o.source_path, s->o.prefix, s->o.prefix_strip);
 	return s;
 }
 

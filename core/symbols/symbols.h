@@ -316,6 +316,15 @@ void bt_srccache_free(struct bt_srccache *c);
  * '\n' and a '\r' before it become NUL. *lines is malloc'ed. Returns the count.
  */
 size_t bt_src_index(char *data, size_t len, const char ***lines);
+/*
+ * Where sources are looked for besides their recorded paths: dirs, a
+ * colon-separated list of directories and zip archives (--source-path);
+ * prefix and strip as perf annotate's --prefix/--prefix-strip (an absolute
+ * recorded path with its first strip directories taken off, under
+ * prefix, is tried first). NULL/0: none. Before the first bt_srccache_get.
+ */
+void bt_srccache_set_paths(struct bt_srccache *c, const char *dirs,
+			   const char *prefix, unsigned strip);
 /* Never NULL: a missing file gives a bt_srcfile with missing set. */
 const struct bt_srcfile *bt_srccache_get(struct bt_srccache *c, const char *path);
 

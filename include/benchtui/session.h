@@ -29,11 +29,21 @@ enum bt_asm_syntax { BT_ASM_ATT, BT_ASM_INTEL };
  *             the table locates the rows it shows only when it shows
  *             sources, and call chains get no inline frames from DWARF
  *             loaded for nothing else
+ * @source_path: directories and zip archives (a JDK's src.zip) where
+ *               sources are looked for when their recorded paths miss,
+ *               colon-separated (--source-path); NULL: none
+ * @prefix, @prefix_strip: perf annotate's --prefix/--prefix-strip: an
+ *               absolute source path with its first @prefix_strip
+ *               directories taken off, under @prefix, is read first
+ *               (relocated build trees); NULL: none
  */
 struct bt_session_opts {
 	double region_threshold;
 	unsigned region_margin;
 	bool no_source;
+	const char *source_path;
+	const char *prefix;
+	unsigned prefix_strip;
 };
 
 /* The defaults: regions at 1% with margin 8, sources read. */

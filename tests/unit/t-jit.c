@@ -17,6 +17,7 @@
 
 #include "base.h"
 #include "jit/jitdump.h"
+#include "jit/jitinline.h"
 #include "jit/perfmap.h"
 
 static char dir[] = "/tmp/bt-jit.XXXXXX";
@@ -699,6 +700,109 @@ setup(void **state)
 	return mkdtemp(dir) == NULL;
 }
 
+/*
+ * The inline file (jitinline.h): one record of two methods read back,
+ * pcs sorted, the chain at an address; then cut at every byte and with
+ * bytes damaged, never read past its end (ASan), counts checked.
+ */
+static void
+inline_file(struct jw *w)
+{
+	size_t rec;
+
+	bt_strbuf_init(&w->sb);
+	w->swap = false;
+	w32(w, BT_JITINLINE_MAGIC);
+	w32(w, 1);
+	w32(w, 16);
+	w32(w, 42);
+	rec = w->sb.len;
+	w32(w, 1);
+	w32(w, 0);		/* total, below */
+	w64(w, 7);		/* time */
+	w64(w, 0x1000);		/* code_addr */
+	w64(w, 5);		/* code_index */
+	w32(w, 2);		/* methods */
+	w32(w, 3);		/* pcs */
+	wstr(w, "Hot::run");
+	wstr(w, "Hot.java");
+	wstr(w, "java.lang.Math::sqrt");
+	wstr(w, "");
+	/* out of order: 0x1020 (two frames), 0x1010 (one), 0x1030 (two) */
+	w64(w, 0x1020); w32(w, 2);
+	w32(w, 1); w32(w, 3); w32(w, 0);	/* sqrt@3, no line */
+	w32(w, 0); w32(w, 9); w32(w, 6);	/* run@9 line 6 */
+	w64(w, 0x1010); w32(w, 1);
+	w32(w, 0); w32(w, 2); w32(w, 5);
+	w64(w, 0x1030); w32(w, 2);
+	w32(w, 1); w32(w, (uint32_t)-1); w32(w, 0);
+	w32(w, 0); w32(w, 9); w32(w, 6);
+	{
+		uint32_t total = (uint32_t)(w->sb.len - rec);
+		memcpy(w->sb.buf + rec + 4, &total, 4);
+	}
+}
+
+static void
+test_inline(void **state)
+{
+	struct bt_error err = { 0 };
+	struct bt_jitinline *f;
+	const struct bt_jit_inl *in;
+	const struct bt_jit_pc *pc;
+	struct jw w;
+	size_t cut, i;
+
+	inline_file(&w);
+	f = bt_jitinline_open_mem(w.sb.buf, w.sb.len, &err);
+	assert_non_null(f);
+	assert_int_equal(bt_jitinline_stats(f)->records, 1);
+	assert_null(bt_jitinline_find(f, 5, 0x2000));
+	in = bt_jitinline_find(f, 5, 0x1000);
+	assert_non_null(in);
+	assert_int_equal(in->npcs, 3);
+	assert_true(in->pcs[0].pc == 0x1010 && in->pcs[1].pc == 0x1020);
+	pc = bt_jit_inl_at(in, 0x1000);		/* the prologue: the first pc */
+	assert_true(pc->pc == 0x1010);
+	pc = bt_jit_inl_at(in, 0x1027);
+	assert_int_equal(pc->nframes, 2);
+	assert_string_equal(in->frames[pc->frame].method, "java.lang.Math::sqrt");
+	assert_string_equal(in->frames[pc->frame].file, "");
+	assert_string_equal(in->frames[pc->frame + 1].file, "Hot.java");
+	assert_int_equal(in->frames[pc->frame + 1].bci, 9);
+	assert_int_equal(in->frames[pc->frame + 1].line, 6);
+	bt_jitinline_free(f);
+	/* cut at every byte: a header cut short fails, a record cut short ends the reading */
+	for (cut = 0; cut < w.sb.len; cut++) {
+		void *copy = bt_xmalloc(cut ? cut : 1);
+		memcpy(copy, w.sb.buf, cut);
+		f = bt_jitinline_open_mem(copy, cut, &err);
+		if (cut < 16)
+			assert_null(f);
+		else {
+			assert_non_null(f);
+			assert_int_equal(bt_jitinline_stats(f)->records, 0);
+			assert_int_equal(bt_jitinline_stats(f)->truncated, cut > 16);
+		}
+		bt_jitinline_free(f);
+		free(copy);
+	}
+	/* every byte of the record damaged in turn: read or skipped, never past the end */
+	for (i = 16; i < w.sb.len; i++) {
+		uint8_t *copy = bt_xmalloc(w.sb.len);
+		memcpy(copy, w.sb.buf, w.sb.len);
+		copy[i] ^= 0xa5;
+		f = bt_jitinline_open_mem(copy, w.sb.len, &err);
+		assert_non_null(f);
+		in = bt_jitinline_find(f, 5, 0x1000);
+		if (in != NULL && in->npcs > 0)
+			(void)bt_jit_inl_at(in, 0x1025);
+		bt_jitinline_free(f);
+		free(copy);
+	}
+	bt_strbuf_release(&w.sb);
+}
+
 static int
 teardown(void **state)
 {
@@ -718,6 +822,7 @@ main(void)
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_perfmap),
+		cmocka_unit_test(test_inline),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

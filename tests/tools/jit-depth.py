@@ -1,0 +1,273 @@
+#!/usr/bin/env python3
+"""Oracles of tests/test-jit-depth.sh, on benchtui's JSON export of JIT code.
+
+  jit-depth.py targets EXPORT DUMP
+      every call or jump of every [jit] annotation whose target lies in
+      another load of the runtime's jitdump is named as that load (name, or
+      name+0xoff): the dump's own records are the oracle
+  jit-depth.py builtins EXPORT DUMP NODE
+      node: every target named Builtins_X is node's symbol Builtins_X
+      (nm), which V8's dump also records as Builtin:X at the same address,
+      and the target's offset in it agrees with the symbol's address
+  jit-depth.py v8scripts EXPORT DUMP SCRIPT
+      node 20 names every line entry of optimized code with its outer
+      script: each instruction of the hottest JS:* function that benchtui
+      labels with a file has, in V8's own line entry for it, a column
+      inside that line of that file (a position of an inlined function
+      shown in the caller's script often falls past its end), and at
+      least one is labelled SCRIPT (the inlined one)
+  jit-depth.py runtime EXPORT LIB
+      every indirect call of JIT code that benchtui names (HotSpot's
+      "movabs $ADDR, %r10; call *%r10" into the VM) follows a movabs of
+      an address of LIB's function of that name (nm -C; the same offset
+      in its page, as LIB is mapped page-aligned)
+  jit-depth.py inline EXPORT INLINE
+      every inline row of a [jit] annotation is a frame of the chain the
+      agent's inline file gives the instruction after it (method, call
+      file and line), and at least one such row exists
+Prints one line of counts; exits 1 on the first mismatch (printed).
+"""
+import json
+import struct
+import subprocess
+import sys
+
+
+def loads(path):
+    d = open(path, 'rb').read()
+    hsz = struct.unpack_from('<I', d, 8)[0]
+    o, out = hsz, []
+    while o + 16 <= len(d):
+        rid, tot, ts = struct.unpack_from('<IIQ', d, o)
+        if tot < 16 or o + tot > len(d):
+            break
+        if rid == 0:
+            _, _, _, addr, size, idx = struct.unpack_from('<IIQQQQ', d, o + 16)
+            e = d.index(b'\0', o + 56)
+            out.append((addr, size, d[o + 56:e].decode('utf-8', 'replace'), ts, idx))
+        o += tot
+    return out
+
+
+def jit_annotations(path):
+    d = json.load(open(path))
+    return [a for a in d['annotations'] if a['module'] == '[jit]']
+
+
+def insns(a):
+    return [r for r in a['rows'] if r['kind'] == 'insn']
+
+
+def targets(export, dump):
+    ls = loads(dump)
+    named = checked = 0
+    for a in jit_annotations(export):
+        start = int(a['address'], 16)
+        own = [l for l in ls if l[0] == start]
+        end = max(l[0] + l[1] for l in own) if own else start
+        for r in insns(a):
+            if 'target' not in r:
+                continue
+            t = int(r['target'], 16)
+            if start <= t < end:
+                continue
+            cover = [l for l in ls if l[0] <= t < l[0] + l[1]]
+            if not cover:
+                continue
+            checked += 1
+            want = set(l[2] if t == l[0] else '%s+0x%x' % (l[2], t - l[0]) for l in cover)
+            got = r.get('target_name')
+            if got not in want:
+                print('%s: %s -> %s named %r, the dump says %s' %
+                      (a['function'], r['address'], r['target'], got, sorted(want)))
+                sys.exit(1)
+            named += 1
+    print('%d targets in other JIT code, %d named as the dump names them' % (checked, named))
+    return checked
+
+
+def builtins(export, dump, node):
+    syms = {}
+    for line in subprocess.run(['nm', node], capture_output=True, text=True).stdout.splitlines():
+        f = line.split()
+        if len(f) == 3 and f[2].startswith('Builtins_'):
+            syms[f[2]] = int(f[0], 16)
+    dumped = {l[2]: l[0] for l in loads(dump) if l[2].startswith('Builtin:')}
+    n = 0
+    for a in jit_annotations(export):
+        for r in insns(a):
+            name = r.get('target_name') or ''
+            if not name.startswith('Builtins_'):
+                continue
+            base, _, off = name.partition('+0x')
+            off = int(off, 16) if off else 0
+            t = int(r['target'], 16)
+            if base not in syms:
+                print('%s: %s is not a symbol of %s' % (r['address'], base, node))
+                sys.exit(1)
+            if dumped.get('Builtin:' + base[9:], syms[base]) != syms[base]:
+                print('%s: %s at 0x%x in node, V8 dumped Builtin:%s at 0x%x' %
+                      (r['address'], base, syms[base], base[9:], dumped['Builtin:' + base[9:]]))
+                sys.exit(1)
+            if (t - off - syms[base]) % 4096 != 0:
+                print('%s: target 0x%x = %s, symbol at 0x%x: not the same page offset' %
+                      (r['address'], t, name, syms[base]))
+                sys.exit(1)
+            n += 1
+    print('%d calls to builtins named as node names them (%d builtins in the dump)' % (n, len(dumped)))
+    return n
+
+
+def v8_lines(path):
+    """code address -> [(addr, line, column)] of each load, V8's 0x40 taken off"""
+    d = open(path, 'rb').read()
+    o, out, last = struct.unpack_from('<I', d, 8)[0], {}, None
+    while o + 16 <= len(d):
+        rid, tot, ts = struct.unpack_from('<IIQ', d, o)
+        if tot < 16 or o + tot > len(d):
+            break
+        if rid == 2:
+            addr, nr = struct.unpack_from('<QQ', d, o + 16)
+            body = d[o + 32:o + tot]
+            st = len(body) // nr if nr else 0
+            last = []
+            for i in range(nr if st >= 17 else 0):
+                a, line, col = struct.unpack_from('<QII', body, i * st)
+                last.append((a - 0x40, line, col))
+        elif rid == 0:
+            addr = struct.unpack_from('<Q', d, o + 16 + 16)[0]
+            if last is not None:
+                out[addr] = sorted(last)
+            last = None
+        o += tot
+    return out
+
+
+def v8scripts(export, dump, script):
+    tables = v8_lines(dump)
+    a = next(a for a in jit_annotations(export) if a['function'].startswith('JS:*'))
+    tab = tables.get(int(a['address'], 16), [])
+    files, checked, inl = {}, 0, 0
+    for r in insns(a):
+        if 'file' not in r:
+            continue
+        at = [e for e in tab if e[0] <= int(r['address'], 16)]
+        if not at:
+            continue
+        _, line, col = at[-1]
+        if line != r['line']:
+            continue
+        f = r['file']
+        if f not in files:
+            files[f] = open(f).read().split('\n')
+        text = files[f][line - 1] if line <= len(files[f]) else ''
+        # V8 columns count from 1, a tab one column; the end of a line is
+        # a position too (a function's implicit return)
+        if col < 1 or col > len(text) + 1:
+            print('%s: %s labelled %s:%d, V8 column %d is not in %r' %
+                  (a['function'], r['address'], f, line, col, text))
+            sys.exit(1)
+        checked += 1
+        inl += f.endswith(script)
+    if not inl:
+        print('%s: no instruction labelled %s (%d checked)' % (a['function'], script, checked))
+        sys.exit(1)
+    print('%s: %d instructions at V8 positions inside their labelled lines, %d of them in %s' %
+          (a['function'], checked, inl, script))
+    return checked
+
+
+def runtime(export, lib):
+    syms = {}
+    for line in subprocess.run(['nm', '-C', lib], capture_output=True, text=True).stdout.splitlines():
+        f = line.split(' ', 2)
+        if len(f) == 3 and f[0] and f[1] in 'tTwW':
+            syms.setdefault(f[2], set()).add(int(f[0], 16))
+    n = 0
+    for a in jit_annotations(export):
+        rows = insns(a)
+        for i, r in enumerate(rows):
+            if 'target_name' not in r or 'target' in r:
+                continue
+            prev = rows[i - 1]['text'] if i else ''
+            if not prev.startswith('movabs $0x'):
+                print('%s: %s named %r, after %r' % (a['function'], r['address'], r['target_name'], prev))
+                sys.exit(1)
+            t = int(prev.split('$')[1].split(',')[0], 16)
+            base, _, off = r['target_name'].partition('+0x')
+            off = int(off, 16) if off else 0
+            if not any((t - off - s) % 4096 == 0 for s in syms.get(base, ())):
+                print('%s: %s calls 0x%x named %r: not a function of %s at that page offset' %
+                      (a['function'], r['address'], t, r['target_name'], lib))
+                sys.exit(1)
+            n += 1
+    print('%d calls through a register into %s named as its symbols name them' % (n, lib.rsplit('/', 1)[-1]))
+    return n
+
+
+def inline_file(path):
+    d = open(path, 'rb').read()
+    hs = struct.unpack_from('<I', d, 8)[0]
+    o, out = hs, {}
+    while o + 16 <= len(d):
+        rid, tot, ts = struct.unpack_from('<IIQ', d, o)
+        addr, idx, nm, npc = struct.unpack_from('<QQII', d, o + 16)
+        p, ms = o + 40, []
+        for _ in range(nm):
+            e = d.index(b'\0', p); n = d[p:e].decode(); p = e + 1
+            e = d.index(b'\0', p); f = d[p:e].decode(); p = e + 1
+            ms.append((n, f))
+        pcs = {}
+        for _ in range(npc):
+            pc, nf = struct.unpack_from('<QI', d, p); p += 12
+            fr = []
+            for _ in range(nf):
+                mi, bci, line = struct.unpack_from('<IiI', d, p); p += 12
+                fr.append((ms[mi][0], ms[mi][1], bci, line))
+            pcs[pc] = fr
+        out.setdefault(addr, []).append(pcs)
+        o += tot
+    return out
+
+
+def inline(export, path):
+    recs = inline_file(path)
+    rows_seen = 0
+    for a in jit_annotations(export):
+        start = int(a['address'], 16)
+        if start not in recs:
+            continue
+        # the pcs the chain is taken from: innermost frame with a line
+        pcs = sorted((pc, fr) for pc, fr in recs[start][-1].items() if fr and fr[0][3] > 0)
+        rows = a['rows']
+        for i, r in enumerate(rows):
+            if r['kind'] != 'inline':
+                continue
+            nxt = next((x for x in rows[i + 1:] if x['kind'] == 'insn'), None)
+            if nxt is None:
+                continue
+            addr = int(nxt['address'], 16)
+            at = [fr for pc, fr in pcs if pc <= addr]
+            fr = at[-1] if at else pcs[0][1]
+            # frames outermost first: callee fr[-2-k] called from fr[-1-k]
+            chain = [(fr[-2 - k][0], fr[-1 - k][1], fr[-1 - k][3]) for k in range(len(fr) - 1)]
+            if not any(r['text'].endswith('inlined %s() from %s:%d' %
+                                          (m, f.rsplit('/', 1)[-1], l)) and
+                       r['call_file'] == f and r['call_line'] == l
+                       for m, f, l in chain):
+                print('%s: row %r before %s, the inline file has %s' %
+                      (a['function'], r['text'], nxt['address'], chain))
+                sys.exit(1)
+            rows_seen += 1
+    print('%d inline rows, each a frame of the agent\'s chain at its instruction' % rows_seen)
+    return rows_seen
+
+
+if __name__ == '__main__':
+    mode = sys.argv[1]
+    n = {'targets': lambda: targets(*sys.argv[2:4]),
+         'builtins': lambda: builtins(*sys.argv[2:5]),
+         'runtime': lambda: runtime(*sys.argv[2:4]),
+         'v8scripts': lambda: v8scripts(*sys.argv[2:5]),
+         'inline': lambda: inline(*sys.argv[2:4])}[mode]()
+    sys.exit(0 if n > 0 else 2)
