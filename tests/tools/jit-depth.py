@@ -251,6 +251,16 @@ def inline(export, path):
             fr = at[-1] if at else pcs[0][1]
             # frames outermost first: callee fr[-2-k] called from fr[-1-k]
             chain = [(fr[-2 - k][0], fr[-1 - k][1], fr[-1 - k][3]) for k in range(len(fr) - 1)]
+            if r.get('leave'):
+                # "back in F": F is the function itself or a frame still open
+                back = r['text'].strip()[len('back in '):]
+                if back.rstrip('()') != a['function'] and \
+                   not any(back.rstrip('()') == m for m, f, l in chain):
+                    print('%s: row %r before %s, the inline file has %s' %
+                          (a['function'], r['text'], nxt['address'], chain))
+                    sys.exit(1)
+                rows_seen += 1
+                continue
             if not any(r['text'].endswith('inlined %s() from %s:%d' %
                                           (m, f.rsplit('/', 1)[-1], l)) and
                        r['call_file'] == f and r['call_line'] == l
