@@ -17,6 +17,20 @@ ci95(struct bt_jw *w, const struct bt_row *r)
 	bt_jw_end(w);
 }
 
+/* perf annotate --data-type's: { "type", "offset", "member", "var", "text" } */
+static void
+dtype_json(struct bt_jw *w, const struct bt_row_dtype *d)
+{
+	bt_jw_object(w, "data_type", BT_JW_COMPACT, 0);
+	bt_jw_str(w, "type", d->type);
+	bt_jw_int(w, "offset", (long long)d->offset);
+	if (d->member != NULL)
+		bt_jw_str(w, "member", d->member);
+	bt_jw_str(w, "var", d->var);
+	bt_jw_str(w, "text", d->text);
+	bt_jw_end(w);
+}
+
 /* DESIGN.md §6: [{ "name", "module", "samples", "percent" }], hottest first */
 static void
 edges(struct bt_jw *w, const char *key, const struct bt_row_edge *e, size_t n)
@@ -136,6 +150,8 @@ row(struct bt_jw *w, const struct bt_row *r)
 			if (r->mem_name != NULL)
 				bt_jw_str(w, "mem_target_name", r->mem_name);
 		}
+		if (r->dtype != NULL)
+			dtype_json(w, r->dtype);
 		if (r->region >= 0)
 			bt_jw_int(w, "region", r->region);
 		if (r->loop_depth)

@@ -96,6 +96,8 @@ enum bt_row_kind {
  * @target_row: row index of a branch target in this view, -1 if none
  * @mem_target: address of a PC-relative memory operand (has_mem_target)
  * @mem_name: the symbol there ("sink", "table+0x8"), NULL if none
+ * @dtype: INSN rows: the data type its memory operand reaches (DWARF), NULL
+ *         if unknown
  * @region: hot region index (0 is the hottest), -1 if none
  * @t_from, @t_to: TIMELINE rows: the slice, in seconds from the first sample
  * @sub_samples: TIMELINE rows: the function's samples in the slice
@@ -108,6 +110,21 @@ enum bt_row_kind {
  * behind @calls): a 30,000-instruction function is 50,000 rows, written
  * once in fresh memory.
  */
+/**
+ * struct bt_row_dtype - what a load or store reaches, as perf annotate
+ * --data-type says it: "struct point +8 (y)"
+ * @type: "struct point", "class ns::Shape", "union u"
+ * @member: the member path at @offset ("b.x", "[2].y"), NULL if no one member
+ * @var: the variable or parameter its base register holds ("p", "this")
+ * @offset: from the start of the object
+ * @text: "struct point +8 (y)", as the row's cells show it
+ */
+struct bt_row_dtype {
+	const char *type, *member, *var;
+	int64_t offset;
+	const char *text;
+};
+
 /**
  * struct bt_row_edge - FUNC rows: a caller or callee (DESIGN.md §6)
  * @func: its index in the selection
@@ -156,6 +173,7 @@ struct bt_row {
 	double t_from, t_to;
 	uint64_t sub_samples;
 	const struct bt_row_calls *calls;
+	const struct bt_row_dtype *dtype;
 	size_t ncells;
 	const struct bt_cell *cells;
 	unsigned size;
