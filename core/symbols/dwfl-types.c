@@ -274,13 +274,32 @@ frame_base(struct walk *w, Dwarf_Die *sub)
 		w->fb_reg = -1;
 }
 
+struct func_arg {
+	Dwarf_Addr pc;
+	Dwarf_Die die;
+	bool found;
+};
+
+static int
+func_at(Dwarf_Die *die, void *arg)
+{
+	struct func_arg *fa = arg;
+
+	if (!has_pc(die) || dwarf_haspc(die, fa->pc) <= 0)
+		return DWARF_CB_OK;
+	fa->die = *die;
+	fa->found = true;
+	return DWARF_CB_ABORT;
+}
+
 struct bt_dtypes *
 bt_msyms_dtypes(struct bt_msyms *m, uint64_t start, uint64_t end)
 {
-	Dwarf_Die cudie, *scopes = NULL, sub;
+	Dwarf_Die cudie, sub;
 	struct bt_dtypes *t;
 	struct walk w;
-	int n, i, lang;
+	struct func_arg fa;
+	int lang;
 
 	if (m->preset != NULL || !bt_msyms_has_dwarf(m) ||
 	    msyms_cu_at(m, start, &cudie) == NULL)
@@ -288,16 +307,15 @@ bt_msyms_dtypes(struct bt_msyms *m, uint64_t start, uint64_t end)
 	memset(&w, 0, sizeof(w));
 	if (dwfl_module_getdwarf(m->mod, &w.bias) == NULL)
 		return NULL;
-	n = dwarf_getscopes(&cudie, start - w.bias, &scopes);
-	for (i = n - 1; i >= 0; i--)
-		if (dwarf_tag(&scopes[i]) == DW_TAG_subprogram)
-			break;
-	if (i < 0) {
-		free(scopes);
+	/*
+	 * dwarf_getscopes would give an inlined function's abstract scopes
+	 * instead of the function it is inlined in: the concrete subprogram
+	 */
+	fa.pc = start - w.bias;
+	fa.found = false;
+	if (dwarf_getfuncs(&cudie, func_at, &fa, 0) < 0 || !fa.found)
 		return NULL;
-	}
-	sub = scopes[i];
-	free(scopes);
+	sub = fa.die;
 	t = bt_xcalloc(1, sizeof(*t));
 	t->m = m;
 	t->dw = dwarf_cu_getdwarf(cudie.cu);
