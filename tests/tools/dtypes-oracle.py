@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Are the data types of a JSON export what llvm-dwarfdump says?
+
+    dtypes-oracle.py BINARY EXPORT.json...
+
+For every instruction row with a data_type (tests/test-datatypes.sh):
+  - its text's memory operand is disp(%reg) (AT&T), and the offset shown
+    is disp for a pointer in reg;
+  - llvm-dwarfdump --lookup=ADDR gives the innermost scope at the
+    address; among the variables and parameters of that scope and the
+    scopes around it (llvm-dwarfdump --debug-info, read here), one is
+    named data_type.var, and its DW_AT_location at ADDR is DW_OP_regN of
+    that register (one expression for its scope, or a location list entry
+    whose range holds ADDR);
+  - its DW_AT_type is a pointer or reference to the type shown;
+  - the member path, walked over DW_AT_data_member_location (and base
+    classes), adds up to the offset.
+Prints one line per checked row and a summary; exits 1 on the first
+disagreement.
+"""
+import json
+import re
+import subprocess
+import sys
+
+DWREG = ["RAX", "RDX", "RCX", "RBX", "RSI", "RDI", "RBP", "RSP"] + \
+    ["R%d" % i for i in range(8, 16)]
+ATT = {"rax": 0, "rdx": 1, "rcx": 2, "rbx": 3, "rsi": 4, "rdi": 5, "rbp": 6,
+       "rsp": 7}
+ATT.update({"r%d" % i: i for i in range(8, 16)})
+
+
+def fail(msg):
+    print("dtypes-oracle: FAIL: " + msg)
+    sys.exit(1)
+
+
+def parse_dies(binary):
+    """Every DIE of the dump: offset -> {tag, attrs, parent, children}."""
+    out = subprocess.run(["llvm-dwarfdump", "--debug-info", binary], check=True,
+                         capture_output=True, text=True).stdout
+    dies, stack = {}, []
+    cur, attr = None, None
+    for line in out.split("\n"):
+        m = re.match(r"^0x([0-9a-f]+):( +)(DW_TAG_\w+|NULL)", line)
+        if m:
+            off, depth, tag = int(m.group(1), 16), len(m.group(2)), m.group(3)
+            while stack and stack[-1][1] >= depth:
+                stack.pop()
+            if tag == "NULL":
+                cur = None
+                continue
+            cur = {"off": off, "tag": tag, "attrs": {}, "children": [],
+                   "parent": stack[-1][0] if stack else None}
+            if stack:
+                dies[stack[-1][0]]["children"].append(off)
+            dies[off] = cur
+            stack.append((off, depth))
+            continue
+        m = re.match(r"^\s+(DW_AT_\w+)\s+\((.*)$", line)
+        if m and cur is not None:
+            attr = m.group(1)
+            cur["attrs"][attr] = m.group(2)
+            continue
+        if cur is not None and attr is not None and line.strip():
+            cur["attrs"][attr] += "\n" + line.strip()
+    return dies
+
+
+def lookup(binary, addr):
+    """The innermost DIE llvm-dwarfdump --lookup gives for addr."""
+    out = subprocess.run(["llvm-dwarfdump", "--lookup=0x%x" % addr, binary],
+                         check=True, capture_output=True, text=True).stdout
+    offs = [int(m.group(1), 16) for m in
+            re.finditer(r"^0x([0-9a-f]+): +DW_TAG_(?:subprogram|lexical_block|inlined_subroutine)",
+                        out, re.M)]
+    return offs[-1] if offs else None
+
+
+def ref_name(val):
+    m = re.search(r'"(.*)"\)?$', val.split("\n")[0])
+    return m.group(1) if m else None
+
+
+def ref_off(val):
+    return int(val.split()[0].strip("("), 16)
+
+
+def attr(dies, d, name):
+    """An attribute, through DW_AT_abstract_origin and DW_AT_specification."""
+    seen = 0
+    while d is not None and seen < 8:
+        if name in d["attrs"]:
+            return d["attrs"][name]
+        nxt = d["attrs"].get("DW_AT_abstract_origin") or d["attrs"].get("DW_AT_specification")
+        d = dies.get(ref_off(nxt)) if nxt else None
+        seen += 1
+    return None
+
+
+def ranges(d):
+    a = d["attrs"]
+    if "DW_AT_low_pc" in a and "DW_AT_high_pc" in a:
+        lo = int(a["DW_AT_low_pc"].strip("()"), 16)
+        hi = a["DW_AT_high_pc"].strip("()")
+        hi = int(hi, 16) if hi.startswith("0x") and len(hi) > 10 else lo + int(hi, 0)
+        return [(lo, hi)]
+    if "DW_AT_ranges" in a:
+        return [(int(m.group(1), 16), int(m.group(2), 16)) for m in
+                re.finditer(r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\)", a["DW_AT_ranges"])]
+    return []
+
+
+def location_reg(loc, addr, scope_has):
+    """The DW_OP_regN of a location at addr, or None."""
+    if "[0x" not in loc:
+        m = re.match(r"^\(?DW_OP_reg\d+ (\w+)\)$", loc.strip())
+        return m.group(1) if m and scope_has else None
+    for m in re.finditer(r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\): (.*?)\)?$", loc, re.M):
+        if int(m.group(1), 16) <= addr < int(m.group(2), 16):
+            r = re.match(r"^DW_OP_reg\d+ (\w+)$", m.group(3).strip())
+            return r.group(1) if r else None
+    return None
+
+
+def base_name(tstr):
+    """'const geo::shape *const' -> 'geo::shape' (the type a pointer points to)."""
+    t = tstr.strip()
+    while True:
+        u = re.sub(r"(\s*(\*|&|&&|const|volatile)\s*)$", "", t)
+        if u == t:
+            break
+        t = u
+    return t.split()[-1] if t else t
+
+
+def aggregate(dies, name):
+    """The defining DIE of the struct, class or union named name (its last component)."""
+    last = name.split("::")[-1]
+    for d in dies.values():
+        if d["tag"] in ("DW_TAG_structure_type", "DW_TAG_class_type", "DW_TAG_union_type") \
+                and ref_name(d["attrs"].get("DW_AT_name", "")) == last \
+                and "DW_AT_declaration" not in d["attrs"]:
+            return d
+    return None
+
+
+def member_offset(dies, agg, path):
+    """The byte offset of path ('b.x', 'pts[2].y') in agg, from DWARF's
+    DW_AT_data_member_location; base classes searched as perf does."""
+    if not path:
+        return 0
+    m = re.match(r"^\.?(\w+)?(?:\[(\d+)\])?(.*)$", path)
+    name, idx, rest = m.group(1), m.group(2), m.group(3)
+    for c in agg["children"]:
+        d = dies[c]
+        loc = d["attrs"].get("DW_AT_data_member_location")
+        if d["tag"] == "DW_TAG_inheritance":
+            base = dies[ref_off(d["attrs"]["DW_AT_type"])]
+            sub = member_offset(dies, base, path)
+            if sub is not None:
+                return int(loc.strip("()"), 0) + sub
+            continue
+        if d["tag"] != "DW_TAG_member" or ref_name(d["attrs"].get("DW_AT_name", "")) != name:
+            continue
+        off = int(loc.strip("()"), 0) if loc else 0
+        t = dies[ref_off(d["attrs"]["DW_AT_type"])]
+        while t["tag"] in ("DW_TAG_typedef", "DW_TAG_const_type", "DW_TAG_volatile_type"):
+            t = dies[ref_off(t["attrs"]["DW_AT_type"])]
+        if idx is not None:
+            if t["tag"] != "DW_TAG_array_type":
+                return None
+            t = dies[ref_off(t["attrs"]["DW_AT_type"])]
+            while t["tag"] in ("DW_TAG_typedef", "DW_TAG_const_type"):
+                t = dies[ref_off(t["attrs"]["DW_AT_type"])]
+            off += int(idx) * int(t["attrs"]["DW_AT_byte_size"].strip("()"), 0)
+        if not rest:
+            return off
+        sub = member_offset(dies, t, rest)
+        return None if sub is None else off + sub
+    return None
+
+
+def main():
+    binary = sys.argv[1]
+    dies = parse_dies(binary)
+    n = 0
+    for path in sys.argv[2:]:
+        js = json.load(open(path))
+        for a in js.get("annotations", []):
+            for r in a["rows"]:
+                dt = r.get("data_type")
+                if r["kind"] != "insn" or dt is None:
+                    continue
+                addr = int(r["address"], 16)
+                where = "%s %s %r" % (a["function"], r["address"], r["text"])
+                m = re.search(r"(-?0x[0-9a-f]+)?\(%(\w+)\)", r["text"])
+                if m is None or m.group(2) not in ATT:
+                    fail("%s: no disp(%%reg) operand" % where)
+                disp = int(m.group(1), 16) if m.group(1) else 0
+                reg = DWREG[ATT[m.group(2)]]
+                if dt["offset"] != disp:
+                    fail("%s: offset %d, the displacement is %d" % (where, dt["offset"], disp))
+                scope = lookup(binary, addr)
+                if scope is None:
+                    fail("%s: llvm-dwarfdump --lookup finds no scope" % where)
+                found = None
+                s = scope
+                while s is not None and found is None:
+                    sd = dies[s]
+                    has = any(lo <= addr < hi for lo, hi in ranges(sd))
+                    for c in sd["children"]:
+                        v = dies[c]
+                        if v["tag"] not in ("DW_TAG_variable", "DW_TAG_formal_parameter"):
+                            continue
+                        nm = attr(dies, v, "DW_AT_name")
+                        if ref_name(nm or "") != dt["var"] and nm != '("%s")' % dt["var"]:
+                            continue
+                        loc = v["attrs"].get("DW_AT_location")
+                        if loc and location_reg(loc, addr, has) == reg:
+                            found = v
+                            break
+                    if sd["tag"] == "DW_TAG_subprogram":
+                        break
+                    s = sd["parent"]
+                if found is None:
+                    fail("%s: no variable %r in %s at this address in DWARF" % (where, dt["var"], reg))
+                tstr = ref_name(attr(dies, found, "DW_AT_type"))
+                want = dt["type"].split(" ", 1)[1]
+                if base_name(tstr) != want:
+                    fail("%s: %s's type is %r in DWARF, %r shown" % (where, dt["var"], tstr, dt["type"]))
+                agg = aggregate(dies, want)
+                if agg is None:
+                    fail("%s: no definition of %r" % (where, want))
+                off = member_offset(dies, agg, dt.get("member", ""))
+                if dt.get("member") is not None and off != dt["offset"]:
+                    fail("%s: member %r is at %r in DWARF, +%d shown" % (where, dt["member"], off, dt["offset"]))
+                print("   %s: %s in %s is %s: %s" % (where, dt["var"], reg, tstr, dt["text"]))
+                n += 1
+    print("dtypes-oracle: %d data types agree with llvm-dwarfdump" % n)
+
+
+main()
