@@ -203,6 +203,19 @@ row(struct bt_jw *w, const struct bt_row *r)
 	case BT_ROW_OUTPUT:
 		output_row(w, r);
 		break;
+	case BT_ROW_DTYPE:
+		bt_jw_str(w, "kind", r->label);
+		bt_jw_str(w, "type", r->dtype->type);
+		if (r->dtype->member != NULL)
+			bt_jw_str(w, "member", r->dtype->member);
+		if (strcmp(r->label, "member") == 0)
+			bt_jw_int(w, "offset", (long long)r->dtype->offset);
+		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_num(w, "percent", r->percent);
+		bt_jw_num(w, "adjusted_samples", r->adjusted);
+		bt_jw_str(w, "hottest_function", r->name);
+		bt_jw_hex(w, "hottest_address", r->addr);
+		break;
 	case BT_ROW_FUNC:
 	case BT_ROW_TEXT:
 		bt_jw_str(w, "kind", "text");

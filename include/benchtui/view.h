@@ -54,6 +54,7 @@ enum bt_row_kind {
 	BT_ROW_BENCH,		/* benchmark table: a benchmark (@func its index) or (outside) */
 	BT_ROW_PROC,		/* processes: a process or a thread (bt_view_procs) */
 	BT_ROW_OUTPUT,		/* a line of the benchmark's output (bt_view_output) */
+	BT_ROW_DTYPE,		/* a data type or a member of one (bt_view_data_types) */
 };
 
 /* Row flags. */
@@ -352,6 +353,16 @@ BT_API struct bt_view *bt_view_benches(struct bt_selection *sel,
  */
 BT_API struct bt_view *bt_view_procs(struct bt_selection *sel,
 				     const struct bt_view_opts *o);
+/*
+ * The data types the selection's loads and stores reach (perf annotate
+ * --data-type's summary): per type (@label "type"), then its members
+ * (@label "member"), hottest first: BT_ROW_DTYPE rows, @dtype the type
+ * and member, @func and @addr the hottest instruction. From the
+ * annotations of every sampled function.
+ */
+BT_API struct bt_view *bt_view_data_types(struct bt_selection *sel,
+					  const struct bt_view_opts *o,
+					  struct bt_error *err);
 /*
  * Benchmarks a and b side by side: the time ratio in the title, then
  * their hot functions (BT_ROW_FUNC, @func (size_t)-1) with a's share
