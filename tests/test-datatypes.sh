@@ -76,4 +76,32 @@ expect c-chase "# struct node +16 (w)"	# a union: l and d both at +16, no one me
 expect cc-geo::shape::area "# class geo::shape +32 (size.y)"
 expect cc-geo::square::grow "# class geo::square +8 (origin.x)"	# the base class's
 expect cc-span "# struct geo::vec2 +8 (y)"
+
+# D at 80x24: per type then member; Enter opens the hottest access's annotation on it
+if command -v tmux >/dev/null; then
+	tmux_init dt
+	$T new-session -d -s bt -x 80 -y 24 -c "$TMP" \
+		"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/c.data; exec sleep 60"
+	wait_for "hot functions"
+	$T send-keys -t bt D
+	if wait_for "data types: "; then
+		s=$(screen)
+		grep -qE '^ +[0-9.]+ +[0-9]+  struct node ' <<<"$s" &&
+			grep -qE '^ +[0-9.]+ +[0-9]+      \+(0|8) \((next|val)\) +chase' <<<"$s" &&
+			ok "D: $(grep -c '  struct\|  class' <<<"$s") types, members under them" ||
+			fail "D: $s"
+		# the first member row of the hottest type
+		row=$(grep -nE '^ +[0-9.]+ +[0-9]+      \+' <<<"$s" | head -1)
+		member=$(sed -E 's/^[0-9]+: +[0-9.]+ +[0-9]+ +(\+[0-9]+ \([^)]*\)).*/\1/' <<<"$row")
+		down=$(( ${row%%:*} - 4 ))
+		for _ in $(seq "$down"); do $T send-keys -t bt Down; done
+		$T send-keys -t bt Enter
+		wait_for "the hottest access to" &&
+			screen | grep -qF -- "# struct" && screen | tail -1 | grep -qF -- "$member" &&
+			ok "Enter on '$member': its annotation, $(screen | tail -1)" ||
+			fail "Enter: $(screen | tail -3)"
+	fi
+else
+	skipped "no tmux: the D screen"
+fi
 finish
