@@ -31,6 +31,23 @@ dtype_json(struct bt_jw *w, const struct bt_row_dtype *d)
 	bt_jw_end(w);
 }
 
+/* The data types screen's (D) rows: a type, or a member of one. */
+static void
+dtype_sum_json(struct bt_jw *w, const struct bt_row *r)
+{
+	bt_jw_str(w, "kind", r->label);
+	bt_jw_str(w, "type", r->dtype->type);
+	if (r->dtype->member != NULL)
+		bt_jw_str(w, "member", r->dtype->member);
+	if (strcmp(r->label, "member") == 0)
+		bt_jw_int(w, "offset", (long long)r->dtype->offset);
+	bt_jw_u64(w, "samples", r->samples);
+	bt_jw_num(w, "percent", r->percent);
+	bt_jw_num(w, "adjusted_samples", r->adjusted);
+	bt_jw_str(w, "hottest_function", r->name);
+	bt_jw_hex(w, "hottest_address", r->addr);
+}
+
 /* DESIGN.md §6: [{ "name", "module", "samples", "percent" }], hottest first */
 static void
 edges(struct bt_jw *w, const char *key, const struct bt_row_edge *e, size_t n)
@@ -204,17 +221,7 @@ row(struct bt_jw *w, const struct bt_row *r)
 		output_row(w, r);
 		break;
 	case BT_ROW_DTYPE:
-		bt_jw_str(w, "kind", r->label);
-		bt_jw_str(w, "type", r->dtype->type);
-		if (r->dtype->member != NULL)
-			bt_jw_str(w, "member", r->dtype->member);
-		if (strcmp(r->label, "member") == 0)
-			bt_jw_int(w, "offset", (long long)r->dtype->offset);
-		bt_jw_u64(w, "samples", r->samples);
-		bt_jw_num(w, "percent", r->percent);
-		bt_jw_num(w, "adjusted_samples", r->adjusted);
-		bt_jw_str(w, "hottest_function", r->name);
-		bt_jw_hex(w, "hottest_address", r->addr);
+		dtype_sum_json(w, r);
 		break;
 	case BT_ROW_FUNC:
 	case BT_ROW_TEXT:
