@@ -32,6 +32,12 @@ struct inl {
 	struct bt_inline f;
 };
 
+/* A concrete subprogram's address range (dwfl-types.c), unbiased. */
+struct cu_func {
+	uint64_t lo, hi;
+	Dwarf_Off die;
+};
+
 struct cu {
 	uint64_t off;			/* CU DIE offset: the cache key */
 	const char *comp_dir;
@@ -39,6 +45,8 @@ struct cu {
 	BT_VEC(struct inl) inl;		/* sorted by lo */
 	const char *producer;
 	bool inl_done;
+	BT_VEC(struct cu_func) funcs;	/* sorted by lo, on first use */
+	bool funcs_done;
 };
 
 struct cu_range {

@@ -36,15 +36,29 @@ struct cand {
 	enum cand_kind kind;
 	unsigned depth;			/* of its scope: the innermost wins */
 	Dwarf_Off type;			/* the aggregate (or the array of them) */
+	Dwarf_Word size;		/* its size */
 	const char *tname;		/* a typedef's name for an anonymous aggregate */
 	const char *var;
+};
+
+#define NREGS 32
+#define NMEMO 256
+
+/* What one (type, offset) resolved to: most accesses repeat a few members. */
+struct memo {
+	Dwarf_Off type;
+	int64_t off;
+	const char *tname;
+	struct bt_data_type dt;
+	bool ok, used;
 };
 
 struct bt_dtypes {
 	struct bt_msyms *m;
 	Dwarf *dw;
 	bool cplus;
-	BT_VEC(struct cand) cands;
+	BT_VEC(struct cand) cands[NREGS];	/* by register */
+	struct memo memo[NMEMO];
 };
 
 static bool
@@ -156,7 +170,7 @@ loc_reg(const Dwarf_Op *ops, size_t n, bool *in_reg, int *reg, int64_t *off)
 		*off = (int64_t)ops[0].number2;
 	} else
 		return false;
-	return *reg >= 0 && *reg < 64;
+	return *reg >= 0 && *reg < NREGS;
 }
 
 struct walk {
@@ -176,7 +190,7 @@ add_cand(struct walk *w, struct cand *c, Dwarf_Addr lo, Dwarf_Addr hi)
 		return;
 	c->lo = lo;
 	c->hi = hi;
-	BT_VEC_PUSH(w->t->cands, *c);
+	BT_VEC_PUSH(w->t->cands[c->reg], *c);
 }
 
 /* A variable or parameter in scope (the nearest DIE with addresses around it). */
@@ -200,6 +214,8 @@ add_var(struct walk *w, Dwarf_Die *var, Dwarf_Die *scope, unsigned depth)
 	memset(&c, 0, sizeof(c));
 	c.kind = ptr ? CAND_PTR : CAND_OBJ;
 	c.depth = depth;
+	if (dwarf_aggregate_size(&agg, &c.size) != 0 || c.size == 0)
+		return;
 	c.type = dwarf_dieoffset(&agg);
 	c.tname = tdname ? bt_strpool_addstr(&w->t->m->pool, tdname) : NULL;
 	c.var = name ? bt_strpool_addstr(&w->t->m->pool, name) : "?";
@@ -274,22 +290,57 @@ frame_base(struct walk *w, Dwarf_Die *sub)
 		w->fb_reg = -1;
 }
 
-struct func_arg {
-	Dwarf_Addr pc;
-	Dwarf_Die die;
-	bool found;
-};
+/* Each concrete subprogram's ranges, from one walk over the CU. */
+static int
+add_func(Dwarf_Die *die, void *arg)
+{
+	struct cu *c = arg;
+	Dwarf_Addr base, lo, hi;
+	ptrdiff_t off = 0;
+
+	if (!has_pc(die))
+		return DWARF_CB_OK;
+	while ((off = dwarf_ranges(die, off, &base, &lo, &hi)) > 0) {
+		struct cu_func f = { lo, hi, dwarf_dieoffset(die) };
+		if (lo < hi)
+			BT_VEC_PUSH(c->funcs, f);
+	}
+	return DWARF_CB_OK;
+}
 
 static int
-func_at(Dwarf_Die *die, void *arg)
+cu_func_cmp(const void *x, const void *y)
 {
-	struct func_arg *fa = arg;
+	const struct cu_func *a = x, *b = y;
 
-	if (!has_pc(die) || dwarf_haspc(die, fa->pc) <= 0)
-		return DWARF_CB_OK;
-	fa->die = *die;
-	fa->found = true;
-	return DWARF_CB_ABORT;
+	return a->lo < b->lo ? -1 : a->lo > b->lo;
+}
+
+/*
+ * The concrete subprogram holding pc (dwarf_getscopes would give an
+ * inlined function's abstract scopes instead of the function it is
+ * inlined in). Ranges of several subprograms never overlap.
+ */
+static bool
+func_at(struct cu *c, Dwarf_Die *cudie, Dwarf_Addr pc, Dwarf_Die *out)
+{
+	size_t lo = 0, hi;
+
+	if (!c->funcs_done) {
+		c->funcs_done = true;
+		(void)dwarf_getfuncs(cudie, add_func, c, 0);
+		bt_qsort(c->funcs.v, c->funcs.n, sizeof(*c->funcs.v), cu_func_cmp);
+	}
+	hi = c->funcs.n;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->funcs.v[mid].lo <= pc)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo > 0 && pc < c->funcs.v[lo - 1].hi &&
+	    dwarf_offdie(dwarf_cu_getdwarf(cudie->cu), c->funcs.v[lo - 1].die, out) != NULL;
 }
 
 struct bt_dtypes *
@@ -298,24 +349,16 @@ bt_msyms_dtypes(struct bt_msyms *m, uint64_t start, uint64_t end)
 	Dwarf_Die cudie, sub;
 	struct bt_dtypes *t;
 	struct walk w;
-	struct func_arg fa;
+	struct cu *c;
 	int lang;
 
 	if (m->preset != NULL || !bt_msyms_has_dwarf(m) ||
-	    msyms_cu_at(m, start, &cudie) == NULL)
+	    (c = msyms_cu_at(m, start, &cudie)) == NULL)
 		return NULL;
 	memset(&w, 0, sizeof(w));
-	if (dwfl_module_getdwarf(m->mod, &w.bias) == NULL)
+	if (dwfl_module_getdwarf(m->mod, &w.bias) == NULL ||
+	    !func_at(c, &cudie, start - w.bias, &sub))
 		return NULL;
-	/*
-	 * dwarf_getscopes would give an inlined function's abstract scopes
-	 * instead of the function it is inlined in: the concrete subprogram
-	 */
-	fa.pc = start - w.bias;
-	fa.found = false;
-	if (dwarf_getfuncs(&cudie, func_at, &fa, 0) < 0 || !fa.found)
-		return NULL;
-	sub = fa.die;
 	t = bt_xcalloc(1, sizeof(*t));
 	t->m = m;
 	t->dw = dwarf_cu_getdwarf(cudie.cu);
@@ -333,9 +376,12 @@ bt_msyms_dtypes(struct bt_msyms *m, uint64_t start, uint64_t end)
 void
 bt_dtypes_free(struct bt_dtypes *t)
 {
+	int r;
+
 	if (t == NULL)
 		return;
-	BT_VEC_FREE(t->cands);
+	for (r = 0; r < NREGS; r++)
+		BT_VEC_FREE(t->cands[r]);
 	free(t);
 }
 
@@ -524,24 +570,20 @@ bt_dtypes_find(struct bt_dtypes *t, uint64_t addr, int reg, int64_t disp,
 	       struct bt_data_type *out)
 {
 	const struct cand *best = NULL;
+	struct memo *mo;
 	bool tie = false;
+	int64_t off;
 	size_t i;
 
-	if (t == NULL || reg < 0)
+	if (t == NULL || reg < 0 || reg >= NREGS)
 		return -BT_ENOENT;
-	for (i = 0; i < t->cands.n; i++) {
-		const struct cand *c = &t->cands.v[i];
-		int64_t off = c->kind == CAND_PTR ? disp : disp - c->off;
+	for (i = 0; i < t->cands[reg].n; i++) {
+		const struct cand *c = &t->cands[reg].v[i];
+		int64_t coff = c->kind == CAND_PTR ? disp : disp - c->off;
 
-		if (c->reg != reg || addr < c->lo || addr >= c->hi || off < 0)
+		if (c->reg != reg || addr < c->lo || addr >= c->hi || coff < 0 ||
+		    (c->kind == CAND_OBJ && (uint64_t)coff >= c->size))
 			continue;
-		if (c->kind == CAND_OBJ) {
-			Dwarf_Die d;
-			Dwarf_Word size;
-			if (dwarf_offdie(t->dw, c->type, &d) == NULL ||
-			    dwarf_aggregate_size(&d, &size) != 0 || (uint64_t)off >= size)
-				continue;
-		}
 		if (best == NULL || c->depth > best->depth) {
 			best = c;
 			tie = false;
@@ -550,7 +592,20 @@ bt_dtypes_find(struct bt_dtypes *t, uint64_t addr, int reg, int64_t disp,
 			tie = true;
 	}
 	/* two variables of this depth, of different types, in the register: not known */
-	if (best == NULL || tie || !resolve(t, best, disp, out))
+	if (best == NULL || tie)
 		return -BT_ENOENT;
+	off = best->kind == CAND_PTR ? disp : disp - best->off;
+	mo = &t->memo[bt_hash64(best->type * 31 + (uint64_t)off) % NMEMO];
+	if (!mo->used || mo->type != best->type || mo->off != off || mo->tname != best->tname) {
+		mo->used = true;
+		mo->type = best->type;
+		mo->off = off;
+		mo->tname = best->tname;
+		mo->ok = resolve(t, best, disp, &mo->dt);
+	}
+	if (!mo->ok)
+		return -BT_ENOENT;
+	*out = mo->dt;
+	out->var = best->var;
 	return 0;
 }
