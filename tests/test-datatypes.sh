@@ -9,7 +9,8 @@
 # (tests/tools/dtypes-oracle.py: the variable's location at that address
 # is the base register, its type the one shown, the member's offset
 # DW_AT_data_member_location's); every load and store of these functions
-# gets one; the text export shows the same text as the JSON.
+# gets one; the text export shows the same text as the JSON; clang's
+# builds too (a frame base in a register: structs on the stack); D in tmux.
 . tests/lib.sh
 command -v llvm-dwarfdump >/dev/null || skip "no llvm-dwarfdump (Debian's llvm)"
 need_recording
@@ -35,6 +36,22 @@ python3 tests/tools/dtypes-oracle.py "$c" "$TMP"/c-*.json >"$TMP/c.oracle" &&
 	ok "$(tail -1 "$TMP/c.oracle") (C)" || fail "$(tail -1 "$TMP/c.oracle")"
 python3 tests/tools/dtypes-oracle.py "$cxx" "$TMP"/cc-*.json >"$TMP/cc.oracle" &&
 	ok "$(tail -1 "$TMP/cc.oracle") (C++)" || fail "$(tail -1 "$TMP/cc.oracle")"
+
+# clang: its frame base is a register (DW_OP_reg7 RSP), so main's structs
+# on the stack (DW_OP_fbreg) have their types too; every sampled function
+if command -v clang >/dev/null; then
+	kc=$(fixture_as dtypes-clang dtypes.c clang -O2 -g) || exit 1
+	kcc=$(fixture_as dtypescc-clang dtypes.cc clang++ -O2 -g) || exit 1
+	for k in "$kc" "$kcc"; do
+		n=$(basename "$k")
+		"$BT" -q -o "$TMP/$n.data" --stdio --all --format json "$k" >"$TMP/$n.json" 2>/dev/null &&
+			python3 tests/tools/dtypes-oracle.py "$k" "$TMP/$n.json" >"$TMP/$n.oracle" &&
+			{ [ "$n" = dtypescc-clang ] || grep -q '^   main .* in RSP is .*: struct' "$TMP/$n.oracle"; } &&
+			ok "$(tail -1 "$TMP/$n.oracle") ($n)" || fail "$n: $(tail -1 "$TMP/$n.oracle")"
+	done
+else
+	skipped "no clang: a frame base in a register (DW_OP_fbreg of stack structs)"
+fi
 
 # every load and store with a base register in these functions has one
 # (objdump: the instructions with a (%reg) operand; nops and lea aside)
@@ -71,7 +88,7 @@ expect c-line_len "# struct line +16 (b.x)"
 expect c-line_len "# struct line +32 (tag)"
 expect c-line_sum "# struct line +24 (b.y)"	# l, not the inlined q: its location is empty there
 expect c-poly_third "# struct poly +48 (pts[2].y)"
-expect c-point_store "mov    %rsi,0x8(%rdi)  # struct point +8 (y)"
+expect c-point_store "mov    %rsi,0x8(%rdi)  # struct point +8 (y)"	# a store
 expect c-chase "# struct node +16 (w)"	# a union: l and d both at +16, no one member
 expect cc-geo::shape::area "# class geo::shape +32 (size.y)"
 expect cc-geo::square::grow "# class geo::square +8 (origin.x)"	# the base class's

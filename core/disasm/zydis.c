@@ -128,8 +128,8 @@ dwarf_reg(ZydisRegister r, bool x64)
 }
 
 /*
- * The base register and displacement of the one memory operand that
- * reads or writes (not lea), when its address is that register plus a
+ * The base register and displacement of the one visible memory operand
+ * that reads or writes (not lea), when its address is that register plus a
  * constant: no index, no fs/gs segment.
  */
 static void
@@ -139,7 +139,8 @@ mem_base(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 	const ZydisDecodedOperand *mem = NULL;
 	uint8_t i;
 
-	for (i = 0; i < in->operand_count; i++) {
+	/* the operands the text shows: not push's, call's or ret's stack slot */
+	for (i = 0; i < in->operand_count_visible; i++) {
 		const ZydisDecodedOperand *op = &ops[i];
 		if (op->type != ZYDIS_OPERAND_TYPE_MEMORY ||
 		    op->mem.type == ZYDIS_MEMOP_TYPE_AGEN)

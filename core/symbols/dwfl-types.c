@@ -274,7 +274,11 @@ walk_scope(struct walk *w, Dwarf_Die *parent, Dwarf_Die *scope, unsigned depth)
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
-/* DW_AT_frame_base as one DW_OP_bregN (code built without -O); else fb_reg -1. */
+/*
+ * DW_AT_frame_base as one register (clang: DW_OP_reg7 RSP, DW_OP_reg6
+ * RBP) or DW_OP_bregN (-O0), the frame base being that register's value
+ * (plus the offset); else (GCC's DW_OP_call_frame_cfa) fb_reg -1.
+ */
 static void
 frame_base(struct walk *w, Dwarf_Die *sub)
 {
@@ -284,10 +288,13 @@ frame_base(struct walk *w, Dwarf_Die *sub)
 	bool in_reg;
 
 	w->fb_reg = -1;
+	w->fb_off = 0;
 	if (dwarf_attr(sub, DW_AT_frame_base, &attr) == NULL ||
 	    dwarf_getlocation(&attr, &ops, &n) != 0 ||
-	    !loc_reg(ops, n, &in_reg, &w->fb_reg, &w->fb_off) || in_reg)
+	    !loc_reg(ops, n, &in_reg, &w->fb_reg, &w->fb_off))
 		w->fb_reg = -1;
+	else if (in_reg)
+		w->fb_off = 0;
 }
 
 /* Each concrete subprogram's ranges, from one walk over the CU. */
@@ -581,8 +588,9 @@ bt_dtypes_find(struct bt_dtypes *t, uint64_t addr, int reg, int64_t disp,
 		const struct cand *c = &t->cands[reg].v[i];
 		int64_t coff = c->kind == CAND_PTR ? disp : disp - c->off;
 
+		/* outside this one's object: another variable's, maybe an outer one */
 		if (c->reg != reg || addr < c->lo || addr >= c->hi || coff < 0 ||
-		    (c->kind == CAND_OBJ && (uint64_t)coff >= c->size))
+		    (uint64_t)coff >= c->size)
 			continue;
 		if (best == NULL || c->depth > best->depth) {
 			best = c;

@@ -3,7 +3,7 @@
 
     dtypes-oracle.py BINARY EXPORT.json...
 
-For every instruction row with a data_type (tests/test-datatypes.sh):
+For every instruction row of BINARY's functions with a data_type (tests/test-datatypes.sh):
   - its text's memory operand is disp(%reg) (AT&T), and the offset shown
     is disp for a pointer in reg;
   - llvm-dwarfdump --lookup=ADDR gives the innermost scope at the
@@ -19,6 +19,7 @@ Prints one line per checked row and a summary; exits 1 on the first
 disagreement.
 """
 import json
+import os
 import re
 import subprocess
 import sys
@@ -111,21 +112,45 @@ def ranges(d):
     return []
 
 
-def location_reg(loc, addr, scope_has):
-    """The DW_OP_regN of a location at addr, or None."""
+def location_reg(loc, addr, scope_has, fbase):
+    """Where a variable is at addr: ("reg", REG, 0) for DW_OP_regN (a
+    pointer in a register), ("mem", REG, OFF) for the object at REG+OFF
+    (DW_OP_bregN, or DW_OP_fbreg from a frame base DW_OP_regN or
+    DW_OP_bregN); None otherwise."""
+    def one(e):
+        e = e.strip()
+        m = re.match(r"^DW_OP_reg\d+ (\w+)$", e)
+        if m:
+            return ("reg", m.group(1), 0)
+        m = re.match(r"^DW_OP_breg\d+ (\w+)([+-]\d+)$", e)
+        if m:
+            return ("mem", m.group(1), int(m.group(2)))
+        m = re.match(r"^DW_OP_fbreg ([+-]?\d+)$", e)
+        if m and fbase is not None:
+            return ("mem", fbase[0], fbase[1] + int(m.group(1)))
+        return None
     if "[0x" not in loc:
-        m = re.match(r"^\(?DW_OP_reg\d+ (\w+)\)$", loc.strip())
-        return m.group(1) if m and scope_has else None
+        return one(loc.strip().strip("()")) if scope_has else None
     for m in re.finditer(r"\[0x([0-9a-f]+), 0x([0-9a-f]+)\): (.*?)\)?$", loc, re.M):
         if int(m.group(1), 16) <= addr < int(m.group(2), 16):
-            r = re.match(r"^DW_OP_reg\d+ (\w+)$", m.group(3).strip())
-            return r.group(1) if r else None
+            return one(m.group(3))
     return None
 
 
+def frame_base(d):
+    """A subprogram's DW_AT_frame_base as (REG, OFF), None for the CFA."""
+    fb = d["attrs"].get("DW_AT_frame_base", "").strip("()")
+    m = re.match(r"^DW_OP_reg\d+ (\w+)$", fb)
+    if m:
+        return (m.group(1), 0)
+    m = re.match(r"^DW_OP_breg\d+ (\w+)([+-]\d+)$", fb)
+    return (m.group(1), int(m.group(2))) if m else None
+
+
 def base_name(tstr):
-    """'const geo::shape *const' -> 'geo::shape' (the type a pointer points to)."""
-    t = tstr.strip()
+    """'const geo::shape *const' -> 'geo::shape' (the type a pointer points
+    to); 'node[4]' -> 'node'."""
+    t = re.sub(r"\[\d+\]$", "", tstr.strip())
     while True:
         u = re.sub(r"(\s*(\*|&|&&|const|volatile)\s*)$", "", t)
         if u == t:
@@ -188,6 +213,9 @@ def main():
     for path in sys.argv[2:]:
         js = json.load(open(path))
         for a in js.get("annotations", []):
+            # the binary's own functions (--all annotates the libraries' too)
+            if os.path.realpath(a["module"]) != os.path.realpath(binary):
+                continue
             for r in a["rows"]:
                 dt = r.get("data_type")
                 if r["kind"] != "insn" or dt is None:
@@ -199,13 +227,15 @@ def main():
                     fail("%s: no disp(%%reg) operand" % where)
                 disp = int(m.group(1), 16) if m.group(1) else 0
                 reg = DWREG[ATT[m.group(2)]]
-                if dt["offset"] != disp:
-                    fail("%s: offset %d, the displacement is %d" % (where, dt["offset"], disp))
                 scope = lookup(binary, addr)
                 if scope is None:
                     fail("%s: llvm-dwarfdump --lookup finds no scope" % where)
                 found = None
                 s = scope
+                sub = scope
+                while dies[sub]["tag"] != "DW_TAG_subprogram" and dies[sub]["parent"] is not None:
+                    sub = dies[sub]["parent"]
+                fbase = frame_base(dies[sub])
                 while s is not None and found is None:
                     sd = dies[s]
                     has = any(lo <= addr < hi for lo, hi in ranges(sd))
@@ -217,8 +247,13 @@ def main():
                         if ref_name(nm or "") != dt["var"] and nm != '("%s")' % dt["var"]:
                             continue
                         loc = v["attrs"].get("DW_AT_location")
-                        if loc and location_reg(loc, addr, has) == reg:
+                        where_at = location_reg(loc, addr, has, fbase) if loc else None
+                        if where_at is not None and where_at[1] == reg:
                             found = v
+                            # a pointer: the displacement; an object: from its start
+                            if dt["offset"] != disp - where_at[2]:
+                                fail("%s: offset %d, the displacement is %d from %s's %s+%d" %
+                                     (where, dt["offset"], disp, dt["var"], reg, where_at[2]))
                             break
                     if sd["tag"] == "DW_TAG_subprogram":
                         break
@@ -232,7 +267,14 @@ def main():
                 agg = aggregate(dies, want)
                 if agg is None:
                     fail("%s: no definition of %r" % (where, want))
-                off = member_offset(dies, agg, dt.get("member", ""))
+                path = dt.get("member") or ""
+                base = 0
+                m = re.match(r"^\[(\d+)\]\.?(.*)$", path)
+                if m:	# an element of an array variable
+                    base = int(m.group(1)) * int(agg["attrs"]["DW_AT_byte_size"].strip("()"), 0)
+                    path = m.group(2)
+                off = member_offset(dies, agg, path)
+                off = None if off is None else base + off
                 if dt.get("member") is not None and off != dt["offset"]:
                     fail("%s: member %r is at %r in DWARF, +%d shown" % (where, dt["member"], off, dt["offset"]))
                 print("   %s: %s in %s is %s: %s" % (where, dt["var"], reg, tstr, dt["text"]))
