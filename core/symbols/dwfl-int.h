@@ -38,6 +38,12 @@ struct cu_func {
 	Dwarf_Off die;
 };
 
+/* An aggregate's name as dwfl-types.c shows it ("class ns::Foo"), by DIE. */
+struct cu_tname {
+	Dwarf_Off die;
+	const char *name;
+};
+
 struct cu {
 	uint64_t off;			/* CU DIE offset: the cache key */
 	const char *comp_dir;
@@ -47,6 +53,7 @@ struct cu {
 	bool inl_done;
 	BT_VEC(struct cu_func) funcs;	/* sorted by lo, on first use */
 	bool funcs_done;
+	BT_VEC(struct cu_tname) tnames;	/* the types its functions' accesses reach */
 };
 
 struct cu_range {

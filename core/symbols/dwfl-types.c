@@ -55,6 +55,7 @@ struct memo {
 
 struct bt_dtypes {
 	struct bt_msyms *m;
+	struct cu *cu;
 	Dwarf *dw;
 	bool cplus;
 	BT_VEC(struct cand) cands[NREGS];	/* by register */
@@ -368,6 +369,7 @@ bt_msyms_dtypes(struct bt_msyms *m, uint64_t start, uint64_t end)
 		return NULL;
 	t = bt_xcalloc(1, sizeof(*t));
 	t->m = m;
+	t->cu = c;
 	t->dw = dwarf_cu_getdwarf(cudie.cu);
 	lang = dwarf_srclang(&cudie);
 	t->cplus = lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
@@ -510,28 +512,36 @@ type_name(struct bt_dtypes *t, Dwarf_Die *agg, const char *tdname)
 	    tag == DW_TAG_union_type ? "union" : "struct";
 	const char *name = dwarf_diename(agg);
 	struct bt_strbuf sb = BT_STRBUF_INIT;
-	const char *s;
+	Dwarf_Off off = dwarf_dieoffset(agg);
+	struct cu_tname tn;
+	size_t i;
 
 	if (name == NULL && tdname != NULL)
 		return bt_strpool_addstr(&t->m->pool, tdname);
+	/* once a type: C++'s scopes are a walk over the CU */
+	for (i = 0; i < t->cu->tnames.n; i++)
+		if (t->cu->tnames.v[i].die == off)
+			return t->cu->tnames.v[i].name;
 	bt_strbuf_addf(&sb, "%s ", kw);
 	if (name != NULL && t->cplus) {
 		Dwarf_Die *scopes = NULL;
-		int n = dwarf_getscopes_die(agg, &scopes), i;
+		int n = dwarf_getscopes_die(agg, &scopes);
 
 		/* scopes[0] is agg itself; the CU last */
-		for (i = n - 1; i >= 1; i--) {
-			int st = dwarf_tag(&scopes[i]);
-			const char *sn = dwarf_diename(&scopes[i]);
+		for (int k = n - 1; k >= 1; k--) {
+			int st = dwarf_tag(&scopes[k]);
+			const char *sn = dwarf_diename(&scopes[k]);
 			if ((st == DW_TAG_namespace || is_aggregate(st)) && sn != NULL)
 				bt_strbuf_addf(&sb, "%s::", sn);
 		}
 		free(scopes);
 	}
 	bt_strbuf_addstr(&sb, name ? name : "(anonymous)");
-	s = bt_strpool_addstr(&t->m->pool, sb.buf);
+	tn.die = off;
+	tn.name = bt_strpool_addstr(&t->m->pool, sb.buf);
+	BT_VEC_PUSH(t->cu->tnames, tn);
 	bt_strbuf_release(&sb);
-	return s;
+	return tn.name;
 }
 
 /* The type, member and offset of one candidate for an access at reg + disp. */
