@@ -48,11 +48,11 @@ struct bt_ainsn {
 	const char *file;
 	unsigned line;
 	uint32_t chain, depth;
+	uint32_t dtype;
 	const char *target_name;
 	const char *mem_name;
 	long target_insn;
 	unsigned flags;
-	uint32_t dtype;
 	int region;
 	int loop;
 	int loop_depth;

@@ -80,12 +80,12 @@ enum bt_insn_kind {
 struct bt_insn {
 	uint64_t addr;
 	uint8_t len;
+	int8_t mem_base;
 	enum bt_insn_kind kind;
 	unsigned flags;
+	int32_t mem_disp;	/* x86's are 32 bits (a 64-bit one has no base) */
 	uint64_t target;
 	uint64_t mem_target;
-	int64_t mem_disp;
-	int8_t mem_base;
 	const char *mnemonic;
 	const char *text;
 };

@@ -154,9 +154,11 @@ mem_base(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 	    mem->mem.segment == ZYDIS_REGISTER_FS ||
 	    mem->mem.segment == ZYDIS_REGISTER_GS)
 		return;
+	if (mem->mem.disp.value < INT32_MIN || mem->mem.disp.value > INT32_MAX)
+		return;
 	out->mem_base = (int8_t)dwarf_reg(mem->mem.base,
 	    in->machine_mode == ZYDIS_MACHINE_MODE_LONG_64);
-	out->mem_disp = mem->mem.disp.has_displacement ? mem->mem.disp.value : 0;
+	out->mem_disp = mem->mem.disp.has_displacement ? (int32_t)mem->mem.disp.value : 0;
 }
 
 /*
