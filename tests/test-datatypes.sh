@@ -9,8 +9,9 @@
 # (tests/tools/dtypes-oracle.py: the variable's location at that address
 # is the base register, its type the one shown, the member's offset
 # DW_AT_data_member_location's); every load and store of these functions
-# gets one; the text export shows the same text as the JSON; clang's
-# builds too (a frame base in a register: structs on the stack); D in tmux.
+# gets one; the text export shows the same text as the JSON; structs on
+# the stack (DW_OP_fbreg: from the CFA, readelf -wF's rule at the address,
+# for GCC; from a register, for clang's builds); D in tmux.
 . tests/lib.sh
 command -v llvm-dwarfdump >/dev/null || skip "no llvm-dwarfdump (Debian's llvm)"
 need_recording
@@ -77,6 +78,12 @@ done
 	"$BT" -i "$TMP/c.data" --stdio --all --format json >"$TMP/all.json" 2>/dev/null &&
 	python3 tests/tools/export-agree.py "$TMP/all.txt" "$TMP/all.json" >"$TMP/agree" &&
 	ok "--all: $(cat "$TMP/agree")" || fail "--all: $(cat "$TMP/agree")"
+# GCC's frame base is the CFA: main's structs on the stack, at the CFA
+# plus N, are at rsp plus what the CFI says the CFA is there (readelf -wF)
+python3 tests/tools/dtypes-oracle.py "$c" "$TMP/all.json" >"$TMP/all.oracle" &&
+	grep -q '^   main .* in RSP is .*: struct' "$TMP/all.oracle" &&
+	ok "--all: $(tail -1 "$TMP/all.oracle"), main's stack structs among them" ||
+	fail "--all: $(tail -1 "$TMP/all.oracle")"
 
 # what a perf user expects to read, where it is expected
 expect() {

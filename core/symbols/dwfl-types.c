@@ -42,6 +42,7 @@ struct cand {
 };
 
 #define NREGS 32
+#define REG_CFA NREGS		/* cands[REG_CFA]: off is from the CFA (GCC's frame base) */
 #define NMEMO 256
 
 /* What one (type, offset) resolved to: most accesses repeat a few members. */
@@ -58,7 +59,10 @@ struct bt_dtypes {
 	struct cu *cu;
 	Dwarf *dw;
 	bool cplus;
-	BT_VEC(struct cand) cands[NREGS];	/* by register */
+	BT_VEC(struct cand) cands[NREGS + 1];	/* by register, then the CFA's */
+	Dwarf_CFI *cfi;				/* for the CFA, on first use */
+	Dwarf_Addr cfi_bias;
+	bool cfi_done;
 	struct memo memo[NMEMO];
 };
 
@@ -180,6 +184,7 @@ struct walk {
 	uint64_t start, end;		/* the function, link-time */
 	int fb_reg;			/* DW_AT_frame_base as DW_OP_bregN, else -1 */
 	int64_t fb_off;
+	bool fb_cfa;			/* DW_AT_frame_base is DW_OP_call_frame_cfa */
 };
 
 static void
@@ -227,6 +232,11 @@ add_var(struct walk *w, Dwarf_Die *var, Dwarf_Die *scope, unsigned depth)
 			in_reg = false;
 			c.reg = w->fb_reg;
 			c.off = w->fb_off + (int64_t)ops[0].number;
+		} else if (nops == 1 && ops[0].atom == DW_OP_fbreg && !ptr && w->fb_cfa) {
+			/* at the CFA plus N: which register that is depends on the address */
+			in_reg = false;
+			c.reg = REG_CFA;
+			c.off = (int64_t)ops[0].number;
 		} else if (!loc_reg(ops, nops, &in_reg, &c.reg, &c.off))
 			continue;
 		if (in_reg != ptr)
@@ -278,7 +288,8 @@ walk_scope(struct walk *w, Dwarf_Die *parent, Dwarf_Die *scope, unsigned depth)
 /*
  * DW_AT_frame_base as one register (clang: DW_OP_reg7 RSP, DW_OP_reg6
  * RBP) or DW_OP_bregN (-O0), the frame base being that register's value
- * (plus the offset); else (GCC's DW_OP_call_frame_cfa) fb_reg -1.
+ * (plus the offset); GCC's DW_OP_call_frame_cfa: fb_cfa (the CFA at each
+ * address, from the CFI, is a register plus an offset).
  */
 static void
 frame_base(struct walk *w, Dwarf_Die *sub)
@@ -290,9 +301,13 @@ frame_base(struct walk *w, Dwarf_Die *sub)
 
 	w->fb_reg = -1;
 	w->fb_off = 0;
+	w->fb_cfa = false;
 	if (dwarf_attr(sub, DW_AT_frame_base, &attr) == NULL ||
-	    dwarf_getlocation(&attr, &ops, &n) != 0 ||
-	    !loc_reg(ops, n, &in_reg, &w->fb_reg, &w->fb_off))
+	    dwarf_getlocation(&attr, &ops, &n) != 0)
+		return;
+	if (n == 1 && ops[0].atom == DW_OP_call_frame_cfa)
+		w->fb_cfa = true;
+	else if (!loc_reg(ops, n, &in_reg, &w->fb_reg, &w->fb_off))
 		w->fb_reg = -1;
 	else if (in_reg)
 		w->fb_off = 0;
@@ -389,7 +404,7 @@ bt_dtypes_free(struct bt_dtypes *t)
 
 	if (t == NULL)
 		return;
-	for (r = 0; r < NREGS; r++)
+	for (r = 0; r <= NREGS; r++)
 		BT_VEC_FREE(t->cands[r]);
 	free(t);
 }
@@ -582,48 +597,96 @@ resolve(struct bt_dtypes *t, const struct cand *c, int64_t disp,
 	return true;
 }
 
+/*
+ * The CFA at addr as a register plus an offset (the CFI's rule there:
+ * rsp+8 at a function's entry, rsp+16 after a push...); false where the
+ * CFI has no such rule.
+ */
+static bool
+cfa_at(struct bt_dtypes *t, uint64_t addr, int *reg, int64_t *off)
+{
+	Dwarf_Frame *frame = NULL;
+	Dwarf_Op *ops;
+	size_t n;
+	bool ok = false;
+
+	if (!t->cfi_done) {
+		t->cfi_done = true;
+		t->cfi = dwfl_module_eh_cfi(t->m->mod, &t->cfi_bias);
+		if (t->cfi == NULL)
+			t->cfi = dwfl_module_dwarf_cfi(t->m->mod, &t->cfi_bias);
+	}
+	if (t->cfi == NULL || addr < t->cfi_bias ||
+	    dwarf_cfi_addrframe(t->cfi, addr - t->cfi_bias, &frame) != 0)
+		return false;
+	if (dwarf_frame_cfa(frame, &ops, &n) == 0 && n == 1) {
+		bool in_reg;
+		ok = loc_reg(ops, n, &in_reg, reg, off) && !in_reg;
+	}
+	free(frame);
+	return ok;
+}
+
+/* c as a candidate for an access at reg + disp: the innermost wins, a tie is nothing. */
+static void
+consider(const struct cand *c, int64_t coff, uint64_t addr, struct cand *best,
+	 bool *have, bool *tie)
+{
+	/* outside this one's object: another variable's, maybe an outer one */
+	if (addr < c->lo || addr >= c->hi || coff < 0 || (uint64_t)coff >= c->size)
+		return;
+	if (!*have || c->depth > best->depth) {
+		*best = *c;
+		*have = true;
+		*tie = false;
+	} else if (c->depth == best->depth && (c->type != best->type ||
+	    c->kind != best->kind || c->off != best->off))
+		*tie = true;
+}
+
 int
 bt_dtypes_find(struct bt_dtypes *t, uint64_t addr, int reg, int64_t disp,
 	       struct bt_data_type *out)
 {
-	const struct cand *best = NULL;
+	struct cand best;
 	struct memo *mo;
-	bool tie = false;
-	int64_t off;
+	bool have = false, tie = false;
+	int64_t off, cfa_off;
+	int cfa_reg;
 	size_t i;
 
 	if (t == NULL || reg < 0 || reg >= NREGS)
 		return -BT_ENOENT;
+	memset(&best, 0, sizeof(best));
 	for (i = 0; i < t->cands[reg].n; i++) {
 		const struct cand *c = &t->cands[reg].v[i];
-		int64_t coff = c->kind == CAND_PTR ? disp : disp - c->off;
-
-		/* outside this one's object: another variable's, maybe an outer one */
-		if (c->reg != reg || addr < c->lo || addr >= c->hi || coff < 0 ||
-		    (uint64_t)coff >= c->size)
-			continue;
-		if (best == NULL || c->depth > best->depth) {
-			best = c;
-			tie = false;
-		} else if (c->depth == best->depth && (c->type != best->type ||
-		    c->kind != best->kind || c->off != best->off))
-			tie = true;
+		consider(c, c->kind == CAND_PTR ? disp : disp - c->off, addr,
+		    &best, &have, &tie);
 	}
+	/* locals at the CFA plus an offset, where the CFA is reg plus one here */
+	if (t->cands[REG_CFA].n > 0 && cfa_at(t, addr, &cfa_reg, &cfa_off) &&
+	    cfa_reg == reg)
+		for (i = 0; i < t->cands[REG_CFA].n; i++) {
+			struct cand c = t->cands[REG_CFA].v[i];
+			c.reg = reg;
+			c.off += cfa_off;
+			consider(&c, disp - c.off, addr, &best, &have, &tie);
+		}
 	/* two variables of this depth, of different types, in the register: not known */
-	if (best == NULL || tie)
+	if (!have || tie)
 		return -BT_ENOENT;
-	off = best->kind == CAND_PTR ? disp : disp - best->off;
-	mo = &t->memo[bt_hash64(best->type * 31 + (uint64_t)off) % NMEMO];
-	if (!mo->used || mo->type != best->type || mo->off != off || mo->tname != best->tname) {
+	off = best.kind == CAND_PTR ? disp : disp - best.off;
+	mo = &t->memo[bt_hash64(best.type * 31 + (uint64_t)off) % NMEMO];
+	if (!mo->used || mo->type != best.type || mo->off != off || mo->tname != best.tname) {
 		mo->used = true;
-		mo->type = best->type;
+		mo->type = best.type;
 		mo->off = off;
-		mo->tname = best->tname;
-		mo->ok = resolve(t, best, disp, &mo->dt);
+		mo->tname = best.tname;
+		mo->ok = resolve(t, &best, disp, &mo->dt);
 	}
 	if (!mo->ok)
 		return -BT_ENOENT;
 	*out = mo->dt;
-	out->var = best->var;
+	out->var = best.var;
 	return 0;
 }

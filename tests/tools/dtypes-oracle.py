@@ -11,7 +11,9 @@ For every instruction row of BINARY's functions with a data_type (tests/test-dat
     scopes around it (llvm-dwarfdump --debug-info, read here), one is
     named data_type.var, and its DW_AT_location at ADDR is DW_OP_regN of
     that register (one expression for its scope, or a location list entry
-    whose range holds ADDR);
+    whose range holds ADDR), or DW_OP_fbreg N where the frame base is that
+    register (clang) or the CFA, and readelf -wF's CFA rule at ADDR is that
+    register plus an offset (GCC);
   - its DW_AT_type is a pointer or reference to the type shown;
   - the member path, walked over DW_AT_data_member_location (and base
     classes), adds up to the offset.
@@ -115,8 +117,8 @@ def ranges(d):
 def location_reg(loc, addr, scope_has, fbase):
     """Where a variable is at addr: ("reg", REG, 0) for DW_OP_regN (a
     pointer in a register), ("mem", REG, OFF) for the object at REG+OFF
-    (DW_OP_bregN, or DW_OP_fbreg from a frame base DW_OP_regN or
-    DW_OP_bregN); None otherwise."""
+    (DW_OP_bregN, or DW_OP_fbreg from a frame base DW_OP_regN,
+    DW_OP_bregN or the CFA, fbase); None otherwise."""
     def one(e):
         e = e.strip()
         m = re.match(r"^DW_OP_reg\d+ (\w+)$", e)
@@ -137,9 +139,44 @@ def location_reg(loc, addr, scope_has, fbase):
     return None
 
 
-def frame_base(d):
-    """A subprogram's DW_AT_frame_base as (REG, OFF), None for the CFA."""
+def cfa_rows(binary):
+    """readelf -wF's CFA rules: [(fde_lo, fde_hi, [(loc, "rsp+16"), ...])]."""
+    out = subprocess.run(["readelf", "-wF", binary], check=True,
+                         capture_output=True, text=True).stdout
+    fdes = []
+    for line in out.split("\n"):
+        m = re.search(r"FDE cie=\w+ pc=([0-9a-f]+)\.\.([0-9a-f]+)", line)
+        if m:
+            fdes.append((int(m.group(1), 16), int(m.group(2), 16), []))
+            continue
+        m = re.match(r"^([0-9a-f]{16}) (\S+)", line)
+        if m and fdes:
+            fdes[-1][2].append((int(m.group(1), 16), m.group(2)))
+    return fdes
+
+
+CFA = []
+
+
+def cfa_at(addr):
+    """The CFA at addr as (REG, OFF) from readelf's table, None if not a register plus offset."""
+    for lo, hi, rows in CFA:
+        if lo <= addr < hi:
+            rule = None
+            for loc, r in rows:
+                if loc <= addr:
+                    rule = r
+            m = re.match(r"^(r\w+)([+-]\d+)$", rule or "")
+            return (m.group(1).upper(), int(m.group(2))) if m else None
+    return None
+
+
+def frame_base(d, addr):
+    """A subprogram's DW_AT_frame_base at addr as (REG, OFF): a register
+    (plus an offset), or the CFA (DW_OP_call_frame_cfa) as the CFI has it there."""
     fb = d["attrs"].get("DW_AT_frame_base", "").strip("()")
+    if fb == "DW_OP_call_frame_cfa":
+        return cfa_at(addr)
     m = re.match(r"^DW_OP_reg\d+ (\w+)$", fb)
     if m:
         return (m.group(1), 0)
@@ -209,6 +246,7 @@ def member_offset(dies, agg, path):
 def main():
     binary = sys.argv[1]
     dies = parse_dies(binary)
+    CFA.extend(cfa_rows(binary))
     n = 0
     for path in sys.argv[2:]:
         js = json.load(open(path))
@@ -235,7 +273,7 @@ def main():
                 sub = scope
                 while dies[sub]["tag"] != "DW_TAG_subprogram" and dies[sub]["parent"] is not None:
                     sub = dies[sub]["parent"]
-                fbase = frame_base(dies[sub])
+                fbase = frame_base(dies[sub], addr)
                 while s is not None and found is None:
                     sd = dies[s]
                     has = any(lo <= addr < hi for lo, hi in ranges(sd))
