@@ -63,6 +63,9 @@ struct bt_dtypes {
 	Dwarf_CFI *cfi;				/* for the CFA, on first use */
 	Dwarf_Addr cfi_bias;
 	bool cfi_done;
+	Dwarf_Addr cfa_lo, cfa_hi;		/* the last rule's addresses (unbiased) */
+	int cfa_reg;				/* and the rule, -1: none */
+	int64_t cfa_off;
 	struct memo memo[NMEMO];
 };
 
@@ -616,13 +619,25 @@ cfa_at(struct bt_dtypes *t, uint64_t addr, int *reg, int64_t *off)
 		if (t->cfi == NULL)
 			t->cfi = dwfl_module_dwarf_cfi(t->m->mod, &t->cfi_bias);
 	}
-	if (t->cfi == NULL || addr < t->cfi_bias ||
-	    dwarf_cfi_addrframe(t->cfi, addr - t->cfi_bias, &frame) != 0)
+	if (t->cfi == NULL || addr < t->cfi_bias)
+		return false;
+	addr -= t->cfi_bias;
+	/* a rule holds for a range of addresses: the next instructions' too */
+	if (addr >= t->cfa_lo && addr < t->cfa_hi) {
+		*reg = t->cfa_reg;
+		*off = t->cfa_off;
+		return t->cfa_reg >= 0;
+	}
+	if (dwarf_cfi_addrframe(t->cfi, addr, &frame) != 0)
 		return false;
 	if (dwarf_frame_cfa(frame, &ops, &n) == 0 && n == 1) {
 		bool in_reg;
 		ok = loc_reg(ops, n, &in_reg, reg, off) && !in_reg;
 	}
+	if (dwarf_frame_info(frame, &t->cfa_lo, &t->cfa_hi, NULL) < 0)
+		t->cfa_lo = t->cfa_hi = 0;
+	t->cfa_reg = ok ? *reg : -1;
+	t->cfa_off = ok ? *off : 0;
 	free(frame);
 	return ok;
 }
