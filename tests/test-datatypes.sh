@@ -55,7 +55,7 @@ else
 fi
 
 # every load and store with a base register in these functions has one
-# (objdump: the instructions with a (%reg) operand; nops and lea aside)
+# (objdump: the instructions with a (%reg) operand; nops, lea and %rip aside)
 for t in c cc; do
 	bin=$c; [ $t = cc ] && bin=$cxx
 	want=0
@@ -64,7 +64,7 @@ for t in c cc; do
 		start=$(python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))["annotations"][0]; print(a["rows"][[r["kind"] for r in a["rows"]].index("insn")]["address"])' "$j")
 		n=$(objdump -d --no-show-raw-insn "$bin" | awk -v s="$(printf '%x' "$start"):" '
 			$1 == s { on = 1 } on && !NF { exit }
-			on && /\(%r[a-z0-9]+\)/ && !/lea|nop/' | wc -l)
+			on && /\(%r[a-z0-9]+\)/ && !/lea|nop|%rip/' | wc -l)
 		want=$((want + n))
 	done
 	got=$(cat "$TMP/$t"-*.json | grep -o '"data_type"' | wc -l)
@@ -114,6 +114,11 @@ if command -v tmux >/dev/null; then
 			grep -qE '^ +[0-9.]+ +[0-9]+      \+(0|8) \((next|val)\) +chase' <<<"$s" &&
 			ok "D: $(grep -c '  struct\|  class' <<<"$s") types, members under them" ||
 			fail "D: $s"
+		# the pane: the cursor row's instructions, hottest first
+		grep -qE '^ struct node: [0-9]+ samples \([0-9.]+%\) in [0-9]+ instructions?$' <<<"$s" &&
+			grep -qE '^ chase\+0x[0-9a-f]+  [a-z]+ ' <<<"$s" &&
+			ok "D's pane: $(grep -A1 '^ struct node: ' <<<"$s" | tr -s ' ' | tr '\n' ' ')" ||
+			fail "D's pane: $(tail -8 <<<"$s")"
 		# the first member row of the hottest type
 		row=$(grep -nE '^ +[0-9.]+ +[0-9]+      \+' <<<"$s" | head -1)
 		member=$(sed -E 's/^[0-9]+: +[0-9.]+ +[0-9]+ +(\+[0-9]+ \([^)]*\)).*/\1/' <<<"$row")

@@ -2,9 +2,11 @@
  * Data types (D, from any screen): the samples of the loads and stores
  * whose type DWARF gives, per type and member, as perf annotate
  * --data-type sums them, of the samples the screen below shows (its
- * event, window, benchmark). Enter opens the annotation of a row's
- * hottest instruction, the cursor on it.
+ * event, window, benchmark). The pane lists the cursor row's accesses;
+ * Enter opens the annotation of its hottest one, the cursor on it.
  */
+#include <stdio.h>
+
 #include "browse/browse-int.h"
 
 static struct bt_view *
@@ -60,6 +62,23 @@ subject(const struct bt_browser *b, const struct screen *sc)
 	return r != NULL ? (long)r->func : -1;
 }
 
+/* The cursor row's accesses, hottest first: what Enter chooses among. */
+static bool
+pane(const struct bt_browser *b, const struct screen *sc, struct bt_pane *p)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+
+	if (bt_view_nrows(sc->view) == 0)
+		return false;
+	if (r != NULL && r->dtype != NULL) {
+		snprintf(p->head, sizeof(p->head), "%s: %llu samples (%.2f%%) in %zu "
+		    "instruction%s", r->text, (unsigned long long)r->samples, r->percent,
+		    r->dtype->naccesses, r->dtype->naccesses == 1 ? "" : "s");
+		p->text = r->dtype->accesses;
+	}
+	return true;
+}
+
 static char *
 export_name(const struct bt_browser *b, const struct screen *sc)
 {
@@ -73,6 +92,7 @@ const struct screen_ops screen_dtypes = {
 	.action = action,
 	.subject = subject,
 	.export_name = export_name,
+	.pane = pane,
 	.opens = BT_ACT_DATA_TYPES,
 	.open = dtypes_from,
 	.hint = "Enter the hottest access  D data types from anywhere  K skid  E export  q back",

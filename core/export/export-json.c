@@ -46,6 +46,7 @@ dtype_sum_json(struct bt_jw *w, const struct bt_row *r)
 	bt_jw_num(w, "adjusted_samples", r->adjusted);
 	bt_jw_str(w, "hottest_function", r->name);
 	bt_jw_hex(w, "hottest_address", r->addr);
+	bt_jw_u64(w, "instructions", r->dtype->naccesses);
 }
 
 /* DESIGN.md §6: [{ "name", "module", "samples", "percent" }], hottest first */

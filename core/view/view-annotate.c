@@ -358,6 +358,7 @@ dtype_field(struct bt_view *v, struct bt_row *r, const struct bt_data_type *dt)
 {
 	struct bt_row_dtype *d = view_alloc(v, sizeof(*d));
 
+	memset(d, 0, sizeof(*d));
 	d->type = bt_strpool_addstr(&v->pool, dt->type);
 	d->member = dt->member ? bt_strpool_addstr(&v->pool, dt->member) : NULL;
 	d->var = bt_strpool_addstr(&v->pool, dt->var);

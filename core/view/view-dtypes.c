@@ -5,6 +5,7 @@
  * the annotations of every sampled function of the selection, so a time
  * window, an event or a benchmark narrows it as any screen.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,16 +13,26 @@
 #include "session/query.h"
 #include "view/view-int.h"
 
+#define NTOP 6	/* the accesses a row's pane lists */
+
+/* An instruction that reaches a type or member. */
+struct access {
+	size_t func;
+	uint64_t addr;
+	double w;
+	uint64_t samples;
+	const char *text;	/* the annotation's (the selection keeps it) */
+};
+
 /* One type, or one member of a type (member NULL: the type's own total). */
 struct dsum {
 	const char *type, *member;
 	int64_t offset;
 	uint64_t samples;
 	double adjusted;
-	size_t func;		/* its hottest instruction */
-	uint64_t addr;
-	double hot;
 	long parent;		/* a member's type, by index */
+	struct access top[NTOP];	/* the hottest accesses, hottest first */
+	size_t ntop, naccess;
 };
 
 struct dsums {
@@ -42,7 +53,13 @@ find_sum(struct dsums *s, const char *type, const char *member, int64_t offset,
 			return (long)i;
 	}
 	{
-		struct dsum d = { type, member, offset, 0, 0, 0, 0, -1, parent };
+		struct dsum d;
+
+		memset(&d, 0, sizeof(d));
+		d.type = type;
+		d.member = member;
+		d.offset = offset;
+		d.parent = parent;
 		BT_VEC_PUSH(s->v, d);
 	}
 	return (long)s->v.n - 1;
@@ -51,14 +68,21 @@ find_sum(struct dsums *s, const char *type, const char *member, int64_t offset,
 static void
 add_sample(struct dsum *d, const struct bt_ainsn *ai, size_t fi, bool skid)
 {
-	double w = skid ? ai->adjusted : (double)ai->samples;
+	struct access x = { fi, ai->in.addr, skid ? ai->adjusted : (double)ai->samples,
+		ai->samples, ai->in.text };
+	size_t k;
 
 	d->samples += ai->samples;
 	d->adjusted += ai->adjusted;
-	if (w > d->hot) {
-		d->hot = w;
-		d->func = fi;
-		d->addr = ai->in.addr;
+	d->naccess++;
+	/* kept hottest first (the first found of equal ones first) */
+	for (k = d->ntop; k > 0 && d->top[k - 1].w < x.w; k--)
+		if (k < NTOP)
+			d->top[k] = d->top[k - 1];
+	if (k < NTOP) {
+		d->top[k] = x;
+		if (d->ntop < NTOP)
+			d->ntop++;
 	}
 }
 
@@ -122,13 +146,57 @@ dsum_cmp(const void *x, const void *y)
 	return a->offset < b->offset ? -1 : a->offset > b->offset;
 }
 
+/* "chase+0x14": where an instruction is, as the function list names it. */
+static const char *
+func_off(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts *o,
+	 size_t fi, uint64_t addr)
+{
+	const struct bt_func *f = bt_selection_func(sel, fi);
+	const char *name = view_name(v, f->name, o);
+
+	return addr > f->start ? bt_strpool_addf(&v->pool, "%s+0x%llx", name,
+	    (unsigned long long)(addr - f->start)) : name;
+}
+
+/* The pane's list: the hottest accesses, "chase+0x14 add 0x8(%rdi),%rax (5)", "; " apart. */
+static void
+accesses(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts *o,
+	 const struct dsum *d, struct bt_row_dtype *dt)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	size_t k;
+
+	for (k = 0; k < d->ntop; k++) {
+		const struct access *x = &d->top[k];
+		char *text = bt_xstrdup(x->text), *p;
+
+		/* objdump's six-column mnemonic: one blank is enough here */
+		if ((p = strstr(text, "  ")) != NULL) {
+			char *q = p;
+			while (*q == ' ')
+				q++;
+			memmove(p + 1, q, strlen(q) + 1);
+		}
+		bt_strbuf_addf(&sb, "%s%s  %s (%llu)", k ? "; " : "",
+		    func_off(v, sel, o, x->func, x->addr), text,
+		    (unsigned long long)x->samples);
+		free(text);
+	}
+	if (d->naccess > d->ntop)
+		bt_strbuf_addf(&sb, "; %zu more", d->naccess - d->ntop);
+	dt->accesses = bt_strpool_addstr(&v->pool, sb.buf);
+	dt->naccesses = d->naccess;
+	bt_strbuf_release(&sb);
+}
+
 static void
 dtype_row(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts *o,
 	  const struct dsum *d, double denom, size_t wname)
 {
 	struct bt_row *r = view_add_row(v, BT_ROW_DTYPE);
 	struct bt_row_dtype *dt = view_alloc(v, sizeof(*dt));
-	const struct bt_func *f = bt_selection_func(sel, d->func);
+	const struct bt_func *f = bt_selection_func(sel, d->top[0].func);
+	uint64_t addr = d->top[0].addr;
 	const char *name, *where;
 	double primary;
 
@@ -141,14 +209,13 @@ dtype_row(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts
 	    bt_strpool_addf(&v->pool, "+%lld", (long long)d->offset);
 	r->dtype = dt;
 	r->label = d->parent < 0 ? "type" : "member";
-	r->func = d->func;
-	r->addr = d->addr;
+	r->func = d->top[0].func;
+	r->addr = addr;
 	r->module = f->module;
 	r->name = f->name;
 	primary = view_set_numbers(r, o, d->samples, 0, d->adjusted, 0, denom);
 	name = view_name(v, f->name, o);
-	where = d->addr > f->start ? bt_strpool_addf(&v->pool, "%s+0x%llx", name,
-	    (unsigned long long)(d->addr - f->start)) : name;
+	where = func_off(v, sel, o, d->top[0].func, addr);
 	r->text = d->parent < 0 ? dt->type : bt_strpool_addf(&v->pool, "%s %s",
 	    dt->type, dt->text);
 	view_add_cell(v, view_pad_2f(v, "", primary, 8), view_heat(primary, r->weight > 0));
@@ -160,6 +227,7 @@ dtype_row(struct bt_view *v, struct bt_selection *sel, const struct bt_view_opts
 	view_add_cell(v, where, BT_STYLE_COMMENT);
 	if (strcmp(name, f->name) != 0)
 		r->detail = bt_strpool_addf(&v->pool, "%s: hottest in %s", r->text, f->name);
+	accesses(v, sel, o, d, dt);
 }
 
 struct bt_view *
@@ -188,9 +256,10 @@ bt_view_data_types(struct bt_selection *sel, const struct bt_view_opts *o,
 	for (i = 0; i < s.v.n; i++) {
 		const struct dsum *d = &s.v.v[i];
 		/* a member's cell: "    +16 (b.x)" */
-		size_t w = d->parent < 0 ? view_ncols(d->type) : 4 + 2 + 20 + 3 +
-		    (d->member ? view_ncols(d->member) : 0);
-		wname = BT_MAX(wname, BT_MIN(w, 48));
+		size_t w = d->parent < 0 ? view_ncols(d->type) : 4 +
+		    (size_t)snprintf(NULL, 0, "+%lld", (long long)d->offset) +
+		    (d->member ? 3 + view_ncols(d->member) : 0);
+		wname = BT_MAX(wname, BT_MIN(w, 40));
 		ntypes += d->parent < 0;
 	}
 	for (i = 0; i < s.v.n; i++)

@@ -119,11 +119,17 @@ enum bt_row_kind {
  * @var: the variable or parameter its base register holds ("p", "this")
  * @offset: from the start of the object
  * @text: "struct point +8 (y)", as the row's cells show it
+ * @accesses, @naccesses: the data types screen's rows (bt_view_data_types):
+ *                        the instructions that reach it, the hottest
+ *                        first ("chase+0x14  add 0x8(%rdi),%rax (5); ..."),
+ *                        and how many there are
  */
 struct bt_row_dtype {
 	const char *type, *member, *var;
 	int64_t offset;
 	const char *text;
+	const char *accesses;
+	size_t naccesses;
 };
 
 /**
