@@ -38,7 +38,7 @@ struct cand {
 	Dwarf_Off type;			/* the aggregate (or the array of them) */
 	Dwarf_Word size;		/* its size */
 	const char *tname;		/* a typedef's name for an anonymous aggregate */
-	const char *var;
+	const char *var;		/* tname and var are libdw's */
 };
 
 #define NREGS 32
@@ -102,7 +102,7 @@ type_of(Dwarf_Die *die, Dwarf_Die *out, const char **tdname)
 	return false;
 }
 
-/* The element type of an array (stripped), its size and the first dimension's count. */
+/* The element type of a one-dimensional array (stripped) and its size. */
 static bool
 array_elem(Dwarf_Die *arr, Dwarf_Die *elem, Dwarf_Word *esize, const char **tdname)
 {
@@ -226,8 +226,9 @@ add_var(struct walk *w, Dwarf_Die *var, Dwarf_Die *scope, unsigned depth)
 	if (dwarf_aggregate_size(&agg, &c.size) != 0 || c.size == 0)
 		return;
 	c.type = dwarf_dieoffset(&agg);
-	c.tname = tdname ? bt_strpool_addstr(&w->t->m->pool, tdname) : NULL;
-	c.var = name ? bt_strpool_addstr(&w->t->m->pool, name) : "?";
+	/* libdw's strings live as long as the module's DWARF */
+	c.tname = tdname;
+	c.var = name ? name : "?";
 	while ((off = dwarf_getlocations(&attr, off, &base, &s, &e, &ops, &nops)) > 0) {
 		bool in_reg;
 
