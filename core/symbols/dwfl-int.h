@@ -41,6 +41,7 @@ struct cu_func {
 /* An aggregate's name as dwfl-types.c shows it ("class ns::Foo"), by DIE. */
 struct cu_tname {
 	Dwarf_Off die;
+	Dwarf *dw;	/* the DIE's (the alternate file's, for dwz) */
 	const char *name;
 };
 

@@ -36,6 +36,7 @@ struct cand {
 	enum cand_kind kind;
 	unsigned depth;			/* of its scope: the innermost wins */
 	Dwarf_Off type;			/* the aggregate (or the array of them) */
+	Dwarf *tdw;			/* in this DWARF (a dwz file's, maybe) */
 	Dwarf_Word size;		/* its size */
 	const char *tname;		/* a typedef's name for an anonymous aggregate */
 	const char *var;		/* tname and var are libdw's */
@@ -48,6 +49,7 @@ struct cand {
 /* What one (type, offset) resolved to: most accesses repeat a few members. */
 struct memo {
 	Dwarf_Off type;
+	Dwarf *tdw;
 	int64_t off;
 	const char *tname;
 	struct bt_data_type dt;
@@ -57,7 +59,6 @@ struct memo {
 struct bt_dtypes {
 	struct bt_msyms *m;
 	struct cu *cu;
-	Dwarf *dw;
 	bool cplus;
 	BT_VEC(struct cand) cands[NREGS + 1];	/* by register, then the CFA's */
 	Dwarf_CFI *cfi;				/* for the CFA, on first use */
@@ -226,6 +227,7 @@ add_var(struct walk *w, Dwarf_Die *var, Dwarf_Die *scope, unsigned depth)
 	if (dwarf_aggregate_size(&agg, &c.size) != 0 || c.size == 0)
 		return;
 	c.type = dwarf_dieoffset(&agg);
+	c.tdw = dwarf_cu_getdwarf(agg.cu);
 	/* libdw's strings live as long as the module's DWARF */
 	c.tname = tdname;
 	c.var = name ? name : "?";
@@ -389,7 +391,6 @@ bt_msyms_dtypes(struct bt_msyms *m, uint64_t start, uint64_t end)
 	t = bt_xcalloc(1, sizeof(*t));
 	t->m = m;
 	t->cu = c;
-	t->dw = dwarf_cu_getdwarf(cudie.cu);
 	lang = dwarf_srclang(&cudie);
 	t->cplus = lang == DW_LANG_C_plus_plus || lang == DW_LANG_C_plus_plus_03 ||
 	    lang == DW_LANG_C_plus_plus_11 || lang == DW_LANG_C_plus_plus_14;
@@ -532,6 +533,7 @@ type_name(struct bt_dtypes *t, Dwarf_Die *agg, const char *tdname)
 	const char *name = dwarf_diename(agg);
 	struct bt_strbuf sb = BT_STRBUF_INIT;
 	Dwarf_Off off = dwarf_dieoffset(agg);
+	Dwarf *agg_dw = dwarf_cu_getdwarf(agg->cu);
 	struct cu_tname tn;
 	size_t i;
 
@@ -539,7 +541,7 @@ type_name(struct bt_dtypes *t, Dwarf_Die *agg, const char *tdname)
 		return bt_strpool_addstr(&t->m->pool, tdname);
 	/* once a type: C++'s scopes are a walk over the CU */
 	for (i = 0; i < t->cu->tnames.n; i++)
-		if (t->cu->tnames.v[i].die == off)
+		if (t->cu->tnames.v[i].die == off && t->cu->tnames.v[i].dw == agg_dw)
 			return t->cu->tnames.v[i].name;
 	bt_strbuf_addf(&sb, "%s ", kw);
 	if (name != NULL && t->cplus) {
@@ -557,6 +559,7 @@ type_name(struct bt_dtypes *t, Dwarf_Die *agg, const char *tdname)
 	}
 	bt_strbuf_addstr(&sb, name ? name : "(anonymous)");
 	tn.die = off;
+	tn.dw = agg_dw;
 	tn.name = bt_strpool_addstr(&t->m->pool, sb.buf);
 	BT_VEC_PUSH(t->cu->tnames, tn);
 	bt_strbuf_release(&sb);
@@ -575,7 +578,7 @@ resolve(struct bt_dtypes *t, const struct cand *c, int64_t disp,
 	int64_t off = c->kind == CAND_PTR ? disp : disp - c->off;
 	uint64_t in;
 
-	if (off < 0 || dwarf_offdie(t->dw, c->type, &agg) == NULL ||
+	if (off < 0 || dwarf_offdie(c->tdw, c->type, &agg) == NULL ||
 	    dwarf_aggregate_size(&agg, &size) != 0 || size == 0)
 		return false;
 	in = (uint64_t)off;
@@ -656,6 +659,7 @@ consider(const struct cand *c, int64_t coff, uint64_t addr, struct cand *best,
 		*have = true;
 		*tie = false;
 	} else if (c->depth == best->depth && (c->type != best->type ||
+	    c->tdw != best->tdw ||
 	    c->kind != best->kind || c->off != best->off))
 		*tie = true;
 }
@@ -693,9 +697,11 @@ bt_dtypes_find(struct bt_dtypes *t, uint64_t addr, int reg, int64_t disp,
 		return -BT_ENOENT;
 	off = best.kind == CAND_PTR ? disp : disp - best.off;
 	mo = &t->memo[bt_hash64(best.type * 31 + (uint64_t)off) % NMEMO];
-	if (!mo->used || mo->type != best.type || mo->off != off || mo->tname != best.tname) {
+	if (!mo->used || mo->type != best.type || mo->tdw != best.tdw || mo->off != off ||
+	    mo->tname != best.tname) {
 		mo->used = true;
 		mo->type = best.type;
+		mo->tdw = best.tdw;
 		mo->off = off;
 		mo->tname = best.tname;
 		mo->ok = resolve(t, &best, disp, &mo->dt);
