@@ -70,6 +70,8 @@ const struct tui_key tui_keymap[] = {
 	  "processes and threads with their shares (perf's --sort comm,pid); Enter: only that one's samples, in every screen after it (q comes back)" },
 	{ { 'O', 0 }, "O", TUI_CMD_ACTION, BT_ACT_OUTPUT,
 	  "the benchmark's own output, each line with its time into the run; Enter on a result line of the harness opens its benchmark" },
+	{ { 'D', 0 }, "D", TUI_CMD_ACTION, BT_ACT_DATA_TYPES,
+	  "data types, as perf annotate --data-type: samples of the loads and stores per struct and member (DWARF); Enter opens the hottest access" },
 	{ { 'e', 0 }, "e", TUI_CMD_ACTION, BT_ACT_NEXT_EVENT,
 	  "next recorded event (every screen stays on its function and row)" },
 	{ { 'E', 0 }, "E", TUI_CMD_EXPORT, BT_ACT_NONE,

@@ -114,6 +114,30 @@ join_lines(struct bt_annotation *a, const struct bt_annotate_in *f)
 	}
 }
 
+/* The data type each load or store with a base register reaches (DWARF). */
+static void
+data_types(struct bt_annotation *a, struct bt_msyms *m, uint64_t start, uint64_t end)
+{
+	struct bt_dtypes *t = NULL;
+	size_t i;
+
+	for (i = 0; i < a->insns.n; i++) {
+		struct bt_ainsn *ai = &a->insns.v[i];
+		struct bt_data_type dt;
+
+		if (ai->in.mem_base < 0 || (ai->in.flags & BT_INSN_F_NOP) ||
+		    !(ai->in.flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE)))
+			continue;
+		if (t == NULL && (t = bt_msyms_dtypes(m, start, end)) == NULL)
+			return;
+		if (bt_dtypes_find(t, ai->in.addr, ai->in.mem_base, ai->in.mem_disp, &dt) < 0)
+			continue;
+		BT_VEC_PUSH(a->dtypes, dt);
+		ai->dtype = (uint32_t)a->dtypes.n;
+	}
+	bt_dtypes_free(t);
+}
+
 /* The function's own file: the outermost location of its hottest instruction. */
 static void
 own_file(struct bt_annotation *a)
@@ -319,8 +343,11 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 				ai->target_insn = k;
 		}
 	}
-	if (f->lines)
+	if (f->lines) {
 		join_lines(a, f);
+		if (a->has_lines)
+			data_types(a, m, f->start, f->end);
+	}
 	own_file(a);
 	g = bt_cfg_build(a);
 	bt_skid_adjust(a, g);
@@ -355,6 +382,7 @@ bt_annotation_free(struct bt_annotation *a)
 	BT_VEC_FREE(a->frames);
 	BT_VEC_FREE(a->regions);
 	BT_VEC_FREE(a->loops);
+	BT_VEC_FREE(a->dtypes);
 	bt_strpool_release(&a->pool);
 	free(a);
 }

@@ -36,6 +36,7 @@ struct bt_hit {
  * @target_name: "sym+0xoff" for a direct branch or call, else NULL
  * @target_insn: index of a branch target inside this function, else -1
  * @mem_name: "sym" or "sym+0xoff" of a PC-relative memory operand, else NULL
+ * @dtype: what its memory operand reaches (dtypes[dtype - 1]), 0 if unknown
  * @region: index in regions (hottest first), -1 if none
  * @loop: the innermost loop holding it (index in loops), -1 if none
  * @loop_depth: number of loops around it
@@ -47,6 +48,7 @@ struct bt_ainsn {
 	const char *file;
 	unsigned line;
 	uint32_t chain, depth;
+	uint32_t dtype;
 	const char *target_name;
 	const char *mem_name;
 	long target_insn;
@@ -89,6 +91,7 @@ struct bt_annotation {
 	BT_VEC(struct bt_inline) frames;
 	BT_VEC(struct bt_region) regions;
 	BT_VEC(struct bt_loop) loops;
+	BT_VEC(struct bt_data_type) dtypes;	/* from DWARF (dwfl-types.c) */
 	uint64_t samples, period;	/* of the function */
 	uint64_t stray;			/* hits between instruction starts */
 	uint64_t overrun;		/* bytes the last instruction runs past the end */

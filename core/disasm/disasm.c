@@ -83,6 +83,8 @@ bt_disasm_one(struct bt_disasm *d, const uint8_t *buf, size_t len,
 	out->kind = BT_INSN_OTHER;
 	out->flags = 0;
 	out->target = out->mem_target = 0;
+	out->mem_disp = 0;
+	out->mem_base = -1;
 	d->mnemonic[0] = d->text[0] = '\0';
 	out->mnemonic = d->mnemonic;
 	out->text = d->text;
@@ -92,6 +94,7 @@ bt_disasm_one(struct bt_disasm *d, const uint8_t *buf, size_t len,
 		memset(out, 0, sizeof(*out));
 		out->addr = addr;
 		out->len = 1;
+		out->mem_base = -1;
 		out->kind = BT_INSN_BAD;
 		out->mnemonic = out->text = "(bad)";
 		return 1;

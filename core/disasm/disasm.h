@@ -55,6 +55,12 @@ enum bt_insn_kind {
  * @flags: BT_INSN_F_*
  * @target: branch or call target for JUMP, CJUMP, CALL
  * @mem_target: address of a PC-relative memory operand (BT_INSN_F_RIPREL)
+ * @mem_base: the DWARF number of the base register of its memory operand
+ *            (x86-64: 0 rax, 1 rdx, 2 rcx, 3 rbx, 4 rsi, 5 rdi, 6 rbp,
+ *            7 rsp, 8-15 r8-r15), -1 when there is none, or an index
+ *            register, a segment override (fs, gs) or several memory
+ *            operands make its offset from the base unknown; x86 only
+ * @mem_disp: the memory operand's displacement from that base register
  * @mnemonic: the mnemonic as @text spells it, without prefixes: "div",
  *            "vpcmpeqb", "nopw", "movzbl" (AT&T) / "movzx" (Intel), "(bad)"
  * @text: the whole instruction in the chosen syntax, as objdump -d (x86:
@@ -74,8 +80,10 @@ enum bt_insn_kind {
 struct bt_insn {
 	uint64_t addr;
 	uint8_t len;
+	int8_t mem_base;
 	enum bt_insn_kind kind;
 	unsigned flags;
+	int32_t mem_disp;	/* x86's are 32 bits (a 64-bit one has no base) */
 	uint64_t target;
 	uint64_t mem_target;
 	const char *mnemonic;

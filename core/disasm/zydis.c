@@ -97,6 +97,70 @@ flags_of(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 	return f;
 }
 
+/* The DWARF number of a general register (its 64- or 32-bit form), or -1. */
+static int
+dwarf_reg(ZydisRegister r, bool x64)
+{
+	static const ZydisRegister r64[16] = {
+		ZYDIS_REGISTER_RAX, ZYDIS_REGISTER_RDX, ZYDIS_REGISTER_RCX,
+		ZYDIS_REGISTER_RBX, ZYDIS_REGISTER_RSI, ZYDIS_REGISTER_RDI,
+		ZYDIS_REGISTER_RBP, ZYDIS_REGISTER_RSP, ZYDIS_REGISTER_R8,
+		ZYDIS_REGISTER_R9, ZYDIS_REGISTER_R10, ZYDIS_REGISTER_R11,
+		ZYDIS_REGISTER_R12, ZYDIS_REGISTER_R13, ZYDIS_REGISTER_R14,
+		ZYDIS_REGISTER_R15,
+	};
+	static const ZydisRegister r32[8] = {
+		ZYDIS_REGISTER_EAX, ZYDIS_REGISTER_ECX, ZYDIS_REGISTER_EDX,
+		ZYDIS_REGISTER_EBX, ZYDIS_REGISTER_ESP, ZYDIS_REGISTER_EBP,
+		ZYDIS_REGISTER_ESI, ZYDIS_REGISTER_EDI,
+	};
+	int i;
+
+	if (x64) {
+		for (i = 0; i < 16; i++)
+			if (r64[i] == r)
+				return i;
+	} else
+		for (i = 0; i < 8; i++)
+			if (r32[i] == r)
+				return i;
+	return -1;
+}
+
+/*
+ * The base register and displacement of the one visible memory operand
+ * that reads or writes (not lea), when its address is that register plus a
+ * constant: no index, no fs/gs segment.
+ */
+static void
+mem_base(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
+	 struct bt_insn *out)
+{
+	const ZydisDecodedOperand *mem = NULL;
+	uint8_t i;
+
+	/* the operands the text shows: not push's, call's or ret's stack slot */
+	for (i = 0; i < in->operand_count_visible; i++) {
+		const ZydisDecodedOperand *op = &ops[i];
+		if (op->type != ZYDIS_OPERAND_TYPE_MEMORY ||
+		    op->mem.type == ZYDIS_MEMOP_TYPE_AGEN)
+			continue;
+		if (mem != NULL)
+			return;
+		mem = op;
+	}
+	if (mem == NULL || mem->mem.type != ZYDIS_MEMOP_TYPE_MEM ||
+	    mem->mem.index != ZYDIS_REGISTER_NONE ||
+	    mem->mem.segment == ZYDIS_REGISTER_FS ||
+	    mem->mem.segment == ZYDIS_REGISTER_GS)
+		return;
+	if (mem->mem.disp.value < INT32_MIN || mem->mem.disp.value > INT32_MAX)
+		return;
+	out->mem_base = (int8_t)dwarf_reg(mem->mem.base,
+	    in->machine_mode == ZYDIS_MACHINE_MODE_LONG_64);
+	out->mem_disp = mem->mem.disp.has_displacement ? (int32_t)mem->mem.disp.value : 0;
+}
+
 /*
  * objdump takes a 9b byte (fwait) before an x87 opcode as part of that
  * instruction: 9b df e0 is fstsw %ax, 9b dd d8 fstp %st(0). Decode the
@@ -140,6 +204,7 @@ zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 			out->target = abs;
 	}
 	out->flags = flags_of(&in, ops, addr, &out->mem_target);
+	mem_base(&in, ops, out);
 	bt_x86_text(&in, ops, addr, d->syntax == BT_SYNTAX_INTEL, wait != 0, d->text,
 	    sizeof(d->text), d->mnemonic, sizeof(d->mnemonic));
 	return in.length + wait;

@@ -17,6 +17,38 @@ ci95(struct bt_jw *w, const struct bt_row *r)
 	bt_jw_end(w);
 }
 
+/* perf annotate --data-type's: { "type", "offset", "member", "var", "text" } */
+static void
+dtype_json(struct bt_jw *w, const struct bt_row_dtype *d)
+{
+	bt_jw_object(w, "data_type", BT_JW_COMPACT, 0);
+	bt_jw_str(w, "type", d->type);
+	bt_jw_int(w, "offset", (long long)d->offset);
+	if (d->member != NULL)
+		bt_jw_str(w, "member", d->member);
+	bt_jw_str(w, "var", d->var);
+	bt_jw_str(w, "text", d->text);
+	bt_jw_end(w);
+}
+
+/* The data types screen's (D) rows: a type, or a member of one. */
+static void
+dtype_sum_json(struct bt_jw *w, const struct bt_row *r)
+{
+	bt_jw_str(w, "kind", r->label);
+	bt_jw_str(w, "type", r->dtype->type);
+	if (r->dtype->member != NULL)
+		bt_jw_str(w, "member", r->dtype->member);
+	if (strcmp(r->label, "member") == 0)
+		bt_jw_int(w, "offset", (long long)r->dtype->offset);
+	bt_jw_u64(w, "samples", r->samples);
+	bt_jw_num(w, "percent", r->percent);
+	bt_jw_num(w, "adjusted_samples", r->adjusted);
+	bt_jw_str(w, "hottest_function", r->name);
+	bt_jw_hex(w, "hottest_address", r->addr);
+	bt_jw_u64(w, "instructions", r->dtype->naccesses);
+}
+
 /* DESIGN.md §6: [{ "name", "module", "samples", "percent" }], hottest first */
 static void
 edges(struct bt_jw *w, const char *key, const struct bt_row_edge *e, size_t n)
@@ -173,6 +205,8 @@ row(struct bt_jw *w, const struct bt_row *r)
 			if (r->mem_name != NULL)
 				bt_jw_str(w, "mem_target_name", r->mem_name);
 		}
+		if (r->dtype != NULL)
+			dtype_json(w, r->dtype);
 		if (r->region >= 0)
 			bt_jw_int(w, "region", r->region);
 		if (r->loop_depth)
@@ -225,6 +259,9 @@ row(struct bt_jw *w, const struct bt_row *r)
 		break;
 	case BT_ROW_OUTPUT:
 		output_row(w, r);
+		break;
+	case BT_ROW_DTYPE:
+		dtype_sum_json(w, r);
 		break;
 	case BT_ROW_FUNC:
 	case BT_ROW_TEXT:

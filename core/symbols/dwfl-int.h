@@ -32,6 +32,19 @@ struct inl {
 	struct bt_inline f;
 };
 
+/* A concrete subprogram's address range (dwfl-types.c), unbiased. */
+struct cu_func {
+	uint64_t lo, hi;
+	Dwarf_Off die;
+};
+
+/* An aggregate's name as dwfl-types.c shows it ("class ns::Foo"), by DIE. */
+struct cu_tname {
+	Dwarf_Off die;
+	Dwarf *dw;	/* the DIE's (the alternate file's, for dwz) */
+	const char *name;
+};
+
 struct cu {
 	uint64_t off;			/* CU DIE offset: the cache key */
 	const char *comp_dir;
@@ -39,6 +52,9 @@ struct cu {
 	BT_VEC(struct inl) inl;		/* sorted by lo */
 	const char *producer;
 	bool inl_done;
+	BT_VEC(struct cu_func) funcs;	/* sorted by lo, on first use */
+	bool funcs_done;
+	BT_VEC(struct cu_tname) tnames;	/* the types its functions' accesses reach */
 };
 
 struct cu_range {

@@ -296,6 +296,8 @@ bt_msyms_free(struct bt_msyms *m)
 	for (i = 0; i < m->cus.n; i++) {
 		BT_VEC_FREE(m->cus.v[i]->rows);
 		BT_VEC_FREE(m->cus.v[i]->inl);
+		BT_VEC_FREE(m->cus.v[i]->funcs);
+		BT_VEC_FREE(m->cus.v[i]->tnames);
 		free(m->cus.v[i]);
 	}
 	BT_VEC_FREE(m->cus);

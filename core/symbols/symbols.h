@@ -185,6 +185,40 @@ size_t bt_msyms_inlines(struct bt_msyms *m, uint64_t addr,
  */
 const char *bt_msyms_producer(struct bt_msyms *m, uint64_t addr);
 
+/**
+ * struct bt_data_type - what a load or store reaches, from DWARF
+ * @type: the struct, class or union: "struct point", "class ns::Shape"
+ *        (a typedef's name for an anonymous one); owned by the bt_msyms
+ * @member: the member's path at @offset ("y", "b.x", "[2].y": an element
+ *          of an array), NULL where no one member covers it (padding, a
+ *          union's overlapping members); owned by the bt_msyms
+ * @offset: of the access from the start of the object the register
+ *          points to (or the local variable starts at)
+ * @var: the variable or parameter the register holds ("p", "this")
+ */
+struct bt_data_type {
+	const char *type;
+	const char *member;
+	int64_t offset;
+	const char *var;
+};
+
+/*
+ * The variables of the function [start, end) that are pointers to
+ * aggregates in a register, or aggregates (or arrays of them) at a
+ * constant offset from one, over the addresses where their locations
+ * say so; NULL when the module has no DWARF for it. bt_dtypes_find: the
+ * data type an access at addr to reg + disp reaches (reg: the DWARF
+ * register number); 0, or -BT_ENOENT where nothing is known (never a
+ * guess: two variables of different types in the register at once give
+ * nothing).
+ */
+struct bt_dtypes;
+struct bt_dtypes *bt_msyms_dtypes(struct bt_msyms *m, uint64_t start, uint64_t end);
+int bt_dtypes_find(struct bt_dtypes *t, uint64_t addr, int reg, int64_t disp,
+		   struct bt_data_type *out);
+void bt_dtypes_free(struct bt_dtypes *t);
+
 /* Build-id of an ELF file or image; returns its length (0 if none). */
 size_t bt_elf_build_id(const char *path, uint8_t id[20]);
 size_t bt_elf_build_id_mem(const void *image, size_t len, uint8_t id[20]);

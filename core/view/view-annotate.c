@@ -398,7 +398,7 @@ measure(struct ann *c)
 		}
 		nrows++;
 		ncells += (o->compact ? 5 : 7) + (ai->target_name != NULL ||
-		    (ai->in.flags & BT_INSN_F_RIPREL));
+		    (ai->in.flags & BT_INSN_F_RIPREL) || ai->dtype);
 	}
 	c->v->rows.alloc = nrows;
 	c->v->rows.v = bt_xmalloc_big(nrows, nrows, sizeof(*c->v->rows.v));
@@ -462,6 +462,25 @@ source_rows(struct ann *c, const struct bt_ainsn *ai)
 	c->prev_line = ai->line;
 }
 
+/* The data type a load or store reaches: "struct point +8 (y)", copied. */
+static void
+dtype_field(struct bt_view *v, struct bt_row *r, const struct bt_data_type *dt)
+{
+	struct bt_row_dtype *d = view_alloc(v, sizeof(*d));
+
+	memset(d, 0, sizeof(*d));
+	d->type = bt_strpool_addstr(&v->pool, dt->type);
+	d->member = dt->member ? bt_strpool_addstr(&v->pool, dt->member) : NULL;
+	d->var = bt_strpool_addstr(&v->pool, dt->var);
+	d->offset = dt->offset;
+	d->text = d->member ? bt_strpool_addf(&v->pool, "%s +%lld (%s)", d->type,
+	    (long long)d->offset, d->member) : bt_strpool_addf(&v->pool, "%s +%lld",
+	    d->type, (long long)d->offset);
+	r->dtype = d;
+	if (r->detail == NULL)
+		r->detail = bt_strpool_addf(&v->pool, "%s: %s", d->var, d->text);
+}
+
 /* An instruction row's flags, targets and the names they keep copies of. */
 static void
 insn_fields(struct ann *c, struct bt_row *r, size_t i)
@@ -501,6 +520,8 @@ insn_fields(struct ann *c, struct bt_row *r, size_t i)
 		if (ai->mem_name != NULL)
 			r->mem_name = bt_strpool_addstr(&c->v->pool, ai->mem_name);
 	}
+	if (ai->dtype)
+		dtype_field(c->v, r, &c->a->dtypes.v[ai->dtype - 1]);
 }
 
 /* The number cells, padded as they are formatted (no printf: 30,000 rows). */
@@ -585,6 +606,8 @@ text_cells(struct ann *c, struct bt_row *r, const struct bt_ainsn *ai,
 		    "        # %llx <%s>", (unsigned long long)ai->in.mem_target,
 		    r->mem_name) : bt_strpool_addf(&v->pool, "        # %llx",
 		    (unsigned long long)ai->in.mem_target), BT_STYLE_COMMENT);
+	else if (r->dtype != NULL)	/* perf annotate --data-type's type and member */
+		view_add_cell(v, view_cat(v, "  # ", r->dtype->text), BT_STYLE_COMMENT);
 }
 
 /* Instruction i's row. */

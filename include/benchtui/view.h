@@ -54,6 +54,7 @@ enum bt_row_kind {
 	BT_ROW_BENCH,		/* benchmark table: a benchmark (@func its index) or (outside) */
 	BT_ROW_PROC,		/* processes: a process or a thread (bt_view_procs) */
 	BT_ROW_OUTPUT,		/* a line of the benchmark's output (bt_view_output) */
+	BT_ROW_DTYPE,		/* a data type or a member of one (bt_view_data_types) */
 };
 
 /* Row flags. */
@@ -98,6 +99,8 @@ enum bt_row_kind {
  * @target_row: row index of a branch target in this view, -1 if none
  * @mem_target: address of a PC-relative memory operand (has_mem_target)
  * @mem_name: the symbol there ("sink", "table+0x8"), NULL if none
+ * @dtype: INSN rows: the data type its memory operand reaches (DWARF), NULL
+ *         if unknown
  * @region: hot region index (0 is the hottest), -1 if none
  * @t_from, @t_to: TIMELINE rows: the slice, in seconds from the first sample
  * @sub_samples: TIMELINE rows: the function's samples in the slice
@@ -123,6 +126,27 @@ struct bt_row_inline {
 	const char *name;
 	const char *call_file;
 	unsigned call_line;
+};
+
+/**
+ * struct bt_row_dtype - what a load or store reaches, as perf annotate
+ * --data-type says it: "struct point +8 (y)"
+ * @type: "struct point", "class ns::Shape", "union u"
+ * @member: the member path at @offset ("b.x", "[2].y"), NULL if no one member
+ * @var: the variable or parameter its base register holds ("p", "this")
+ * @offset: from the start of the object
+ * @text: "struct point +8 (y)", as the row's cells show it
+ * @accesses, @naccesses: the data types screen's rows (bt_view_data_types):
+ *                        the instructions that reach it, the hottest
+ *                        first ("chase+0x14  add 0x8(%rdi),%rax (5); ..."),
+ *                        and how many there are
+ */
+struct bt_row_dtype {
+	const char *type, *member, *var;
+	int64_t offset;
+	const char *text;
+	const char *accesses;
+	size_t naccesses;
 };
 
 /**
@@ -174,6 +198,7 @@ struct bt_row {
 	uint64_t sub_samples;
 	const struct bt_row_calls *calls;
 	const struct bt_row_inline *inlines;
+	const struct bt_row_dtype *dtype;
 	size_t ncells;
 	const struct bt_cell *cells;
 	unsigned size;
@@ -353,6 +378,16 @@ BT_API struct bt_view *bt_view_benches(struct bt_selection *sel,
  */
 BT_API struct bt_view *bt_view_procs(struct bt_selection *sel,
 				     const struct bt_view_opts *o);
+/*
+ * The data types the selection's loads and stores reach (perf annotate
+ * --data-type's summary): per type (@label "type"), then its members
+ * (@label "member"), hottest first: BT_ROW_DTYPE rows, @dtype the type
+ * and member, @func and @addr the hottest instruction. From the
+ * annotations of every sampled function.
+ */
+BT_API struct bt_view *bt_view_data_types(struct bt_selection *sel,
+					  const struct bt_view_opts *o,
+					  struct bt_error *err);
 /*
  * Benchmarks a and b side by side: the time ratio in the title, then
  * their hot functions (BT_ROW_FUNC, @func (size_t)-1) with a's share

@@ -250,6 +250,10 @@ def main():
                     fail("%s %s: skid-adjusted percent differs" % (a["function"], j["address"]))
             if not r.rstrip().split(":  ", 1)[1].startswith(j["text"]):
                 fail("%s %s: %r vs %r" % (a["function"], j["address"], r, j["text"]))
+            # the data type a load or store reaches: its text after the instruction's
+            dt = j.get("data_type")
+            if (dt is not None) != r.rstrip().endswith("  # " + (dt or {}).get("text", "\0")):
+                fail("%s %s: data type %r in json, row %r" % (a["function"], j["address"], dt, r))
             ninsn += 1
     print("agree: %d functions, %d call-graph edges, %d findings, %d annotations, %d instructions%s"
           % (len(funcs), ncg, len(found), len(anns), ninsn,
