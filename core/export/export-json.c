@@ -79,8 +79,9 @@ output_row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_str(w, "benchmark", r->target_name);
 }
 
+/* arrow: the lane of the branch arrow of an instruction row, or NULL. */
 static void
-row(struct bt_jw *w, const struct bt_row *r)
+row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow)
 {
 	if (r->kind == BT_ROW_FUNC) {
 		func_row(w, r);
@@ -130,6 +131,11 @@ row(struct bt_jw *w, const struct bt_row *r)
 			bt_jw_hex(w, "target", r->target);
 			if (r->target_name != NULL)
 				bt_jw_str(w, "target_name", r->target_name);
+		}
+		if (arrow != NULL) {	/* a branch inside the function: its arrow */
+			bt_jw_int(w, "lane", arrow->lane);
+			if (arrow->flags & BT_ARROW_FOLDED)
+				bt_jw_bool(w, "lane_folded", true);
 		}
 		if (r->has_mem_target) {
 			bt_jw_hex(w, "mem_target", r->mem_target);
@@ -261,11 +267,15 @@ header(struct bt_jw *w, const struct bt_view *h)
 static void
 rows(struct bt_jw *w, const struct bt_view *v, int indent)
 {
-	size_t i;
+	const struct bt_arrow *ar;
+	size_t i, na = bt_view_arrows(v, &ar);
+	long a;
 
 	bt_jw_array(w, "rows", BT_JW_LINES, indent);
-	for (i = 0; i < bt_view_nrows(v); i++)
-		row(w, bt_view_row(v, i));
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		a = bt_view_row_arrow(v, i);
+		row(w, bt_view_row(v, i), a >= 0 && (size_t)a < na ? &ar[a] : NULL);
+	}
 	bt_jw_end(w);
 }
 
@@ -343,7 +353,7 @@ bench(struct bt_jw *w, const struct export_bench *e)
 	bt_jw_break(w, 6);
 	bt_jw_array(w, "findings", BT_JW_LINES, 8);
 	for (i = 0; e->findings != NULL && i < bt_view_nrows(e->findings); i++)
-		row(w, bt_view_row(e->findings, i));
+		row(w, bt_view_row(e->findings, i), NULL);
 	bt_jw_end(w);
 	bt_jw_end(w);
 }
@@ -413,7 +423,7 @@ json_begin(struct export_out *o, const struct bt_view *h,
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "findings", BT_JW_LINES, 4);
 	for (i = 0; i < bt_view_nrows(findings); i++)
-		row(w, bt_view_row(findings, i));
+		row(w, bt_view_row(findings, i), NULL);
 	bt_jw_end(w);
 	if (o->benches != NULL) {
 		bt_jw_break(w, 2);

@@ -317,9 +317,6 @@ measure(struct ann *c)
 		c->wpre = c->wnum + 1;
 	} else
 		c->wpre = c->wnum + (c->wadj + 1) + (c->wsmp + 1) + WCI + 5 + c->waddr + 1;
-	/* the jump arrows go in the gutter's last column */
-	c->v->arrow_col = o->compact ? (long)(c->wnum + (c->wsmp + 1) + 4) :
-	    (long)(c->wnum + (c->wadj + 1) + (c->wsmp + 1) + WCI + 4);
 }
 
 /* The inline frames entered at ai and its source line, as rows before it. */
@@ -581,6 +578,12 @@ bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opt
 		    "skid-adjusted samples marked ? are split between several "
 		    "predecessors with no clear winner: a guess"));
 	view_seal(v);
+	/*
+	 * every branch arrow, in lanes where the source rows' indent ends:
+	 * before the instruction, or compact, after the first number
+	 */
+	view_arrows_add(v, o, o->compact ? c.wnum : c.wpre, 1,
+	    o->compact ? c.wnum + c.wsmp + 1 + 5 + c.waddr + 1 + 2 : c.wpre + 2);
 	regions(v, c.a);
 	view_set_title(v, "", view_name(v, c.f->name, o), "  %s  %.2f%% of %llu samples",
 	    c.f->module_name, c.f->percent, (unsigned long long)bt_selection_samples(sel));

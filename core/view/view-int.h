@@ -29,6 +29,7 @@ struct bt_view {
 	bool has_summary;
 	struct bt_view_summary summary;
 	long arrow_col;
+	struct view_arrows *arrows;	/* an annotation's branch arrows (view-arrows.c) */
 	struct bt_strpool pool;
 	const char *blanks[64];		/* shared all-space cells, by width */
 };
@@ -150,6 +151,19 @@ const char *view_hex_colon(struct bt_view *v, uint64_t x, size_t width);
 const char *view_pad_2f(struct bt_view *v, const char *prefix, double x, size_t width);
 const char *view_pad_u64(struct bt_view *v, uint64_t x, size_t width);
 const char *view_basename(const char *path);
+
+/*
+ * view-arrows.c: every branch arrow of an annotation's rows (their
+ * target_row and flags), packed into lanes, drawn in a cell put in at
+ * column at of every row (after lead spaces; the headings get a blank);
+ * prefix is what an instruction row has before its text, which with the
+ * text's room bounds the lanes on a screen of o->width. Sets arrow_col.
+ * Call after view_seal.
+ */
+struct view_arrows;
+void view_arrows_add(struct bt_view *v, const struct bt_view_opts *o, size_t at,
+		     size_t lead, size_t prefix);
+void view_arrows_free(struct view_arrows *va);
 
 /* The benchmarks' indexes, in the order printed or fastest first (malloc'ed). */
 size_t *view_bench_order(struct bt_selection *sel, bool fastest_first);

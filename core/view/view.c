@@ -626,6 +626,7 @@ bt_view_free(struct bt_view *v)
 	BT_VEC_FREE(v->hot);
 	BT_VEC_FREE(v->notes);
 	BT_VEC_FREE(v->regions);
+	view_arrows_free(v->arrows);
 	bt_strpool_release(&v->pool);
 	free(v);
 }

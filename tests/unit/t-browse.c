@@ -491,17 +491,17 @@ test_width_and_columns(void **state)
 
 	bt_browser_apply(b, BT_ACT_ENTER, H);
 	addr = cur(b)->addr;
-	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 7);
+	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 8);	/* 7 and the arrows' lanes */
 	bt_browser_set_width(b, 80, H);
 	assert_true(bt_browser_opts(b)->compact);
-	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 5);
+	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 6);
 	assert_int_equal(cur(b)->addr, addr);
 	bt_browser_set_width(b, 160, H);
 	assert_false(bt_browser_opts(b)->compact);
 	bt_browser_set_width(b, 80, H);
 	bt_browser_apply(b, BT_ACT_TOGGLE_COLUMNS, H);	/* w: every column, whatever the width */
 	assert_false(bt_browser_opts(b)->compact);
-	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 7);
+	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 8);
 	bt_browser_set_width(b, 70, H);
 	assert_false(bt_browser_opts(b)->compact);
 	assert_int_equal(cur(b)->addr, addr);

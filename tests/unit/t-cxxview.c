@@ -227,8 +227,9 @@ test_compact(void **state)
 	wide = bt_view_annotate(s, (size_t)f, &o, NULL);
 	o.compact = true;
 	narrow = bt_view_annotate(s, (size_t)f, &o, NULL);
-	assert_int_equal(bt_view_columns(wide)->ncells, 7);
-	assert_int_equal(bt_view_columns(narrow)->ncells, 5);
+	/* 7 and 5, and each the branch arrows' lanes */
+	assert_int_equal(bt_view_columns(wide)->ncells, 8);
+	assert_int_equal(bt_view_columns(narrow)->ncells, 6);
 	for (i = 0; i < bt_view_columns(narrow)->ncells; i++) {
 		assert_null(strstr(bt_view_columns(narrow)->cells[i].text, "\xc2\xb1" "95%"));
 		assert_null(strstr(bt_view_columns(narrow)->cells[i].text, "Skid%"));
