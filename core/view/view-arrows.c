@@ -332,22 +332,37 @@ insert_lanes(struct bt_view *v, struct view_arrows *va, size_t at, size_t lead)
 	}
 }
 
+/* The lanes a row of prefix columns before its text has room for. */
+static size_t
+lanes_max(const struct bt_view_opts *o, size_t prefix)
+{
+	if (o->width == 0)
+		return LANES_EXPORT;
+	/* what the screen leaves past the text's room */
+	return o->width > prefix + TEXT_ROOM + 1 + LANES_MIN ?
+	    BT_MIN(o->width - prefix - TEXT_ROOM - 1, LANES_EXPORT) : LANES_MIN;
+}
+
+size_t
+view_arrows_room(const struct bt_view_opts *o, size_t lead, size_t prefix,
+		 size_t njumps)
+{
+	return njumps ? lead + BT_MIN(njumps, lanes_max(o, prefix)) + 1 : 0;
+}
+
 void
 view_arrows_add(struct bt_view *v, const struct bt_view_opts *o, size_t at,
 		size_t lead, size_t prefix)
 {
 	struct view_arrows *va = bt_xcalloc(1, sizeof(*va));
-	size_t max = LANES_EXPORT, nlanes;
+	size_t nlanes;
 
 	v->arrows = va;
 	va->row_arrow = bt_xcalloc(v->rows.n + 1, sizeof(*va->row_arrow));
 	collect(v, va);
 	if (va->arrows.n == 0)
 		return;
-	if (o->width > 0)	/* what the screen leaves past the text's room */
-		max = o->width > prefix + TEXT_ROOM + 1 + LANES_MIN ?
-		    BT_MIN(o->width - prefix - TEXT_ROOM - 1, LANES_EXPORT) : LANES_MIN;
-	nlanes = pack(va, max);
+	nlanes = pack(va, lanes_max(o, prefix));
 	va->width = nlanes + 1;
 	draw(v, va, nlanes);
 	insert_lanes(v, va, at, lead);

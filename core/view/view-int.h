@@ -164,6 +164,9 @@ struct view_arrows;
 void view_arrows_add(struct bt_view *v, const struct bt_view_opts *o, size_t at,
 		     size_t lead, size_t prefix);
 void view_arrows_free(struct view_arrows *va);
+/* At most the columns view_arrows_add takes for njumps jumps. */
+size_t view_arrows_room(const struct bt_view_opts *o, size_t lead, size_t prefix,
+			size_t njumps);
 
 /* The benchmarks' indexes, in the order printed or fastest first (malloc'ed). */
 size_t *view_bench_order(struct bt_selection *sel, bool fastest_first);
