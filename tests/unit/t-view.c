@@ -883,7 +883,7 @@ test_annotate_numbers(void **state)
 	o.compact = true;
 	v = bt_view_annotate(s, fi, &o, NULL);
 	assert_int_equal(bt_view_columns(v)->ncells, 6);
-	assert_int_equal(bt_view_arrow_col(v), strlen(bt_view_columns(v)->cells[0].text));
+	assert_int_equal(bt_view_arrow_col(v), strlen(bt_view_columns(v)->cells[0].text) + 1);
 	for (i = 0; i < bt_view_nrows(v); i++) {
 		const struct bt_row *r = bt_view_row(v, i);
 		assert_int_equal(r->kind, BT_ROW_INSN);
