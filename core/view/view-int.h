@@ -7,6 +7,7 @@
 #define BENCHTUI_VIEW_INT_H
 
 #include "base.h"
+#include "pattern.h"
 #include "benchtui/view.h"
 
 #define HOT_MIN_PERCENT 0.5	/* BT_ROW_F_HOT and the mild heat colour */
@@ -69,8 +70,8 @@ void view_set_title(struct bt_view *v, const char *before, const char *name,
 const char *view_short_name(struct bt_view *v, const char *name, bool fold);
 /* name as o->names shows it. */
 const char *view_name(struct bt_view *v, const char *name, const struct bt_view_opts *o);
-/* Does name contain text in any of the forms of enum bt_names? */
-bool view_name_matches(const char *name, const char *text);
+/* Does re (pattern.h) match name in any of the forms of enum bt_names? */
+bool view_name_matches(const char *name, const regex_t *re);
 
 /* size bytes in the view's pool, aligned for any of its structs (not zeroed). */
 void *view_alloc(struct bt_view *v, size_t size);
