@@ -457,9 +457,9 @@ else
 	fi
 	status_line | grep -q "^double my::deeply::nested::Table<.*long) const" &&
 		ok "the cursor row's whole name is on the status line" || fail "status: $(status_line)"
-	# the filter matches the whole name and the short one
+	# the filter (a regular expression) matches the whole name and the short one
 	$T send-keys -t bt /
-	$T send-keys -t bt -l "(std::plus<double>, long)"
+	$T send-keys -t bt -l "\(std::plus<double>, long\)"
 	$T send-keys -t bt Enter
 	wait_for "1 function match" && body | grep -q "reduce<std::plus" || fail "filter by the whole name"
 	$T send-keys -t bt Escape
