@@ -268,9 +268,15 @@ static void
 rows(struct bt_jw *w, const struct bt_view *v, int indent)
 {
 	const struct bt_arrow *ar;
-	size_t i, na = bt_view_arrows(v, &ar);
+	size_t i, na = bt_view_arrows(v, &ar), nl;
 	long a;
 
+	if (na > 0 && bt_view_lanes(v, 0, &nl) != NULL) {
+		/* where the text's rows draw the arrows: their lanes, then the heads' */
+		bt_jw_int(w, "arrow_column", bt_view_arrow_col(v));
+		bt_jw_int(w, "arrow_lanes", (long)nl - 1);
+		bt_jw_break(w, indent - 2);
+	}
 	bt_jw_array(w, "rows", BT_JW_LINES, indent);
 	for (i = 0; i < bt_view_nrows(v); i++) {
 		a = bt_view_row_arrow(v, i);
