@@ -100,44 +100,41 @@ span_cmp(const void *x, const void *y)
 
 /*
  * The arrows, each in the innermost lane free over its rows, the shortest
- * first; lanes from max - 1 on folded into lane max - 1. Returns the
- * lanes shown.
+ * first; of max lanes, the last is shared (folded) by every arrow that
+ * finds none free, and by those it held. Returns the lanes used.
  */
 static size_t
 pack(struct view_arrows *va, size_t max)
 {
 	size_t n = va->arrows.n, i, k, nlanes = 0;
 	struct bt_arrow **order = bt_xcalloc(n + 1, sizeof(*order));
-	BT_VEC(struct lane) lanes = { 0 };
+	struct lane *lanes = bt_xcalloc(max, sizeof(*lanes));
+	bool folded = false;
 
 	for (i = 0; i < n; i++)
 		order[i] = &va->arrows.v[i];
 	bt_qsort(order, n, sizeof(*order), span_cmp);
 	for (i = 0; i < n; i++) {
-		for (k = 0; k < lanes.n && !lane_free(&lanes.v[k], order[i]->first,
+		for (k = 0; k < max && !lane_free(&lanes[k], order[i]->first,
 		    order[i]->last); k++)
 			;
-		if (k == lanes.n) {
-			BT_ALLOC_GROW(lanes.v, lanes.n + 1, lanes.alloc);
-			memset(&lanes.v[lanes.n++], 0, sizeof(*lanes.v));
+		if (k == max) {	/* none free: the last lane, shared */
+			order[i]->lane = (int)max - 1;
+			folded = true;
+			continue;
 		}
-		lane_insert(&lanes.v[k], order[i]);
+		lane_insert(&lanes[k], order[i]);
 		order[i]->lane = (int)k;
+		nlanes = BT_MAX(nlanes, k + 1);
 	}
-	nlanes = lanes.n;
-	for (k = 0; k < lanes.n; k++)
-		free(lanes.v[k].v.v);
-	free(lanes.v);
+	for (i = 0; folded && i < n; i++)
+		if ((size_t)va->arrows.v[i].lane == max - 1)
+			va->arrows.v[i].flags |= BT_ARROW_FOLDED;
+	for (k = 0; k < max; k++)
+		free(lanes[k].v.v);
+	free(lanes);
 	free(order);
-	if (nlanes > max) {
-		for (i = 0; i < n; i++)
-			if ((size_t)va->arrows.v[i].lane >= max - 1) {
-				va->arrows.v[i].lane = (int)max - 1;
-				va->arrows.v[i].flags |= BT_ARROW_FOLDED;
-			}
-		nlanes = max;
-	}
-	return nlanes;
+	return folded ? max : nlanes;
 }
 
 /* The arrows of v's rows: the jumps to one row of one kind make one. */
