@@ -240,7 +240,7 @@ bt_lane_ascii(unsigned lines)
 	return ' ';
 }
 
-/* Row i's lanes cell: lead spaces, then a character a lane column. */
+/* Row i's lanes cell: lead spaces, then one character a lane column. */
 static const char *
 lanes_text(struct bt_view *v, struct view_arrows *va, size_t i, size_t lead)
 {
@@ -344,7 +344,10 @@ size_t
 view_arrows_room(const struct bt_view_opts *o, size_t lead, size_t prefix,
 		 size_t njumps)
 {
-	return njumps ? lead + BT_MIN(njumps, lanes_max(o, prefix)) + 1 : 0;
+	/* a screen's; a text report's names fit as before (text_width) */
+	if (o->width == 0 || njumps == 0)
+		return 0;
+	return lead + BT_MIN(njumps, lanes_max(o, prefix)) + 1;
 }
 
 void

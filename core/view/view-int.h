@@ -165,7 +165,10 @@ struct view_arrows;
 void view_arrows_add(struct bt_view *v, const struct bt_view_opts *o, size_t at,
 		     size_t lead, size_t prefix);
 void view_arrows_free(struct view_arrows *va);
-/* At most the columns view_arrows_add takes for njumps jumps. */
+/*
+ * At most the columns view_arrows_add takes for njumps jumps on a screen
+ * (o->width); 0 for a text report, whose names fit text_width as before.
+ */
 size_t view_arrows_room(const struct bt_view_opts *o, size_t lead, size_t prefix,
 			size_t njumps);
 
