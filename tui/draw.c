@@ -522,7 +522,9 @@ draw_arrows(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size
 			if (l[k].mask == 0 || owner < 0)
 				continue;
 			if (lane_lit(v, ar, n->cursor, cur, to, nto, row, k, nl))
-				attr = t->attr[BT_STYLE_WARN] | A_BOLD;
+				/* without colour, loops are bold: lit is underlined too */
+				attr = t->attr[BT_STYLE_WARN] | A_BOLD |
+				    (t->color ? 0 : A_UNDERLINE);
 			else
 				attr = t->attr[ar[owner].flags & BT_ARROW_LOOP ?
 				    BT_STYLE_LOOP : BT_STYLE_ARROW];
