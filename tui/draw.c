@@ -1,6 +1,6 @@
 /*
  * Painting the browser: the header bar from the summary view, the title,
- * rows [top, top + height) of the current view, the cursor's jump arrow,
+ * rows [top, top + height) of the current view, its branch arrows,
  * the pane a screen keeps below its rows and the status line. What each
  * screen adds (its title note, its pane, its hint) comes from the browser.
  */
@@ -440,34 +440,99 @@ draw_pane(struct tui *t)
 		tui_put(LINES - 2, COLS - 1, "~", COLS, A_BOLD | t->attr[BT_STYLE_WARN]);
 }
 
-/* Arrows for the jump under the cursor, in the view's arrow column. */
-static void
-draw_jump(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size_t h)
+/* A lane column's character: box drawing (UTF-8), else the view's ASCII. */
+static const char *
+lane_glyph(unsigned m, bool utf8)
 {
-	const struct bt_row *r = bt_view_row(v, n->cursor);
-	long gx = bt_view_arrow_col(v);
-	size_t lo, hi, i;
+	static const char *const box[16] = {
+		" ", "\u2502", "\u2502", "\u2502", "\u2500", "\u2518", "\u2510", "\u2524",
+		"\u2500", "\u2514", "\u250c", "\u251c", "\u2500", "\u2534", "\u252c", "\u253c",
+	};
+	static char ascii[2];
+	unsigned lines = m & (BT_LANE_UP | BT_LANE_DOWN | BT_LANE_LEFT | BT_LANE_RIGHT);
 
-	if (r == NULL || r->kind != BT_ROW_INSN || r->target_row < 0 || gx < 0 ||
-	    gx >= COLS)
-		return;
-	lo = n->cursor < (size_t)r->target_row ? n->cursor : (size_t)r->target_row;
-	hi = n->cursor > (size_t)r->target_row ? n->cursor : (size_t)r->target_row;
-	attron(t->attr[BT_STYLE_JUMP] | A_BOLD);
-	for (i = lo; i <= hi; i++) {
-		int y;
-		if (i < n->top || i >= n->top + h)
-			continue;
-		y = HEAD_LINES + (int)(i - n->top);
-		if (i == (size_t)r->target_row)
-			mvaddstr(y, (int)gx, t->utf8 ? "\u25b6" : ">");
-		else if (i == n->cursor)
-			mvaddstr(y, (int)gx, (size_t)r->target_row < n->cursor ?
-			    (t->utf8 ? "\u2518" : "^") : (t->utf8 ? "\u2510" : "v"));
-		else
-			mvaddstr(y, (int)gx, t->utf8 ? "\u2502" : "|");
+	if (!utf8) {
+		ascii[0] = bt_lane_ascii(m);
+		return ascii;
 	}
-	attroff(t->attr[BT_STYLE_JUMP] | A_BOLD);
+	if (m & BT_LANE_HEAD)
+		return "\u25b6";
+	if (lines == (BT_LANE_UP | BT_LANE_DOWN) && (m & BT_LANE_FOLDED))
+		return "\u2506";	/* several arrows in one lane: dashed */
+	return box[lines];
+}
+
+/*
+ * Is column k (of nl) of row lit as the cursor's arrow: the cursor's
+ * jump from it to its target, or every jump landing on the cursor's row
+ * (the arrows in to[0..nto))?
+ */
+static bool
+lane_lit(const struct bt_view *v, const struct bt_arrow *ar, size_t cursor,
+	 long cur, const long *to, size_t nto, size_t row, size_t k, size_t nl)
+{
+	size_t i;
+
+	if (cur >= 0) {
+		const struct bt_arrow *a = &ar[cur];
+		size_t ca = nl - 2 - (size_t)a->lane, t = (size_t)a->target;
+		if (k == ca && row >= (cursor < t ? cursor : t) && row <= TUI_MAX(cursor, t))
+			return true;
+		if ((row == cursor || row == t) && k >= ca)
+			return true;
+	}
+	for (i = 0; i < nto; i++) {
+		const struct bt_arrow *a = &ar[to[i]];
+		size_t ca = nl - 2 - (size_t)a->lane;
+		if (k == ca && (long)row >= a->first && (long)row <= a->last)
+			return true;
+		if (k >= ca && (row == cursor || bt_view_row_arrow(v, row) == to[i]))
+			return true;
+	}
+	return false;
+}
+
+#define LIT_MAX 8	/* arrows landing on one row lit at once */
+
+/*
+ * Every branch arrow of the rows shown, in the view's lanes (the view
+ * wrote them in ASCII): box-drawing characters under UTF-8; loops in
+ * their colour, jumps in theirs, the cursor's arrow lit.
+ */
+static void
+draw_arrows(struct tui *t, const struct bt_view *v, const struct bt_nav *n, size_t h)
+{
+	const struct bt_arrow *ar;
+	size_t na = bt_view_arrows(v, &ar), nl, i, k, nto = 0;
+	long gx = bt_view_arrow_col(v), cur = bt_view_row_arrow(v, n->cursor), to[LIT_MAX];
+
+	if (na == 0 || gx < 0)
+		return;
+	for (i = 0; i < na && nto < LIT_MAX; i++)
+		if ((size_t)ar[i].target == n->cursor)
+			to[nto++] = (long)i;
+	for (i = 0; i < h && n->top + i < bt_view_nrows(v); i++) {
+		size_t row = n->top + i;
+		const struct bt_lane *l = bt_view_lanes(v, row, &nl);
+		attr_t base = row == n->cursor ? A_REVERSE : 0, attr;
+		int y = HEAD_LINES + (int)i;
+
+		for (k = 0; k < nl && gx + (long)k < COLS; k++) {
+			int owner = l[k].horiz >= 0 ? l[k].horiz : l[k].vert;
+			if (l[k].mask == 0 || owner < 0)
+				continue;
+			if (lane_lit(v, ar, n->cursor, cur, to, nto, row, k, nl))
+				/* without colour, loops are bold: lit is underlined too */
+				attr = t->attr[BT_STYLE_WARN] | A_BOLD |
+				    (t->color ? 0 : A_UNDERLINE);
+			else
+				attr = t->attr[ar[owner].flags & BT_ARROW_LOOP ?
+				    BT_STYLE_LOOP : BT_STYLE_ARROW];
+			attron(attr | base);
+			mvaddstr(y, (int)gx + (int)k, lane_glyph(l[k].mask, t->utf8));
+			attroff(attr | base);
+		}
+	}
 }
 
 /*
@@ -565,7 +630,7 @@ tui_draw(struct tui *t)
 		for (i = 0; i < bt_view_nnotes(v) && i < h; i++)
 			tui_put(HEAD_LINES + 1 + (int)i, 2, bt_view_note(v, i), COLS,
 			    t->attr[BT_STYLE_WARN]);
-	draw_jump(t, v, n, h);
+	draw_arrows(t, v, n, h);
 	draw_pane(t);
 	if (bt_browser_status(t->b)[0])
 		snprintf(t->last_msg, sizeof(t->last_msg), "%s", bt_browser_status(t->b));

@@ -30,7 +30,8 @@ const struct tui_key tui_keymap[] = {
 	{ { 'r', 0 }, "r", TUI_CMD_ACTION, BT_ACT_NEXT_REGION, "next hot region" },
 	{ { 'R', 0 }, "R", TUI_CMD_ACTION, BT_ACT_PREV_REGION, "previous hot region" },
 	{ { '/', 0 }, "/", TUI_CMD_ACTION, BT_ACT_SEARCH,
-	  "search forward (in the function list: filter by name, in any form it is shown in)" },
+	  "search forward for a regular expression (case ignored when it is all lower case; "
+	  "in the function list: filter by name, in any form it is shown in)" },
 	{ { '?', 0 }, "?", TUI_CMD_ACTION, BT_ACT_SEARCH_BACK, "search backward" },
 	{ { 'n', 0 }, "n", TUI_CMD_ACTION, BT_ACT_SEARCH_NEXT, "repeat the search" },
 	{ { 'N', 0 }, "N", TUI_CMD_ACTION, BT_ACT_SEARCH_PREV, "repeat the search the other way" },
@@ -88,7 +89,7 @@ const struct tui_key tui_keymap[] = {
 	{ { '<', '>', 0 }, "< >", TUI_CMD_HINT, BT_ACT_NONE,
 	  "perf's < > (previous/next function): q to the list, then Up/Down and Enter (or a)" },
 	{ { 'J', 0 }, "J", TUI_CMD_HINT, BT_ACT_NONE,
-	  "perf's J (jump counts): benchtui draws the cursor's jump as an arrow; Enter follows it" },
+	  "perf's J (jump counts): benchtui draws every jump as an arrow, the cursor's lit; Enter follows it" },
 	{ { 'l', 0 }, "l", TUI_CMD_HINT, BT_ACT_NONE,
 	  "perf's l (source location): source rows show file:line; S shows the file" },
 	{ { 'V', 0 }, "V", TUI_CMD_HINT, BT_ACT_NONE,

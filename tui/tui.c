@@ -72,6 +72,8 @@ setup_styles(struct tui *t)
 		[BT_STYLE_GUTTER] = { COLOR_YELLOW, 0, 0 },
 		[BT_STYLE_TITLE] = { -1, A_BOLD, A_BOLD },
 		[BT_STYLE_WARN] = { COLOR_RED, A_BOLD, A_BOLD },
+		[BT_STYLE_ARROW] = { COLOR_CYAN, 0, 0 },
+		[BT_STYLE_LOOP] = { COLOR_YELLOW, 0, A_BOLD },
 	};
 	int i;
 

@@ -15,6 +15,7 @@
 #define BENCHTUI_BROWSE_INT_H
 
 #include "base.h"
+#include "pattern.h"
 #include "benchtui/browse.h"
 #include "benchtui/view.h"
 
@@ -157,6 +158,7 @@ struct bt_browser {
 	struct bt_view_opts o;
 	BT_VEC(struct screen) stack;
 	char *search;
+	regex_t search_re;	/* search compiled (pattern.h), when search is set */
 	bool search_back;
 	char *filter;
 	char *module;		/* d: the function list's module (path), owned */

@@ -4,9 +4,11 @@
  * on every screen: each view says which rows are hot and where its
  * regions start.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "browse/browse-int.h"
+#include "symbols/symbols.h"
 
 static struct screen *
 top_screen(struct bt_browser *b)
@@ -141,23 +143,68 @@ next_region(struct bt_browser *b, struct screen *sc, int dir, size_t height)
 	bt_browser_set_status(b, "no hot regions here");
 }
 
+/* Does re match name in any form it is shown in (whole, perf's short form, folded)? */
 static bool
-row_matches(const struct bt_row *r, const char *text)
+name_matches(const regex_t *re, const char *name)
+{
+	char stack[1024], *buf = stack;
+	size_t len = strlen(name) * 2 + 16;	/* folding adds 3 bytes per 2 */
+	bool found = bt_pattern_match(re, name);
+	int fold;
+
+	if (found || strchr(name, '(') == NULL)
+		return found;
+	if (len > sizeof(stack))
+		buf = bt_xmalloc(len);
+	for (fold = 0; fold < 2 && !found; fold++)
+		found = bt_name_short(name, fold, buf, len) != NULL && buf[0] &&
+		    bt_pattern_match(re, buf);
+	if (buf != stack)
+		free(buf);
+	return found;
+}
+
+/*
+ * Does re match row r: its text (an instruction, a source line), a name
+ * in any form, or the row's whole text as shown (its cells, the branch
+ * arrows' lanes left out)?
+ */
+static bool
+row_matches(const struct bt_row *r, const regex_t *re, struct bt_strbuf *sb)
 {
 	size_t i;
 
-	if (r->text != NULL && strstr(r->text, text) != NULL)
-		return true;
-	if (r->target_name != NULL && strstr(r->target_name, text) != NULL)
+	if (bt_pattern_match(re, r->text) || bt_pattern_match(re, r->target_name))
 		return true;
 	/* the whole name of what the cells shorten: a search matches either form */
-	if ((r->name != NULL && strstr(r->name, text) != NULL) ||
-	    (r->detail != NULL && strstr(r->detail, text) != NULL))
+	if ((r->name != NULL && name_matches(re, r->name)) ||
+	    (r->detail != NULL && name_matches(re, r->detail)))
 		return true;
+	bt_strbuf_reset(sb);
 	for (i = 0; i < r->ncells; i++)
-		if (strstr(r->cells[i].text, text) != NULL)
-			return true;
-	return false;
+		if (r->cells[i].style != BT_STYLE_ARROW)
+			bt_strbuf_addstr(sb, r->cells[i].text);
+	return bt_pattern_match(re, sb->buf);
+}
+
+/* A new search: text compiled, or false with the reason on the status line. */
+static bool
+new_search(struct bt_browser *b, const char *text, bool backward)
+{
+	struct bt_error err = { 0 };
+	regex_t re;
+
+	if (bt_pattern_compile(&re, text, &err) < 0) {
+		bt_browser_set_status(b, "%s", err.msg);
+		return false;
+	}
+	if (b->search != NULL)
+		bt_pattern_release(&b->search_re);
+	free(b->search);
+	b->search = bt_xstrdup(text);
+	b->search_re = re;
+	b->search_back = backward;
+	return true;
 }
 
 bool
@@ -166,32 +213,34 @@ bt_browser_search(struct bt_browser *b, const char *text, bool backward,
 {
 	struct screen *sc = top_screen(b);
 	size_t n = bt_view_nrows(sc->view), k;
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	bool found = false;
 
-	if (text != NULL && text[0] != '\0' && text != b->search) {
-		free(b->search);
-		b->search = bt_xstrdup(text);
-		b->search_back = backward;
-	}
+	if (text != NULL && text[0] != '\0' && text != b->search &&
+	    !new_search(b, text, backward))
+		return false;
 	if (b->search == NULL) {
 		bt_browser_set_status(b, "no search yet: / to search");
 		return false;
 	}
-	for (k = 1; k <= n; k++) {
+	for (k = 1; k <= n && !found; k++) {
 		size_t i = backward ? (sc->nav.cursor + n - k % n) % n :
 		    (sc->nav.cursor + k) % n;
-		if (row_matches(bt_view_row(sc->view, i), b->search)) {
-			if ((backward && i > sc->nav.cursor) ||
-			    (!backward && i < sc->nav.cursor))
-				bt_browser_set_status(b, "search wrapped: '%s'", b->search);
-			else
-				bt_browser_set_status(b, "/%s", b->search);
-			sc->nav.cursor = i;
-			browse_show_cursor(&sc->nav, n, height);
-			return true;
-		}
+		if (!row_matches(bt_view_row(sc->view, i), &b->search_re, &sb))
+			continue;
+		if ((backward && i >= sc->nav.cursor) || (!backward && i <= sc->nav.cursor))
+			bt_browser_set_status(b, "search wrapped %s: '%s'",
+			    backward ? "to the bottom" : "to the top", b->search);
+		else
+			bt_browser_set_status(b, "/%s", b->search);
+		sc->nav.cursor = i;
+		browse_show_cursor(&sc->nav, n, height);
+		found = true;
 	}
-	bt_browser_set_status(b, "pattern not found: '%s'", b->search);
-	return false;
+	bt_strbuf_release(&sb);
+	if (!found)
+		bt_browser_set_status(b, "pattern not found: '%s'", b->search);
+	return found;
 }
 
 /* Moving the cursor: true when act is one of those. */

@@ -172,6 +172,8 @@ bt_browser_free(struct bt_browser *b)
 	for (i = 0; i < b->stack.n; i++)
 		browse_release(&b->stack.v[i]);
 	BT_VEC_FREE(b->stack);
+	if (b->search != NULL)
+		bt_pattern_release(&b->search_re);
 	free(b->search);
 	free(b->filter);
 	free(b->module);

@@ -30,8 +30,18 @@ void
 bt_browser_filter(struct bt_browser *b, const char *text)
 {
 	struct screen *sc = browse_func_list(b);
+	struct bt_error err = { 0 };
 	struct bt_view *v;
+	regex_t re;
 
+	/* a regular expression, as / elsewhere: an invalid one changes nothing */
+	if (text != NULL && text[0]) {
+		if (bt_pattern_compile(&re, text, &err) < 0) {
+			bt_browser_set_status(b, "%s", err.msg);
+			return;
+		}
+		bt_pattern_release(&re);
+	}
 	free(b->filter);
 	b->filter = text && text[0] ? bt_xstrdup(text) : NULL;
 	v = sc->ops->build(b, sc, NULL);

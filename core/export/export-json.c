@@ -149,8 +149,56 @@ inlines(struct bt_jw *w, const struct bt_row *r)
 	bt_jw_end(w);
 }
 
+/* An instruction; arrow: the lane of its branch arrow, or NULL. */
 static void
-row(struct bt_jw *w, const struct bt_row *r)
+insn_row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow)
+{
+	bt_jw_str(w, "kind", "insn");
+	bt_jw_hex(w, "address", r->addr);
+	bt_jw_str(w, "text", r->text);
+	bt_jw_u64(w, "samples", r->samples);
+	bt_jw_u64(w, "period", r->period);
+	bt_jw_num(w, "percent", r->percent);
+	bt_jw_num(w, "adjusted_samples", r->adjusted);
+	bt_jw_num(w, "adjusted_percent", r->adjusted_percent);
+	bt_jw_bool(w, "skid_target", r->flags & BT_ROW_F_SKID_TARGET);
+	if (r->flags & BT_ROW_F_SKID_GUESS)
+		bt_jw_bool(w, "skid_guess", true);
+	if (r->file != NULL) {
+		bt_jw_str(w, "file", r->file);
+		bt_jw_u64(w, "line", r->line);
+	}
+	if (r->has_target) {
+		bt_jw_hex(w, "target", r->target);
+		if (r->target_name != NULL)
+			bt_jw_str(w, "target_name", r->target_name);
+	} else if (r->target_name != NULL) {	/* JIT: movabs, call *%reg */
+		bt_jw_str(w, "target_name", r->target_name);
+	}
+	if (arrow != NULL) {	/* a branch inside the function: its arrow */
+		bt_jw_int(w, "lane", arrow->lane);
+		if (arrow->flags & BT_ARROW_FOLDED)
+			bt_jw_bool(w, "lane_folded", true);
+	}
+	if (r->has_mem_target) {
+		bt_jw_hex(w, "mem_target", r->mem_target);
+		if (r->mem_name != NULL)
+			bt_jw_str(w, "mem_target_name", r->mem_name);
+	}
+	if (r->dtype != NULL)
+		dtype_json(w, r->dtype);
+	if (r->region >= 0)
+		bt_jw_int(w, "region", r->region);
+	if (r->loop_depth)
+		bt_jw_int(w, "loop_depth", r->loop_depth);
+	if (r->ninlines)
+		inlines(w, r);
+	ci95(w, r);
+}
+
+/* arrow: the lane of the branch arrow of an instruction row, or NULL. */
+static void
+row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow)
 {
 	if (r->kind == BT_ROW_FUNC) {
 		func_row(w, r);
@@ -178,42 +226,7 @@ row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_str(w, "text", r->text);
 		break;
 	case BT_ROW_INSN:
-		bt_jw_str(w, "kind", "insn");
-		bt_jw_hex(w, "address", r->addr);
-		bt_jw_str(w, "text", r->text);
-		bt_jw_u64(w, "samples", r->samples);
-		bt_jw_u64(w, "period", r->period);
-		bt_jw_num(w, "percent", r->percent);
-		bt_jw_num(w, "adjusted_samples", r->adjusted);
-		bt_jw_num(w, "adjusted_percent", r->adjusted_percent);
-		bt_jw_bool(w, "skid_target", r->flags & BT_ROW_F_SKID_TARGET);
-		if (r->flags & BT_ROW_F_SKID_GUESS)
-			bt_jw_bool(w, "skid_guess", true);
-		if (r->file != NULL) {
-			bt_jw_str(w, "file", r->file);
-			bt_jw_u64(w, "line", r->line);
-		}
-		if (r->has_target) {
-			bt_jw_hex(w, "target", r->target);
-			if (r->target_name != NULL)
-				bt_jw_str(w, "target_name", r->target_name);
-		} else if (r->target_name != NULL) {	/* JIT: movabs, call *%reg */
-			bt_jw_str(w, "target_name", r->target_name);
-		}
-		if (r->has_mem_target) {
-			bt_jw_hex(w, "mem_target", r->mem_target);
-			if (r->mem_name != NULL)
-				bt_jw_str(w, "mem_target_name", r->mem_name);
-		}
-		if (r->dtype != NULL)
-			dtype_json(w, r->dtype);
-		if (r->region >= 0)
-			bt_jw_int(w, "region", r->region);
-		if (r->loop_depth)
-			bt_jw_int(w, "loop_depth", r->loop_depth);
-		if (r->ninlines)
-			inlines(w, r);
-		ci95(w, r);
+		insn_row(w, r, arrow);
 		break;
 	case BT_ROW_SLICE:
 		bt_jw_str(w, "kind", "slice");
@@ -337,11 +350,21 @@ header(struct bt_jw *w, const struct bt_view *h)
 static void
 rows(struct bt_jw *w, const struct bt_view *v, int indent)
 {
-	size_t i;
+	const struct bt_arrow *ar;
+	size_t i, na = bt_view_arrows(v, &ar), nl;
+	long a;
 
+	if (na > 0 && bt_view_lanes(v, 0, &nl) != NULL) {
+		/* where the text's rows draw the arrows: their lanes, then the heads' */
+		bt_jw_int(w, "arrow_column", bt_view_arrow_col(v));
+		bt_jw_int(w, "arrow_lanes", (long)nl - 1);
+		bt_jw_break(w, indent - 2);
+	}
 	bt_jw_array(w, "rows", BT_JW_LINES, indent);
-	for (i = 0; i < bt_view_nrows(v); i++)
-		row(w, bt_view_row(v, i));
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		a = bt_view_row_arrow(v, i);
+		row(w, bt_view_row(v, i), a >= 0 && (size_t)a < na ? &ar[a] : NULL);
+	}
 	bt_jw_end(w);
 }
 
@@ -419,7 +442,7 @@ bench(struct bt_jw *w, const struct export_bench *e)
 	bt_jw_break(w, 6);
 	bt_jw_array(w, "findings", BT_JW_LINES, 8);
 	for (i = 0; e->findings != NULL && i < bt_view_nrows(e->findings); i++)
-		row(w, bt_view_row(e->findings, i));
+		row(w, bt_view_row(e->findings, i), NULL);
 	bt_jw_end(w);
 	bt_jw_end(w);
 }
@@ -489,7 +512,7 @@ json_begin(struct export_out *o, const struct bt_view *h,
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "findings", BT_JW_LINES, 4);
 	for (i = 0; i < bt_view_nrows(findings); i++)
-		row(w, bt_view_row(findings, i));
+		row(w, bt_view_row(findings, i), NULL);
 	bt_jw_end(w);
 	if (o->benches != NULL) {
 		bt_jw_break(w, 2);

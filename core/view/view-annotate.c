@@ -334,6 +334,7 @@ struct ann {
 	const struct bt_view_opts *o;
 	size_t func;
 	size_t wnum, wadj, wsmp, waddr, wpre;
+	size_t lanes_at, prefix, lanes_room;	/* the branch arrows' (view-arrows.c) */
 	double denom;
 	const char *prev_file;
 	unsigned prev_line;
@@ -365,7 +366,7 @@ measure(struct ann *c)
 {
 	const struct bt_annotation *a = c->a;
 	const struct bt_view_opts *o = c->o;
-	size_t i, n, nrows = 0, ncells = 0;
+	size_t i, n, nrows = 0, ncells = 0, njumps = 0;
 
 	c->wnum = c->wadj = c->wsmp = 7;
 	c->waddr = 4;
@@ -396,6 +397,7 @@ measure(struct ann *c)
 				c->prev_line = ai->line;
 			}
 		}
+		njumps += ai->target_insn >= 0;
 		nrows++;
 		ncells += (o->compact ? 5 : 7) + (ai->target_name != NULL ||
 		    (ai->in.flags & BT_INSN_F_RIPREL) || ai->dtype);
@@ -427,9 +429,14 @@ measure(struct ann *c)
 	} else
 		c->wpre = c->wnum + (c->wadj + 1) + (c->wsmp + 1) + WCI + 5 +
 		    c->depth_col + c->waddr + 1;
-	/* the jump arrows go in the gutter's last column */
-	c->v->arrow_col = o->compact ? (long)(c->wnum + (c->wsmp + 1) + 4) :
-	    (long)(c->wnum + (c->wadj + 1) + (c->wsmp + 1) + WCI + 4);
+	/*
+	 * the branch arrows' lanes go where the source rows' indent ends:
+	 * before the instruction, or compact, after the first number
+	 */
+	c->lanes_at = o->compact ? c->wnum : c->wpre;
+	c->prefix = o->compact ? c->wnum + c->wsmp + 1 + 5 + c->depth_col + c->waddr + 1 + 2 :
+	    c->wpre + 2;
+	c->lanes_room = view_arrows_room(o, 1, c->prefix, njumps);
 }
 
 /* The inline frames entered at ai and its source line, as rows before it. */
@@ -590,7 +597,8 @@ text_cells(struct ann *c, struct bt_row *r, const struct bt_ainsn *ai,
 	    ai->in.kind == BT_INSN_IJUMP || ai->in.kind == BT_INSN_RET ?
 	    BT_STYLE_JUMP : ai->samples ? view_heat(primary, true) : BT_STYLE_NORMAL);
 	if (r->target_name != NULL) {
-		size_t k, before = 1;	/* the space before the target */
+		/* the space before the target, the arrows' lanes (added later) */
+		size_t k, before = 1 + c->lanes_room;
 		const char *t;
 
 		for (k = v->row_cells; k < v->cells.n; k++)
@@ -723,6 +731,7 @@ bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opt
 		    "skid-adjusted samples marked ? are split between several "
 		    "predecessors with no clear winner: a guess"));
 	view_seal(v);
+	view_arrows_add(v, o, c.lanes_at, 1, c.prefix);
 	regions(v, c.a);
 	view_set_title(v, "", view_name(v, c.f->name, o), "  %s  %.2f%% of %llu samples",
 	    c.f->module_name, c.f->percent, (unsigned long long)bt_selection_samples(sel));

@@ -7,6 +7,7 @@
 #define BENCHTUI_VIEW_INT_H
 
 #include "base.h"
+#include "pattern.h"
 #include "benchtui/view.h"
 
 #define HOT_MIN_PERCENT 0.5	/* BT_ROW_F_HOT and the mild heat colour */
@@ -29,6 +30,7 @@ struct bt_view {
 	bool has_summary;
 	struct bt_view_summary summary;
 	long arrow_col;
+	struct view_arrows *arrows;	/* an annotation's branch arrows (view-arrows.c) */
 	struct bt_strpool pool;
 	const char *blanks[64];		/* shared all-space cells, by width */
 };
@@ -68,8 +70,8 @@ void view_set_title(struct bt_view *v, const char *before, const char *name,
 const char *view_short_name(struct bt_view *v, const char *name, bool fold);
 /* name as o->names shows it. */
 const char *view_name(struct bt_view *v, const char *name, const struct bt_view_opts *o);
-/* Does name contain text in any of the forms of enum bt_names? */
-bool view_name_matches(const char *name, const char *text);
+/* Does re (pattern.h) match name in any of the forms of enum bt_names? */
+bool view_name_matches(const char *name, const regex_t *re);
 
 /* size bytes in the view's pool, aligned for any of its structs (not zeroed). */
 void *view_alloc(struct bt_view *v, size_t size);
@@ -150,6 +152,25 @@ const char *view_hex_colon(struct bt_view *v, uint64_t x, size_t width);
 const char *view_pad_2f(struct bt_view *v, const char *prefix, double x, size_t width);
 const char *view_pad_u64(struct bt_view *v, uint64_t x, size_t width);
 const char *view_basename(const char *path);
+
+/*
+ * view-arrows.c: every branch arrow of an annotation's rows (their
+ * target_row and flags), packed into lanes, drawn in a cell put in at
+ * column at of every row (after lead spaces; the headings get a blank);
+ * prefix is what an instruction row has before its text, which with the
+ * text's room bounds the lanes on a screen of o->width. Sets arrow_col.
+ * Call after view_seal.
+ */
+struct view_arrows;
+void view_arrows_add(struct bt_view *v, const struct bt_view_opts *o, size_t at,
+		     size_t lead, size_t prefix);
+void view_arrows_free(struct view_arrows *va);
+/*
+ * At most the columns view_arrows_add takes for njumps jumps on a screen
+ * (o->width); 0 for a text report, whose names fit text_width as before.
+ */
+size_t view_arrows_room(const struct bt_view_opts *o, size_t lead, size_t prefix,
+			size_t njumps);
 
 /* The benchmarks' indexes, in the order printed or fastest first (malloc'ed). */
 size_t *view_bench_order(struct bt_selection *sel, bool fastest_first);

@@ -457,14 +457,17 @@ bt_view_timeline(struct bt_selection *sel, long func, size_t nbins, long mark_fr
 
 /* Hot functions. */
 
-/* Does function f pass the table's filters (name, module)? */
+/*
+ * Does function f pass the table's filters (module, name: re compiled from
+ * o->filter, NULL for none; invalid, *bad and no function passes)?
+ */
 static bool
-func_shown(const struct bt_func *f, const struct bt_view_opts *o)
+func_shown(const struct bt_func *f, const struct bt_view_opts *o, const regex_t *re,
+	   bool bad)
 {
-	if (o->module != NULL && strcmp(f->module, o->module) != 0)
+	if (bad || (o->module != NULL && strcmp(f->module, o->module) != 0))
 		return false;
-	return o->filter == NULL || o->filter[0] == '\0' ||
-	    view_name_matches(f->name, o->filter);
+	return re == NULL || view_name_matches(f->name, re);
 }
 
 /*
@@ -657,6 +660,8 @@ bt_view_functions(struct bt_selection *sel, const struct bt_view_opts *o, size_t
 	const char **all;
 	int num = 0;
 	bool chains = bt_session_has_chains(bt_selection_session(sel)), src;
+	bool filtered, bad;
+	regex_t re;
 
 	if (o == NULL) {
 		bt_view_opts_init(&def);
@@ -666,9 +671,14 @@ bt_view_functions(struct bt_selection *sel, const struct bt_view_opts *o, size_t
 	src = o->source && !o->compact;	/* the Source column */
 	/* the functions shown: filtered, ordered, then cut at max */
 	idx = bt_xcalloc(n + 1, sizeof(size_t));
+	/* the filter: a regular expression, as less's search (pattern.h) */
+	filtered = o->filter != NULL && o->filter[0] != '\0';
+	bad = filtered && bt_pattern_compile(&re, o->filter, NULL) < 0;
 	for (i = 0; i < n; i++)
-		if (func_shown(bt_selection_func(sel, i), o))
+		if (func_shown(bt_selection_func(sel, i), o, filtered && !bad ? &re : NULL, bad))
 			idx[k++] = i;
+	if (filtered && !bad)
+		bt_pattern_release(&re);
 	if (chains && o->children)
 		order_by_children(sel, idx, k);
 	n = max ? BT_MIN(k, max) : k;

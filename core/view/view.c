@@ -112,7 +112,7 @@ view_name(struct bt_view *v, const char *name, const struct bt_view_opts *o)
 }
 
 bool
-view_name_matches(const char *name, const char *text)
+view_name_matches(const char *name, const regex_t *re)
 {
 	char stack[1024], *buf = stack;
 	size_t len = SHORT_ROOM(strlen(name));
@@ -120,13 +120,13 @@ view_name_matches(const char *name, const char *text)
 	bool found = false;
 	int fold;
 
-	if (strstr(name, text) != NULL)
+	if (bt_pattern_match(re, name))
 		return true;
 	if (len > sizeof(stack))
 		buf = bt_xmalloc(len);
 	for (fold = 0; fold < 2 && !found; fold++)
 		found = (s = short_into(name, fold, buf, len)) != NULL &&
-		    strstr(s, text) != NULL;
+		    bt_pattern_match(re, s);
 	if (buf != stack)
 		free(buf);
 	return found;
@@ -626,6 +626,7 @@ bt_view_free(struct bt_view *v)
 	BT_VEC_FREE(v->hot);
 	BT_VEC_FREE(v->notes);
 	BT_VEC_FREE(v->regions);
+	view_arrows_free(v->arrows);
 	bt_strpool_release(&v->pool);
 	free(v);
 }

@@ -32,6 +32,8 @@ enum bt_style {
 	BT_STYLE_GUTTER,
 	BT_STYLE_TITLE,
 	BT_STYLE_WARN,
+	BT_STYLE_ARROW,		/* a branch arrow's lanes */
+	BT_STYLE_LOOP,		/* a loop's arrow (drawn by the screen over BT_STYLE_ARROW) */
 	BT_STYLE_COUNT
 };
 
@@ -525,9 +527,58 @@ BT_API size_t bt_view_regions(const struct bt_view *v,
 			      const struct bt_view_region **regions);
 /*
  * The screen column (counted in characters from the row's start) where the
- * jump arrows of an annotation go: the gutter's last column; -1 if none.
+ * branch arrows' lanes of an annotation start (bt_view_lanes); -1 if none.
  */
 BT_API long bt_view_arrow_col(const struct bt_view *v);
+
+#define BT_ARROW_LOOP	0x01	/* closes a loop: its jumps are CFG back edges */
+#define BT_ARROW_FOLDED	0x02	/* shares the outermost lane: too many for the width */
+
+/**
+ * struct bt_arrow - an annotation's branch arrow: the jumps inside the
+ * function to one row, of one kind (closing a loop or not), drawn as one
+ * line in one lane (docs/browser.md "Branch arrows")
+ * @target: the row they land on
+ * @first, @last: the rows it spans (the target and every jump to it)
+ * @lane: 0 next to the text, then outward
+ * @flags: BT_ARROW_*
+ */
+struct bt_arrow {
+	long target, first, last;
+	int lane;
+	unsigned flags;
+};
+/* An annotation's arrows (*arrows owned by the view); 0 for other views. */
+BT_API size_t bt_view_arrows(const struct bt_view *v, const struct bt_arrow **arrows);
+/* The arrow of row i's jump, -1 when it has none. */
+BT_API long bt_view_row_arrow(const struct bt_view *v, size_t i);
+
+#define BT_LANE_UP	0x01	/* lines from the column's middle: up */
+#define BT_LANE_DOWN	0x02
+#define BT_LANE_LEFT	0x04
+#define BT_LANE_RIGHT	0x08
+#define BT_LANE_HEAD	0x10	/* the arrowhead, next to the target's text */
+#define BT_LANE_FOLDED	0x20	/* a line of several arrows (BT_ARROW_FOLDED) */
+
+/**
+ * struct bt_lane - one column of a row's lanes, as the row's lanes cell
+ * shows it in ASCII (| - / \ + > and : for a folded lane)
+ * @mask: BT_LANE_*
+ * @vert: the arrow whose line runs down it, -1
+ * @horiz: the arrow whose line runs across it (the outermost), -1
+ */
+struct bt_lane {
+	unsigned char mask;
+	int vert, horiz;
+};
+/*
+ * Row i's lane columns, from bt_view_arrow_col() rightward, the last the
+ * arrowheads'; NULL (*n 0) when the view has no arrows.
+ */
+BT_API const struct bt_lane *bt_view_lanes(const struct bt_view *v, size_t i,
+					   size_t *n);
+/* A lane column's ASCII character, as the lanes cell has it. */
+BT_API char bt_lane_ascii(unsigned mask);
 
 /* Notes about the view ("no source lines: no debug info for 'x'"). */
 BT_API size_t bt_view_nnotes(const struct bt_view *v);

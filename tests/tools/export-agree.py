@@ -233,6 +233,7 @@ def main():
             k += 1
         # instruction rows carry "ADDR:  " after the gutter; the rest are source/inline
         addr_end = end["Address"] if "Address" in end else end["Offset"]
+        ins_at = next(c[1] for c in cols if c[0] == "Instruction")
         got = [r for r in trows if len(r) >= addr_end and r[addr_end - 1] == ":"]
         if len(got) != len(insns):
             fail("%s: %d instruction rows in text, %d in json" % (a["function"], len(got), len(insns)))
@@ -248,7 +249,11 @@ def main():
                          (a["function"], j["address"], p, s, j["percent"], j["samples"]))
                 if not close(num(r[end["Percent"]:end["Skid%"]]), j["adjusted_percent"], 0.006):
                     fail("%s %s: skid-adjusted percent differs" % (a["function"], j["address"]))
-            if not r.rstrip().split(":  ", 1)[1].startswith(j["text"]):
+            # after the address, the branch arrows' lanes, then the text
+            lanes = r[addr_end:ins_at]
+            if set(lanes) - set(" |:/\\+->"):
+                fail("%s %s: %r in the arrows' lanes" % (a["function"], j["address"], lanes))
+            if not r[ins_at:].startswith(j["text"]):
                 fail("%s %s: %r vs %r" % (a["function"], j["address"], r, j["text"]))
             # the data type a load or store reaches: its text after the instruction's
             dt = j.get("data_type")

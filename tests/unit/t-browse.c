@@ -317,6 +317,68 @@ test_source_round_trips_bounded(void **state)
 	test_close(s);
 }
 
+/*
+ * / takes a POSIX extended regular expression, ignoring case when it has
+ * no upper-case letter (less's smart case); an invalid one says why and
+ * keeps the last search; n and N say when they wrap; the function list's
+ * filter is one too.
+ */
+static void
+test_regex_search(void **state)
+{
+	struct bt_selection *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	size_t c;
+
+	/* the list's filter: a regular expression over every form of a name */
+	assert_int_equal(bt_browser_apply_text(b, BT_ACT_SEARCH, "^work_[ab]$", H), 0);
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 2);
+	bt_browser_apply_text(b, BT_ACT_SEARCH, "WORK_A", H);	/* upper case: exact */
+	assert_int_equal(bt_view_nrows(bt_browser_view(b)), 0);
+	bt_browser_apply_text(b, BT_ACT_SEARCH, "work_(", H);	/* invalid: nothing changes */
+	assert_non_null(strstr(bt_browser_status(b), "invalid regular expression 'work_('"));
+	assert_string_equal(bt_browser_filter_text(b), "WORK_A");
+	bt_browser_apply_text(b, BT_ACT_SEARCH, "", H);
+	bt_browser_apply(b, BT_ACT_ENTER, H);
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	/* instruction text */
+	assert_true(bt_browser_search(b, "^add +\\$0x1,%rdx$", false, H));
+	assert_string_equal(cur(b)->text, "add    $0x1,%rdx");
+	assert_true(bt_browser_search(b, "IMUL|imul", false, H));
+	assert_non_null(strstr(cur(b)->text, "imul"));
+	/* smart case: lower case ignores case, upper case does not */
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	assert_true(bt_browser_search(b, "imul +%RDI", false, H) == false);
+	assert_true(bt_browser_search(b, "imul +%rdi", false, H));
+	c = bt_browser_nav(b)->cursor;
+	assert_true(bt_browser_search(b, "ImUl", false, H) == false);
+	assert_true(bt_browser_search(b, "[i]mul", false, H));
+	assert_int_equal(bt_browser_nav(b)->cursor, c);
+	/* a source line; a name in the rows (a branch's target: work_a+0x20) */
+	assert_true(bt_browser_search(b, "for \\(long i", false, H));
+	assert_int_equal(cur(b)->kind, BT_ROW_SOURCE);
+	assert_true(bt_browser_search(b, "<\\+0x20>", false, H));
+	assert_non_null(strstr(cur(b)->text, "1240"));
+	/* the rows' whole text: the address and the instruction together */
+	assert_true(bt_browser_search(b, "124e: .* jl", false, H));
+	assert_non_null(strstr(cur(b)->text, "jl"));
+	/* an invalid pattern says why, and n goes on with the last one */
+	c = bt_browser_nav(b)->cursor;
+	assert_false(bt_browser_search(b, "a{2", false, H));
+	assert_non_null(strstr(bt_browser_status(b), "invalid regular expression 'a{2'"));
+	assert_int_equal(bt_browser_nav(b)->cursor, c);
+	bt_browser_apply(b, BT_ACT_SEARCH_NEXT, H);	/* one jl: it wraps to itself */
+	assert_int_equal(bt_browser_nav(b)->cursor, c);
+	assert_non_null(strstr(bt_browser_status(b), "search wrapped to the top: '124e: .* jl'"));
+	bt_browser_apply(b, BT_ACT_SEARCH_PREV, H);
+	assert_non_null(strstr(bt_browser_status(b), "search wrapped to the bottom"));
+	/* the arrows' lanes are not text: "-" and ">" find none of them */
+	bt_browser_apply(b, BT_ACT_HOME, H);
+	assert_false(bt_browser_search(b, "^ *[-|/>]", false, H));
+	bt_browser_free(b);
+	test_close(s);
+}
+
 static void
 test_search_move_page(void **state)
 {
@@ -491,17 +553,17 @@ test_width_and_columns(void **state)
 
 	bt_browser_apply(b, BT_ACT_ENTER, H);
 	addr = cur(b)->addr;
-	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 7);
+	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 8);	/* 7 and the arrows' lanes */
 	bt_browser_set_width(b, 80, H);
 	assert_true(bt_browser_opts(b)->compact);
-	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 5);
+	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 6);
 	assert_int_equal(cur(b)->addr, addr);
 	bt_browser_set_width(b, 160, H);
 	assert_false(bt_browser_opts(b)->compact);
 	bt_browser_set_width(b, 80, H);
 	bt_browser_apply(b, BT_ACT_TOGGLE_COLUMNS, H);	/* w: every column, whatever the width */
 	assert_false(bt_browser_opts(b)->compact);
-	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 7);
+	assert_int_equal(bt_view_columns(bt_browser_view(b))->ncells, 8);
 	bt_browser_set_width(b, 70, H);
 	assert_false(bt_browser_opts(b)->compact);
 	assert_int_equal(cur(b)->addr, addr);
@@ -800,6 +862,7 @@ main(void)
 		cmocka_unit_test(test_width_and_columns),
 		cmocka_unit_test(test_window_keeps_place),
 		cmocka_unit_test(test_search_move_page),
+		cmocka_unit_test(test_regex_search),
 		cmocka_unit_test(test_filter_and_export_name),
 		cmocka_unit_test(test_timeline_window),
 		cmocka_unit_test(test_lint_and_events),

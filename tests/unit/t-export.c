@@ -716,7 +716,7 @@ check_json(const struct jv *root, const struct lines *l, const struct parts *p,
 	const struct jv *funcs = jneed(root, "functions", J_ARR);
 	const struct jv *finds = jneed(root, "findings", J_ARR);
 	const struct jv *anns = jneed(root, "annotations", J_ARR);
-	size_t i, k, at = 0;
+	size_t i, k, at = 0, ti;
 	char f[8][128], want[64], buf[512];
 
 	assert_string_equal(jstr(root, "format"), "benchtui-1");
@@ -830,7 +830,9 @@ check_json(const struct jv *root, const struct lines *l, const struct parts *p,
 				snprintf(want, sizeof(want), "%llx:", (unsigned long long)r->addr);
 				cells_of(l, line, r, 5, 6, buf, sizeof(buf));
 				assert_string_equal(trim(buf), want);
-				cells_of(l, line, r, 6, 7, buf, sizeof(buf));
+				/* after the branch arrows' lanes, if any */
+				ti = bt_view_arrow_col(v) >= 0 ? 7 : 6;
+				cells_of(l, line, r, ti, ti + 1, buf, sizeof(buf));
 				assert_string_equal(trim(buf), jstr(j, "text"));
 				break;
 			case BT_ROW_SOURCE:

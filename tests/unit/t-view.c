@@ -875,17 +875,22 @@ test_annotate_numbers(void **state)
 	}
 	bt_view_free(v);
 
-	/* no source: instructions only; compact: five columns, then the text */
+	/*
+	 * no source: instructions only; compact: five columns and the
+	 * branch arrows' lanes (after the first number), then the text
+	 */
 	o.source = false;
 	o.compact = true;
 	v = bt_view_annotate(s, fi, &o, NULL);
-	assert_int_equal(bt_view_columns(v)->ncells, 5);
+	assert_int_equal(bt_view_columns(v)->ncells, 6);
+	assert_int_equal(bt_view_arrow_col(v), strlen(bt_view_columns(v)->cells[0].text) + 1);
 	for (i = 0; i < bt_view_nrows(v); i++) {
 		const struct bt_row *r = bt_view_row(v, i);
 		assert_int_equal(r->kind, BT_ROW_INSN);
-		assert_true(r->ncells >= 5);
+		assert_true(r->ncells >= 6);
+		assert_int_equal(r->cells[1].style, BT_STYLE_ARROW);
 		snprintf(want, sizeof(want), "  %s", r->text);
-		assert_string_equal(r->cells[4].text, want);
+		assert_string_equal(r->cells[5].text, want);
 	}
 	assert_int_equal(bt_view_row(v, 0)->addr, start);
 	bt_view_free(v);

@@ -1,0 +1,406 @@
+/*
+ * Every branch arrow of an annotation at once (issue 27), as JMH's perfasm
+ * and Perfetto's annotator draw them, where perf draws the cursor's only.
+ * The jumps to one row (of one kind: closing a loop or not) are one arrow,
+ * from the first of its rows to the last, drawn in one lane; arrows are
+ * packed into lanes as an interval graph is coloured, the shortest first
+ * and each in the innermost lane free over all its rows, so that nested
+ * arrows nest outward. Lanes past what the width allows share the
+ * outermost one, marked. Every row gets a cell of the lanes' characters
+ * (ASCII: the text export's, and the screen's without UTF-8) at one
+ * column, and the view keeps the lines of each (bt_view_lanes) for the
+ * screen to draw in colour, the cursor's arrow highlighted.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "view/view-int.h"
+
+#define LANES_EXPORT 16	/* the lanes of a view with no width (exports) */
+#define LANES_MIN 2
+#define TEXT_ROOM 46	/* what an instruction and its target need past the lanes */
+
+struct view_arrows {
+	BT_VEC(struct bt_arrow) arrows;
+	long *row_arrow;		/* each row's jump's arrow, -1 */
+	struct bt_lane *grid;		/* nrows x width */
+	size_t width;			/* lane columns and the head's */
+};
+
+/* A jump: the row it lands on, its kind, its row. */
+struct jump {
+	long target;
+	unsigned loop;
+	long row;
+};
+
+static int
+jump_cmp(const void *x, const void *y)
+{
+	const struct jump *a = x, *b = y;
+
+	if (a->target != b->target)
+		return a->target < b->target ? -1 : 1;
+	if (a->loop != b->loop)
+		return a->loop < b->loop ? -1 : 1;
+	return a->row < b->row ? -1 : a->row > b->row;
+}
+
+/* A lane's intervals, disjoint, in row order. */
+struct lane {
+	BT_VEC(struct bt_arrow *) v;
+};
+
+/* The first of l's intervals starting after row, by binary search. */
+static size_t
+lane_after(const struct lane *l, long row)
+{
+	size_t lo = 0, hi = l->v.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->v.v[mid]->first <= row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Is l free over [first, last]? (Its intervals' ends grow with their starts.) */
+static bool
+lane_free(const struct lane *l, long first, long last)
+{
+	size_t k = lane_after(l, last);
+
+	return k == 0 || l->v.v[k - 1]->last < first;
+}
+
+static void
+lane_insert(struct lane *l, struct bt_arrow *a)
+{
+	size_t k = lane_after(l, a->first);
+
+	BT_ALLOC_GROW(l->v.v, l->v.n + 1, l->v.alloc);
+	memmove(l->v.v + k + 1, l->v.v + k, (l->v.n - k) * sizeof(*l->v.v));
+	l->v.v[k] = a;
+	l->v.n++;
+}
+
+static int
+span_cmp(const void *x, const void *y)
+{
+	const struct bt_arrow *a = *(struct bt_arrow *const *)x, *b = *(struct bt_arrow *const *)y;
+	long la = a->last - a->first, lb = b->last - b->first;
+
+	if (la != lb)
+		return la < lb ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+/*
+ * The arrows, each in the innermost lane free over its rows, the shortest
+ * first; of max lanes, the last is shared (folded) by every arrow that
+ * finds none free, and by those it held. Returns the lanes used.
+ */
+static size_t
+pack(struct view_arrows *va, size_t max)
+{
+	size_t n = va->arrows.n, i, k, nlanes = 0;
+	struct bt_arrow **order = bt_xcalloc(n + 1, sizeof(*order));
+	struct lane *lanes = bt_xcalloc(max, sizeof(*lanes));
+	bool folded = false;
+
+	for (i = 0; i < n; i++)
+		order[i] = &va->arrows.v[i];
+	bt_qsort(order, n, sizeof(*order), span_cmp);
+	for (i = 0; i < n; i++) {
+		for (k = 0; k < max && !lane_free(&lanes[k], order[i]->first,
+		    order[i]->last); k++)
+			;
+		if (k == max) {	/* none free: the last lane, shared */
+			order[i]->lane = (int)max - 1;
+			folded = true;
+			continue;
+		}
+		lane_insert(&lanes[k], order[i]);
+		order[i]->lane = (int)k;
+		nlanes = BT_MAX(nlanes, k + 1);
+	}
+	for (i = 0; folded && i < n; i++)
+		if ((size_t)va->arrows.v[i].lane == max - 1)
+			va->arrows.v[i].flags |= BT_ARROW_FOLDED;
+	for (k = 0; k < max; k++)
+		free(lanes[k].v.v);
+	free(lanes);
+	free(order);
+	return folded ? max : nlanes;
+}
+
+/* The arrows of v's rows: the jumps to one row of one kind make one. */
+static void
+collect(struct bt_view *v, struct view_arrows *va)
+{
+	struct jump *j = bt_xcalloc(v->rows.n + 1, sizeof(*j));
+	size_t i, n = 0;
+
+	for (i = 0; i < v->rows.n; i++) {
+		const struct bt_row *r = &v->rows.v[i];
+		va->row_arrow[i] = -1;
+		if (r->kind != BT_ROW_INSN || !(r->flags & BT_ROW_F_JUMP) || r->target_row < 0)
+			continue;
+		j[n].target = r->target_row;
+		j[n].loop = (r->flags & BT_ROW_F_BACK_EDGE) && r->target_row <= (long)i;
+		j[n++].row = (long)i;
+	}
+	bt_qsort(j, n, sizeof(*j), jump_cmp);
+	for (i = 0; i < n; i++) {
+		struct bt_arrow *a;
+		if (i == 0 || j[i].target != j[i - 1].target || j[i].loop != j[i - 1].loop) {
+			BT_ALLOC_GROW(va->arrows.v, va->arrows.n + 1, va->arrows.alloc);
+			a = &va->arrows.v[va->arrows.n++];
+			memset(a, 0, sizeof(*a));
+			a->target = a->first = a->last = j[i].target;
+			a->flags = j[i].loop ? BT_ARROW_LOOP : 0;
+		}
+		a = &va->arrows.v[va->arrows.n - 1];
+		a->first = BT_MIN(a->first, j[i].row);
+		a->last = BT_MAX(a->last, j[i].row);
+		va->row_arrow[j[i].row] = (long)(va->arrows.n - 1);
+	}
+	free(j);
+}
+
+/* A line across row's cells from column c to the head's. */
+static void
+across(struct view_arrows *va, long row, size_t c, int arrow, bool head)
+{
+	struct bt_lane *g = &va->grid[(size_t)row * va->width];
+	size_t h = va->width - 1;
+
+	g[c].mask |= BT_LANE_RIGHT;
+	g[c].horiz = arrow;
+	for (c++; c < h; c++) {
+		g[c].mask |= BT_LANE_LEFT | BT_LANE_RIGHT;
+		/* the outermost line across is the one seen */
+		if (g[c].horiz < 0 || va->arrows.v[g[c].horiz].lane < va->arrows.v[arrow].lane)
+			g[c].horiz = arrow;
+	}
+	g[h].mask |= BT_LANE_LEFT | (head ? BT_LANE_HEAD : 0);
+	if (head || g[h].horiz < 0)
+		g[h].horiz = arrow;
+}
+
+/* The lines of every row's lane columns. */
+static void
+draw(struct bt_view *v, struct view_arrows *va, size_t nlanes)
+{
+	size_t i, ng = v->rows.n * va->width;
+	long r;
+
+	va->grid = bt_xmalloc_big(ng, ng, sizeof(*va->grid));
+	for (i = 0; i < ng; i++) {
+		va->grid[i].mask = 0;
+		va->grid[i].vert = va->grid[i].horiz = -1;
+	}
+	for (i = 0; i < va->arrows.n; i++) {
+		const struct bt_arrow *a = &va->arrows.v[i];
+		size_t c = nlanes - 1 - (size_t)a->lane;
+		for (r = a->first; r <= a->last; r++) {
+			struct bt_lane *g = &va->grid[(size_t)r * va->width + c];
+			g->mask |= (r > a->first ? BT_LANE_UP : 0) |
+			    (r < a->last ? BT_LANE_DOWN : 0) |
+			    (a->flags & BT_ARROW_FOLDED ? BT_LANE_FOLDED : 0);
+			g->vert = (int)i;
+			if (va->row_arrow[r] == (long)i)
+				across(va, r, c, (int)i, false);
+		}
+		across(va, a->target, c, (int)i, true);
+	}
+}
+
+/* One lane column as ASCII (objdump --visualize-jumps' characters). */
+char
+bt_lane_ascii(unsigned lines)
+{
+	unsigned ud = lines & (BT_LANE_UP | BT_LANE_DOWN);
+	unsigned lr = lines & (BT_LANE_LEFT | BT_LANE_RIGHT);
+
+	if (lines & BT_LANE_HEAD)
+		return '>';
+	if (ud && lr) {
+		if (lines & BT_LANE_LEFT)
+			return '+';	/* across another's line */
+		return ud == BT_LANE_DOWN ? '/' : ud == BT_LANE_UP ? '\\' : '+';
+	}
+	if (ud)
+		return lines & BT_LANE_FOLDED ? ':' : '|';
+	if (lr)
+		return '-';
+	return ' ';
+}
+
+/* Row i's lanes cell: lead spaces, then one character a lane column. */
+static const char *
+lanes_text(struct bt_view *v, struct view_arrows *va, size_t i, size_t lead)
+{
+	char buf[64];
+	size_t k, n = 0;
+	bool any = false;
+
+	for (k = 0; k < lead; k++)
+		buf[n++] = ' ';
+	for (k = 0; k < va->width; k++) {
+		unsigned l = va->grid[i * va->width + k].mask;
+		buf[n++] = bt_lane_ascii(l);
+		any |= l != 0;
+	}
+	return any ? bt_strpool_add(&v->pool, buf, n) : view_pad(v, "", n, false);
+}
+
+/*
+ * cells[0..n) with cell put in at column at: between two cells there, or
+ * splitting a blank cell that spans it; into out. Returns the cells out has.
+ */
+static size_t
+insert_cell(struct bt_view *v, const struct bt_cell *cells, size_t n, size_t at,
+	    struct bt_cell cell, struct bt_cell *out)
+{
+	size_t i, k = 0, col = 0;
+	bool done = false;
+
+	for (i = 0; i < n; i++) {
+		size_t w = view_ncols(cells[i].text);
+		if (!done && col + w > at && col < at &&
+		    strspn(cells[i].text, " ") == strlen(cells[i].text)) {
+			out[k].text = view_pad(v, "", at - col, false);
+			out[k++].style = cells[i].style;
+			out[k++] = cell;
+			out[k].text = view_pad(v, "", col + w - at, false);
+			out[k++].style = cells[i].style;
+			done = true;
+			col += w;
+			continue;
+		}
+		if (!done && col >= at) {
+			out[k++] = cell;
+			done = true;
+		}
+		out[k++] = cells[i];
+		col += w;
+	}
+	if (!done)
+		out[k++] = cell;
+	return k;
+}
+
+/* Every row's cells again, with its lanes cell at column at. */
+static void
+insert_lanes(struct bt_view *v, struct view_arrows *va, size_t at, size_t lead)
+{
+	size_t i, n = 0, total = v->cells.n + 2 * v->rows.n;
+	struct bt_cell *cells = bt_xmalloc_big(total, total, sizeof(*cells));
+	struct bt_cell cell = { NULL, BT_STYLE_ARROW }, cols[BT_ARRAY_SIZE(v->colcells)];
+
+	for (i = 0; i < v->rows.n; i++) {
+		struct bt_row *r = &v->rows.v[i];
+		size_t k;
+
+		cell.text = lanes_text(v, va, i, lead);
+		k = insert_cell(v, r->cells, r->ncells, at, cell, cells + n);
+		r->ncells = k;
+		n += k;
+	}
+	free(v->cells.v);
+	v->cells.v = cells;
+	v->cells.n = n;
+	v->cells.alloc = total;
+	for (i = 0, n = 0; i < v->rows.n; i++) {
+		v->rows.v[i].cells = v->cells.v + n;
+		n += v->rows.v[i].ncells;
+	}
+	/* the headings: a blank over the lanes */
+	if (v->columns.ncells + 2 <= BT_ARRAY_SIZE(v->colcells)) {
+		cell.text = view_pad(v, "", lead + va->width, false);
+		cell.style = BT_STYLE_TITLE;
+		v->columns.ncells = insert_cell(v, v->colcells, v->columns.ncells, at,
+		    cell, cols);
+		memcpy(v->colcells, cols, v->columns.ncells * sizeof(*cols));
+	}
+}
+
+/* The lanes a row of prefix columns before its text has room for. */
+static size_t
+lanes_max(const struct bt_view_opts *o, size_t prefix)
+{
+	if (o->width == 0)
+		return LANES_EXPORT;
+	/* what the screen leaves past the text's room */
+	return o->width > prefix + TEXT_ROOM + 1 + LANES_MIN ?
+	    BT_MIN(o->width - prefix - TEXT_ROOM - 1, LANES_EXPORT) : LANES_MIN;
+}
+
+size_t
+view_arrows_room(const struct bt_view_opts *o, size_t lead, size_t prefix,
+		 size_t njumps)
+{
+	/* a screen's; a text report's names fit as before (text_width) */
+	if (o->width == 0 || njumps == 0)
+		return 0;
+	return lead + BT_MIN(njumps, lanes_max(o, prefix)) + 1;
+}
+
+void
+view_arrows_add(struct bt_view *v, const struct bt_view_opts *o, size_t at,
+		size_t lead, size_t prefix)
+{
+	struct view_arrows *va = bt_xcalloc(1, sizeof(*va));
+	size_t nlanes;
+
+	v->arrows = va;
+	va->row_arrow = bt_xcalloc(v->rows.n + 1, sizeof(*va->row_arrow));
+	collect(v, va);
+	if (va->arrows.n == 0)
+		return;
+	nlanes = pack(va, lanes_max(o, prefix));
+	va->width = nlanes + 1;
+	draw(v, va, nlanes);
+	insert_lanes(v, va, at, lead);
+	v->arrow_col = (long)(at + lead);
+}
+
+void
+view_arrows_free(struct view_arrows *va)
+{
+	if (va == NULL)
+		return;
+	BT_VEC_FREE(va->arrows);
+	free(va->row_arrow);
+	free(va->grid);
+	free(va);
+}
+
+size_t
+bt_view_arrows(const struct bt_view *v, const struct bt_arrow **arrows)
+{
+	*arrows = v->arrows != NULL ? v->arrows->arrows.v : NULL;
+	return v->arrows != NULL ? v->arrows->arrows.n : 0;
+}
+
+const struct bt_lane *
+bt_view_lanes(const struct bt_view *v, size_t row, size_t *n)
+{
+	*n = 0;
+	if (v->arrows == NULL || v->arrows->grid == NULL || row >= v->rows.n)
+		return NULL;
+	*n = v->arrows->width;
+	return &v->arrows->grid[row * v->arrows->width];
+}
+
+long
+bt_view_row_arrow(const struct bt_view *v, size_t row)
+{
+	if (v->arrows == NULL || row >= v->rows.n)
+		return -1;
+	return v->arrows->row_arrow[row];
+}
