@@ -28,6 +28,15 @@ const char *lint_keep_advice(struct bt_selection *sel);
  * The checks that need a selected benchmark (its printed time); true when
  * it was optimized away.
  */
+/* pct: samples as a percent of the selection's */
+double lint_pct(const struct bt_selection *sel, double samples);
+/*
+ * A file the system installed (a Debian package's /usr/lib, /lib, /usr/bin;
+ * not /usr/local): built as it ships, not the benchmark's to rebuild.
+ */
+bool lint_system_path(const char *path);
+/* The empty-loop check (lint-loops.c): findings added to sel's. */
+void lint_empty_loops(struct bt_selection *sel);
 bool lint_bench_checks(struct bt_selection *sel);
 /*
  * An empty loop of ninsns instructions at addr, share% of the samples, in
