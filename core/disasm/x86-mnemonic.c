@@ -18,8 +18,9 @@ x86_is_string_op(const ZydisDecodedInstruction *in)
 
 /*
  * The conversions whose memory source no register sizes: objdump adds x or
- * y in AT&T (vcvtpd2dqx (%rax),%xmm0; the 512-bit form is plain), 'z' too
- * for vfpclass*. 0: not one of them.
+ * y in AT&T (vcvtpd2dqx (%rax),%xmm0; the 512-bit form, into a ymm, is
+ * plain), 'z' too where every length writes an xmm or a mask (vfpclass*,
+ * vcvtpd2phz). 0: not one of them.
  */
 static int
 xyz_family(ZydisMnemonic mn)
@@ -28,10 +29,13 @@ xyz_family(ZydisMnemonic mn)
 	case ZYDIS_MNEMONIC_VCVTPD2DQ: case ZYDIS_MNEMONIC_VCVTPD2PS:
 	case ZYDIS_MNEMONIC_VCVTTPD2DQ: case ZYDIS_MNEMONIC_VCVTPD2UDQ:
 	case ZYDIS_MNEMONIC_VCVTTPD2UDQ: case ZYDIS_MNEMONIC_VCVTQQ2PS:
-	case ZYDIS_MNEMONIC_VCVTUQQ2PS:
+	case ZYDIS_MNEMONIC_VCVTUQQ2PS: case ZYDIS_MNEMONIC_VCVTNEPS2BF16:
+	case ZYDIS_MNEMONIC_VCVTDQ2PH: case ZYDIS_MNEMONIC_VCVTUDQ2PH:
+	case ZYDIS_MNEMONIC_VCVTPS2PHX:
 		return 'y';
 	case ZYDIS_MNEMONIC_VFPCLASSPS: case ZYDIS_MNEMONIC_VFPCLASSPD:
-	case ZYDIS_MNEMONIC_VFPCLASSPH:
+	case ZYDIS_MNEMONIC_VFPCLASSPH: case ZYDIS_MNEMONIC_VCVTPD2PH:
+	case ZYDIS_MNEMONIC_VCVTQQ2PH: case ZYDIS_MNEMONIC_VCVTUQQ2PH:
 		return 'z';
 	default:
 		return 0;
@@ -54,11 +58,19 @@ xyz_suffix(const struct ctx *c)
 	return '\0';
 }
 
-/* A broadcast into half as many elements (those conversions): Intel names the count too. */
+/*
+ * A broadcast whose count the destination does not tell (those
+ * conversions into an xmm, vfpclass* into a mask): Intel names the count
+ * too, "QWORD BCST [rax]{1to4}". A ymm destination tells 512 bits.
+ */
 bool
-x86_half_broadcast(const struct ctx *c)
+x86_bcst_count_shown(const struct ctx *c)
 {
-	return c->in->raw.evex.b && xyz_family(c->in->mnemonic) == 'y' && x86_mem_operand(c) != NULL;
+	int f = xyz_family(c->in->mnemonic);
+
+	if (!c->in->raw.evex.b || f == 0 || x86_mem_operand(c) == NULL)
+		return false;
+	return f == 'z' || c->in->avx.vector_length != 512;
 }
 
 /* Zydis names condition codes by flags (jnz, cmovnbe); objdump by meaning (jne, cmova). */
@@ -152,8 +164,9 @@ att_suffix(const struct ctx *c)
 	default:
 		break;
 	}
-	if ((m = x86_mem_operand(c)) == NULL || m->mem.type == ZYDIS_MEMOP_TYPE_AGEN)
-		return '\0';
+	if ((m = x86_mem_operand(c)) == NULL || m->mem.type == ZYDIS_MEMOP_TYPE_AGEN ||
+	    in->mnemonic == ZYDIS_MNEMONIC_CMPXCHG8B || in->mnemonic == ZYDIS_MNEMONIC_CMPXCHG16B)
+		return '\0';	/* cmpxchg8b (%rdi): the size is in the name */
 	for (i = 0; i < in->operand_count_visible; i++) {
 		const ZydisDecodedOperand *op = &c->ops[i];
 		if (op->type == ZYDIS_OPERAND_TYPE_REGISTER &&
@@ -383,6 +396,7 @@ operand_mnemonic(const struct ctx *c, const char *z, struct mn *m)
 	case ZYDIS_MNEMONIC_CVTSI2SS: case ZYDIS_MNEMONIC_CVTSI2SD:
 	case ZYDIS_MNEMONIC_VCVTSI2SS: case ZYDIS_MNEMONIC_VCVTSI2SD:
 	case ZYDIS_MNEMONIC_VCVTUSI2SS: case ZYDIS_MNEMONIC_VCVTUSI2SD:
+	case ZYDIS_MNEMONIC_VCVTSI2SH: case ZYDIS_MNEMONIC_VCVTUSI2SH:
 		/* the integer source's size, which no register tells: cvtsi2sdl (%rax),%xmm0 */
 		mn_put(m, z);
 		if (!c->intel && (mo = x86_mem_operand(c)) != NULL)

@@ -34,7 +34,9 @@ high_reg(ZydisRegister r)
 /*
  * objdump marks an EVEX encoding that uses nothing of EVEX (no zmm, mask,
  * broadcast, rounding or register above 15) of an instruction VEX also
- * encodes: "{evex} vpaddd %xmm2,%xmm1,%xmm0".
+ * encodes: "{evex} vpaddd %xmm2,%xmm1,%xmm0". A compare into a mask
+ * register (vpcmpeqd %xmm1,%xmm2,%k1, vcmpeqps) has no VEX form: the VEX
+ * opcode of the same number writes a vector.
  */
 static bool
 needless_evex(const struct ctx *c)
@@ -45,6 +47,9 @@ needless_evex(const struct ctx *c)
 
 	if (in->encoding != ZYDIS_INSTRUCTION_ENCODING_EVEX || in->avx.vector_length == 512 ||
 	    in->raw.evex.aaa != 0 || in->raw.evex.b)
+		return false;
+	if (in->operand_count_visible > 0 && c->ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+	    ZydisRegisterGetClass(c->ops[0].reg.value) == ZYDIS_REGCLASS_MASK)
 		return false;
 	for (i = 0; i < in->operand_count_visible; i++) {
 		const ZydisDecodedOperand *op = &c->ops[i];

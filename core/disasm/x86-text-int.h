@@ -90,8 +90,8 @@ bool x86_is_string_op(const ZydisDecodedInstruction *in);
 bool x86_is_gpr(ZydisRegister r);
 /* The explicit memory operand, or NULL. */
 const ZydisDecodedOperand *x86_mem_operand(const struct ctx *c);
-/* A broadcast into half as many elements (vcvtpd2dq...): Intel names the count too. */
-bool x86_half_broadcast(const struct ctx *c);
+/* A broadcast whose count no register tells (vcvtpd2dq, vfpclassps): Intel names it too. */
+bool x86_bcst_count_shown(const struct ctx *c);
 /* objdump's mnemonic into m (m->drop_imm: the immediate is not shown). */
 void x86_mnemonic(const struct ctx *c, struct mn *m);
 
