@@ -45,8 +45,9 @@ needless_evex(const struct ctx *c)
 	const ZydisEncodableInstruction *def;
 	uint8_t i, n;
 
+	/* L'L: 512 bits, also on a scalar instruction that ignores it (vaddss) */
 	if (in->encoding != ZYDIS_INSTRUCTION_ENCODING_EVEX || in->avx.vector_length == 512 ||
-	    in->raw.evex.aaa != 0 || in->raw.evex.b)
+	    in->raw.evex.L2 || in->raw.evex.aaa != 0 || in->raw.evex.b)
 		return false;
 	if (in->operand_count_visible > 0 && c->ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER &&
 	    ZydisRegisterGetClass(c->ops[0].reg.value) == ZYDIS_REGCLASS_MASK)
@@ -63,6 +64,14 @@ needless_evex(const struct ctx *c)
 	}
 	if (vex_marked(in->mnemonic))
 		return false;	/* there the VEX form is the one marked */
+	switch (in->mnemonic) {
+	case ZYDIS_MNEMONIC_VPSLLVD: case ZYDIS_MNEMONIC_VPSLLVQ:
+	case ZYDIS_MNEMONIC_VPSRLVD: case ZYDIS_MNEMONIC_VPSRLVQ:
+	case ZYDIS_MNEMONIC_VPSRAVD:
+		return false;	/* objdump 2.40 marks none of the variable shifts */
+	default:
+		break;
+	}
 	/* a VEX form of the same opcode (vpbroadcastd %esi,%ymm5 has none) */
 	n = ZydisGetEncodableInstructions(in->mnemonic, &def);
 	for (i = 0; i < n; i++)
