@@ -69,6 +69,11 @@ needless_evex(const struct ctx *c)
 	case ZYDIS_MNEMONIC_VPSRLVD: case ZYDIS_MNEMONIC_VPSRLVQ:
 	case ZYDIS_MNEMONIC_VPSRAVD:
 		return false;	/* objdump 2.40 marks none of the variable shifts */
+	case ZYDIS_MNEMONIC_VPERMPD:
+		/* its table shares 0f38 16 with VEX's vpermps: marked, though VEX has no such vpermpd */
+		if (in->opcode == 0x16 && in->opcode_map == ZYDIS_OPCODE_MAP_0F38)
+			return true;
+		break;
 	default:
 		break;
 	}
