@@ -269,7 +269,9 @@ objdump_norm(char *t)
 static size_t
 run_objdump_text(const char *file, bool intel, uint64_t from, uint64_t to)
 {
-	char cmd[4096], line[4096];
+	/* a line holds whole demangled names: libLLVM's reach 6,000 characters */
+	static char line[1 << 16];
+	char cmd[4096];
 	size_t first = ot.n;
 	FILE *p;
 
@@ -375,7 +377,7 @@ text_main(int argc, char **argv)
 	uint64_t total = 0, same = 0, unmatched = 0, last_end = 0;
 	size_t i, nall, resync = 0;
 	struct bt_msyms *ms = NULL;
-	char lbuf[1024];
+	static char lbuf[1 << 16];
 	const char *line;
 
 	if (argc < 3)
