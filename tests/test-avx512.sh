@@ -6,9 +6,10 @@
 #   compress and expand, the vcvt* families, FP16, BF16, AMX tiles;
 # - tests/fixtures/avx512k.c, kernels compiled with gcc -O3 and clang -O3
 #   (where installed) and every AVX-512 extension and AMX;
-# - the EVEX sweep of tests/tools/x86-sweep: every opcode of maps 1-6
-#   with each pp, W, length, broadcast, masking and register set that
-#   benchtui decodes (~78,000 instructions), one function each.
+# - the sweep of tests/tools/x86-sweep: every opcode of EVEX maps 1-6
+#   with each pp, W, length, broadcast, masking and register set, and of
+#   VEX maps 1-3 (mask instructions, AMX), that benchtui decodes (~100,000
+#   instructions), one function each.
 # Nothing runs them: decoding needs no CPU support. The normalisation is
 # test-objdump.sh's (objdump's "<sym+off>" and "# addr" comments go).
 . tests/lib.sh
@@ -42,8 +43,8 @@ else
 fi
 if "$TOP/$BUILD/tools/x86-sweep" >"$TMP/sweep.s" 2>"$TMP/sweep.log" &&
     cc -shared -nostdlib -o "$TMP/sweep.so" "$TMP/sweep.s"; then
-	compare "EVEX sweep ($(sed 's/^x86-sweep: //' "$TMP/sweep.log"))" "$TMP/sweep.so"
+	compare "EVEX and VEX sweep ($(sed 's/^x86-sweep: //' "$TMP/sweep.log"))" "$TMP/sweep.so"
 else
-	fail "cannot build the EVEX sweep: $(cat "$TMP/sweep.log")"
+	fail "cannot build the EVEX and VEX sweep: $(cat "$TMP/sweep.log")"
 fi
 finish

@@ -16,6 +16,34 @@ x86_is_string_op(const ZydisDecodedInstruction *in)
 	    in->meta.category == ZYDIS_CATEGORY_IOSTRINGOP;
 }
 
+bool
+x86_w_bit(const ZydisDecodedInstruction *in)
+{
+	switch (in->encoding) {
+	case ZYDIS_INSTRUCTION_ENCODING_VEX:
+		return in->raw.vex.W;
+	case ZYDIS_INSTRUCTION_ENCODING_EVEX:
+		return in->raw.evex.W;
+	case ZYDIS_INSTRUCTION_ENCODING_LEGACY:
+		return in->raw.rex.W;
+	default:
+		return false;
+	}
+}
+
+bool
+x86_mask_to_gpr64(const ZydisDecodedInstruction *in)
+{
+	switch (in->mnemonic) {
+	case ZYDIS_MNEMONIC_MOVMSKPS: case ZYDIS_MNEMONIC_MOVMSKPD:
+	case ZYDIS_MNEMONIC_PMOVMSKB: case ZYDIS_MNEMONIC_VMOVMSKPS:
+	case ZYDIS_MNEMONIC_VMOVMSKPD: case ZYDIS_MNEMONIC_VPMOVMSKB:
+		return in->machine_mode == ZYDIS_MACHINE_MODE_LONG_64 && x86_w_bit(in);
+	default:
+		return false;
+	}
+}
+
 /*
  * The conversions whose memory source no register sizes: objdump adds x or
  * y in AT&T (vcvtpd2dqx (%rax),%xmm0; the 512-bit form, into a ymm, is
@@ -511,6 +539,13 @@ x86_mnemonic(const struct ctx *c, struct mn *m)
 	}
 	if (operand_mnemonic(c, z, m) || cc_mnemonic(z, m))
 		return;
+	if ((in->mnemonic == ZYDIS_MNEMONIC_PCMPESTRI || in->mnemonic == ZYDIS_MNEMONIC_PCMPESTRM ||
+	    in->mnemonic == ZYDIS_MNEMONIC_VPCMPESTRI || in->mnemonic == ZYDIS_MNEMONIC_VPCMPESTRM) &&
+	    c->x64 && x86_w_bit(in)) {
+		mn_put(m, z);
+		mn_putch(m, 'q');	/* pcmpestriq: W1 takes 64-bit lengths in %rax, %rdx */
+		return;
+	}
 	mn_put(m, z);
 	if (!c->intel && ((sfx = att_suffix(c)) != '\0' || (sfx = xyz_suffix(c)) != '\0'))
 		mn_putch(m, sfx);

@@ -255,6 +255,13 @@ x86_operand(struct out *o, const struct ctx *c, const ZydisDecodedOperand *op)
 			put(o, "(%dx)");	/* in (%dx),%al */
 			break;
 		}
+		if (x86_mask_to_gpr64(in) && ZydisRegisterGetClass(op->reg.value) ==
+		    ZYDIS_REGCLASS_GPR32) {
+			/* vmovmskps %xmm2,%rcx: W1 writes the 64-bit register */
+			reg(o, c, ZydisRegisterEncode(ZYDIS_REGCLASS_GPR64,
+			    ZydisRegisterGetId(op->reg.value)));
+			break;
+		}
 		if (in->mnemonic == ZYDIS_MNEMONIC_MOV && x86_is_gpr(op->reg.value) &&
 		    in->operand_width > 16 && ZydisRegisterGetClass(op->reg.value) == ZYDIS_REGCLASS_GPR16) {
 			/* mov %esi,%fs: the register at the operation's size */

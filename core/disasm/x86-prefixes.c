@@ -243,8 +243,10 @@ x86_prefixes(struct out *o, struct ctx *c, const char **hint)
 			name = ZydisRegisterGetString(seg_of(v));
 			break;
 		default:
+			/* and "rex.W pcmpistri", which has no lengths for W to size */
 			if ((v & 0xf0) == 0x40 && c->x64 && (t == ZYDIS_PREFIX_TYPE_IGNORED ||
-			    (v == 0x48 && default64(in))))
+			    (v == 0x48 && (default64(in) || in->mnemonic == ZYDIS_MNEMONIC_PCMPISTRI ||
+			    in->mnemonic == ZYDIS_MNEMONIC_PCMPISTRM))))
 				name = rex_names[v & 15];
 			break;
 		}

@@ -87,6 +87,10 @@ mask_bits(uint64_t v, unsigned bits)
 
 /* x86-mnemonic.c */
 bool x86_is_string_op(const ZydisDecodedInstruction *in);
+/* REX.W, VEX.W or EVEX.W */
+bool x86_w_bit(const ZydisDecodedInstruction *in);
+/* movmskps/pmovmskb and their VEX forms with W set: objdump names the 64-bit register */
+bool x86_mask_to_gpr64(const ZydisDecodedInstruction *in);
 bool x86_is_gpr(ZydisRegister r);
 /* The explicit memory operand, or NULL. */
 const ZydisDecodedOperand *x86_mem_operand(const struct ctx *c);

@@ -1,22 +1,27 @@
 /*
- * x86-sweep: every EVEX encoding of a cross product that benchtui's
- * decoder accepts, as assembler source for tests/test-avx512.sh, which
- * assembles it and compares benchtui's text with objdump's, both
- * syntaxes (docs/disasm.md).
+ * x86-sweep: every EVEX and VEX encoding of a cross product that
+ * benchtui's decoder accepts, as assembler source for
+ * tests/test-avx512.sh, which assembles it and compares benchtui's text
+ * with objdump's, both syntaxes (docs/disasm.md).
  *   x86-sweep > sweep.s
- * The product: maps 1, 2, 3, 5 and 6, every opcode, every pp, W0 and
- * W1, 128, 256 and 512 bits, with and without broadcast/rounding, with
- * and without {%k1}{z}, vvvv naming a register or none, low registers
- * (%xmm1, %xmm2, (%rax)) and high ones (%xmm17, %xmm26, (%r8,%r9,4)),
- * register, (%rax), disp8 and SIB operands; an instruction that takes an
- * immediate once with each of 0x01, 0x1d and 0x90 (comparison predicates
- * named and not). Each instruction is a function of its own, so that
- * objdump starts afresh at each.
+ * EVEX: maps 1, 2, 3, 5 and 6, every opcode, every pp, W0 and W1, 128,
+ * 256 and 512 bits, with and without broadcast/rounding, with and without
+ * {%k1}{z}, vvvv naming a register or none, low registers (%xmm1, %xmm2,
+ * (%rax)) and high ones (%xmm17, %xmm26, (%r8,%r9,4)), register, (%rax),
+ * disp8 and SIB operands. VEX (the mask instructions, AMX): maps 1, 2
+ * and 3, the same but for the EVEX-only bits, registers up to 15. An
+ * instruction that takes an immediate comes once with each of 0x01, 0x1d
+ * and 0x90 (comparison predicates named and not). Each instruction is a
+ * function of its own, so that objdump starts afresh at each.
  *
- * Left out, three encodings no compiler emits, where objdump 2.40's text
- * is its own: vmovss/vmovsd between registers with L'L set (it names the
- * destination by the length), and rounding on vcvtsi2sd/vcvtusi2sd with
- * a 32-bit source and on vcvtdq2pd/vcvtudq2pd ("{rn-bad}").
+ * Left out, encodings no compiler emits where objdump 2.40's text is its
+ * own: vmovss/vmovsd between registers with the length set (it names the
+ * destination by the length), rounding on vcvtsi2sd/vcvtusi2sd with a
+ * 32-bit source and on vcvtdq2pd/vcvtudq2pd ("{rn-bad}"); and VEX bytes
+ * with a reserved length that Zydis decodes as Knights Corner's mask
+ * instructions (kand, kmerge2l1h, vprefetch0...), which objdump refuses,
+ * and mask instructions whose VEX.R or B names a mask register above k7
+ * (Zydis ignores the bit, objdump prints "(bad)").
  */
 #include <stdio.h>
 #include <string.h>
@@ -38,6 +43,23 @@ emit(const uint8_t *b, size_t n)
 	nfunc++;
 }
 
+/* Knights Corner's names, which Zydis gives VEX bytes objdump refuses */
+static bool
+knc(const char *mn)
+{
+	static const char *const names[] = {
+		"kand", "kandn", "kandnr", "kor", "kxnor", "kxor", "kmerge2l1h", "kmerge2l1l",
+		"kconcath", "kconcatl", "kextract", "vprefetch0", "popcnt", "tzcnt", "tzcnti",
+		"lzcnt",
+	};
+	size_t i;
+
+	for (i = 0; i < BT_ARRAY_SIZE(names); i++)
+		if (strcmp(mn, names[i]) == 0)
+			return true;
+	return false;
+}
+
 /* objdump's own text (above): true to leave the encoding out */
 static bool
 left_out(unsigned map, unsigned op, unsigned pp, unsigned w, unsigned ll, unsigned b, bool reg)
@@ -45,7 +67,7 @@ left_out(unsigned map, unsigned op, unsigned pp, unsigned w, unsigned ll, unsign
 	if (map != 1 || !reg)
 		return false;
 	if ((op == 0x10 || op == 0x11) && pp >= 2 && ll != 0)
-		return true;
+		return true;	/* EVEX or VEX */
 	if ((op == 0x2a || op == 0x7b) && pp == 3 && w == 0 && b)
 		return true;
 	return (op == 0xe6 || op == 0x7a) && pp == 2 && b;
@@ -101,6 +123,41 @@ main(void)
 			continue;
 		}
 		if (bt_disasm_one(d, c, n, 0, &in) == n && in.kind != BT_INSN_BAD)
+			emit(c, n);
+	}
+	/* VEX: c4, R X B mmmmm (inverted: hi sets all three, registers +8), W vvvv L pp */
+	for (hi = 0; hi < 2; hi++)
+	for (vv = 0; vv < 2; vv++)
+	for (mi = 0; mi < 3; mi++)
+	for (op = 0; op < 256; op++)
+	for (pp = 0; pp < 4; pp++)
+	for (w = 0; w < 2; w++)
+	for (ll = 0; ll < 2; ll++)
+	for (r = 0; r < BT_ARRAY_SIZE(rm); r++) {
+		uint8_t c[16];
+		size_t n = 0;
+		struct bt_insn in;
+
+		if (left_out(maps[mi], op, pp, w, ll, 0, r == 0))
+			continue;
+		c[n++] = 0xc4;
+		c[n++] = (uint8_t)((hi ? 0 : 0xe0) | maps[mi]);
+		c[n++] = (uint8_t)(w << 7 | (vv ? 0xf : hi ? 0x6 : 0xe) << 3 | ll << 2 | pp);
+		c[n++] = (uint8_t)op;
+		memcpy(c + n, rm[r].b, rm[r].n);
+		n += rm[r].n;
+		c[n] = imms[0];
+		if (bt_disasm_one(d, c, n + 1, 0, &in) == n + 1 && in.kind != BT_INSN_BAD) {
+			if (knc(in.mnemonic) || (hi && in.mnemonic[0] == 'k'))
+				continue;
+			for (i = 0; i < BT_ARRAY_SIZE(imms); i++) {
+				c[n] = imms[i];
+				emit(c, n + 1);
+			}
+			continue;
+		}
+		if (bt_disasm_one(d, c, n, 0, &in) == n && in.kind != BT_INSN_BAD &&
+		    !knc(in.mnemonic) && !(hi && in.mnemonic[0] == 'k'))
 			emit(c, n);
 	}
 	bt_disasm_free(d);

@@ -181,6 +181,15 @@ test_x86_text(void **state)
 		  "cmpxchg16b" },
 		{ B("\x0f\xc7\x0f"), "cmpxchg8b (%rdi)", "cmpxchg8b QWORD PTR [rdi]", "cmpxchg8b" },
 		{ B("\xc4\xe2\x78\x49\x00"), "ldtilecfg (%rax)", "ldtilecfg [rax]", "ldtilecfg" },
+		/* W set where compilers leave it clear */
+		{ B("\xc4\xe1\xf8\x50\xca"), "vmovmskps %xmm2,%rcx", "vmovmskps rcx,xmm2",
+		  "vmovmskps" },
+		{ B("\x66\x48\x0f\xd7\xc1"), "pmovmskb %xmm1,%rax", "pmovmskb rax,xmm1",
+		  "pmovmskb" },
+		{ B("\xc4\xe3\xf9\x61\xca\x01"), "vpcmpestriq $0x1,%xmm2,%xmm1",
+		  "vpcmpestriq xmm1,xmm2,0x1", "vpcmpestriq" },
+		{ B("\x66\x48\x0f\x3a\x63\xc1\x00"), "rex.W pcmpistri $0x0,%xmm1,%xmm0",
+		  "rex.W pcmpistri xmm0,xmm1,0x0", "pcmpistri" },
 		/* AMX-FP16, which Zydis 4.0 does not know */
 		{ B("\xc4\xe2\x73\x5c\xda"), "tdpfp16ps %tmm1,%tmm2,%tmm3",
 		  "tdpfp16ps tmm3,tmm2,tmm1", "tdpfp16ps" },
