@@ -9,7 +9,7 @@
 # - the sweep of tests/tools/x86-sweep: every opcode of EVEX maps 1-6
 #   with each pp, W, length, broadcast, masking and register set, and of
 #   VEX maps 1-3 (mask instructions, AMX), that benchtui decodes (~100,000
-#   instructions), one function each.
+#   instructions), one function each; and again in i386 code (~56,000).
 # Nothing runs them: decoding needs no CPU support. The normalisation is
 # test-objdump.sh's (objdump's "<sym+off>" and "# addr" comments go).
 . tests/lib.sh
@@ -46,5 +46,12 @@ if "$TOP/$BUILD/tools/x86-sweep" >"$TMP/sweep.s" 2>"$TMP/sweep.log" &&
 	compare "EVEX and VEX sweep ($(sed 's/^x86-sweep: //' "$TMP/sweep.log"))" "$TMP/sweep.so"
 else
 	fail "cannot build the EVEX and VEX sweep: $(cat "$TMP/sweep.log")"
+fi
+# the same in i386 code (registers up to 7), where cc -m32 assembles
+if "$TOP/$BUILD/tools/x86-sweep" --32 >"$TMP/sweep32.s" 2>"$TMP/sweep32.log" &&
+    cc -m32 -shared -nostdlib -o "$TMP/sweep32.so" "$TMP/sweep32.s" 2>/dev/null; then
+	compare "i386 sweep ($(sed 's/^x86-sweep: //' "$TMP/sweep32.log"))" "$TMP/sweep32.so"
+else
+	skipped "the i386 sweep: cc -m32 does not assemble here"
 fi
 finish

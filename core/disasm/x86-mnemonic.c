@@ -425,9 +425,12 @@ operand_mnemonic(const struct ctx *c, const char *z, struct mn *m)
 	case ZYDIS_MNEMONIC_VCVTSI2SS: case ZYDIS_MNEMONIC_VCVTSI2SD:
 	case ZYDIS_MNEMONIC_VCVTUSI2SS: case ZYDIS_MNEMONIC_VCVTUSI2SD:
 	case ZYDIS_MNEMONIC_VCVTSI2SH: case ZYDIS_MNEMONIC_VCVTUSI2SH:
-		/* the integer source's size, which no register tells: cvtsi2sdl (%rax),%xmm0 */
+		/*
+		 * the integer source's size, which no register tells:
+		 * cvtsi2sdl (%rax),%xmm0; i386 has only the one
+		 */
 		mn_put(m, z);
-		if (!c->intel && (mo = x86_mem_operand(c)) != NULL)
+		if (!c->intel && c->x64 && (mo = x86_mem_operand(c)) != NULL)
 			mn_putch(m, size_suffix(mo->size));
 		return true;
 	case ZYDIS_MNEMONIC_RET:

@@ -214,6 +214,13 @@ test_x86_text(void **state)
 	struct bt_disasm *intel = bt_disasm_new(BT_ARCH_X86_64, BT_SYNTAX_INTEL, NULL);
 	size_t i;
 
+	{
+		/* i386: no operand size in cvtsi2sd's name, only 32 bits are possible */
+		struct bt_disasm *i386 = bt_disasm_new(BT_ARCH_I386, BT_SYNTAX_ATT, NULL);
+		struct bt_insn a = one(i386, "\x62\xf1\x77\x08\x2a\x00", 6, 0x1000);
+		assert_string_equal(a.text, "{evex} vcvtsi2sd (%eax),%xmm1,%xmm0");
+		bt_disasm_free(i386);
+	}
 	for (i = 0; i < BT_ARRAY_SIZE(c); i++) {
 		struct bt_insn a = one(att, c[i].bytes, c[i].len, 0x1000);
 		struct bt_insn b = one(intel, c[i].bytes, c[i].len, 0x1000);
