@@ -46,6 +46,29 @@ rc_after_source(const ZydisDecodedInstruction *in)
 	}
 }
 
+/*
+ * Where the rounding goes in list (n operands, Intel order, the last
+ * register at last_rm). Intel: on that register, "vaddps
+ * zmm3,zmm2,zmm1{rn-sae}", whose index is returned. AT&T: an operand of
+ * its own (-1 in list) before the sources, "{rn-sae},%zmm1,%zmm2,%zmm3",
+ * or after the integer source of vcvtsi2sd, "%rax,{rn-sae},%xmm1,%xmm2";
+ * returns -1.
+ */
+static int
+place_rounding(const ZydisDecodedInstruction *in, bool intel, int *list, int *n, int last_rm)
+{
+	int at = rc_after_source(in) ? last_rm : last_rm + 1;
+
+	if (intel)
+		return list[last_rm];
+	if (*n >= OPND_MAX)
+		return -1;
+	memmove(&list[at + 1], &list[at], (size_t)(*n - at) * sizeof(int));
+	list[at] = -1;
+	(*n)++;
+	return -1;
+}
+
 void
 bt_x86_text(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 	    uint64_t addr, bool intel, bool fwait, char *text, size_t size,
@@ -111,21 +134,8 @@ bt_x86_text(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 			last_rm = n;
 		list[n++] = i;
 	}
-	if ((rc = x86_rounding(in)) != NULL && last_rm >= 0) {
-		if (intel)
-			rc_on = list[last_rm];	/* vaddps zmm3,zmm2,zmm1{rn-sae} */
-		else if (n < OPND_MAX) {
-			/*
-			 * An operand of its own before the sources,
-			 * "{rn-sae},%zmm1,%zmm2,%zmm3"; after the integer
-			 * source of vcvtsi2sd, "%rax,{rn-sae},%xmm1,%xmm2"
-			 */
-			int at = rc_after_source(in) ? last_rm : last_rm + 1;
-			memmove(&list[at + 1], &list[at], (size_t)(n - at) * sizeof(int));
-			list[at] = -1;
-			n++;
-		}
-	}
+	if ((rc = x86_rounding(in)) != NULL && last_rm >= 0)
+		rc_on = place_rounding(in, intel, list, &n, last_rm);
 	if (n > 0 || literal != NULL) {
 		size_t len = (size_t)(o.p - buf);
 		do
