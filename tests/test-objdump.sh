@@ -9,7 +9,13 @@
 # Normalisation, on objdump's side only: its "<sym+off>" after a branch
 # target and its "# addr <sym>" comment after a PC-relative operand are
 # removed (benchtui's annotate layer adds them, not the decoder), and so
-# are trailing blanks. Nothing else: the mnemonic column, the blanks and
+# are trailing blanks. Except with --comments (the decode fixtures,
+# tests/fixtures/ripnames.cc with and without -fno-plt, libstdc++):
+# objdump -d -C keeps its "        # 2060 <rip::table+0x40>" and benchtui
+# adds its own, named as the annotate layer names it (bt_msyms_addr_name:
+# the nearest symbol before, a GOT slot by its dynamic relocation). libc
+# and libm go without: benchtui names by libc6-dbg's symbols, objdump by
+# the stripped file's .dynsym. Nothing else: the mnemonic column, the blanks and
 # the "," between operands must be objdump's own. aarch64: objdump's
 # "// ..." comments go too, and the tab after its mnemonic counts as
 # benchtui's column (padded to six, one blank) as on x86.
@@ -24,9 +30,9 @@ command -v objdump >/dev/null || skip "objdump is not installed"
 DUMP=$TOP/$BUILD/tools/disasm-dump
 MIN=99.5
 
-# compare NAME FILE [SYMFILE] [--sweep]; SYNTAXES (default "att intel")
+# compare NAME FILE [SYMFILE] [--sweep] [--comments]; SYNTAXES (default "att intel")
 compare() {
-	name=$1 file=$2 syms=${3:-} mode=${4:-}
+	name=$1 file=$2 syms=${3:-} mode="${4:-} ${5:-}"
 	for syntax in ${SYNTAXES:-att intel}; do
 		# shellcheck disable=SC2086
 		if out=$("$DUMP" --text "$syntax" --min "$MIN" $mode --diffs "$TMP/diffs" "$file" $syms 2>&1); then
@@ -39,8 +45,11 @@ compare() {
 }
 
 for f in $(decode_fixtures); do
-	compare "$f" "$FIX/$f"
+	compare "$f" "$FIX/$f" "" "" --comments
 done
+compare "ripnames.cc" "$(fixture_as ripnames ripnames.cc c++ -O2 -g)" "" --sweep --comments
+compare "ripnames.cc -fno-plt" "$(fixture_as ripnames-noplt ripnames.cc c++ -O2 -g -fno-plt)" "" \
+    --sweep --comments
 for lib in /lib/x86_64-linux-gnu/libc.so.6 /lib/x86_64-linux-gnu/libm.so.6; do
 	[ -r "$lib" ] || { echo "   skip: $lib is not here"; continue; }
 	dbg=$(debug_file "$lib")
@@ -53,7 +62,7 @@ for lib in /lib/x86_64-linux-gnu/libc.so.6 /lib/x86_64-linux-gnu/libm.so.6; do
 done
 STDCXX=/usr/lib/x86_64-linux-gnu/libstdc++.so.6
 if [ -r "$STDCXX" ]; then
-	compare libstdc++.so.6 "$STDCXX" "" --sweep
+	compare libstdc++.so.6 "$STDCXX" "" --sweep --comments
 else
 	echo "   skip: $STDCXX is not here"
 fi

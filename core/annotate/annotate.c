@@ -318,12 +318,13 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 	for (i = 0; i < a->insns.n; i++) {
 		struct bt_ainsn *ai = &a->insns.v[i];
 		if (ai->in.flags & BT_INSN_F_RIPREL) {
-			/* what objdump prints after it: the data (or code) it names */
+			/* what objdump prints after it: "table+0x40", "printf@GLIBC_2.2.5" */
+			uint64_t at, t = ai->in.mem_target;
 			const char *dn;
-			uint64_t doff;
-			if (bt_msyms_data(m, ai->in.mem_target, &dn, &doff) == 0)
-				ai->mem_name = doff ? bt_strpool_addf(&a->pool, "%s+0x%llx",
-				    dn, (unsigned long long)doff) : dn;
+			if (bt_msyms_addr_name(m, t, ai->in.addr, &dn, &at) == 0)
+				ai->mem_name = at == t ? dn : bt_strpool_addf(&a->pool,
+				    "%s%c0x%llx", dn, t > at ? '+' : '-',
+				    (unsigned long long)(t > at ? t - at : at - t));
 			else
 				ai->mem_name = name_target(a, f, ai->in.mem_target);
 		}

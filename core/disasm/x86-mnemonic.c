@@ -16,10 +16,39 @@ x86_is_string_op(const ZydisDecodedInstruction *in)
 	    in->meta.category == ZYDIS_CATEGORY_IOSTRINGOP;
 }
 
+bool
+x86_w_bit(const ZydisDecodedInstruction *in)
+{
+	switch (in->encoding) {
+	case ZYDIS_INSTRUCTION_ENCODING_VEX:
+		return in->raw.vex.W;
+	case ZYDIS_INSTRUCTION_ENCODING_EVEX:
+		return in->raw.evex.W;
+	case ZYDIS_INSTRUCTION_ENCODING_LEGACY:
+		return in->raw.rex.W;
+	default:
+		return false;
+	}
+}
+
+bool
+x86_mask_to_gpr64(const ZydisDecodedInstruction *in)
+{
+	switch (in->mnemonic) {
+	case ZYDIS_MNEMONIC_MOVMSKPS: case ZYDIS_MNEMONIC_MOVMSKPD:
+	case ZYDIS_MNEMONIC_PMOVMSKB: case ZYDIS_MNEMONIC_VMOVMSKPS:
+	case ZYDIS_MNEMONIC_VMOVMSKPD: case ZYDIS_MNEMONIC_VPMOVMSKB:
+		return in->machine_mode == ZYDIS_MACHINE_MODE_LONG_64 && x86_w_bit(in);
+	default:
+		return false;
+	}
+}
+
 /*
  * The conversions whose memory source no register sizes: objdump adds x or
- * y in AT&T (vcvtpd2dqx (%rax),%xmm0; the 512-bit form is plain), 'z' too
- * for vfpclass*. 0: not one of them.
+ * y in AT&T (vcvtpd2dqx (%rax),%xmm0; the 512-bit form, into a ymm, is
+ * plain), 'z' too where every length writes an xmm or a mask (vfpclass*,
+ * vcvtpd2phz). 0: not one of them.
  */
 static int
 xyz_family(ZydisMnemonic mn)
@@ -28,10 +57,13 @@ xyz_family(ZydisMnemonic mn)
 	case ZYDIS_MNEMONIC_VCVTPD2DQ: case ZYDIS_MNEMONIC_VCVTPD2PS:
 	case ZYDIS_MNEMONIC_VCVTTPD2DQ: case ZYDIS_MNEMONIC_VCVTPD2UDQ:
 	case ZYDIS_MNEMONIC_VCVTTPD2UDQ: case ZYDIS_MNEMONIC_VCVTQQ2PS:
-	case ZYDIS_MNEMONIC_VCVTUQQ2PS:
+	case ZYDIS_MNEMONIC_VCVTUQQ2PS: case ZYDIS_MNEMONIC_VCVTNEPS2BF16:
+	case ZYDIS_MNEMONIC_VCVTDQ2PH: case ZYDIS_MNEMONIC_VCVTUDQ2PH:
+	case ZYDIS_MNEMONIC_VCVTPS2PHX:
 		return 'y';
 	case ZYDIS_MNEMONIC_VFPCLASSPS: case ZYDIS_MNEMONIC_VFPCLASSPD:
-	case ZYDIS_MNEMONIC_VFPCLASSPH:
+	case ZYDIS_MNEMONIC_VFPCLASSPH: case ZYDIS_MNEMONIC_VCVTPD2PH:
+	case ZYDIS_MNEMONIC_VCVTQQ2PH: case ZYDIS_MNEMONIC_VCVTUQQ2PH:
 		return 'z';
 	default:
 		return 0;
@@ -54,11 +86,19 @@ xyz_suffix(const struct ctx *c)
 	return '\0';
 }
 
-/* A broadcast into half as many elements (those conversions): Intel names the count too. */
+/*
+ * A broadcast whose count the destination does not tell (those
+ * conversions into an xmm, vfpclass* into a mask): Intel names the count
+ * too, "QWORD BCST [rax]{1to4}". A ymm destination tells 512 bits.
+ */
 bool
-x86_half_broadcast(const struct ctx *c)
+x86_bcst_count_shown(const struct ctx *c)
 {
-	return c->in->raw.evex.b && xyz_family(c->in->mnemonic) == 'y' && x86_mem_operand(c) != NULL;
+	int f = xyz_family(c->in->mnemonic);
+
+	if (!c->in->raw.evex.b || f == 0 || x86_mem_operand(c) == NULL)
+		return false;
+	return f == 'z' || c->in->avx.vector_length != 512;
 }
 
 /* Zydis names condition codes by flags (jnz, cmovnbe); objdump by meaning (jne, cmova). */
@@ -152,8 +192,9 @@ att_suffix(const struct ctx *c)
 	default:
 		break;
 	}
-	if ((m = x86_mem_operand(c)) == NULL || m->mem.type == ZYDIS_MEMOP_TYPE_AGEN)
-		return '\0';
+	if ((m = x86_mem_operand(c)) == NULL || m->mem.type == ZYDIS_MEMOP_TYPE_AGEN ||
+	    in->mnemonic == ZYDIS_MNEMONIC_CMPXCHG8B || in->mnemonic == ZYDIS_MNEMONIC_CMPXCHG16B)
+		return '\0';	/* cmpxchg8b (%rdi): the size is in the name */
 	for (i = 0; i < in->operand_count_visible; i++) {
 		const ZydisDecodedOperand *op = &c->ops[i];
 		if (op->type == ZYDIS_OPERAND_TYPE_REGISTER &&
@@ -383,9 +424,13 @@ operand_mnemonic(const struct ctx *c, const char *z, struct mn *m)
 	case ZYDIS_MNEMONIC_CVTSI2SS: case ZYDIS_MNEMONIC_CVTSI2SD:
 	case ZYDIS_MNEMONIC_VCVTSI2SS: case ZYDIS_MNEMONIC_VCVTSI2SD:
 	case ZYDIS_MNEMONIC_VCVTUSI2SS: case ZYDIS_MNEMONIC_VCVTUSI2SD:
-		/* the integer source's size, which no register tells: cvtsi2sdl (%rax),%xmm0 */
+	case ZYDIS_MNEMONIC_VCVTSI2SH: case ZYDIS_MNEMONIC_VCVTUSI2SH:
+		/*
+		 * the integer source's size, which no register tells:
+		 * cvtsi2sdl (%rax),%xmm0; i386 has only the one
+		 */
 		mn_put(m, z);
-		if (!c->intel && (mo = x86_mem_operand(c)) != NULL)
+		if (!c->intel && c->x64 && (mo = x86_mem_operand(c)) != NULL)
 			mn_putch(m, size_suffix(mo->size));
 		return true;
 	case ZYDIS_MNEMONIC_RET:
@@ -497,6 +542,13 @@ x86_mnemonic(const struct ctx *c, struct mn *m)
 	}
 	if (operand_mnemonic(c, z, m) || cc_mnemonic(z, m))
 		return;
+	if ((in->mnemonic == ZYDIS_MNEMONIC_PCMPESTRI || in->mnemonic == ZYDIS_MNEMONIC_PCMPESTRM ||
+	    in->mnemonic == ZYDIS_MNEMONIC_VPCMPESTRI || in->mnemonic == ZYDIS_MNEMONIC_VPCMPESTRM) &&
+	    c->x64 && x86_w_bit(in)) {
+		mn_put(m, z);
+		mn_putch(m, 'q');	/* pcmpestriq: W1 takes 64-bit lengths in %rax, %rdx */
+		return;
+	}
 	mn_put(m, z);
 	if (!c->intel && ((sfx = att_suffix(c)) != '\0' || (sfx = xyz_suffix(c)) != '\0'))
 		mn_putch(m, sfx);

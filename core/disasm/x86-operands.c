@@ -83,6 +83,11 @@ intel_size(const struct ctx *c, const ZydisDecodedOperand *op)
 	case ZYDIS_MNEMONIC_PREFETCHW:
 	case ZYDIS_MNEMONIC_PREFETCH:
 		return 8;
+	case ZYDIS_MNEMONIC_LDTILECFG:	/* ldtilecfg [rax]: a 64-byte block, no size */
+	case ZYDIS_MNEMONIC_STTILECFG:
+	case ZYDIS_MNEMONIC_LDDQU:	/* lddqu xmm1,[rax] */
+	case ZYDIS_MNEMONIC_VLDDQU:
+		return 0;
 	default:
 		break;
 	}
@@ -171,7 +176,9 @@ mem_intel(struct out *o, const struct ctx *c, const ZydisDecodedOperand *op, Zyd
 			while (*s != ' ')
 				putch(o, *s++);
 			put(o, " BCST ");
-		} else
+		} else if (in->mnemonic == ZYDIS_MNEMONIC_CMPXCHG16B)
+			put(o, "OWORD PTR ");	/* objdump's name for its 128 bits, not XMMWORD */
+		else
 			put(o, size_name(size));
 	}
 	if (seg != ZYDIS_REGISTER_NONE) {
@@ -248,6 +255,13 @@ x86_operand(struct out *o, const struct ctx *c, const ZydisDecodedOperand *op)
 			put(o, "(%dx)");	/* in (%dx),%al */
 			break;
 		}
+		if (x86_mask_to_gpr64(in) && ZydisRegisterGetClass(op->reg.value) ==
+		    ZYDIS_REGCLASS_GPR32) {
+			/* vmovmskps %xmm2,%rcx: W1 writes the 64-bit register */
+			reg(o, c, ZydisRegisterEncode(ZYDIS_REGCLASS_GPR64,
+			    ZydisRegisterGetId(op->reg.value)));
+			break;
+		}
 		if (in->mnemonic == ZYDIS_MNEMONIC_MOV && x86_is_gpr(op->reg.value) &&
 		    in->operand_width > 16 && ZydisRegisterGetClass(op->reg.value) == ZYDIS_REGCLASS_GPR16) {
 			/* mov %esi,%fs: the register at the operation's size */
@@ -310,7 +324,7 @@ x86_broadcast_decorator(struct out *o, const struct ctx *c)
 	};
 	ZydisBroadcastMode b = c->in->avx.broadcast.mode;
 
-	if ((c->intel && !x86_half_broadcast(c)) || c->in->avx.broadcast.is_static ||
+	if ((c->intel && !x86_bcst_count_shown(c)) || c->in->avx.broadcast.is_static ||
 	    (size_t)b >= BT_ARRAY_SIZE(bc) ||
 	    bc[b] == NULL)
 		return;

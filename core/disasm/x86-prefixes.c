@@ -34,7 +34,9 @@ high_reg(ZydisRegister r)
 /*
  * objdump marks an EVEX encoding that uses nothing of EVEX (no zmm, mask,
  * broadcast, rounding or register above 15) of an instruction VEX also
- * encodes: "{evex} vpaddd %xmm2,%xmm1,%xmm0".
+ * encodes: "{evex} vpaddd %xmm2,%xmm1,%xmm0". A compare into a mask
+ * register (vpcmpeqd %xmm1,%xmm2,%k1, vcmpeqps) has no VEX form: the VEX
+ * opcode of the same number writes a vector.
  */
 static bool
 needless_evex(const struct ctx *c)
@@ -43,8 +45,12 @@ needless_evex(const struct ctx *c)
 	const ZydisEncodableInstruction *def;
 	uint8_t i, n;
 
+	/* L'L: 512 bits, also on a scalar instruction that ignores it (vaddss) */
 	if (in->encoding != ZYDIS_INSTRUCTION_ENCODING_EVEX || in->avx.vector_length == 512 ||
-	    in->raw.evex.aaa != 0 || in->raw.evex.b)
+	    in->raw.evex.L2 || in->raw.evex.aaa != 0 || in->raw.evex.b)
+		return false;
+	if (in->operand_count_visible > 0 && c->ops[0].type == ZYDIS_OPERAND_TYPE_REGISTER &&
+	    ZydisRegisterGetClass(c->ops[0].reg.value) == ZYDIS_REGCLASS_MASK)
 		return false;
 	for (i = 0; i < in->operand_count_visible; i++) {
 		const ZydisDecodedOperand *op = &c->ops[i];
@@ -58,6 +64,19 @@ needless_evex(const struct ctx *c)
 	}
 	if (vex_marked(in->mnemonic))
 		return false;	/* there the VEX form is the one marked */
+	switch (in->mnemonic) {
+	case ZYDIS_MNEMONIC_VPSLLVD: case ZYDIS_MNEMONIC_VPSLLVQ:
+	case ZYDIS_MNEMONIC_VPSRLVD: case ZYDIS_MNEMONIC_VPSRLVQ:
+	case ZYDIS_MNEMONIC_VPSRAVD:
+		return false;	/* objdump 2.40 marks none of the variable shifts */
+	case ZYDIS_MNEMONIC_VPERMPD:
+		/* its table shares 0f38 16 with VEX's vpermps: marked, though VEX has no such vpermpd */
+		if (in->opcode == 0x16 && in->opcode_map == ZYDIS_OPCODE_MAP_0F38)
+			return true;
+		break;
+	default:
+		break;
+	}
 	/* a VEX form of the same opcode (vpbroadcastd %esi,%ymm5 has none) */
 	n = ZydisGetEncodableInstructions(in->mnemonic, &def);
 	for (i = 0; i < n; i++)
@@ -224,8 +243,10 @@ x86_prefixes(struct out *o, struct ctx *c, const char **hint)
 			name = ZydisRegisterGetString(seg_of(v));
 			break;
 		default:
+			/* and "rex.W pcmpistri", which has no lengths for W to size */
 			if ((v & 0xf0) == 0x40 && c->x64 && (t == ZYDIS_PREFIX_TYPE_IGNORED ||
-			    (v == 0x48 && default64(in))))
+			    (v == 0x48 && (default64(in) || in->mnemonic == ZYDIS_MNEMONIC_PCMPISTRI ||
+			    in->mnemonic == ZYDIS_MNEMONIC_PCMPISTRM))))
 				name = rex_names[v & 15];
 			break;
 		}

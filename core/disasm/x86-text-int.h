@@ -87,11 +87,15 @@ mask_bits(uint64_t v, unsigned bits)
 
 /* x86-mnemonic.c */
 bool x86_is_string_op(const ZydisDecodedInstruction *in);
+/* REX.W, VEX.W or EVEX.W */
+bool x86_w_bit(const ZydisDecodedInstruction *in);
+/* movmskps/pmovmskb and their VEX forms with W set: objdump names the 64-bit register */
+bool x86_mask_to_gpr64(const ZydisDecodedInstruction *in);
 bool x86_is_gpr(ZydisRegister r);
 /* The explicit memory operand, or NULL. */
 const ZydisDecodedOperand *x86_mem_operand(const struct ctx *c);
-/* A broadcast into half as many elements (vcvtpd2dq...): Intel names the count too. */
-bool x86_half_broadcast(const struct ctx *c);
+/* A broadcast whose count no register tells (vcvtpd2dq, vfpclassps): Intel names it too. */
+bool x86_bcst_count_shown(const struct ctx *c);
 /* objdump's mnemonic into m (m->drop_imm: the immediate is not shown). */
 void x86_mnemonic(const struct ctx *c, struct mn *m);
 

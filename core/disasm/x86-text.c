@@ -32,6 +32,43 @@ x87_one_operand(const ZydisDecodedInstruction *in)
 	}
 }
 
+/* The integer to floating-point conversions: AT&T's rounding follows their source. */
+static bool
+rc_after_source(const ZydisDecodedInstruction *in)
+{
+	switch (in->mnemonic) {
+	case ZYDIS_MNEMONIC_VCVTSI2SS: case ZYDIS_MNEMONIC_VCVTSI2SD: case ZYDIS_MNEMONIC_VCVTSI2SH:
+	case ZYDIS_MNEMONIC_VCVTUSI2SS: case ZYDIS_MNEMONIC_VCVTUSI2SD:
+	case ZYDIS_MNEMONIC_VCVTUSI2SH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * Where the rounding goes in list (n operands, Intel order, the last
+ * register at last_rm). Intel: on that register, "vaddps
+ * zmm3,zmm2,zmm1{rn-sae}", whose index is returned. AT&T: an operand of
+ * its own (-1 in list) before the sources, "{rn-sae},%zmm1,%zmm2,%zmm3",
+ * or after the integer source of vcvtsi2sd, "%rax,{rn-sae},%xmm1,%xmm2";
+ * returns -1.
+ */
+static int
+place_rounding(const ZydisDecodedInstruction *in, bool intel, int *list, int *n, int last_rm)
+{
+	int at = rc_after_source(in) ? last_rm : last_rm + 1;
+
+	if (intel)
+		return list[last_rm];
+	if (*n >= OPND_MAX)
+		return -1;
+	memmove(&list[at + 1], &list[at], (size_t)(*n - at) * sizeof(int));
+	list[at] = -1;
+	(*n)++;
+	return -1;
+}
+
 void
 bt_x86_text(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 	    uint64_t addr, bool intel, bool fwait, char *text, size_t size,
@@ -43,8 +80,11 @@ bt_x86_text(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 	struct out o = { buf, buf + sizeof(buf) - 1 };
 	const char *hint = NULL, *rc, *literal = NULL, *mark;
 	struct mn m;
-	/* the operands objdump shows, in Intel order; -1 marks the rounding pseudo-operand */
-	int list[OPND_MAX], n = 0, i, last_rm = -1, nvis = in->operand_count_visible;
+	/*
+	 * the operands objdump shows, in Intel order; -1 marks AT&T's rounding
+	 * pseudo-operand, rc_on the operand Intel's rounding follows
+	 */
+	int list[OPND_MAX], n = 0, i, last_rm = -1, rc_on = -1, nvis = in->operand_count_visible;
 	/* enter $0x10,$0x0 and bound: the AT&T instructions objdump does not reverse */
 	bool reverse = !intel && in->mnemonic != ZYDIS_MNEMONIC_ENTER &&
 	    in->mnemonic != ZYDIS_MNEMONIC_BOUND;
@@ -94,11 +134,8 @@ bt_x86_text(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 			last_rm = n;
 		list[n++] = i;
 	}
-	if ((rc = x86_rounding(in)) != NULL && n < OPND_MAX) {
-		memmove(&list[last_rm + 2], &list[last_rm + 1], (size_t)(n - last_rm - 1) * sizeof(int));
-		list[last_rm + 1] = -1;
-		n++;
-	}
+	if ((rc = x86_rounding(in)) != NULL && last_rm >= 0)
+		rc_on = place_rounding(in, intel, list, &n, last_rm);
 	if (n > 0 || literal != NULL) {
 		size_t len = (size_t)(o.p - buf);
 		do
@@ -122,6 +159,8 @@ bt_x86_text(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 			continue;
 		}
 		x86_operand(&o, &c, &ops[k]);
+		if (k == rc_on)
+			put(&o, rc);
 		if (k == list[0])
 			x86_mask_decorator(&o, &c);
 		if (ops[k].type == ZYDIS_OPERAND_TYPE_MEMORY)

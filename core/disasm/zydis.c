@@ -181,6 +181,39 @@ fwait_form(const ZydisDecoder *dec, const uint8_t *buf, size_t len,
 	return true;
 }
 
+/*
+ * AMX-FP16's tdpfp16ps (VEX.128.F2.0F38.W0 5C /r, register operands),
+ * which objdump 2.40 decodes and Zydis 4.0 does not: the same bytes with
+ * F3 are tdpbf16ps, whose operands and length it has. True with in and
+ * ops filled from those.
+ */
+static bool
+amx_fp16_form(const ZydisDecoder *dec, const uint8_t *buf, size_t len,
+	      ZydisDecodedInstruction *in, ZydisDecodedOperand *ops)
+{
+	uint8_t b[5];
+
+	if (len < 5 || buf[0] != 0xc4 || (buf[1] & 0x1f) != 2 || (buf[2] & 0x87) != 0x03 ||
+	    buf[3] != 0x5c || (buf[4] & 0xc0) != 0xc0)
+		return false;
+	memcpy(b, buf, sizeof(b));
+	b[2] = (uint8_t)((b[2] & ~3) | 2);
+	return ZYAN_SUCCESS(ZydisDecoderDecodeFull(dec, b, sizeof(b), in, ops)) &&
+	    in->mnemonic == ZYDIS_MNEMONIC_TDPBF16PS;
+}
+
+/* Rename tdpbf16ps (the same length) in the text and mnemonic d holds. */
+static void
+rename_tdpfp16ps(struct bt_disasm *d)
+{
+	char *t = strstr(d->text, "tdpbf16ps");
+
+	if (t != NULL)
+		memcpy(t, "tdpfp16ps", 9);
+	if (strcmp(d->mnemonic, "tdpbf16ps") == 0)
+		memcpy(d->mnemonic, "tdpfp16ps", 9);
+}
+
 static size_t
 zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	  struct bt_insn *out)
@@ -189,10 +222,11 @@ zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	ZydisDecodedInstruction in;
 	ZydisDecodedOperand ops[ZYDIS_MAX_OPERAND_COUNT];
 	bool direct;
-
 	size_t wait = 0;
+	bool fp16 = false;
 
-	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&z->dec, buf, len, &in, ops)))
+	if (!ZYAN_SUCCESS(ZydisDecoderDecodeFull(&z->dec, buf, len, &in, ops)) &&
+	    !(fp16 = amx_fp16_form(&z->dec, buf, len, &in, ops)))
 		return 0;
 	if (in.mnemonic == ZYDIS_MNEMONIC_FWAIT && len > 1 && fwait_form(&z->dec, buf + 1,
 	    len - 1, &in, ops))
@@ -207,6 +241,8 @@ zydis_one(struct bt_disasm *d, const uint8_t *buf, size_t len, uint64_t addr,
 	mem_base(&in, ops, out);
 	bt_x86_text(&in, ops, addr, d->syntax == BT_SYNTAX_INTEL, wait != 0, d->text,
 	    sizeof(d->text), d->mnemonic, sizeof(d->mnemonic));
+	if (fp16)
+		rename_tdpfp16ps(d);
 	return in.length + wait;
 }
 

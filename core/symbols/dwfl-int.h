@@ -23,6 +23,7 @@ struct fsym {
 	int bind;
 	bool sized;
 	bool label;	/* NOTYPE in code (code_label) */
+	bool plt;	/* a PLT stub named from its relocation: objdump's synthetic symbol */
 };
 
 struct inl {
@@ -70,6 +71,7 @@ struct bt_msyms {
 	int memfd;
 	BT_VEC(struct fsym) syms;
 	BT_VEC(struct fsym) objs;	/* data objects, sorted, for PC-relative operands */
+	struct bt_addrnames *addrnames;	/* objdump's names for addresses, built on first use */
 	BT_VEC(struct cu *) cus;
 	struct bt_strpool pool;
 	char *base;			/* basename, for FDE names */
@@ -85,6 +87,9 @@ struct bt_msyms {
 	ino_t main_ino;
 	BT_VEC(char *) debug_notes;	/* debug file candidates not opened */
 };
+
+/* dwfl-addrname.c */
+void msyms_addrnames_free(struct bt_addrnames *t);
 
 /* dwfl.c */
 /* The section of elf named name (its header in *sh), or NULL. */

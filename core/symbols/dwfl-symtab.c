@@ -153,7 +153,7 @@ synthesize_plt(struct bt_msyms *m)
 	if (msyms_find_section(m->elf, ".plt", &pl0) != NULL &&
 	    pl0.sh_size >= (m->info.e_machine == EM_AARCH64 ? 32u : 16u)) {
 		struct fsym f0 = { pl0.sh_addr, pl0.sh_addr +
-		    (m->info.e_machine == EM_AARCH64 ? 32 : 16), NULL, NULL, STB_LOCAL, true, false };
+		    (m->info.e_machine == EM_AARCH64 ? 32 : 16), NULL, NULL, STB_LOCAL, true, false, false };
 		f0.raw = f0.name = "PLT0@plt";
 		BT_VEC_PUSH(m->syms, f0);
 	}
@@ -194,6 +194,8 @@ synthesize_plt(struct bt_msyms *m)
 			free(d);
 		}
 		f.bind = STB_LOCAL;
+		f.label = false;
+		f.plt = true;
 		BT_VEC_PUSH(m->syms, f);
 	}
 }
@@ -271,6 +273,8 @@ synthesize_plt_got(struct bt_msyms *m)
 			free(dm);
 		}
 		f.bind = STB_LOCAL;
+		f.label = false;
+		f.plt = true;
 		BT_VEC_PUSH(m->syms, f);
 	}
 }
@@ -323,10 +327,11 @@ msyms_build_index(struct bt_msyms *m)
 		type = GELF_ST_TYPE(sym.st_info);
 		if ((type == STT_OBJECT || type == STT_TLS) && sym.st_size > 0) {
 			struct fsym o = { addr, addr + sym.st_size, name, NULL,
-				GELF_ST_BIND(sym.st_info), true, false };
+				GELF_ST_BIND(sym.st_info), true, false, false };
 			BT_VEC_PUSH(m->objs, o);
 			continue;
 		}
+		f.plt = false;
 		f.label = type == STT_NOTYPE && code_label(elf, shndx, &sym, name);
 		if (type != STT_FUNC && type != STT_GNU_IFUNC && !f.label)
 			continue;

@@ -307,6 +307,7 @@ bt_msyms_free(struct bt_msyms *m)
 	}
 	BT_VEC_FREE(m->syms);
 	BT_VEC_FREE(m->objs);
+	msyms_addrnames_free(m->addrnames);
 	BT_VEC_FREE(m->fde_cache);
 	BT_VEC_FREE(m->fdes);
 	BT_VEC_FREE(m->cu_ranges);

@@ -154,6 +154,20 @@ int bt_msyms_data(struct bt_msyms *m, uint64_t addr, const char **name,
 		  uint64_t *off);
 
 /*
+ * The name objdump prints for addr after a PC-relative operand of the
+ * instruction at from (binutils 2.40's rule, docs/disasm.md): the symbol
+ * at or nearest before addr, of any type and size, in *name (demangled,
+ * owned by the bt_msyms), its address in *at ("table" at 0x2020 for
+ * 0x2060: "table+0x40"; after addr below the first symbol: "-0x..."); an
+ * address a dynamic relocation writes (a GOT slot) is named by the
+ * relocation's symbol with its version ("printf@GLIBC_2.2.5"; *at = addr
+ * when undefined, no offset), unless the nearest symbol is in from's
+ * section. Returns 0, or -BT_ENOENT when m has no symbols.
+ */
+int bt_msyms_addr_name(struct bt_msyms *m, uint64_t addr, uint64_t from,
+		       const char **name, uint64_t *at);
+
+/*
  * The code bytes of [start, end) from the section that holds them.
  * *bytes is owned by the bt_msyms. Returns the number of bytes available
  * from start (may be less than end - start at a section end), or a

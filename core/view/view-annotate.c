@@ -289,6 +289,36 @@ notes(struct bt_view *v, struct bt_selection *sel, const struct bt_annotation *a
 #define MIN_TARGET_COLS 24
 
 /*
+ * "<sym+0xoff>" with sym in the names' form, fitted to what the row
+ * leaves it after before columns (when o sets a width): a call target's
+ * name, or the data a PC-relative operand names.
+ */
+static const char *
+symbol_shown(struct bt_view *v, const char *full, const struct bt_view_opts *o,
+	     size_t before)
+{
+	const char *plus, *p, *name;
+	size_t n;
+
+	/* the symbol, then "+0x..." (or objdump's "-0x...") if any */
+	for (plus = NULL, p = full; (p = strstr(p, "0x")) != NULL; p++)
+		if (p > full && (p[-1] == '+' || p[-1] == '-'))
+			plus = p - 1;
+	if (plus != NULL && plus[3] && strspn(plus + 3, "0123456789abcdef") == strlen(plus + 3))
+		n = (size_t)(plus - full);
+	else
+		n = strlen(full), plus = "";
+	name = view_name(v, bt_strpool_add(&v->pool, full, n), o);
+	if (o->names == BT_NAMES_SHORT && view_names_width(o) > 0) {
+		/* what the row leaves it (docs/browser.md "Long names") */
+		size_t used = before + 2 + strlen(plus), w = view_names_width(o);
+		name = view_fit_name(v, name, w > used + MIN_TARGET_COLS ? w - used :
+		    MIN_TARGET_COLS);
+	}
+	return bt_strpool_addf(&v->pool, "<%s%s>", name, plus);
+}
+
+/*
  * A branch or call target as the row shows it: "+0x28 ↑" inside the
  * function (as perf shows local targets: the function's name says nothing
  * there), else "sym+0xoff" with sym in the names' form, fitted to what
@@ -298,28 +328,11 @@ static const char *
 target_shown(struct bt_view *v, const struct bt_row *r, const struct bt_func *f,
 	     const struct bt_view_opts *o, size_t before)
 {
-	const char *plus, *p, *name;
-	size_t n;
-
 	if ((r->flags & BT_ROW_F_JUMP) && r->target >= f->start && r->target < f->end)
 		return bt_strpool_addf(&v->pool, "<+0x%llx> %s",
 		    (unsigned long long)(r->target - f->start),
 		    r->target <= r->addr ? "\xe2\x86\x91" : "\xe2\x86\x93");	/* ↑ ↓ */
-	/* the symbol, then "+0x..." if any */
-	for (plus = NULL, p = r->target_name; (p = strstr(p, "+0x")) != NULL; p++)
-		plus = p;
-	if (plus != NULL && plus[3] && strspn(plus + 3, "0123456789abcdef") == strlen(plus + 3))
-		n = (size_t)(plus - r->target_name);
-	else
-		n = strlen(r->target_name), plus = "";
-	name = view_name(v, bt_strpool_add(&v->pool, r->target_name, n), o);
-	if (o->names == BT_NAMES_SHORT && view_names_width(o) > 0) {
-		/* what the row leaves it (docs/browser.md "Long names") */
-		size_t used = before + 2 + strlen(plus), w = view_names_width(o);
-		name = view_fit_name(v, name, w > used + MIN_TARGET_COLS ? w - used :
-		    MIN_TARGET_COLS);
-	}
-	return bt_strpool_addf(&v->pool, "<%s%s>", name, plus);
+	return symbol_shown(v, r->target_name, o, before);
 }
 
 /*
@@ -609,12 +622,22 @@ text_cells(struct ann *c, struct bt_row *r, const struct bt_ainsn *ai,
 		    strlen(r->target_name)) != 0)
 			r->detail = r->target_name;
 		view_add_cell(v, view_cat(v, " ", t), BT_STYLE_COMMENT);
-	} else if (ai->in.flags & BT_INSN_F_RIPREL)	/* objdump's "        # 4020 <sink>" */
-		view_add_cell(v, r->mem_name ? bt_strpool_addf(&v->pool,
-		    "        # %llx <%s>", (unsigned long long)ai->in.mem_target,
-		    r->mem_name) : bt_strpool_addf(&v->pool, "        # %llx",
-		    (unsigned long long)ai->in.mem_target), BT_STYLE_COMMENT);
-	else if (r->dtype != NULL)	/* perf annotate --data-type's type and member */
+	} else if (ai->in.flags & BT_INSN_F_RIPREL) {	/* objdump's "        # 4020 <sink>" */
+		const char *addr = bt_strpool_addf(&v->pool, "        # %llx",
+		    (unsigned long long)ai->in.mem_target), *t;
+		size_t k, before = view_ncols(addr) + 1;
+
+		if (r->mem_name == NULL) {
+			view_add_cell(v, addr, BT_STYLE_COMMENT);
+			return;
+		}
+		for (k = v->row_cells; k < v->cells.n; k++)
+			before += view_ncols(v->cells.v[k].text);
+		t = symbol_shown(v, r->mem_name, o, before);
+		if (strncmp(t + 1, r->mem_name, strlen(r->mem_name)) != 0)
+			r->detail = r->mem_name;
+		view_add_cell(v, bt_strpool_addf(&v->pool, "%s %s", addr, t), BT_STYLE_COMMENT);
+	} else if (r->dtype != NULL)	/* perf annotate --data-type's type and member */
 		view_add_cell(v, view_cat(v, "  # ", r->dtype->text), BT_STYLE_COMMENT);
 }
 

@@ -34,6 +34,7 @@
 #include "base.h"
 #include "disasm/disasm.h"
 #include "elf-funcs.h"
+#include "symbols/symbols.h"
 
 /* Bytes of [addr, addr+size) from the executable sections of e. */
 static const uint8_t *
@@ -205,6 +206,7 @@ struct otext {
 
 static BT_VEC(struct otext) ot;
 static bool a64;		/* comparing aarch64 code (capstone) */
+static bool comments;		/* --comments: objdump's "# addr <sym>" kept (and -C) */
 
 /* objdump for the file's machine: $OBJDUMP, else objdump or aarch64-linux-gnu-objdump */
 static const char *
@@ -233,8 +235,8 @@ otcmp(const void *a, const void *b)
 static size_t
 objdump_norm(char *t)
 {
-	size_t n = a64 ? strcspn(t, "\n") : strcspn(t, "#\n");
-	char *lt;
+	size_t n = a64 || comments ? strcspn(t, "\n") : strcspn(t, "#\n");
+	char *lt, *hash = comments ? strstr(t, "        # ") : NULL;
 
 	t[n] = '\0';
 	if (a64) {
@@ -256,7 +258,7 @@ objdump_norm(char *t)
 	}
 	while (n > 0 && (t[n - 1] == ' ' || t[n - 1] == '\t'))
 		t[--n] = '\0';
-	if (n > 0 && t[n - 1] == '>' && (lt = strstr(t, " <")) != NULL) {
+	if (n > 0 && t[n - 1] == '>' && (lt = strstr(t, " <")) != NULL && hash == NULL) {
 		*lt = '\0';
 		n = (size_t)(lt - t);
 	}
@@ -267,12 +269,14 @@ objdump_norm(char *t)
 static size_t
 run_objdump_text(const char *file, bool intel, uint64_t from, uint64_t to)
 {
-	char cmd[4096], line[4096];
+	/* a line holds whole demangled names: libLLVM's reach 6,000 characters */
+	static char line[1 << 16];
+	char cmd[4096];
 	size_t first = ot.n;
 	FILE *p;
 
-	snprintf(cmd, sizeof(cmd), "%s -d --no-show-raw-insn %s", objdump_cmd(),
-	    intel ? "-M intel " : "");
+	snprintf(cmd, sizeof(cmd), "%s -d --no-show-raw-insn %s%s", objdump_cmd(),
+	    intel ? "-M intel " : "", comments ? "-C " : "");
 	if (to)
 		snprintf(cmd + strlen(cmd), sizeof(cmd) - strlen(cmd),
 		    "--start-address=0x%" PRIx64 " --stop-address=0x%" PRIx64 " ", from, to);
@@ -335,6 +339,29 @@ rangecmp(const void *a, const void *b)
 	return x->size < y->size ? 1 : x->size > y->size ? -1 : 0;
 }
 
+/*
+ * The line benchtui shows for in: its text, and with --comments the
+ * "# addr <sym>" of a PC-relative operand, named as the annotate layer
+ * names it (bt_msyms_addr_name; core/view/view-annotate.c's spacing).
+ */
+static const char *
+shown(struct bt_msyms *ms, const struct bt_insn *in, char *buf, size_t size)
+{
+	const char *name;
+	uint64_t at, t = in->mem_target;
+
+	if (ms == NULL || !(in->flags & BT_INSN_F_RIPREL))
+		return in->text;
+	if (bt_msyms_addr_name(ms, t, in->addr, &name, &at) < 0)
+		snprintf(buf, size, "%s        # %" PRIx64, in->text, t);
+	else if (at == t)
+		snprintf(buf, size, "%s        # %" PRIx64 " <%s>", in->text, t, name);
+	else
+		snprintf(buf, size, "%s        # %" PRIx64 " <%s%c0x%" PRIx64 ">", in->text, t,
+		    name, t > at ? '+' : '-', t > at ? t - at : at - t);
+	return buf;
+}
+
 /* disasm-dump --text att|intel [--min PCT] [--diffs OUT] FILE [SYMFILE] */
 static int
 text_main(int argc, char **argv)
@@ -349,6 +376,9 @@ text_main(int argc, char **argv)
 	GElf_Ehdr eh;
 	uint64_t total = 0, same = 0, unmatched = 0, last_end = 0;
 	size_t i, nall, resync = 0;
+	struct bt_msyms *ms = NULL;
+	static char lbuf[1 << 16];
+	const char *line;
 
 	if (argc < 3)
 		goto usage;
@@ -356,8 +386,11 @@ text_main(int argc, char **argv)
 	argv += 3;
 	argc -= 3;
 	while (argc >= 2 && argv[0][0] == '-') {
-		if (strcmp(argv[0], "--sweep") == 0) {
-			sweep = true;
+		if (strcmp(argv[0], "--sweep") == 0 || strcmp(argv[0], "--comments") == 0) {
+			if (argv[0][2] == 's')
+				sweep = true;
+			else
+				comments = true;
 			argv++;
 			argc--;
 			continue;
@@ -390,6 +423,10 @@ text_main(int argc, char **argv)
 		fprintf(stderr, "disasm-dump: no symbols\n");
 		return 2;
 	}
+	if (comments && (ms = bt_msyms_open(argv[0], NULL, 0, &err)) == NULL) {
+		fprintf(stderr, "disasm-dump: %s\n", err.msg);
+		return 2;
+	}
 	if (diffs != NULL && (df = fopen(diffs, "w")) == NULL) {
 		perror(diffs);
 		return 2;
@@ -406,10 +443,11 @@ text_main(int argc, char **argv)
 			continue;
 		bt_disasm_one(d, bytes, avail < 16 ? avail : 16, a, &in);
 		total++;
-		if (strcmp(tpool + ot.v[i].off, in.text) == 0)
+		line = shown(ms, &in, lbuf, sizeof(lbuf));
+		if (strcmp(tpool + ot.v[i].off, line) == 0)
 			same++;
 		else if (df != NULL)
-			fprintf(df, "%" PRIx64 "\t%s\t%s\n", a, tpool + ot.v[i].off, in.text);
+			fprintf(df, "%" PRIx64 "\t%s\t%s\n", a, tpool + ot.v[i].off, line);
 	}
 	for (i = 0; !sweep && i < ranges.n; i++) {
 		uint64_t start = ranges.v[i].start, end = start + ranges.v[i].size, a;
@@ -436,12 +474,13 @@ text_main(int argc, char **argv)
 			if ((o = otext_find(lo, hi, a)) == NULL)
 				unmatched++;
 			else {
+				line = shown(ms, &in, lbuf, sizeof(lbuf));
 				total++;
-				if (strcmp(tpool + o->off, in.text) == 0)
+				if (strcmp(tpool + o->off, line) == 0)
 					same++;
 				else if (df != NULL)
 					fprintf(df, "%" PRIx64 "\t%s\t%s\n", a, tpool + o->off,
-					    in.text);
+					    line);
 			}
 			a += len;
 		}
@@ -457,6 +496,7 @@ text_main(int argc, char **argv)
 	if (df != NULL)
 		fclose(df);
 	bt_disasm_free(d);
+	bt_msyms_free(ms);
 	if (syms != code)
 		tool_close_elf(syms);
 	tool_close_elf(code);
@@ -465,7 +505,8 @@ text_main(int argc, char **argv)
 	free(tpool);
 	return pct >= min && total > 0 ? 0 : 1;
 usage:
-	fprintf(stderr, "usage: disasm-dump --text att|intel [--min PCT] [--diffs OUT] FILE [SYMFILE]\n");
+	fprintf(stderr, "usage: disasm-dump --text att|intel [--min PCT] [--diffs OUT] [--sweep]"
+	    " [--comments] FILE [SYMFILE]\n");
 	return 1;
 }
 

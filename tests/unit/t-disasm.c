@@ -156,6 +156,43 @@ test_x86_text(void **state)
 		  "vpaddd zmm0{k3},zmm1,ZMMWORD PTR [rax]", "vpaddd" },
 		{ B("\x62\xf1\x75\x08\xfe\xc2"), "{evex} vpaddd %xmm2,%xmm1,%xmm0",
 		  "{evex} vpaddd xmm0,xmm1,xmm2", "vpaddd" },
+		/* compares into a mask have no VEX form: no {evex} */
+		{ B("\x62\xf2\xed\x08\x29\x1f"), "vpcmpeqq (%rdi),%xmm2,%k3",
+		  "vpcmpeqq k3,xmm2,XMMWORD PTR [rdi]", "vpcmpeqq" },
+		{ B("\x62\xf1\x6c\x08\xc2\xc9\x00"), "vcmpeqps %xmm1,%xmm2,%k1",
+		  "vcmpeqps k1,xmm2,xmm1", "vcmpeqps" },
+		/* embedded rounding: Intel on the last register, AT&T after vcvtsi2sd's source */
+		{ B("\x62\xf1\xed\xb9\x58\xd9"), "vaddpd {rd-sae},%zmm1,%zmm2,%zmm3{%k1}{z}",
+		  "vaddpd zmm3{k1}{z},zmm2,zmm1{rd-sae}", "vaddpd" },
+		{ B("\x62\xf1\xf7\x18\x2a\xd0"), "vcvtsi2sd %rax,{rn-sae},%xmm1,%xmm2",
+		  "vcvtsi2sd xmm2,xmm1,rax{rn-sae}", "vcvtsi2sd" },
+		{ B("\x62\xf3\x7d\x18\x1d\xca\x04"), "vcvtps2ph $0x4,{sae},%zmm1,%ymm2",
+		  "vcvtps2ph ymm2,zmm1{sae},0x4", "vcvtps2ph" },
+		/* a broadcast count Intel names where the destination does not tell it */
+		{ B("\x62\xf1\xff\x58\xe6\x10"), "vcvtpd2dq (%rax){1to8},%ymm2",
+		  "vcvtpd2dq ymm2,QWORD BCST [rax]", "vcvtpd2dq" },
+		{ B("\x62\xf1\xff\x38\xe6\x10"), "vcvtpd2dq (%rax){1to4},%xmm2",
+		  "vcvtpd2dq xmm2,QWORD BCST [rax]{1to4}", "vcvtpd2dq" },
+		{ B("\x62\xf3\x7d\x58\x66\x08\x01"), "vfpclassps $0x1,(%rax){1to16},%k1",
+		  "vfpclassps k1,DWORD BCST [rax]{1to16},0x1", "vfpclassps" },
+		{ B("\x62\xf5\xfd\x28\x5a\x10"), "vcvtpd2phy (%rax),%xmm2",
+		  "vcvtpd2ph xmm2,YMMWORD PTR [rax]", "vcvtpd2phy" },
+		{ B("\x48\x0f\xc7\x0f"), "cmpxchg16b (%rdi)", "cmpxchg16b OWORD PTR [rdi]",
+		  "cmpxchg16b" },
+		{ B("\x0f\xc7\x0f"), "cmpxchg8b (%rdi)", "cmpxchg8b QWORD PTR [rdi]", "cmpxchg8b" },
+		{ B("\xc4\xe2\x78\x49\x00"), "ldtilecfg (%rax)", "ldtilecfg [rax]", "ldtilecfg" },
+		/* W set where compilers leave it clear */
+		{ B("\xc4\xe1\xf8\x50\xca"), "vmovmskps %xmm2,%rcx", "vmovmskps rcx,xmm2",
+		  "vmovmskps" },
+		{ B("\x66\x48\x0f\xd7\xc1"), "pmovmskb %xmm1,%rax", "pmovmskb rax,xmm1",
+		  "pmovmskb" },
+		{ B("\xc4\xe3\xf9\x61\xca\x01"), "vpcmpestriq $0x1,%xmm2,%xmm1",
+		  "vpcmpestriq xmm1,xmm2,0x1", "vpcmpestriq" },
+		{ B("\x66\x48\x0f\x3a\x63\xc1\x00"), "rex.W pcmpistri $0x0,%xmm1,%xmm0",
+		  "rex.W pcmpistri xmm0,xmm1,0x0", "pcmpistri" },
+		/* AMX-FP16, which Zydis 4.0 does not know */
+		{ B("\xc4\xe2\x73\x5c\xda"), "tdpfp16ps %tmm1,%tmm2,%tmm3",
+		  "tdpfp16ps tmm3,tmm2,tmm1", "tdpfp16ps" },
 		{ B("\xc5\xfb\xe6\x00"), "vcvtpd2dqx (%rax),%xmm0",
 		  "vcvtpd2dq xmm0,XMMWORD PTR [rax]", NULL },
 		{ B("\x8b\x07"), "mov    (%rdi),%eax", "mov    eax,DWORD PTR [rdi]", "mov" },
@@ -177,6 +214,13 @@ test_x86_text(void **state)
 	struct bt_disasm *intel = bt_disasm_new(BT_ARCH_X86_64, BT_SYNTAX_INTEL, NULL);
 	size_t i;
 
+	{
+		/* i386: no operand size in cvtsi2sd's name, only 32 bits are possible */
+		struct bt_disasm *i386 = bt_disasm_new(BT_ARCH_I386, BT_SYNTAX_ATT, NULL);
+		struct bt_insn a = one(i386, "\x62\xf1\x77\x08\x2a\x00", 6, 0x1000);
+		assert_string_equal(a.text, "{evex} vcvtsi2sd (%eax),%xmm1,%xmm0");
+		bt_disasm_free(i386);
+	}
 	for (i = 0; i < BT_ARRAY_SIZE(c); i++) {
 		struct bt_insn a = one(att, c[i].bytes, c[i].len, 0x1000);
 		struct bt_insn b = one(intel, c[i].bytes, c[i].len, 0x1000);
