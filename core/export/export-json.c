@@ -2,6 +2,7 @@
  * The JSON export (DESIGN.md §3): the same rows as the text export, as
  * data. Addresses are hex strings of link-time addresses.
  */
+#include <math.h>
 #include <string.h>
 
 #include "base.h"
@@ -79,8 +80,20 @@ output_row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_str(w, "benchmark", r->target_name);
 }
 
+/* An instruction's cost per op (po: the view's, NULL none). */
 static void
-row(struct bt_jw *w, const struct bt_row *r)
+per_op(struct bt_jw *w, uint64_t period, const struct bt_per_op *po)
+{
+	if (po == NULL)
+		return;
+	if (po->ns_scale > 0)
+		bt_jw_num(w, "ns_per_op", (double)period * po->ns_scale);
+	if (strcmp(po->unit, "cycles") == 0)
+		bt_jw_num(w, "cycles_per_op", (double)period * po->scale);
+}
+
+static void
+row(struct bt_jw *w, const struct bt_row *r, const struct bt_per_op *po)
 {
 	if (r->kind == BT_ROW_FUNC) {
 		func_row(w, r);
@@ -140,6 +153,7 @@ row(struct bt_jw *w, const struct bt_row *r)
 			bt_jw_int(w, "region", r->region);
 		if (r->loop_depth)
 			bt_jw_int(w, "loop_depth", r->loop_depth);
+		per_op(w, r->period, po);
 		ci95(w, r);
 		break;
 	case BT_ROW_SLICE:
@@ -265,7 +279,7 @@ rows(struct bt_jw *w, const struct bt_view *v, int indent)
 
 	bt_jw_array(w, "rows", BT_JW_LINES, indent);
 	for (i = 0; i < bt_view_nrows(v); i++)
-		row(w, bt_view_row(v, i));
+		row(w, bt_view_row(v, i), bt_view_per_op(v));
 	bt_jw_end(w);
 }
 
@@ -343,7 +357,7 @@ bench(struct bt_jw *w, const struct export_bench *e)
 	bt_jw_break(w, 6);
 	bt_jw_array(w, "findings", BT_JW_LINES, 8);
 	for (i = 0; e->findings != NULL && i < bt_view_nrows(e->findings); i++)
-		row(w, bt_view_row(e->findings, i));
+		row(w, bt_view_row(e->findings, i), NULL);
 	bt_jw_end(w);
 	bt_jw_end(w);
 }
@@ -413,7 +427,7 @@ json_begin(struct export_out *o, const struct bt_view *h,
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "findings", BT_JW_LINES, 4);
 	for (i = 0; i < bt_view_nrows(findings); i++)
-		row(w, bt_view_row(findings, i));
+		row(w, bt_view_row(findings, i), NULL);
 	bt_jw_end(w);
 	if (o->benches != NULL) {
 		bt_jw_break(w, 2);
@@ -426,6 +440,29 @@ json_begin(struct export_out *o, const struct bt_view *h,
 		processes(w, o->procs);
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "annotations", BT_JW_LINES, 4);
+}
+
+/* What the annotation's per-op numbers are of (docs/formats.md). */
+static void
+per_op_summary(struct bt_jw *w, const struct bt_per_op *po)
+{
+	bt_jw_break(w, 6);
+	bt_jw_object(w, "per_op", BT_JW_SPACED, 0);
+	bt_jw_str(w, "benchmark", po->bench);
+	bt_jw_str(w, "unit", po->unit);
+	bt_jw_num(w, "iterations", po->iterations);
+	bt_jw_num(w, "measured_fraction", po->fraction);
+	bt_jw_bool(w, "measured_run_known", po->run_known);
+	bt_jw_num(w, "benchmark_per_op", po->total);
+	if (isfinite(po->total_ns))
+		bt_jw_num(w, "benchmark_ns_per_op", po->total_ns);
+	if (isfinite(po->harness_ns))
+		bt_jw_num(w, "harness_ns_per_op", po->harness_ns);
+	if (po->mhz > 0)
+		bt_jw_num(w, "mhz", po->mhz);
+	if (isfinite(po->items_per_op))
+		bt_jw_num(w, "items_per_op", po->items_per_op);
+	bt_jw_end(w);
 }
 
 static void
@@ -458,9 +495,12 @@ json_annotation(struct export_out *o, const struct bt_view *v)
 		bt_jw_num(w, "percent", rg[i].percent);
 		bt_jw_num(w, "adjusted_samples", rg[i].adjusted);
 		bt_jw_num(w, "adjusted_percent", rg[i].adjusted_percent);
+		per_op(w, rg[i].period, bt_view_per_op(v));
 		bt_jw_end(w);
 	}
 	bt_jw_end(w);
+	if (bt_view_per_op(v) != NULL)
+		per_op_summary(w, bt_view_per_op(v));
 	bt_jw_break(w, 6);
 	rows(w, v, 8);
 	bt_jw_end(w);

@@ -3,6 +3,7 @@
  * interleaved with the source lines and inline frames it came from; the
  * hot regions; the jump arrows' column.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -137,11 +138,14 @@ regions(struct bt_view *v, const struct bt_annotation *a)
 		x->adjusted += r->adjusted;
 		x->percent += r->percent;
 		x->adjusted_percent += r->adjusted_percent;
+		x->period += r->period;
 		x->closes_loop |= (r->flags & BT_ROW_F_BACK_EDGE) != 0;
 	}
 	/* in index order, up to the first index no row has */
-	for (i = 0; i < n && seen[i]; i++)
+	for (i = 0; i < n && seen[i]; i++) {
+		g[i].per_op = v->has_per_op ? (double)g[i].period * v->per_op.scale : NAN;
 		BT_VEC_PUSH(v->regions, g[i]);
+	}
 	free(seen);
 	free(g);
 }
@@ -179,6 +183,32 @@ notes(struct bt_view *v, struct bt_selection *sel, const struct bt_annotation *a
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 		    "%llu samples fell between instruction starts",
 		    (unsigned long long)a->stray));
+}
+
+/* Under the per-op column: what it is of, and the function's sum. */
+static void
+per_op_note(struct bt_view *v, const struct bt_annotation *a)
+{
+	const struct bt_per_op *p = &v->per_op;
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	bool ns = strcmp(p->unit, "ns") == 0;
+
+	bt_strbuf_addf(&sb, "%s per op of '%s': this function %.4g %s/op of the "
+	    "benchmark's %.4g (%.0f iterations", ns ? "time" : "cycles", p->bench,
+	    (double)a->period * p->scale, ns ? "ns" : "cycles", p->total, p->iterations);
+	if (p->run_known)
+		bt_strbuf_addf(&sb, "; the measured run's %.1f%% of the samples",
+		    100 * p->fraction);
+	else
+		bt_strbuf_addstr(&sb, "; every sample of its window, untimed runs too");
+	bt_strbuf_addch(&sb, ')');
+	if (isfinite(p->harness_ns))
+		bt_strbuf_addf(&sb, "; the harness printed %.4g ns/op", p->harness_ns);
+	if (!ns && isfinite(p->total_ns))
+		bt_strbuf_addf(&sb, " (the profile: %.4g ns/op at %.0f MHz)", p->total_ns,
+		    p->mhz);
+	BT_VEC_PUSH(v->notes, bt_strpool_add(&v->pool, sb.buf, sb.len));
+	bt_strbuf_release(&sb);
 }
 
 #define MIN_TARGET_COLS 24
@@ -247,6 +277,18 @@ ndigits(uint64_t x, unsigned base, size_t n)
 	return n;
 }
 
+/* The largest period (raw or skid-adjusted) of an instruction. */
+static uint64_t
+max_period(const struct bt_annotation *a)
+{
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < a->insns.n; i++)
+		m = BT_MAX(m, BT_MAX(a->insns.v[i].period,
+		    (uint64_t)(a->insns.v[i].adjusted_period + 0.5)));
+	return m;
+}
+
 /*
  * Widths first: numbers and addresses; and the rows and cells the rows'
  * pass adds, counted as it will decide them, for arrays of their size
@@ -298,14 +340,18 @@ measure(struct ann *c)
 	c->prev_file = NULL;
 	c->prev_line = 0;
 	c->prev_chain = c->prev_depth = 0;
-	if (o->num != BT_NUM_PERCENT)
+	if (o->num == BT_NUM_PER_OP) {	/* "1234.5", "12.345": digits and 4 */
+		c->wnum = c->wadj = BT_MAX(7, ndigits((uint64_t)((double)
+		    max_period(a) * c->v->per_op.scale), 10, 1) + 4);
+	} else if (o->num != BT_NUM_PERCENT)
 		c->wnum = c->wadj = c->wsmp;
 	/*
 	 * Columns at least as wide as their headings; the first one a space
 	 * wider, which the text export's '#' takes
 	 */
 	c->wnum = BT_MAX(c->wnum, strlen(o->skid ? "Skid%" : o->num == BT_NUM_PERCENT ?
-	    "Percent" : o->num == BT_NUM_SAMPLES ? "Samples" : "Period") + 1);
+	    "Percent" : o->num == BT_NUM_SAMPLES ? "Samples" : o->num == BT_NUM_PER_OP ?
+	    "cyc/op" : "Period") + 1);
 	c->waddr = BT_MAX(c->waddr, strlen(o->addresses ? "Address" : "Offset") - 1);
 	/*
 	 * numbers, the 95% interval, gutter, address: what source rows are
@@ -415,6 +461,16 @@ number_cells(struct ann *c, const struct bt_row *r, const struct bt_ainsn *ai,
 		    view_pad(v, "", c->wadj + 1, true);
 		c2 = ai->samples ? view_pad_u64(v, ai->samples, c->wsmp + 1) :
 		    view_pad(v, "", c->wsmp + 1, true);
+	} else if (o->num == BT_NUM_PER_OP) {
+		/* cost per op: the period (raw, skid-adjusted) over the iterations */
+		double raw = (double)ai->period * v->per_op.scale;
+		double adj = ai->adjusted_period * v->per_op.scale;
+		c0 = (o->skid ? adj > 0 : ai->period > 0) ? view_per_op_cell(v,
+		    o->skid ? adj : raw, c->wnum) : view_pad(v, "", c->wnum, true);
+		c1 = (o->skid ? ai->period > 0 : adj > 0) ? view_per_op_cell(v,
+		    o->skid ? raw : adj, c->wadj + 1) : view_pad(v, "", c->wadj + 1, true);
+		c2 = ai->samples ? view_pad_u64(v, ai->samples, c->wsmp + 1) :
+		    view_pad(v, "", c->wsmp + 1, true);
 	} else {
 		/* counts: samples or period, raw and skid-adjusted */
 		bool per = o->num == BT_NUM_PERIOD;
@@ -517,6 +573,11 @@ columns(struct ann *c)
 		 * says so (the text export keeps its heading)
 		 */
 		h[2] = o->skid && o->width > 0 ? "RawSmp" : "Samples";
+	} else if (o->num == BT_NUM_PER_OP) {
+		const char *u = strcmp(c->v->per_op.unit, "ns") == 0 ? "ns/op" : "cyc/op";
+		h[0] = o->skid ? "Skid/op" : u;
+		h[1] = o->skid ? u : "Skid/op";
+		h[2] = "Samples";
 	} else {
 		const char *u = o->num == BT_NUM_PERIOD ? "Period" : "Samples";
 		h[0] = o->skid ? "Skid" : u;
@@ -561,6 +622,13 @@ bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opt
 	view_set_func(v, func);
 	c.denom = o->global_percent ? (double)bt_selection_samples(sel) :
 	    (double)c.a->samples;
+	v->has_per_op = bt_selection_per_op(sel, &v->per_op);
+	if (o->num == BT_NUM_PER_OP && !v->has_per_op) {	/* as period, and why */
+		def = *o;
+		def.num = BT_NUM_PERIOD;
+		c.o = o = &def;
+		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, v->per_op.why));
+	}
 	measure(&c);
 	rows = bt_xcalloc(c.a->insns.n + 1, sizeof(long));
 	for (i = 0; i < c.a->insns.n; i++) {
@@ -576,6 +644,8 @@ bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opt
 	free(rows);
 	columns(&c);
 	notes(v, sel, c.a, func, o);
+	if (o->num == BT_NUM_PER_OP)
+		per_op_note(v, c.a);
 	if (c.guesses)
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 		    "skid-adjusted samples marked ? are split between several "

@@ -29,6 +29,8 @@ struct bt_view {
 	bool has_summary;
 	struct bt_view_summary summary;
 	long arrow_col;
+	bool has_per_op;		/* per_op is known (view-perop.c) */
+	struct bt_per_op per_op;
 	struct bt_strpool pool;
 	const char *blanks[64];		/* shared all-space cells, by width */
 };
@@ -150,6 +152,9 @@ const char *view_hex_colon(struct bt_view *v, uint64_t x, size_t width);
 const char *view_pad_2f(struct bt_view *v, const char *prefix, double x, size_t width);
 const char *view_pad_u64(struct bt_view *v, uint64_t x, size_t width);
 const char *view_basename(const char *path);
+
+/* x per op as the per-op column prints it ("12.34"), right-aligned in width. */
+const char *view_per_op_cell(struct bt_view *v, double x, size_t width);
 
 /* The benchmarks' indexes, in the order printed or fastest first (malloc'ed). */
 size_t *view_bench_order(struct bt_selection *sel, bool fastest_first);

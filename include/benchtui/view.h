@@ -166,7 +166,14 @@ struct bt_row {
 	bool has_mem_target;
 };
 
-enum bt_numcol { BT_NUM_PERCENT, BT_NUM_SAMPLES, BT_NUM_PERIOD };
+/*
+ * BT_NUM_PER_OP: the cost per operation of the selected benchmark (JMH's
+ * "norm"): each instruction's period over the benchmark's iterations,
+ * ns per op (cpu-clock, task-clock) or cycles per op (cycles); only
+ * where bt_selection_per_op() is true.
+ */
+enum bt_numcol { BT_NUM_PERCENT, BT_NUM_SAMPLES, BT_NUM_PERIOD, BT_NUM_PER_OP };
+#define BT_NUM_COUNT 4
 
 /*
  * How names are shown: as perf and pprof print C++ names (no return type,
@@ -458,6 +465,9 @@ BT_API const struct bt_view_func *bt_view_func(const struct bt_view *v);
  * @samples, @adjusted: raw and skid-adjusted samples
  * @percent, @adjusted_percent: the same as percent
  * @closes_loop: its last branch jumps back into it
+ * @period: the period of its samples
+ * @per_op: its cost per operation in the view's per-op unit
+ *          (bt_view_per_op), NAN when not known
  */
 struct bt_view_region {
 	uint64_t start, end;
@@ -465,6 +475,8 @@ struct bt_view_region {
 	double adjusted;
 	double percent, adjusted_percent;
 	bool closes_loop;
+	uint64_t period;
+	double per_op;
 };
 /* An annotation's hot regions, hottest first; *regions owned by the view. */
 BT_API size_t bt_view_regions(const struct bt_view *v,
@@ -474,6 +486,46 @@ BT_API size_t bt_view_regions(const struct bt_view *v,
  * jump arrows of an annotation go: the gutter's last column; -1 if none.
  */
 BT_API long bt_view_arrow_col(const struct bt_view *v);
+
+/**
+ * struct bt_per_op - what a sample's period is worth per operation of the
+ * selected benchmark (core/view/view-perop.c, docs/browser.md "Cost per
+ * operation")
+ * @unit: "ns" (cpu-clock, task-clock: a period is ns) or "cycles"
+ * @scale: per-op units for one unit of period: @fraction / @iterations
+ * @ns_scale: ns per op for one unit of period (cycles: at @mhz), 0 unknown
+ * @iterations: the benchmark's iterations as the harness printed them
+ * @fraction: the share of the selection's samples that the run whose
+ *            time is printed measured (1: every sample of its window, the
+ *            harness's estimation runs too)
+ * @run_known: @fraction is that run's, not 1 for want of knowing
+ * @total: the selection's whole period per op, in @unit
+ * @total_ns: the same in ns (NAN unknown)
+ * @harness_ns: the harness's own time per op (NAN none)
+ * @cpu_ns: the harness's CPU time per op (GB's CPU column; NAN none)
+ * @mhz: the recording's measured clock (0 unknown)
+ * @items_per_op: items (GB's SetItemsProcessed: the rate times the CPU
+ *                time per op) per op, the trip count of a loop over
+ *                them; NAN unknown
+ * @bench: the benchmark's name
+ * @why: when it is not known, why (for a status line)
+ */
+struct bt_per_op {
+	const char *unit;
+	double scale, ns_scale;
+	double iterations, fraction;
+	bool run_known;
+	double total, total_ns;
+	double harness_ns, cpu_ns;
+	double mhz;
+	double items_per_op;
+	const char *bench;
+	char why[200];
+};
+/* The selection's cost per operation; false with out->why set when none. */
+BT_API bool bt_selection_per_op(struct bt_selection *sel, struct bt_per_op *out);
+/* The per-op scale an annotation was built with (BT_NUM_PER_OP or not); NULL: none. */
+BT_API const struct bt_per_op *bt_view_per_op(const struct bt_view *v);
 
 /* Notes about the view ("no source lines: no debug info for 'x'"). */
 BT_API size_t bt_view_nnotes(const struct bt_view *v);
