@@ -118,6 +118,7 @@ struct screen_ops {
 	X(compare)		\
 	X(compare_func)		\
 	X(procs)		\
+	X(mca)			\
 	X(output)		\
 	/* a new screen: one more X(NAME) line above this one */
 

@@ -524,6 +524,18 @@ struct bt_per_op {
 };
 /* The selection's cost per operation; false with out->why set when none. */
 BT_API bool bt_selection_per_op(struct bt_selection *sel, struct bt_per_op *out);
+/*
+ * Predicted vs measured (X): the function's hottest innermost loops, each
+ * a title row, llvm-mca's prediction and the measured cycles per
+ * iteration as text rows (a finding where they disagree by 2x, style
+ * BT_STYLE_WARN), then its instructions (BT_ROW_INSN: @percent of the
+ * loop's samples, llvm-mca's uops, latency, throughput, pressure and
+ * busiest resource in the cells). Runs llvm-mca (a child process); where
+ * it is missing or cannot apply, rows and notes say so. NULL with err set
+ * when the function has no code.
+ */
+BT_API struct bt_view *bt_view_mca(struct bt_selection *sel, size_t func,
+				   const struct bt_view_opts *o, struct bt_error *err);
 /* The per-op scale an annotation was built with (BT_NUM_PER_OP or not); NULL: none. */
 BT_API const struct bt_per_op *bt_view_per_op(const struct bt_view *v);
 
