@@ -458,6 +458,8 @@ per_op_summary(struct bt_jw *w, const struct bt_per_op *po)
 		bt_jw_num(w, "benchmark_ns_per_op", po->total_ns);
 	if (isfinite(po->harness_ns))
 		bt_jw_num(w, "harness_ns_per_op", po->harness_ns);
+	if (isfinite(po->cpu_ns))
+		bt_jw_num(w, "harness_cpu_ns_per_op", po->cpu_ns);
 	if (po->mhz > 0)
 		bt_jw_num(w, "mhz", po->mhz);
 	if (isfinite(po->items_per_op))

@@ -188,6 +188,24 @@ body_rows(struct bt_view *v, const struct bt_annotation *a, size_t func,
 	}
 }
 
+/*
+ * An instruction as llvm-mca reads it: a direct branch's target, which
+ * objdump writes as bare hex ("jne    14b8"), as 0x14b8 (the assembler
+ * reads "14b8" as local label 14, backward, then junk).
+ */
+static const char *
+mca_text(struct bt_view *v, const struct bt_insn *in)
+{
+	const char *sp;
+
+	if ((in->kind != BT_INSN_JUMP && in->kind != BT_INSN_CJUMP) ||
+	    (sp = strrchr(in->text, ' ')) == NULL || sp[1] == '\0' ||
+	    strspn(sp + 1, "0123456789abcdef") != strlen(sp + 1))
+		return in->text;
+	return bt_strpool_addf(&v->pool, "%.*s 0x%s", (int)(sp - in->text), in->text,
+	    sp + 1);
+}
+
 /* One loop: its heading, llvm-mca's prediction, the measured side, its rows. */
 static void
 loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t li,
@@ -218,7 +236,7 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 	else {
 		lines = bt_xcalloc(n + 1, sizeof(*lines));
 		for (i = 0; i < n; i++)
-			lines[i] = a->insns.v[body[i]].in.text;
+			lines[i] = mca_text(v, &a->insns.v[body[i]].in);
 		ran = bt_mca_run(lines, n, getenv("BENCHTUI_MCA_CPU"), &m, &err) == 0;
 		free(lines);
 		if (!ran)
