@@ -112,8 +112,7 @@ measured(struct bt_view *v, const struct bt_annotation *a, const size_t *body, s
 	}
 	if (!isfinite(p->items_per_op) || !(p->items_per_op > 0)) {
 		text_row(v, BT_STYLE_NORMAL, "  measured: %.4g cycles/op at %.0f MHz; its "
-		    "trip count per op is not known%s", cyc, p->mhz, ran && m->cycles_per_iter > 0 ?
-		    "" : "");
+		    "trip count per op is not known", cyc, p->mhz);
 		if (ran && m->cycles_per_iter > 0)
 			text_row(v, BT_STYLE_NORMAL, "  at the predicted %.3g cycles/iteration "
 			    "it ran %.4g iterations per op: compare with the source's trip count",
