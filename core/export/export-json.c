@@ -451,6 +451,8 @@ per_op_summary(struct bt_jw *w, const struct bt_per_op *po)
 	bt_jw_str(w, "benchmark", po->bench);
 	bt_jw_str(w, "unit", po->unit);
 	bt_jw_num(w, "iterations", po->iterations);
+	if (po->iterations_from != NULL)
+		bt_jw_str(w, "iterations_from", po->iterations_from);
 	bt_jw_num(w, "measured_fraction", po->fraction);
 	bt_jw_bool(w, "measured_run_known", po->run_known);
 	bt_jw_num(w, "benchmark_per_op", po->total);

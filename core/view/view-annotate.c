@@ -194,8 +194,10 @@ per_op_note(struct bt_view *v, const struct bt_annotation *a)
 	bool ns = strcmp(p->unit, "ns") == 0;
 
 	bt_strbuf_addf(&sb, "%s per op of '%s': this function %.4g %s/op of the "
-	    "benchmark's %.4g (%.0f iterations", ns ? "time" : "cycles", p->bench,
+	    "benchmark's %.4g (%.0f operations", ns ? "time" : "cycles", p->bench,
 	    (double)a->period * p->scale, ns ? "ns" : "cycles", p->total, p->iterations);
+	if (p->iterations_from != NULL)
+		bt_strbuf_addf(&sb, ": %s", p->iterations_from);
 	if (p->run_known)
 		bt_strbuf_addf(&sb, "; the measured run's %.1f%% of the samples",
 		    100 * p->fraction);

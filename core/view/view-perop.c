@@ -38,6 +38,7 @@ bt_selection_per_op(struct bt_selection *sel, struct bt_per_op *out)
 	long bi = bt_selection_bench_index(sel);
 	const struct bt_bench *b;
 	struct bt_bench_measured m;
+	bool have_m;
 	uint64_t n = bt_selection_samples(sel), period = bt_selection_period(sel);
 
 	memset(out, 0, sizeof(*out));
@@ -53,7 +54,20 @@ bt_selection_per_op(struct bt_selection *sel, struct bt_per_op *out)
 	}
 	out->bench = b->name;
 	out->harness_ns = b->time_ns;
-	if (!(b->iterations > 0)) {
+	have_m = bt_selection_bench_phase(sel, (size_t)bi, &m);
+	out->iterations = b->iterations;
+	if (strcmp(b->harness, "jmh") == 0) {
+		/* Cnt is measurement iterations: operations are its time over the score */
+		if (!have_m || !m.timed || !(m.seconds > 0) || !(b->time_ns > 0)) {
+			snprintf(out->why, sizeof(out->why), "no cost per op: '%s' has no "
+			    "measured time (JMH's Cnt counts iterations, not operations)",
+			    b->name);
+			return false;
+		}
+		out->iterations = m.seconds * 1e9 / b->time_ns;
+		out->iterations_from = "its measured time over its score (one thread)";
+	}
+	if (!(out->iterations > 0)) {
 		snprintf(out->why, sizeof(out->why), "no cost per op: '%s' has no "
 		    "iteration count (%s prints none)", b->name, b->harness);
 		return false;
@@ -69,9 +83,8 @@ bt_selection_per_op(struct bt_selection *sel, struct bt_per_op *out)
 		    b->name);
 		return false;
 	}
-	out->iterations = b->iterations;
 	out->fraction = 1;
-	if (bt_selection_bench_phase(sel, (size_t)bi, &m)) {
+	if (have_m) {
 		out->cpu_ns = m.cpu_ns;
 		out->items_per_op = m.items_per_op;
 		if (m.run_known && m.run_samples > 0 && m.run_samples <= n) {

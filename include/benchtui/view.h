@@ -494,7 +494,11 @@ BT_API long bt_view_arrow_col(const struct bt_view *v);
  * @unit: "ns" (cpu-clock, task-clock: a period is ns) or "cycles"
  * @scale: per-op units for one unit of period: @fraction / @iterations
  * @ns_scale: ns per op for one unit of period (cycles: at @mhz), 0 unknown
- * @iterations: the benchmark's iterations as the harness printed them
+ * @iterations: the benchmark's iterations (operations) as the harness
+ *              printed them, or as @iterations_from says
+ * @iterations_from: NULL: printed; else how they were found ("its
+ *                   measured time over its score": JMH's Cnt counts
+ *                   measurement iterations, not operations)
  * @fraction: the share of the selection's samples that the run whose
  *            time is printed measured (1: every sample of its window, the
  *            harness's estimation runs too)
@@ -514,6 +518,7 @@ struct bt_per_op {
 	const char *unit;
 	double scale, ns_scale;
 	double iterations, fraction;
+	const char *iterations_from;
 	bool run_known;
 	double total, total_ns;
 	double harness_ns, cpu_ns;
