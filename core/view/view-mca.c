@@ -141,10 +141,15 @@ measured(struct bt_view *v, const struct bt_annotation *a, const size_t *body, s
 /* The body's rows: measured share and per op beside llvm-mca's numbers. */
 static void
 body_rows(struct bt_view *v, const struct bt_annotation *a, size_t func,
-	  const size_t *body, size_t n, uint64_t samples, const struct bt_mca *m)
+	  const size_t *body, size_t n, bool skid, const struct bt_mca *m)
 {
 	char buf[64];
+	double total = 0, x, per;
 	size_t i;
+
+	/* the loop's samples, raw or skid-adjusted (K) */
+	for (i = 0; i < n; i++)
+		total += skid ? a->insns.v[body[i]].adjusted : (double)a->insns.v[body[i]].samples;
 
 	for (i = 0; i < n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[body[i]];
@@ -157,16 +162,19 @@ body_rows(struct bt_view *v, const struct bt_annotation *a, size_t func,
 		r->size = ai->in.len;
 		r->samples = ai->samples;
 		r->period = ai->period;
-		r->percent = samples ? 100.0 * (double)ai->samples / (double)samples : 0;
+		r->adjusted = ai->adjusted;
+		x = skid ? ai->adjusted : (double)ai->samples;
+		per = skid ? ai->adjusted_period : (double)ai->period;
+		r->percent = total > 0 ? 100.0 * x / total : 0;
 		r->weight = r->percent;
 		r->text = ai->in.text;
 		r->file = ai->file;
 		r->line = ai->line;
-		view_add_cell(v, ai->samples ? view_pad_2f(v, "", r->percent,
+		view_add_cell(v, r->percent >= 0.005 ? view_pad_2f(v, "", r->percent,
 		    widths[C_SHARE]) : view_pad(v, "", widths[C_SHARE], true),
-		    view_heat(r->percent, ai->samples > 0));
-		view_add_cell(v, v->has_per_op && ai->period ? view_per_op_cell(v,
-		    (double)ai->period * v->per_op.scale, widths[C_PEROP]) :
+		    view_heat(r->percent, x > 0));
+		view_add_cell(v, v->has_per_op && per > 0 ? view_per_op_cell(v,
+		    per * v->per_op.scale, widths[C_PEROP]) :
 		    view_pad(v, "", widths[C_PEROP], true), BT_STYLE_NORMAL);
 		if (mi != NULL) {
 			snprintf(buf, sizeof(buf), "%u", mi->uops);
@@ -208,7 +216,7 @@ mca_text(struct bt_view *v, const struct bt_insn *in)
 /* One loop: its heading, llvm-mca's prediction, the measured side, its rows. */
 static void
 loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t li,
-	  size_t rank)
+	  size_t rank, bool skid)
 {
 	const struct bt_loop *l = &a->loops.v[li];
 	size_t *body = bt_xcalloc(l->tail - l->head + 2, sizeof(*body)), n = 0, i;
@@ -249,7 +257,7 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 		}
 	}
 	measured(v, a, body, n, &m, ran, loads);
-	body_rows(v, a, func, body, n, l->samples, ran ? &m : NULL);
+	body_rows(v, a, func, body, n, skid, ran ? &m : NULL);
 	bt_mca_release(&m);
 	free(body);
 }
@@ -288,8 +296,10 @@ bt_view_mca(struct bt_selection *sel, size_t func, const struct bt_view_opts *o,
 		text_row(v, BT_STYLE_DIM, "no loop with samples in this function: "
 		    "nothing to predict");
 	for (i = 0; i < n; i++)
-		loop_rows(v, a, func, loops[i], i);
+		loop_rows(v, a, func, loops[i], i, o->skid);
 	memcpy(h, heads, sizeof(h));
+	if (o->skid)
+		h[C_SHARE] = "Skid%";
 	h[C_PEROP] = !v->has_per_op ? "" : strcmp(v->per_op.unit, "ns") == 0 ?
 	    "ns/op" : "cyc/op";
 	view_set_columns(v, h, widths, right, NCOLS);
