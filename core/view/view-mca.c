@@ -111,18 +111,18 @@ measured(struct bt_view *v, const struct bt_annotation *a, const size_t *body, s
 		return;
 	}
 	if (!isfinite(p->items_per_op) || !(p->items_per_op > 0)) {
-		text_row(v, BT_STYLE_NORMAL, "  measured: %.4g cycles/op at %.0f MHz; its "
-		    "trip count per op is not known", cyc, p->mhz);
+		text_row(v, BT_STYLE_NORMAL, "  measured: %.*f cycles/op at %.0f MHz; its "
+		    "trip count per op is not known", cyc < 100 ? 2 : 0, cyc, p->mhz);
 		if (ran && m->cycles_per_iter > 0)
 			text_row(v, BT_STYLE_NORMAL, "  at the predicted %.3g cycles/iteration "
-			    "it ran %.4g iterations per op: compare with the source's trip count",
+			    "it ran %.0f iterations per op: compare with the source's trip count",
 			    m->cycles_per_iter, cyc / m->cycles_per_iter);
 		return;
 	}
 	per_iter = cyc / p->items_per_op;
-	text_row(v, BT_STYLE_NORMAL, "  measured: %.4g cycles/op at %.0f MHz over %.0f "
-	    "iterations/op (the harness's items per op): %.3g cycles/iteration", cyc,
-	    p->mhz, p->items_per_op, per_iter);
+	text_row(v, BT_STYLE_NORMAL, "  measured: %.*f cycles/op at %.0f MHz over %.0f "
+	    "iterations/op (the harness's items per op): %.3g cycles/iteration",
+	    cyc < 100 ? 2 : 0, cyc, p->mhz, p->items_per_op, per_iter);
 	if (!ran || !(m->cycles_per_iter > 0))
 		return;
 	ratio = per_iter / m->cycles_per_iter;
