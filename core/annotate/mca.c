@@ -130,42 +130,98 @@ host_cpu(const char *mca, char *buf, size_t len)
 	return true;
 }
 
-/*
- * A model for a CPU newer than this llvm-mca knows, from /proc/cpuinfo:
- * the newest of its vendor and family that LLVM 13-14 has.
- */
+/* This machine's CPU as "AuthenticAMD,26,2" (what the recorder writes). */
 static void
-nearest_cpu(char *cpu, size_t len, char *note, size_t nlen)
+this_cpu_id(char *buf, size_t len)
 {
 	struct bt_strbuf sb = BT_STRBUF_INIT;
-	const char *p;
-	int family = 0, model = 0;
-	bool amd = false, intel = false;
+	const char *v, *f, *m;
 
-	if (bt_strbuf_read_file(&sb, "/proc/cpuinfo", 1 << 20) == 0) {
-		amd = strstr(sb.buf, "AuthenticAMD") != NULL;
-		intel = strstr(sb.buf, "GenuineIntel") != NULL;
-		if ((p = strstr(sb.buf, "cpu family")) != NULL && (p = strchr(p, ':')))
-			family = atoi(p + 1);
-		if ((p = strstr(sb.buf, "\nmodel\t")) != NULL && (p = strchr(p, ':')))
-			model = atoi(p + 1);
-	}
+	buf[0] = '\0';
+	if (bt_strbuf_read_file(&sb, "/proc/cpuinfo", 1 << 20) == 0 &&
+	    (v = strstr(sb.buf, "vendor_id")) != NULL && (v = strchr(v, ':')) != NULL &&
+	    (f = strstr(sb.buf, "cpu family")) != NULL && (f = strchr(f, ':')) != NULL &&
+	    (m = strstr(sb.buf, "\nmodel\t")) != NULL && (m = strchr(m, ':')) != NULL)
+		snprintf(buf, len, "%.*s,%d,%d", (int)strcspn(v + 2, " \n"), v + 2,
+		    atoi(f + 1), atoi(m + 1));
 	bt_strbuf_release(&sb);
-	if (amd && family >= 0x19)
-		snprintf(cpu, len, "znver3");
-	else if (amd && family == 0x17)
-		snprintf(cpu, len, model >= 0x30 ? "znver2" : "znver1");
-	else if (intel)
+}
+
+/* Intel family 6 models, newest first within each, and what LLVM 14 calls them. */
+static const struct { int model; const char *cpu; } intel6[] = {
+	{ 0x8f, "sapphirerapids" }, { 0x97, "alderlake" }, { 0x9a, "alderlake" },
+	{ 0xb7, "alderlake" }, { 0xba, "alderlake" }, { 0xbf, "alderlake" },
+	{ 0x8c, "tigerlake" }, { 0x8d, "tigerlake" }, { 0xa7, "rocketlake" },
+	{ 0x6a, "icelake-server" }, { 0x6c, "icelake-server" },
+	{ 0x7d, "icelake-client" }, { 0x7e, "icelake-client" },
+	{ 0x55, "cascadelake" }, { 0x66, "cannonlake" },
+	{ 0x4e, "skylake" }, { 0x5e, "skylake" }, { 0x8e, "skylake" },
+	{ 0x9e, "skylake" }, { 0xa5, "skylake" }, { 0xa6, "skylake" },
+	{ 0x3d, "broadwell" }, { 0x47, "broadwell" }, { 0x4f, "broadwell" },
+	{ 0x56, "broadwell" }, { 0x3c, "haswell" }, { 0x3f, "haswell" },
+	{ 0x45, "haswell" }, { 0x46, "haswell" }, { 0x3a, "ivybridge" },
+	{ 0x3e, "ivybridge" }, { 0x2a, "sandybridge" }, { 0x2d, "sandybridge" },
+};
+
+int
+bt_mca_cpu_for(const char *id, char *cpu, size_t len)
+{
+	char vendor[32] = "";
+	int family = -1, model = -1;
+	size_t i;
+
+	if (id == NULL || sscanf(id, "%31[^,],%d,%d", vendor, &family, &model) != 3)
+		return -1;
+	if (strcmp(vendor, "AuthenticAMD") == 0 || strcmp(vendor, "HygonGenuine") == 0) {
+		/* LLVM 14 knows Zen 1-3: Zen 4 (0x19, model 0x10-0x1f, 0x60-0x7f...) and Zen 5 (0x1a) are newer */
+		snprintf(cpu, len, "%s", family >= 0x19 ? "znver3" : family == 0x17 ?
+		    (model >= 0x30 ? "znver2" : "znver1") : family == 0x16 ? "btver2" :
+		    family == 0x15 ? "bdver2" : "x86-64");
+		return family == 0x17 || (family == 0x19 && (model < 0x10 ||
+		    (model >= 0x20 && model < 0x60))) ? 0 : 1;
+	}
+	if (strcmp(vendor, "GenuineIntel") == 0 && family == 6) {
+		for (i = 0; i < BT_ARRAY_SIZE(intel6); i++)
+			if (intel6[i].model == model) {
+				snprintf(cpu, len, "%s", intel6[i].cpu);
+				return 0;
+			}
 		snprintf(cpu, len, "skylake");
-	else
-		snprintf(cpu, len, "generic");
-	snprintf(note, nlen, "this llvm-mca does not know this CPU (family 0x%x, "
-	    "model 0x%x): %s's model instead", family, model, cpu);
+		return 1;
+	}
+	snprintf(cpu, len, "x86-64");
+	return 1;
+}
+
+/*
+ * The -mcpu for a recording made on the CPU id ("AuthenticAMD,26,2"; NULL
+ * or "": this machine's): llvm-mca's name for this machine when the
+ * recording was made on its kind of CPU and llvm-mca knows it, else the
+ * model bt_mca_cpu_for() maps the id to; note says which, when not exact.
+ */
+static void
+choose_cpu(const char *mca, const char *id, char *cpu, size_t len, char *note,
+	   size_t nlen)
+{
+	char here[64], vendor[32] = "?";
+	int family = 0, model = 0, r;
+	bool same;
+
+	this_cpu_id(here, sizeof(here));
+	same = id == NULL || id[0] == '\0' || strcmp(id, here) == 0;
+	if (same && host_cpu(mca, cpu, len))
+		return;
+	r = bt_mca_cpu_for(same ? here : id, cpu, len);
+	sscanf(same ? here : id, "%31[^,],%d,%d", vendor, &family, &model);
+	if (r != 0 || !same)
+		snprintf(note, nlen, "%s %s family 0x%x model 0x%x%s: %s's model",
+		    same ? "this machine's CPU," : "the recording's CPU,", vendor,
+		    family, model, r != 0 ? ", newer than this llvm-mca knows" : "", cpu);
 }
 
 int
-bt_mca_run(const char *const *lines, size_t n, const char *cpu, struct bt_mca *out,
-	   struct bt_error *err)
+bt_mca_run(const char *const *lines, size_t n, const char *cpu, const char *cpu_id,
+	   struct bt_mca *out, struct bt_error *err)
 {
 	const char *mca = bt_mca_tool(), *dir = getenv("TMPDIR");
 	char path[4096], mcpu[64], cpubuf[32], note[160] = "";
@@ -177,10 +233,10 @@ bt_mca_run(const char *const *lines, size_t n, const char *cpu, struct bt_mca *o
 	if (mca == NULL)
 		return bt_error_set(err, BT_ENOENT, "no llvm-mca installed (Debian: "
 		    "apt install llvm)");
-	if (cpu != NULL)
+	if (cpu != NULL && cpu[0])
 		snprintf(cpubuf, sizeof(cpubuf), "%s", cpu);
-	else if (!host_cpu(mca, cpubuf, sizeof(cpubuf)))
-		nearest_cpu(cpubuf, sizeof(cpubuf), note, sizeof(note));
+	else
+		choose_cpu(mca, cpu_id, cpubuf, sizeof(cpubuf), note, sizeof(note));
 	snprintf(path, sizeof(path), "%s/benchtui-mca.XXXXXX", dir && dir[0] ? dir : "/tmp");
 	if ((fd = mkstemp(path)) < 0)
 		return bt_error_set(err, BT_EIO, "cannot write '%s': %s", path, strerror(errno));

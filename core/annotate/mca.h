@@ -48,13 +48,22 @@ struct bt_mca {
 /* The llvm-mca binary (BENCHTUI_LLVM_MCA, else llvm-mca, llvm-mca-19...13 on PATH), NULL none. */
 const char *bt_mca_tool(void);
 /*
- * Run llvm-mca on lines[0..n) (AT&T text, one instruction each) for the
- * CPU cpu (NULL: this machine's, as llvm-mca knows it, else the nearest
- * model of its family). 0, or -BT_E* with err set (no llvm-mca, its
- * error message, an output it did not make).
+ * Run llvm-mca on lines[0..n) (AT&T text, one instruction each) with
+ * -mcpu=cpu, or (cpu NULL or "") for the CPU the recording was made on,
+ * cpu_id ("AuthenticAMD,26,2"; NULL or "": this machine): this machine's
+ * as llvm-mca knows it when that is the one, else the model
+ * bt_mca_cpu_for() gives (out->cpu_note says so). 0, or -BT_E* with err
+ * set (no llvm-mca, its error message, an output it did not make).
  */
-int bt_mca_run(const char *const *lines, size_t n, const char *cpu, struct bt_mca *out,
-	       struct bt_error *err);
+int bt_mca_run(const char *const *lines, size_t n, const char *cpu, const char *cpu_id,
+	       struct bt_mca *out, struct bt_error *err);
+/*
+ * llvm-mca's name for the CPU id ("GenuineIntel,6,85": vendor, family,
+ * model as perf's CPUID header and benchtui's cpu-id say it) into cpu:
+ * 0 exact, 1 the nearest older model (a CPU newer than LLVM 14 knows, or
+ * an unknown model), -1 an id it cannot read.
+ */
+int bt_mca_cpu_for(const char *id, char *cpu, size_t len);
 /* Parse a report of n instructions (the runner's second half; tests). */
 int bt_mca_parse(const char *text, size_t n, struct bt_mca *out, struct bt_error *err);
 void bt_mca_release(struct bt_mca *m);

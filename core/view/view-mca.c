@@ -14,6 +14,7 @@
 
 #include "annotate/annotate.h"
 #include "annotate/mca.h"
+#include "profile/profile.h"
 #include "session/query.h"
 #include "view/view-int.h"
 
@@ -244,7 +245,8 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 		lines = bt_xcalloc(n + 1, sizeof(*lines));
 		for (i = 0; i < n; i++)
 			lines[i] = mca_text(v, &a->insns.v[body[i]].in);
-		ran = bt_mca_run(lines, n, getenv("BENCHTUI_MCA_CPU"), &m, &err) == 0;
+		ran = bt_mca_run(lines, n, getenv("BENCHTUI_MCA_CPU"),
+		    bt_selection_profile(v->sel)->meta.cpu_id, &m, &err) == 0;
 		free(lines);
 		if (!ran)
 			text_row(v, BT_STYLE_DIM, "  predicted: none: %s", err.msg);

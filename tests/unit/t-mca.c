@@ -183,23 +183,23 @@ test_run(void **state)
 	(void)state;
 	setenv("BENCHTUI_LLVM_MCA", "", 1);
 	assert_null(bt_mca_tool());
-	assert_int_equal(bt_mca_run(lines, 2, "znver3", &m, &err), -BT_ENOENT);
+	assert_int_equal(bt_mca_run(lines, 2, "znver3", NULL, &m, &err), -BT_ENOENT);
 	assert_non_null(strstr(err.msg, "no llvm-mca"));
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/llvm-mca", dir);
 	/* its error, as llvm-mca prints it */
 	script(path, "echo \"$4:1:1: error: invalid instruction mnemonic 'foo'\" >&2; exit 1");
 	setenv("BENCHTUI_LLVM_MCA", path, 1);
-	assert_int_equal(bt_mca_run(lines, 2, "znver3", &m, &err), -BT_EFORMAT);
+	assert_int_equal(bt_mca_run(lines, 2, "znver3", NULL, &m, &err), -BT_EFORMAT);
 	assert_non_null(strstr(err.msg, "invalid instruction mnemonic 'foo'"));
 	/* exit 0, no report */
 	script(path, "echo hello");
-	assert_int_equal(bt_mca_run(lines, 2, "znver3", &m, &err), -BT_EFORMAT);
+	assert_int_equal(bt_mca_run(lines, 2, "znver3", NULL, &m, &err), -BT_EFORMAT);
 	/* the report, and the block it was given */
 	script(path, "cat <<'EOF'\nIterations: 100\nTotal Cycles: 300\n"
 	    "Resources:\n[0]   - P0\n\nResource pressure by instruction:\n[0]   Instructions:\n"
 	    " 2.00  imul\n 1.00  jne\nEOF");
-	assert_int_equal(bt_mca_run(lines, 2, "znver3", &m, &err), 0);
+	assert_int_equal(bt_mca_run(lines, 2, "znver3", NULL, &m, &err), 0);
 	assert_true(m.cycles_per_iter == 3);
 	assert_string_equal(m.cpu, "znver3");
 	assert_true(m.insns[1].pressure == 1);
@@ -209,6 +209,28 @@ test_run(void **state)
 	unsetenv("BENCHTUI_LLVM_MCA");
 }
 
+static void
+test_cpu_for(void **state)
+{
+	char cpu[32];
+
+	(void)state;
+	assert_int_equal(bt_mca_cpu_for("AuthenticAMD,25,33", cpu, sizeof(cpu)), 0);
+	assert_string_equal(cpu, "znver3");
+	assert_int_equal(bt_mca_cpu_for("AuthenticAMD,23,49", cpu, sizeof(cpu)), 0);
+	assert_string_equal(cpu, "znver2");
+	/* Zen 5: newer than LLVM 14, its newest AMD model */
+	assert_int_equal(bt_mca_cpu_for("AuthenticAMD,26,2", cpu, sizeof(cpu)), 1);
+	assert_string_equal(cpu, "znver3");
+	assert_int_equal(bt_mca_cpu_for("GenuineIntel,6,85", cpu, sizeof(cpu)), 0);
+	assert_string_equal(cpu, "cascadelake");
+	assert_int_equal(bt_mca_cpu_for("GenuineIntel,6,158", cpu, sizeof(cpu)), 0);
+	assert_string_equal(cpu, "skylake");
+	assert_int_equal(bt_mca_cpu_for("GenuineIntel,6,250", cpu, sizeof(cpu)), 1);
+	assert_int_equal(bt_mca_cpu_for("nonsense", cpu, sizeof(cpu)), -1);
+	assert_int_equal(bt_mca_cpu_for(NULL, cpu, sizeof(cpu)), -1);
+}
+
 int
 main(void)
 {
@@ -216,6 +238,7 @@ main(void)
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_parse_garbage),
 		cmocka_unit_test(test_run),
+		cmocka_unit_test(test_cpu_for),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
