@@ -105,6 +105,23 @@ else
 	grep -q "measured: .* cycles/iteration" "$f" &&
 		ok "X: the measured cycles per iteration (GB's items per op)" || fail "X measured"
 	sed 's/^/     | /' "$f" | head -12
+	# E to a .json name: the loops and each instruction's prediction as data
+	$T send-keys -t bt E
+	wait_for "export to:"
+	$T send-keys -t bt C-u x.json Enter
+	wait_for "exported .* rows to 'x.json'"
+	python3 - "$TMP/x.json" "$f" <<'EOF' && ok "X's JSON: the loop's prediction and measurement, each instruction's uops and pressure, as the screen says" || fail "X's JSON"
+import json, re, sys
+v = json.load(open(sys.argv[1]))["view"]
+t = open(sys.argv[2]).read()
+l = v["loops"][0]
+assert "%.3g" % l["predicted_cycles_per_iteration"] == re.search(r"\): (\S+) cycles/iteration \(block", t).group(1)
+assert l["mcpu"] and l["bottleneck"] and l["iterations_per_op"] > 1000 and l["ratio"] > 0
+assert abs(l["measured_cycles_per_iteration"] - l["cycles_per_op"] / l["iterations_per_op"]) < 0.01 * l["measured_cycles_per_iteration"]
+ins = [r for r in v["rows"] if r["kind"] == "insn"]
+assert len(ins) == l["instructions"] and all("predicted" in r for r in ins), ins
+assert ins[0]["predicted"]["uops"] >= 1 and ins[0]["predicted"]["resource"]
+EOF
 	# the oracle: the same block, the same -mcpu, llvm-mca's own numbers
 	cpu=$(sed -n 's/.*llvm-mca -mcpu=\([a-z0-9-]*\)).*/\1/p' "$f" | head -1)
 	got=$(sed -n 's/.*: \([0-9.e+]*\) cycles\/iteration (block.*/\1/p' "$f" | head -1)

@@ -92,8 +92,24 @@ per_op(struct bt_jw *w, uint64_t period, const struct bt_per_op *po)
 		bt_jw_num(w, "cycles_per_op", (double)period * po->scale);
 }
 
+/* llvm-mca's model of an instruction row (X's view), when it has one. */
 static void
-row(struct bt_jw *w, const struct bt_row *r, const struct bt_per_op *po)
+pred(struct bt_jw *w, const struct bt_view_pred *p)
+{
+	if (p == NULL)
+		return;
+	bt_jw_object(w, "predicted", BT_JW_COMPACT, 0);
+	bt_jw_u64(w, "uops", p->uops);
+	bt_jw_num(w, "latency", p->latency);
+	bt_jw_num(w, "rthroughput", p->rthroughput);
+	bt_jw_num(w, "pressure", p->pressure);
+	bt_jw_str(w, "resource", p->resource);
+	bt_jw_end(w);
+}
+
+static void
+row(struct bt_jw *w, const struct bt_row *r, const struct bt_per_op *po,
+    const struct bt_view_pred *pr)
 {
 	if (r->kind == BT_ROW_FUNC) {
 		func_row(w, r);
@@ -154,6 +170,7 @@ row(struct bt_jw *w, const struct bt_row *r, const struct bt_per_op *po)
 		if (r->loop_depth)
 			bt_jw_int(w, "loop_depth", r->loop_depth);
 		per_op(w, r->period, po);
+		pred(w, pr);
 		ci95(w, r);
 		break;
 	case BT_ROW_SLICE:
@@ -279,7 +296,7 @@ rows(struct bt_jw *w, const struct bt_view *v, int indent)
 
 	bt_jw_array(w, "rows", BT_JW_LINES, indent);
 	for (i = 0; i < bt_view_nrows(v); i++)
-		row(w, bt_view_row(v, i), bt_view_per_op(v));
+		row(w, bt_view_row(v, i), bt_view_per_op(v), bt_view_pred(v, i));
 	bt_jw_end(w);
 }
 
@@ -357,7 +374,7 @@ bench(struct bt_jw *w, const struct export_bench *e)
 	bt_jw_break(w, 6);
 	bt_jw_array(w, "findings", BT_JW_LINES, 8);
 	for (i = 0; e->findings != NULL && i < bt_view_nrows(e->findings); i++)
-		row(w, bt_view_row(e->findings, i), NULL);
+		row(w, bt_view_row(e->findings, i), NULL, NULL);
 	bt_jw_end(w);
 	bt_jw_end(w);
 }
@@ -427,7 +444,7 @@ json_begin(struct export_out *o, const struct bt_view *h,
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "findings", BT_JW_LINES, 4);
 	for (i = 0; i < bt_view_nrows(findings); i++)
-		row(w, bt_view_row(findings, i), NULL);
+		row(w, bt_view_row(findings, i), NULL, NULL);
 	bt_jw_end(w);
 	if (o->benches != NULL) {
 		bt_jw_break(w, 2);
@@ -523,6 +540,52 @@ json_end(struct export_out *o)
 	fputc('\n', o->f);
 }
 
+/* A number, or nothing when it is not known (NAN). */
+static void
+num_known(struct bt_jw *w, const char *key, double x)
+{
+	if (isfinite(x))
+		bt_jw_num(w, key, x);
+}
+
+/* X's loops: llvm-mca's prediction and the measurement, each (docs/formats.md). */
+static void
+loops(struct bt_jw *w, const struct bt_view *v)
+{
+	const struct bt_view_loop *l;
+	size_t i, n = bt_view_loops(v, &l);
+
+	if (n == 0)
+		return;
+	bt_jw_break(w, 4);
+	bt_jw_array(w, "loops", BT_JW_LINES, 6);
+	for (i = 0; i < n; i++) {
+		bt_jw_object(w, NULL, BT_JW_SPACED, 0);
+		bt_jw_hex(w, "start", l[i].start);
+		bt_jw_hex(w, "end", l[i].end);
+		bt_jw_u64(w, "instructions", l[i].ninsns);
+		bt_jw_num(w, "percent", l[i].percent);
+		if (l[i].cpu != NULL)
+			bt_jw_str(w, "mcpu", l[i].cpu);
+		if (l[i].not_predicted != NULL)
+			bt_jw_str(w, "not_predicted", l[i].not_predicted);
+		num_known(w, "predicted_cycles_per_iteration", l[i].cycles_per_iter);
+		num_known(w, "block_rthroughput", l[i].block_rthroughput);
+		num_known(w, "ipc", l[i].ipc);
+		if (l[i].bottleneck != NULL)
+			bt_jw_str(w, "bottleneck", l[i].bottleneck);
+		num_known(w, "cycles_per_op", l[i].cycles_per_op);
+		num_known(w, "iterations_per_op", l[i].iterations_per_op);
+		num_known(w, "measured_cycles_per_iteration", l[i].measured_per_iter);
+		num_known(w, "ratio", l[i].ratio);
+		if (l[i].finding != NULL)
+			bt_jw_str(w, "finding", l[i].finding);
+		bt_jw_end(w);
+	}
+	bt_jw_end(w);
+	bt_jw_break(w, 4);
+}
+
 static void
 json_view(struct export_out *o, const struct bt_view *h, const struct bt_view *v)
 {
@@ -533,6 +596,7 @@ json_view(struct export_out *o, const struct bt_view *h, const struct bt_view *v
 	bt_jw_break(w, 2);
 	bt_jw_object(w, "view", BT_JW_SPACED, 0);
 	bt_jw_str(w, "title", bt_view_title(v));
+	loops(w, v);
 	rows(w, v, 4);
 	bt_jw_end(w);
 	bt_jw_end(w);

@@ -11,6 +11,12 @@
 
 #define HOT_MIN_PERCENT 0.5	/* BT_ROW_F_HOT and the mild heat colour */
 
+/* An instruction row's prediction (view-mca.c). */
+struct view_pred {
+	size_t row;
+	struct bt_view_pred p;
+};
+
 struct bt_view {
 	struct bt_selection *sel;
 	BT_VEC(struct bt_row) rows;
@@ -29,6 +35,8 @@ struct bt_view {
 	bool has_summary;
 	struct bt_view_summary summary;
 	long arrow_col;
+	BT_VEC(struct bt_view_loop) loops;	/* view-mca.c */
+	BT_VEC(struct view_pred) preds;		/* by row, ascending */
 	bool has_per_op;		/* per_op is known (view-perop.c) */
 	struct bt_per_op per_op;
 	struct bt_strpool pool;

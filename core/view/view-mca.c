@@ -89,8 +89,9 @@ not_modelled(const struct bt_annotation *a, const size_t *body, size_t n)
 /* The measured side: per op, per iteration and the finding. */
 static void
 measured(struct bt_view *v, const struct bt_annotation *a, const size_t *body, size_t n,
-	 const struct bt_mca *m, bool ran, bool has_loads)
+	 const struct bt_mca *m, bool ran, bool has_loads, struct bt_view_loop *L)
 {
+	struct bt_row *f;
 	const struct bt_per_op *p = &v->per_op;
 	uint64_t period = 0;
 	double per_op, cyc, per_iter, ratio;
@@ -106,6 +107,7 @@ measured(struct bt_view *v, const struct bt_annotation *a, const size_t *body, s
 	per_op = (double)period * p->scale;
 	cyc = strcmp(p->unit, "cycles") == 0 ? per_op :
 	    p->mhz > 0 ? per_op * p->mhz / 1000 : NAN;
+	L->cycles_per_op = cyc;
 	if (!isfinite(cyc)) {
 		text_row(v, BT_STYLE_NORMAL, "  measured: %.4g ns/op (no clock recorded: "
 		    "no cycles)", per_op);
@@ -121,12 +123,15 @@ measured(struct bt_view *v, const struct bt_annotation *a, const size_t *body, s
 		return;
 	}
 	per_iter = cyc / p->items_per_op;
+	L->iterations_per_op = p->items_per_op;
+	L->measured_per_iter = per_iter;
 	text_row(v, BT_STYLE_NORMAL, "  measured: %.*f cycles/op at %.0f MHz over %.0f "
 	    "iterations/op (the harness's items per op): %.3g cycles/iteration",
 	    cyc < 100 ? 2 : 0, cyc, p->mhz, p->items_per_op, per_iter);
 	if (!ran || !(m->cycles_per_iter > 0))
 		return;
 	ratio = per_iter / m->cycles_per_iter;
+	L->ratio = ratio;
 	text_row(v, BT_STYLE_NORMAL, "  measured / predicted: %.2fx", ratio);
 	if (ratio >= DISAGREE)
 		text_row(v, BT_STYLE_WARN, "  finding: it runs %.1fx slower than llvm-mca "
@@ -137,6 +142,10 @@ measured(struct bt_view *v, const struct bt_annotation *a, const size_t *body, s
 		text_row(v, BT_STYLE_WARN, "  finding: it runs %.1fx faster than llvm-mca "
 		    "predicts: the loop runs fewer iterations than the source says (the "
 		    "items per op are not its trip count)", 1 / ratio);
+	else
+		return;
+	f = &v->rows.v[v->rows.n - 1];
+	L->finding = f->text + 11;	/* after "  finding: " */
 }
 
 /* The body's rows: measured share and per op beside llvm-mca's numbers. */
@@ -178,6 +187,10 @@ body_rows(struct bt_view *v, const struct bt_annotation *a, size_t func,
 		    per * v->per_op.scale, widths[C_PEROP]) :
 		    view_pad(v, "", widths[C_PEROP], true), BT_STYLE_NORMAL);
 		if (mi != NULL) {
+			struct view_pred vp = { v->rows.n - 1, { mi->uops, mi->latency,
+			    mi->rthroughput, mi->pressure, bt_strpool_addstr(&v->pool,
+			    mi->resource) } };
+			BT_VEC_PUSH(v->preds, vp);
 			snprintf(buf, sizeof(buf), "%u", mi->uops);
 			view_add_cell(v, view_pad(v, buf, widths[C_UOPS], true), BT_STYLE_DIM);
 			snprintf(buf, sizeof(buf), "%.0f", mi->latency);
@@ -226,6 +239,9 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 	struct bt_mca m;
 	struct bt_error err = { 0 };
 	bool ran = false, loads = false;
+	struct bt_view_loop L = { .cycles_per_iter = NAN, .block_rthroughput = NAN,
+	    .ipc = NAN, .cycles_per_op = NAN, .iterations_per_op = NAN,
+	    .measured_per_iter = NAN, .ratio = NAN };
 
 	for (i = l->head; i <= l->tail; i++)
 		if (l->contiguous || bt_annotation_in_loop(a, i, li)) {
@@ -238,19 +254,30 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 	    (unsigned long long)(a->insns.v[l->tail].in.addr + a->insns.v[l->tail].in.len),
 	    n, a->samples ? 100.0 * (double)l->samples / (double)a->samples : 0,
 	    l->contiguous ? "" : " (not contiguous: its blocks in address order)");
+	L.start = a->insns.v[l->head].in.addr;
+	L.end = a->insns.v[l->tail].in.addr + a->insns.v[l->tail].in.len;
+	L.ninsns = n;
+	L.percent = a->samples ? 100.0 * (double)l->samples / (double)a->samples : 0;
 	memset(&m, 0, sizeof(m));
-	if ((why = not_modelled(a, body, n)) != NULL)
+	if ((why = not_modelled(a, body, n)) != NULL) {
 		text_row(v, BT_STYLE_DIM, "  predicted: does not apply: %s", why);
-	else {
+		L.not_predicted = why;
+	} else {
 		lines = bt_xcalloc(n + 1, sizeof(*lines));
 		for (i = 0; i < n; i++)
 			lines[i] = mca_text(v, &a->insns.v[body[i]].in);
 		ran = bt_mca_run(lines, n, getenv("BENCHTUI_MCA_CPU"),
 		    bt_selection_profile(v->sel)->meta.cpu_id, &m, &err) == 0;
 		free(lines);
-		if (!ran)
+		if (!ran) {
 			text_row(v, BT_STYLE_DIM, "  predicted: none: %s", err.msg);
-		else {
+			L.not_predicted = bt_strpool_addstr(&v->pool, err.msg);
+		} else {
+			L.cpu = bt_strpool_addstr(&v->pool, m.cpu);
+			L.cycles_per_iter = m.cycles_per_iter;
+			L.block_rthroughput = m.block_rthroughput;
+			L.ipc = m.ipc;
+			L.bottleneck = bt_strpool_addstr(&v->pool, m.bottleneck);
 			text_row(v, BT_STYLE_NORMAL, "  predicted (llvm-mca -mcpu=%s): %.3g "
 			    "cycles/iteration (block throughput %.3g, IPC %.2f); bottleneck: %s",
 			    m.cpu, m.cycles_per_iter, m.block_rthroughput, m.ipc, m.bottleneck);
@@ -258,8 +285,9 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 				text_row(v, BT_STYLE_DIM, "  (%s)", m.cpu_note);
 		}
 	}
-	measured(v, a, body, n, &m, ran, loads);
+	measured(v, a, body, n, &m, ran, loads, &L);
 	body_rows(v, a, func, body, n, skid, ran ? &m : NULL);
+	BT_VEC_PUSH(v->loops, L);
 	bt_mca_release(&m);
 	free(body);
 }
@@ -309,4 +337,28 @@ bt_view_mca(struct bt_selection *sel, size_t func, const struct bt_view_opts *o,
 	view_set_title(v, "", view_name(v, f->name, o),
 	    "  predicted (llvm-mca) vs measured, %zu loop%s", n, n == 1 ? "" : "s");
 	return v;
+}
+
+size_t
+bt_view_loops(const struct bt_view *v, const struct bt_view_loop **loops)
+{
+	*loops = v->loops.v;
+	return v->loops.n;
+}
+
+const struct bt_view_pred *
+bt_view_pred(const struct bt_view *v, size_t row)
+{
+	size_t lo = 0, hi = v->preds.n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (v->preds.v[mid].row == row)
+			return &v->preds.v[mid].p;
+		if (v->preds.v[mid].row < row)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }

@@ -541,6 +541,45 @@ BT_API bool bt_selection_per_op(struct bt_selection *sel, struct bt_per_op *out)
  */
 BT_API struct bt_view *bt_view_mca(struct bt_selection *sel, size_t func,
 				   const struct bt_view_opts *o, struct bt_error *err);
+/**
+ * struct bt_view_loop - one loop of bt_view_mca, as data
+ * @start, @end: its addresses, [start, end); @ninsns: its instructions
+ * @percent: its share of the function's samples
+ * @cpu: the -mcpu llvm-mca ran with; NULL when it did not run, and
+ *       @not_predicted says why (a call in it, no llvm-mca, its error)
+ * @cycles_per_iter, @block_rthroughput, @ipc, @bottleneck: llvm-mca's
+ *                   prediction (NAN, NULL when none)
+ * @cycles_per_op: measured, per op of the selected benchmark (NAN unknown)
+ * @iterations_per_op: its trip count per op (the harness's items), NAN unknown
+ * @measured_per_iter: measured cycles per iteration (NAN unknown)
+ * @ratio: @measured_per_iter over @cycles_per_iter (NAN unknown)
+ * @finding: the finding where they differ by 2x, NULL none
+ */
+struct bt_view_loop {
+	uint64_t start, end;
+	size_t ninsns;
+	double percent;
+	const char *cpu, *not_predicted;
+	double cycles_per_iter, block_rthroughput, ipc;
+	const char *bottleneck;
+	double cycles_per_op, iterations_per_op, measured_per_iter, ratio;
+	const char *finding;
+};
+/* bt_view_mca's loops, in its order; *loops owned by the view. */
+BT_API size_t bt_view_loops(const struct bt_view *v, const struct bt_view_loop **loops);
+/**
+ * struct bt_view_pred - llvm-mca's model of one instruction (bt_view_mca)
+ * @uops, @latency, @rthroughput: its "Instruction Info"
+ * @pressure: its resource pressure per iteration, all resources
+ * @resource: the one it presses most ("Zn3ALU1"), "" none
+ */
+struct bt_view_pred {
+	unsigned uops;
+	double latency, rthroughput, pressure;
+	const char *resource;
+};
+/* Row row's prediction in a bt_view_mca view; NULL when none. */
+BT_API const struct bt_view_pred *bt_view_pred(const struct bt_view *v, size_t row);
 /* The per-op scale an annotation was built with (BT_NUM_PER_OP or not); NULL: none. */
 BT_API const struct bt_per_op *bt_view_per_op(const struct bt_view *v);
 
