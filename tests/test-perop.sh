@@ -65,6 +65,12 @@ EOF
 	ok "the whole run: no ns_per_op" || fail "ns_per_op without a benchmark"
 "$BT" -i "$D" -b BM_chain --stdio --top 2 | grep -q "^# hot region 1: .* closes a loop, [0-9.]* ns/op" &&
 	ok "--stdio: a hot region's ns/op" || fail "--stdio region ns/op"
+"$BT" -i "$D" -b BM_chain --per-op --stdio --top 1 >"$TMP/perop.txt" &&
+	grep -q "^#  *ns/op  *Skid/op  *Samples" "$TMP/perop.txt" &&
+	grep -q "^# note: time per op of 'BM_chain/1024': this function [0-9.]* ns/op" "$TMP/perop.txt" &&
+	ok "--per-op: the ns/op column in --stdio" || fail "--per-op"
+"$BT" -i "$D" --per-op --stdio --top 1 | grep -q "^# note: no cost per op: no benchmark selected" &&
+	ok "--per-op on the whole run: periods, and a note says why" || fail "--per-op without -b"
 
 # --- t and X in the browser --------------------------------------------------
 tmux_init perop

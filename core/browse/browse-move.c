@@ -129,8 +129,8 @@ region_status(struct bt_browser *b, const struct bt_view *v,
 	char per[64] = "";
 
 	if (po != NULL && isfinite(rg[k].per_op))
-		snprintf(per, sizeof(per), ", %.4g %s/op", rg[k].per_op,
-		    strcmp(po->unit, "ns") == 0 ? "ns" : "cycles");
+		snprintf(per, sizeof(per), ", %.*f %s/op", bt_per_op_decimals(rg[k].per_op),
+		    rg[k].per_op, strcmp(po->unit, "ns") == 0 ? "ns" : "cycles");
 	bt_browser_set_status(b, "hot region %d of %zu: %.2f%% of the samples%s%s",
 	    k + 1, nr, rg[k].percent, rg[k].closes_loop ? ", a loop" : "", per);
 }

@@ -63,9 +63,10 @@ per_op(FILE *out, const struct bt_view *v, const struct bt_view_region *rg)
 	if (po == NULL)
 		return;
 	if (po->ns_scale > 0)
-		fprintf(out, ", %.4g ns/op", (double)rg->period * po->ns_scale);
+		fprintf(out, ", %.*f ns/op", bt_per_op_decimals((double)rg->period *
+		    po->ns_scale), (double)rg->period * po->ns_scale);
 	if (strcmp(po->unit, "cycles") == 0)
-		fprintf(out, ", %.4g cycles/op", rg->per_op);
+		fprintf(out, ", %.*f cycles/op", bt_per_op_decimals(rg->per_op), rg->per_op);
 }
 
 static void

@@ -193,9 +193,12 @@ per_op_note(struct bt_view *v, const struct bt_annotation *a)
 	struct bt_strbuf sb = BT_STRBUF_INIT;
 	bool ns = strcmp(p->unit, "ns") == 0;
 
-	bt_strbuf_addf(&sb, "%s per op of '%s': this function %.4g %s/op of the "
-	    "benchmark's %.4g (%.0f operations", ns ? "time" : "cycles", p->bench,
-	    (double)a->period * p->scale, ns ? "ns" : "cycles", p->total, p->iterations);
+	double fn = (double)a->period * p->scale;
+
+	bt_strbuf_addf(&sb, "%s per op of '%s': this function %.*f %s/op of the "
+	    "benchmark's %.*f (%.0f operations", ns ? "time" : "cycles", p->bench,
+	    bt_per_op_decimals(fn), fn, ns ? "ns" : "cycles", bt_per_op_decimals(p->total),
+	    p->total, p->iterations);
 	if (p->iterations_from != NULL)
 		bt_strbuf_addf(&sb, ": %s", p->iterations_from);
 	if (p->run_known)
@@ -205,9 +208,11 @@ per_op_note(struct bt_view *v, const struct bt_annotation *a)
 		bt_strbuf_addstr(&sb, "; every sample of its window, untimed runs too");
 	bt_strbuf_addch(&sb, ')');
 	if (isfinite(p->harness_ns))
-		bt_strbuf_addf(&sb, "; the harness printed %.4g ns/op", p->harness_ns);
+		bt_strbuf_addf(&sb, "; the harness printed %.*f ns/op",
+		    bt_per_op_decimals(p->harness_ns), p->harness_ns);
 	if (!ns && isfinite(p->total_ns))
-		bt_strbuf_addf(&sb, " (the profile: %.4g ns/op at %.0f MHz)", p->total_ns,
+		bt_strbuf_addf(&sb, " (the profile: %.*f ns/op at %.0f MHz)",
+		    bt_per_op_decimals(p->total_ns), p->total_ns,
 		    p->mhz);
 	BT_VEC_PUSH(v->notes, bt_strpool_add(&v->pool, sb.buf, sb.len));
 	bt_strbuf_release(&sb);

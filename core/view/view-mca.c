@@ -109,8 +109,8 @@ measured(struct bt_view *v, const struct bt_annotation *a, const size_t *body, s
 	    p->mhz > 0 ? per_op * p->mhz / 1000 : NAN;
 	L->cycles_per_op = cyc;
 	if (!isfinite(cyc)) {
-		text_row(v, BT_STYLE_NORMAL, "  measured: %.4g ns/op (no clock recorded: "
-		    "no cycles)", per_op);
+		text_row(v, BT_STYLE_NORMAL, "  measured: %.*f ns/op (no clock recorded: "
+		    "no cycles)", bt_per_op_decimals(per_op), per_op);
 		return;
 	}
 	if (!isfinite(p->items_per_op) || !(p->items_per_op > 0)) {

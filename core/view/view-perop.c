@@ -114,6 +114,6 @@ view_per_op_cell(struct bt_view *v, double x, size_t width)
 {
 	char buf[32];
 
-	snprintf(buf, sizeof(buf), "%.*f", x >= 1000 ? 0 : x >= 100 ? 1 : x >= 10 ? 2 : 3, x);
+	snprintf(buf, sizeof(buf), "%.*f", bt_per_op_decimals(x), x);
 	return view_pad(v, buf, width, true);
 }

@@ -527,6 +527,12 @@ struct bt_per_op {
 	const char *bench;
 	char why[200];
 };
+/* The decimals a cost per op is printed with: 4 digits, never an exponent. */
+static inline int
+bt_per_op_decimals(double x)
+{
+	return x >= 1000 ? 0 : x >= 100 ? 1 : x >= 10 ? 2 : 3;
+}
 /* The selection's cost per operation; false with out->why set when none. */
 BT_API bool bt_selection_per_op(struct bt_selection *sel, struct bt_per_op *out);
 /*
