@@ -62,6 +62,8 @@ const char cli_usage[] =
 "                         (default 5; 0: the table only)\n"
 "      --all              annotate every sampled function\n"
 "      --skid             skid-adjusted attribution as the primary column\n"
+"      --per-op           the number column: ns (or cycles) per op of the benchmark\n"
+"                         (-b NAME; t's fourth mode, JMH's norm)\n"
 "      --children         order the function table by inclusive samples\n"
 "      --no-children      order it by self samples (default)\n"
 "      --no-source        no source lines (nor the table's Source column)\n"
@@ -97,7 +99,7 @@ enum {
 	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT, OPT_NO_PROBES,
 	OPT_BENCH_FRAMES, OPT_CALL_GRAPH, OPT_CHILDREN, OPT_NO_CHILDREN,
 	OPT_JIT_COPY, OPT_PID, OPT_TID, OPT_COMM, OPT_SOURCE_PATH, OPT_PREFIX,
-	OPT_PREFIX_STRIP,
+	OPT_PREFIX_STRIP, OPT_PER_OP,
 };
 
 static const struct option long_opts[] = {
@@ -122,6 +124,7 @@ static const struct option long_opts[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "skid", no_argument, NULL, OPT_SKID },
+	{ "per-op", no_argument, NULL, OPT_PER_OP },
 	{ "no-source", no_argument, NULL, OPT_NO_SOURCE },
 	{ "source-path", required_argument, NULL, OPT_SOURCE_PATH },
 	{ "prefix", required_argument, NULL, OPT_PREFIX },
@@ -384,6 +387,9 @@ view_opt(struct perr *e, struct cli *c, int opt)
 	unsigned long v;
 
 	switch (opt) {
+	case OPT_PER_OP:
+		c->eo.view.num = BT_NUM_PER_OP;
+		return 0;
 	case OPT_CHILDREN:
 		c->eo.view.children = true;
 		return 0;

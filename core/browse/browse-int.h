@@ -119,6 +119,7 @@ struct screen_ops {
 	X(compare)		\
 	X(compare_func)		\
 	X(procs)		\
+	X(mca)			\
 	X(output)		\
 	X(dtypes)		\
 	/* a new screen: one more X(NAME) line above this one */

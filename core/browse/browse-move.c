@@ -4,6 +4,8 @@
  * on every screen: each view says which rows are hot and where its
  * regions start.
  */
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -120,6 +122,21 @@ next_hot(struct bt_browser *b, struct screen *sc, int dir, size_t height)
 	bt_browser_set_status(b, "hot %ld of %zu", sc->nav.hot + 1, nh);
 }
 
+/* "hot region 1 of 2: 99.86% of the samples, a loop, 1040 ns/op" */
+static void
+region_status(struct bt_browser *b, const struct bt_view *v,
+	      const struct bt_view_region *rg, int k, size_t nr)
+{
+	const struct bt_per_op *po = bt_view_per_op(v);
+	char per[64] = "";
+
+	if (po != NULL && isfinite(rg[k].per_op))
+		snprintf(per, sizeof(per), ", %.*f %s/op", bt_per_op_decimals(rg[k].per_op),
+		    rg[k].per_op, strcmp(po->unit, "ns") == 0 ? "ns" : "cycles");
+	bt_browser_set_status(b, "hot region %d of %zu: %.2f%% of the samples%s%s",
+	    k + 1, nr, rg[k].percent, rg[k].closes_loop ? ", a loop" : "", per);
+}
+
 static void
 next_region(struct bt_browser *b, struct screen *sc, int dir, size_t height)
 {
@@ -133,10 +150,7 @@ next_region(struct bt_browser *b, struct screen *sc, int dir, size_t height)
 			sc->nav.cursor = i;
 			browse_show_cursor(&sc->nav, n, height);
 			if (r->region >= 0 && (size_t)r->region < nr)
-				bt_browser_set_status(b,
-				    "hot region %d of %zu: %.2f%% of the samples%s",
-				    r->region + 1, nr, rg[r->region].percent,
-				    rg[r->region].closes_loop ? ", a loop" : "");
+				region_status(b, sc->view, rg, r->region, nr);
 			return;
 		}
 	}

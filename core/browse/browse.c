@@ -292,6 +292,33 @@ toggled(struct bt_browser *b, size_t height, const char *fmt, const char *what)
 	bt_browser_set_status(b, fmt, what);
 }
 
+/*
+ * t: percent, samples, period, then the cost per op where the selection
+ * has one (a benchmark with iterations), else back to percent, saying why.
+ */
+static void
+cycle_num(struct bt_browser *b, size_t height)
+{
+	struct bt_view_opts *o = &b->o;
+	struct bt_per_op p;
+	bool none = false;
+
+	o->num = (enum bt_numcol)((o->num + 1) % BT_NUM_COUNT);
+	if (o->num == BT_NUM_PER_OP && !bt_selection_per_op(b->sel, &p)) {
+		o->num = BT_NUM_PERCENT;
+		none = true;
+	}
+	browse_rebuild_all(b, height);
+	if (none)
+		bt_browser_set_status(b, "showing percent (%s)", p.why);
+	else if (o->num == BT_NUM_PER_OP)
+		bt_browser_set_status(b, "showing %s per op of '%s' (JMH's norm)",
+		    strcmp(p.unit, "ns") == 0 ? "time" : "cycles", p.bench);
+	else
+		bt_browser_set_status(b, "showing %s", o->num == BT_NUM_PERCENT ?
+		    "percent" : o->num == BT_NUM_SAMPLES ? "samples" : "period");
+}
+
 /* The view options' toggles: true when act is one of those. */
 static bool
 toggle(struct bt_browser *b, enum bt_action act, size_t height)
@@ -308,9 +335,7 @@ toggle(struct bt_browser *b, enum bt_action act, size_t height)
 		toggled(b, height, "%s attribution", o->skid ? "skid-adjusted" : "raw");
 		return true;
 	case BT_ACT_CYCLE_NUM:
-		o->num = (enum bt_numcol)((o->num + 1) % 3);
-		toggled(b, height, "showing %s", o->num == BT_NUM_PERCENT ? "percent" :
-		    o->num == BT_NUM_SAMPLES ? "samples" : "period");
+		cycle_num(b, height);
 		return true;
 	case BT_ACT_TOGGLE_PERCENT:
 		o->global_percent = !o->global_percent;

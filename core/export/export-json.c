@@ -2,6 +2,7 @@
  * The JSON export (DESIGN.md §3): the same rows as the text export, as
  * data. Addresses are hex strings of link-time addresses.
  */
+#include <math.h>
 #include <string.h>
 
 #include "base.h"
@@ -113,6 +114,33 @@ output_row(struct bt_jw *w, const struct bt_row *r)
 		bt_jw_str(w, "benchmark", r->target_name);
 }
 
+/* An instruction's cost per op (po: the view's, NULL none). */
+static void
+per_op(struct bt_jw *w, uint64_t period, const struct bt_per_op *po)
+{
+	if (po == NULL)
+		return;
+	if (po->ns_scale > 0)
+		bt_jw_num(w, "ns_per_op", (double)period * po->ns_scale);
+	if (strcmp(po->unit, "cycles") == 0)
+		bt_jw_num(w, "cycles_per_op", (double)period * po->scale);
+}
+
+/* llvm-mca's model of an instruction row (X's view), when it has one. */
+static void
+pred(struct bt_jw *w, const struct bt_view_pred *p)
+{
+	if (p == NULL)
+		return;
+	bt_jw_object(w, "predicted", BT_JW_COMPACT, 0);
+	bt_jw_u64(w, "uops", p->uops);
+	bt_jw_num(w, "latency", p->latency);
+	bt_jw_num(w, "rthroughput", p->rthroughput);
+	bt_jw_num(w, "pressure", p->pressure);
+	bt_jw_str(w, "resource", p->resource);
+	bt_jw_end(w);
+}
+
 /* Entering an inlined function, or back from one (docs/formats.md). */
 static void
 inline_row(struct bt_jw *w, const struct bt_row *r)
@@ -149,9 +177,13 @@ inlines(struct bt_jw *w, const struct bt_row *r)
 	bt_jw_end(w);
 }
 
-/* An instruction; arrow: the lane of its branch arrow, or NULL. */
+/*
+ * An instruction; arrow: the lane of its branch arrow, or NULL; po, pr:
+ * its cost per op and llvm-mca's model (NULL: none).
+ */
 static void
-insn_row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow)
+insn_row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow,
+	 const struct bt_per_op *po, const struct bt_view_pred *pr)
 {
 	bt_jw_str(w, "kind", "insn");
 	bt_jw_hex(w, "address", r->addr);
@@ -193,12 +225,15 @@ insn_row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow)
 		bt_jw_int(w, "loop_depth", r->loop_depth);
 	if (r->ninlines)
 		inlines(w, r);
+	per_op(w, r->period, po);
+	pred(w, pr);
 	ci95(w, r);
 }
 
-/* arrow: the lane of the branch arrow of an instruction row, or NULL. */
+/* arrow, po, pr: an instruction row's (insn_row), or NULL. */
 static void
-row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow)
+row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow,
+    const struct bt_per_op *po, const struct bt_view_pred *pr)
 {
 	if (r->kind == BT_ROW_FUNC) {
 		func_row(w, r);
@@ -226,7 +261,7 @@ row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow)
 		bt_jw_str(w, "text", r->text);
 		break;
 	case BT_ROW_INSN:
-		insn_row(w, r, arrow);
+		insn_row(w, r, arrow, po, pr);
 		break;
 	case BT_ROW_SLICE:
 		bt_jw_str(w, "kind", "slice");
@@ -363,7 +398,8 @@ rows(struct bt_jw *w, const struct bt_view *v, int indent)
 	bt_jw_array(w, "rows", BT_JW_LINES, indent);
 	for (i = 0; i < bt_view_nrows(v); i++) {
 		a = bt_view_row_arrow(v, i);
-		row(w, bt_view_row(v, i), a >= 0 && (size_t)a < na ? &ar[a] : NULL);
+		row(w, bt_view_row(v, i), a >= 0 && (size_t)a < na ? &ar[a] : NULL,
+		    bt_view_per_op(v), bt_view_pred(v, i));
 	}
 	bt_jw_end(w);
 }
@@ -442,7 +478,7 @@ bench(struct bt_jw *w, const struct export_bench *e)
 	bt_jw_break(w, 6);
 	bt_jw_array(w, "findings", BT_JW_LINES, 8);
 	for (i = 0; e->findings != NULL && i < bt_view_nrows(e->findings); i++)
-		row(w, bt_view_row(e->findings, i), NULL);
+		row(w, bt_view_row(e->findings, i), NULL, NULL, NULL);
 	bt_jw_end(w);
 	bt_jw_end(w);
 }
@@ -512,7 +548,7 @@ json_begin(struct export_out *o, const struct bt_view *h,
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "findings", BT_JW_LINES, 4);
 	for (i = 0; i < bt_view_nrows(findings); i++)
-		row(w, bt_view_row(findings, i), NULL);
+		row(w, bt_view_row(findings, i), NULL, NULL, NULL);
 	bt_jw_end(w);
 	if (o->benches != NULL) {
 		bt_jw_break(w, 2);
@@ -525,6 +561,33 @@ json_begin(struct export_out *o, const struct bt_view *h,
 		processes(w, o->procs);
 	bt_jw_break(w, 2);
 	bt_jw_array(w, "annotations", BT_JW_LINES, 4);
+}
+
+/* What the annotation's per-op numbers are of (docs/formats.md). */
+static void
+per_op_summary(struct bt_jw *w, const struct bt_per_op *po)
+{
+	bt_jw_break(w, 6);
+	bt_jw_object(w, "per_op", BT_JW_SPACED, 0);
+	bt_jw_str(w, "benchmark", po->bench);
+	bt_jw_str(w, "unit", po->unit);
+	bt_jw_num(w, "iterations", po->iterations);
+	if (po->iterations_from != NULL)
+		bt_jw_str(w, "iterations_from", po->iterations_from);
+	bt_jw_num(w, "measured_fraction", po->fraction);
+	bt_jw_bool(w, "measured_run_known", po->run_known);
+	bt_jw_num(w, "benchmark_per_op", po->total);
+	if (isfinite(po->total_ns))
+		bt_jw_num(w, "benchmark_ns_per_op", po->total_ns);
+	if (isfinite(po->harness_ns))
+		bt_jw_num(w, "harness_ns_per_op", po->harness_ns);
+	if (isfinite(po->cpu_ns))
+		bt_jw_num(w, "harness_cpu_ns_per_op", po->cpu_ns);
+	if (po->mhz > 0)
+		bt_jw_num(w, "mhz", po->mhz);
+	if (isfinite(po->items_per_op))
+		bt_jw_num(w, "items_per_op", po->items_per_op);
+	bt_jw_end(w);
 }
 
 static void
@@ -557,9 +620,12 @@ json_annotation(struct export_out *o, const struct bt_view *v)
 		bt_jw_num(w, "percent", rg[i].percent);
 		bt_jw_num(w, "adjusted_samples", rg[i].adjusted);
 		bt_jw_num(w, "adjusted_percent", rg[i].adjusted_percent);
+		per_op(w, rg[i].period, bt_view_per_op(v));
 		bt_jw_end(w);
 	}
 	bt_jw_end(w);
+	if (bt_view_per_op(v) != NULL)
+		per_op_summary(w, bt_view_per_op(v));
 	bt_jw_break(w, 6);
 	rows(w, v, 8);
 	bt_jw_end(w);
@@ -578,6 +644,52 @@ json_end(struct export_out *o)
 	fputc('\n', o->f);
 }
 
+/* A number, or nothing when it is not known (NAN). */
+static void
+num_known(struct bt_jw *w, const char *key, double x)
+{
+	if (isfinite(x))
+		bt_jw_num(w, key, x);
+}
+
+/* X's loops: llvm-mca's prediction and the measurement, each (docs/formats.md). */
+static void
+loops(struct bt_jw *w, const struct bt_view *v)
+{
+	const struct bt_view_loop *l;
+	size_t i, n = bt_view_loops(v, &l);
+
+	if (n == 0)
+		return;
+	bt_jw_break(w, 4);
+	bt_jw_array(w, "loops", BT_JW_LINES, 6);
+	for (i = 0; i < n; i++) {
+		bt_jw_object(w, NULL, BT_JW_SPACED, 0);
+		bt_jw_hex(w, "start", l[i].start);
+		bt_jw_hex(w, "end", l[i].end);
+		bt_jw_u64(w, "instructions", l[i].ninsns);
+		bt_jw_num(w, "percent", l[i].percent);
+		if (l[i].cpu != NULL)
+			bt_jw_str(w, "mcpu", l[i].cpu);
+		if (l[i].not_predicted != NULL)
+			bt_jw_str(w, "not_predicted", l[i].not_predicted);
+		num_known(w, "predicted_cycles_per_iteration", l[i].cycles_per_iter);
+		num_known(w, "block_rthroughput", l[i].block_rthroughput);
+		num_known(w, "ipc", l[i].ipc);
+		if (l[i].bottleneck != NULL)
+			bt_jw_str(w, "bottleneck", l[i].bottleneck);
+		num_known(w, "cycles_per_op", l[i].cycles_per_op);
+		num_known(w, "iterations_per_op", l[i].iterations_per_op);
+		num_known(w, "measured_cycles_per_iteration", l[i].measured_per_iter);
+		num_known(w, "ratio", l[i].ratio);
+		if (l[i].finding != NULL)
+			bt_jw_str(w, "finding", l[i].finding);
+		bt_jw_end(w);
+	}
+	bt_jw_end(w);
+	bt_jw_break(w, 4);
+}
+
 static void
 json_view(struct export_out *o, const struct bt_view *h, const struct bt_view *v)
 {
@@ -588,6 +700,7 @@ json_view(struct export_out *o, const struct bt_view *h, const struct bt_view *v
 	bt_jw_break(w, 2);
 	bt_jw_object(w, "view", BT_JW_SPACED, 0);
 	bt_jw_str(w, "title", bt_view_title(v));
+	loops(w, v);
 	rows(w, v, 4);
 	bt_jw_end(w);
 	bt_jw_end(w);

@@ -54,6 +54,21 @@ put_cells(FILE *out, const struct bt_row *r, char lead)
 	bt_strbuf_release(&sb);
 }
 
+/* ", 1.234 ns/op" of a region, when the view knows its cost per op. */
+static void
+per_op(FILE *out, const struct bt_view *v, const struct bt_view_region *rg)
+{
+	const struct bt_per_op *po = bt_view_per_op(v);
+
+	if (po == NULL)
+		return;
+	if (po->ns_scale > 0)
+		fprintf(out, ", %.*f ns/op", bt_per_op_decimals((double)rg->period *
+		    po->ns_scale), (double)rg->period * po->ns_scale);
+	if (strcmp(po->unit, "cycles") == 0)
+		fprintf(out, ", %.*f cycles/op", bt_per_op_decimals(rg->per_op), rg->per_op);
+}
+
 static void
 put_view(FILE *out, const struct bt_view *v, bool title)
 {
@@ -62,11 +77,14 @@ put_view(FILE *out, const struct bt_view *v, bool title)
 
 	if (title)
 		put_line(out, "## %s", bt_view_title(v));
-	for (i = 0; i < nr; i++)
+	for (i = 0; i < nr; i++) {
 		fprintf(out, "# hot region %zu: %" PRIx64 "-%" PRIx64 ": %.2f%% (%.2f%% "
-		    "skid-adjusted), %" PRIu64 " samples%s\n", i + 1, rg[i].start,
+		    "skid-adjusted), %" PRIu64 " samples%s", i + 1, rg[i].start,
 		    rg[i].end, rg[i].percent, rg[i].adjusted_percent, rg[i].samples,
 		    rg[i].closes_loop ? ", closes a loop" : "");
+		per_op(out, v, &rg[i]);
+		fputc('\n', out);
+	}
 	for (i = 0; i < bt_view_nnotes(v); i++)
 		put_line(out, "# note: %s", bt_view_note(v, i));
 	if (bt_view_columns(v)->ncells)

@@ -66,6 +66,8 @@ bt_meta_encode(const struct bt_meta *m, struct bt_strbuf *sb)
 		bt_strbuf_addstr(sb, "clock monotonic\n");
 	if (m->cpu_mhz > 0)
 		bt_strbuf_addf(sb, "cpu-mhz %.3f\n", m->cpu_mhz);
+	if (m->cpu_id[0] && strpbrk(m->cpu_id, " \n") == NULL)
+		bt_strbuf_addf(sb, "cpu-id %s\n", m->cpu_id);
 	if (m->vdso != NULL) {
 		bt_strbuf_addf(sb, "vdso %zu\n", m->vdso_len);
 		bt_strbuf_add(sb, m->vdso, m->vdso_len);
@@ -207,6 +209,8 @@ bt_meta_decode(const void *data, size_t len, struct bt_meta *m)
 			m->clock_monotonic = vlen == 9 && memcmp(val, "monotonic", 9) == 0;
 		else if (KEY("cpu-mhz"))
 			m->cpu_mhz = strtod(num, NULL);
+		else if (KEY("cpu-id"))
+			snprintf(m->cpu_id, sizeof(m->cpu_id), "%.*s", (int)vlen, val);
 		else if (KEY("output-truncated"))
 			m->output_truncated = true;
 		else if (KEY("probe-note")) {

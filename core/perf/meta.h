@@ -74,6 +74,7 @@ struct bt_meta {
 	bool output_truncated;
 	bool clock_monotonic;	/* sample times are CLOCK_MONOTONIC */
 	double cpu_mhz;		/* the fastest CPU clock /proc/cpuinfo showed, 0 unknown */
+	char cpu_id[64];	/* "AuthenticAMD,26,2": vendor, family, model (perf's CPUID); "" unknown */
 	/*
 	 * The harness's probes: had_probes when the run was probed (then
 	 * hits, in time order; owned after decoding, borrowed when

@@ -287,6 +287,26 @@ cpu_mhz(void)
 	return best;
 }
 
+/*
+ * The CPU as perf's CPUID header says it, "AuthenticAMD,26,2" (vendor,
+ * family, model from /proc/cpuinfo), for llvm-mca's model (X); "" unknown.
+ */
+static void
+cpu_id(char *buf, size_t len)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const char *v, *f, *m;
+
+	buf[0] = '\0';
+	if (bt_strbuf_read_file(&sb, "/proc/cpuinfo", 1 << 20) == 0 &&
+	    (v = strstr(sb.buf, "vendor_id")) != NULL && (v = strchr(v, ':')) != NULL &&
+	    (f = strstr(sb.buf, "cpu family")) != NULL && (f = strchr(f, ':')) != NULL &&
+	    (m = strstr(sb.buf, "\nmodel\t")) != NULL && (m = strchr(m, ':')) != NULL)
+		snprintf(buf, len, "%.*s,%d,%d", (int)strcspn(v + 2, " \n"), v + 2,
+		    atoi(f + 1), atoi(m + 1));
+	bt_strbuf_release(&sb);
+}
+
 /* The harness whose results the command prints, as far as one can tell; NULL. */
 static const char *
 expected_harness(const struct recorder *rc)
@@ -372,6 +392,7 @@ save(struct recorder *rc, struct bt_error *err)
 	m.clock_monotonic = rc->ev.attr.use_clockid &&
 	    rc->ev.attr.clockid == CLOCK_MONOTONIC;
 	m.cpu_mhz = cpu_mhz();
+	cpu_id(m.cpu_id, sizeof(m.cpu_id));
 	snprintf(m.probe_note, sizeof(m.probe_note), "%s", rc->probes.note);
 	output_note(rc, m.output_note, sizeof(m.output_note));
 	if (rc->probes.n > 0) {

@@ -14,6 +14,37 @@
 #include "session/query.h"
 #include "session/session-int.h"
 
+/* A unit's multiplier: "k/s" 1e3, "M/s" 1e6, "G/s" 1e9, "/s" 1; 0 unknown. */
+static double
+rate_unit(const char *u)
+{
+	static const struct { const char *u; double f; } units[] = {
+		{ "/s", 1 }, { "k/s", 1e3 }, { "M/s", 1e6 }, { "G/s", 1e9 },
+		{ "T/s", 1e12 },
+	};
+	for (size_t i = 0; i < BT_ARRAY_SIZE(units); i++)
+		if (strcmp(u, units[i].u) == 0)
+			return units[i].f;
+	return 0;
+}
+
+/* GB's items_per_second times the time it is of (CPU time, else real). */
+static double
+items_per_op(const struct bt_bench_result *r)
+{
+	double t, f;
+
+	if (r == NULL)
+		return NAN;
+	t = r->cpu_time.text != NULL ? r->cpu_time.value : r->time.value;
+	for (size_t k = 0; k < r->ncounters; k++)
+		if (strcmp(r->counters[k].name, "items_per_second") == 0 &&
+		    (f = r->counters[k].unit[0] ? rate_unit(r->counters[k].unit) : 1) > 0 &&
+		    isfinite(t) && t > 0)
+			return r->counters[k].value * f * t / 1e9;
+	return NAN;
+}
+
 bool
 bt_selection_bench_phase(const struct bt_selection *sel, size_t bi,
 			 struct bt_bench_measured *out)
@@ -26,6 +57,7 @@ bt_selection_bench_phase(const struct bt_selection *sel, size_t bi,
 
 	memset(out, 0, sizeof(*out));
 	out->cpu_ns = NAN;
+	out->items_per_op = NAN;
 	if (bs == NULL || bi >= bs->v.n)
 		return false;
 	b = &bs->v.v[bi];
@@ -55,6 +87,7 @@ bt_selection_bench_phase(const struct bt_selection *sel, size_t bi,
 		out->cpu_ns = b->shown->cpu_time.value;
 		out->cpu_text = b->shown->cpu_time.text;
 	}
+	out->items_per_op = items_per_op(b->shown);
 	/* the samples of the run whose time is shown (not an aggregate's) */
 	for (k = 0; b->shown != NULL && k < b->runs.n; k++)
 		if (b->runs.v[k].line == b->shown->line)

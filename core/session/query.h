@@ -110,6 +110,9 @@ bool bt_selection_bench_slices(const struct bt_selection *sel, size_t nbins,
  *                     (GB's CPU column): NAN, NULL when none
  * @run_known, @run_samples: the measured samples of the result line
  *                           whose time is shown, when known
+ * @items_per_op: GB's items_per_second of that result times its CPU
+ *                time per op (the items SetItemsProcessed counted per
+ *                iteration), NAN when not printed
  */
 struct bt_bench_measured {
 	bool timed;
@@ -123,6 +126,7 @@ struct bt_bench_measured {
 	const char *cpu_text;
 	bool run_known;
 	uint64_t run_samples;
+	double items_per_op;
 };
 /* Benchmark b's measured phase in the selection's event; false: no such benchmark. */
 bool bt_selection_bench_phase(const struct bt_selection *sel, size_t b,

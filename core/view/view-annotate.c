@@ -3,6 +3,7 @@
  * interleaved with the source lines and inline frames it came from; the
  * hot regions; the jump arrows' column.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,134 +74,6 @@ gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col,
 	return made[key];
 }
 
-/* The outermost inline frames of ai that were open before it (prev_chain, prev_depth). */
-static size_t
-inline_common(const struct bt_annotation *a, const struct bt_ainsn *ai,
-	      uint32_t prev_chain, uint32_t prev_depth)
-{
-	size_t common = 0;
-
-	while (common < ai->depth && common < prev_depth &&
-	    a->frames.v[ai->chain + common].lo == a->frames.v[prev_chain + common].lo &&
-	    a->frames.v[ai->chain + common].name == a->frames.v[prev_chain + common].name)
-		common++;
-	return common;
-}
-
-/*
- * The inline rows before ai: one back from the frames left when ai is in
- * none the code before it was not (a frame entered at the depth of one
- * left says so itself), one for each frame entered.
- */
-static size_t
-inline_nrows(const struct bt_annotation *a, const struct bt_ainsn *ai,
-	     uint32_t prev_chain, uint32_t prev_depth, size_t *common)
-{
-	*common = inline_common(a, ai, prev_chain, prev_depth);
-	return (*common < prev_depth && *common == ai->depth) + ai->depth - *common;
-}
-
-/* An inline row: its chain is inl[0..depth), its name the innermost's (or func's). */
-static struct bt_row *
-inline_row(struct bt_view *v, const struct bt_row_inline *inl, uint32_t depth,
-	   const char *func_name, size_t func)
-{
-	struct bt_row *r = view_add_row(v, BT_ROW_INLINE);
-
-	r->func = func;
-	r->inlines = inl;
-	r->ninlines = depth;
-	r->name = depth ? inl[depth - 1].name : func_name;
-	return r;
-}
-
-/*
- * Rows for the inline frames left and entered at ai: "back in g()" at
- * the depth it goes back to, "inlined f() from x.c:12" for each frame
- * entered, indented by its depth: the inline tree.
- */
-static void
-inline_rows(struct bt_view *v, const struct bt_annotation *a,
-	    const struct bt_ainsn *ai, uint32_t prev_chain, uint32_t prev_depth,
-	    const struct bt_row_inline *inl, const char *func_name, size_t func,
-	    size_t wpre, const struct bt_view_opts *o)
-{
-	struct bt_row *r;
-	const char *name;
-	size_t k, common;
-
-	if (inline_nrows(a, ai, prev_chain, prev_depth, &common) == 0)
-		return;
-	if (common < prev_depth && common == ai->depth) {
-		r = inline_row(v, inl + ai->chain, ai->depth, func_name, func);
-		r->flags |= BT_ROW_F_INLINE_LEAVE;
-		name = view_name(v, r->name, o);
-		if (name != r->name)
-			r->detail = r->name;
-		r->text = bt_strpool_addf(&v->pool, "%*sback in %s%s", (int)(2 * common),
-		    "", name, strchr(name, '(') ? "" : "()");
-		view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
-		view_add_cell(v, r->text, BT_STYLE_INLINE);
-	}
-	for (k = common; k < ai->depth; k++) {
-		const struct bt_row_inline *fr = &inl[ai->chain + k];
-
-		r = inline_row(v, inl + ai->chain, (uint32_t)k + 1, func_name, func);
-		name = fr->name ? view_name(v, fr->name, o) : "?";
-		r->file = fr->call_file;
-		r->line = fr->call_line;
-		if (fr->name != NULL && name != fr->name)
-			r->detail = fr->name;
-		/* a whole C++ name has its parentheses already */
-		r->text = bt_strpool_addf(&v->pool, "%*sinlined %s%s from %s:%u",
-		    (int)(2 * k), "", name, strchr(name, '(') ? "" : "()",
-		    fr->call_file ? view_basename(fr->call_file) : "?", fr->call_line);
-		view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
-		view_add_cell(v, r->text, BT_STYLE_INLINE);
-	}
-}
-
-/*
- * The annotation's inline frames as the rows keep them (a view outlives
- * its selection): names and files copied once for each run of one string
- * at one depth. Sets *any when some instruction is inlined code.
- */
-static const struct bt_row_inline *
-inline_frames(struct bt_view *v, const struct bt_annotation *a, bool *any)
-{
-	struct bt_row_inline *inl;
-	const char *seen[64][2], *copy[64][2];
-	size_t i, k;
-
-	*any = false;
-	for (i = 0; i < a->insns.n && !*any; i++)
-		*any = a->insns.v[i].depth > 0;
-	if (a->frames.n == 0)
-		return NULL;
-	inl = view_alloc(v, a->frames.n * sizeof(*inl));
-	memset(seen, 0, sizeof(seen));
-	memset(copy, 0, sizeof(copy));
-	for (i = 0; i < a->insns.n; i++) {
-		const struct bt_ainsn *ai = &a->insns.v[i];
-		for (k = 0; k < ai->depth; k++) {
-			const struct bt_inline *fr = &a->frames.v[ai->chain + k];
-			size_t d = BT_MIN(k, 63);
-			if (fr->name != seen[d][0] && fr->name != NULL) {
-				seen[d][0] = fr->name;
-				copy[d][0] = bt_strpool_addstr(&v->pool, fr->name);
-			}
-			if (fr->call_file != seen[d][1] && fr->call_file != NULL) {
-				seen[d][1] = fr->call_file;
-				copy[d][1] = bt_strpool_addstr(&v->pool, fr->call_file);
-			}
-			inl[ai->chain + k].name = fr->name ? copy[d][0] : NULL;
-			inl[ai->chain + k].call_file = fr->call_file ? copy[d][1] : NULL;
-			inl[ai->chain + k].call_line = fr->call_line;
-		}
-	}
-	return inl;
-}
-
 /* The hot regions as the rows show them, hottest first (the annotation's order). */
 static void
 regions(struct bt_view *v, const struct bt_annotation *a)
@@ -234,11 +107,14 @@ regions(struct bt_view *v, const struct bt_annotation *a)
 		x->adjusted += r->adjusted;
 		x->percent += r->percent;
 		x->adjusted_percent += r->adjusted_percent;
+		x->period += r->period;
 		x->closes_loop |= (r->flags & BT_ROW_F_BACK_EDGE) != 0;
 	}
 	/* in index order, up to the first index no row has */
-	for (i = 0; i < n && seen[i]; i++)
+	for (i = 0; i < n && seen[i]; i++) {
+		g[i].per_op = v->has_per_op ? (double)g[i].period * v->per_op.scale : NAN;
 		BT_VEC_PUSH(v->regions, g[i]);
+	}
 	free(seen);
 	free(g);
 }
@@ -284,6 +160,39 @@ notes(struct bt_view *v, struct bt_selection *sel, const struct bt_annotation *a
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 		    "%llu samples fell between instruction starts",
 		    (unsigned long long)a->stray));
+}
+
+/* Under the per-op column: what it is of, and the function's sum. */
+static void
+per_op_note(struct bt_view *v, const struct bt_annotation *a)
+{
+	const struct bt_per_op *p = &v->per_op;
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	bool ns = strcmp(p->unit, "ns") == 0;
+
+	double fn = (double)a->period * p->scale;
+
+	bt_strbuf_addf(&sb, "%s per op of '%s': this function %.*f %s/op of the "
+	    "benchmark's %.*f (%.0f operations", ns ? "time" : "cycles", p->bench,
+	    bt_per_op_decimals(fn), fn, ns ? "ns" : "cycles", bt_per_op_decimals(p->total),
+	    p->total, p->iterations);
+	if (p->iterations_from != NULL)
+		bt_strbuf_addf(&sb, ": %s", p->iterations_from);
+	if (p->run_known)
+		bt_strbuf_addf(&sb, "; the measured run's %.1f%% of the samples",
+		    100 * p->fraction);
+	else
+		bt_strbuf_addstr(&sb, "; every sample of its window, untimed runs too");
+	bt_strbuf_addch(&sb, ')');
+	if (isfinite(p->harness_ns))
+		bt_strbuf_addf(&sb, "; the harness printed %.*f ns/op",
+		    bt_per_op_decimals(p->harness_ns), p->harness_ns);
+	if (!ns && isfinite(p->total_ns))
+		bt_strbuf_addf(&sb, " (the profile: %.*f ns/op at %.0f MHz)",
+		    bt_per_op_decimals(p->total_ns), p->total_ns,
+		    p->mhz);
+	BT_VEC_PUSH(v->notes, bt_strpool_add(&v->pool, sb.buf, sb.len));
+	bt_strbuf_release(&sb);
 }
 
 #define MIN_TARGET_COLS 24
@@ -369,6 +278,18 @@ ndigits(uint64_t x, unsigned base, size_t n)
 	return n;
 }
 
+/* The largest period (raw or skid-adjusted) of an instruction. */
+static uint64_t
+max_period(const struct bt_annotation *a)
+{
+	uint64_t m = 0;
+
+	for (size_t i = 0; i < a->insns.n; i++)
+		m = BT_MAX(m, BT_MAX(a->insns.v[i].period,
+		    (uint64_t)(a->insns.v[i].adjusted_period + 0.5)));
+	return m;
+}
+
 /*
  * Widths first: numbers and addresses; and the rows and cells the rows'
  * pass adds, counted as it will decide them, for arrays of their size
@@ -394,7 +315,7 @@ measure(struct ann *c)
 		if (o->source && a->has_lines) {
 			if (ai->depth != c->prev_depth || ai->chain != c->prev_chain) {
 				size_t common;
-				n = inline_nrows(a, ai, c->prev_chain, c->prev_depth,
+				n = view_inline_nrows(a, ai, c->prev_chain, c->prev_depth,
 				    &common);
 				nrows += n;
 				ncells += 2 * n;
@@ -422,14 +343,18 @@ measure(struct ann *c)
 	c->prev_file = NULL;
 	c->prev_line = 0;
 	c->prev_chain = c->prev_depth = 0;
-	if (o->num != BT_NUM_PERCENT)
+	if (o->num == BT_NUM_PER_OP) {	/* "1234.5", "12.345": digits and 4 */
+		c->wnum = c->wadj = BT_MAX(7, ndigits((uint64_t)((double)
+		    max_period(a) * c->v->per_op.scale), 10, 1) + 4);
+	} else if (o->num != BT_NUM_PERCENT)
 		c->wnum = c->wadj = c->wsmp;
 	/*
 	 * Columns at least as wide as their headings; the first one a space
 	 * wider, which the text export's '#' takes
 	 */
 	c->wnum = BT_MAX(c->wnum, strlen(o->skid ? "Skid%" : o->num == BT_NUM_PERCENT ?
-	    "Percent" : o->num == BT_NUM_SAMPLES ? "Samples" : "Period") + 1);
+	    "Percent" : o->num == BT_NUM_SAMPLES ? "Samples" : o->num == BT_NUM_PER_OP ?
+	    "cyc/op" : "Period") + 1);
 	c->waddr = BT_MAX(c->waddr, strlen(o->addresses ? "Address" : "Offset") - 1);
 	/*
 	 * numbers, the 95% interval, gutter, address: what source rows are
@@ -461,7 +386,7 @@ source_rows(struct ann *c, const struct bt_ainsn *ai)
 	const char *t;
 
 	if (ai->depth != c->prev_depth || ai->chain != c->prev_chain) {
-		inline_rows(v, c->a, ai, c->prev_chain, c->prev_depth, c->inl,
+		view_inline_rows(v, c->a, ai, c->prev_chain, c->prev_depth, c->inl,
 		    c->fname, c->func, c->wpre, c->o);
 		c->prev_chain = ai->chain;
 		c->prev_depth = ai->depth;
@@ -564,6 +489,16 @@ number_cells(struct ann *c, const struct bt_row *r, const struct bt_ainsn *ai,
 		c1 = (o->skid ? pct : apct) >= 0.005 || (second > 0 && o->skid) ?
 		    view_pad_2f(v, "", o->skid ? pct : apct, c->wadj + 1) :
 		    view_pad(v, "", c->wadj + 1, true);
+		c2 = ai->samples ? view_pad_u64(v, ai->samples, c->wsmp + 1) :
+		    view_pad(v, "", c->wsmp + 1, true);
+	} else if (o->num == BT_NUM_PER_OP) {
+		/* cost per op: the period (raw, skid-adjusted) over the iterations */
+		double raw = (double)ai->period * v->per_op.scale;
+		double adj = ai->adjusted_period * v->per_op.scale;
+		c0 = (o->skid ? adj > 0 : ai->period > 0) ? view_per_op_cell(v,
+		    o->skid ? adj : raw, c->wnum) : view_pad(v, "", c->wnum, true);
+		c1 = (o->skid ? ai->period > 0 : adj > 0) ? view_per_op_cell(v,
+		    o->skid ? raw : adj, c->wadj + 1) : view_pad(v, "", c->wadj + 1, true);
 		c2 = ai->samples ? view_pad_u64(v, ai->samples, c->wsmp + 1) :
 		    view_pad(v, "", c->wsmp + 1, true);
 	} else {
@@ -687,6 +622,11 @@ columns(struct ann *c)
 		 * says so (the text export keeps its heading)
 		 */
 		h[2] = o->skid && o->width > 0 ? "RawSmp" : "Samples";
+	} else if (o->num == BT_NUM_PER_OP) {
+		const char *u = strcmp(c->v->per_op.unit, "ns") == 0 ? "ns/op" : "cyc/op";
+		h[0] = o->skid ? "Skid/op" : u;
+		h[1] = o->skid ? u : "Skid/op";
+		h[2] = "Samples";
 	} else {
 		const char *u = o->num == BT_NUM_PERIOD ? "Period" : "Samples";
 		h[0] = o->skid ? "Skid" : u;
@@ -729,11 +669,18 @@ bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opt
 	c.f = bt_selection_func(sel, func);
 	c.v = v = view_new(sel);
 	view_set_func(v, func);
-	c.inl = inline_frames(v, c.a, &c.depth_col);
+	c.inl = view_inline_frames(v, c.a, &c.depth_col);
 	if (c.depth_col)	/* "back in f()" rows name it */
 		c.fname = bt_strpool_addstr(&v->pool, c.f->name);
 	c.denom = o->global_percent ? (double)bt_selection_samples(sel) :
 	    (double)c.a->samples;
+	v->has_per_op = bt_selection_per_op(sel, &v->per_op);
+	if (o->num == BT_NUM_PER_OP && !v->has_per_op) {	/* as period, and why */
+		def = *o;
+		def.num = BT_NUM_PERIOD;
+		c.o = o = &def;
+		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, v->per_op.why));
+	}
 	measure(&c);
 	rows = bt_xcalloc(c.a->insns.n + 1, sizeof(long));
 	for (i = 0; i < c.a->insns.n; i++) {
@@ -749,6 +696,8 @@ bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opt
 	free(rows);
 	columns(&c);
 	notes(v, sel, c.a, func, o);
+	if (o->num == BT_NUM_PER_OP)
+		per_op_note(v, c.a);
 	if (c.guesses)
 		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
 		    "skid-adjusted samples marked ? are split between several "

@@ -12,6 +12,12 @@
 
 #define HOT_MIN_PERCENT 0.5	/* BT_ROW_F_HOT and the mild heat colour */
 
+/* An instruction row's prediction (view-mca.c). */
+struct view_pred {
+	size_t row;
+	struct bt_view_pred p;
+};
+
 struct bt_view {
 	struct bt_selection *sel;
 	BT_VEC(struct bt_row) rows;
@@ -31,6 +37,10 @@ struct bt_view {
 	struct bt_view_summary summary;
 	long arrow_col;
 	struct view_arrows *arrows;	/* an annotation's branch arrows (view-arrows.c) */
+	BT_VEC(struct bt_view_loop) loops;	/* view-mca.c */
+	BT_VEC(struct view_pred) preds;		/* by row, ascending */
+	bool has_per_op;		/* per_op is known (view-perop.c) */
+	struct bt_per_op per_op;
 	struct bt_strpool pool;
 	const char *blanks[64];		/* shared all-space cells, by width */
 };
@@ -171,6 +181,8 @@ void view_arrows_free(struct view_arrows *va);
  */
 size_t view_arrows_room(const struct bt_view_opts *o, size_t lead, size_t prefix,
 			size_t njumps);
+/* x per op as the per-op column prints it ("12.34"), right-aligned in width. */
+const char *view_per_op_cell(struct bt_view *v, double x, size_t width);
 
 /* The benchmarks' indexes, in the order printed or fastest first (malloc'ed). */
 size_t *view_bench_order(struct bt_selection *sel, bool fastest_first);
@@ -187,5 +199,31 @@ bool view_few_samples(const struct bt_row *r);
 double view_set_numbers(struct bt_row *r, const struct bt_view_opts *o,
 			uint64_t samples, uint64_t period, double adjusted,
 			double adjusted_period, double denom);
+
+struct bt_annotation;
+struct bt_ainsn;
+/*
+ * view-inline.c: an annotation's inline tree. The inline rows before ai
+ * (one back from the frames left when ai is in none the code before it
+ * was not, one for each frame entered; *common: the frames still open),
+ * given the chain and depth of the instruction before it.
+ */
+size_t view_inline_nrows(const struct bt_annotation *a, const struct bt_ainsn *ai,
+			 uint32_t prev_chain, uint32_t prev_depth, size_t *common);
+/*
+ * Those rows: "back in g()" at the depth it goes back to, "inlined f()
+ * from x.c:12" for each frame entered, indented by its depth, after wpre
+ * columns; inl: view_inline_frames's.
+ */
+void view_inline_rows(struct bt_view *v, const struct bt_annotation *a,
+		      const struct bt_ainsn *ai, uint32_t prev_chain, uint32_t prev_depth,
+		      const struct bt_row_inline *inl, const char *func_name, size_t func,
+		      size_t wpre, const struct bt_view_opts *o);
+/*
+ * The annotation's inline frames as the rows keep them (a view outlives
+ * its selection); *any: some instruction is inlined code.
+ */
+const struct bt_row_inline *view_inline_frames(struct bt_view *v,
+					       const struct bt_annotation *a, bool *any);
 
 #endif

@@ -627,6 +627,8 @@ bt_view_free(struct bt_view *v)
 	BT_VEC_FREE(v->notes);
 	BT_VEC_FREE(v->regions);
 	view_arrows_free(v->arrows);
+	BT_VEC_FREE(v->loops);
+	BT_VEC_FREE(v->preds);
 	bt_strpool_release(&v->pool);
 	free(v);
 }

@@ -50,6 +50,7 @@ enum bt_action {
 	BT_ACT_PROCS,		/* z: the processes and threads; Enter selects one */
 	BT_ACT_OUTPUT,		/* O: the benchmark's output; Enter on a result selects it */
 	BT_ACT_DATA_TYPES,	/* D: samples per data type and member (perf annotate --data-type) */
+	BT_ACT_MCA,		/* X: predicted (llvm-mca) vs measured, the function's hot loops */
 	BT_ACT_COUNT
 };
 

@@ -212,7 +212,14 @@ struct bt_row {
 	bool has_mem_target;
 };
 
-enum bt_numcol { BT_NUM_PERCENT, BT_NUM_SAMPLES, BT_NUM_PERIOD };
+/*
+ * BT_NUM_PER_OP: the cost per operation of the selected benchmark (JMH's
+ * "norm"): each instruction's period over the benchmark's iterations,
+ * ns per op (cpu-clock, task-clock) or cycles per op (cycles); only
+ * where bt_selection_per_op() is true.
+ */
+enum bt_numcol { BT_NUM_PERCENT, BT_NUM_SAMPLES, BT_NUM_PERIOD, BT_NUM_PER_OP };
+#define BT_NUM_COUNT 4
 
 /*
  * How names are shown: as perf and pprof print C++ names (no return type,
@@ -514,6 +521,9 @@ BT_API const struct bt_view_func *bt_view_func(const struct bt_view *v);
  * @samples, @adjusted: raw and skid-adjusted samples
  * @percent, @adjusted_percent: the same as percent
  * @closes_loop: its last branch jumps back into it
+ * @period: the period of its samples
+ * @per_op: its cost per operation in the view's per-op unit
+ *          (bt_view_per_op), NAN when not known
  */
 struct bt_view_region {
 	uint64_t start, end;
@@ -521,6 +531,8 @@ struct bt_view_region {
 	double adjusted;
 	double percent, adjusted_percent;
 	bool closes_loop;
+	uint64_t period;
+	double per_op;
 };
 /* An annotation's hot regions, hottest first; *regions owned by the view. */
 BT_API size_t bt_view_regions(const struct bt_view *v,
@@ -579,6 +591,108 @@ BT_API const struct bt_lane *bt_view_lanes(const struct bt_view *v, size_t i,
 					   size_t *n);
 /* A lane column's ASCII character, as the lanes cell has it. */
 BT_API char bt_lane_ascii(unsigned mask);
+
+/**
+ * struct bt_per_op - what a sample's period is worth per operation of the
+ * selected benchmark (core/view/view-perop.c, docs/browser.md "Cost per
+ * operation")
+ * @unit: "ns" (cpu-clock, task-clock: a period is ns) or "cycles"
+ * @scale: per-op units for one unit of period: @fraction / @iterations
+ * @ns_scale: ns per op for one unit of period (cycles: at @mhz), 0 unknown
+ * @iterations: the benchmark's iterations (operations) as the harness
+ *              printed them, or as @iterations_from says
+ * @iterations_from: NULL: printed; else how they were found ("its
+ *                   measured time over its score": JMH's Cnt counts
+ *                   measurement iterations, not operations)
+ * @fraction: the share of the selection's samples that the run whose
+ *            time is printed measured (1: every sample of its window, the
+ *            harness's estimation runs too)
+ * @run_known: @fraction is that run's, not 1 for want of knowing
+ * @total: the selection's whole period per op, in @unit
+ * @total_ns: the same in ns (NAN unknown)
+ * @harness_ns: the harness's own time per op (NAN none)
+ * @cpu_ns: the harness's CPU time per op (GB's CPU column; NAN none)
+ * @mhz: the recording's measured clock (0 unknown)
+ * @items_per_op: items (GB's SetItemsProcessed: the rate times the CPU
+ *                time per op) per op, the trip count of a loop over
+ *                them; NAN unknown
+ * @bench: the benchmark's name
+ * @why: when it is not known, why (for a status line)
+ */
+struct bt_per_op {
+	const char *unit;
+	double scale, ns_scale;
+	double iterations, fraction;
+	const char *iterations_from;
+	bool run_known;
+	double total, total_ns;
+	double harness_ns, cpu_ns;
+	double mhz;
+	double items_per_op;
+	const char *bench;
+	char why[200];
+};
+/* The decimals a cost per op is printed with: 4 digits, never an exponent. */
+static inline int
+bt_per_op_decimals(double x)
+{
+	return x >= 1000 ? 0 : x >= 100 ? 1 : x >= 10 ? 2 : 3;
+}
+/* The selection's cost per operation; false with out->why set when none. */
+BT_API bool bt_selection_per_op(struct bt_selection *sel, struct bt_per_op *out);
+/*
+ * Predicted vs measured (X): the function's hottest innermost loops, each
+ * a title row, llvm-mca's prediction and the measured cycles per
+ * iteration as text rows (a finding where they disagree by 2x, style
+ * BT_STYLE_WARN), then its instructions (BT_ROW_INSN: @percent of the
+ * loop's samples, llvm-mca's uops, latency, throughput, pressure and
+ * busiest resource in the cells). Runs llvm-mca (a child process); where
+ * it is missing or cannot apply, rows and notes say so. NULL with err set
+ * when the function has no code.
+ */
+BT_API struct bt_view *bt_view_mca(struct bt_selection *sel, size_t func,
+				   const struct bt_view_opts *o, struct bt_error *err);
+/**
+ * struct bt_view_loop - one loop of bt_view_mca, as data
+ * @start, @end: its addresses, [start, end); @ninsns: its instructions
+ * @percent: its share of the function's samples
+ * @cpu: the -mcpu llvm-mca ran with; NULL when it did not run, and
+ *       @not_predicted says why (a call in it, no llvm-mca, its error)
+ * @cycles_per_iter, @block_rthroughput, @ipc, @bottleneck: llvm-mca's
+ *                   prediction (NAN, NULL when none)
+ * @cycles_per_op: measured, per op of the selected benchmark (NAN unknown)
+ * @iterations_per_op: its trip count per op (the harness's items), NAN unknown
+ * @measured_per_iter: measured cycles per iteration (NAN unknown)
+ * @ratio: @measured_per_iter over @cycles_per_iter (NAN unknown)
+ * @finding: the finding where they differ by 2x, NULL none
+ */
+struct bt_view_loop {
+	uint64_t start, end;
+	size_t ninsns;
+	double percent;
+	const char *cpu, *not_predicted;
+	double cycles_per_iter, block_rthroughput, ipc;
+	const char *bottleneck;
+	double cycles_per_op, iterations_per_op, measured_per_iter, ratio;
+	const char *finding;
+};
+/* bt_view_mca's loops, in its order; *loops owned by the view. */
+BT_API size_t bt_view_loops(const struct bt_view *v, const struct bt_view_loop **loops);
+/**
+ * struct bt_view_pred - llvm-mca's model of one instruction (bt_view_mca)
+ * @uops, @latency, @rthroughput: its "Instruction Info"
+ * @pressure: its resource pressure per iteration, all resources
+ * @resource: the one it presses most ("Zn3ALU1"), "" none
+ */
+struct bt_view_pred {
+	unsigned uops;
+	double latency, rthroughput, pressure;
+	const char *resource;
+};
+/* Row row's prediction in a bt_view_mca view; NULL when none. */
+BT_API const struct bt_view_pred *bt_view_pred(const struct bt_view *v, size_t row);
+/* The per-op scale an annotation was built with (BT_NUM_PER_OP or not); NULL: none. */
+BT_API const struct bt_per_op *bt_view_per_op(const struct bt_view *v);
 
 /* Notes about the view ("no source lines: no debug info for 'x'"). */
 BT_API size_t bt_view_nnotes(const struct bt_view *v);

@@ -173,6 +173,7 @@ test_meta_output(void **state)
 	m.output_len = sizeof(out) - 1;
 	m.clock_monotonic = true;
 	m.cpu_mhz = 2300;
+	snprintf(m.cpu_id, sizeof(m.cpu_id), "GenuineIntel,6,85");
 	bt_meta_encode(&m, &sb);
 	bt_strbuf_addstr(&sb, "lost 5\n");	/* a key after the output */
 	assert_int_equal(bt_meta_decode(sb.buf, sb.len, &d), 0);
@@ -181,6 +182,7 @@ test_meta_output(void **state)
 	assert_memory_equal(d.output, out, sizeof(out) - 1);
 	assert_true(d.clock_monotonic);
 	assert_true(d.cpu_mhz == 2300);
+	assert_string_equal(d.cpu_id, "GenuineIntel,6,85");
 	assert_int_equal(d.lost, 5);
 	bt_meta_release(&d);
 	/* cut inside the output: no output, no crash */
