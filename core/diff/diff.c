@@ -177,19 +177,34 @@ rep_parts(struct bt_selection *side, long bi, struct part **out)
 	return m;
 }
 
-/* Equal time slices of its span. */
+/*
+ * Equal time slices of its one repetition's window (from), else of its
+ * span; *iterations: that repetition's, else the benchmark's.
+ */
 static size_t
-slice_parts(struct bt_selection *side, long bi, size_t n, struct part **out)
+slice_parts(struct bt_selection *side, long bi, const struct part *from, size_t n,
+	    struct part **out, double *iterations)
 {
 	const struct bt_bench *b = bi < 0 ? NULL : bt_selection_bench(side, (size_t)bi);
+	double lo, hi;
 	size_t k;
 
 	*out = bt_xcalloc(n + 1, sizeof(**out));
-	if (b == NULL || !b->has_window || b->t_to <= b->t_from)
+	*iterations = NAN;
+	if (from != NULL) {
+		lo = from->from;
+		hi = from->to;
+		*iterations = from->iterations;
+	} else if (b != NULL && b->has_window && b->t_to > b->t_from) {
+		lo = b->t_from;
+		hi = b->t_to;
+		*iterations = b->iterations;
+	} else {
 		return 0;
+	}
 	for (k = 0; k < n; k++) {
-		(*out)[k].from = b->t_from + (b->t_to - b->t_from) * (double)k / (double)n;
-		(*out)[k].to = b->t_from + (b->t_to - b->t_from) * (double)(k + 1) / (double)n;
+		(*out)[k].from = lo + (hi - lo) * (double)k / (double)n;
+		(*out)[k].to = lo + (hi - lo) * (double)(k + 1) / (double)n;
 		(*out)[k].iterations = NAN;
 	}
 	return n;
@@ -235,14 +250,16 @@ pick_funcs(struct bt_diff *d, struct bt_selection *sel, int s, struct cands *c)
 }
 
 /*
- * Side s's value of each candidate in each part: period / iterations of a
- * repetition, or the part's share of the benchmark's time per op (a slice
- * has no iterations of its own), or its share where there is no time.
+ * Side s's value of each candidate in each part: period / iterations of
+ * a repetition; a slice's share of its samples' period (a slice has no
+ * iterations of its own: func_units scales the shares). Returns the
+ * parts' period.
  */
-static void
+static uint64_t
 part_values(struct bt_diff *d, int s, long bi, const struct part *parts, size_t np,
-	    double time_ns, struct cands *c)
+	    struct cands *c)
 {
+	uint64_t all = 0;
 	size_t k, i, j;
 
 	for (k = 0; k < np; k++) {
@@ -254,24 +271,23 @@ part_values(struct bt_diff *d, int s, long bi, const struct part *parts, size_t 
 			bt_selection_free(ps);
 			continue;
 		}
+		all += total;
 		for (j = 0; j < c->v.n; j++)
 			BT_VEC_PUSH(c->v.v[j].v[s], 0.0);
 		for (i = 0; i < bt_selection_nfuncs(ps); i++) {
 			const struct bt_func *f = bt_selection_func(ps, i);
 			struct cand *cd = f->name ? cand_find(c, f->name, false) : NULL;
-			double v;
 			if (cd == NULL)
 				continue;
+			/* two functions of one name: both */
 			if (isfinite(parts[k].iterations))
-				v = (double)f->period / parts[k].iterations;
-			else if (isfinite(time_ns))
-				v = (double)f->period / (double)total * time_ns;
+				cd->v[s].v[base] += (double)f->period / parts[k].iterations;
 			else
-				v = 100.0 * (double)f->period / (double)total;
-			cd->v[s].v[base] += v;	/* two functions of one name: both */
+				cd->v[s].v[base] += (double)f->period / (double)total;
 		}
 		bt_selection_free(ps);
 	}
+	return all;
 }
 
 static double *
@@ -335,7 +351,8 @@ func_units(struct bt_diff *d, size_t pi)
 {
 	struct bt_diff_pair *p = &d->pairs.v[pi];
 	struct cands c = { { NULL, 0, 0 }, { NULL, 0, 0 } };
-	struct part *parts[2];
+	struct part *parts[2], *sliced[2] = { NULL, NULL };
+	double iters[2] = { NAN, NAN };
 	size_t np[2], k;
 	const char *unit, *vectors = "runs";
 	long bi[2] = { p->a, p->b };
@@ -347,20 +364,30 @@ func_units(struct bt_diff *d, size_t pi)
 	for (s = 0; s < 2; s++)
 		np[s] = rep_parts(d->side[s], bi[s], &parts[s]);
 	unit = cost_unit(d, bt_selection_event(d->side[1]));
-	if (np[0] < 2 || np[1] < 2) {	/* run once: slices of its measured phase */
+	if (np[0] < 2 || np[1] < 2) {
+		/*
+		 * Run once: slices of its measured phase, each function's share
+		 * of a slice times the run's period per iteration
+		 */
 		vectors = "slices";
-		unit = "ns/op";
 		for (s = 0; s < 2; s++) {
-			free(parts[s]);
-			np[s] = slice_parts(d->side[s], bi[s], d->o.slices, &parts[s]);
+			struct part *one = np[s] == 1 ? parts[s] : NULL;
+			np[s] = slice_parts(d->side[s], bi[s], one, d->o.slices, &sliced[s],
+			    &iters[s]);
+			if (!isfinite(iters[s]))
+				unit = "share";
 		}
 	}
 	for (s = 0; s < 2; s++) {
-		const struct bt_bench *b = bi[s] < 0 ? NULL : bt_selection_bench(d->side[s], (size_t)bi[s]);
-		double t = b ? b->time_ns : NAN;
-		if (strcmp(vectors, "slices") == 0 && !isfinite(t))
-			unit = "share";
-		part_values(d, s, bi[s], parts[s], np[s], strcmp(unit, "share") ? t : NAN, &c);
+		const struct part *pp = sliced[s] ? sliced[s] : parts[s];
+		uint64_t all = part_values(d, s, bi[s], pp, np[s], &c);
+		double scale = strcmp(unit, "share") == 0 ? 100 :
+		    (double)all / (np[s] ? iters[s] : 1);
+		if (sliced[s] == NULL)
+			continue;
+		for (k = 0; k < c.v.n; k++)
+			for (size_t j = 0; j < c.v.v[k].v[s].n; j++)
+				c.v.v[k].v[s].v[j] *= scale;
 	}
 	p->funcs = d->units.n;
 	for (k = 0; k < c.v.n; k++) {
@@ -386,8 +413,10 @@ func_units(struct bt_diff *d, size_t pi)
 	}
 	BT_VEC_FREE(c.v);
 	bt_hash_release(&c.hash);
-	free(parts[0]);
-	free(parts[1]);
+	for (s = 0; s < 2; s++) {
+		free(parts[s]);
+		free(sliced[s]);
+	}
 }
 
 static void
