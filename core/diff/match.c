@@ -313,10 +313,10 @@ pair_by(struct fmatch *m, const char *const *a, size_t na,
 				continue;
 			if (stage == 0)
 				k = hash_mem(FNV0, names[i], strlen(names[i]));
-			else if (stage == 1)
-				k = hash_mem(FNV0, bt_name_short(names[i], true, buf, sizeof(buf)),
-				    strlen(buf));
-			else if (stage == 2)
+			else if (stage == 1) {
+				bt_name_short(names[i], true, buf, sizeof(buf));
+				k = hash_mem(FNV0, buf, strlen(buf));
+			} else if (stage == 2)
 				k = base_key(bt_name_short(names[i], true, buf, sizeof(buf)));
 			else
 				k = cfg_of(m, side, i) == 2 ? 0 : cfg_of(m, side, i);
