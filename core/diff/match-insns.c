@@ -14,8 +14,8 @@
  * Then instructions: inside two paired blocks, and between two pairs of
  * the chain (the unpaired blocks there, in address order), a longest
  * common subsequence of the instructions, weighted: the same opcode with
- * the same masked operands 4, the same opcode 2, and 1 more for the same
- * source line. What is left is inserted (only in B) or deleted (only in
+ * the same masked operands 4, the same opcode 2, and 3 more for the same
+ * source line (across compilers the line says more than the operands). What is left is inserted (only in B) or deleted (only in
  * A). A long range is first cut at instructions whose strict key is
  * unique on both sides (patience diff), so that the table stays small.
  */
@@ -54,7 +54,7 @@ weight(const struct match_key *x, const struct match_key *y)
 		w = 2;
 	else
 		return 0;
-	return w + (x->line != 0 && x->line == y->line);
+	return w + 3 * (x->line != 0 && x->line == y->line);
 }
 
 static void
@@ -571,15 +571,16 @@ chain(struct side *sa, struct side *sb, size_t *cx, size_t *cy)
 
 /*
  * Reordered instructions (a scheduler's swap): a deleted row and an
- * inserted one of the same strict key at most MOVE_WINDOW rows apart
- * become one row, B's side marked moved.
+ * inserted one of the same strict key at most MOVE_WINDOW rows apart,
+ * in two paired blocks or of the same source line, become one row, B's
+ * side marked moved.
  */
 #define MOVE_WINDOW 16
 
 static void
-pair_swapped(struct rowvec *out, const struct match_key *ka,
-	     const struct match_key *kb)
+pair_swapped(struct rowvec *out, const struct side *sa, const struct side *sb)
 {
+	const struct match_key *ka = sa->k, *kb = sb->k;
 	size_t i, j, n = out->v.n, w = 0;
 	struct bt_match_row *v = out->v.v;
 	bool *gone = bt_xcalloc(n + 1, sizeof(bool));
@@ -589,7 +590,9 @@ pair_swapped(struct rowvec *out, const struct match_key *ka,
 			continue;
 		for (j = i > MOVE_WINDOW ? i - MOVE_WINDOW : 0; j < n && j <= i + MOVE_WINDOW; j++)
 			if (!gone[j] && v[j].a < 0 &&
-			    ka[v[i].a].strict == kb[v[j].b].strict) {
+			    ka[v[i].a].strict == kb[v[j].b].strict &&
+			    ((ka[v[i].a].line && ka[v[i].a].line == kb[v[j].b].line) ||
+			    sa->pair[sa->g->block[v[i].a]] == (long)sb->g->block[v[j].b])) {
 				v[i].b = v[j].b;
 				v[i].flags |= BT_MR_OPERANDS | BT_MR_MOVED;
 				if (ka[v[i].a].line && ka[v[i].a].line == kb[v[j].b].line)
@@ -636,7 +639,7 @@ bt_match_insns(const struct bt_annotation *a, const struct bt_annotation *b,
 		pa = (long)xa;
 		pb = (long)xb;
 	}
-	pair_swapped(&out, sa.k, sb.k);
+	pair_swapped(&out, &sa, &sb);
 	m->nblocks_a = sa.g->nb;
 	m->nblocks_b = sb.g->nb;
 	m->block_b = bt_xmalloc((sa.g->nb + 1) * sizeof(long));

@@ -8,6 +8,8 @@
  *   match-dump lines A B FUNC [FUNC_B] one line: A's instructions (weighted
  *        by samples in a recording), how many matched, matched to the same
  *        source line, deleted; B's inserted
+ *   match-dump pairs A B FUNC [FUNC_B] one line a row: "ADDR_A ADDR_B SAMPLES_A
+ *        MNEMONIC_A MNEMONIC_B", "-" for none (SAMPLES_A: 1 from a binary)
  *   match-dump funcs A B               the functions paired (binaries)
  */
 #include <inttypes.h>
@@ -157,6 +159,29 @@ dump_lines(const struct side *a, const struct side *b, const struct bt_insn_matc
 	    a->sel ? "samples" : "insns", all, matched, same, deleted, inserted, nops);
 }
 
+static void
+dump_pairs(const struct side *a, const struct side *b, const struct bt_insn_match *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->rows.n; i++) {
+		const struct bt_match_row *r = &m->rows.v[i];
+		const struct bt_ainsn *x = r->a >= 0 ? &a->an->insns.v[r->a] : NULL;
+		const struct bt_ainsn *y = r->b >= 0 ? &b->an->insns.v[r->b] : NULL;
+
+		if (x)
+			printf("%" PRIx64 " ", x->in.addr);
+		else
+			printf("- ");
+		if (y)
+			printf("%" PRIx64 " ", y->in.addr);
+		else
+			printf("- ");
+		printf("%" PRIu64 " %s %s\n", x ? (a->sel ? x->samples : 1) : 0,
+		    x ? x->in.mnemonic : "-", y ? y->in.mnemonic : "-");
+	}
+}
+
 static uint64_t
 file_hash(int side, size_t i, void *arg)
 {
@@ -205,8 +230,9 @@ main(int argc, char **argv)
 
 	if (argc == 4 && strcmp(argv[1], "funcs") == 0)
 		return dump_funcs(argv[2], argv[3]);
-	if (argc < 5 || (strcmp(argv[1], "func") != 0 && strcmp(argv[1], "lines") != 0)) {
-		fprintf(stderr, "usage: match-dump func|lines A B FUNC [FUNC_B] | funcs A B\n");
+	if (argc < 5 || (strcmp(argv[1], "func") != 0 && strcmp(argv[1], "lines") != 0 &&
+	    strcmp(argv[1], "pairs") != 0)) {
+		fprintf(stderr, "usage: match-dump func|lines|pairs A B FUNC [FUNC_B] | funcs A B\n");
 		return 2;
 	}
 	if (side_open(&a, argv[2], argv[4]) < 0 ||
@@ -215,8 +241,10 @@ main(int argc, char **argv)
 	bt_match_insns(a.an, b.an, &m);
 	if (strcmp(argv[1], "func") == 0)
 		dump_func(&a, &b, &m);
-	else
+	else if (strcmp(argv[1], "lines") == 0)
 		dump_lines(&a, &b, &m);
+	else
+		dump_pairs(&a, &b, &m);
 	bt_insn_match_release(&m);
 	side_close(&a);
 	side_close(&b);
