@@ -119,6 +119,9 @@ struct screen_ops {
 	X(compare_func)		\
 	X(procs)		\
 	X(output)		\
+	X(diff)			\
+	X(diff_funcs)		\
+	X(diff_func)		\
 	/* a new screen: one more X(NAME) line above this one */
 
 #define BROWSE_EXTERN(name) extern const struct screen_ops screen_##name;

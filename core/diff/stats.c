@@ -267,15 +267,25 @@ bt_diff_test(const double *a, size_t na, const double *b, size_t nb,
 }
 
 enum bt_verdict
-bt_diff_verdict(const struct bt_diff_stat *s, double level)
+bt_diff_verdict_floor(const struct bt_diff_stat *s, double level, double noise)
 {
-	if (s->q <= level && s->lo > 0)		/* NAN compares false */
+	double m = BT_MAX(s->mde, noise);	/* NAN stays NAN */
+
+	if (isnan(s->mde))
+		m = NAN;
+	if (s->q <= level && s->lo > noise)	/* NAN compares false */
 		return BT_V_SLOWER;
-	if (s->q <= level && s->hi < 0)
+	if (s->q <= level && s->hi < -noise)
 		return BT_V_FASTER;
-	if (s->lo >= -s->mde && s->hi <= s->mde)
+	if (s->lo >= -m && s->hi <= m)
 		return BT_V_UNCHANGED;
 	return BT_V_UNRESOLVED;
+}
+
+enum bt_verdict
+bt_diff_verdict(const struct bt_diff_stat *s, double level)
+{
+	return bt_diff_verdict_floor(s, level, 0);
 }
 
 struct rank {

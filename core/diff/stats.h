@@ -15,29 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum bt_verdict { BT_V_UNCHANGED, BT_V_FASTER, BT_V_SLOWER, BT_V_UNRESOLVED };
-
-/**
- * struct bt_diff_stat - one unit compared
- * @a, @b: the two means (ns per op, or the unit's own)
- * @delta: relative change (b - a) / a; NAN when a is 0 and b is not
- * @lo, @hi: its 95% interval (bootstrap percentile); NAN when a side has
- *           fewer than two values
- * @mde: minimum detectable effect (relative), at 80% power, from the
- *       pooled variance; NAN when there is no variance to pool
- * @p: the permutation p-value (two-sided, difference of means)
- * @q: the q-value after bt_diff_fdr (bt_diff_test sets it to @p)
- * @verdict: slower/faster where q <= level and the interval excludes 0;
- *           unchanged where the interval lies within ±mde; else unresolved
- */
-struct bt_diff_stat {
-	double a, b;
-	double delta;
-	double lo, hi;
-	double mde;
-	double p, q;
-	enum bt_verdict verdict;
-};
+/* enum bt_verdict, struct bt_diff_stat, bt_verdict_name(): in the public header */
+#include "benchtui/diff.h"
 
 /* Resamples: the permutation test (exact below), the bootstrap interval. */
 #define BT_DIFF_PERMUTATIONS 10000
@@ -57,7 +36,14 @@ void bt_diff_test(const double *a, size_t na, const double *b, size_t nb,
 void bt_diff_fdr(struct bt_diff_stat *v, size_t n, double level);
 /* The verdict a unit gets at level (its q-value, interval and MDE set). */
 enum bt_verdict bt_diff_verdict(const struct bt_diff_stat *s, double level);
-const char *bt_verdict_name(enum bt_verdict v);	/* "slower", ... */
+/*
+ * The same where changes within ±noise (relative) are the run-to-run
+ * noise of separate runs, which repetitions inside one run do not show:
+ * slower/faster where the interval is beyond it, unchanged where it lies
+ * within ±max(MDE, noise) (docs/diff.md "The noise floor").
+ */
+enum bt_verdict bt_diff_verdict_floor(const struct bt_diff_stat *s, double level,
+				      double noise);
 
 /* The mean (NAN for n 0) and sample variance (0 for n < 2) of v. */
 double bt_diff_mean(const double *v, size_t n);
