@@ -1,0 +1,105 @@
+#!/bin/bash
+# Matching code across builds (issue 28, core/diff/match.c), against an
+# oracle nobody here wrote: tests/fixtures/match.c built by gcc -O2,
+# recorded, and matched with the same source built by gcc -O3 and by
+# clang -O2 (where installed), function by function; the key is the line
+# table as addr2line reads it: the share of sampled instructions matched
+# to an instruction of the same source line is reported and asserted.
+# Then two known changes: a build that only moves code (a new function
+# before, -falign-functions=64) matches every instruction of the
+# unchanged functions, and a dependent divide added to scale()'s loop is
+# inserted, the rest of scale() matched.
+. tests/lib.sh
+MD=$TOP/$BUILD/tools/match-dump
+[ -x "$MD" ] || { echo "missing $MD (make tools)"; exit 1; }
+command -v addr2line >/dev/null || skip "addr2line is not installed"
+A=$(fixture_as match-O2 match.c gcc -O2 -g)
+O3=$(fixture_as match-O3 match.c gcc -O3 -g)
+DIV=$(fixture_as match-div match.c gcc -O2 -g -DWITH_DIV)
+MOVED=$(fixture_as match-moved match.c gcc -O2 -g -DWITH_NEW -falign-functions=64)
+FUNCS="fill scale kernel sorted next"
+nfail=0 nskip=0
+
+# The samples of A, where the kernel lets us record; else each instruction once.
+REC=$A
+if "$BT" -q -F 10000 -o "$TMP/a.data" --stdio --top 0 "$A" 10000 >/dev/null 2>&1; then
+	REC=$TMP/a.data
+else
+	skipped "no recording: every instruction weighs 1"
+fi
+
+# share NAME B MIN: sampled instructions of A matched to B's same line (addr2line)
+share() {
+	name=$1 b=$2 min=$3
+	: >"$TMP/$name.pairs"
+	for f in $FUNCS; do
+		"$MD" pairs "$REC" "$b" "$f" >>"$TMP/$name.pairs" 2>"$TMP/err" ||
+			{ fail "$name: match-dump $f: $(cat "$TMP/err")"; return; }
+	done
+	res=$(python3 - "$TMP/$name.pairs" "$A" "$b" <<'PY'
+import os, subprocess, sys
+rows = [l.split() for l in open(sys.argv[1])]
+def lines(binary, addrs):
+    out = subprocess.run(["addr2line", "-e", binary] + ["0x" + a for a in addrs],
+                         capture_output=True, text=True).stdout.split("\n")
+    key = lambda s: os.path.basename(s.split(" ")[0])   # "file:line (discriminator n)"
+    return {a: key(l) for a, l in zip(addrs, out)}
+la = lines(sys.argv[2], sorted({r[0] for r in rows if r[0] != "-"}))
+lb = lines(sys.argv[3], sorted({r[1] for r in rows if r[1] != "-"}))
+allw = matched = same = 0
+for a, b, w, ma, mb in rows:
+    w = int(w)
+    if a == "-" or w == 0:
+        continue
+    allw += w
+    if b != "-":
+        matched += w
+        same += w if la[a] == lb[b] and not la[a].endswith(":0") else 0
+print("%.3f %.3f %d" % (same / allw if allw else 0, matched / allw if allw else 0, allw))
+PY
+)
+	read -r s m w <<<"$res"
+	echo "   $name: $w sampled, $m matched, $s matched to the same line (addr2line)"
+	if awk -v s="$s" -v min="$min" 'BEGIN { exit !(s >= min) }'; then
+		ok "$name: same-line share $s >= $min"
+	else
+		fail "$name: same-line share $s < $min"
+	fi
+}
+
+share gcc-O2-O3 "$O3" 0.90
+if command -v clang >/dev/null; then
+	share gcc-clang "$(fixture_as match-clang match.c clang -O2 -g)" 0.60
+else
+	skipped "clang is not installed"
+fi
+
+# only moved: every instruction matched, on its own line
+for f in $FUNCS; do
+	out=$("$MD" lines "$A" "$MOVED" "$f" 2>&1)
+	read -r _ _ _ all _ matched _ same _ deleted _ inserted _ <<<"$out"
+	if [ "$all" -gt 0 ] && [ "$matched" = "$all" ] && [ "$same" = "$all" ] &&
+		[ "$deleted" = 0 ] && [ "$inserted" = 0 ]; then
+		ok "moved: $f: all $all instructions matched"
+	else
+		fail "moved: $f: $out"
+	fi
+done
+
+# a dependent divide: the divide inserted, every other instruction of A matched
+"$MD" pairs "$A" "$DIV" scale >"$TMP/div.pairs" 2>&1 || fail "divide: match-dump failed"
+if awk '$5 ~ /div/ && $1 != "-" { bad = 1 } $5 ~ /div/ { div = 1 }
+	$1 != "-" && $2 == "-" && $4 !~ /^(nop|xchg)/ { bad = 1 }
+	END { exit !(div && !bad) }' "$TMP/div.pairs"; then
+	ok "divide: inserted ($(awk '$1 == "-"' "$TMP/div.pairs" | wc -l) instructions), the rest matched"
+else
+	fail "divide: $(cat "$TMP/div.pairs")"
+fi
+for f in fill kernel sorted next; do
+	out=$("$MD" lines "$A" "$DIV" "$f" 2>&1)
+	case $out in
+	*" deleted 0 inserted 0 "*) ok "divide: $f unchanged, all matched" ;;
+	*) fail "divide: $f: $out" ;;
+	esac
+done
+finish
