@@ -4,7 +4,8 @@
 # --benchmark_repetitions=5 (the false-positive rate over the three pairs'
 # units, reported), a build with a dependent divide added to BM_chain's hot
 # loop (BM_chain slower, benchmark and function; the others neither slower
-# nor faster), one run each (the time slices), --fail-on's exit statuses,
+# nor faster) and renames BM_xorshift's function (paired by diffmatch's
+# control-flow hash), one run each (the time slices), --fail-on's exit statuses,
 # --baseline, and the p- and q-values of the JSON against python's exact
 # permutation test and Benjamini-Hochberg.
 . tests/lib.sh
@@ -84,6 +85,12 @@ elif cmd == "others":		# others FILE BENCH: the other benchmarks' verdicts
     d = json.load(open(sys.argv[2]))
     print(" ".join("%s=%s" % (b["name"], b["verdict"]) for b in d["benchmarks"]
                    if b["name"] != sys.argv[3]))
+elif cmd == "renamed":		# renamed FILE BENCH: its functions' "A -> B (how)"
+    d = json.load(open(sys.argv[2]))
+    for b in d["benchmarks"]:
+        if b["name"] == sys.argv[3]:
+            for f in b["functions"]:
+                print("%s -> %s (%s)" % (f.get("name_a") or f["name"], f["name"], f["match"]))
 elif cmd == "pq":		# pq FILE: p (exact) and q (BH) as python computes them
     us = [u for _, u in units(sys.argv[2])]
     bad = []
@@ -139,6 +146,11 @@ o=$(python3 "$TMP/check.py" others "$TMP/ab.json" BM_chain)
 case $o in
 *=slower*|*=faster*) fail "divide: another benchmark called: $o" ;;
 *) ok "divide: the others neither slower nor faster ($o)" ;;
+esac
+r=$(python3 "$TMP/check.py" renamed "$TMP/ab.json" BM_xorshift)
+case $r in
+"xorshift_step(unsigned long) -> xorshift_next(unsigned long) ("*) ok "renamed: $r" ;;
+*) fail "renamed: xorshift_step not paired with xorshift_next: $r" ;;
 esac
 v=$(python3 "$TMP/check.py" verdict "$TMP/ss.json" BM_chain BM_chain)
 [ "$v" = slower ] && ok "one run each: BM_chain's function slower (time slices)" ||

@@ -90,7 +90,7 @@ const char cli_usage[] =
 "      --fail-on slower[=PCT]  exit with status 3 when a benchmark is significantly\n"
 "                         slower (by more than PCT percent: its interval's low end)\n"
 "      --noise PCT        the run-to-run noise floor: no change within PCT percent\n"
-"                         is called slower or faster (default 5)\n"
+"                         is called slower or faster (default 10)\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n";
 

@@ -14,6 +14,7 @@
 #include "hash.h"
 #include "benchtui/bench.h"
 #include "benchtui/selection.h"
+#include "diff/match.h"
 #include "diff/stats.h"
 
 struct bt_diff {
@@ -32,17 +33,21 @@ struct part {
 	double iterations;	/* NAN for a slice */
 };
 
-/* A function compared in one pair: its values per part on each side. */
+/*
+ * A function compared in one pair: its name and index on each side (a
+ * renamed one has two names: diffmatch's pairing), its values per part.
+ */
 struct cand {
-	const char *name;
+	const char *name[2];
 	const char *module[2];
 	long fi[2];
+	enum bt_match_how how;
 	BT_VEC(double) v[2];
 };
 
 struct cands {
 	BT_VEC(struct cand) v;
-	struct bt_hash hash;
+	struct bt_hash hash[2];		/* by name, per side */
 };
 
 void
@@ -53,7 +58,7 @@ bt_diff_opts_init(struct bt_diff_opts *o)
 	o->slices = 5;
 	o->min_share = 1;
 	o->max_funcs = 20;
-	o->noise = 0.05;
+	o->noise = 0.10;
 }
 
 static uint64_t
@@ -210,43 +215,83 @@ slice_parts(struct bt_selection *side, long bi, const struct part *from, size_t 
 	return n;
 }
 
+/* Side s's candidate named name, NULL when none. */
 static struct cand *
-cand_find(struct cands *c, const char *name, bool add)
+cand_find(struct cands *c, int s, const char *name)
 {
 	struct bt_hash_pos pos;
 	uint32_t i;
-	struct cand nc;
 
-	for (i = bt_hash_first(&c->hash, hash_str(name), &pos); i != BT_HASH_NONE;
-	    i = bt_hash_next(&c->hash, &pos))
-		if (strcmp(c->v.v[i].name, name) == 0)
+	for (i = bt_hash_first(&c->hash[s], hash_str(name), &pos); i != BT_HASH_NONE;
+	    i = bt_hash_next(&c->hash[s], &pos))
+		if (strcmp(c->v.v[i].name[s], name) == 0)
 			return &c->v.v[i];
-	if (!add)
-		return NULL;
-	memset(&nc, 0, sizeof(nc));
-	nc.name = name;
-	nc.fi[0] = nc.fi[1] = -1;
-	BT_VEC_PUSH(c->v, nc);
-	bt_hash_add(&c->hash, &pos, (uint32_t)c->v.n - 1);
-	return &c->v.v[c->v.n - 1];
+	return NULL;
 }
 
-/* The functions with min_share of the benchmark's samples, the hottest first. */
 static void
-pick_funcs(struct bt_diff *d, struct bt_selection *sel, int s, struct cands *c)
+cand_add(struct cands *c, const struct bt_func *fa, long ia, const struct bt_func *fb,
+	 long ib, enum bt_match_how how)
 {
-	size_t n = sel ? bt_selection_nfuncs(sel) : 0, k, taken = 0;
+	const struct bt_func *f[2] = { fa, fb };
+	long fi[2] = { ia, ib };
+	struct cand nc;
+	int s;
 
-	for (k = 0; k < n && taken < d->o.max_funcs; k++) {
-		const struct bt_func *f = bt_selection_func(sel, k);
-		struct cand *cd;
-		if (f->name == NULL || f->percent < d->o.min_share)
+	memset(&nc, 0, sizeof(nc));
+	nc.how = how;
+	for (s = 0; s < 2; s++) {
+		struct bt_hash_pos pos;
+		if (f[s] == NULL || f[s]->name == NULL || cand_find(c, s, f[s]->name) != NULL) {
+			nc.fi[s] = -1;
 			continue;
-		cd = cand_find(c, f->name, true);
-		cd->fi[s] = (long)k;
-		cd->module[s] = f->module_name;
+		}
+		nc.name[s] = f[s]->name;
+		nc.module[s] = f[s]->module_name;
+		nc.fi[s] = fi[s];
+		for (uint32_t i = bt_hash_first(&c->hash[s], hash_str(f[s]->name), &pos);
+		    i != BT_HASH_NONE; i = bt_hash_next(&c->hash[s], &pos))
+			;	/* to the empty slot: the name is new (cand_find) */
+		bt_hash_add(&c->hash[s], &pos, (uint32_t)c->v.n);
+	}
+	if (nc.fi[0] >= 0 || nc.fi[1] >= 0)
+		BT_VEC_PUSH(c->v, nc);
+}
+
+/*
+ * The functions with min_share of the benchmark's samples on either side,
+ * paired across the two (diffmatch's bt_match_selection_funcs: by name,
+ * then short and base name, then control-flow hash), the hottest first.
+ */
+static void
+pick_funcs(struct bt_diff *d, struct bt_selection *sa, struct bt_selection *sb,
+	   struct cands *c)
+{
+	struct bt_func_pair *pairs = NULL;
+	size_t n, k, taken = 0;
+
+	if (sa != NULL && sb != NULL) {
+		n = bt_match_selection_funcs(sa, sb, &pairs);
+	} else {	/* one side: its functions alone */
+		struct bt_selection *one = sa ? sa : sb;
+		n = one ? bt_selection_nfuncs(one) : 0;
+		pairs = bt_xcalloc(n + 1, sizeof(*pairs));
+		for (k = 0; k < n; k++) {
+			pairs[k].a = sa ? (long)k : -1;
+			pairs[k].b = sb ? (long)k : -1;
+			pairs[k].how = BT_MATCH_NONE;
+		}
+	}
+	for (k = 0; k < n && taken < 2 * d->o.max_funcs; k++) {
+		const struct bt_func *fa = pairs[k].a >= 0 ? bt_selection_func(sa, (size_t)pairs[k].a) : NULL;
+		const struct bt_func *fb = pairs[k].b >= 0 ? bt_selection_func(sb, (size_t)pairs[k].b) : NULL;
+		if ((fa == NULL || fa->percent < d->o.min_share) &&
+		    (fb == NULL || fb->percent < d->o.min_share))
+			continue;
+		cand_add(c, fa, pairs[k].a, fb, pairs[k].b, pairs[k].how);
 		taken++;
 	}
+	free(pairs);
 }
 
 /*
@@ -276,7 +321,7 @@ part_values(struct bt_diff *d, int s, long bi, const struct part *parts, size_t 
 			BT_VEC_PUSH(c->v.v[j].v[s], 0.0);
 		for (i = 0; i < bt_selection_nfuncs(ps); i++) {
 			const struct bt_func *f = bt_selection_func(ps, i);
-			struct cand *cd = f->name ? cand_find(c, f->name, false) : NULL;
+			struct cand *cd = f->name ? cand_find(c, s, f->name) : NULL;
 			if (cd == NULL)
 				continue;
 			/* two functions of one name: both */
@@ -350,7 +395,7 @@ static void
 func_units(struct bt_diff *d, size_t pi)
 {
 	struct bt_diff_pair *p = &d->pairs.v[pi];
-	struct cands c = { { NULL, 0, 0 }, { NULL, 0, 0 } };
+	struct cands c;
 	struct part *parts[2], *sliced[2] = { NULL, NULL };
 	double iters[2] = { NAN, NAN };
 	size_t np[2], k;
@@ -358,9 +403,10 @@ func_units(struct bt_diff *d, size_t pi)
 	long bi[2] = { p->a, p->b };
 	int s;
 
-	bt_hash_init(&c.hash, 64);
-	for (s = 0; s < 2; s++)
-		pick_funcs(d, d->bsel[s].v[pi], s, &c);
+	memset(&c, 0, sizeof(c));
+	bt_hash_init(&c.hash[0], 64);
+	bt_hash_init(&c.hash[1], 64);
+	pick_funcs(d, d->bsel[0].v[pi], d->bsel[1].v[pi], &c);
 	for (s = 0; s < 2; s++)
 		np[s] = rep_parts(d->side[s], bi[s], &parts[s]);
 	unit = cost_unit(d, bt_selection_event(d->side[1]));
@@ -396,7 +442,10 @@ func_units(struct bt_diff *d, size_t pi)
 		memset(&u, 0, sizeof(u));
 		u.kind = BT_DIFF_FUNC;
 		u.pair = pi;
-		u.name = cd->name;
+		u.name = cd->name[1] ? cd->name[1] : cd->name[0];
+		u.name_a = cd->name[0] && cd->name[1] && strcmp(cd->name[0], cd->name[1]) ?
+		    cd->name[0] : NULL;
+		u.match = cd->fi[0] >= 0 && cd->fi[1] >= 0 ? bt_match_how_name(cd->how) : NULL;
 		u.module_a = cd->module[0];
 		u.module_b = cd->module[1];
 		u.unit = unit;
@@ -412,7 +461,8 @@ func_units(struct bt_diff *d, size_t pi)
 		BT_VEC_FREE(c.v.v[k].v[1]);
 	}
 	BT_VEC_FREE(c.v);
-	bt_hash_release(&c.hash);
+	bt_hash_release(&c.hash[0]);
+	bt_hash_release(&c.hash[1]);
 	for (s = 0; s < 2; s++) {
 		free(parts[s]);
 		free(sliced[s]);
