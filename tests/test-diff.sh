@@ -182,6 +182,16 @@ else
 	skipped "go test -count: go or the gobench fixture is missing"
 fi
 
+# --- recordings without a harness's results: their whole runs -------------
+"$BT" -q -o "$TMP/w1.data" "$FIX/diffA" --benchmark_min_time=0.02 \
+	--benchmark_filter=BM_rotate >/dev/null 2>&1	# stdout /dev/null: no results kept
+"$BT" diff "$TMP/w1.data" "$TMP/w1.data" --stdio >"$TMP/w.txt" 2>&1
+grep -q '^(whole run) .* no harness' "$TMP/w.txt" &&
+	grep -q '^BM_rotate .*10+10 slices' "$TMP/w.txt" &&
+	grep -q 'functions by Δ share of the samples' "$TMP/w.txt" &&
+	ok "no benchmarks: the whole runs, the functions' shares of 10 slices" ||
+	fail "no benchmarks: $(head -8 "$TMP/w.txt")"
+
 # --- the statistics against python ----------------------------------------
 for j in aa12 ab; do
 	r=$(python3 "$TMP/check.py" pq "$TMP/$j.json")

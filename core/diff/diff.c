@@ -27,9 +27,13 @@ struct bt_diff {
 	struct bt_strpool pool;
 };
 
+/* The pair of a comparison of recordings without benchmarks: their whole runs. */
+#define BT_DIFF_WHOLE (-2L)
+
 /* One part of a benchmark's run: a repetition or a time slice. */
 struct part {
-	double from, to;
+	double from, to;	/* seconds, or percent of the run (whole run) */
+	bool percent;
 	double iterations;	/* NAN for a slice */
 };
 
@@ -122,14 +126,14 @@ cost_unit(struct bt_diff *d, const char *event)
 }
 
 static struct bt_selection *
-bench_sel(struct bt_selection *side, long bi, double from, double to)
+bench_sel(struct bt_selection *side, long bi, double from, double to, bool percent)
 {
 	struct bt_selection_opts o = *bt_selection_opts(side);
 
 	o.bench = bi;
 	o.time_from = from;
 	o.time_to = to;
-	o.time_percent = false;
+	o.time_percent = percent;
 	return bt_selection_new(bt_selection_session(side), &o, NULL);
 }
 
@@ -204,6 +208,9 @@ slice_parts(struct bt_selection *side, long bi, const struct part *from, size_t 
 		lo = b->t_from;
 		hi = b->t_to;
 		*iterations = b->iterations;
+	} else if (bi == BT_DIFF_WHOLE) {	/* percent of the run */
+		lo = 0;
+		hi = 100;
 	} else {
 		return 0;
 	}
@@ -211,6 +218,7 @@ slice_parts(struct bt_selection *side, long bi, const struct part *from, size_t 
 		(*out)[k].from = lo + (hi - lo) * (double)k / (double)n;
 		(*out)[k].to = lo + (hi - lo) * (double)(k + 1) / (double)n;
 		(*out)[k].iterations = NAN;
+		(*out)[k].percent = bi == BT_DIFF_WHOLE;
 	}
 	return n;
 }
@@ -320,7 +328,8 @@ part_values(struct bt_diff *d, int s, long bi, const struct part *parts, size_t 
 	size_t k, i, j;
 
 	for (k = 0; k < np; k++) {
-		struct bt_selection *ps = bench_sel(d->side[s], bi, parts[k].from, parts[k].to);
+		struct bt_selection *ps = bench_sel(d->side[s], bi == BT_DIFF_WHOLE ? -1 : bi,
+		    parts[k].from, parts[k].to, parts[k].percent);
 		uint64_t total = ps ? bt_selection_period(ps) : 0;
 		size_t base = c->v.n ? c->v.v[0].v[s].n : 0;
 
@@ -394,7 +403,8 @@ bench_unit(struct bt_diff *d, size_t pi)
 	u.pair = pi;
 	u.name = p->name;
 	u.unit = "ns/op";
-	u.vectors = na < 2 || nb < 2 ? "one result" : cpu ? "repetitions (CPU)" : "repetitions";
+	u.vectors = p->a == BT_DIFF_WHOLE ? "no harness" : na < 2 || nb < 2 ? "one result" :
+	    cpu ? "repetitions (CPU)" : "repetitions";
 	u.fa = u.fb = -1;
 	p->unit = d->units.n;
 	add_unit(d, &u, ta, na, tb, nb);
@@ -487,8 +497,8 @@ add_pair(struct bt_diff *d, const char *name, long a, long b)
 	struct bt_diff_pair p;
 	const struct bt_bench *ba = a < 0 ? NULL : bt_selection_bench(d->side[0], (size_t)a);
 	const struct bt_bench *bb = b < 0 ? NULL : bt_selection_bench(d->side[1], (size_t)b);
-	struct bt_selection *sa = a < 0 ? NULL : bench_sel(d->side[0], a, -1, -1);
-	struct bt_selection *sb = b < 0 ? NULL : bench_sel(d->side[1], b, -1, -1);
+	struct bt_selection *sa = a < 0 ? NULL : bench_sel(d->side[0], a, -1, -1, false);
+	struct bt_selection *sb = b < 0 ? NULL : bench_sel(d->side[1], b, -1, -1, false);
 
 	memset(&p, 0, sizeof(p));
 	p.name = bt_strpool_addstr(&d->pool, name);
@@ -499,6 +509,23 @@ add_pair(struct bt_diff *d, const char *name, long a, long b)
 	BT_VEC_PUSH(d->pairs, p);
 	BT_VEC_PUSH(d->bsel[0], sa);
 	BT_VEC_PUSH(d->bsel[1], sb);
+}
+
+/*
+ * Recordings without a harness's results (perf's, a program of one's
+ * own): their whole runs, one pair, the functions' shares of time slices.
+ */
+static void
+whole_pair(struct bt_diff *d)
+{
+	struct bt_diff_pair p;
+
+	memset(&p, 0, sizeof(p));
+	p.name = "(whole run)";
+	p.a = p.b = BT_DIFF_WHOLE;
+	BT_VEC_PUSH(d->pairs, p);
+	BT_VEC_PUSH(d->bsel[0], bt_selection_ref(d->side[0]));
+	BT_VEC_PUSH(d->bsel[1], bt_selection_ref(d->side[1]));
 }
 
 /* The benchmarks by name: A's in its order, then B's new ones. */
@@ -552,10 +579,6 @@ bt_diff_new(struct bt_selection *a, struct bt_selection *b,
 	struct bt_diff_stat *st;
 	size_t i;
 
-	if (bt_selection_nbenches(a) == 0 && bt_selection_nbenches(b) == 0) {
-		bt_error_set(err, BT_ENODATA, "neither recording has benchmarks to compare");
-		return NULL;
-	}
 	d = bt_xcalloc(1, sizeof(*d));
 	if (o != NULL)
 		d->o = *o;
@@ -564,7 +587,10 @@ bt_diff_new(struct bt_selection *a, struct bt_selection *b,
 	d->side[0] = bt_selection_ref(a);
 	d->side[1] = bt_selection_ref(b);
 	bt_strpool_init(&d->pool);
-	pair_benches(d);
+	if (bt_selection_nbenches(a) == 0 && bt_selection_nbenches(b) == 0)
+		whole_pair(d);
+	else
+		pair_benches(d);
 	for (i = 0; i < d->pairs.n; i++) {
 		bench_unit(d, i);
 		func_units(d, i);

@@ -139,8 +139,8 @@ diff_json(FILE *out, const struct bt_diff *d)
 		bt_jw_str(&w, "name", p->name);
 		bt_jw_str(&w, "time_a", p->time_a);
 		bt_jw_str(&w, "time_b", p->time_b);
-		if (p->a < 0 || p->b < 0)
-			bt_jw_str(&w, "only", p->a < 0 ? "b" : "a");
+		if (p->a == -1 || p->b == -1)
+			bt_jw_str(&w, "only", p->a == -1 ? "b" : "a");
 		bt_jw_str(&w, "verdict", bt_verdict_name(bt_diff_unit(d, p->unit)->st.verdict));
 		/* the benchmark's own unit, then its functions' */
 		json_unit(&w, "time", bt_diff_unit(d, p->unit), 6);

@@ -182,8 +182,13 @@ bt_view_diff_funcs(const struct bt_diff *d, size_t pair, const struct bt_view_op
 		stat_cells(v, u, w);
 	}
 	columns(v, "Function", w, unit);
-	v->title = bt_strpool_addf(&v->pool, "diff %s: %s -> %s; functions by Δ cost per op (%s)",
-	    p->name, p->time_a ? p->time_a : "-", p->time_b ? p->time_b : "-", unit);
+	if (strcmp(unit, "share") == 0)	/* nothing better: say so */
+		v->title = bt_strpool_addf(&v->pool, "diff %s: functions by Δ share of the "
+		    "samples (no iterations to count per op)", p->name);
+	else
+		v->title = bt_strpool_addf(&v->pool, "diff %s: %s -> %s; functions by Δ cost "
+		    "per op (%s)", p->name, p->time_a ? p->time_a : "-",
+		    p->time_b ? p->time_b : "-", unit);
 	free(names);
 	view_seal(v);
 	return v;

@@ -92,8 +92,9 @@ struct bt_diff_unit {
 
 /**
  * struct bt_diff_pair - a benchmark of either recording, by name
- * @name: its name
- * @a, @b: its index in each recording's benchmarks, -1 when absent
+ * @name: its name; "(whole run)" for recordings without benchmarks
+ * @a, @b: its index in each recording's benchmarks, -1 when absent, -2
+ *         both for the whole run
  * @time_a, @time_b: the time per op as printed, NULL when none
  * @unit: its BT_DIFF_BENCH unit
  * @funcs, @nfuncs: its BT_DIFF_FUNC units, in order of |Δ cost per op|
@@ -134,7 +135,9 @@ BT_API void bt_diff_opts_init(struct bt_diff_opts *o);
 /*
  * The comparison of selections a (old) and b (new), computed now (each
  * benchmark's repetitions are read again from each recording). Holds a
- * reference to each. NULL with err set when neither has benchmarks.
+ * reference to each. Recordings without benchmarks (perf's, a program
+ * without a harness) are compared as one pair, their whole runs: the
+ * functions' shares of 10 time slices of each.
  */
 BT_API struct bt_diff *bt_diff_new(struct bt_selection *a, struct bt_selection *b,
 				   const struct bt_diff_opts *o, struct bt_error *err);
