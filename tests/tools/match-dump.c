@@ -11,6 +11,9 @@
  *   match-dump pairs A B FUNC [FUNC_B] one line a row: "ADDR_A ADDR_B SAMPLES_A
  *        MNEMONIC_A MNEMONIC_B", "-" for none (SAMPLES_A: 1 from a binary)
  *   match-dump funcs A B               the functions paired (binaries)
+ *   match-dump view A.data B.data FUNC [text|json [WIDTH]]  the aligned
+ *        function's export (bt_align_find, bt_export_match): what
+ *        benchtui diff's function screen shows
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +23,7 @@
 #include "annofile.h"
 #include "annotate/annotate.h"
 #include "base.h"
+#include "benchtui/match.h"
 #include "benchtui/selection.h"
 #include "diff/match.h"
 #include "session/query.h"
@@ -221,6 +225,34 @@ dump_funcs(const char *pa, const char *pb)
 	return 0;
 }
 
+static int
+dump_view(int argc, char **argv)
+{
+	struct bt_selection *sa = test_open(argv[2]), *sb = test_open(argv[3]);
+	struct bt_error err = { 0 };
+	struct bt_view_opts o;
+	struct bt_align *al;
+	int json = argc > 5 && strcmp(argv[5], "json") == 0;
+
+	if (sa == NULL || sb == NULL) {
+		fprintf(stderr, "match-dump: cannot open '%s' or '%s'\n", argv[2], argv[3]);
+		return 1;
+	}
+	bt_view_opts_init(&o);
+	o.text_width = argc > 6 ? (size_t)atoi(argv[6]) : 0;
+	al = bt_align_find(sa, sb, argv[4], &err);
+	if (al == NULL) {
+		fprintf(stderr, "match-dump: %s\n", err.msg);
+		return 1;
+	}
+	if (bt_export_match(stdout, al, json ? BT_FORMAT_JSON : BT_FORMAT_TEXT, &o, &err) < 0)
+		fprintf(stderr, "match-dump: %s\n", err.msg);
+	bt_align_free(al);
+	test_close(sa);
+	test_close(sb);
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -228,6 +260,8 @@ main(int argc, char **argv)
 	struct bt_insn_match m;
 	int ret = 0;
 
+	if (argc >= 5 && strcmp(argv[1], "view") == 0)
+		return dump_view(argc, argv);
 	if (argc == 4 && strcmp(argv[1], "funcs") == 0)
 		return dump_funcs(argv[2], argv[3]);
 	if (argc < 5 || (strcmp(argv[1], "func") != 0 && strcmp(argv[1], "lines") != 0 &&
