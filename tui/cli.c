@@ -89,6 +89,8 @@ const char cli_usage[] =
 "      --baseline OLD     record COMMAND, then compare the recording OLD with it\n"
 "      --fail-on slower[=PCT]  exit with status 3 when a benchmark is significantly\n"
 "                         slower (by more than PCT percent: its interval's low end)\n"
+"      --noise PCT        the run-to-run noise floor: no change within PCT percent\n"
+"                         is called slower or faster (default 10)\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n";
 
@@ -98,6 +100,7 @@ enum {
 	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT, OPT_NO_PROBES,
 	OPT_BENCH_FRAMES, OPT_CALL_GRAPH, OPT_CHILDREN, OPT_NO_CHILDREN,
 	OPT_JIT_COPY, OPT_PID, OPT_TID, OPT_COMM, OPT_BASELINE, OPT_FAIL_ON,
+	OPT_NOISE,
 };
 
 static const struct option long_opts[] = {
@@ -136,6 +139,7 @@ static const struct option long_opts[] = {
 	{ "benchmark-frames", required_argument, NULL, OPT_BENCH_FRAMES },
 	{ "baseline", required_argument, NULL, OPT_BASELINE },
 	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "noise", required_argument, NULL, OPT_NOISE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -486,6 +490,14 @@ other_opt(struct perr *e, struct cli *c, int opt, char **argv)
 		return 0;
 	case OPT_FAIL_ON:
 		return fail_on_opt(e, c, optarg);
+	case OPT_NOISE: {
+		char *end;
+		errno = 0;
+		c->noise = strtod(optarg, &end);
+		if (end == optarg || *end != '\0' || errno || !(c->noise >= 0 && c->noise < 1000))
+			return bad(e, "--noise takes a percentage, not '%s'", optarg);
+		return 0;
+	}
 	case OPT_EXPORT:
 		if (optarg[0] == '\0')
 			return bad(e, "--export needs a file name, not an empty one");
@@ -563,6 +575,7 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 
 	memset(c, 0, sizeof(*c));
 	c->output = "benchtui.data";
+	c->noise = -1;
 	c->eo.top = 5;
 	bt_view_opts_init(&c->eo.view);
 	bt_session_opts_init(&c->so);
@@ -580,8 +593,8 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 		return bad(&e, "give either -i FILE or a command, not both");
 	if (c->input != NULL && c->baseline != NULL)
 		return bad(&e, "--baseline records a command to compare: not with -i");
-	if (c->fail_on && c->baseline == NULL)
-		return bad(&e, "--fail-on needs a comparison: benchtui diff or --baseline");
+	if ((c->fail_on || c->noise >= 0) && c->baseline == NULL)
+		return bad(&e, "--fail-on and --noise need a comparison: benchtui diff or --baseline");
 	if (c->input == NULL && optind >= argc)
 		return bad(&e, "no command to run and no recording to open (-i FILE)");
 	if (c->input != NULL && (c->freq || c->delay || c->mmap_pages))

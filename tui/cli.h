@@ -35,6 +35,7 @@ struct cli {
 	const char *baseline;	/* --baseline OLD: record, then compare */
 	bool fail_on;		/* --fail-on slower[=PCT] */
 	double fail_pct;
+	double noise;		/* --noise PCT, -1: the default */
 	const char *event_last;
 	char events[256];
 };

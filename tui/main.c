@@ -486,6 +486,8 @@ compare(struct cli *c, const char *old, const char *new, bool shown, int status)
 		return EXIT_NODATA;
 	}
 	bt_diff_opts_init(&o);
+	if (c->noise >= 0)
+		o.noise = c->noise / 100;
 	d = bt_diff_new(a, b, &o, &err);
 	if (d == NULL) {
 		errmsg("%s", err.msg);

@@ -202,6 +202,18 @@ build_func(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 	return bt_view_compare_func(x, y, fx->name, fx->module, &b->o, err);
 }
 
+/* Enter on an instruction: both shares, whole, on the status line. */
+static void
+enter_func(struct bt_browser *b, struct screen *sc, size_t height)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+
+	if (r != NULL && r->text != NULL)
+		bt_browser_set_status(b, "%s: %.2f%% in A, %.2f%% in B (%+.2f points)",
+		    r->text, r->percent, r->adjusted_percent,
+		    r->adjusted_percent - r->percent);
+}
+
 static char *
 export_name_func(const struct bt_browser *b, const struct screen *sc)
 {
@@ -213,6 +225,7 @@ const struct screen_ops screen_diff_func = {
 	.init = init,
 	.free = free_data,
 	.build = build_func,
+	.enter = enter_func,
 	.subject = subject,
 	.export_name = export_name_func,
 	.hint = "q back  / search  h help",

@@ -14,6 +14,7 @@
 #include "hash.h"
 #include "benchtui/bench.h"
 #include "benchtui/selection.h"
+#include "diff/match.h"
 #include "diff/stats.h"
 
 struct bt_diff {
@@ -32,17 +33,21 @@ struct part {
 	double iterations;	/* NAN for a slice */
 };
 
-/* A function compared in one pair: its values per part on each side. */
+/*
+ * A function compared in one pair: its name and index on each side (a
+ * renamed one has two names: diffmatch's pairing), its values per part.
+ */
 struct cand {
-	const char *name;
+	const char *name[2];
 	const char *module[2];
 	long fi[2];
+	enum bt_match_how how;
 	BT_VEC(double) v[2];
 };
 
 struct cands {
 	BT_VEC(struct cand) v;
-	struct bt_hash hash;
+	struct bt_hash hash[2];		/* by name, per side */
 };
 
 void
@@ -53,7 +58,7 @@ bt_diff_opts_init(struct bt_diff_opts *o)
 	o->slices = 5;
 	o->min_share = 1;
 	o->max_funcs = 20;
-	o->noise = 0.05;
+	o->noise = 0.10;
 }
 
 static uint64_t
@@ -177,72 +182,129 @@ rep_parts(struct bt_selection *side, long bi, struct part **out)
 	return m;
 }
 
-/* Equal time slices of its span. */
+/*
+ * Equal time slices of its one repetition's window (from), else of its
+ * span; *iterations: that repetition's, else the benchmark's.
+ */
 static size_t
-slice_parts(struct bt_selection *side, long bi, size_t n, struct part **out)
+slice_parts(struct bt_selection *side, long bi, const struct part *from, size_t n,
+	    struct part **out, double *iterations)
 {
 	const struct bt_bench *b = bi < 0 ? NULL : bt_selection_bench(side, (size_t)bi);
+	double lo, hi;
 	size_t k;
 
 	*out = bt_xcalloc(n + 1, sizeof(**out));
-	if (b == NULL || !b->has_window || b->t_to <= b->t_from)
+	*iterations = NAN;
+	if (from != NULL) {
+		lo = from->from;
+		hi = from->to;
+		*iterations = from->iterations;
+	} else if (b != NULL && b->has_window && b->t_to > b->t_from) {
+		lo = b->t_from;
+		hi = b->t_to;
+		*iterations = b->iterations;
+	} else {
 		return 0;
+	}
 	for (k = 0; k < n; k++) {
-		(*out)[k].from = b->t_from + (b->t_to - b->t_from) * (double)k / (double)n;
-		(*out)[k].to = b->t_from + (b->t_to - b->t_from) * (double)(k + 1) / (double)n;
+		(*out)[k].from = lo + (hi - lo) * (double)k / (double)n;
+		(*out)[k].to = lo + (hi - lo) * (double)(k + 1) / (double)n;
 		(*out)[k].iterations = NAN;
 	}
 	return n;
 }
 
+/* Side s's candidate named name, NULL when none. */
 static struct cand *
-cand_find(struct cands *c, const char *name, bool add)
+cand_find(struct cands *c, int s, const char *name)
 {
 	struct bt_hash_pos pos;
 	uint32_t i;
-	struct cand nc;
 
-	for (i = bt_hash_first(&c->hash, hash_str(name), &pos); i != BT_HASH_NONE;
-	    i = bt_hash_next(&c->hash, &pos))
-		if (strcmp(c->v.v[i].name, name) == 0)
+	for (i = bt_hash_first(&c->hash[s], hash_str(name), &pos); i != BT_HASH_NONE;
+	    i = bt_hash_next(&c->hash[s], &pos))
+		if (strcmp(c->v.v[i].name[s], name) == 0)
 			return &c->v.v[i];
-	if (!add)
-		return NULL;
-	memset(&nc, 0, sizeof(nc));
-	nc.name = name;
-	nc.fi[0] = nc.fi[1] = -1;
-	BT_VEC_PUSH(c->v, nc);
-	bt_hash_add(&c->hash, &pos, (uint32_t)c->v.n - 1);
-	return &c->v.v[c->v.n - 1];
+	return NULL;
 }
 
-/* The functions with min_share of the benchmark's samples, the hottest first. */
 static void
-pick_funcs(struct bt_diff *d, struct bt_selection *sel, int s, struct cands *c)
+cand_add(struct cands *c, const struct bt_func *fa, long ia, const struct bt_func *fb,
+	 long ib, enum bt_match_how how)
 {
-	size_t n = sel ? bt_selection_nfuncs(sel) : 0, k, taken = 0;
+	const struct bt_func *f[2] = { fa, fb };
+	long fi[2] = { ia, ib };
+	struct cand nc;
+	int s;
 
-	for (k = 0; k < n && taken < d->o.max_funcs; k++) {
-		const struct bt_func *f = bt_selection_func(sel, k);
-		struct cand *cd;
-		if (f->name == NULL || f->percent < d->o.min_share)
+	memset(&nc, 0, sizeof(nc));
+	nc.how = how;
+	for (s = 0; s < 2; s++) {
+		struct bt_hash_pos pos;
+		if (f[s] == NULL || f[s]->name == NULL || cand_find(c, s, f[s]->name) != NULL) {
+			nc.fi[s] = -1;
 			continue;
-		cd = cand_find(c, f->name, true);
-		cd->fi[s] = (long)k;
-		cd->module[s] = f->module_name;
-		taken++;
+		}
+		nc.name[s] = f[s]->name;
+		nc.module[s] = f[s]->module_name;
+		nc.fi[s] = fi[s];
+		for (uint32_t i = bt_hash_first(&c->hash[s], hash_str(f[s]->name), &pos);
+		    i != BT_HASH_NONE; i = bt_hash_next(&c->hash[s], &pos))
+			;	/* to the empty slot: the name is new (cand_find) */
+		bt_hash_add(&c->hash[s], &pos, (uint32_t)c->v.n);
 	}
+	if (nc.fi[0] >= 0 || nc.fi[1] >= 0)
+		BT_VEC_PUSH(c->v, nc);
 }
 
 /*
- * Side s's value of each candidate in each part: period / iterations of a
- * repetition, or the part's share of the benchmark's time per op (a slice
- * has no iterations of its own), or its share where there is no time.
+ * The functions with min_share of the benchmark's samples on either side,
+ * paired across the two (diffmatch's bt_match_selection_funcs: by name,
+ * then short and base name, then control-flow hash), the hottest first.
  */
 static void
-part_values(struct bt_diff *d, int s, long bi, const struct part *parts, size_t np,
-	    double time_ns, struct cands *c)
+pick_funcs(struct bt_diff *d, struct bt_selection *sa, struct bt_selection *sb,
+	   struct cands *c)
 {
+	struct bt_func_pair *pairs = NULL;
+	size_t n, k, taken = 0;
+
+	if (sa != NULL && sb != NULL) {
+		n = bt_match_selection_funcs(sa, sb, &pairs);
+	} else {	/* one side: its functions alone */
+		struct bt_selection *one = sa ? sa : sb;
+		n = one ? bt_selection_nfuncs(one) : 0;
+		pairs = bt_xcalloc(n + 1, sizeof(*pairs));
+		for (k = 0; k < n; k++) {
+			pairs[k].a = sa ? (long)k : -1;
+			pairs[k].b = sb ? (long)k : -1;
+			pairs[k].how = BT_MATCH_NONE;
+		}
+	}
+	for (k = 0; k < n && taken < 2 * d->o.max_funcs; k++) {
+		const struct bt_func *fa = pairs[k].a >= 0 ? bt_selection_func(sa, (size_t)pairs[k].a) : NULL;
+		const struct bt_func *fb = pairs[k].b >= 0 ? bt_selection_func(sb, (size_t)pairs[k].b) : NULL;
+		if ((fa == NULL || fa->percent < d->o.min_share) &&
+		    (fb == NULL || fb->percent < d->o.min_share))
+			continue;
+		cand_add(c, fa, pairs[k].a, fb, pairs[k].b, pairs[k].how);
+		taken++;
+	}
+	free(pairs);
+}
+
+/*
+ * Side s's value of each candidate in each part: period / iterations of
+ * a repetition; a slice's share of its samples' period (a slice has no
+ * iterations of its own: func_units scales the shares). Returns the
+ * parts' period.
+ */
+static uint64_t
+part_values(struct bt_diff *d, int s, long bi, const struct part *parts, size_t np,
+	    struct cands *c)
+{
+	uint64_t all = 0;
 	size_t k, i, j;
 
 	for (k = 0; k < np; k++) {
@@ -254,24 +316,23 @@ part_values(struct bt_diff *d, int s, long bi, const struct part *parts, size_t 
 			bt_selection_free(ps);
 			continue;
 		}
+		all += total;
 		for (j = 0; j < c->v.n; j++)
 			BT_VEC_PUSH(c->v.v[j].v[s], 0.0);
 		for (i = 0; i < bt_selection_nfuncs(ps); i++) {
 			const struct bt_func *f = bt_selection_func(ps, i);
-			struct cand *cd = f->name ? cand_find(c, f->name, false) : NULL;
-			double v;
+			struct cand *cd = f->name ? cand_find(c, s, f->name) : NULL;
 			if (cd == NULL)
 				continue;
+			/* two functions of one name: both */
 			if (isfinite(parts[k].iterations))
-				v = (double)f->period / parts[k].iterations;
-			else if (isfinite(time_ns))
-				v = (double)f->period / (double)total * time_ns;
+				cd->v[s].v[base] += (double)f->period / parts[k].iterations;
 			else
-				v = 100.0 * (double)f->period / (double)total;
-			cd->v[s].v[base] += v;	/* two functions of one name: both */
+				cd->v[s].v[base] += (double)f->period / (double)total;
 		}
 		bt_selection_free(ps);
 	}
+	return all;
 }
 
 static double *
@@ -334,33 +395,45 @@ static void
 func_units(struct bt_diff *d, size_t pi)
 {
 	struct bt_diff_pair *p = &d->pairs.v[pi];
-	struct cands c = { { NULL, 0, 0 }, { NULL, 0, 0 } };
-	struct part *parts[2];
+	struct cands c;
+	struct part *parts[2], *sliced[2] = { NULL, NULL };
+	double iters[2] = { NAN, NAN };
 	size_t np[2], k;
 	const char *unit, *vectors = "runs";
 	long bi[2] = { p->a, p->b };
 	int s;
 
-	bt_hash_init(&c.hash, 64);
-	for (s = 0; s < 2; s++)
-		pick_funcs(d, d->bsel[s].v[pi], s, &c);
+	memset(&c, 0, sizeof(c));
+	bt_hash_init(&c.hash[0], 64);
+	bt_hash_init(&c.hash[1], 64);
+	pick_funcs(d, d->bsel[0].v[pi], d->bsel[1].v[pi], &c);
 	for (s = 0; s < 2; s++)
 		np[s] = rep_parts(d->side[s], bi[s], &parts[s]);
 	unit = cost_unit(d, bt_selection_event(d->side[1]));
-	if (np[0] < 2 || np[1] < 2) {	/* run once: slices of its measured phase */
+	if (np[0] < 2 || np[1] < 2) {
+		/*
+		 * Run once: slices of its measured phase, each function's share
+		 * of a slice times the run's period per iteration
+		 */
 		vectors = "slices";
-		unit = "ns/op";
 		for (s = 0; s < 2; s++) {
-			free(parts[s]);
-			np[s] = slice_parts(d->side[s], bi[s], d->o.slices, &parts[s]);
+			struct part *one = np[s] == 1 ? parts[s] : NULL;
+			np[s] = slice_parts(d->side[s], bi[s], one, d->o.slices, &sliced[s],
+			    &iters[s]);
+			if (!isfinite(iters[s]))
+				unit = "share";
 		}
 	}
 	for (s = 0; s < 2; s++) {
-		const struct bt_bench *b = bi[s] < 0 ? NULL : bt_selection_bench(d->side[s], (size_t)bi[s]);
-		double t = b ? b->time_ns : NAN;
-		if (strcmp(vectors, "slices") == 0 && !isfinite(t))
-			unit = "share";
-		part_values(d, s, bi[s], parts[s], np[s], strcmp(unit, "share") ? t : NAN, &c);
+		const struct part *pp = sliced[s] ? sliced[s] : parts[s];
+		uint64_t all = part_values(d, s, bi[s], pp, np[s], &c);
+		double scale = strcmp(unit, "share") == 0 ? 100 :
+		    (double)all / (np[s] ? iters[s] : 1);
+		if (sliced[s] == NULL)
+			continue;
+		for (k = 0; k < c.v.n; k++)
+			for (size_t j = 0; j < c.v.v[k].v[s].n; j++)
+				c.v.v[k].v[s].v[j] *= scale;
 	}
 	p->funcs = d->units.n;
 	for (k = 0; k < c.v.n; k++) {
@@ -369,7 +442,10 @@ func_units(struct bt_diff *d, size_t pi)
 		memset(&u, 0, sizeof(u));
 		u.kind = BT_DIFF_FUNC;
 		u.pair = pi;
-		u.name = cd->name;
+		u.name = cd->name[1] ? cd->name[1] : cd->name[0];
+		u.name_a = cd->name[0] && cd->name[1] && strcmp(cd->name[0], cd->name[1]) ?
+		    cd->name[0] : NULL;
+		u.match = cd->fi[0] >= 0 && cd->fi[1] >= 0 ? bt_match_how_name(cd->how) : NULL;
 		u.module_a = cd->module[0];
 		u.module_b = cd->module[1];
 		u.unit = unit;
@@ -385,9 +461,12 @@ func_units(struct bt_diff *d, size_t pi)
 		BT_VEC_FREE(c.v.v[k].v[1]);
 	}
 	BT_VEC_FREE(c.v);
-	bt_hash_release(&c.hash);
-	free(parts[0]);
-	free(parts[1]);
+	bt_hash_release(&c.hash[0]);
+	bt_hash_release(&c.hash[1]);
+	for (s = 0; s < 2; s++) {
+		free(parts[s]);
+		free(sliced[s]);
+	}
 }
 
 static void

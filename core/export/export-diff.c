@@ -82,6 +82,9 @@ json_unit(struct bt_jw *w, const char *key, const struct bt_diff_unit *u, int in
 	bt_jw_str(w, "kind", u->kind == BT_DIFF_BENCH ? "benchmark" : "function");
 	bt_jw_str(w, "name", u->name);
 	if (u->kind == BT_DIFF_FUNC) {
+		if (u->name_a != NULL)
+			bt_jw_str(w, "name_a", u->name_a);
+		bt_jw_str(w, "match", u->match);
 		bt_jw_str(w, "module_a", u->module_a);
 		bt_jw_str(w, "module_b", u->module_b);
 	}

@@ -57,7 +57,11 @@ enum bt_diff_kind {
  * struct bt_diff_unit - one thing compared
  * @kind: what
  * @pair: the benchmark pair it belongs to
- * @name: the benchmark's or the function's name
+ * @name: the benchmark's or the function's name (B's, else A's)
+ * @name_a: FUNC: A's name where it differs (a renamed or cloned function
+ *          paired by diffmatch), NULL otherwise
+ * @match: FUNC: how the two were paired ("name", "cfg"...: diffmatch's
+ *         bt_match_how_name), NULL when on one side only
  * @module_a, @module_b: FUNC: the function's module on each side (NULL: absent)
  * @unit: what the numbers are: "ns/op", "cycles/op", "EVENT/op", or
  *        "share" (of the benchmark's samples: no iterations to divide by)
@@ -75,6 +79,8 @@ struct bt_diff_unit {
 	enum bt_diff_kind kind;
 	size_t pair;
 	const char *name;
+	const char *name_a;
+	const char *match;
 	const char *module_a, *module_b;
 	const char *unit;
 	const char *vectors;
@@ -108,7 +114,7 @@ struct bt_diff_pair {
  * @min_share: a function is compared where it has this percent of its
  *             benchmark's samples on either side (1)
  * @max_funcs: at most this many functions a benchmark (20)
- * @noise: the run-to-run noise floor (relative, 0.05): two runs of one
+ * @noise: the run-to-run noise floor (relative, 0.10): two runs of one
  *         build differ by this much although their repetitions agree,
  *         so no smaller change is called slower or faster, and an
  *         interval within ±max(MDE, @noise) is unchanged

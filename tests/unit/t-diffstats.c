@@ -141,6 +141,12 @@ test_fdr(void **state)
 	v[4].hi = 0.02;
 	bt_diff_fdr(v, 5, 0.05);
 	assert_int_equal(v[4].verdict, BT_V_UNCHANGED);
+	/* a noise floor of 10%: [+10%, +20%] is not beyond it; [-1%, +2%] unchanged */
+	assert_int_equal(bt_diff_verdict_floor(&v[0], 0.05, 0.1), BT_V_UNRESOLVED);
+	assert_int_equal(bt_diff_verdict_floor(&v[0], 0.05, 0.05), BT_V_SLOWER);
+	assert_int_equal(bt_diff_verdict_floor(&v[4], 0.05, 0.1), BT_V_UNCHANGED);
+	v[4].mde = NAN;		/* no variance to pool: never unchanged */
+	assert_int_equal(bt_diff_verdict_floor(&v[4], 0.05, 0.1), BT_V_UNRESOLVED);
 	assert_string_equal(bt_verdict_name(BT_V_UNRESOLVED), "unresolved");
 	assert_string_equal(bt_verdict_name(BT_V_SLOWER), "slower");
 }
