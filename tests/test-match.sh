@@ -102,4 +102,42 @@ for f in fill kernel sorted next; do
 	*) fail "divide: $f: $out" ;;
 	esac
 done
+# benchtui diff OLD NEW -s scale: the aligned function exported, every unit
+if [ "$REC" != "$A" ] &&
+	"$BT" -q -F 10000 -o "$TMP/b.data" --stdio --top 0 "$DIV" 10000 >/dev/null 2>&1; then
+	"$BT" diff "$REC" "$TMP/b.data" -s scale --export "$TMP/m.json" --format json 2>"$TMP/err" ||
+		fail "diff -s: $(cat "$TMP/err")"
+	"$BT" diff "$REC" "$TMP/b.data" -s scale --stdio >"$TMP/m.txt" 2>&1 ||
+		fail "diff -s --stdio: $(cat "$TMP/m.txt")"
+	res=$(python3 - "$TMP/m.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+u = d["units"]
+bad = []
+if d["kind"] != "match" or d["function_b"] != "scale":
+    bad.append("kind/function")
+if not any(x["kind"] == "inserted" and "div" in x["code_b"]["text"] for x in u):
+    bad.append("no divide inserted")
+if any(x["kind"] == "deleted" and "nop" not in x["code_a"]["text"] and "xchg" not in x["code_a"]["text"] for x in u):
+    bad.append("an instruction deleted")
+for x in u:
+    if x["tested"] and not all(k in x for k in ("delta", "interval", "mde", "q", "verdict")):
+        bad.append("a unit without its statistics")
+        break
+hot = [x for x in u if x.get("hottest")]
+if len(hot) != 1 or hot[0]["inserted"] < 2:
+    bad.append("hottest block %s" % hot)
+print("; ".join(bad) or "ok %d units, hottest block %s (%s, delta %s)" % (
+    len(u), hot[0]["block"], hot[0]["verdict"], hot[0]["delta"]))
+PY
+)
+	case $res in
+	ok*) ok "diff -s scale: $res" ;;
+	*) fail "diff -s scale: $res" ;;
+	esac
+	grep -q '^+ .*div' "$TMP/m.txt" && ok "diff -s --stdio: the divide marked +" ||
+		fail "diff -s --stdio: no '+ ... div' row"
+else
+	skipped "diff -s: no recordings"
+fi
 finish
