@@ -4,7 +4,7 @@
  * builds put it at different places; a row a block (its unit), then a
  * row a pair of instructions, inserted ones "+", deleted ones "-". The
  * cursor starts on the block that changed most; H goes back to it and
- * Tab to the next changed block.
+ * Tab to the next changed block; Enter says the row's two sides whole.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -57,6 +57,16 @@ subject(const struct bt_browser *b, const struct screen *sc)
 	return -1;
 }
 
+/* Enter: the row's two sides whole on the status line (cut at 80 columns). */
+static void
+enter(struct bt_browser *b, struct screen *sc, size_t height)
+{
+	const struct bt_row *r = bt_view_row(sc->view, sc->nav.cursor);
+
+	if (r != NULL && r->detail != NULL)
+		bt_browser_set_status(b, "%s", r->detail);
+}
+
 static char *
 export_name(const struct bt_browser *b, const struct screen *sc)
 {
@@ -76,9 +86,10 @@ const struct screen_ops screen_match = {
 	.init = init,
 	.free = free_data,
 	.build = build,
+	.enter = enter,
 	.subject = subject,
 	.export_name = export_name,
-	.hint = "H the block that changed most  Tab next changed block  q back  h help",
+	.hint = "H the block that changed most  Tab next changed block  Enter both sides  q back",
 };
 
 struct screen *

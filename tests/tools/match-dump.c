@@ -11,9 +11,10 @@
  *   match-dump pairs A B FUNC [FUNC_B] one line a row: "ADDR_A ADDR_B SAMPLES_A
  *        MNEMONIC_A MNEMONIC_B", "-" for none (SAMPLES_A: 1 from a binary)
  *   match-dump funcs A B               the functions paired (binaries)
- *   match-dump view A.data B.data FUNC [text|json [WIDTH]]  the aligned
- *        function's export (bt_align_find, bt_export_match): what
- *        benchtui diff's function screen shows
+ *   match-dump view A.data B.data FUNC [text|json [WIDTH [BENCH]]]  the
+ *        aligned function's export (bt_align_find, bt_export_match): what
+ *        benchtui diff's function screen shows; with BENCH, in that
+ *        benchmark's selections, its repetitions the vectors
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@
 #include "annofile.h"
 #include "annotate/annotate.h"
 #include "base.h"
+#include "benchtui/bench.h"
 #include "benchtui/match.h"
 #include "benchtui/selection.h"
 #include "diff/match.h"
@@ -225,6 +227,39 @@ dump_funcs(const char *pa, const char *pb)
 	return 0;
 }
 
+/* FUNC in benchmark BENCH's selection of each side, its repetitions the parts. */
+static struct bt_align *
+bench_align(struct bt_selection *sa, struct bt_selection *sb, const char *bench,
+	    const char *func, struct bt_error *err)
+{
+	struct bt_selection *s[2] = { sa, sb }, *bs[2] = { NULL, NULL };
+	long bi[2], fi[2];
+	struct bt_align *al = NULL;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct bt_selection_opts o = *bt_selection_opts(s[k]);
+
+		bi[k] = bt_selection_find_bench(s[k], bench);
+		if (bi[k] < 0) {
+			bt_error_set(err, BT_ENOENT, "no benchmark '%s'", bench);
+			goto out;
+		}
+		o.bench = bi[k];
+		bs[k] = bt_selection_new(bt_selection_session(s[k]), &o, err);
+		fi[k] = bs[k] ? bt_selection_find(bs[k], func) : -1;
+		if (fi[k] < 0) {
+			bt_error_set(err, BT_ENOENT, "no function '%s' in '%s'", func, bench);
+			goto out;
+		}
+	}
+	al = bt_align_new(bs[0], (size_t)fi[0], bi[0], bs[1], (size_t)fi[1], bi[1], err);
+out:
+	bt_selection_free(bs[0]);
+	bt_selection_free(bs[1]);
+	return al;
+}
+
 static int
 dump_view(int argc, char **argv)
 {
@@ -240,7 +275,10 @@ dump_view(int argc, char **argv)
 	}
 	bt_view_opts_init(&o);
 	o.text_width = argc > 6 ? (size_t)atoi(argv[6]) : 0;
-	al = bt_align_find(sa, sb, argv[4], &err);
+	if (argc > 7)
+		al = bench_align(sa, sb, argv[7], argv[4], &err);
+	else
+		al = bt_align_find(sa, sb, argv[4], &err);
 	if (al == NULL) {
 		fprintf(stderr, "match-dump: %s\n", err.msg);
 		return 1;
