@@ -90,6 +90,17 @@ src_of(struct bt_view *v, const struct bt_align_side *sd)
 	return bt_strpool_addf(&v->pool, "%s:%u", view_basename(sd->file), sd->line);
 }
 
+/* file:line in width columns: the line kept, the file's start cut ("…ench.cc:23"). */
+static const char *
+src_fit(struct bt_view *v, const char *s, size_t width)
+{
+	size_t n = strlen(s);
+
+	if (n <= width || width < 2)
+		return s;
+	return bt_strpool_addf(&v->pool, "…%s", s + n - (width - 1));
+}
+
 static void
 side_cells(struct bt_view *v, const struct bt_align_side *sd, const struct widths *w,
 	   int first, enum bt_style style)
@@ -102,7 +113,7 @@ side_cells(struct bt_view *v, const struct bt_align_side *sd, const struct width
 	    w->w[first + 1], false), style);
 	if (!w->compact) {
 		view_add_cell(v, " ", BT_STYLE_NORMAL);
-		view_add_cell(v, view_pad(v, view_cut(v, src_of(v, sd), w->w[first + 2]),
+		view_add_cell(v, view_pad(v, src_fit(v, src_of(v, sd), w->w[first + 2]),
 		    w->w[first + 2], false), BT_STYLE_SOURCE);
 	}
 }
@@ -207,7 +218,7 @@ static void
 set_widths(struct widths *w, const struct bt_view_opts *o)
 {
 	size_t width = o ? (o->width ? o->width : o->text_width) : 0;
-	static const size_t wide[NCOL] = { 1, 6, 32, 14, 2, 6, 32, 14, 8, 8, 8, 19, 8, 7, 10 };
+	static const size_t wide[NCOL] = { 1, 6, 32, 16, 2, 6, 32, 16, 8, 8, 8, 19, 8, 7, 10 };
 
 	memcpy(w->w, wide, sizeof(wide));
 	w->compact = width > 0 && width < 100;

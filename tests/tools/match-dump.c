@@ -11,6 +11,9 @@
  *   match-dump pairs A B FUNC [FUNC_B] one line a row: "ADDR_A ADDR_B SAMPLES_A
  *        MNEMONIC_A MNEMONIC_B", "-" for none (SAMPLES_A: 1 from a binary)
  *   match-dump funcs A B               the functions paired (binaries)
+ *   match-dump browse A.data B.data BENCH FUNC  benchtui diff's browser:
+ *        Enter on BENCH, Enter on FUNC; prints the screen's name, the
+ *        cursor row's text and the title (Enter from a comparison's function)
  *   match-dump view A.data B.data FUNC [text|json [WIDTH [BENCH]]]  the
  *        aligned function's export (bt_align_find, bt_export_match): what
  *        benchtui diff's function screen shows; with BENCH, in that
@@ -25,6 +28,8 @@
 #include "annotate/annotate.h"
 #include "base.h"
 #include "benchtui/bench.h"
+#include "benchtui/browse.h"
+#include "benchtui/diff.h"
 #include "benchtui/match.h"
 #include "benchtui/selection.h"
 #include "diff/match.h"
@@ -291,6 +296,66 @@ dump_view(int argc, char **argv)
 	return 0;
 }
 
+/* Move the cursor to the row whose name (or first cell) starts with name. */
+static bool
+select_row(struct bt_browser *b, const char *name)
+{
+	const struct bt_view *v = bt_browser_view(b);
+	size_t i;
+
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		if (r->name != NULL && strncmp(r->name, name, strlen(name)) == 0) {
+			bt_browser_select(b, i, 40);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int
+dump_browse(char **argv)
+{
+	struct bt_selection *sa = test_open(argv[2]), *sb = test_open(argv[3]);
+	struct bt_error err = { 0 };
+	struct bt_diff *d;
+	struct bt_browser *b;
+	const struct bt_view *v;
+	const struct bt_row *r;
+	int ret = 0;
+
+	d = sa && sb ? bt_diff_new(sa, sb, NULL, &err) : NULL;
+	if (d == NULL) {
+		fprintf(stderr, "match-dump: %s\n", err.msg[0] ? err.msg : "cannot open");
+		return 1;
+	}
+	b = bt_browser_new_diff(d, NULL);
+	if (!select_row(b, argv[4])) {
+		fprintf(stderr, "match-dump: no benchmark '%s'\n", argv[4]);
+		ret = 1;
+		goto out;
+	}
+	bt_browser_apply(b, BT_ACT_ENTER, 40);
+	if (!select_row(b, argv[5])) {
+		fprintf(stderr, "match-dump: no function '%s'\n", argv[5]);
+		ret = 1;
+		goto out;
+	}
+	bt_browser_apply(b, BT_ACT_ENTER, 40);
+	v = bt_browser_view(b);
+	r = bt_view_row(v, bt_browser_nav(b)->cursor);
+	printf("screen %s\n", bt_browser_screen(b));
+	printf("cursor %s\n", r && r->detail ? r->detail : "-");
+	printf("title %s\n", bt_view_title(v));
+	printf("status %s\n", bt_browser_status(b));
+out:
+	bt_browser_free(b);
+	bt_diff_free(d);
+	test_close(sa);
+	test_close(sb);
+	return ret;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -298,6 +363,8 @@ main(int argc, char **argv)
 	struct bt_insn_match m;
 	int ret = 0;
 
+	if (argc == 6 && strcmp(argv[1], "browse") == 0)
+		return dump_browse(argv);
 	if (argc >= 5 && strcmp(argv[1], "view") == 0)
 		return dump_view(argc, argv);
 	if (argc == 4 && strcmp(argv[1], "funcs") == 0)
