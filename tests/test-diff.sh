@@ -6,8 +6,8 @@
 # loop (BM_chain slower, benchmark and function; the others neither slower
 # nor faster) and renames BM_xorshift's function (paired by diffmatch's
 # control-flow hash), one run each (the time slices), --fail-on's exit statuses,
-# --baseline, and the p- and q-values of the JSON against python's exact
-# permutation test and Benjamini-Hochberg.
+# --baseline, a go test -count 5 pair, and the p- and q-values of the
+# JSON against python's exact permutation test and Benjamini-Hochberg.
 . tests/lib.sh
 need_recording
 command -v python3 >/dev/null || skip "python3 is missing"
@@ -23,7 +23,7 @@ for v in A B; do
 			{ fail "cannot build diffbench.cc ($v)"; finish; }
 	fi
 done
-REPS="--benchmark_repetitions=5 --benchmark_min_time=0.05"
+REPS="--benchmark_repetitions=5 --benchmark_min_time=0.03"
 rec() {		# rec NAME BUILD ARGS...: record into $TMP/NAME.data
 	name=$1 v=$2; shift 2
 	"$BT" -q -o "$TMP/$name.data" "$FIX/diff$v" "$@" >"$TMP/$name.out" 2>&1 ||
@@ -33,8 +33,8 @@ rec a1 A $REPS
 rec a2 A $REPS
 rec a3 A $REPS
 rec b1 B $REPS
-rec s1 A --benchmark_min_time=0.1
-rec s2 B --benchmark_min_time=0.1
+rec s1 A --benchmark_min_time=0.08
+rec s2 B --benchmark_min_time=0.08
 
 cat >"$TMP/check.py" <<'PY'
 import itertools, json, math, statistics, sys
@@ -161,6 +161,27 @@ v=$(python3 "$TMP/check.py" verdict "$TMP/ss.json" BM_chain time)
 grep -q '"vectors": "slices"' "$TMP/ss.json" && ok "one run each: the functions' vectors are slices" ||
 	fail "one run each: no slices in the JSON"
 
+# --- go test -count 5, twice (tests/fixtures/gobench) ----------------------
+if command -v go >/dev/null && G=$(go_fixture gobench); then
+	for r in g1 g2; do
+		"$BT" -q -o "$TMP/$r.data" "$G" -test.run='^$' -test.bench='Fib20|PopcntKept' \
+			-test.count=5 -test.benchtime=20ms >"$TMP/$r.out" 2>&1 ||
+			fail "recording $r failed: $(tail -3 "$TMP/$r.out")"
+	done
+	d g1 g2 gg
+	read -r called total _ < <(python3 "$TMP/check.py" rate "$TMP/gg.json" 2>"$TMP/called")
+	[ "$called" = 0 ] && [ "$total" -gt 2 ] &&
+		ok "go -count 5 twice: $called of $total units slower/faster" ||
+		fail "go -count 5 twice: $called of $total units called: $(cat "$TMP/called")"
+	n=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%d+%d" % (len(b["time"]["va"]), len(b["time"]["vb"])) for b in d["benchmarks"]))' "$TMP/gg.json")
+	[ "$n" = "5+5 5+5" ] && ok "go: each -count line one value of the vectors ($n)" ||
+		fail "go: the -count lines are not the vectors: $n"
+else
+	skipped "go test -count: go or the gobench fixture is missing"
+fi
+
 # --- the statistics against python ----------------------------------------
 for j in aa12 ab; do
 	r=$(python3 "$TMP/check.py" pq "$TMP/$j.json")
@@ -179,7 +200,7 @@ expect_status 1 "$BT" diff "$TMP/a1.data" --stdio && ok "diff with one recording
 expect_status 1 "$BT" diff "$TMP/a1.data" "$TMP/b1.data" --fail-on faster &&
 	ok "--fail-on faster: usage error"
 expect_status 3 "$BT" --baseline "$TMP/a1.data" --fail-on slower -q -o "$TMP/b2.data" \
-	"$FIX/diffB" --benchmark_repetitions=3 --benchmark_min_time=0.02 &&
+	"$FIX/diffB" --benchmark_repetitions=5 --benchmark_min_time=0.02 &&
 	ok "--baseline OLD --fail-on slower: 3 after recording the divide"
 "$BT" diff "$TMP/a1.data" "$TMP/b1.data" --stdio >"$TMP/ab.txt" 2>&1
 grep -q '^#Benchmark .*Verdict' "$TMP/ab.txt" && grep -q '^BM_chain .* slower ' "$TMP/ab.txt" &&

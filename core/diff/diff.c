@@ -55,7 +55,7 @@ bt_diff_opts_init(struct bt_diff_opts *o)
 {
 	o->level = BT_DIFF_LEVEL;
 	o->seed = 1;
-	o->slices = 5;
+	o->slices = 10;
 	o->min_share = 1;
 	o->max_funcs = 20;
 	o->noise = 0.10;
@@ -259,6 +259,19 @@ cand_add(struct cands *c, const struct bt_func *fa, long ia, const struct bt_fun
 }
 
 /*
+ * Is f hot enough to compare? The kernel's functions (the scheduler,
+ * interrupts) move with the machine's load: compared from 10% only.
+ */
+static bool
+wanted(const struct bt_diff *d, const struct bt_func *f)
+{
+	bool kernel = f != NULL && (f->kind == BT_FK_KERNEL ||
+	    (f->module_name != NULL && strncmp(f->module_name, "[kernel", 7) == 0));
+
+	return f != NULL && f->percent >= (kernel ? BT_MAX(d->o.min_share, 10) : d->o.min_share);
+}
+
+/*
  * The functions with min_share of the benchmark's samples on either side,
  * paired across the two (diffmatch's bt_match_selection_funcs: by name,
  * then short and base name, then control-flow hash), the hottest first.
@@ -285,8 +298,7 @@ pick_funcs(struct bt_diff *d, struct bt_selection *sa, struct bt_selection *sb,
 	for (k = 0; k < n && taken < 2 * d->o.max_funcs; k++) {
 		const struct bt_func *fa = pairs[k].a >= 0 ? bt_selection_func(sa, (size_t)pairs[k].a) : NULL;
 		const struct bt_func *fb = pairs[k].b >= 0 ? bt_selection_func(sb, (size_t)pairs[k].b) : NULL;
-		if ((fa == NULL || fa->percent < d->o.min_share) &&
-		    (fb == NULL || fb->percent < d->o.min_share))
+		if (!wanted(d, fa) && !wanted(d, fb))
 			continue;
 		cand_add(c, fa, pairs[k].a, fb, pairs[k].b, pairs[k].how);
 		taken++;

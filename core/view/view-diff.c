@@ -112,7 +112,7 @@ columns(struct bt_view *v, const char *first, size_t *w, const char *unit)
 	view_set_columns(v, h, hw, hr, NCOLS + 1);
 }
 
-static const size_t stat_w[NCOLS] = { 0, 11, 11, 7, 8, 19, 8, 7, 10, 0 };
+static const size_t stat_w[NCOLS] = { 0, 12, 12, 7, 8, 19, 8, 7, 10, 0 };
 
 struct bt_view *
 bt_view_diff_benches(const struct bt_diff *d, const struct bt_view_opts *o)

@@ -110,9 +110,11 @@ struct bt_diff_pair {
  * struct bt_diff_opts - how to compare
  * @level: of the tests and the false discovery rate (0.05)
  * @seed: of every resample (1)
- * @slices: time slices of a benchmark run once (5)
+ * @slices: time slices of a benchmark run once (10)
  * @min_share: a function is compared where it has this percent of its
- *             benchmark's samples on either side (1)
+ *             benchmark's samples on either side (1; a kernel function
+ *             10: the scheduler's and interrupts' share moves with the
+ *             machine's load)
  * @max_funcs: at most this many functions a benchmark (20)
  * @noise: the run-to-run noise floor (relative, 0.10): two runs of one
  *         build differ by this much although their repetitions agree,
