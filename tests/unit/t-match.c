@@ -242,6 +242,91 @@ test_divide(void **state)
 	pair_close(&p);
 }
 
+/* A random function of n instructions (x86-like: jumps, calls, rets, nops). */
+static void
+random_insn(struct bt_ainsn *ai, size_t i, size_t n, unsigned *seed)
+{
+	static const char *const mn[] = { "mov", "add", "sub", "jne", "jmp", "call", "ret", "nop",
+		"lea", "cmp" };
+	static const char *const text[] = { "mov    %rax,%rbx", "add    $0x1,%rax", "sub    %rcx,%rdx",
+		"jne    0", "jmp    0", "call   0", "ret", "nop", "lea    (%rdi,%rsi,8),%rax",
+		"cmp    %rdi,%rsi" };
+	static const char *const callee[] = { "f", "g", "h" };
+	size_t k = (size_t)rand_r(seed) % BT_ARRAY_SIZE(mn);
+
+	memset(ai, 0, sizeof(*ai));
+	ai->in.addr = 0x1000 + 4 * i;
+	ai->in.len = 4;
+	ai->in.mnemonic = mn[k];
+	ai->in.text = text[k];
+	ai->target_insn = -1;
+	ai->line = 10 + (unsigned)(i / 3);
+	ai->file = "x.c";
+	ai->in.kind = k == 3 ? BT_INSN_CJUMP : k == 4 ? BT_INSN_JUMP : k == 5 ? BT_INSN_CALL :
+	    k == 6 ? BT_INSN_RET : BT_INSN_OTHER;
+	if (k == 7)
+		ai->in.flags = BT_INSN_F_NOP;
+	if ((k == 3 || k == 4) && n > 0)
+		ai->target_insn = (long)((size_t)rand_r(seed) % n);
+	if (k == 5)
+		ai->target_name = callee[(size_t)rand_r(seed) % 3];
+}
+
+/* Random functions and edits of them: every instruction in exactly one row. */
+static void
+test_random(void **state)
+{
+	unsigned seed = 7;
+
+	for (int round = 0; round < 300; round++) {
+		struct bt_annotation a, b;
+		struct pair p;
+		size_t na = (size_t)rand_r(&seed) % 200, i, j = 0;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		for (i = 0; i < na; i++) {
+			struct bt_ainsn ai;
+			random_insn(&ai, i, na, &seed);
+			BT_VEC_PUSH(a.insns, ai);
+		}
+		/* B: A with some instructions dropped, changed or added */
+		for (i = 0; i < na; i++) {
+			int r = rand_r(&seed) % 10;
+			struct bt_ainsn ai = a.insns.v[i];
+			if (r == 0)
+				continue;
+			if (r == 1)
+				random_insn(&ai, j, na, &seed);
+			if (r == 2) {
+				struct bt_ainsn x;
+				random_insn(&x, j, na, &seed);
+				BT_VEC_PUSH(b.insns, x);
+				j++;
+			}
+			ai.in.addr = 0x2000 + 4 * j++;
+			BT_VEC_PUSH(b.insns, ai);
+		}
+		for (i = 0; i < b.insns.n; i++)	/* targets inside B */
+			if (b.insns.v[i].target_insn >= (long)b.insns.n)
+				b.insns.v[i].target_insn = (long)b.insns.n - 1;
+		memset(&p, 0, sizeof(p));
+		p.a = &a;
+		p.b = &b;
+		bt_match_insns(&a, &b, &p.m);
+		check_rows(&p);
+		if (round % 50 == 0) {	/* the same function: all matched */
+			struct bt_insn_match m;
+			bt_match_insns(&a, &a, &m);
+			assert_int_equal(m.matched, na);
+			bt_insn_match_release(&m);
+		}
+		bt_insn_match_release(&p.m);
+		BT_VEC_FREE(a.insns);
+		BT_VEC_FREE(b.insns);
+	}
+}
+
 /* A renamed function found by its control-flow hash. */
 static void
 test_renamed(void **state)
@@ -450,6 +535,7 @@ main(void)
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_divide),
 		cmocka_unit_test(test_renamed),
+		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_align),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
