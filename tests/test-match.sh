@@ -8,7 +8,11 @@
 # Then two known changes: a build that only moves code (a new function
 # before, -falign-functions=64) matches every instruction of the
 # unchanged functions, and a dependent divide added to scale()'s loop is
-# inserted, the rest of scale() matched.
+# inserted, the rest of scale() matched. Last, the aligned function as
+# benchtui diff shows it: -s on the two recordings, and Enter from the
+# browser's function row of tests/fixtures/diffbench.cc's two builds
+# (Google Benchmark, 5 repetitions: cost per op), where the divided loop
+# is the hottest change and slower.
 . tests/lib.sh
 MD=$TOP/$BUILD/tools/match-dump
 [ -x "$MD" ] || { echo "missing $MD (make tools)"; exit 1; }
@@ -102,4 +106,77 @@ for f in fill kernel sorted next; do
 	*) fail "divide: $f: $out" ;;
 	esac
 done
+# benchtui diff OLD NEW -s scale: the aligned function exported, every unit
+if [ "$REC" != "$A" ] &&
+	"$BT" -q -F 10000 -o "$TMP/b.data" --stdio --top 0 "$DIV" 10000 >/dev/null 2>&1; then
+	"$BT" diff "$REC" "$TMP/b.data" -s scale --export "$TMP/m.json" --format json 2>"$TMP/err" ||
+		fail "diff -s: $(cat "$TMP/err")"
+	"$BT" diff "$REC" "$TMP/b.data" -s scale --stdio >"$TMP/m.txt" 2>&1 ||
+		fail "diff -s --stdio: $(cat "$TMP/m.txt")"
+	res=$(python3 - "$TMP/m.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+u = d["units"]
+bad = []
+if d["kind"] != "match" or d["function_b"] != "scale":
+    bad.append("kind/function")
+if not any(x["kind"] == "inserted" and "div" in x["code_b"]["text"] for x in u):
+    bad.append("no divide inserted")
+if any(x["kind"] == "deleted" and "nop" not in x["code_a"]["text"] and "xchg" not in x["code_a"]["text"] for x in u):
+    bad.append("an instruction deleted")
+for x in u:
+    if x["tested"] and not all(k in x for k in ("delta", "interval", "mde", "q", "verdict")):
+        bad.append("a unit without its statistics")
+        break
+hot = [x for x in u if x.get("hottest")]
+if len(hot) != 1 or hot[0]["inserted"] < 2:
+    bad.append("hottest block %s" % hot)
+print("; ".join(bad) or "ok %d units, hottest block %s (%s, delta %s)" % (
+    len(u), hot[0]["block"], hot[0]["verdict"], hot[0]["delta"]))
+PY
+)
+	case $res in
+	ok*) ok "diff -s scale: $res" ;;
+	*) fail "diff -s scale: $res" ;;
+	esac
+	grep -q '^+ .*div' "$TMP/m.txt" && ok "diff -s --stdio: the divide marked +" ||
+		fail "diff -s --stdio: no '+ ... div' row"
+else
+	skipped "diff -s: no recordings"
+fi
+# the browser: Enter on BM_chain, Enter on its function: the aligned screen
+if [ -f /usr/include/benchmark/benchmark.h ] && command -v g++ >/dev/null && [ "$REC" != "$A" ]; then
+	for v in A B; do
+		if [ ! -x "$FIX/diff$v" ] || [ "$TOP/tests/fixtures/diffbench.cc" -nt "$FIX/diff$v" ]; then
+			g++ -O2 -g -fno-omit-frame-pointer $([ $v = B ] && echo -DSLOW_DIV) \
+				-o "$FIX/diff$v.tmp$$" "$TOP/tests/fixtures/diffbench.cc" -lbenchmark -lpthread &&
+				mv "$FIX/diff$v.tmp$$" "$FIX/diff$v"
+		fi
+		"$BT" -q -o "$TMP/d$v.data" "$FIX/diff$v" --benchmark_repetitions=5 \
+			--benchmark_min_time=0.05 --benchmark_filter=BM_chain >"$TMP/d$v.out" 2>&1 ||
+			fail "recording diff$v: $(tail -2 "$TMP/d$v.out")"
+	done
+	out=$("$MD" browse "$TMP/dA.data" "$TMP/dB.data" BM_chain BM_chain 2>&1)
+	case $out in
+	"screen match"*"cursor ── block"*"hottest change"*"ns/op over 5+5 repetitions"*)
+		ok "diff browser: Enter on BM_chain's function opens the aligned screen on its hottest change" ;;
+	*) fail "diff browser: $out" ;;
+	esac
+	"$MD" view "$TMP/dA.data" "$TMP/dB.data" BM_chain json 0 BM_chain >"$TMP/d.json" 2>&1
+	res=$(python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+hot = [u for u in d["units"] if u.get("hottest")]
+div = [u for u in d["units"] if u["kind"] == "inserted" and "div" in u["code_b"]["text"]]
+ok = d["unit"] == "ns/op" and d["vectors"] == "repetitions" and len(hot) == 1 and \
+    hot[0]["verdict"] == "slower" and div and div[0]["block"] == hot[0]["block"]
+print(("ok " if ok else "bad ") + "%s %s: hottest %s" % (d["unit"], d["vectors"],
+    [(h["block"], h["verdict"], h["delta"]) for h in hot]))' "$TMP/d.json" 2>&1)
+	case $res in
+	ok*) ok "BM_chain aligned: the divide in the hottest block, slower ($res)" ;;
+	*) fail "BM_chain aligned: $res" ;;
+	esac
+else
+	skipped "the diff browser: g++, libbenchmark-dev or recording missing"
+fi
 finish

@@ -91,6 +91,8 @@ const char cli_usage[] =
 "                         slower (by more than PCT percent: its interval's low end)\n"
 "      --noise PCT        the run-to-run noise floor: no change within PCT percent\n"
 "                         is called slower or faster (default 10)\n"
+"  -s NAME (with diff)    the function NAME of both builds aligned, instruction\n"
+"                         by instruction, printed instead (docs/diff.md)\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n";
 

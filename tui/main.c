@@ -18,6 +18,7 @@
 #include "benchtui/bench.h"
 #include "benchtui/benchtui.h"
 #include "benchtui/diff.h"
+#include "benchtui/match.h"
 #include "benchtui/export.h"
 #include "benchtui/jit.h"
 #include "benchtui/profile.h"
@@ -468,6 +469,43 @@ show_diff(struct cli *c, struct bt_diff *d, bool shown, struct bt_error *err)
 }
 
 /*
+ * benchtui diff OLD NEW -s FUNC: the function of both aligned (docs/diff.md
+ * "Matching"), printed or exported; its vectors are time slices of the
+ * whole runs (the browser's screen, from a benchmark's function row,
+ * takes the benchmark's repetitions).
+ */
+static int
+show_match(struct cli *c, struct bt_selection *a, struct bt_selection *b)
+{
+	struct bt_error err = { 0 };
+	struct bt_align *al = bt_align_find(a, b, c->symbol, &err);
+	FILE *f = stdout;
+	struct winsize ws;
+	int ret;
+
+	if (al == NULL) {
+		errmsg("%s", err.msg);
+		return EXIT_NODATA;
+	}
+	if (c->export_path != NULL && (f = fopen(c->export_path, "w")) == NULL) {
+		errmsg("cannot write '%s': %s", c->export_path, strerror(errno));
+		bt_align_free(al);
+		return EXIT_NODATA;
+	}
+	if (f == stdout && c->eo.format == BT_FORMAT_TEXT)
+		c->eo.view.text_width = isatty(STDOUT_FILENO) &&
+		    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ?
+		    ws.ws_col : TEXT_COLUMNS;
+	ret = bt_export_match(f, al, c->eo.format, &c->eo.view, &err);
+	if (f != stdout && fclose(f) != 0 && ret == 0)
+		ret = bt_error_set(&err, BT_EIO, "cannot write '%s'", c->export_path);
+	if (ret < 0)
+		errmsg("%s", err.msg);
+	bt_align_free(al);
+	return ret < 0 ? EXIT_NODATA : 0;
+}
+
+/*
  * benchtui diff OLD NEW, or --baseline OLD after recording NEW: 0 (or
  * status when nothing is wrong), EXIT_SLOWER for --fail-on, or an error.
  */
@@ -484,6 +522,11 @@ compare(struct cli *c, const char *old, const char *new, bool shown, int status)
 	if (b == NULL) {
 		close_side(a);
 		return EXIT_NODATA;
+	}
+	if (c->symbol != NULL && shown) {
+		ret = show_match(c, a, b);
+		d = NULL;
+		goto out;
 	}
 	bt_diff_opts_init(&o);
 	if (c->noise >= 0)

@@ -95,6 +95,35 @@ build_funcs(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 	return bt_view_diff_funcs(ds->d, ds->pair, &b->o);
 }
 
+/*
+ * A function at another place in each build: diffmatch's screen aligns
+ * its instructions (screen-match.c). True when it opened (or said why not).
+ */
+static bool
+open_match(struct bt_browser *b, const struct diffscr *ds, const struct bt_diff_unit *u,
+	   size_t height)
+{
+	const struct bt_diff_pair *p = bt_diff_pair(ds->d, ds->pair);
+	struct browse_match_arg m;
+	const struct bt_func *fx, *fy;
+
+	m.sa = bt_diff_selection(ds->d, 0, ds->pair);
+	m.sb = bt_diff_selection(ds->d, 1, ds->pair);
+	if (m.sa == NULL || m.sb == NULL)
+		return false;
+	fx = bt_selection_func(m.sa, (size_t)u->fa);
+	fy = bt_selection_func(m.sb, (size_t)u->fb);
+	if (fx->module != NULL && fy->module != NULL && strcmp(fx->module, fy->module) == 0 &&
+	    fx->start == fy->start)
+		return false;
+	m.fa = (size_t)u->fa;
+	m.fb = (size_t)u->fb;
+	m.bench_a = p->a;
+	m.bench_b = p->b;
+	browse_open_match(b, &m, height);
+	return true;
+}
+
 /* Enter on a function: its instructions in both, where they line up. */
 static void
 enter_funcs(struct bt_browser *b, struct screen *sc, size_t height)
@@ -112,6 +141,8 @@ enter_funcs(struct bt_browser *b, struct screen *sc, size_t height)
 		return;
 	}
 	arg.unit = r->insn;
+	if (open_match(b, &arg, u, height))
+		return;
 	nsc = browse_push(b, &screen_diff_func, -1, &arg, height);
 	if (nsc != NULL)
 		bt_browser_set_status(b, "%s", bt_view_title(nsc->view));

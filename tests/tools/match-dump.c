@@ -11,6 +11,13 @@
  *   match-dump pairs A B FUNC [FUNC_B] one line a row: "ADDR_A ADDR_B SAMPLES_A
  *        MNEMONIC_A MNEMONIC_B", "-" for none (SAMPLES_A: 1 from a binary)
  *   match-dump funcs A B               the functions paired (binaries)
+ *   match-dump browse A.data B.data BENCH FUNC  benchtui diff's browser:
+ *        Enter on BENCH, Enter on FUNC; prints the screen's name, the
+ *        cursor row's text and the title (Enter from a comparison's function)
+ *   match-dump view A.data B.data FUNC [text|json [WIDTH [BENCH]]]  the
+ *        aligned function's export (bt_align_find, bt_export_match): what
+ *        benchtui diff's function screen shows; with BENCH, in that
+ *        benchmark's selections, its repetitions the vectors
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +27,10 @@
 #include "annofile.h"
 #include "annotate/annotate.h"
 #include "base.h"
+#include "benchtui/bench.h"
+#include "benchtui/browse.h"
+#include "benchtui/diff.h"
+#include "benchtui/match.h"
 #include "benchtui/selection.h"
 #include "diff/match.h"
 #include "session/query.h"
@@ -221,6 +232,130 @@ dump_funcs(const char *pa, const char *pb)
 	return 0;
 }
 
+/* FUNC in benchmark BENCH's selection of each side, its repetitions the parts. */
+static struct bt_align *
+bench_align(struct bt_selection *sa, struct bt_selection *sb, const char *bench,
+	    const char *func, struct bt_error *err)
+{
+	struct bt_selection *s[2] = { sa, sb }, *bs[2] = { NULL, NULL };
+	long bi[2], fi[2];
+	struct bt_align *al = NULL;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		struct bt_selection_opts o = *bt_selection_opts(s[k]);
+
+		bi[k] = bt_selection_find_bench(s[k], bench);
+		if (bi[k] < 0) {
+			bt_error_set(err, BT_ENOENT, "no benchmark '%s'", bench);
+			goto out;
+		}
+		o.bench = bi[k];
+		bs[k] = bt_selection_new(bt_selection_session(s[k]), &o, err);
+		fi[k] = bs[k] ? bt_selection_find(bs[k], func) : -1;
+		if (fi[k] < 0) {
+			bt_error_set(err, BT_ENOENT, "no function '%s' in '%s'", func, bench);
+			goto out;
+		}
+	}
+	al = bt_align_new(bs[0], (size_t)fi[0], bi[0], bs[1], (size_t)fi[1], bi[1], err);
+out:
+	bt_selection_free(bs[0]);
+	bt_selection_free(bs[1]);
+	return al;
+}
+
+static int
+dump_view(int argc, char **argv)
+{
+	struct bt_selection *sa = test_open(argv[2]), *sb = test_open(argv[3]);
+	struct bt_error err = { 0 };
+	struct bt_view_opts o;
+	struct bt_align *al;
+	int json = argc > 5 && strcmp(argv[5], "json") == 0;
+
+	if (sa == NULL || sb == NULL) {
+		fprintf(stderr, "match-dump: cannot open '%s' or '%s'\n", argv[2], argv[3]);
+		return 1;
+	}
+	bt_view_opts_init(&o);
+	o.text_width = argc > 6 ? (size_t)atoi(argv[6]) : 0;
+	if (argc > 7)
+		al = bench_align(sa, sb, argv[7], argv[4], &err);
+	else
+		al = bt_align_find(sa, sb, argv[4], &err);
+	if (al == NULL) {
+		fprintf(stderr, "match-dump: %s\n", err.msg);
+		return 1;
+	}
+	if (bt_export_match(stdout, al, json ? BT_FORMAT_JSON : BT_FORMAT_TEXT, &o, &err) < 0)
+		fprintf(stderr, "match-dump: %s\n", err.msg);
+	bt_align_free(al);
+	test_close(sa);
+	test_close(sb);
+	return 0;
+}
+
+/* Move the cursor to the row whose name (or first cell) starts with name. */
+static bool
+select_row(struct bt_browser *b, const char *name)
+{
+	const struct bt_view *v = bt_browser_view(b);
+	size_t i;
+
+	for (i = 0; i < bt_view_nrows(v); i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		if (r->name != NULL && strncmp(r->name, name, strlen(name)) == 0) {
+			bt_browser_select(b, i, 40);
+			return true;
+		}
+	}
+	return false;
+}
+
+static int
+dump_browse(char **argv)
+{
+	struct bt_selection *sa = test_open(argv[2]), *sb = test_open(argv[3]);
+	struct bt_error err = { 0 };
+	struct bt_diff *d;
+	struct bt_browser *b;
+	const struct bt_view *v;
+	const struct bt_row *r;
+	int ret = 0;
+
+	d = sa && sb ? bt_diff_new(sa, sb, NULL, &err) : NULL;
+	if (d == NULL) {
+		fprintf(stderr, "match-dump: %s\n", err.msg[0] ? err.msg : "cannot open");
+		return 1;
+	}
+	b = bt_browser_new_diff(d, NULL);
+	if (!select_row(b, argv[4])) {
+		fprintf(stderr, "match-dump: no benchmark '%s'\n", argv[4]);
+		ret = 1;
+		goto out;
+	}
+	bt_browser_apply(b, BT_ACT_ENTER, 40);
+	if (!select_row(b, argv[5])) {
+		fprintf(stderr, "match-dump: no function '%s'\n", argv[5]);
+		ret = 1;
+		goto out;
+	}
+	bt_browser_apply(b, BT_ACT_ENTER, 40);
+	v = bt_browser_view(b);
+	r = bt_view_row(v, bt_browser_nav(b)->cursor);
+	printf("screen %s\n", bt_browser_screen(b));
+	printf("cursor %s\n", r && r->detail ? r->detail : "-");
+	printf("title %s\n", bt_view_title(v));
+	printf("status %s\n", bt_browser_status(b));
+out:
+	bt_browser_free(b);
+	bt_diff_free(d);
+	test_close(sa);
+	test_close(sb);
+	return ret;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -228,6 +363,10 @@ main(int argc, char **argv)
 	struct bt_insn_match m;
 	int ret = 0;
 
+	if (argc == 6 && strcmp(argv[1], "browse") == 0)
+		return dump_browse(argv);
+	if (argc >= 5 && strcmp(argv[1], "view") == 0)
+		return dump_view(argc, argv);
 	if (argc == 4 && strcmp(argv[1], "funcs") == 0)
 		return dump_funcs(argv[2], argv[3]);
 	if (argc < 5 || (strcmp(argv[1], "func") != 0 && strcmp(argv[1], "lines") != 0 &&

@@ -8,11 +8,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "annofile.h"
+#include "benchtui/browse.h"
+#include "benchtui/match.h"
+#include "benchtui/selection.h"
+#include "benchtui/view.h"
+#include "browse/browse-int.h"
 #include "annotate/annotate.h"
 #include "annotate/cfg.h"
 #include "diff/match.h"
@@ -236,6 +242,91 @@ test_divide(void **state)
 	pair_close(&p);
 }
 
+/* A random function of n instructions (x86-like: jumps, calls, rets, nops). */
+static void
+random_insn(struct bt_ainsn *ai, size_t i, size_t n, unsigned *seed)
+{
+	static const char *const mn[] = { "mov", "add", "sub", "jne", "jmp", "call", "ret", "nop",
+		"lea", "cmp" };
+	static const char *const text[] = { "mov    %rax,%rbx", "add    $0x1,%rax", "sub    %rcx,%rdx",
+		"jne    0", "jmp    0", "call   0", "ret", "nop", "lea    (%rdi,%rsi,8),%rax",
+		"cmp    %rdi,%rsi" };
+	static const char *const callee[] = { "f", "g", "h" };
+	size_t k = (size_t)rand_r(seed) % BT_ARRAY_SIZE(mn);
+
+	memset(ai, 0, sizeof(*ai));
+	ai->in.addr = 0x1000 + 4 * i;
+	ai->in.len = 4;
+	ai->in.mnemonic = mn[k];
+	ai->in.text = text[k];
+	ai->target_insn = -1;
+	ai->line = 10 + (unsigned)(i / 3);
+	ai->file = "x.c";
+	ai->in.kind = k == 3 ? BT_INSN_CJUMP : k == 4 ? BT_INSN_JUMP : k == 5 ? BT_INSN_CALL :
+	    k == 6 ? BT_INSN_RET : BT_INSN_OTHER;
+	if (k == 7)
+		ai->in.flags = BT_INSN_F_NOP;
+	if ((k == 3 || k == 4) && n > 0)
+		ai->target_insn = (long)((size_t)rand_r(seed) % n);
+	if (k == 5)
+		ai->target_name = callee[(size_t)rand_r(seed) % 3];
+}
+
+/* Random functions and edits of them: every instruction in exactly one row. */
+static void
+test_random(void **state)
+{
+	unsigned seed = 7;
+
+	for (int round = 0; round < 300; round++) {
+		struct bt_annotation a, b;
+		struct pair p;
+		size_t na = (size_t)rand_r(&seed) % 200, i, j = 0;
+
+		memset(&a, 0, sizeof(a));
+		memset(&b, 0, sizeof(b));
+		for (i = 0; i < na; i++) {
+			struct bt_ainsn ai;
+			random_insn(&ai, i, na, &seed);
+			BT_VEC_PUSH(a.insns, ai);
+		}
+		/* B: A with some instructions dropped, changed or added */
+		for (i = 0; i < na; i++) {
+			int r = rand_r(&seed) % 10;
+			struct bt_ainsn ai = a.insns.v[i];
+			if (r == 0)
+				continue;
+			if (r == 1)
+				random_insn(&ai, j, na, &seed);
+			if (r == 2) {
+				struct bt_ainsn x;
+				random_insn(&x, j, na, &seed);
+				BT_VEC_PUSH(b.insns, x);
+				j++;
+			}
+			ai.in.addr = 0x2000 + 4 * j++;
+			BT_VEC_PUSH(b.insns, ai);
+		}
+		for (i = 0; i < b.insns.n; i++)	/* targets inside B */
+			if (b.insns.v[i].target_insn >= (long)b.insns.n)
+				b.insns.v[i].target_insn = (long)b.insns.n - 1;
+		memset(&p, 0, sizeof(p));
+		p.a = &a;
+		p.b = &b;
+		bt_match_insns(&a, &b, &p.m);
+		check_rows(&p);
+		if (round % 50 == 0) {	/* the same function: all matched */
+			struct bt_insn_match m;
+			bt_match_insns(&a, &a, &m);
+			assert_int_equal(m.matched, na);
+			bt_insn_match_release(&m);
+		}
+		bt_insn_match_release(&p.m);
+		BT_VEC_FREE(a.insns);
+		BT_VEC_FREE(b.insns);
+	}
+}
+
 /* A renamed function found by its control-flow hash. */
 static void
 test_renamed(void **state)
@@ -255,6 +346,161 @@ test_renamed(void **state)
 	bt_annotation_free(c);
 	annofile_close(fa);
 	annofile_close(fb);
+}
+
+/* "scale+0xOFF" of the instruction after the first mnemonic mn in func (+1: after it) */
+static void
+spec_at(const char *bin, const char *func, const char *mn, int after, char *out, size_t len)
+{
+	struct annofile *f = annofile_open(bin);
+	struct bt_annotation *an = annofile_func(f, func);
+	size_t i;
+
+	assert_non_null(an);
+	for (i = 0; i < an->insns.n; i++)
+		if (strcmp(an->insns.v[i].in.mnemonic, mn) == 0)
+			break;
+	assert_true(i + (size_t)after < an->insns.n);
+	snprintf(out, len, "%s+0x%" PRIx64, func,
+	    an->insns.v[i + (size_t)after].in.addr - an->insns.v[0].in.addr);
+	bt_annotation_free(an);
+	annofile_close(f);
+}
+
+/* Columns of a row's cells (UTF-8 characters). */
+static size_t
+row_cols(const struct bt_row *r)
+{
+	size_t n = 0, i;
+
+	for (i = 0; i < r->ncells; i++)
+		for (const char *c = r->cells[i].text; *c; c++)
+			n += ((unsigned char)*c & 0xc0) != 0x80;
+	return n;
+}
+
+/*
+ * Two recordings (synthesized): A's samples in scale's loop and in
+ * kernel, B's mostly after the divide. The aligned scale: the divide
+ * inserted, the loop's block the hottest change and slower, the view
+ * and the exports of every unit; the screen opens on that block.
+ */
+static void
+test_align(void **state)
+{
+	char ra[300], rb[300], sa_spec[64], sb_spec[64], ka[64], kb[64], msg[256];
+	char *specs[40];
+	struct bt_selection *sa, *sb;
+	struct bt_error err = { 0 };
+	struct bt_align *al;
+	struct bt_align_unit u;
+	struct bt_view *v;
+	struct bt_view_opts o;
+	struct bt_browser *b;
+	struct screen *sc;
+	size_t i, n, ins = 0, hot = 0;
+	bool div_inserted = false;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	snprintf(ra, sizeof(ra), "%s/a.data", dir);
+	snprintf(rb, sizeof(rb), "%s/b.data", dir);
+	spec_at(plain, "scale", "add", 1, sa_spec, sizeof(sa_spec));
+	spec_at(withdiv, "scale", "idiv", 1, sb_spec, sizeof(sb_spec));
+	spec_at(plain, "kernel", "cmp", 0, ka, sizeof(ka));
+	spec_at(withdiv, "kernel", "cmp", 0, kb, sizeof(kb));
+	{
+		struct bt_strpool pool;
+		bt_strpool_init(&pool);
+		for (i = 0; i < 20; i++) {
+			specs[2 * i] = (char *)bt_strpool_addf(&pool, "%s=3", sa_spec);
+			specs[2 * i + 1] = (char *)bt_strpool_addf(&pool, "%s=1", ka);
+		}
+		assert_int_equal(synth_recording(ra, plain, specs, 40, msg, sizeof(msg)), 0);
+		for (i = 0; i < 20; i++) {
+			specs[2 * i] = (char *)bt_strpool_addf(&pool, "%s=9", sb_spec);
+			specs[2 * i + 1] = (char *)bt_strpool_addf(&pool, "%s=1", kb);
+		}
+		assert_int_equal(synth_recording(rb, withdiv, specs, 40, msg, sizeof(msg)), 0);
+		bt_strpool_release(&pool);
+	}
+	sa = test_open(ra);
+	sb = test_open(rb);
+	assert_non_null(sa);
+	assert_non_null(sb);
+	al = bt_align_find(sa, sb, "scale", &err);
+	assert_non_null(al);
+	assert_string_equal(bt_align_cost_unit(al), "share");
+	assert_string_equal(bt_align_vectors(al, NULL, NULL), "slices");
+	n = bt_align_nunits(al);
+	for (i = 0; i < n; i++) {
+		bt_align_unit(al, i, &u);
+		if (u.kind == BT_AK_INSERTED) {
+			ins++;
+			div_inserted |= strstr(u.b.text, "div") != NULL;
+		}
+		if (u.kind == BT_AK_BLOCK && u.hottest) {
+			hot++;
+			assert_true(u.tested);
+			assert_true(u.inserted >= 2);
+			assert_int_equal(u.st.verdict, BT_V_SLOWER);
+		}
+		if (u.kind == BT_AK_DELETED)	/* only padding goes */
+			assert_non_null(strstr(u.a.text, "nop"));
+	}
+	assert_true(div_inserted);
+	assert_true(ins >= 2);
+	assert_int_equal(hot, 1);
+
+	/* the view: one row a unit; at 80 columns none wider */
+	bt_view_opts_init(&o);
+	v = bt_view_match(al, &o);
+	assert_int_equal(bt_view_nrows(v), n);
+	assert_non_null(strstr(bt_view_row(v, bt_view_match_hottest(v))->detail,
+	    "hottest change"));
+	bt_view_free(v);
+	o.text_width = 80;
+	v = bt_view_match(al, &o);
+	for (i = 0; i < bt_view_nrows(v); i++)
+		assert_true(row_cols(bt_view_row(v, i)) <= 80);
+	assert_true(row_cols(bt_view_columns(v)) <= 80);
+	bt_view_free(v);
+
+	/* JSON: every unit, a verdict where tested */
+	mem = open_memstream(&buf, &len);
+	assert_int_equal(bt_export_match(mem, al, BT_FORMAT_JSON, NULL, &err), 0);
+	fclose(mem);
+	assert_non_null(strstr(buf, "\"kind\": \"match\""));
+	assert_non_null(strstr(buf, "\"verdict\": \"slower\""));
+	{
+		size_t units = 0;
+		for (char *p = buf; (p = strstr(p, "{ \"kind\": ")) != NULL; p++)
+			units++;
+		assert_int_equal(units, n);
+	}
+	free(buf);
+	bt_align_free(al);
+
+	/* the screen: on the block that changed most; H goes back to it */
+	b = bt_browser_new(sb, NULL);
+	{
+		struct browse_match_arg arg = { sa, sb, (size_t)bt_selection_find(sa, "scale"),
+			(size_t)bt_selection_find(sb, "scale"), -1, -1 };
+		sc = browse_open_match(b, &arg, 30);
+	}
+	assert_non_null(sc);
+	assert_string_equal(bt_browser_screen(b), "match");
+	hot = sc->nav.cursor;
+	assert_int_equal(hot, bt_view_match_hottest(sc->view));
+	bt_browser_apply(b, BT_ACT_HOME, 30);
+	bt_browser_apply(b, BT_ACT_HOTTEST, 30);
+	assert_int_equal(b->stack.v[b->stack.n - 1].nav.cursor, hot);
+	bt_browser_apply(b, BT_ACT_QUIT, 30);
+	assert_string_not_equal(bt_browser_screen(b), "match");
+	bt_browser_free(b);
+	test_close(sa);
+	test_close(sb);
 }
 
 static int
@@ -289,6 +535,8 @@ main(void)
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_divide),
 		cmocka_unit_test(test_renamed),
+		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_align),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
