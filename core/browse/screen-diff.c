@@ -118,8 +118,8 @@ open_match(struct bt_browser *b, const struct diffscr *ds, const struct bt_diff_
 		return false;
 	m.fa = (size_t)u->fa;
 	m.fb = (size_t)u->fb;
-	m.bench_a = p->a;
-	m.bench_b = p->b;
+	m.bench_a = p->a < 0 ? -1 : p->a;	/* (whole run): none */
+	m.bench_b = p->b < 0 ? -1 : p->b;
 	browse_open_match(b, &m, height);
 	return true;
 }
