@@ -605,6 +605,13 @@ bt_diff_new(struct bt_selection *a, struct bt_selection *b,
 	for (i = 0; i < d->units.n; i++) {
 		d->units.v[i].st = st[i];
 		d->units.v[i].st.verdict = bt_diff_verdict_floor(&st[i], d->o.level, d->o.noise);
+		/*
+		 * a function on one side only (new, gone, inlined into its
+		 * caller): its cost moved, which its benchmark's time judges
+		 */
+		if (d->units.v[i].kind == BT_DIFF_FUNC &&
+		    (d->units.v[i].fa < 0 || d->units.v[i].fb < 0))
+			d->units.v[i].st.verdict = BT_V_UNRESOLVED;
 	}
 	free(st);
 	return d;

@@ -86,8 +86,9 @@ stat_cells(struct bt_view *v, const struct bt_diff_unit *u, const size_t *w)
 	view_add_cell(v, "  ", BT_STYLE_NORMAL);
 	view_add_cell(v, view_pad(v, bt_verdict_name(s->verdict), w[8], false),
 	    verdict_style(s->verdict));
-	view_add_cell(v, bt_strpool_addf(&v->pool, "  %zu+%zu %s", u->na, u->nb, u->vectors),
-	    BT_STYLE_DIM);
+	view_add_cell(v, bt_strpool_addf(&v->pool, "  %zu+%zu %s%s", u->na, u->nb, u->vectors,
+	    u->kind != BT_DIFF_FUNC ? "" : u->fa < 0 ? ", only in B" : u->fb < 0 ?
+	    ", only in A" : u->name_a != NULL ? ", renamed" : ""), BT_STYLE_DIM);
 }
 
 static size_t
