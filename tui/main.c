@@ -505,6 +505,19 @@ show_match(struct cli *c, struct bt_selection *a, struct bt_selection *b)
 	return ret < 0 ? EXIT_NODATA : 0;
 }
 
+/* One line on stderr: the benchmarks' verdicts, and how to see more. */
+static void
+diff_summary(const struct bt_diff *d, const char *old, const char *new)
+{
+	size_t n[4] = { 0 }, i;
+
+	for (i = 0; i < bt_diff_npairs(d); i++)
+		n[bt_diff_unit(d, bt_diff_pair(d, i)->unit)->st.verdict]++;
+	errmsg("against '%s': %zu benchmarks slower, %zu faster, %zu unchanged, "
+	    "%zu unresolved (benchtui diff '%s' '%s' shows them)", old, n[BT_V_SLOWER],
+	    n[BT_V_FASTER], n[BT_V_UNCHANGED], n[BT_V_UNRESOLVED], old, new);
+}
+
 /*
  * benchtui diff OLD NEW, or --baseline OLD after recording NEW: 0 (or
  * status when nothing is wrong), EXIT_SLOWER for --fail-on, or an error.
@@ -548,6 +561,8 @@ compare(struct cli *c, const char *old, const char *new, bool shown, int status)
 		goto out;
 	}
 	ret = status;
+	if (!shown && c->export_path == NULL && !c->quiet)	/* --baseline, stdout not ours */
+		diff_summary(d, old, new);
 	slower = bt_diff_slower(d, c->fail_pct);
 	if (c->fail_on && slower > 0) {
 		if (!c->quiet)
