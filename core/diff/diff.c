@@ -109,7 +109,14 @@ parse_count(const char *t)
 	if (t == NULL)
 		return NAN;
 	v = strtod(t, &end);
-	return end == t || v <= 0 ? NAN : v;
+	if (end == t || v <= 0)
+		return NAN;
+	switch (*end) {		/* criterion's "359k iterations", "1.2M" */
+	case 'k': return v * 1e3;
+	case 'M': return v * 1e6;
+	case 'G': return v * 1e9;
+	}
+	return v;
 }
 
 /* What period / iterations is, by the event. */

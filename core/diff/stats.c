@@ -271,8 +271,8 @@ bt_diff_verdict_floor(const struct bt_diff_stat *s, double level, double noise)
 {
 	double m = BT_MAX(s->mde, noise);	/* NAN stays NAN */
 
-	if (isnan(s->mde))
-		m = NAN;
+	if (isnan(s->mde) || (noise > 0 && s->mde > BT_DIFF_MDE_MAX))
+		m = NAN;	/* it could not have seen a change of half its value */
 	if (s->q <= level && s->lo > noise)	/* NAN compares false */
 		return BT_V_SLOWER;
 	if (s->q <= level && s->hi < -noise)

@@ -21,6 +21,8 @@
 /* Resamples: the permutation test (exact below), the bootstrap interval. */
 #define BT_DIFF_PERMUTATIONS 10000
 #define BT_DIFF_BOOTSTRAP 4000
+/* Above this MDE a unit is never unchanged (bt_diff_verdict_floor). */
+#define BT_DIFF_MDE_MAX 0.5
 /* The level of the tests and of the false discovery rate. */
 #define BT_DIFF_LEVEL 0.05
 
@@ -40,7 +42,9 @@ enum bt_verdict bt_diff_verdict(const struct bt_diff_stat *s, double level);
  * The same where changes within ±noise (relative) are the run-to-run
  * noise of separate runs, which repetitions inside one run do not show:
  * slower/faster where the interval is beyond it, unchanged where it lies
- * within ±max(MDE, noise) (docs/diff.md "The noise floor").
+ * within ±max(MDE, noise) and the MDE is at most BT_DIFF_MDE_MAX (a unit
+ * that could not have seen a change of half its value is unresolved)
+ * (docs/diff.md "The noise floor").
  */
 enum bt_verdict bt_diff_verdict_floor(const struct bt_diff_stat *s, double level,
 				      double noise);

@@ -145,6 +145,9 @@ test_fdr(void **state)
 	assert_int_equal(bt_diff_verdict_floor(&v[0], 0.05, 0.1), BT_V_UNRESOLVED);
 	assert_int_equal(bt_diff_verdict_floor(&v[0], 0.05, 0.05), BT_V_SLOWER);
 	assert_int_equal(bt_diff_verdict_floor(&v[4], 0.05, 0.1), BT_V_UNCHANGED);
+	v[4].mde = 0.6;		/* could not have seen +50%: never unchanged */
+	assert_int_equal(bt_diff_verdict_floor(&v[4], 0.05, 0.1), BT_V_UNRESOLVED);
+	assert_int_equal(bt_diff_verdict(&v[4], 0.05), BT_V_UNCHANGED);	/* the plain rule */
 	v[4].mde = NAN;		/* no variance to pool: never unchanged */
 	assert_int_equal(bt_diff_verdict_floor(&v[4], 0.05, 0.1), BT_V_UNRESOLVED);
 	assert_string_equal(bt_verdict_name(BT_V_UNRESOLVED), "unresolved");
