@@ -15,6 +15,8 @@
 const char cli_usage[] =
 "usage: benchtui [OPTIONS] [--] COMMAND [ARGS...]   record COMMAND, save, then browse\n"
 "       benchtui [OPTIONS] -i FILE                  browse a saved recording (benchtui's or perf's)\n"
+"       benchtui diff [OPTIONS] OLD NEW             compare two recordings (docs/diff.md;\n"
+"                                                   benchtui -- diff ... records diff(1))\n"
 "\n"
 "Recording:\n"
 "  -F, --freq HZ          samples per second (default 4000)\n"
@@ -90,6 +92,14 @@ const char cli_usage[] =
 "      --benchmark-frames PATTERN  entry frames of a harness benchtui does not\n"
 "                         know (globs, comma-separated): each function named is\n"
 "                         a benchmark, with the samples whose chain holds it\n"
+"Comparing (benchtui diff OLD NEW, or --baseline):\n"
+"      --baseline OLD     record COMMAND, then compare the recording OLD with it\n"
+"      --fail-on slower[=PCT]  exit with status 3 when a benchmark is significantly\n"
+"                         slower (by more than PCT percent: its interval's low end)\n"
+"      --noise PCT        the run-to-run noise floor: no change within PCT percent\n"
+"                         is called slower or faster (default 10)\n"
+"  -s NAME (with diff)    the function NAME of both builds aligned, instruction\n"
+"                         by instruction, printed instead (docs/diff.md)\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n";
 
@@ -99,7 +109,7 @@ enum {
 	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT, OPT_NO_PROBES,
 	OPT_BENCH_FRAMES, OPT_CALL_GRAPH, OPT_CHILDREN, OPT_NO_CHILDREN,
 	OPT_JIT_COPY, OPT_PID, OPT_TID, OPT_COMM, OPT_SOURCE_PATH, OPT_PREFIX,
-	OPT_PREFIX_STRIP, OPT_PER_OP,
+	OPT_PREFIX_STRIP, OPT_PER_OP, OPT_BASELINE, OPT_FAIL_ON, OPT_NOISE,
 };
 
 static const struct option long_opts[] = {
@@ -140,6 +150,9 @@ static const struct option long_opts[] = {
 	{ "region-margin", required_argument, NULL, OPT_REGION_MARGIN },
 	{ "benchmark", required_argument, NULL, 'b' },
 	{ "benchmark-frames", required_argument, NULL, OPT_BENCH_FRAMES },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "fail-on", required_argument, NULL, OPT_FAIL_ON },
+	{ "noise", required_argument, NULL, OPT_NOISE },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, OPT_VERSION },
 	{ NULL, 0, NULL, 0 },
@@ -456,6 +469,26 @@ view_opt(struct perr *e, struct cli *c, int opt)
 	}
 }
 
+/* --fail-on slower[=PCT] */
+static int
+fail_on_opt(struct perr *e, struct cli *c, const char *arg)
+{
+	char *end;
+
+	if (strncmp(arg, "slower", 6) != 0 || (arg[6] != '\0' && arg[6] != '='))
+		return bad(e, "--fail-on takes slower or slower=PCT, not '%s'", arg);
+	c->fail_on = true;
+	c->fail_pct = 0;
+	if (arg[6] == '=') {
+		errno = 0;
+		c->fail_pct = strtod(arg + 7, &end);
+		if (end == arg + 7 || *end != '\0' || errno || !(c->fail_pct >= 0))
+			return bad(e, "--fail-on slower=PCT takes a percentage, not '%s'",
+			    arg + 7);
+	}
+	return 0;
+}
+
 /* What to open and how: 0 taken, -1 a mistake (e set), 2 stop (-h, --version). */
 static int
 other_opt(struct perr *e, struct cli *c, int opt, char **argv)
@@ -479,6 +512,19 @@ other_opt(struct perr *e, struct cli *c, int opt, char **argv)
 	case OPT_STDIO:
 		c->stdio = true;
 		return 0;
+	case OPT_BASELINE:
+		c->baseline = optarg;
+		return 0;
+	case OPT_FAIL_ON:
+		return fail_on_opt(e, c, optarg);
+	case OPT_NOISE: {
+		char *end;
+		errno = 0;
+		c->noise = strtod(optarg, &end);
+		if (end == optarg || *end != '\0' || errno || !(c->noise >= 0 && c->noise < 1000))
+			return bad(e, "--noise takes a percentage, not '%s'", optarg);
+		return 0;
+	}
 	case OPT_EXPORT:
 		if (optarg[0] == '\0')
 			return bad(e, "--export needs a file name, not an empty one");
@@ -499,14 +545,64 @@ other_opt(struct perr *e, struct cli *c, int opt, char **argv)
 	}
 }
 
+/* The options until getopt stops: 1 all taken, 0 stop (-h), -1 a mistake. */
+static int
+parse_opts(struct perr *e, struct cli *c, int argc, char **argv, const char *optstring)
+{
+	int opt, r;
+
+	while ((opt = getopt_long(argc, argv, optstring, long_opts, NULL)) != -1) {
+		if ((r = record_opt(e, c, opt)) == 1 && (r = view_opt(e, c, opt)) == 1)
+			r = other_opt(e, c, opt, argv);
+		if (r < 0)
+			return -1;
+		if (r == 2)
+			return 0;
+	}
+	return 1;
+}
+
+/* diff OLD NEW, options anywhere after diff (argv[0] is "diff"). */
+static int
+parse_diff(struct perr *e, struct cli *c, int argc, char **argv)
+{
+	int opt, r, n = 0;
+
+	optind = 0;
+	while ((opt = getopt_long(argc, argv, "-:e:fs:M:h", long_opts, NULL)) != -1) {
+		if (opt == 1) {		/* a recording */
+			if (n == 2)
+				return bad(e, "diff compares two recordings (OLD NEW), "
+				    "not a third ('%s')", optarg);
+			c->diff[n++] = optarg;
+			continue;
+		}
+		if ((r = record_opt(e, c, opt)) == 1 && (r = view_opt(e, c, opt)) == 1)
+			r = other_opt(e, c, opt, argv);
+		if (r < 0)
+			return -1;
+		if (r == 2)
+			return 0;
+	}
+	if (n < 2)
+		return bad(e, "diff compares two recordings: benchtui diff OLD NEW");
+	if (c->input != NULL || c->baseline != NULL)
+		return bad(e, "diff compares OLD and NEW: not with -i or --baseline");
+	if (c->freq || c->delay || c->mmap_pages || c->callgraph_set)
+		return bad(e, "-F, -m, --delay and --call-graph are for recording, not with diff");
+	c->sel.event = c->event_last;
+	return 0;
+}
+
 int
 cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 {
 	struct perr e = { err, errlen };
-	int opt, r;
+	int r;
 
 	memset(c, 0, sizeof(*c));
 	c->output = "benchtui.data";
+	c->noise = -1;
 	c->eo.top = 5;
 	bt_view_opts_init(&c->eo.view);
 	bt_session_opts_init(&c->so);
@@ -514,16 +610,18 @@ cli_parse(int argc, char **argv, struct cli *c, char *err, size_t errlen)
 	err[0] = '\0';
 	optind = 0;	/* GNU getopt: start over */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+:F:e:o:m:qi:fs:M:b:hg", long_opts, NULL)) != -1) {
-		if ((r = record_opt(&e, c, opt)) == 1 && (r = view_opt(&e, c, opt)) == 1)
-			r = other_opt(&e, c, opt, argv);
-		if (r < 0)
-			return -1;
-		if (r == 2)
-			return 0;
-	}
+	if ((r = parse_opts(&e, c, argc, argv, "+:F:e:o:m:qi:fs:M:b:hg")) != 1)
+		return r;
+	/* benchtui [OPTIONS] diff OLD NEW [OPTIONS] (not after --: diff(1) recorded) */
+	if (optind < argc && strcmp(argv[optind], "diff") == 0 &&
+	    strcmp(argv[optind - 1], "--") != 0)
+		return parse_diff(&e, c, argc - optind, argv + optind);
 	if (c->input != NULL && optind < argc)
 		return bad(&e, "give either -i FILE or a command, not both");
+	if (c->input != NULL && c->baseline != NULL)
+		return bad(&e, "--baseline records a command to compare: not with -i");
+	if ((c->fail_on || c->noise >= 0) && c->baseline == NULL)
+		return bad(&e, "--fail-on and --noise need a comparison: benchtui diff or --baseline");
 	if (c->input == NULL && optind >= argc)
 		return bad(&e, "no command to run and no recording to open (-i FILE)");
 	if (c->input != NULL && (c->freq || c->delay || c->mmap_pages))

@@ -13,6 +13,8 @@
 /**
  * struct cli - what the command line asks for
  * @cmd: the command to record (NULL-terminated, inside argv), NULL with -i
+ *       or diff
+ * @diff: `benchtui diff OLD NEW`: the two recordings compared (docs/diff.md)
  * @event: -e, several joined by ',' in @events (perf's list); with -i
  *         the last one (@event_last) selects what is shown
  */
@@ -29,6 +31,11 @@ struct cli {
 	struct bt_selection_opts sel;	/* --event (with -i), --time */
 	struct bt_export_opts eo;
 	char **cmd;
+	const char *diff[2];	/* benchtui diff OLD NEW */
+	const char *baseline;	/* --baseline OLD: record, then compare */
+	bool fail_on;		/* --fail-on slower[=PCT] */
+	double fail_pct;
+	double noise;		/* --noise PCT, -1: the default */
 	const char *event_last;
 	char events[256];
 };

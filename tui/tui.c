@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "benchtui/browse.h"
+#include "benchtui/diff.h"
 #include "benchtui/export.h"
 #include "benchtui/session.h"
 #include "benchtui/view.h"
@@ -568,13 +569,38 @@ list_candidates(struct bt_browser *b, const char *symbol)
 	free(name);
 }
 
+/* Keys until quit; the terminal restored, the browser freed. */
+static int
+browse_loop(struct tui *t, SCREEN *scr)
+{
+	int c, ret = 0;
+
+	tui_draw(t);
+	while (!quit_sig) {
+		size_t h = tui_body_height(t);
+
+		c = getch();
+		if (c == ERR)
+			continue;
+		if (handle_key(t, c, h))
+			break;
+		tui_draw(t);
+	}
+	restore_terminal();
+	delscreen(scr);
+	bt_browser_free(t->b);
+	if (quit_sig)
+		ret = quit_sig;
+	return ret;
+}
+
 int
 bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
 	   const char *symbol, struct bt_error *err)
 {
 	struct tui t;
 	SCREEN *scr = NULL;
-	int c, ret = 0;
+	int ret = 0;
 
 	memset(&t, 0, sizeof(t));
 	if ((ret = start_curses(&t, &scr, err)) < 0)
@@ -592,21 +618,21 @@ bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
 		} else
 			bt_browser_open(t.b, (size_t)f, tui_body_height(&t));
 	}
-	tui_draw(&t);
-	while (!quit_sig) {
-		size_t h = tui_body_height(&t);
+	return browse_loop(&t, scr);
+}
 
-		c = getch();
-		if (c == ERR)
-			continue;
-		if (handle_key(&t, c, h))
-			break;
-		tui_draw(&t);
-	}
-	restore_terminal();
-	delscreen(scr);
-	bt_browser_free(t.b);
-	if (quit_sig)
-		ret = quit_sig;
-	return ret;
+int
+bt_tui_run_diff(const struct bt_diff *d, const struct bt_export_opts *eo,
+		struct bt_error *err)
+{
+	struct tui t;
+	SCREEN *scr = NULL;
+	int ret;
+
+	memset(&t, 0, sizeof(t));
+	if ((ret = start_curses(&t, &scr, err)) < 0)
+		return ret;
+	t.b = bt_browser_new_diff(d, &eo->view);
+	bt_browser_set_width(t.b, (size_t)COLS, tui_body_height(&t));
+	return browse_loop(&t, scr);
 }

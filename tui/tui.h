@@ -14,5 +14,9 @@ struct bt_export_opts;
  */
 int bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
 	       const char *symbol, struct bt_error *err);
+/* The same on comparison d (benchtui diff, --baseline). */
+struct bt_diff;
+int bt_tui_run_diff(const struct bt_diff *d, const struct bt_export_opts *eo,
+		    struct bt_error *err);
 
 #endif

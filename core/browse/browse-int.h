@@ -122,6 +122,10 @@ struct screen_ops {
 	X(mca)			\
 	X(output)		\
 	X(dtypes)		\
+	X(diff)			\
+	X(diff_funcs)		\
+	X(diff_func)		\
+	X(match)		\
 	/* a new screen: one more X(NAME) line above this one */
 
 #define BROWSE_EXTERN(name) extern const struct screen_ops screen_##name;
@@ -185,6 +189,18 @@ void browse_select_top(struct bt_browser *b);
  */
 struct screen *browse_push(struct bt_browser *b, const struct screen_ops *ops,
 			   long func, const void *arg, size_t height);
+/*
+ * The aligned function of two builds (screen-match.c): function fa of sa
+ * beside fb of sb, each benchmark's repetitions as its vectors (-1: time
+ * slices), the cursor on the block that changed most.
+ */
+struct browse_match_arg {
+	struct bt_selection *sa, *sb;
+	size_t fa, fb;
+	long bench_a, bench_b;
+};
+struct screen *browse_open_match(struct bt_browser *b, const struct browse_match_arg *arg,
+				 size_t height);
 /* Leave the top screen (the first one stays). */
 void browse_pop(struct bt_browser *b);
 /* Release a screen that is off the stack: its view, jumps and data. */

@@ -617,6 +617,22 @@ bt_selection_bench_run_samples(const struct bt_selection *sel, size_t b, size_t 
 	return true;
 }
 
+bool
+bt_selection_bench_run_window(const struct bt_selection *sel, size_t b, size_t r,
+			      double *from, double *to)
+{
+	const struct bt_benches *bs = sel->s->benches;
+	const struct bench_runref *rr;
+	uint64_t t0 = sel->s->p->first_time;
+
+	if (bs == NULL || b >= bs->v.n || r >= bs->v.v[b].rref.n ||
+	    !(rr = &bs->v.v[b].rref.v[r])->has)
+		return false;
+	*from = rr->lo > t0 ? (double)(rr->lo - t0) / 1e9 : 0;
+	*to = rr->hi > t0 ? (double)(rr->hi - t0) / 1e9 : 0;
+	return true;
+}
+
 uint64_t
 bt_selection_bench_outside(const struct bt_selection *sel)
 {

@@ -297,7 +297,8 @@ build(struct bt_session *s, struct bt_benches *bs)
 		b->pub.nresults++;
 		{
 			struct bt_bench_run run = { r->line, r->name, r->aggregate,
-				r->time.text, r->iterations.text, r->error };
+				r->time.text, r->iterations.text, r->error,
+				r->cpu_time.text ? r->cpu_time.value : NAN };
 			BT_VEC_PUSH(b->runs, run);
 		}
 		if (bs->probed) {

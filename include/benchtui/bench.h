@@ -89,6 +89,8 @@ struct bt_bench {
  * @aggregate: "mean", "median", "stddev", "cv"..., NULL for a run
  * @time_text, @iterations_text: as printed, NULL when none
  * @error: the harness's error for it, NULL when none
+ * @cpu_ns: the CPU time per op it printed besides (Google Benchmark's CPU
+ *          column), in ns; NAN when none
  */
 struct bt_bench_run {
 	size_t line;
@@ -96,6 +98,7 @@ struct bt_bench_run {
 	const char *aggregate;
 	const char *time_text, *iterations_text;
 	const char *error;
+	double cpu_ns;
 };
 
 /* Benchmark b's result lines in the order printed (*runs valid with the session). */
@@ -109,6 +112,14 @@ BT_API size_t bt_selection_bench_runs(const struct bt_selection *sel, size_t b,
  */
 BT_API bool bt_selection_bench_run_samples(const struct bt_selection *sel, size_t b,
 					   size_t r, uint64_t *samples);
+
+/*
+ * The run result line r of benchmark b measured, in seconds from the
+ * first sample (a selection's time window: with the benchmark's, that
+ * run's measured samples); false as bt_selection_bench_run_samples.
+ */
+BT_API bool bt_selection_bench_run_window(const struct bt_selection *sel, size_t b,
+					  size_t r, double *from, double *to);
 
 /*
  * The benchmarks, the same in every selection of a session (made with its

@@ -1,0 +1,246 @@
+#!/bin/bash
+# benchtui diff (issue 28, docs/diff.md): the same Google Benchmark build
+# (tests/fixtures/diffbench.cc) recorded three times with
+# --benchmark_repetitions=5 (the false-positive rate over the three pairs'
+# units, reported), a build with a dependent divide added to BM_chain's hot
+# loop (BM_chain slower, benchmark and function; the others neither slower
+# nor faster) and renames BM_xorshift's function (paired by diffmatch's
+# control-flow hash), one run each (the time slices), --fail-on's exit statuses,
+# --baseline, a go test -count 5 pair, and the p- and q-values of the
+# JSON against python's exact permutation test and Benjamini-Hochberg.
+. tests/lib.sh
+need_recording
+command -v python3 >/dev/null || skip "python3 is missing"
+[ -f /usr/include/benchmark/benchmark.h ] && command -v g++ >/dev/null ||
+	skip "g++ or libbenchmark-dev is missing"
+nfail=0 nskip=0
+mkdir -p "$FIX"
+src=$TOP/tests/fixtures/diffbench.cc
+for v in A B; do
+	if [ ! -x "$FIX/diff$v" ] || [ "$src" -nt "$FIX/diff$v" ]; then
+		g++ -O2 -g -fno-omit-frame-pointer $([ $v = B ] && echo -DSLOW_DIV) \
+			-o "$FIX/diff$v" "$src" -lbenchmark -lpthread ||
+			{ fail "cannot build diffbench.cc ($v)"; finish; }
+	fi
+done
+REPS="--benchmark_repetitions=5 --benchmark_min_time=0.02"
+rec() {		# rec NAME BUILD ARGS...: record into $TMP/NAME.data
+	name=$1 v=$2; shift 2
+	"$BT" -q -o "$TMP/$name.data" "$FIX/diff$v" "$@" >"$TMP/$name.out" 2>&1 ||
+		fail "recording $name failed: $(tail -3 "$TMP/$name.out")"
+}
+rec a1 A $REPS
+rec a2 A $REPS
+rec a3 A $REPS
+rec b1 B $REPS
+rec s1 A --benchmark_min_time=0.05
+rec s2 B --benchmark_min_time=0.05
+
+cat >"$TMP/check.py" <<'PY'
+import itertools, json, math, statistics, sys
+
+def units(path):
+    d = json.load(open(path))
+    for b in d["benchmarks"]:
+        yield b["name"], b["time"]
+        for f in b["functions"]:
+            yield b["name"], f
+
+def exact_p(a, b):
+    pool = a + b; n = len(pool); na = len(a); tot = sum(pool)
+    obs = abs(statistics.mean(b) - statistics.mean(a))
+    tol = 1e-9 * max(abs(x) for x in pool)
+    hits = splits = 0
+    for c in itertools.combinations(range(n), na):
+        sa = sum(pool[i] for i in c)
+        splits += 1
+        hits += abs((tot - sa) / (n - na) - sa / na) >= obs - tol
+    return hits / splits
+
+def bh(ps):
+    n = len(ps); order = sorted(range(n), key=lambda i: ps[i]); q = [0] * n; m = 1
+    for k in range(n - 1, -1, -1):
+        m = min(m, ps[order[k]] * n / (k + 1)); q[order[k]] = m
+    return q
+
+cmd = sys.argv[1]
+if cmd == "rate":		# rate FILE...: called units / all units
+    called = total = 0
+    for path in sys.argv[2:]:
+        for bench, u in units(path):
+            total += 1
+            if u["verdict"] in ("slower", "faster"):
+                called += 1
+                print("called:", path.split("/")[-1], bench, u["name"], u["verdict"],
+                      u["delta"], u["interval"], file=sys.stderr)
+    quiet = sum(1 for p in sys.argv[2:] for _, u in units(p)
+                if u["verdict"] in ("unchanged", "unresolved"))
+    print(called, total, quiet)
+elif cmd == "verdict":		# verdict FILE BENCH KIND: the unit's verdict
+    for bench, u in units(sys.argv[2]):
+        if bench == sys.argv[3] and (u["kind"] == "benchmark") == (sys.argv[4] == "time") \
+                and (sys.argv[4] == "time" or u["name"].startswith(sys.argv[4])):
+            print(u["verdict"]); break
+elif cmd == "others":		# others FILE BENCH: the other benchmarks' verdicts
+    d = json.load(open(sys.argv[2]))
+    print(" ".join("%s=%s" % (b["name"], b["verdict"]) for b in d["benchmarks"]
+                   if b["name"] != sys.argv[3]))
+elif cmd == "renamed":		# renamed FILE BENCH: its functions' "A -> B (how)"
+    d = json.load(open(sys.argv[2]))
+    for b in d["benchmarks"]:
+        if b["name"] == sys.argv[3]:
+            for f in b["functions"]:
+                print("%s -> %s (%s)" % (f.get("name_a") or f["name"], f["name"], f["match"]))
+elif cmd == "pq":		# pq FILE: p (exact) and q (BH) as python computes them
+    us = [u for _, u in units(sys.argv[2])]
+    bad = []
+    for u in us:
+        if len(u["va"]) + len(u["vb"]) <= 12 and u["va"] and u["vb"]:
+            p = exact_p(u["va"], u["vb"])
+            if abs(p - u["p"]) > 1e-9:
+                bad.append("%s p %s, python %s" % (u["name"], u["p"], p))
+    for u, q in zip(us, bh([u["p"] for u in us])):
+        if abs(q - u["q"]) > 1e-9:
+            bad.append("%s q %s, python %s" % (u["name"], u["q"], q))
+    print("; ".join(bad) if bad else "ok %d" % len(us))
+PY
+
+d() {	# d A B OUT: the JSON export of benchtui diff A B
+	"$BT" diff "$TMP/$1.data" "$TMP/$2.data" --export "$TMP/$3.json" --format json \
+		2>"$TMP/$3.err" || fail "diff $1 $2: $(head -3 "$TMP/$3.err")"
+}
+d a1 a2 aa12
+d a1 a3 aa13
+d a2 a3 aa23
+d a1 b1 ab
+d s1 s2 ss
+
+# --- the same build three times: called units are false positives ---------
+read -r called total quiet < <(python3 "$TMP/check.py" rate "$TMP"/aa*.json 2>"$TMP/called")
+echo "   same build, 3 pairs: $called of $total units slower/faster" \
+	"($(python3 -c "print('%.1f%%' % (100 * $called / max($total, 1)))")), $quiet unchanged or unresolved"
+[ "$total" -gt 0 ] || fail "no units compared"
+if [ $((called * 100)) -le $((total * 5)) ]; then
+	ok "same build: false positives at most 5% of units"
+else
+	fail "same build: $called of $total units called: $(cat "$TMP/called")"
+fi
+[ $((quiet * 2)) -gt "$total" ] && ok "same build: most units unchanged or unresolved" ||
+	fail "same build: only $quiet of $total unchanged or unresolved"
+# the same without the noise floor (reported, not checked: separate runs
+# differ by more than their repetitions say, docs/diff.md "The noise floor")
+for p in "a1 a2" "a1 a3" "a2 a3"; do
+	set -- $p
+	"$BT" diff "$TMP/$1.data" "$TMP/$2.data" --noise 0 --export "$TMP/n$1$2.json" \
+		--format json 2>/dev/null
+done
+read -r called0 total0 _ < <(python3 "$TMP/check.py" rate "$TMP"/na*.json 2>/dev/null)
+echo "   (with --noise 0: $called0 of $total0 units slower/faster)"
+
+# --- a dependent divide in BM_chain's loop --------------------------------
+v=$(python3 "$TMP/check.py" verdict "$TMP/ab.json" BM_chain time)
+[ "$v" = slower ] && ok "divide: BM_chain's time slower" || fail "divide: BM_chain's time $v"
+v=$(python3 "$TMP/check.py" verdict "$TMP/ab.json" BM_chain BM_chain)
+[ "$v" = slower ] && ok "divide: BM_chain's function slower" || fail "divide: BM_chain() $v"
+o=$(python3 "$TMP/check.py" others "$TMP/ab.json" BM_chain)
+case $o in
+*=slower*|*=faster*) fail "divide: another benchmark called: $o" ;;
+*) ok "divide: the others neither slower nor faster ($o)" ;;
+esac
+r=$(python3 "$TMP/check.py" renamed "$TMP/ab.json" BM_xorshift)
+case $r in
+"xorshift_step(unsigned long) -> xorshift_next(unsigned long) ("*) ok "renamed: $r" ;;
+*) fail "renamed: xorshift_step not paired with xorshift_next: $r" ;;
+esac
+v=$(python3 "$TMP/check.py" verdict "$TMP/ss.json" BM_chain BM_chain)
+[ "$v" = slower ] && ok "one run each: BM_chain's function slower (time slices)" ||
+	fail "one run each: BM_chain() $v"
+v=$(python3 "$TMP/check.py" verdict "$TMP/ss.json" BM_chain time)
+[ "$v" = unresolved ] && ok "one run each: its time unresolved (one result)" ||
+	fail "one run each: BM_chain's time $v"
+grep -q '"vectors": "slices"' "$TMP/ss.json" && ok "one run each: the functions' vectors are slices" ||
+	fail "one run each: no slices in the JSON"
+
+# --- go test -count 5, twice (tests/fixtures/gobench) ----------------------
+if command -v go >/dev/null && G=$(go_fixture gobench); then
+	for r in g1 g2; do
+		"$BT" -q -o "$TMP/$r.data" "$G" -test.run='^$' -test.bench='Fib20|PopcntKept' \
+			-test.count=5 -test.benchtime=50ms >"$TMP/$r.out" 2>&1 ||
+			fail "recording $r failed: $(tail -3 "$TMP/$r.out")"
+	done
+	d g1 g2 gg
+	# go prints wall-clock ns/op, which a busy machine moves between
+	# runs (reported); the functions' cost is the profile's CPU time
+	v=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%s=%s" % (b["name"], b["verdict"]) for b in d["benchmarks"]))
+print(sum(f["verdict"] in ("slower", "faster") for b in d["benchmarks"] for f in b["functions"]),
+      sum(len(b["functions"]) for b in d["benchmarks"]))' "$TMP/gg.json")
+	echo "   go -count 5 twice, time per op (wall): $(echo "$v" | head -1)"
+	read -r called total <<<"$(echo "$v" | tail -1)"
+	[ "$called" = 0 ] && [ "$total" -gt 0 ] &&
+		ok "go -count 5 twice: $called of $total function units slower/faster" ||
+		fail "go -count 5 twice: $called of $total function units called"
+	n=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join("%d+%d" % (len(b["time"]["va"]), len(b["time"]["vb"])) for b in d["benchmarks"]))' "$TMP/gg.json")
+	[ "$n" = "5+5 5+5" ] && ok "go: each -count line one value of the vectors ($n)" ||
+		fail "go: the -count lines are not the vectors: $n"
+else
+	skipped "go test -count: go or the gobench fixture is missing"
+fi
+
+# --- recordings without a harness's results: their whole runs -------------
+"$BT" -q -o "$TMP/w1.data" "$FIX/diffA" --benchmark_min_time=0.02 \
+	--benchmark_filter=BM_rotate >/dev/null 2>&1	# stdout /dev/null: no results kept
+"$BT" diff "$TMP/w1.data" "$TMP/w1.data" --stdio >"$TMP/w.txt" 2>&1
+grep -q '^(whole run) .* no harness' "$TMP/w.txt" &&
+	grep -Eq '^BM_rotate .* [0-9]+\+[0-9]+ slices' "$TMP/w.txt" &&
+	grep -q 'functions by Δ share of the samples' "$TMP/w.txt" &&
+	ok "no benchmarks: the whole runs, the functions' shares of time slices" ||
+	fail "no benchmarks: $(head -8 "$TMP/w.txt")"
+
+# --- the statistics against python ----------------------------------------
+for j in aa12 ab; do
+	r=$(python3 "$TMP/check.py" pq "$TMP/$j.json")
+	case $r in ok*) ok "$j: p exact and q (BH) as python's ($r units)" ;;
+	*) fail "$j: $r" ;; esac
+done
+
+# --- --fail-on, --baseline, text, usage -----------------------------------
+expect_status 3 "$BT" diff "$TMP/a1.data" "$TMP/b1.data" --fail-on slower --stdio &&
+	ok "--fail-on slower: 3 with the divide"
+expect_status 0 "$BT" diff "$TMP/a1.data" "$TMP/b1.data" --fail-on slower=10000 --stdio &&
+	ok "--fail-on slower=10000: 0"
+expect_status 0 "$BT" diff "$TMP/b1.data" "$TMP/a1.data" --fail-on slower --stdio &&
+	ok "--fail-on slower: 0 the other way round (faster)"
+expect_status 1 "$BT" diff "$TMP/a1.data" --stdio && ok "diff with one recording: usage error"
+expect_status 1 "$BT" diff "$TMP/a1.data" "$TMP/b1.data" --fail-on faster &&
+	ok "--fail-on faster: usage error"
+expect_status 3 "$BT" --baseline "$TMP/a1.data" --fail-on slower -q -o "$TMP/b2.data" \
+	"$FIX/diffB" --benchmark_repetitions=5 --benchmark_min_time=0.02 &&
+	ok "--baseline OLD --fail-on slower: 3 after recording the divide"
+"$BT" diff "$TMP/a1.data" "$TMP/b1.data" --stdio >"$TMP/ab.txt" 2>&1
+grep -q '^#Benchmark .*Verdict' "$TMP/ab.txt" && grep -q '^BM_chain .* slower ' "$TMP/ab.txt" &&
+	grep -q '^## diff BM_chain: .*functions by Δ cost per op' "$TMP/ab.txt" &&
+	ok "--stdio: the benchmark table and each benchmark's functions" ||
+	fail "--stdio: $(head -5 "$TMP/ab.txt")"
+# --- the browser: the benchmark table, Enter its functions -----------------
+if command -v tmux >/dev/null; then
+	tmux_init diff
+	$T new-session -d -s keep
+	$T new-session -d -s bt -x 140 -y 30 -c "$TMP" \
+		"env TERM=screen LC_ALL=C.UTF-8 $BT diff $TMP/a1.data $TMP/b1.data; exec sleep 60"
+	if wait_for "diff: 4 benchmarks: 1 slower"; then
+		screen | grep -q '^BM_chain .* slower ' && ok "browser: the benchmark table, BM_chain slower" ||
+			fail "browser: no BM_chain row: $(screen | sed -n 2,5p)"
+		$T send-keys -t bt Enter
+		wait_for "diff BM_chain: .*functions by Δ cost per op" &&
+			ok "browser: Enter opens the benchmark's functions"
+		$T send-keys -t bt q
+		wait_for "diff: 4 benchmarks" && ok "browser: q back to the table"
+	fi
+else
+	skipped "browser: tmux is missing"
+fi
+finish
