@@ -362,13 +362,22 @@ print_report(struct cli *c, struct bt_selection *sel, struct bt_error *err)
 	return bt_export(stdout, sel, &c->eo, err);
 }
 
+/* Will the browser show the recording (show() below)? */
+static bool
+browsing(const struct cli *c)
+{
+	return c->export_path == NULL && !c->stdio && isatty(STDOUT_FILENO) &&
+	    isatty(STDIN_FILENO) && c->bench == NULL;
+}
+
 /*
  * The export, the text report or the browser, as the command line and the
  * terminal say: 0, a signal number (the browser ended by it), or -BT_E*.
  */
 static int
-show(struct cli *c, struct bt_selection *sel, struct bt_error *err)
+show(struct cli *c, struct bt_selection **selp, struct bt_error *err)
 {
+	struct bt_selection *sel = *selp;
 	int ret;
 
 	c->eo.func = c->symbol;
@@ -386,10 +395,11 @@ show(struct cli *c, struct bt_selection *sel, struct bt_error *err)
 	}
 	if (c->stdio || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
 		return print_report(c, sel, err);
-	ret = bt_tui_run(sel, &c->eo, c->symbol, err);
+	ret = bt_tui_run(selp, &c->eo, c->symbol, err);
 	if (ret == -BT_ENOTSUP) {	/* no usable terminal: print instead */
 		errmsg("%s; printing the report instead", err->msg);
-		ret = print_report(c, sel, err);
+		if ((ret = bt_tui_read_chains(selp, err)) == 0)
+			ret = print_report(c, *selp, err);
 	}
 	return ret;
 }
@@ -627,7 +637,15 @@ main(int argc, char **argv)
 	}
 	if (c.input != NULL && !c.force && check_owner(input) < 0)
 		return EXIT_NODATA;
-	p = bt_profile_open(input, &err);
+	/*
+	 * The browser paints its first screen before the call chains are
+	 * read (docs/callchains.md "Deferred chains"); the reports read them
+	 * first.
+	 */
+	if (browsing(&c))
+		p = bt_profile_open_deferred(input, &err);
+	else
+		p = bt_profile_open(input, &err);
 	if (p == NULL) {
 		errmsg("%s", err.msg);
 		return EXIT_NODATA;
@@ -643,11 +661,17 @@ main(int argc, char **argv)
 		bt_session_free(s);
 		return err.code == BT_EINVAL ? EXIT_USAGE : EXIT_NODATA;
 	}
+	/* benchmarks are placed by their entry frames: chains first */
+	if (bt_selection_nbenches(sel) > 0 && bt_tui_read_chains(&sel, &err) < 0) {
+		errmsg("%s", err.msg);
+		ret = EXIT_NODATA;
+		goto out;
+	}
 	if (c.bench != NULL && select_bench(&sel, c.bench) < 0) {
 		ret = EXIT_USAGE;
 		goto out;
 	}
-	ret = show(&c, sel, &err);
+	ret = show(&c, &sel, &err);
 	if (ret > 0) {		/* ended by a signal, terminal restored */
 		ret = 128 + ret;
 		goto out;

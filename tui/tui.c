@@ -595,7 +595,44 @@ browse_loop(struct tui *t, SCREEN *scr)
 }
 
 int
-bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
+bt_tui_read_chains(struct bt_selection **sel, struct bt_error *err)
+{
+	struct bt_session *s = bt_selection_session(*sel);
+	struct bt_selection_opts o;
+
+	if (!bt_session_chains_pending(s))
+		return 0;
+	o = *bt_selection_opts(*sel);
+	bt_selection_free(*sel);
+	*sel = NULL;
+	if (bt_session_read_chains(s, err) < 0 ||
+	    (*sel = bt_selection_new(s, &o, err)) == NULL)
+		return -BT_EIO;
+	return 0;
+}
+
+/* The browser on sel, opened on symbol if one was asked for. */
+static void
+browse(struct tui *t, struct bt_selection *sel, const struct bt_export_opts *eo,
+       const char *symbol)
+{
+	t->b = bt_browser_new(sel, &eo->view);
+	bt_browser_set_width(t->b, (size_t)COLS, tui_body_height(t));
+	if (symbol != NULL) {
+		long f = bt_selection_find(sel, symbol);
+		if (f < 0) {
+			char *why = bt_selection_find_error(sel, symbol);
+			if (f == -2)	/* a name several have: the list shows them */
+				list_candidates(t->b, symbol);
+			bt_browser_set_status(t->b, "%s", why);
+			free(why);
+		} else
+			bt_browser_open(t->b, (size_t)f, tui_body_height(t));
+	}
+}
+
+int
+bt_tui_run(struct bt_selection **sel, const struct bt_export_opts *eo,
 	   const char *symbol, struct bt_error *err)
 {
 	struct tui t;
@@ -605,18 +642,22 @@ bt_tui_run(struct bt_selection *sel, const struct bt_export_opts *eo,
 	memset(&t, 0, sizeof(t));
 	if ((ret = start_curses(&t, &scr, err)) < 0)
 		return ret;
-	t.b = bt_browser_new(sel, &eo->view);
-	bt_browser_set_width(t.b, (size_t)COLS, tui_body_height(&t));
-	if (symbol != NULL) {
-		long f = bt_selection_find(sel, symbol);
-		if (f < 0) {
-			char *why = bt_selection_find_error(sel, symbol);
-			if (f == -2)	/* a name several have: the list shows them */
-				list_candidates(t.b, symbol);
-			bt_browser_set_status(t.b, "%s", why);
-			free(why);
-		} else
-			bt_browser_open(t.b, (size_t)f, tui_body_height(&t));
+	browse(&t, *sel, eo, symbol);
+	if (bt_session_chains_pending(bt_selection_session(*sel))) {
+		/*
+		 * The first screen is up: the chains now (the Children column,
+		 * the hot path, callers), then the same screen with them.
+		 * Keys typed meanwhile wait in the terminal's input.
+		 */
+		tui_draw(&t);
+		bt_browser_free(t.b);
+		t.b = NULL;
+		if ((ret = bt_tui_read_chains(sel, err)) < 0) {
+			restore_terminal();
+			delscreen(scr);
+			return ret;
+		}
+		browse(&t, *sel, eo, symbol);
 	}
 	return browse_loop(&t, scr);
 }

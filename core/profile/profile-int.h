@@ -13,5 +13,8 @@ struct bt_pd_reader;
  */
 int bt_profile_first_read(struct bt_profile *p, struct bt_pd_reader *r,
 			  struct bt_error *err);
+/* The chains of a read that put them off: a second pass, unwinding. */
+int bt_profile_chains_read(struct bt_profile *p, struct bt_pd_reader *r,
+			   struct bt_error *err);
 
 #endif

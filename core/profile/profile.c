@@ -150,8 +150,9 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	in->nnotes = p->notes.n;
 }
 
-struct bt_profile *
-bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
+static struct bt_profile *
+profile_read(struct bt_pd_reader *r, const char *path, bool defer,
+	     struct bt_error *err)
 {
 	struct bt_profile *p = bt_xcalloc(1, sizeof(*p));
 	const struct perf_event_attr *a0 = &bt_pd_attr(r, 0)->attr;
@@ -173,7 +174,9 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 	p->event_samples = bt_xcalloc(ne, sizeof(uint64_t));
 	p->event_period = bt_xcalloc(ne, sizeof(uint64_t));
 	p->info.nevents = ne;
-	if (bt_chains_wanted(r))
+	if (bt_chains_wanted(r) && defer)
+		p->chains_pending = true;
+	else if (bt_chains_wanted(r))
 		bt_chains_init(p, r);
 	if (bt_profile_first_read(p, r, err) < 0) {
 		bt_profile_free(p);
@@ -192,14 +195,20 @@ bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 }
 
 struct bt_profile *
-bt_profile_open(const char *path, struct bt_error *err)
+bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
+{
+	return profile_read(r, path, false, err);
+}
+
+static struct bt_profile *
+profile_open(const char *path, bool defer, struct bt_error *err)
 {
 	struct bt_pd_reader *r = bt_pd_open(path, err);
 	struct bt_profile *p;
 
 	if (r == NULL)
 		return NULL;
-	p = bt_profile_read(r, path, err);
+	p = profile_read(r, path, defer, err);
 	if (p != NULL && p->meta.vdso != NULL) {
 		/* the image points into the mapped file: keep a copy */
 		void *copy = bt_xmalloc(p->meta.vdso_len);
@@ -209,6 +218,42 @@ bt_profile_open(const char *path, struct bt_error *err)
 	}
 	bt_pd_close(r);
 	return p;
+}
+
+struct bt_profile *
+bt_profile_open(const char *path, struct bt_error *err)
+{
+	return profile_open(path, false, err);
+}
+
+struct bt_profile *
+bt_profile_open_deferred(const char *path, struct bt_error *err)
+{
+	/* standard input is read once: nothing to read the chains from later */
+	return profile_open(path, strcmp(path, "-") != 0, err);
+}
+
+bool
+bt_profile_chains_pending(const struct bt_profile *p)
+{
+	return p->chains_pending;
+}
+
+int
+bt_profile_read_chains(struct bt_profile *p, struct bt_error *err)
+{
+	struct bt_pd_reader *r;
+	int ret;
+
+	if (!p->chains_pending)
+		return 0;
+	if ((r = bt_pd_open(p->path, err)) == NULL)
+		return -BT_EIO;
+	bt_chains_init(p, r);
+	ret = bt_profile_chains_read(p, r, err);
+	bt_pd_close(r);
+	p->chains_pending = false;
+	return ret;
 }
 
 void

@@ -51,6 +51,7 @@ struct bt_profile {
 	struct bt_hist_entry *chist;	/* (event, 0, chain id), sorted */
 	size_t *chist_start;		/* event i's entries: [start[i], start[i + 1]) */
 	struct bt_tasks tasks;		/* processes, threads, their names and samples */
+	bool chains_pending;		/* recorded, not read yet (bt_profile_read_chains) */
 };
 
 /**
@@ -120,6 +121,13 @@ void bt_profile_resolve(struct bt_profile *p, uint32_t pid, uint64_t ip,
 /* Module index by kind+path (bt_modules_get on p's table); created if new. */
 uint32_t bt_profile_module(struct bt_profile *p, enum bt_mod_kind kind,
 			   const char *path, const uint8_t *bid, size_t bid_size);
+/*
+ * The call chains bt_profile_open_deferred() put off, read now (a second
+ * pass over the file, unwinding every sample): the same chains, ids and
+ * counts as bt_profile_open() gives. 0 or -BT_EIO (the file cannot be
+ * opened again: the recording stays one without chains).
+ */
+int bt_profile_read_chains(struct bt_profile *p, struct bt_error *err);
 /* Build a profile from an open reader (the fuzz target calls this). */
 struct bt_pd_reader;
 struct bt_profile *bt_profile_read(struct bt_pd_reader *r, const char *path,

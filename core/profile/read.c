@@ -225,6 +225,32 @@ bt_profile_first_read(struct bt_profile *p, struct bt_pd_reader *r,
 	return ret;
 }
 
+/* The deferred chains: each sample's chain counted, as count_sample does. */
+static void
+count_chain(struct bt_profile *p, const struct bt_sample *smp, void *arg)
+{
+	if (smp->chain != BT_CHAIN_NONE)
+		bt_hist_add(arg, smp->attr, 0, smp->chain, smp->period);
+}
+
+int
+bt_profile_chains_read(struct bt_profile *p, struct bt_pd_reader *r,
+		       struct bt_error *err)
+{
+	struct bt_hist *ch = bt_hist_new();
+	struct sink k;
+	int ret;
+
+	sink_init(&k, p, r, count_chain, ch, true);
+	ret = bt_ordered_samples(r, &sink_ops, &k, sink_flags(&k), err);
+	bt_readvals_free(k.rv);
+	bt_chains_seal(p);
+	free(p->chist);
+	free(p->chist_start);
+	p->chist_start = event_starts(ch, &p->chist, p->info.nevents);
+	return ret;
+}
+
 struct scan_state {
 	const struct bt_scan *sc;
 	struct bt_hist *h;

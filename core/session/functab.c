@@ -410,6 +410,14 @@ bt_selection_code(struct bt_selection *sel, size_t fi)
 	sf = &sel->funcs.v[fi];
 	if (sf->ann[0] != NULL)
 		return sf->ann[0];
+	/*
+	 * Its module's DWARF read already (the table's Source column): the
+	 * annotation Enter opens, built once for both (the hottest function
+	 * is the lint's first and the one a user opens first)
+	 */
+	if (sf->ann[2] == NULL && sel->s->mods[sf->pub.mod].dwarf_checked &&
+	    bt_session_dwarf(sel->s, sf->pub.mod))
+		return bt_selection_annotation(sel, fi, BT_ASM_ATT, NULL);
 	if (sf->ann[2] == NULL)
 		sf->ann[2] = annotate(sel, sf, BT_ASM_ATT, false, NULL);
 	return sf->ann[2];

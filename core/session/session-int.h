@@ -118,6 +118,7 @@ struct bt_session {
 	struct bt_smod *mods;		/* parallel to p->modules */
 	BT_VEC(char *) notes;
 	bool noted;			/* the recording's own notes are in */
+	size_t chains_note_at;		/* where the note on chains goes (deferred) */
 	struct bt_strpool pool;		/* names, files: live as long as the session */
 	struct bt_srccache *src;
 	struct bt_disasm *dis[8][2];	/* by arch, syntax */

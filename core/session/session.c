@@ -44,6 +44,21 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	return s;
 }
 
+/* The note on chains that end at the stack copy, if many do. */
+static void
+chains_note(struct bt_session *s)
+{
+	struct bt_profile *p = s->p;
+
+	if (p->chains != NULL && bt_chains_truncated(p) >= 20 &&
+	    bt_chains_truncated(p) * 50 > p->info.samples)
+		bt_session_notef(s, "the call chains of %.0f%% of the samples end early "
+		    "(code without frame pointers deeper than the stack copy): "
+		    "outer functions' inclusive shares are low; record with "
+		    "--call-graph dwarf, or build with -fno-omit-frame-pointer",
+		    100.0 * (double)bt_chains_truncated(p) / (double)p->info.samples);
+}
+
 void
 bt_session_recording_notes(struct bt_session *s)
 {
@@ -54,13 +69,8 @@ bt_session_recording_notes(struct bt_session *s)
 	for (i = 0; i < p->info.nnotes; i++)
 		bt_session_notef(s, "%s", p->info.notes[i]);
 	bt_session_events_note(s);
-	if (p->chains != NULL && bt_chains_truncated(p) >= 20 &&
-	    bt_chains_truncated(p) * 50 > p->info.samples)
-		bt_session_notef(s, "the call chains of %.0f%% of the samples end early "
-		    "(code without frame pointers deeper than the stack copy): "
-		    "outer functions' inclusive shares are low; record with "
-		    "--call-graph dwarf, or build with -fno-omit-frame-pointer",
-		    100.0 * (double)bt_chains_truncated(p) / (double)p->info.samples);
+	s->chains_note_at = s->notes.n;
+	chains_note(s);
 	if (p->unresolved)
 		bt_session_notef(s, "%llu samples fell outside every recorded mapping",
 		    (unsigned long long)p->unresolved);
@@ -146,6 +156,44 @@ bool
 bt_session_has_chains(const struct bt_session *s)
 {
 	return s->p->chains != NULL;
+}
+
+bool
+bt_session_chains_pending(const struct bt_session *s)
+{
+	return bt_profile_chains_pending(s->p);
+}
+
+int
+bt_session_read_chains(struct bt_session *s, struct bt_error *err)
+{
+	size_t i, n;
+	char *note;
+
+	if (!bt_profile_chains_pending(s->p))
+		return 0;
+	/* the caches first: they may hold selections */
+	for (i = 0; i < BT_CACHE_COUNT; i++)
+		bt_session_set_cache(s, (enum bt_session_cache)i, NULL, NULL);
+	if (s->live != NULL)
+		return bt_error_set(err, BT_EINVAL, "the call chains are read "
+		    "with a selection alive");
+	bt_benches_free(s->benches);
+	s->benches = NULL;
+	if (bt_profile_read_chains(s->p, err) < 0)
+		return -BT_EIO;
+	if (!s->noted)
+		return 0;
+	/* the note where the first selection would have put it */
+	n = s->notes.n;
+	chains_note(s);
+	if (s->notes.n == n || s->chains_note_at >= n)
+		return 0;
+	note = s->notes.v[n];
+	memmove(s->notes.v + s->chains_note_at + 1, s->notes.v + s->chains_note_at,
+	    (n - s->chains_note_at) * sizeof(*s->notes.v));
+	s->notes.v[s->chains_note_at] = note;
+	return 0;
 }
 
 size_t

@@ -57,6 +57,17 @@ struct bt_profile_info {
 };
 
 BT_API struct bt_profile *bt_profile_open(const char *path, struct bt_error *err);
+/*
+ * The same without the call chains: the samples are counted without
+ * unwinding (what the browser's first screen needs, docs/callchains.md
+ * "Deferred chains"); until bt_session_read_chains() reads them, the
+ * recording is one without chains. A recording without chains, or read
+ * from standard input, is read whole.
+ */
+BT_API struct bt_profile *bt_profile_open_deferred(const char *path,
+						   struct bt_error *err);
+/* Are p's call chains recorded but not read yet? */
+BT_API bool bt_profile_chains_pending(const struct bt_profile *p);
 BT_API void bt_profile_free(struct bt_profile *p);
 BT_API const struct bt_profile_info *bt_profile_info(const struct bt_profile *p);
 

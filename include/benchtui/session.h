@@ -65,6 +65,16 @@ BT_API const struct bt_session_opts *bt_session_opts(const struct bt_session *s)
  * and callees (DESIGN.md §6, docs/callchains.md).
  */
 BT_API bool bt_session_has_chains(const struct bt_session *s);
+/*
+ * The call chains of a recording opened by bt_profile_open_deferred(),
+ * read now; what the session made without them (the benchmarks, its
+ * caches) is made again with the next selection, and the notes are
+ * those an eager read gives. Call it with no selection of s alive.
+ * 0 (also when there was nothing to read), or -BT_E* with err set.
+ */
+BT_API int bt_session_read_chains(struct bt_session *s, struct bt_error *err);
+/* Has the session call chains still to read (bt_session_read_chains)? */
+BT_API bool bt_session_chains_pending(const struct bt_session *s);
 
 /*
  * Notes on what is missing or degraded ("no debug info for '/bin/x'",
