@@ -458,6 +458,16 @@ else
 		[ "$(screen | grep -c '^ *[0-9.]* *[0-9.]* *[-+][0-9.]* *[0-9a-f]*: ')" -ge 1 ] &&
 		ok "browser: a function both benchmarks ran, instruction by instruction, a column each" ||
 		{ fail "browser: the function in the comparison"; screen | sed 's/^/     | /'; }
+	# -s naming several functions: the whole run's list, filtered, over the
+	# table (not the table with a filter nobody sees)
+	$T kill-session -t bt 2>/dev/null
+	$T new-session -d -s bt -x 80 -y 24 -c "$TMP" \
+		"env TERM=screen LC_ALL=C.UTF-8 $BT -i $TMP/gb.data -s BM_; exec sleep 60"
+	wait_for "names [0-9]* functions" && screen | sed -n 2p | grep -q "^hot functions *filter: BM_" &&
+		[ "$(screen | grep -c ' BM_[a-z]')" -ge 2 ] && $T send-keys -t bt q q &&
+		wait_for "benchmarks: 6 (gbench" &&
+		ok "browser: -s naming several functions lists them, q q goes to the table" ||
+		{ fail "browser: -s BM_"; screen | sed 's/^/     | /'; }
 	$T kill-server 2>/dev/null
 fi
 

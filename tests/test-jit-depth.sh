@@ -133,6 +133,22 @@ else
 		out=$($DEPTH v8scripts "$d/top.json" "$dump" geometry-helpers.cjs) &&
 			ok "node: $out" || fail "node: $out"
 	fi
+	# the same as ES modules: names intact (file: URLs), the caller's
+	# script on the inlined lines all the same; the sources read
+	d=$TMP/node3
+	mkdir -p "$d"
+	(cd "$d" && "$BT" -q -o b.data node "$TOP/tests/fixtures/js/inlined.mjs" >/dev/null 2>"$TMP/err")
+	dump=$(ls "$d"/b.data.jit/jit-*.dump 2>/dev/null | head -1)
+	if [ -z "$dump" ]; then
+		fail "node (ES module): no dump kept: $(head -c 300 "$TMP/err")"
+	else
+		(cd "$d" && "$BT" -i b.data --format json --top 3 --export top.json 2>/dev/null)
+		out=$($DEPTH v8scripts "$d/top.json" "$dump" geometry-helpers.mjs) &&
+			ok "node (ES module): $out" || fail "node (ES module): $out"
+		(cd "$d" && "$BT" -i b.data --stdio --top 3 2>/dev/null) | grep -q "geometry-helpers.mjs:5[[:space:]]*return y + (y >> 3);" &&
+			ok "node (ES module): the inlined script's line read from its file: URL" ||
+			fail "node (ES module): no text of geometry-helpers.mjs:5"
+	fi
 fi
 
 # --- --prefix/--prefix-strip: a build tree moved after the build ------------

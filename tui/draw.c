@@ -163,6 +163,28 @@ ncols(const char *s)
 	return n;
 }
 
+/*
+ * The column after s drawn from column x as tui_put draws it (a tab to
+ * the next multiple of 8: source lines keep theirs); with trimmed, after
+ * its last character that is not blank (a cell's padding).
+ */
+static int
+span(int x, const char *s, bool trimmed)
+{
+	int end = x;
+
+	for (; *s; s++) {
+		if (*s == '\t')
+			x += 8 - x % 8;
+		else if (((unsigned char)*s & 0xc0) != 0x80) {
+			x++;
+			if (*s != ' ')
+				end = x;
+		}
+	}
+	return trimmed ? end : x;
+}
+
 /* Columns of s without its trailing spaces (a cell's padding). */
 static int
 ncols_trimmed(const char *s)
@@ -341,7 +363,7 @@ row_fits(const struct bt_row *r)
 	size_t i;
 
 	for (i = 0; i < r->ncells; i++)
-		w += ncols(r->cells[i].text);
+		w = span(w, r->cells[i].text, false);
 	return w <= COLS;
 }
 
@@ -369,7 +391,7 @@ draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
 		 */
 		if (i + 1 == r->ncells && r->name != NULL && x + ncols(text) > COLS)
 			text = tui_elide(text, COLS - x, buf, sizeof(buf));
-		if (x + ncols_trimmed(text) > COLS)
+		if (span(x, text, true) > COLS)	/* tabs as tui_put expands them */
 			cut = true;
 		x = tui_put(y, x, text, COLS, t->attr[r->cells[i].style] | base);
 	}

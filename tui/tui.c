@@ -322,9 +322,22 @@ more(struct tui *t)
 	what[n] = "title";
 	text[n++] = title;
 	if (r != NULL) {
+		size_t len = 0, col = 0;
+		/*
+		 * Its cells as the screen draws them: a source line's tabs
+		 * expanded from the row's start (wrapping cannot place them)
+		 */
 		for (i = 0; i < r->ncells; i++)
-			snprintf(row + strlen(row), sizeof(row) - strlen(row), "%s",
-			    r->cells[i].text);
+			for (const char *q = r->cells[i].text; *q && len + 9 < sizeof(row); q++)
+				if (*q == '\t')
+					do
+						row[len++] = ' ';
+					while (++col % 8 != 0);
+				else {
+					col += ((unsigned char)*q & 0xc0) != 0x80;
+					row[len++] = *q;
+				}
+		row[len] = '\0';
 		what[n] = "cursor row";
 		text[n++] = row;
 		if (r->name != NULL) {

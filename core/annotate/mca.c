@@ -321,10 +321,28 @@ bottleneck(const char *text, char *buf, size_t len)
 		return;
 	}
 	if (isfinite(rp) && (!isfinite(dd) || rp >= dd)) {
-		p = after(text, "Resource Pressure       [");
+		/*
+		 * The busiest of the "  - NAME  [ X% ]" lines under it, not
+		 * the first: llvm-mca lists them by resource, not by pressure.
+		 */
+		const char *best = "?";
+		int bestn = 1;
+		double bestx = -1;
+
+		for (p = after(text, "Resource Pressure       [");
+		    p != NULL && strncmp(p, "  - ", 4) == 0; p = after(p, "\n")) {
+			const char *b = strchr(p, '['), *e = strchr(p, '\n');
+			double x = b && (e == NULL || b < e) ?
+			    strtod(b + 1, NULL) : NAN;
+
+			if (isfinite(x) && x > bestx) {
+				bestx = x;
+				best = p + 4;
+				bestn = (int)strcspn(best, " \n");
+			}
+		}
 		snprintf(buf, len, "resource pressure: %.*s (%.0f%% of cycles)",
-		    p && strstr(p, "- ") ? (int)strcspn(strstr(p, "- ") + 2, " \n") : 1,
-		    p && strstr(p, "- ") ? strstr(p, "- ") + 2 : "?", rp);
+		    bestn, best, rp);
 		return;
 	}
 	snprintf(buf, len, "%s dependencies (%.0f%% of cycles)",

@@ -42,6 +42,14 @@ bt_browser_filter(struct bt_browser *b, const char *text)
 		}
 		bt_pattern_release(&re);
 	}
+	/*
+	 * Under the benchmark table there is no list yet (-s naming several
+	 * functions of a harness's recording): the whole run's, over it
+	 */
+	if (!sc->ops->func_list && text != NULL && text[0]) {
+		if ((sc = browse_push(b, &screen_funcs, -1, NULL, 0)) == NULL)
+			return;
+	}
 	free(b->filter);
 	b->filter = text && text[0] ? bt_xstrdup(text) : NULL;
 	v = sc->ops->build(b, sc, NULL);

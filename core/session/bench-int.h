@@ -34,12 +34,14 @@ struct bench_phases {
 	size_t order;
 	struct bench_pairs reps;	/* GB: every run's span (threads' merged) */
 	uint64_t reported;	/* GB: when its report began (0: unknown) */
+	uint64_t last_run;	/* Go: when its last runN began (0: unknown) */
 };
 
 /*
  * Which part of a probed benchmark's phases a result line measured: the
- * group it was printed for, all of it (Go, criterion: one line a group)
- * or, for a GB repetition, [lo, hi) (its run); none for an aggregate.
+ * group it was printed for, all of it (criterion: one line a group),
+ * from its last runN on (Go: the runs before it estimated b.N) or, for a
+ * GB repetition, [lo, hi) (its run); none for an aggregate.
  */
 struct bench_runref {
 	size_t group;

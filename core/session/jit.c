@@ -122,19 +122,33 @@ load_has(const struct bt_jit_load *l, uint64_t k)
 	return false;
 }
 
+/*
+ * An entry whose script cannot be trusted: its name unreadable, or the
+ * outer function's script, which V8 writes for inlined functions too
+ * (node 20 with an ES module's intact "file:///..." names: lib.mjs's
+ * sq() inlined into main.mjs's work() is labelled main.mjs:1).
+ */
+static bool
+doubtful(const struct bt_jit_line *l, const char *outer_script)
+{
+	return l->file[0] == '\0' ||
+	    (outer_script != NULL && strcmp(l->file, outer_script) == 0);
+}
+
 static bool
 whose_build(struct bt_session *s, const struct bt_jit_code *c, struct whose *w)
 {
-	const char *outer = bt_jit_untiered(c->name), *colon;
+	const char *outer = bt_jit_untiered(c->name), *colon, *oscript;
 	const struct bt_jit_load *loads;
 	size_t n, i, k, *score;
-	char buf[4096];
+	char buf[4096], obuf[4096];
 
 	memset(w, 0, sizeof(*w));
 	if (v8_tier(c->name) != '*' && v8_tier(c->name) != '+')
 		return false;
+	oscript = bt_text_is_safe(c->name) ? script_of(c->name, obuf, sizeof(obuf)) : NULL;
 	for (i = 0; i < c->nlines; i++)
-		if (c->lines[i].file[0] == '\0')
+		if (doubtful(&c->lines[i], oscript))
 			break;
 	if (i == c->nlines)
 		return false;	/* the names are the runtime's own: trusted */
@@ -171,7 +185,7 @@ whose_build(struct bt_session *s, const struct bt_jit_code *c, struct whose *w)
 	w->unexpl = bt_xcalloc(c->nlines + 1, sizeof(*w->unexpl));
 	for (i = 0; i < c->nlines; i++) {
 		uint64_t key = pos_key(c->lines[i].line, c->lines[i].discrim);
-		if (c->lines[i].file[0] == '\0' && !has_key(w->own, w->nown, key))
+		if (doubtful(&c->lines[i], oscript) && !has_key(w->own, w->nown, key))
 			w->unexpl[w->nunexpl++] = key;
 	}
 	w->nunexpl = uniq(w->unexpl, w->nunexpl);
@@ -259,11 +273,16 @@ bt_session_jit_syms(struct bt_session *s, const struct bt_module *m,
 			rows[n].addr = a;
 			rows[n].line = l->line;
 			rows[n].file = l->file[0] && bt_text_is_safe(l->file) ? l->file : fallback;
-			if (known && l->file[0] == '\0') {
+			if (known && doubtful(l, fallback)) {
 				uint64_t key = pos_key(l->line, l->discrim);
 				uint64_t *u = bsearch(&key, w.unexpl, w.nunexpl,
 				    sizeof(key), u64_cmp);
-				if (u != NULL)	/* inlined: its script, else unknown */
+				/*
+				 * inlined: its script, else unknown; a name that
+				 * was read changes only for another script
+				 */
+				if (u != NULL && (l->file[0] == '\0' ||
+				    w.script[u - w.unexpl] != NULL))
 					rows[n].file = w.script[u - w.unexpl];
 			}
 			if (rows[n].file == NULL)

@@ -204,7 +204,8 @@ go_groups(const struct bt_meta *m, struct bench_phase_set *ps)
 			last_b = h->arg;
 			break;
 		case BT_PROBE_GO_RUNN:
-			go_group(ps, &bs, h->arg, h->time, last_b, false);
+			gi = go_group(ps, &bs, h->arg, h->time, last_b, false);
+			ps->groups.v[gi].last_run = h->time;
 			last_b = h->arg;
 			break;
 		case BT_PROBE_GO_LAUNCH:
@@ -337,9 +338,10 @@ bench_probe_add(struct bt_benches *bs, struct bench *b, size_t g)
 }
 
 /*
- * Each result line's part: Go and criterion print one line per group;
- * GB's repetition lines are its group's last runs, in order (the runs
- * before them estimated the iterations), its aggregates none.
+ * Each result line's part: Go and criterion print one line per group,
+ * Go for its last runN (the b.N printed; the runs before it estimated
+ * it); GB's repetition lines are its group's last runs, in order (the
+ * runs before them estimated the iterations), its aggregates none.
  */
 static void
 run_parts(struct bt_benches *bs, struct bench *b)
@@ -354,7 +356,8 @@ run_parts(struct bt_benches *bs, struct bench *b)
 		if (b->runs.v[j].aggregate != NULL)
 			continue;
 		if (bs->phases.harness != BT_HARNESS_GBENCH) {
-			rr->lo = g->span_lo;
+			rr->lo = bs->phases.harness == BT_HARNESS_GO && g->last_run > g->span_lo ?
+			    g->last_run : g->span_lo;
 			rr->hi = g->span_hi + 1;
 			rr->has = true;
 			continue;

@@ -7,6 +7,8 @@
  * (regular files only, at most MAX_SOURCE) or the zip reader, which
  * checks the same.
  */
+#include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -213,17 +215,53 @@ bt_src_index(char *data, size_t len, const char ***lines)
 	return n;
 }
 
+/*
+ * A file: URL's path, its %XX escapes decoded (node names ES modules'
+ * scripts "file:///dir/x.mjs"; "file://localhost/..." too); NULL for
+ * anything else.
+ */
+static char *
+url_path(const char *path)
+{
+	char *out, *q;
+
+	if (strncmp(path, "file://", 7) != 0)
+		return NULL;
+	path += 7;
+	if (strncmp(path, "localhost/", 10) == 0)
+		path += 9;
+	if (path[0] != '/')
+		return NULL;
+	out = q = bt_xstrdup(path);
+	for (; *path; path++) {
+		unsigned v;
+
+		if (path[0] == '%' && sscanf(path + 1, "%2x", &v) == 1 &&
+		    isxdigit((unsigned char)path[1]) && isxdigit((unsigned char)path[2]) &&
+		    v != 0) {
+			*q++ = (char)v;
+			path += 2;
+		} else
+			*q++ = *path;
+	}
+	*q = '\0';
+	return out;
+}
+
 const struct bt_srcfile *
 bt_srccache_get(struct bt_srccache *c, const char *path)
 {
 	struct entry *e;
 	size_t i;
+	char *url;
 
 	for (i = 0; i < c->files.n; i++)
 		if (strcmp(c->files.v[i]->f.path, path) == 0)
 			return &c->files.v[i]->f;
 	e = bt_xcalloc(1, sizeof(*e));
 	e->f.path = bt_xstrdup(path);
+	if ((url = url_path(path)) != NULL)
+		path = url;	/* read, and mapped or searched, as the path it names */
 	{
 		char *mapped = prefixed(c, path);
 		bool ok = (mapped != NULL && read_path(e, mapped)) ||
@@ -233,6 +271,7 @@ bt_srccache_get(struct bt_srccache *c, const char *path)
 		if (!ok)
 			e->f.missing = true;
 	}
+	free(url);
 	BT_VEC_PUSH(c->files, e);
 	return &e->f;
 }

@@ -237,7 +237,7 @@ bt_view_data_types(struct bt_selection *sel, const struct bt_view_opts *o,
 	struct bt_view_opts def;
 	struct dsums s = { { NULL, 0, 0 } };
 	struct bt_view *v;
-	size_t *order, i, wname = 4, ntypes = 0;
+	size_t *order, i, wname = 13, ntypes = 0;	/* "Type / member" */
 	double denom;
 
 	if (o == NULL) {

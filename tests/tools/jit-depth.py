@@ -159,7 +159,8 @@ def v8scripts(export, dump, script):
             continue
         f = r['file']
         if f not in files:
-            files[f] = open(f).read().split('\n')
+            # an ES module's script is a file: URL
+            files[f] = open(f[7:] if f.startswith('file://') else f).read().split('\n')
         text = files[f][line - 1] if line <= len(files[f]) else ''
         # V8 columns count from 1, a tab one column; the end of a line is
         # a position too (a function's implicit return)

@@ -103,6 +103,9 @@ test_go(void **state)
 	assert_int_equal(ps.groups.v[1].meas.n, 4);
 	assert_int_equal(ps.groups.v[1].meas.v[2], 83);
 	assert_int_equal(ps.groups.v[1].meas.v[3], 90);
+	/* the last runN of each (the b.N printed): its part of the samples */
+	assert_int_equal(ps.groups.v[0].last_run, 41);
+	assert_int_equal(ps.groups.v[1].last_run, 81);
 	bench_phases_release(&ps);
 }
 
