@@ -311,6 +311,16 @@ row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow,
 	case BT_ROW_DTYPE:
 		dtype_sum_json(w, r);
 		break;
+	case BT_ROW_FRAMES:	/* a depth of the flame graph: its path's frame */
+		bt_jw_str(w, "kind", "frame");
+		bt_jw_u64(w, "depth", r->line);
+		bt_jw_str(w, "function", r->name);
+		if (r->module != NULL)
+			bt_jw_str(w, "module", r->module);
+		bt_jw_str(w, "module_kind", r->label);
+		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_num(w, "percent", r->percent);
+		break;
 	case BT_ROW_FUNC:
 	case BT_ROW_TEXT:
 		bt_jw_str(w, "kind", "text");
