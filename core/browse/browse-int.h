@@ -122,6 +122,7 @@ struct screen_ops {
 	X(mca)			\
 	X(output)		\
 	X(dtypes)		\
+	X(flame)		\
 	/* a new screen: one more X(NAME) line above this one */
 
 #define BROWSE_EXTERN(name) extern const struct screen_ops screen_##name;

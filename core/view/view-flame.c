@@ -295,12 +295,12 @@ row_frame(struct bt_view *v, struct bt_row *r, const struct bt_flame *f, size_t 
 		r->detail = bt_strpool_addf(&v->pool, "all: %llu samples",
 		    (unsigned long long)x->samples);
 	else
-		r->detail = bt_strpool_addf(&v->pool, "%s (%s): %llu samples, %.2f%% of all, "
-		    "%.2f%% of %s%s", x->name, x->module ? view_basename(x->module) : "?",
-		    (unsigned long long)x->samples, r->percent, up->samples ? 100.0 *
+		r->detail = bt_strpool_addf(&v->pool, "%.2f%% of all, %.2f%% of %s, %llu "
+		    "samples%s: %s (%s)", r->percent, up->samples ? 100.0 *
 		    (double)x->samples / (double)up->samples : 0, up->name,
-		    x->self ? bt_strpool_addf(&v->pool, "; %llu its own",
-		    (unsigned long long)x->self) : "");
+		    (unsigned long long)x->samples, x->self ? bt_strpool_addf(&v->pool,
+		    " (%llu its own)", (unsigned long long)x->self) : "", x->name,
+		    x->module ? view_basename(x->module) : "?");
 }
 
 struct bt_view *
@@ -321,6 +321,8 @@ bt_view_flame(struct bt_selection *sel, const struct bt_flame *f, size_t zoom, s
 	total = f->v.v[zoom].samples;
 	memset(rows, 0, sizeof(rows));
 	nrows = place(f, zoom, rows);
+	for (d = 0; d < FLAME_MAX_ROWS; d++)
+		path[d] = BT_FRAME_NONE;
 	/* the path: cur's frames up to zoom, then the hottest children */
 	for (p = cur; p != zoom && p != BT_FRAME_NONE; p = f->v.v[p].parent)
 		;
@@ -342,7 +344,9 @@ bt_view_flame(struct bt_selection *sel, const struct bt_flame *f, size_t zoom, s
 
 		r->insn = (size_t)-1;
 		r->line = (unsigned)d;
-		row_frame(v, r, f, path[d], all);
+		r->func = BT_FRAME_NONE;
+		if (path[d] != BT_FRAME_NONE)	/* below the path's leaf: none */
+			row_frame(v, r, f, path[d], all);
 		for (i = 0; i < rows[d].n; i++) {
 			const struct placed *pl = &rows[d].v[i];
 			const struct bt_flame_frame *fr = &f->v.v[pl->frame];
