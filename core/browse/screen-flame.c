@@ -212,9 +212,13 @@ static void
 flame_from(struct bt_browser *b, struct screen *from, size_t height)
 {
 	long f = from->ops->subject != NULL ? from->ops->subject(b, from) : -1;
+	struct screen *sc = browse_push(b, &screen_flame, -1, &f, height);
 
-	if (browse_push(b, &screen_flame, -1, &f, height) != NULL &&
-	    !bt_session_has_chains(bt_selection_session(b->sel)))
+	if (sc == NULL)
+		return;
+	sc->nav.cursor = anchor(sc).row;	/* on the function's frame */
+	browse_show_cursor(&sc->nav, bt_view_nrows(sc->view), height);
+	if (!bt_session_has_chains(bt_selection_session(b->sel)))
 		bt_browser_set_status(b, "no call chains in this recording: each function's own samples");
 }
 
