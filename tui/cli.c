@@ -15,6 +15,8 @@
 const char cli_usage[] =
 "usage: benchtui [OPTIONS] [--] COMMAND [ARGS...]   record COMMAND, save, then browse\n"
 "       benchtui [OPTIONS] -i FILE                  browse a saved recording (benchtui's or perf's)\n"
+"       benchtui query [OPTIONS] FILE               answer JSON-RPC (MCP tools/call) on stdin:\n"
+"                                                   list_benchmarks, hot_functions, annotate, findings\n"
 "\n"
 "Recording:\n"
 "  -F, --freq HZ          samples per second (default 4000)\n"

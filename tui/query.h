@@ -1,0 +1,23 @@
+/* benchtui query: the JSON export as a JSON-RPC (MCP tool-call) service. */
+#ifndef BENCHTUI_QUERY_H
+#define BENCHTUI_QUERY_H
+
+#include <stdio.h>
+
+#include "benchtui/export.h"
+#include "benchtui/selection.h"
+
+/**
+ * struct query - what a query session answers from
+ * @sel: the recording's selection (the command line's -e, --time, -b...)
+ * @eo: the export options (names, syntax...) every answer uses
+ */
+struct query {
+	struct bt_selection *sel;
+	const struct bt_export_opts *eo;
+};
+
+/* Answer the messages of in, one a line, on out until in ends: 0, -1 on a write error. */
+int query_run(struct query *q, FILE *in, FILE *out);
+
+#endif
