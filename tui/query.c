@@ -145,7 +145,7 @@ parse_str(struct jp *p, char **out)
 					goto bad;
 				c = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
 			}
-			if (c == 0)
+			if (c == 0 || (c >= 0xd800 && c <= 0xdfff))	/* lone surrogate */
 				goto bad;	/* names are C strings */
 			put_utf8(o, &k, c);
 			break;
@@ -165,6 +165,43 @@ bad:
 }
 
 static int parse_value(struct jp *p, struct jv *v);
+
+static size_t
+digits(struct jp *p)
+{
+	size_t k = p->i;
+
+	while (p->i < p->len && p->s[p->i] >= '0' && p->s[p->i] <= '9')
+		p->i++;
+	return p->i - k;
+}
+
+/* A number as RFC 8259 writes it: -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)? */
+static int
+parse_num(struct jp *p)
+{
+	size_t n;
+
+	if (p->i < p->len && p->s[p->i] == '-')
+		p->i++;
+	if (p->i < p->len && p->s[p->i] == '0')
+		p->i++;
+	else if ((n = digits(p)) == 0)
+		return -1;
+	if (p->i < p->len && p->s[p->i] == '.') {
+		p->i++;
+		if (digits(p) == 0)
+			return -1;
+	}
+	if (p->i < p->len && (p->s[p->i] == 'e' || p->s[p->i] == 'E')) {
+		p->i++;
+		if (p->i < p->len && (p->s[p->i] == '+' || p->s[p->i] == '-'))
+			p->i++;
+		if (digits(p) == 0)
+			return -1;
+	}
+	return 0;
+}
 
 /* The members of an array or object, after its opening bracket. */
 static int
@@ -250,10 +287,7 @@ parse_value(struct jp *p, struct jv *v)
 		if (k < 3)
 			break;
 		v->kind = J_NUM;
-		k = p->i;
-		while (p->i < p->len && strchr("+-0123456789.eE", p->s[p->i]) != NULL)
-			p->i++;
-		ret = p->i > k ? 0 : -1;
+		ret = parse_num(p);
 	}
 	v->end = p->i;
 	p->depth--;
