@@ -339,6 +339,7 @@ header(struct bt_jw *w, const struct bt_view *h)
 
 	bt_jw_object(w, NULL, BT_JW_SPACED, 0);
 	bt_jw_str(w, "format", "benchtui-1");
+	bt_jw_int(w, "schema_version", 1);	/* docs/benchtui.schema.json */
 	bt_jw_array(w, "command", BT_JW_COMPACT, 0);
 	for (i = 0; i < m->argc; i++)
 		bt_jw_str(w, NULL, m->argv[i]);
