@@ -2,7 +2,8 @@
 # benchtui query (issue 29): a scripted JSON-RPC session (MCP's
 # initialize, tools/list, tools/call) on a Google Benchmark recording;
 # every tool's answer equals the part of the JSON export of the same
-# selection (--export --format json, -b, -s); errors as JSON-RPC says.
+# selection (--export --format json, -b, -s); errors as JSON-RPC says;
+# a benchmark's flame graph (--format flamegraph -b) holds its samples.
 . tests/lib.sh
 need_recording
 if [ ! -f /usr/include/benchmark/benchmark.h ] || ! command -v g++ >/dev/null; then
@@ -73,6 +74,13 @@ sys.exit(1 if bad else 0)
 PY
 [ $? = 0 ] || nfail=$((nfail + 1))
 expect_status 1 "$BT" query
+# --format flamegraph -b: that benchmark's samples, named in the title
+"$BT" -i "$TMP/gb.data" --export "$TMP/sum.svg" --format flamegraph -b BM_sum/8 || fail "flamegraph -b"
+root=$(grep -o '<svg [^>]*data-samples="[0-9]*"' "$TMP/sum.svg" | grep -o '[0-9]*"$' | tr -d '"')
+want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["samples"])' "$TMP/sum.json")
+[ -n "$root" ] && [ "$root" = "$want" ] && grep -q 'id="title"[^>]*>Flame graph: .*benchmark BM_sum/8' "$TMP/sum.svg" &&
+	ok "flamegraph -b BM_sum/8: its $root samples (the JSON's), named in the title" ||
+	fail "flamegraph -b: root ${root:-?} samples, JSON $want"
 # the exports with benchmarks validate against the schema too
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	python3 - docs/benchtui.schema.json "$TMP"/all.json "$TMP"/sum.json "$TMP"/ann.json <<'PY' &&

@@ -652,13 +652,9 @@ stack_cmp(const void *a, const void *b)
 	return memcmp(x->funcs, y->funcs, x->n * sizeof(size_t));
 }
 
-/*
- * The chains as function paths, those whose leaf is (mi, off) or every
- * one (all), merged where they differ below the function level.
- */
+/* The chains as function paths (all, or those whose leaf is (mi, off)), merged. */
 static size_t
-stacks_of(struct bt_selection *sel, bool all, uint32_t mi, uint64_t off,
-	  struct bt_stack **out)
+stacks_of(struct bt_selection *sel, bool all, uint32_t mi, uint64_t off, struct bt_stack **out)
 {
 	struct bt_cgraph *cg = &sel->cg;
 	BT_VEC(struct stack_acc) acc = { 0 };
