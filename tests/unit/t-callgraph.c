@@ -408,7 +408,7 @@ test_flame(void **state)
 	bt_view_free(v);
 	bt_flame_free(f);
 	free(incl);
-	bt_selection_free(s);
+	test_close(s);
 }
 
 /* F from the function list on leaf: the cursor on leaf's hottest frame; Enter, Left. */
@@ -450,7 +450,7 @@ test_flame_screen(void **state)
 	bt_browser_apply(b, BT_ACT_BACK, 20);
 	assert_string_not_equal(bt_browser_screen(b), "flame");
 	bt_browser_free(b);
-	bt_selection_free(s);
+	test_close(s);
 }
 
 static int
