@@ -55,10 +55,16 @@ jv_release(struct jv *v)
 	memset(v, 0, sizeof(*v));
 }
 
+static bool
+is_ws(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
 static void
 skip_ws(struct jp *p)
 {
-	while (p->i < p->len && strchr(" \t\r\n", p->s[p->i]) != NULL)
+	while (p->i < p->len && is_ws(p->s[p->i]))
 		p->i++;
 }
 
@@ -279,7 +285,8 @@ parse_value(struct jp *p, struct jv *v)
 		break;
 	default:
 		for (k = 0; k < 3; k++)
-			if (strncmp(p->s + p->i, words[k], strlen(words[k])) == 0) {
+			if (p->len - p->i >= strlen(words[k]) &&
+			    memcmp(p->s + p->i, words[k], strlen(words[k])) == 0) {
 				v->kind = k == 0 ? J_NULL : J_BOOL;
 				p->i += strlen(words[k]);
 				break;
@@ -356,7 +363,7 @@ compact(const char *text, size_t start, size_t end)
 		} else if (c == '"') {
 			in = true;
 			o[k++] = c;
-		} else if (!strchr(" \t\r\n", c))
+		} else if (!is_ws(c))
 			o[k++] = c;
 	}
 	o[k] = '\0';
@@ -513,6 +520,10 @@ tools_call(struct query *q, const struct jv *params, const char *id, FILE *out)
 	size_t i;
 	char *ans;
 
+	if (q->sel == NULL) {
+		reply_error(out, id, -32603, "no recording is open");
+		return;
+	}
 	for (i = 0; name != NULL && i < sizeof(tools) / sizeof(tools[0]); i++)
 		if (strcmp(tools[i].name, name) == 0)
 			break;
@@ -531,9 +542,8 @@ tools_call(struct query *q, const struct jv *params, const char *id, FILE *out)
 	free(ans);
 }
 
-/* One message: a reply to a request, none to a notification. */
-static void
-handle(struct query *q, const char *line, size_t len, FILE *out)
+void
+query_message(struct query *q, const char *line, size_t len, FILE *out)
 {
 	struct jp p = { line, 0, len, 0 };
 	struct jv v = { 0 };
@@ -584,7 +594,7 @@ query_run(struct query *q, FILE *in, FILE *out)
 			line[--n] = '\0';
 		if (n == 0)
 			continue;
-		handle(q, line, (size_t)n, out);
+		query_message(q, line, (size_t)n, out);
 		if (fflush(out) != 0)
 			break;
 	}

@@ -17,6 +17,11 @@ struct query {
 	const struct bt_export_opts *eo;
 };
 
+/*
+ * One message of len bytes (line[len] is NUL): its reply on out, one line,
+ * or none for a notification. q->sel NULL: tools/call says no recording.
+ */
+void query_message(struct query *q, const char *line, size_t len, FILE *out);
 /* Answer the messages of in, one a line, on out until in ends: 0, -1 on a write error. */
 int query_run(struct query *q, FILE *in, FILE *out);
 
