@@ -314,6 +314,8 @@ row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow,
 	case BT_ROW_FRAMES:	/* a depth of the flame graph: its path's frame */
 		bt_jw_str(w, "kind", "frame");
 		bt_jw_u64(w, "depth", r->line);
+		if (r->name == NULL)	/* below the path's end */
+			break;
 		bt_jw_str(w, "function", r->name);
 		if (r->module != NULL)
 			bt_jw_str(w, "module", r->module);

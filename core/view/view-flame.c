@@ -275,6 +275,26 @@ place(const struct bt_flame *f, size_t zoom, struct placed_row *rows)
 	return nrows;
 }
 
+/* Rows up to the deepest with a frame a column wide, or with cur. */
+static size_t
+visible_rows(const struct bt_flame *f, const struct placed_row *rows, size_t nrows,
+	     uint64_t total, size_t width, size_t cur_row)
+{
+	size_t d, i, last = cur_row;
+
+	for (d = cur_row + 1; d < nrows; d++)
+		for (i = 0; i < rows[d].n; i++) {
+			uint64_t at = rows[d].v[i].at, s = f->v.v[rows[d].v[i].frame].samples;
+
+			if ((size_t)((double)(at + s) * width / total) >
+			    (size_t)((double)at * width / total)) {
+				last = d;
+				break;
+			}
+		}
+	return last + 1;
+}
+
 /* The row's own frame: the path's at depth d. */
 static void
 row_frame(struct bt_view *v, struct bt_row *r, const struct bt_flame *f, size_t fr,
@@ -311,7 +331,7 @@ bt_view_flame(struct bt_selection *sel, const struct bt_flame *f, size_t zoom, s
 	size_t width = o != NULL && o->width ? o->width : o != NULL && o->text_width ?
 	    o->text_width : FLAME_TEXT_WIDTH;
 	struct placed_row rows[FLAME_MAX_ROWS];
-	size_t path[FLAME_MAX_ROWS], nrows, d, i, p;
+	size_t path[FLAME_MAX_ROWS], nrows, shown, d, i, p;
 	uint64_t total, all = f->v.v[0].samples;
 
 	if (zoom >= f->v.n)
@@ -336,9 +356,12 @@ bt_view_flame(struct bt_selection *sel, const struct bt_flame *f, size_t zoom, s
 		d--;
 	}
 	d = f->v.v[cur].depth - f->v.v[zoom].depth;
-	for (p = cur; d + 1 < nrows && f->v.v[p].child != BT_FRAME_NONE; )
+	shown = total ? visible_rows(f, rows, nrows, total, width, d) : d + 1;
+	for (p = cur; d + 1 < shown && f->v.v[p].child != BT_FRAME_NONE; )
 		path[++d] = p = f->v.v[p].child;
-	for (d = 0; d < nrows; d++) {
+	for (d = shown; d < nrows; d++)
+		BT_VEC_FREE(rows[d]);
+	for (d = 0; d < shown; d++) {
 		struct bt_row *r = view_add_row(v, BT_ROW_FRAMES);
 		size_t x = 0, ncell = 0;
 
