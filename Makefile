@@ -220,7 +220,8 @@ fuzz-build:
 
 # the command-line fuzzer also needs the front end's parser
 $(FUZZ_BUILD)/fuzz-cmdline: FUZZ_EXTRA = tui/cli.c
-$(FUZZ_BUILD)/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_BUILD)/libbenchtui.a tui/cli.c
+$(FUZZ_BUILD)/fuzz-query: FUZZ_EXTRA = tui/query.c
+$(FUZZ_BUILD)/fuzz-%: tests/fuzz/fuzz-%.c $(FUZZ_BUILD)/libbenchtui.a tui/cli.c tui/query.c
 	clang -std=gnu11 -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -D_GNU_SOURCE -Iinclude \
 		-Icore/base -Icore -Itui $(DEP_CFLAGS) -o $@ $< $(FUZZ_EXTRA) \
 		$(FUZZ_BUILD)/libbenchtui.a $(LIBS)

@@ -17,6 +17,8 @@ const char cli_usage[] =
 "       benchtui [OPTIONS] -i FILE                  browse a saved recording (benchtui's or perf's)\n"
 "       benchtui diff [OPTIONS] OLD NEW             compare two recordings (docs/diff.md;\n"
 "                                                   benchtui -- diff ... records diff(1))\n"
+"       benchtui query [OPTIONS] FILE               answer JSON-RPC (MCP tools/call) on stdin:\n"
+"                                                   list_benchmarks, hot_functions, annotate, findings\n"
 "\n"
 "Recording:\n"
 "  -F, --freq HZ          samples per second (default 4000)\n"
@@ -59,7 +61,8 @@ const char cli_usage[] =
 "                         when stdout is not a terminal; after a run, stdout\n"
 "                         is the command's: no report there without it)\n"
 "      --export FILE      write the export to FILE and exit\n"
-"      --format FMT       text (default) or json\n"
+"      --format FMT       text (default), json or flamegraph (an SVG of the\n"
+"                         call chains, for a browser; per benchmark with -b)\n"
 "      --top N            annotate the N hottest functions in --stdio/--export\n"
 "                         (default 5; 0: the table only)\n"
 "      --all              annotate every sampled function\n"
@@ -414,8 +417,10 @@ view_opt(struct perr *e, struct cli *c, int opt)
 			c->eo.format = BT_FORMAT_TEXT;
 		else if (strcmp(optarg, "json") == 0)
 			c->eo.format = BT_FORMAT_JSON;
+		else if (strcmp(optarg, "flamegraph") == 0)
+			c->eo.format = BT_FORMAT_FLAMEGRAPH;
 		else
-			return bad(e, "unknown format '%s' (text or json)", optarg);
+			return bad(e, "unknown format '%s' (text, json or flamegraph)", optarg);
 		return 0;
 	case OPT_TOP:
 		if (parse_num(e, "--top", optarg, 0, 1000000, &v))

@@ -373,11 +373,13 @@ draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
 	int x = 0;
 	size_t i;
 	attr_t base = cursor ? A_REVERSE : 0;
-	bool cut = false;
+	bool cut = false, frames = r->kind == BT_ROW_FRAMES;
 
 	move(y, 0);
 	clrtoeol();
-	if (cursor) {
+	if (frames)	/* a flame graph's depth: the cursor is its path's frame */
+		base = 0;
+	if (cursor && !frames) {
 		attron(A_REVERSE);
 		mvhline(y, 0, ' ', COLS);
 		attroff(A_REVERSE);
@@ -393,7 +395,8 @@ draw_row(struct tui *t, int y, const struct bt_row *r, bool cursor)
 			text = tui_elide(text, COLS - x, buf, sizeof(buf));
 		if (span(x, text, true) > COLS)	/* tabs as tui_put expands them */
 			cut = true;
-		x = tui_put(y, x, text, COLS, t->attr[r->cells[i].style] | base);
+		x = tui_put(y, x, text, COLS, t->attr[r->cells[i].style] | base |
+		    (frames && i == r->insn ? (cursor ? A_REVERSE : A_BOLD) : 0));
 	}
 	for (; i < r->ncells; i++)	/* cells past the edge with something in them */
 		if (ncols_trimmed(r->cells[i].text) > 0)

@@ -71,6 +71,9 @@ const struct tui_key tui_keymap[] = {
 	  "processes and threads with their shares (perf's --sort comm,pid); Enter: only that one's samples, in every screen after it (q comes back)" },
 	{ { 'X', 0 }, "X", TUI_CMD_ACTION, BT_ACT_MCA,
 	  "predicted vs measured: llvm-mca's cycles per iteration, bottleneck and pressure for the function's hottest loops beside their measured samples and cost per op" },
+	{ { 'F', 0 }, "F", TUI_CMD_ACTION, BT_ACT_FLAME,
+	  "flame graph (icicle) of the samples shown: a row a call depth, each frame as wide as its share, coloured by module kind; "
+	  "Up/Down the caller / hottest callee, Tab Shift-Tab the next / previous frame beside, Enter zooms in, Left zooms out" },
 	{ { 'O', 0 }, "O", TUI_CMD_ACTION, BT_ACT_OUTPUT,
 	  "the benchmark's own output, each line with its time into the run; Enter on a result line of the harness opens its benchmark" },
 	{ { 'D', 0 }, "D", TUI_CMD_ACTION, BT_ACT_DATA_TYPES,

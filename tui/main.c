@@ -26,6 +26,7 @@
 #include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "cli.h"
+#include "query.h"
 #include "tui.h"
 
 #define EXIT_USAGE 1
@@ -588,6 +589,31 @@ out:
 	return ret;
 }
 
+/*
+ * benchtui query [OPTIONS] RECORDING: argv as the rest of the command
+ * line reads it, OPTIONS then -i RECORDING (malloc'ed); NULL when no
+ * recording is named.
+ */
+static char **
+query_argv(int argc, char **argv, int *nargc)
+{
+	char **a;
+	int i, n = 0;
+
+	if (argc < 3 || argv[argc - 1][0] == '-')
+		return NULL;
+	a = calloc((size_t)argc + 2, sizeof(char *));
+	if (a == NULL)
+		return NULL;
+	a[n++] = argv[0];
+	for (i = 2; i < argc - 1; i++)
+		a[n++] = argv[i];
+	a[n++] = "-i";
+	a[n++] = argv[argc - 1];
+	*nargc = n;
+	return a;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -598,8 +624,17 @@ main(int argc, char **argv)
 	struct bt_selection *sel;
 	const char *input;
 	char msg[512];
+	char **qargv = NULL;
 	int ret, status;
 
+	if (argc >= 2 && strcmp(argv[1], "query") == 0) {
+		qargv = query_argv(argc, argv, &argc);
+		if (qargv == NULL) {
+			errmsg("usage: benchtui query [OPTIONS] RECORDING (see benchtui --help)");
+			return EXIT_USAGE;
+		}
+		argv = qargv;
+	}
 	if (cli_parse(argc, argv, &c, msg, sizeof(msg)) < 0) {
 		errmsg("%s (see benchtui --help)", msg);
 		return EXIT_USAGE;
@@ -642,7 +677,7 @@ main(int argc, char **argv)
 	 * read (docs/callchains.md "Deferred chains"); the reports read them
 	 * first.
 	 */
-	if (browsing(&c))
+	if (browsing(&c) && qargv == NULL)	/* query answers from the export */
 		p = bt_profile_open_deferred(input, &err);
 	else
 		p = bt_profile_open(input, &err);
@@ -671,6 +706,13 @@ main(int argc, char **argv)
 		ret = EXIT_USAGE;
 		goto out;
 	}
+	if (qargv != NULL) {	/* benchtui query: answer on stdout until stdin ends */
+		struct query q = { sel, &c.eo };
+
+		c.eo.func = c.symbol;
+		ret = query_run(&q, stdin, stdout) < 0 ? EXIT_NODATA : 0;
+		goto out;
+	}
 	ret = show(&c, &sel, &err);
 	if (ret > 0) {		/* ended by a signal, terminal restored */
 		ret = 128 + ret;
@@ -685,5 +727,6 @@ main(int argc, char **argv)
 out:
 	bt_selection_free(sel);
 	bt_session_free(s);
+	free(qargv);
 	return ret;
 }

@@ -126,6 +126,7 @@ struct screen_ops {
 	X(diff_funcs)		\
 	X(diff_func)		\
 	X(match)		\
+	X(flame)		\
 	/* a new screen: one more X(NAME) line above this one */
 
 #define BROWSE_EXTERN(name) extern const struct screen_ops screen_##name;

@@ -65,4 +65,7 @@ struct export_ops {
 
 extern const struct export_ops export_text, export_json;
 
+/* --format flamegraph: the selection's flame graph as an SVG file. */
+int export_flamegraph(FILE *out, struct bt_selection *sel, struct bt_error *err);
+
 #endif

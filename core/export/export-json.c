@@ -311,6 +311,18 @@ row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow,
 	case BT_ROW_DTYPE:
 		dtype_sum_json(w, r);
 		break;
+	case BT_ROW_FRAMES:	/* a depth of the flame graph: its path's frame */
+		bt_jw_str(w, "kind", "frame");
+		bt_jw_u64(w, "depth", r->line);
+		if (r->name == NULL)	/* below the path's end */
+			break;
+		bt_jw_str(w, "function", r->name);
+		if (r->module != NULL)
+			bt_jw_str(w, "module", r->module);
+		bt_jw_str(w, "module_kind", r->label);
+		bt_jw_u64(w, "samples", r->samples);
+		bt_jw_num(w, "percent", r->percent);
+		break;
 	case BT_ROW_FUNC:
 	case BT_ROW_TEXT:
 		bt_jw_str(w, "kind", "text");
@@ -329,6 +341,7 @@ header(struct bt_jw *w, const struct bt_view *h)
 
 	bt_jw_object(w, NULL, BT_JW_SPACED, 0);
 	bt_jw_str(w, "format", "benchtui-1");
+	bt_jw_int(w, "schema_version", 1);	/* docs/benchtui.schema.json */
 	bt_jw_array(w, "command", BT_JW_COMPACT, 0);
 	for (i = 0; i < m->argc; i++)
 		bt_jw_str(w, NULL, m->argv[i]);

@@ -652,36 +652,34 @@ stack_cmp(const void *a, const void *b)
 	return memcmp(x->funcs, y->funcs, x->n * sizeof(size_t));
 }
 
-size_t
-bt_selection_stacks(struct bt_selection *sel, size_t fi, uint64_t addr, struct bt_stack **out)
+/* The chains as function paths (all, or those whose leaf is (mi, off)), merged. */
+static size_t
+stacks_of(struct bt_selection *sel, bool all, uint32_t mi, uint64_t off, struct bt_stack **out)
 {
 	struct bt_cgraph *cg = &sel->cg;
 	BT_VEC(struct stack_acc) acc = { 0 };
 	long f[CHAIN_MAX];
 	bool gap[CHAIN_MAX];
-	struct bt_msyms *ms;
-	uint64_t off = addr;
 	size_t i, k, n, total = 0;
 	struct bt_stack *st;
 	size_t *fl;
-	uint32_t mi;
+	struct bt_hash seen;	/* acc's paths, by their hash */
 
-	*out = NULL;
-	if (sel->s->p->chains == NULL || fi >= sel->funcs.n || cg->locfunc == NULL)
-		return 0;
-	mi = sel->funcs.v[fi].pub.mod;
-	ms = bt_session_syms(sel->s, mi);
-	if (ms != NULL && bt_msyms_addr_to_off(ms, addr, &off) < 0)
-		return 0;
+	bt_hash_init(&seen, 256);
 	for (i = 0; i < cg->counts.n; i++) {
 		const uint32_t *locs;
 		const struct bt_loc *l;
 		struct stack_acc a;
+		struct bt_hash_pos pos;
+		uint64_t h;
+		uint32_t at;
 
-		bt_chains_get(sel->s->p, (uint32_t)cg->counts.v[i].off, &locs);
-		l = bt_chains_loc(sel->s->p, locs[0]);
-		if (l->module != mi || l->off != off)
-			continue;
+		if (!all) {
+			bt_chains_get(sel->s->p, (uint32_t)cg->counts.v[i].off, &locs);
+			l = bt_chains_loc(sel->s->p, locs[0]);
+			if (l->module != mi || l->off != off)
+				continue;
+		}
 		n = chain_funcs(sel, (uint32_t)cg->counts.v[i].off, f, gap);
 		a.n = n;
 		a.samples = cg->counts.v[i].samples;
@@ -689,17 +687,24 @@ bt_selection_stacks(struct bt_selection *sel, size_t fi, uint64_t addr, struct b
 		for (k = 0; k < n; k++)
 			a.funcs[k] = (size_t)f[k];
 		/* chains that differ below the function level are one path */
-		for (k = 0; k < acc.n; k++)
-			if (acc.v[k].n == n && memcmp(acc.v[k].funcs, a.funcs,
+		h = bt_hash64(n);
+		for (k = 0; k < n; k++)
+			h = bt_hash64(h ^ a.funcs[k]);
+		for (at = bt_hash_first(&seen, h, &pos); at != BT_HASH_NONE;
+		    at = bt_hash_next(&seen, &pos))
+			if (acc.v[at].n == n && memcmp(acc.v[at].funcs, a.funcs,
 			    n * sizeof(size_t)) == 0)
 				break;
-		if (k < acc.n) {
-			acc.v[k].samples += a.samples;
+		if (at != BT_HASH_NONE) {
+			acc.v[at].samples += a.samples;
 			free(a.funcs);
-		} else
-			BT_VEC_PUSH(acc, a);
+			continue;
+		}
+		bt_hash_add(&seen, &pos, (uint32_t)acc.n);
+		BT_VEC_PUSH(acc, a);
 		total += n;
 	}
+	bt_hash_release(&seen);
 	bt_qsort(acc.v, acc.n, sizeof(*acc.v), stack_cmp);
 	st = bt_xmalloc(acc.n * sizeof(*st) + total * sizeof(size_t) + 1);
 	fl = (size_t *)(st + acc.n);
@@ -715,6 +720,32 @@ bt_selection_stacks(struct bt_selection *sel, size_t fi, uint64_t addr, struct b
 	BT_VEC_FREE(acc);
 	*out = st;
 	return n;
+}
+
+size_t
+bt_selection_stacks(struct bt_selection *sel, size_t fi, uint64_t addr, struct bt_stack **out)
+{
+	struct bt_msyms *ms;
+	uint64_t off = addr;
+	uint32_t mi;
+
+	*out = NULL;
+	if (sel->s->p->chains == NULL || fi >= sel->funcs.n || sel->cg.locfunc == NULL)
+		return 0;
+	mi = sel->funcs.v[fi].pub.mod;
+	ms = bt_session_syms(sel->s, mi);
+	if (ms != NULL && bt_msyms_addr_to_off(ms, addr, &off) < 0)
+		return 0;
+	return stacks_of(sel, false, mi, off, out);
+}
+
+size_t
+bt_selection_chains(struct bt_selection *sel, struct bt_stack **out)
+{
+	*out = NULL;
+	if (sel->s->p->chains == NULL || sel->cg.locfunc == NULL)
+		return 0;
+	return stacks_of(sel, true, 0, 0, out);
 }
 
 bool

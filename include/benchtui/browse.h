@@ -51,6 +51,7 @@ enum bt_action {
 	BT_ACT_OUTPUT,		/* O: the benchmark's output; Enter on a result selects it */
 	BT_ACT_DATA_TYPES,	/* D: samples per data type and member (perf annotate --data-type) */
 	BT_ACT_MCA,		/* X: predicted (llvm-mca) vs measured, the function's hot loops */
+	BT_ACT_FLAME,		/* F: the flame graph (icicle) of the selection */
 	BT_ACT_COUNT
 };
 

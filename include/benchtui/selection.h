@@ -255,5 +255,10 @@ struct bt_stack {
  */
 BT_API size_t bt_selection_stacks(struct bt_selection *sel, size_t fi,
 				  uint64_t addr, struct bt_stack **out);
+/*
+ * Every call path of the selection's samples (as bt_selection_stacks, of
+ * every instruction): the flame graph's. 0 without call chains.
+ */
+BT_API size_t bt_selection_chains(struct bt_selection *sel, struct bt_stack **out);
 
 #endif

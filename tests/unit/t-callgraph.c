@@ -324,6 +324,135 @@ setup(void **state)
 	return 0;
 }
 
+/* Is frame i under a frame of its own function (a recursion)? */
+static bool
+under_itself(const struct bt_flame *f, size_t i)
+{
+	size_t p;
+
+	for (p = bt_flame_frame(f, i)->parent; p != BT_FRAME_NONE && p != 0;
+	    p = bt_flame_frame(f, p)->parent)
+		if (bt_flame_frame(f, p)->func == bt_flame_frame(f, i)->func)
+			return true;
+	return false;
+}
+
+/*
+ * The flame graph: every frame holds its own samples and its callees';
+ * callees hottest first; a function's frames not under itself add up to
+ * its inclusive samples, which the call graph counts apart (chain_add);
+ * the icicle view's bars fit the width, the path's frame on each row.
+ */
+static void
+test_flame(void **state)
+{
+	struct bt_selection *s;
+	struct bt_flame *f;
+	struct bt_view_opts o;
+	struct bt_view *v;
+	uint64_t *incl;
+	size_t i, n, nf, d;
+	long leaf;
+
+	if (!recorded)
+		skip();
+	s = open_session();
+	f = bt_flame_new(s);
+	n = bt_flame_nframes(f);
+	nf = bt_selection_nfuncs(s);
+	incl = calloc(nf + 1, sizeof(uint64_t));
+	assert_true(n > 3);
+	assert_true(bt_flame_frame(f, 0)->samples > 0);
+	assert_true(bt_flame_frame(f, 0)->samples <= bt_selection_samples(s));
+	for (i = 0; i < n; i++) {
+		const struct bt_flame_frame *x = bt_flame_frame(f, i);
+		uint64_t sum = x->self, last = UINT64_MAX;
+		size_t c;
+
+		for (c = x->child; c != BT_FRAME_NONE; c = bt_flame_frame(f, c)->next) {
+			assert_true(bt_flame_frame(f, c)->samples <= last);
+			last = bt_flame_frame(f, c)->samples;
+			assert_int_equal(bt_flame_frame(f, c)->parent, i);
+			assert_int_equal(bt_flame_frame(f, c)->depth, x->depth + 1);
+			sum += last;
+		}
+		assert_int_equal(sum, x->samples);
+		if (i > 0 && !under_itself(f, i))
+			incl[x->func] += x->samples;
+	}
+	for (i = 0; i < nf; i++)
+		if (incl[i] > 0)
+			assert_int_equal(incl[i], bt_selection_func(s, i)->inclusive);
+	leaf = find(s, "leaf");
+	assert_true(incl[leaf] > 0);
+	bt_view_opts_init(&o);
+	o.width = 80;
+	v = bt_view_flame(s, f, 0, 0, &o);
+	assert_true(bt_view_nrows(v) > 3);
+	for (d = 0; d < bt_view_nrows(v); d++) {
+		const struct bt_row *r = bt_view_row(v, d);
+		size_t w = 0;
+
+		for (i = 0; i < r->ncells; i++) {	/* columns: UTF-8 characters */
+			const char *c;
+
+			for (c = r->cells[i].text; *c; c++)
+				w += ((unsigned char)*c & 0xc0) != 0x80;
+		}
+		assert_true(w <= 80);
+		assert_true(r->kind == BT_ROW_FRAMES);
+		if (d == 0)
+			assert_int_equal(w, 80);
+	}
+	assert_true(bt_view_row(v, 0)->insn == 0);	/* the root's bar, the cursor's */
+	bt_view_free(v);
+	bt_flame_free(f);
+	free(incl);
+	test_close(s);
+}
+
+/* F from the function list on leaf: the cursor on leaf's hottest frame; Enter, Left. */
+static void
+test_flame_screen(void **state)
+{
+	struct bt_selection *s;
+	struct bt_browser *b;
+	const struct bt_view *v;
+	const struct bt_row *r;
+	long leaf, i;
+
+	if (!recorded)
+		skip();
+	s = open_session();
+	b = bt_browser_new(s, NULL);
+	leaf = find(s, "leaf");
+	v = bt_browser_view(b);
+	for (i = 0; i < (long)bt_view_nrows(v); i++)
+		if (bt_view_row(v, (size_t)i)->func == (size_t)leaf)
+			break;
+	bt_browser_select(b, (size_t)i, 20);
+	bt_browser_apply(b, BT_ACT_FLAME, 20);
+	assert_string_equal(bt_browser_screen(b), "flame");
+	v = bt_browser_view(b);
+	r = bt_view_row(v, bt_browser_nav(b)->cursor);
+	assert_int_equal(r->func, (size_t)leaf);
+	assert_non_null(strstr(r->detail, "leaf"));
+	bt_browser_apply(b, BT_ACT_ENTER, 20);
+	v = bt_browser_view(b);
+	assert_int_equal(bt_browser_nav(b)->cursor, 0);
+	assert_int_equal(bt_view_row(v, 0)->func, (size_t)leaf);
+	assert_non_null(strstr(bt_view_title(v), "leaf"));
+	bt_browser_apply(b, BT_ACT_BACK, 20);
+	assert_string_equal(bt_browser_screen(b), "flame");
+	v = bt_browser_view(b);
+	assert_int_equal(bt_view_row(v, bt_browser_nav(b)->cursor)->func, (size_t)leaf);
+	assert_int_equal(bt_view_row(v, 0)->func, (size_t)-1);	/* all */
+	bt_browser_apply(b, BT_ACT_BACK, 20);
+	assert_string_not_equal(bt_browser_screen(b), "flame");
+	bt_browser_free(b);
+	test_close(s);
+}
+
 static int
 teardown(void **state)
 {
@@ -337,6 +466,8 @@ main(void)
 		cmocka_unit_test(test_graph),
 		cmocka_unit_test(test_focus),
 		cmocka_unit_test(test_browse),
+		cmocka_unit_test(test_flame),
+		cmocka_unit_test(test_flame_screen),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -720,6 +720,7 @@ check_json(const struct jv *root, const struct lines *l, const struct parts *p,
 	char f[8][128], want[64], buf[512];
 
 	assert_string_equal(jstr(root, "format"), "benchtui-1");
+	assert_true(jnum(root, "schema_version") == 1);
 	assert_string_equal(jstr(root, "event"), "cpu-clock");
 	assert_true(jnum(root, "samples") == (double)samples);
 	assert_true(jnum(root, "frequency") == 4000);
