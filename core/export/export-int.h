@@ -65,4 +65,7 @@ struct export_ops {
 
 extern const struct export_ops export_text, export_json;
 
+/* The selection's samples as a gzip'ed profile.proto (export-pprof.c). */
+int bt_export_pprof(FILE *out, struct bt_selection *sel, struct bt_error *err);
+
 #endif

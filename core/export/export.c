@@ -177,8 +177,11 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	size_t *idx, n, i, nbench;
 	struct bt_view_opts vo = o->view;
 	struct bt_view *h, *fv, *lv, *pv, *table;
-	struct export_bench *eb = bench_parts(sel, o, &table, &nbench);
+	struct export_bench *eb;
 
+	if (o->format == BT_FORMAT_PPROF)
+		return bt_export_pprof(out, sel, err) < 0 ? -BT_EIO : finish(out, err);
+	eb = bench_parts(sel, o, &table, &nbench);
 	eo.benches = table;
 	eo.bench = eb;
 	eo.nbench = nbench;

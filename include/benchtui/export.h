@@ -14,11 +14,11 @@
 
 struct bt_selection;
 
-enum bt_format { BT_FORMAT_TEXT, BT_FORMAT_JSON };
+enum bt_format { BT_FORMAT_TEXT, BT_FORMAT_JSON, BT_FORMAT_PPROF, BT_FORMAT_BMF };
 
 /**
  * struct bt_export_opts - what a whole-profile export holds
- * @format: text or JSON
+ * @format: text, JSON, pprof (gzip'ed profile.proto) or Bencher's metric format
  * @top: annotate the N hottest functions (0: none, the table only)
  * @all: annotate every sampled function that has code
  * @func: annotate only this function (-s NAME)
