@@ -285,8 +285,11 @@ put_samples(struct pb *out, struct strtab *st, const struct bt_sample_set *set,
 		if (g->bench >= 0) {
 			label_str(&msg, &tmp, st, "bench.name",
 			    bt_selection_bench(sel, (size_t)g->bench)->name);
-			label_str(&msg, &tmp, st, "bench.phase", "measured");
+			label_str(&msg, &tmp, st, "bench.phase",
+			    g->untimed ? "untimed" : "measured");
 		}
+		if (g->rep >= 0)	/* from 1: Go's decoder drops a 0 without a unit */
+			label_num(&msg, &tmp, st, "bench.rep", (uint64_t)g->rep + 1);
 		label_num(&msg, &tmp, st, "pid", g->pid);
 		label_num(&msg, &tmp, st, "tid", g->tid);
 		pb_msg(out, 2, &msg);

@@ -13,6 +13,7 @@
 #include "base/hash.h"
 #include "machine/machine.h"
 #include "profile/chains.h"
+#include "session/bench-int.h"
 #include "session/session-int.h"
 #include "symbols/symbols.h"
 
@@ -23,7 +24,8 @@ struct raw {
 	uint32_t chain, module;
 	uint64_t off;
 	uint32_t pid, tid;
-	long bench;
+	long bench, rep;
+	bool untimed;
 	uint64_t samples, period;
 };
 
@@ -34,6 +36,8 @@ struct collect {
 	const unsigned char *keep;	/* per chain id: the selection holds it */
 	size_t nkeep;
 	long bench;			/* what the samples are labelled */
+	bool untimed;			/* ... and whether measured */
+	const struct bench *b;		/* measured: its runs' times (rep) */
 	bool move;			/* take them from bench -1's */
 };
 
@@ -50,14 +54,16 @@ raw_hash(const struct raw *r)
 {
 	return bt_hash64((uint64_t)r->chain * 0x9e3779b97f4a7c15ull ^ r->off ^
 	    ((uint64_t)r->module << 40) ^ ((uint64_t)r->tid << 20) ^ r->pid ^
-	    ((uint64_t)(r->bench + 1) << 52));
+	    ((uint64_t)(r->bench + 1) << 52) ^ ((uint64_t)r->untimed << 63) ^
+	    ((uint64_t)(r->rep + 1) << 56));
 }
 
 static bool
 raw_same(const struct raw *a, const struct raw *b)
 {
 	return a->chain == b->chain && a->module == b->module && a->off == b->off &&
-	    a->pid == b->pid && a->tid == b->tid && a->bench == b->bench;
+	    a->pid == b->pid && a->tid == b->tid && a->bench == b->bench &&
+	    a->untimed == b->untimed && a->rep == b->rep;
 }
 
 static struct raw *
@@ -77,6 +83,18 @@ raw_find(struct collect *c, const struct raw *key, bool add)
 	return &c->raws.v[c->raws.n - 1];
 }
 
+/* The result line of b whose run holds time t, -1 none (bench-count.c's). */
+static long
+run_of(const struct bench *b, uint64_t t)
+{
+	size_t j;
+
+	for (j = 0; j < b->rref.n; j++)
+		if (b->rref.v[j].has && b->rref.v[j].lo <= t && t < b->rref.v[j].hi)
+			return (long)j;
+	return -1;
+}
+
 static void
 each_sample(void *arg, const struct bt_scan_sample *smp)
 {
@@ -93,7 +111,7 @@ each_sample(void *arg, const struct bt_scan_sample *smp)
 	}
 	key.pid = smp->pid;
 	key.tid = smp->tid;
-	key.bench = -1;
+	key.bench = key.rep = -1;
 	if (c->move) {	/* a benchmark's: out of the unlabelled ones */
 		r = raw_find(c, &key, false);
 		if (r == NULL || r->samples == 0)
@@ -102,6 +120,8 @@ each_sample(void *arg, const struct bt_scan_sample *smp)
 		r->period -= BT_MIN(r->period, smp->period);
 	}
 	key.bench = c->bench;
+	key.untimed = c->untimed;
+	key.rep = c->b != NULL && !c->untimed ? run_of(c->b, smp->time) : -1;
 	r = raw_find(c, &key, true);
 	r->samples++;
 	r->period += smp->period;
@@ -126,17 +146,35 @@ kept_chains(const struct bt_selection *sel, size_t *n)
 	return keep;
 }
 
+/*
+ * Read sel's samples into c; untimed: a benchmark's whole span instead,
+ * its timer's phases and chains not kept (what is left of it once its
+ * measured samples are taken: set-up, paused sections, warm-up).
+ */
 static int
-collect_scan(struct collect *c, struct bt_selection *sel, struct bt_error *err)
+collect_scan(struct collect *c, struct bt_selection *sel, bool untimed,
+	     struct bt_error *err)
 {
 	struct bt_scan sc;
 	struct bt_hist_entry *e = NULL;
 	size_t n = 0;
-	unsigned char *keep;
+	unsigned char *keep = NULL;
 	int ret;
 
 	bt_selection_scan_init(sel, &sc);
-	keep = kept_chains(sel, &c->nkeep);
+	if (untimed) {
+		struct bt_bench_measured m;
+		if (!bt_selection_bench_phase(sel, (size_t)c->bench, &m))
+			return 0;
+		sc.keep = NULL;
+		sc.nkeep = 0;
+		sc.t_lo = BT_MAX(sc.t_lo, m.span_lo);
+		sc.t_hi = BT_MIN(sc.t_hi, m.span_hi + 1);
+		if (sc.t_hi < sc.t_lo)
+			return 0;
+		c->nkeep = 0;
+	} else
+		keep = kept_chains(sel, &c->nkeep);
 	c->keep = keep;
 	sc.each = each_sample;
 	sc.each_arg = c;
@@ -298,6 +336,8 @@ make_groups(struct bt_selection *sel, struct bt_sample_set *set, struct collect 
 		g->pid = r->pid;
 		g->tid = r->tid;
 		g->bench = r->bench;
+		g->untimed = r->untimed;
+		g->rep = r->rep;
 		g->samples = r->samples;
 		g->period = r->period;
 		set->ngroups++;
@@ -320,28 +360,39 @@ bt_selection_sample_set(struct bt_selection *sel, bool benches,
 	struct priv *pv;
 	long cur = bt_selection_bench_index(sel);
 	size_t b, nb = bt_selection_nbenches(sel);
-	int ret;
+	struct bt_selection_opts so;
+	struct bt_selection *bsel;
+	int ret, pass;
 
 	memset(out, 0, sizeof(*out));
 	c.sel = sel;
 	c.bench = cur;
 	bt_hash_init(&c.hash, 1024);
-	ret = collect_scan(&c, sel, err);
-	/* each benchmark's samples, labelled with it */
-	for (b = 0; ret == 0 && benches && cur < 0 && b < nb; b++) {
-		struct bt_selection_opts so = *bt_selection_opts(sel);
-		struct bt_selection *bsel;
-		if (!bt_selection_bench(sel, b)->has_window)
-			continue;
-		so.bench = (long)b;
-		bsel = bt_selection_new(sel->s, &so, NULL);
-		if (bsel == NULL)
-			continue;
-		c.bench = (long)b;
-		c.move = true;
-		ret = collect_scan(&c, bsel, err);
-		bt_selection_free(bsel);
-	}
+	c.untimed = false;
+	ret = collect_scan(&c, sel, false, err);
+	/*
+	 * each benchmark's samples, labelled with it: every one's measured
+	 * samples, then, in the order they ran, what is left of each one's
+	 * span (its untimed samples, as bench-count.c counts them)
+	 */
+	for (pass = 0; pass < 2; pass++)
+		for (b = 0; ret == 0 && benches && cur < 0 && b < nb; b++) {
+			if (!bt_selection_bench(sel, b)->has_window ||
+			    (pass == 1 && bt_selection_bench(sel, b)->untimed_samples == 0))
+				continue;
+			so = *bt_selection_opts(sel);
+			so.bench = (long)b;
+			bsel = bt_selection_new(sel->s, &so, NULL);
+			if (bsel == NULL)
+				continue;
+			c.bench = (long)b;
+			c.move = true;
+			c.untimed = pass == 1;
+			c.b = sel->s->benches != NULL && b < sel->s->benches->v.n ?
+			    &sel->s->benches->v.v[b] : NULL;
+			ret = collect_scan(&c, bsel, pass == 1, err);
+			bt_selection_free(bsel);
+		}
 	if (ret < 0) {
 		BT_VEC_FREE(c.raws);
 		bt_hash_release(&c.hash);

@@ -316,13 +316,18 @@ struct bt_sample_mod {
  * @locs, @nlocs: the chain, leaf first (indices into bt_sample_set.locs;
  *                the leaf alone without call chains)
  * @pid, @tid: the thread
- * @bench: the benchmark whose (measured) samples they are, -1 none
+ * @bench: the benchmark whose samples they are, -1 none
+ * @untimed: of its samples, those while its timer was off (its probes
+ *           tell: bt_bench.untimed_samples), else measured
+ * @rep: the result line (bt_selection_bench_runs' index) whose run they
+ *       are, when known (probes), else -1
  */
 struct bt_sample_group {
 	const uint32_t *locs;
 	size_t nlocs;
 	uint32_t pid, tid;
-	long bench;
+	long bench, rep;
+	bool untimed;
 	uint64_t samples, period;
 };
 
