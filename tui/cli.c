@@ -57,8 +57,9 @@ const char cli_usage[] =
 "                         when stdout is not a terminal; after a run, stdout\n"
 "                         is the command's: no report there without it)\n"
 "      --export FILE      write the export to FILE and exit\n"
-"      --format FMT       text (default), json, or pprof (gzip'ed profile.proto:\n"
-"                         go tool pprof; labels bench.name, pid, tid)\n"
+"      --format FMT       text (default), json, pprof (gzip'ed profile.proto for\n"
+"                         go tool pprof, labels bench.name, pid, tid) or bmf\n"
+"                         (Bencher's metric format: latency, cycles per op...)\n"
 "      --top N            annotate the N hottest functions in --stdio/--export\n"
 "                         (default 5; 0: the table only)\n"
 "      --all              annotate every sampled function\n"
@@ -404,8 +405,10 @@ view_opt(struct perr *e, struct cli *c, int opt)
 			c->eo.format = BT_FORMAT_JSON;
 		else if (strcmp(optarg, "pprof") == 0)
 			c->eo.format = BT_FORMAT_PPROF;
+		else if (strcmp(optarg, "bmf") == 0)
+			c->eo.format = BT_FORMAT_BMF;
 		else
-			return bad(e, "unknown format '%s' (text, json or pprof)", optarg);
+			return bad(e, "unknown format '%s' (text, json, pprof or bmf)", optarg);
 		return 0;
 	case OPT_TOP:
 		if (parse_num(e, "--top", optarg, 0, 1000000, &v))

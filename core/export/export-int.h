@@ -67,5 +67,7 @@ extern const struct export_ops export_text, export_json;
 
 /* The selection's samples as a gzip'ed profile.proto (export-pprof.c). */
 int bt_export_pprof(FILE *out, struct bt_selection *sel, struct bt_error *err);
+/* Bencher's metric format, per benchmark (export-bmf.c). */
+int bt_export_bmf(FILE *out, struct bt_selection *sel, const struct bt_view_opts *vo);
 
 #endif

@@ -181,6 +181,8 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 
 	if (o->format == BT_FORMAT_PPROF)
 		return bt_export_pprof(out, sel, err) < 0 ? -BT_EIO : finish(out, err);
+	if (o->format == BT_FORMAT_BMF)
+		return bt_export_bmf(out, sel, &o->view) < 0 ? -BT_EIO : finish(out, err);
 	eb = bench_parts(sel, o, &table, &nbench);
 	eo.benches = table;
 	eo.bench = eb;

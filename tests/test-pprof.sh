@@ -1,0 +1,206 @@
+#!/bin/bash
+# --format pprof and --format bmf (docs/formats.md), against readers nobody
+# here wrote:
+#  1. go tool pprof on a real recording of tests/fixtures/chains.c (call
+#     chains, inlined code in ld.so): -raw parses; -top (self samples per
+#     function) equals benchtui's table; -traces' callers and inclusive
+#     samples equal benchtui's call graph; -disasm=leaf (the binary
+#     present) gives the annotation's per-instruction samples; -lines
+#     gives the source view's per-line samples
+#  2. the npm pprof-format package (a second decoder) reads the same
+#     self samples and total
+#  3. Google Benchmark (probes): -tagfocus=bench.name=X -top equals the
+#     benchmark's table; bench.phase=untimed its untimed samples; bench.rep
+#     its result line's; --format bmf has Bencher's shape and the
+#     harness's numbers (a python check)
+#  4. bad input: an export overwrites an existing file; a failed export
+#     leaves no file, and an existing one as it was
+. tests/lib.sh
+command -v python3 >/dev/null || skip "python3 is not installed"
+need_recording
+O=$TOP/tests/tools/pprof-oracle.py
+export ASAN_OPTIONS=${ASAN_OPTIONS:-}
+export GOFLAGS=-mod=mod GOTOOLCHAIN=local
+PPROF="go tool pprof -sample_index=samples -nodefraction=0 -edgefraction=0 -nodecount=1000000"
+have_go=1
+command -v go >/dev/null && go tool pprof -h >/dev/null 2>&1 || have_go=0
+
+ch=$(fixture chains)
+"$BT" -q -o "$TMP/ch.data" --stdio "$ch" 30000 >/dev/null 2>"$TMP/err" ||
+	fail "benchtui record: $(head -c 300 "$TMP/err")"
+"$BT" -i "$TMP/ch.data" --export "$TMP/ch.json" --format json --all 2>"$TMP/err" ||
+	fail "json export: $(cat "$TMP/err")"
+if "$BT" -i "$TMP/ch.data" --export "$TMP/ch.pb.gz" --format pprof 2>"$TMP/err"; then
+	ok "pprof export: $(stat -c %s "$TMP/ch.pb.gz") bytes"
+else
+	fail "pprof export: $(cat "$TMP/err")"
+fi
+[ "$(head -c 2 "$TMP/ch.pb.gz" | od -An -tx1 | tr -d ' ')" = 1f8b ] ||
+	fail "the pprof export is not gzip data"
+
+# --- 1. go tool pprof
+pp() {	# NAME ARGS...: go tool pprof ARGS into $TMP/NAME, a failure said
+	local out=$1; shift
+	if ! $PPROF "$@" >"$TMP/$out" 2>"$TMP/$out.err"; then
+		fail "go tool pprof $*: $(head -c 300 "$TMP/$out.err")"
+		return 1
+	fi
+}
+oracle_check() {	# WHAT ARGS...: the python check, its line said
+	local what=$1 out; shift
+	if out=$(python3 "$O" "$@"); then ok "$what: $out"; else fail "$what:"; echo "$out"; fi
+}
+if [ $have_go = 0 ]; then
+	skipped "go tool pprof: go is not installed (golang-go)"
+else
+	pp raw -raw "$TMP/ch.pb.gz" && grep -q '^Mappings' "$TMP/raw" &&
+		grep -q '\[FN\]\[FL\]\[LN\]\[IN\]' "$TMP/raw" && ok "-raw parses, mappings symbolised" ||
+		fail "-raw: no symbolised mapping"
+	grep -q "^Comment: command: $ch 30000" "$TMP/raw" || fail "-raw: no command comment"
+	pp top -top -noinlines "$TMP/ch.pb.gz" && oracle_check "-top = the function table" top "$TMP/ch.json" "$TMP/top"
+	pp traces -traces "$TMP/ch.pb.gz" && oracle_check "-traces = the call graph" traces "$TMP/ch.json" "$TMP/traces"
+	pp disasm -disasm=leaf "$TMP/ch.pb.gz" &&
+		oracle_check "-disasm=leaf = the annotation" disasm "$TMP/ch.json" "$TMP/disasm" leaf
+	pp lines -top -lines -noinlines "$TMP/ch.pb.gz" &&
+		oracle_check "-lines = the source view" lines "$TMP/ch.json" "$TMP/lines" leaf
+fi
+
+# --- 2. the npm pprof-format package
+pprof_format_build() {	# OUT
+	(cd "$1" && npm install --no-save --no-audit --no-fund --loglevel=error \
+		pprof-format@2.3.2 >/dev/null 2>"$1/npm.log") || { cat "$1/npm.log"; return 1; }
+}
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	skipped "pprof-format: node or npm is not installed"
+elif ! nm=$(. tests/cache.sh && cache_entry npm-pprof-format "npm install pprof-format@2.3.2
+node $(node --version), npm $(npm --version)" pprof_format_build 2>"$TMP/npm"); then
+	skipped "pprof-format: cannot be installed: $(head -c 200 "$TMP/npm")"
+else
+	node "$TOP/tests/tools/pprof-format-read.js" "$nm/node_modules" "$TMP/ch.pb.gz" \
+		>"$TMP/pf" 2>"$TMP/pf.err" || fail "pprof-format: $(head -c 300 "$TMP/pf.err")"
+	python3 - "$TMP/ch.json" "$TMP/pf" <<'EOF' && ok "pprof-format reads the same self samples" || fail "pprof-format's totals differ"
+import json, sys
+from collections import Counter
+d = json.load(open(sys.argv[1]))
+want = Counter()
+for f in d["functions"]:
+    if f["samples"]:
+        want[f["name"]] += f["samples"]
+got = dict(l.rstrip("\n").split("\t") for l in open(sys.argv[2]))
+total = int(got.pop("#total"))
+got = {k: int(v) for k, v in got.items()}
+bad = [k for k in set(want) | set(got) if want.get(k, 0) != got.get(k, 0)]
+for k in bad[:10]:
+    print("   %s: pprof-format %s, benchtui %s" % (k, got.get(k), want.get(k)))
+if total != d["samples"]:
+    print("   total: pprof-format %d, benchtui %d" % (total, d["samples"]))
+sys.exit(1 if bad or total != d["samples"] else 0)
+EOF
+fi
+
+# --- 3. Google Benchmark: benchmark labels, bmf
+gb=$FIX/gbench-pprof
+if [ ! -f /usr/include/benchmark/benchmark.h ] || ! command -v g++ >/dev/null; then
+	skipped "gbench: g++ or libbenchmark-dev is missing"
+else
+	if [ ! -x "$gb" ] || [ "$TOP/tests/fixtures/gbench.cc" -nt "$gb" ]; then
+		g++ -O2 -g -fno-omit-frame-pointer -o "$gb" "$TOP/tests/fixtures/gbench.cc" \
+			-lbenchmark -lpthread || fail "cannot build gbench"
+	fi
+	"$BT" -q -o "$TMP/gb.data" "$gb" --benchmark_min_time=0.05 \
+		--benchmark_filter='BM_sum|BM_tmpl|VecFixture' --benchmark_repetitions=2 \
+		>"$TMP/gb.out" 2>"$TMP/err" || fail "gbench record: $(head -c 300 "$TMP/err")"
+	"$BT" -i "$TMP/gb.data" --export "$TMP/gb.json" --format json --top 0 2>"$TMP/err" ||
+		fail "gbench json: $(cat "$TMP/err")"
+	"$BT" -i "$TMP/gb.data" --export "$TMP/gb.pb.gz" --format pprof 2>"$TMP/err" ||
+		fail "gbench pprof: $(cat "$TMP/err")"
+	if [ $have_go = 1 ]; then
+		n=0
+		for b in $(python3 -c '
+import json, sys
+for b in json.load(open(sys.argv[1])).get("benchmarks", []):
+    if b.get("samples"): print(b["name"])' "$TMP/gb.json"); do
+			re=$(python3 -c 'import re, sys; print("^" + re.escape(sys.argv[1]) + "$")' "$b")
+			pp "tf" -top -noinlines -tagfocus="bench.name=$re" \
+				-tagignore=bench.phase=untimed "$TMP/gb.pb.gz" || continue
+			python3 "$O" top "$TMP/gb.json" "$TMP/tf" "$b" >"$TMP/tf.out" ||
+				{ fail "-tagfocus=bench.name=$b:"; cat "$TMP/tf.out"; }
+			n=$((n + 1))
+		done
+		[ $n -gt 2 ] && ok "-tagfocus=bench.name=X -top = each benchmark's table ($n benchmarks)" ||
+			fail "only $n benchmarks with samples"
+		pp tags -tags "$TMP/gb.pb.gz" && pp utags -tags -tagfocus=bench.phase=untimed "$TMP/gb.pb.gz" &&
+			python3 - "$TMP/gb.json" "$TMP/utags" <<'EOF' && ok "bench.phase=untimed = each benchmark's untimed samples" || fail "untimed samples differ"
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+got, on = {}, False
+for l in open(sys.argv[2]):
+    if l.startswith(" bench.name:"):
+        on = True
+        continue
+    if on and not l.strip():
+        break
+    m = re.match(r"^\s+([\d.]+) \([^)]*\): (.*)$", l)	# -sample_index=samples: counts
+    if on and m:
+        got[m.group(2)] = int(float(m.group(1)))
+bad = 0
+for b in d["benchmarks"]:
+    if got.get(b["name"], 0) != b.get("untimed_samples", 0):
+        print("   %s: pprof %s untimed, benchtui %s" % (b["name"], got.get(b["name"]),
+              b.get("untimed_samples", 0)))
+        bad += 1
+sys.exit(bad > 0)
+EOF
+		# bench.rep: each result line's own samples (GB's repetitions)
+		b=$(python3 -c '
+import json, sys
+for b in json.load(open(sys.argv[1]))["benchmarks"]:
+    if sum(1 for r in b["runs"] if "samples" in r) > 1: print(b["name"]); break' "$TMP/gb.json")
+		if [ -n "$b" ]; then
+			re=$(python3 -c 'import re, sys; print("^" + re.escape(sys.argv[1]) + "$")' "$b")
+			$PPROF -traces -tagfocus="bench.name=$re" "$TMP/gb.pb.gz" 2>/dev/null |
+				python3 -c '
+import json, re, sys
+from collections import Counter
+reps, rep = Counter(), None
+for l in sys.stdin:
+    m = re.match(r"^\s+bench.rep:\s+(\d+)", l)
+    if m: rep = int(m.group(1))
+    m = re.match(r"^\s+(\d+)\s+\S", l)
+    if m and rep is not None and not l.strip().startswith("bench"):
+        reps[rep] += int(m.group(1)); rep = None
+d = json.load(open(sys.argv[1]))
+b = next(b for b in d["benchmarks"] if b["name"] == sys.argv[2])
+want = {i + 1: r["samples"] for i, r in enumerate(b["runs"]) if "samples" in r}
+if dict(reps) != want:
+    print("   pprof", dict(reps), "benchtui", want); sys.exit(1)' "$TMP/gb.json" "$b" &&
+				ok "bench.rep = each result line's samples ($b)" || fail "bench.rep differs ($b)"
+		else
+			skipped "bench.rep: no benchmark with two result lines' samples"
+		fi
+	fi
+	if "$BT" -i "$TMP/gb.data" --export "$TMP/gb.bmf.json" --format bmf 2>"$TMP/err"; then
+		oracle_check "--format bmf has Bencher's shape" bmf "$TMP/gb.bmf.json" "$TMP/gb.json"
+	else
+		fail "bmf export: $(cat "$TMP/err")"
+	fi
+fi
+
+# --- 4. bad input
+echo old >"$TMP/exists"
+"$BT" -i "$TMP/ch.data" --export "$TMP/exists" --format pprof 2>/dev/null &&
+	[ "$(head -c 2 "$TMP/exists" | od -An -tx1 | tr -d ' ')" = 1f8b ] &&
+	ok "an existing file is overwritten (as --export does)" || fail "the existing file was not overwritten"
+echo old >"$TMP/kept"
+if "$BT" -i "$TMP/ch.data" --export "$TMP/kept" --format json -s no_such_function 2>/dev/null; then
+	fail "an export of a missing function succeeded"
+elif [ "$(cat "$TMP/kept")" != old ] || ls "$TMP" | grep -q '^kept.'; then
+	fail "a failed export left a partial file: $(ls "$TMP" | grep kept)"
+else
+	ok "a failed export leaves the existing file as it was, and no temporary"
+fi
+"$BT" -i "$TMP/ch.data" --export "$TMP/new" --format json -s no_such_function 2>/dev/null
+[ -e "$TMP/new" ] && fail "a failed export left a file" || ok "a failed export leaves no file"
+"$BT" -i "$TMP/ch.data" --export /dev/null --format pprof 2>"$TMP/err" &&
+	ok "an export to a device is written through" || fail "--export /dev/null: $(cat "$TMP/err")"
+finish

@@ -1,0 +1,27 @@
+// A second decoder of benchtui's pprof export (tests/test-pprof.sh): the
+// npm pprof-format package. Prints "NAME<TAB>SELF" per function (a
+// location's outermost line's function: -noinlines' rule), then
+// "#total<TAB>N", of the first sample type (samples/count).
+// node pprof-format-read.js NODE_MODULES FILE
+'use strict';
+const path = require('path');
+const fs = require('fs');
+const zlib = require('zlib');
+const { Profile } = require(path.join(process.argv[2], 'pprof-format'));
+
+const p = Profile.decode(zlib.gunzipSync(fs.readFileSync(process.argv[3])));
+const str = (i) => p.stringTable.strings[Number(i)];
+const funcs = new Map(p.function.map((f) => [Number(f.id), str(f.name)]));
+const locs = new Map(p.location.map((l) => [Number(l.id), l]));
+const self = new Map();
+let total = 0;
+for (const s of p.sample) {
+	const n = Number(s.value[0]);
+	total += n;
+	const leaf = locs.get(Number(s.locationId[0]));
+	const line = leaf.line[leaf.line.length - 1];
+	const name = line ? funcs.get(Number(line.functionId)) : '?';
+	self.set(name, (self.get(name) || 0) + n);
+}
+for (const [k, v] of self) console.log(k + '\t' + v);
+console.log('#total\t' + total);
