@@ -6,7 +6,8 @@
 #     function) equals benchtui's table; -traces' callers and inclusive
 #     samples equal benchtui's call graph; -disasm=leaf (the binary
 #     present) gives the annotation's per-instruction samples; -lines
-#     gives the source view's per-line samples
+#     gives the source view's per-line samples; the third sample type,
+#     per instruction, the annotation's skid-adjusted samples
 #  2. the npm pprof-format package (a second decoder) reads the same
 #     self samples and total
 #  3. Google Benchmark (probes): -tagfocus=bench.name=X -top equals the
@@ -61,6 +62,9 @@ else
 	pp traces -traces "$TMP/ch.pb.gz" && oracle_check "-traces = the call graph" traces "$TMP/ch.json" "$TMP/traces"
 	pp disasm -disasm=leaf "$TMP/ch.pb.gz" &&
 		oracle_check "-disasm=leaf = the annotation" disasm "$TMP/ch.json" "$TMP/disasm" leaf
+	pp skid -disasm=leaf -sample_index=2 -unit=ns "$TMP/ch.pb.gz" &&
+		oracle_check "-disasm=leaf of the skid-adjusted type = the annotation's" skid \
+			"$TMP/ch.json" "$TMP/skid" leaf
 	pp lines -top -lines -noinlines "$TMP/ch.pb.gz" &&
 		oracle_check "-lines = the source view" lines "$TMP/ch.json" "$TMP/lines" leaf
 fi

@@ -65,8 +65,13 @@ struct export_ops {
 
 extern const struct export_ops export_text, export_json;
 
-/* The selection's samples as a gzip'ed profile.proto (export-pprof.c). */
-int bt_export_pprof(FILE *out, struct bt_selection *sel, struct bt_error *err);
+/*
+ * The selection's samples as a gzip'ed profile.proto (export-pprof.c),
+ * with the skid-adjusted weights of functions idx[0..n).
+ */
+struct bt_export_opts;
+int bt_export_pprof(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
+		    const size_t *idx, size_t n, struct bt_error *err);
 /* Bencher's metric format, per benchmark (export-bmf.c). */
 int bt_export_bmf(FILE *out, struct bt_selection *sel, const struct bt_view_opts *vo);
 

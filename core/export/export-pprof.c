@@ -267,7 +267,7 @@ put_samples(struct pb *out, struct strtab *st, const struct bt_sample_set *set,
 	    struct bt_selection *sel)
 {
 	struct pb msg = { 0 }, tmp = { 0 };
-	uint64_t *ids = NULL, vals[2];
+	uint64_t *ids = NULL, vals[3] = { 0 };
 	size_t i, k, cap = 0;
 
 	for (i = 0; i < set->ngroups; i++) {
@@ -281,7 +281,7 @@ put_samples(struct pb *out, struct strtab *st, const struct bt_sample_set *set,
 		pb_packed(&msg, &tmp, 1, ids, g->nlocs);
 		vals[0] = g->samples;
 		vals[1] = g->period;
-		pb_packed(&msg, &tmp, 2, vals, 2);
+		pb_packed(&msg, &tmp, 2, vals, 3);
 		if (g->bench >= 0) {
 			label_str(&msg, &tmp, st, "bench.name",
 			    bt_selection_bench(sel, (size_t)g->bench)->name);
@@ -295,6 +295,44 @@ put_samples(struct pb *out, struct strtab *st, const struct bt_sample_set *set,
 		pb_msg(out, 2, &msg);
 	}
 	free(ids);
+	free(msg.v);
+	free(tmp.v);
+}
+
+/*
+ * The skid-adjusted weights (DESIGN.md §4) of functions idx[0..n), as
+ * samples of their own: one per instruction the adjustment credits, its
+ * location alone (the weights are the selection's, per instruction: they
+ * have no chain or thread), the adjusted samples times the selection's
+ * mean period in the third value, 0 in the others. The samples keep
+ * their addresses: the adjustment never moves them.
+ */
+static void
+put_adjusted(struct pb *out, struct bt_sample_set *set, struct bt_selection *sel,
+	     const struct bt_export_opts *o, const size_t *idx, size_t n)
+{
+	struct pb msg = { 0 }, tmp = { 0 };
+	uint64_t samples = bt_selection_samples(sel), loc, vals[3] = { 0 };
+	double mean = samples ? (double)bt_selection_period(sel) / (double)samples : 0;
+	size_t i, r;
+
+	for (i = 0; i < n; i++) {
+		uint32_t mod = bt_selection_func(sel, idx[i])->mod;
+		struct bt_view *v = bt_view_annotate(sel, idx[i], &o->view, NULL);
+		for (r = 0; v != NULL && r < bt_view_nrows(v); r++) {
+			const struct bt_row *row = bt_view_row(v, r);
+			if (row->kind != BT_ROW_INSN || !(row->adjusted * mean >= 0.5))
+				continue;
+			loc = (uint64_t)bt_sample_set_loc(sel, set, mod, row->addr) + 1;
+			pb_packed(&msg, &tmp, 1, &loc, 1);
+			vals[2] = (uint64_t)(row->adjusted * mean + 0.5);
+			pb_packed(&msg, &tmp, 2, vals, 3);
+			pb_msg(out, 2, &msg);
+		}
+		bt_view_free(v);
+		if (o->all)
+			bt_selection_forget(sel, idx[i]);
+	}
 	free(msg.v);
 	free(tmp.v);
 }
@@ -363,8 +401,12 @@ put_header(struct pb *out, struct strtab *st, struct bt_selection *sel)
 	struct pb tmp = { 0 };
 	size_t n = bt_selection_nbenches(sel);
 
+	char *adj = dup_prefixed(event, "-skid-adjusted");
+
+	str_own(st, adj);
 	value_type(out, &tmp, 1, st, "samples", "count");
 	value_type(out, &tmp, 1, st, event, unit);
+	value_type(out, &tmp, 1, st, adj, unit);
 	pb_u64(out, 10, pi->duration > 0 ? (uint64_t)(pi->duration * 1e9) : 0);
 	value_type(out, &tmp, 11, st, event, unit);
 	if (pi->frequency > 0 && strcmp(unit, "nanoseconds") == 0)
@@ -407,7 +449,8 @@ gzip_write(FILE *f, const struct pb *b, struct bt_error *err)
 }
 
 int
-bt_export_pprof(FILE *out, struct bt_selection *sel, struct bt_error *err)
+bt_export_pprof(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
+		const size_t *idx, size_t n, struct bt_error *err)
 {
 	struct bt_sample_set set;
 	struct strtab st = { 0 };
@@ -420,6 +463,7 @@ bt_export_pprof(FILE *out, struct bt_selection *sel, struct bt_error *err)
 	str_id(&st, "");
 	put_header(&body, &st, sel);
 	put_samples(&body, &st, &set, sel);
+	put_adjusted(&body, &set, sel, o, idx, n);
 	put_code(&body, &st, &set);
 	for (i = 0; i < st.n; i++)
 		pb_bytes(&body, 6, st.v[i], strlen(st.v[i]));

@@ -179,8 +179,15 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	struct bt_view *h, *fv, *lv, *pv, *table;
 	struct export_bench *eb;
 
-	if (o->format == BT_FORMAT_PPROF)
-		return bt_export_pprof(out, sel, err) < 0 ? -BT_EIO : finish(out, err);
+	if (o->format == BT_FORMAT_PPROF) {
+		/* the functions a text export would annotate: their skid-adjusted weights */
+		idx = bt_xcalloc(bt_selection_nfuncs(sel) + 1, sizeof(size_t));
+		n = pick(sel, o, idx, err);
+		if (n != (size_t)-1 && bt_export_pprof(out, sel, o, idx, n, err) < 0)
+			n = (size_t)-1;
+		free(idx);
+		return n == (size_t)-1 ? -BT_EIO : finish(out, err);
+	}
 	if (o->format == BT_FORMAT_BMF)
 		return bt_export_bmf(out, sel, &o->view) < 0 ? -BT_EIO : finish(out, err);
 	eb = bench_parts(sel, o, &table, &nbench);

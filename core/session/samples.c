@@ -47,6 +47,8 @@ struct priv {
 	BT_VEC(uint32_t) chainlocs;
 	struct bt_hash lhash;
 	uint32_t *modmap;		/* profile module -> mods index + 1 */
+	BT_VEC(size_t) first;		/* per location: its first line in lines */
+	size_t nalloc;			/* set->locs' room */
 };
 
 static uint64_t
@@ -262,8 +264,7 @@ symbolise(struct bt_selection *sel, struct priv *pv, uint32_t mi, uint64_t addr)
 }
 
 static uint32_t
-loc_of(struct bt_selection *sel, struct bt_sample_set *set, size_t *alloc,
-       uint32_t mi, uint64_t off)
+loc_of(struct bt_selection *sel, struct bt_sample_set *set, uint32_t mi, uint64_t off)
 {
 	struct priv *pv = set->priv;
 	struct bt_hash_pos pos;
@@ -281,17 +282,18 @@ loc_of(struct bt_selection *sel, struct bt_sample_set *set, size_t *alloc,
 	if (mi != BT_MODULE_KERNEL && (m = bt_session_syms(sel->s, mi)) != NULL &&
 	    bt_msyms_off_to_addr(m, off, &addr) < 0)
 		addr = off;
-	if (set->nlocs == *alloc) {
-		*alloc = *alloc ? 2 * *alloc : 256;
-		set->locs = bt_xrealloc(set->locs, *alloc * sizeof(*set->locs));
+	if (set->nlocs == pv->nalloc) {
+		pv->nalloc = pv->nalloc ? 2 * pv->nalloc : 256;
+		set->locs = bt_xrealloc(set->locs, pv->nalloc * sizeof(*set->locs));
 	}
 	l = &set->locs[set->nlocs];
 	l->mod = smi;
 	l->addr = addr;
 	l->off = off;
 	first = pv->lines.n;
+	BT_VEC_PUSH(pv->first, first);
 	l->nlines = symbolise(sel, pv, mi, addr);
-	l->inl = (const struct bt_sample_line *)(uintptr_t)first;	/* fixed at the end */
+	l->inl = NULL;	/* set when every location is in (set_lines) */
 	sm = &set->mods[smi];
 	if (addr < sm->lo) {
 		sm->lo = addr;
@@ -302,13 +304,43 @@ loc_of(struct bt_selection *sel, struct bt_sample_set *set, size_t *alloc,
 	return (uint32_t)set->nlocs++;
 }
 
+/* Each location's lines, where they are now; a module with none gets 0-0. */
+static void
+set_lines(struct bt_sample_set *set)
+{
+	struct priv *pv = set->priv;
+	size_t i;
+
+	for (i = 0; i < set->nlocs; i++)
+		set->locs[i].inl = pv->lines.v + pv->first.v[i];
+	for (i = 0; i < set->nmods; i++)
+		if (set->mods[i].lo == UINT64_MAX || set->mods[i].lo > set->mods[i].hi)
+			set->mods[i].lo = set->mods[i].hi = 0;
+}
+
+uint32_t
+bt_sample_set_loc(struct bt_selection *sel, struct bt_sample_set *set, uint32_t mod,
+		  uint64_t addr)
+{
+	struct bt_msyms *m;
+	uint64_t off = addr;
+	uint32_t i;
+
+	if (mod > BT_MODULE_UNKNOWN && (m = bt_session_syms(sel->s, mod)) != NULL &&
+	    bt_msyms_addr_to_off(m, addr, &off) < 0)
+		off = addr;
+	i = loc_of(sel, set, mod, off);
+	set_lines(set);
+	return i;
+}
+
 /* The groups with their locations, from the raw counts. */
 static void
 make_groups(struct bt_selection *sel, struct bt_sample_set *set, struct collect *c)
 {
 	struct priv *pv = set->priv;
 	const struct bt_profile *p = sel->s->p;
-	size_t i, k, nalloc = 0;
+	size_t i, k;
 	size_t *start = bt_xcalloc(c->raws.n + 1, sizeof(*start));
 
 	set->groups = bt_xcalloc(c->raws.n + 1, sizeof(*set->groups));
@@ -319,7 +351,7 @@ make_groups(struct bt_selection *sel, struct bt_sample_set *set, struct collect 
 			continue;
 		start[set->ngroups] = pv->chainlocs.n;
 		if (r->chain == BT_CHAIN_NONE)
-			BT_VEC_PUSH(pv->chainlocs, loc_of(sel, set, &nalloc, r->module, r->off));
+			BT_VEC_PUSH(pv->chainlocs, loc_of(sel, set, r->module, r->off));
 		else {
 			const uint32_t *locs;
 			size_t n = bt_chains_get(p, r->chain, &locs);
@@ -328,7 +360,7 @@ make_groups(struct bt_selection *sel, struct bt_sample_set *set, struct collect 
 				if (locs[k] == BT_LOC_GAP)
 					continue;
 				l = bt_chains_loc(p, locs[k]);
-				BT_VEC_PUSH(pv->chainlocs, loc_of(sel, set, &nalloc,
+				BT_VEC_PUSH(pv->chainlocs, loc_of(sel, set,
 				    l->module, l->off));
 			}
 		}
@@ -344,11 +376,7 @@ make_groups(struct bt_selection *sel, struct bt_sample_set *set, struct collect 
 	}
 	for (i = 0; i < set->ngroups; i++)
 		set->groups[i].locs = pv->chainlocs.v + start[i];
-	for (i = 0; i < set->nlocs; i++)
-		set->locs[i].inl = pv->lines.v + (uintptr_t)set->locs[i].inl;
-	for (i = 0; i < set->nmods; i++)
-		if (set->mods[i].lo == UINT64_MAX)
-			set->mods[i].lo = set->mods[i].hi = 0;
+	set_lines(set);
 	free(start);
 }
 
@@ -420,6 +448,7 @@ bt_sample_set_release(struct bt_sample_set *set)
 		BT_VEC_FREE(pv->chainlocs);
 		bt_hash_release(&pv->lhash);
 		free(pv->modmap);
+		BT_VEC_FREE(pv->first);
 		free(pv);
 	}
 	free(set->groups);

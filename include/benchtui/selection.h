@@ -350,5 +350,11 @@ struct bt_sample_set {
 BT_API int bt_selection_sample_set(struct bt_selection *sel, bool benches,
 				   struct bt_sample_set *out, struct bt_error *err);
 BT_API void bt_sample_set_release(struct bt_sample_set *set);
+/*
+ * The location of link-time address addr of module mod in set, added
+ * (symbolised) when it has none: its index in set->locs (which may move).
+ */
+BT_API uint32_t bt_sample_set_loc(struct bt_selection *sel, struct bt_sample_set *set,
+				  uint32_t mod, uint64_t addr);
 
 #endif

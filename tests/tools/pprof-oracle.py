@@ -5,6 +5,7 @@ benchtui's own JSON export of the same recording (tests/test-pprof.sh).
     pprof-oracle.py top    EXPORT.json PPROF_TOP.txt [BENCH]
     pprof-oracle.py traces EXPORT.json PPROF_TRACES.txt
     pprof-oracle.py disasm EXPORT.json PPROF_DISASM.txt FUNC
+    pprof-oracle.py skid   EXPORT.json PPROF_DISASM_NS.txt FUNC  (-sample_index=2 -unit=ns)
     pprof-oracle.py lines  EXPORT.json PPROF_LINES.txt FUNC
     pprof-oracle.py bmf    BMF.json EXPORT.json
 
@@ -140,6 +141,27 @@ def cmd_disasm(export, path, func):
     die(bad)
 
 
+def cmd_skid(export, path, func):
+    """The third sample type: the annotation's skid-adjusted samples times
+    the period (cpu-clock: 1e9 / frequency ns), per instruction."""
+    d = json.load(open(export))
+    a = annotation(d, func)
+    period = 1e9 / d["frequency"]
+    want = {int(r["address"], 16): r["adjusted_samples"] for r in a["rows"]
+            if r["kind"] == "insn" and r["adjusted_samples"] * period >= 0.5}
+    got = {}
+    for line in open(path, encoding="utf-8", errors="replace"):
+        m = re.match(r"^\s*(\d+)ns\s+(\d+)ns\s+([0-9a-f]+):", line)
+        if m:
+            got[int(m.group(3), 16)] = int(m.group(1)) / period
+    bad = ["%#x: pprof %s, benchtui %s" % (k, got.get(k), want.get(k))
+           for k in sorted(set(want) | set(got))
+           if abs(got.get(k, 0) - want.get(k, 0)) > 0.006]
+    if not bad:
+        print("%d instructions credited, %.2f samples" % (len(want), sum(want.values())))
+    die(bad)
+
+
 def cmd_lines(export, path, func):
     """The source view: samples per line of the function's own file, an
     inlined instruction's at its call site there (the outermost frame)."""
@@ -202,5 +224,5 @@ def cmd_bmf(bmf, export):
 
 if __name__ == "__main__":
     cmd = sys.argv[1]
-    {"top": cmd_top, "traces": cmd_traces, "disasm": cmd_disasm,
+    {"top": cmd_top, "traces": cmd_traces, "disasm": cmd_disasm, "skid": cmd_skid,
      "lines": cmd_lines, "bmf": cmd_bmf}[cmd](*sys.argv[2:])
