@@ -429,7 +429,7 @@ gzip_write(FILE *f, const struct pb *b, struct bt_error *err)
 	int ret;
 
 	memset(&z, 0, sizeof(z));
-	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	if (deflateInit2(&z, 1, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
 		return bt_error_set(err, BT_EIO, "cannot compress the profile");
 	z.next_in = b->v;
 	z.avail_in = (uInt)b->n;

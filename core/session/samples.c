@@ -49,6 +49,8 @@ struct priv {
 	uint32_t *modmap;		/* profile module -> mods index + 1 */
 	BT_VEC(size_t) first;		/* per location: its first line in lines */
 	size_t nalloc;			/* set->locs' room */
+	const struct bt_sample_line *lines_at;	/* lines.v when inl were set */
+	long last_fi;			/* the function symbolise found last */
 };
 
 static uint64_t
@@ -228,8 +230,13 @@ symbolise(struct bt_selection *sel, struct priv *pv, uint32_t mi, uint64_t addr)
 	const char *file = NULL;
 	unsigned line = 0;
 	size_t depth = 0, k;
-	long fi = bt_selection_func_at(sel, mi, addr);
+	long fi = pv->last_fi;
 	const struct bt_func *f;
+
+	/* addresses come in runs of one function (an annotation's) */
+	f = fi >= 0 && (size_t)fi < bt_selection_nfuncs(sel) ? bt_selection_func(sel, (size_t)fi) : NULL;
+	if (f == NULL || f->mod != mi || addr < f->start || addr >= f->end)
+		fi = pv->last_fi = bt_selection_func_at(sel, mi, addr);
 
 	if (fi < 0)
 		return 0;
@@ -313,6 +320,7 @@ set_lines(struct bt_sample_set *set)
 
 	for (i = 0; i < set->nlocs; i++)
 		set->locs[i].inl = pv->lines.v + pv->first.v[i];
+	pv->lines_at = pv->lines.v;
 	for (i = 0; i < set->nmods; i++)
 		if (set->mods[i].lo == UINT64_MAX || set->mods[i].lo > set->mods[i].hi)
 			set->mods[i].lo = set->mods[i].hi = 0;
@@ -330,7 +338,11 @@ bt_sample_set_loc(struct bt_selection *sel, struct bt_sample_set *set, uint32_t 
 	    bt_msyms_addr_to_off(m, addr, &off) < 0)
 		off = addr;
 	i = loc_of(sel, set, mod, off);
-	set_lines(set);
+	if (((struct priv *)set->priv)->lines_at != ((struct priv *)set->priv)->lines.v)
+		set_lines(set);		/* moved */
+	else
+		set->locs[i].inl = ((struct priv *)set->priv)->lines.v +
+		    ((struct priv *)set->priv)->first.v[i];
 	return i;
 }
 
@@ -431,6 +443,7 @@ bt_selection_sample_set(struct bt_selection *sel, bool benches,
 	bt_strpool_init(&pv->pool);
 	bt_hash_init(&pv->lhash, 1024);
 	pv->modmap = bt_xcalloc(sel->s->p->modules.n + 1, sizeof(*pv->modmap));
+	pv->last_fi = -1;
 	make_groups(sel, out, &c);
 	BT_VEC_FREE(c.raws);
 	bt_hash_release(&c.hash);
