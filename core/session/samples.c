@@ -11,7 +11,6 @@
 
 #include "base.h"
 #include "base/hash.h"
-#include "machine/machine.h"
 #include "profile/chains.h"
 #include "session/bench-int.h"
 #include "session/session-int.h"
