@@ -14,8 +14,9 @@
 #     benchmark's table; bench.phase=untimed its untimed samples; bench.rep
 #     its result line's; --format bmf has Bencher's shape and the
 #     harness's numbers (a python check)
-#  4. bad input: an export overwrites an existing file; a failed export
-#     leaves no file, and an existing one as it was
+#  4. bad input: a name with control bytes is kept as data in pprof
+#     (escaped in the text export); an export overwrites an existing file;
+#     a failed export leaves no file, and an existing one as it was
 . tests/lib.sh
 command -v python3 >/dev/null || skip "python3 is not installed"
 need_recording
@@ -191,6 +192,24 @@ if dict(reps) != want:
 fi
 
 # --- 4. bad input
+# a function name that would retitle a terminal: pprof's strings are data,
+# written as the program has them (the text exports escape them)
+evilname=$(printf 'wa\033]0;PWNED\007\033[31m\302\233x')
+if cc -O2 -g -o "$TMP/evil" tests/fixtures/split.c &&
+    objcopy --redefine-sym "work_a=$evilname" "$TMP/evil" &&
+    "$BT" -q -o "$TMP/evil.data" --stdio --top 0 "$TMP/evil" 2000000 20 >/dev/null 2>&1 &&
+    "$BT" -i "$TMP/evil.data" --export "$TMP/evil.pb.gz" --format pprof 2>"$TMP/err"; then
+	if [ -n "${nm:-}" ]; then
+		node "$TOP/tests/tools/pprof-format-read.js" "$nm/node_modules" "$TMP/evil.pb.gz" >"$TMP/evil.pf" &&
+			grep -qF "$evilname" "$TMP/evil.pf" && ok "a name with control bytes is kept as data in pprof" ||
+			fail "the crafted name is not in the pprof export as it was"
+	fi
+	"$BT" -i "$TMP/evil.data" --export "$TMP/evil.txt" 2>/dev/null
+	grep -qF 'wa\x1b]0;PWNED' "$TMP/evil.txt" && ! grep -qaF "$evilname" "$TMP/evil.txt" ||
+		fail "the text export of the same recording does not escape the name"
+else
+	fail "cannot record the crafted binary: $(cat "$TMP/err")"
+fi
 echo old >"$TMP/exists"
 "$BT" -i "$TMP/ch.data" --export "$TMP/exists" --format pprof 2>/dev/null &&
 	[ "$(head -c 2 "$TMP/exists" | od -An -tx1 | tr -d ' ')" = 1f8b ] &&
