@@ -363,7 +363,8 @@ print_report(struct cli *c, struct bt_selection *sel, struct bt_error *err)
  * --export FILE: a file (new, or one there already: replaced) is written
  * as FILE.XXXXXX and renamed when the export is whole, so that a failed
  * export leaves no partial file and an older FILE as it was; a device, a
- * FIFO or a symbolic link is written through, as before.
+ * FIFO or a symbolic link is written through, as before, and so is a
+ * file in a directory where no other file can be made.
  */
 static int
 export_file(struct cli *c, struct bt_selection *sel, struct bt_error *err)
@@ -394,6 +395,11 @@ export_file(struct cli *c, struct bt_selection *sel, struct bt_error *err)
 				close(fd);
 			unlink(tmp);
 			f = NULL;
+		}
+		if (fd < 0) {	/* a directory we cannot write to: the file itself */
+			free(tmp);
+			tmp = NULL;
+			f = fopen(path, "w");
 		}
 	}
 	if (f == NULL) {
