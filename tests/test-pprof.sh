@@ -9,7 +9,9 @@
 #     gives the source view's per-line samples; the third sample type,
 #     per instruction, the annotation's skid-adjusted samples
 #  2. the npm pprof-format package (a second decoder) reads the same
-#     self samples and total
+#     self samples and total; every location's Line[] of a program with
+#     inline chains equals llvm-symbolizer --inlines' frames (functions,
+#     lines, columns)
 #  3. Google Benchmark (probes): -tagfocus=bench.name=X -top equals the
 #     benchmark's table; bench.phase=untimed its untimed samples; bench.rep
 #     its result line's; --format bmf has Bencher's shape and the
@@ -100,6 +102,43 @@ for k in bad[:10]:
 if total != d["samples"]:
     print("   total: pprof-format %d, benchtui %d" % (total, d["samples"]))
 sys.exit(1 if bad or total != d["samples"] else 0)
+EOF
+fi
+
+# every location of a program with inline chains two deep: its Line[]
+# (functions, lines, columns) equal llvm-symbolizer --inlines' frames
+SYMB=$(command -v llvm-symbolizer || command -v llvm-symbolizer-14 || true)
+if [ -z "${nm:-}" ] || [ -z "$SYMB" ]; then
+	skipped "Line[] against llvm-symbolizer: pprof-format or llvm-symbolizer is missing"
+else
+	inl=$FIX/inl-pprof
+	if [ ! -x "$inl" ] || [ "$TOP/tests/fixtures/inl.c" -nt "$inl" ]; then
+		cc -O2 -g -I"$TOP/tests/fixtures" -o "$inl" "$TOP/tests/fixtures/inl.c" ||
+			fail "cannot build inl"
+	fi
+	"$BT" -q -o "$TMP/inl.data" --stdio --top 0 "$inl" 20000000 >/dev/null 2>&1 &&
+		"$BT" -i "$TMP/inl.data" --export "$TMP/inl.pb.gz" --format pprof --top 1 2>"$TMP/err" ||
+		fail "inl: $(cat "$TMP/err")"
+	node "$TOP/tests/tools/pprof-format-read.js" "$nm/node_modules" "$TMP/inl.pb.gz" /inl-pprof \
+		>"$TMP/inl.locs" 2>"$TMP/err" || fail "pprof-format: $(cat "$TMP/err")"
+	cut -f1 "$TMP/inl.locs" | "$SYMB" --obj="$inl" --inlines >"$TMP/inl.symb" 2>/dev/null
+	python3 - "$TMP/inl.locs" "$TMP/inl.symb" <<'EOF' && ok "Line[] = llvm-symbolizer --inlines (functions, lines, columns): $(wc -l <"$TMP/inl.locs") locations" || fail "Line[] differs from llvm-symbolizer"
+import sys
+locs = [l.rstrip("\n").split("\t") for l in open(sys.argv[1])]
+blocks = open(sys.argv[2]).read().strip("\n").split("\n\n")
+bad = 0
+for loc, blk in zip(locs, blocks):
+    ls = blk.split("\n")
+    want = ["%s %s" % (ls[i], ls[i + 1].replace("??", "", 1) if ls[i + 1].startswith("??:")
+            else ls[i + 1]) for i in range(0, len(ls) - 1, 2)]	# ??: no file known
+    if loc[1:] != want:
+        bad += 1
+        if bad < 5:
+            print("   %s: pprof %s, llvm-symbolizer %s" % (loc[0], loc[1:], want))
+inl = sum(1 for l in locs if len(l) > 2)
+if inl == 0:
+    print("   no location with inline frames"); bad += 1
+sys.exit(1 if bad or len(locs) != len(blocks) else 0)
 EOF
 fi
 

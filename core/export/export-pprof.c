@@ -374,6 +374,7 @@ put_code(struct pb *out, struct strtab *st, const struct bt_sample_set *set)
 			tmp.n = 0;
 			pb_u64(&tmp, 1, fn_id(&ft, key));
 			pb_u64(&tmp, 2, ln->line);
+			pb_u64(&tmp, 3, ln->column);
 			pb_msg(&msg, 4, &tmp);
 		}
 		pb_msg(out, 4, &msg);

@@ -227,7 +227,7 @@ symbolise(struct bt_selection *sel, struct priv *pv, uint32_t mi, uint64_t addr)
 	struct bt_func_sym fs;
 	struct bt_sample_line ln = { 0 };
 	const char *file = NULL;
-	unsigned line = 0;
+	unsigned line = 0, col = 0;
 	size_t depth = 0, k;
 	long fi = pv->last_fi;
 	const struct bt_func *f;
@@ -250,6 +250,7 @@ symbolise(struct bt_selection *sel, struct priv *pv, uint32_t mi, uint64_t addr)
 		if (bt_msyms_lines(m, addr, addr + 1, &rows) > 0 && rows[0].addr <= addr) {
 			file = rows[0].file;
 			line = rows[0].line;
+			col = rows[0].column;
 		}
 		depth = bt_msyms_inlines(m, addr, chain, INLINE_MAX);
 	}
@@ -259,12 +260,15 @@ symbolise(struct bt_selection *sel, struct priv *pv, uint32_t mi, uint64_t addr)
 		il.func = il.system_name = chain[k - 1].name;
 		il.func_file = il.file = file;	/* its code's file: where it is defined */
 		il.line = line;
+		il.column = col;
 		BT_VEC_PUSH(pv->lines, il);
 		file = chain[k - 1].call_file;
 		line = chain[k - 1].call_line;
+		col = chain[k - 1].call_column;
 	}
 	ln.file = file;
 	ln.line = line;
+	ln.column = col;
 	BT_VEC_PUSH(pv->lines, ln);
 	return depth + 1;
 }

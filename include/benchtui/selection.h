@@ -268,15 +268,16 @@ BT_API size_t bt_selection_stacks(struct bt_selection *sel, size_t fi,
  *        frame of inlined code: the inlined function)
  * @system_name: its symbol as in the ELF (mangled), else @func
  * @func_file, @func_line: where the function starts, NULL/0 unknown
- * @file, @line: the source line of the address in this frame (a frame
- *               outside the innermost: its call site), NULL/0 unknown
+ * @file, @line, @column: the source line (and column) of the address in
+ *                        this frame (a frame outside the innermost: its
+ *                        call site), NULL/0 unknown
  */
 struct bt_sample_line {
 	const char *func, *system_name;
 	const char *func_file;
 	unsigned func_line;
 	const char *file;
-	unsigned line;
+	unsigned line, column;
 };
 
 /**
