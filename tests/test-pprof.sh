@@ -7,14 +7,15 @@
 #     samples equal benchtui's call graph; -disasm=leaf (the binary
 #     present) gives the annotation's per-instruction samples; -lines
 #     gives the source view's per-line samples; the third sample type,
-#     per instruction, the annotation's skid-adjusted samples
+#     per instruction, the annotation's skid-adjusted samples; with
+#     --time and --pid, -top equals that selection's table
 #  2. the npm pprof-format package (a second decoder) reads the same
 #     self samples and total; every location's Line[] of a program with
 #     inline chains equals llvm-symbolizer --inlines' frames (functions,
 #     lines, columns)
 #  3. Google Benchmark (probes): -tagfocus=bench.name=X -top equals the
 #     benchmark's table; bench.phase=untimed its untimed samples; bench.rep
-#     its result line's; --format bmf has Bencher's shape and the
+#     its result line's; -b NAME: its table, all labelled; --format bmf has Bencher's shape and the
 #     harness's numbers (a python check)
 #  4. bad input: a name with control bytes is kept as data in pprof
 #     (escaped in the text export); an export overwrites an existing file;
@@ -70,6 +71,20 @@ else
 			"$TMP/ch.json" "$TMP/skid" leaf
 	pp lines -top -lines -noinlines "$TMP/ch.pb.gz" &&
 		oracle_check "-lines = the source view" lines "$TMP/ch.json" "$TMP/lines" leaf
+fi
+
+# a selection's samples only: --time, --pid, -b (every sample labelled)
+if [ $have_go = 1 ]; then
+	pid=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["processes"][0]["pid"])' "$TMP/ch.json")
+	for sel in "--time 0.1,0.4" "--pid $pid"; do
+		"$BT" -i "$TMP/ch.data" $sel --export "$TMP/sel.json" --format json --top 0 2>/dev/null &&
+			"$BT" -i "$TMP/ch.data" $sel --export "$TMP/sel.pb.gz" --format pprof 2>"$TMP/err" ||
+			{ fail "$sel: $(cat "$TMP/err")"; continue; }
+		pp sel -top -noinlines "$TMP/sel.pb.gz" || continue
+		python3 "$O" top "$TMP/sel.json" "$TMP/sel" >"$TMP/sel.out" &&
+			ok "$sel: -top = its function table: $(cat "$TMP/sel.out")" ||
+			{ fail "$sel:"; cat "$TMP/sel.out"; }
+	done
 fi
 
 # --- 2. the npm pprof-format package
@@ -195,6 +210,19 @@ for b in d["benchmarks"]:
         bad += 1
 sys.exit(bad > 0)
 EOF
+		# -b NAME: that benchmark's samples only, every one labelled with it
+		b=$(python3 -c '
+import json, sys
+print(max(json.load(open(sys.argv[1]))["benchmarks"], key=lambda b: b.get("samples", 0))["name"])' "$TMP/gb.json")
+		"$BT" -i "$TMP/gb.data" -b "$b" --export "$TMP/b.json" --format json --top 0 2>/dev/null &&
+			"$BT" -i "$TMP/gb.data" -b "$b" --export "$TMP/b.pb.gz" --format pprof 2>"$TMP/err" ||
+			fail "-b $b: $(cat "$TMP/err")"
+		pp b -top -noinlines -tagignore=bench.phase=untimed "$TMP/b.pb.gz" &&
+			pp bu -tags "$TMP/b.pb.gz" &&
+			python3 "$O" top "$TMP/b.json" "$TMP/b" >"$TMP/b.out" &&
+			[ "$(awk '/^ bench.name:/ { t = 1; next } t && NF == 0 { exit } t' "$TMP/bu" | wc -l)" = 1 ] &&
+			ok "-b $b: -top = its table, one bench.name: $(cat "$TMP/b.out")" ||
+			{ fail "-b $b:"; cat "$TMP/b.out"; }
 		# bench.rep: each result line's own samples (GB's repetitions)
 		b=$(python3 -c '
 import json, sys

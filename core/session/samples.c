@@ -412,6 +412,8 @@ bt_selection_sample_set(struct bt_selection *sel, bool benches,
 	c.bench = cur;
 	bt_hash_init(&c.hash, 1024);
 	c.untimed = false;
+	c.b = cur >= 0 && sel->s->benches != NULL && (size_t)cur < sel->s->benches->v.n ?
+	    &sel->s->benches->v.v[cur] : NULL;	/* -b: its result lines' runs */
 	ret = collect_scan(&c, sel, false, err);
 	/*
 	 * each benchmark's samples, labelled with it: every one's measured
