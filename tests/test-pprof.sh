@@ -12,7 +12,8 @@
 #  2. the npm pprof-format package (a second decoder) reads the same
 #     self samples and total; every location's Line[] of a program with
 #     inline chains equals llvm-symbolizer --inlines' frames (functions,
-#     lines, columns)
+#     lines, columns); node's JIT code: its frames in the chains, the
+#     same self samples
 #  3. Google Benchmark (probes): -tagfocus=bench.name=X -top equals the
 #     benchmark's table; bench.phase=untimed its untimed samples; bench.rep
 #     its result line's; -b NAME: its table, all labelled; --format bmf has Bencher's shape and the
@@ -87,20 +88,11 @@ if [ $have_go = 1 ]; then
 	done
 fi
 
-# --- 2. the npm pprof-format package
-pprof_format_build() {	# OUT
-	(cd "$1" && npm install --no-save --no-audit --no-fund --loglevel=error \
-		pprof-format@2.3.2 >/dev/null 2>"$1/npm.log") || { cat "$1/npm.log"; return 1; }
-}
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-	skipped "pprof-format: node or npm is not installed"
-elif ! nm=$(. tests/cache.sh && cache_entry npm-pprof-format "npm install pprof-format@2.3.2
-node $(node --version), npm $(npm --version)" pprof_format_build 2>"$TMP/npm"); then
-	skipped "pprof-format: cannot be installed: $(head -c 200 "$TMP/npm")"
-else
-	node "$TOP/tests/tools/pprof-format-read.js" "$nm/node_modules" "$TMP/ch.pb.gz" \
-		>"$TMP/pf" 2>"$TMP/pf.err" || fail "pprof-format: $(head -c 300 "$TMP/pf.err")"
-	python3 - "$TMP/ch.json" "$TMP/pf" <<'EOF' && ok "pprof-format reads the same self samples" || fail "pprof-format's totals differ"
+# pf_same JSON PPROF WHAT: pprof-format's self samples and total = the JSON's
+pf_same() {
+	node "$TOP/tests/tools/pprof-format-read.js" "$nm/node_modules" "$2" \
+		>"$TMP/pf" 2>"$TMP/pf.err" || { fail "pprof-format: $(head -c 300 "$TMP/pf.err")"; return; }
+	python3 - "$1" "$TMP/pf" <<'EOF' && ok "pprof-format reads the same self samples$3" || fail "pprof-format's totals differ$3"
 import json, sys
 from collections import Counter
 d = json.load(open(sys.argv[1]))
@@ -118,6 +110,19 @@ if total != d["samples"]:
     print("   total: pprof-format %d, benchtui %d" % (total, d["samples"]))
 sys.exit(1 if bad or total != d["samples"] else 0)
 EOF
+}
+# --- 2. the npm pprof-format package
+pprof_format_build() {	# OUT
+	(cd "$1" && npm install --no-save --no-audit --no-fund --loglevel=error \
+		pprof-format@2.3.2 >/dev/null 2>"$1/npm.log") || { cat "$1/npm.log"; return 1; }
+}
+if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
+	skipped "pprof-format: node or npm is not installed"
+elif ! nm=$(. tests/cache.sh && cache_entry npm-pprof-format "npm install pprof-format@2.3.2
+node $(node --version), npm $(npm --version)" pprof_format_build 2>"$TMP/npm"); then
+	skipped "pprof-format: cannot be installed: $(head -c 200 "$TMP/npm")"
+else
+	pf_same "$TMP/ch.json" "$TMP/ch.pb.gz" ""
 fi
 
 # every location of a program with inline chains two deep: its Line[]
@@ -155,6 +160,23 @@ if inl == 0:
     print("   no location with inline frames"); bad += 1
 sys.exit(1 if bad or len(locs) != len(blocks) else 0)
 EOF
+fi
+
+# JIT code (node's perf map, no setup: docs/jit.md): its frames in the
+# chains, the same self samples
+if [ -n "${nm:-}" ] && [ $have_go = 1 ]; then
+	mkdir -p "$TMP/js"
+	if (cd "$TMP/js" && "$BT" -q -o hot.data node "$TOP/tests/fixtures/hot.js" >/dev/null 2>&1) &&
+	    "$BT" -i "$TMP/js/hot.data" --export "$TMP/hot.json" --format json --top 0 2>/dev/null &&
+	    "$BT" -i "$TMP/js/hot.data" --export "$TMP/hot.pb.gz" --format pprof 2>"$TMP/err"; then
+		pf_same "$TMP/hot.json" "$TMP/hot.pb.gz" " (node, JIT code)"
+		pp hot -traces "$TMP/hot.pb.gz" &&
+			awk '/^-----/ { n = 0; next } { n++ } n > 1 && / JS:[*^~]/ { f = 1 } END { exit !f }' \
+			"$TMP/hot" && ok "JIT frames in the call chains (JS:...)" ||
+			fail "no JIT frame as a caller in -traces"
+	else
+		skipped "node's JIT: cannot record node $(head -c 200 "$TMP/err")"
+	fi
 fi
 
 # --- 3. Google Benchmark: benchmark labels, bmf
