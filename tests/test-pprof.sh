@@ -313,6 +313,13 @@ else
 fi
 "$BT" -i "$TMP/ch.data" --export "$TMP/new" --format json -s no_such_function 2>/dev/null
 [ -e "$TMP/new" ] && fail "a failed export left a file" || ok "a failed export leaves no file"
+"$BT" -i "$TMP/ch.data" --stdio --format pprof 2>/dev/null | gzip -dc >/dev/null &&
+	ok "--stdio --format pprof to a pipe" || fail "--stdio --format pprof to a pipe"
+if command -v script >/dev/null; then
+	script -qec "$BT -i $TMP/ch.data --stdio --format pprof" /dev/null >"$TMP/tty" 2>&1
+	grep -q 'binary (gzip): not to a terminal' "$TMP/tty" && ! grep -qa $'\x1f\x8b' "$TMP/tty" &&
+		ok "--stdio --format pprof refuses a terminal" || fail "pprof went to a terminal"
+fi
 "$BT" -i "$TMP/ch.data" --export /dev/null --format pprof 2>"$TMP/err" &&
 	ok "an export to a device is written through" || fail "--export /dev/null: $(cat "$TMP/err")"
 finish

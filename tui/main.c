@@ -352,6 +352,9 @@ print_report(struct cli *c, struct bt_selection *sel, struct bt_error *err)
 {
 	struct winsize ws;
 
+	if (c->eo.format == BT_FORMAT_PPROF && isatty(STDOUT_FILENO))
+		return bt_error_set(err, BT_EINVAL, "the pprof format is binary (gzip): "
+		    "not to a terminal (--export FILE, or a pipe)");
 	if (c->eo.format == BT_FORMAT_TEXT)
 		c->eo.view.text_width = isatty(STDOUT_FILENO) &&
 		    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ?
