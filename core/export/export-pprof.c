@@ -459,8 +459,8 @@ bt_export_pprof(FILE *out, struct bt_selection *sel, const struct bt_export_opts
 	size_t i;
 	int ret;
 
-	if (bt_selection_sample_set(sel, true, &set, err) < 0)
-		return -BT_EIO;
+	if ((ret = bt_selection_sample_set(sel, true, &set, err)) < 0)
+		return ret;
 	str_id(&st, "");
 	put_header(&body, &st, sel);
 	put_samples(&body, &st, &set, sel);
@@ -468,7 +468,7 @@ bt_export_pprof(FILE *out, struct bt_selection *sel, const struct bt_export_opts
 	put_code(&body, &st, &set);
 	for (i = 0; i < st.n; i++)
 		pb_bytes(&body, 6, st.v[i], strlen(st.v[i]));
-	if (body.n > UINT32_MAX)
+	if (body.n > UINT32_MAX)	/* zlib's avail_in */
 		ret = bt_error_set(err, BT_EIO, "the profile is too big (%zu bytes)", body.n);
 	else
 		ret = gzip_write(out, &body, err);
