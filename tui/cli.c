@@ -61,8 +61,11 @@ const char cli_usage[] =
 "                         when stdout is not a terminal; after a run, stdout\n"
 "                         is the command's: no report there without it)\n"
 "      --export FILE      write the export to FILE and exit\n"
-"      --format FMT       text (default), json or flamegraph (an SVG of the\n"
-"                         call chains, for a browser; per benchmark with -b)\n"
+"      --format FMT       text (default), json, flamegraph (an SVG of the call\n"
+"                         chains, for a browser; per benchmark with -b), pprof\n"
+"                         (gzip'ed profile.proto for go tool pprof, labels\n"
+"                         bench.name, pid, tid) or bmf (Bencher's metric format:\n"
+"                         latency, cycles per op...)\n"
 "      --top N            annotate the N hottest functions in --stdio/--export\n"
 "                         (default 5; 0: the table only)\n"
 "      --all              annotate every sampled function\n"
@@ -419,8 +422,13 @@ view_opt(struct perr *e, struct cli *c, int opt)
 			c->eo.format = BT_FORMAT_JSON;
 		else if (strcmp(optarg, "flamegraph") == 0)
 			c->eo.format = BT_FORMAT_FLAMEGRAPH;
+		else if (strcmp(optarg, "pprof") == 0)
+			c->eo.format = BT_FORMAT_PPROF;
+		else if (strcmp(optarg, "bmf") == 0)
+			c->eo.format = BT_FORMAT_BMF;
 		else
-			return bad(e, "unknown format '%s' (text, json or flamegraph)", optarg);
+			return bad(e, "unknown format '%s' (text, json, flamegraph, pprof or bmf)",
+			    optarg);
 		return 0;
 	case OPT_TOP:
 		if (parse_num(e, "--top", optarg, 0, 1000000, &v))

@@ -356,6 +356,9 @@ print_report(struct cli *c, struct bt_selection *sel, struct bt_error *err)
 {
 	struct winsize ws;
 
+	if (c->eo.format == BT_FORMAT_PPROF && isatty(STDOUT_FILENO))
+		return bt_error_set(err, BT_EINVAL, "the pprof format is binary (gzip): "
+		    "not to a terminal (--export FILE, or a pipe)");
 	if (c->eo.format == BT_FORMAT_TEXT)
 		c->eo.view.text_width = isatty(STDOUT_FILENO) &&
 		    ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0 ?
@@ -372,6 +375,65 @@ browsing(const struct cli *c)
 }
 
 /*
+ * --export FILE: a file (new, or one there already: replaced) is written
+ * as FILE.XXXXXX and renamed when the export is whole, so that a failed
+ * export leaves no partial file and an older FILE as it was; a device, a
+ * FIFO or a symbolic link is written through, as before, and so is a
+ * file in a directory where no other file can be made.
+ */
+static int
+export_file(struct cli *c, struct bt_selection *sel, struct bt_error *err)
+{
+	const char *path = c->export_path;
+	struct stat st;
+	char *tmp = NULL;
+	FILE *f;
+	mode_t mask;
+	int ret, fd;
+
+	c->eo.view.whole_names = true;	/* a file: read whole, by tools too */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		f = fopen(path, "w");
+	else {
+		tmp = malloc(strlen(path) + 8);
+		if (tmp == NULL)
+			return bt_error_set(err, BT_EIO, "out of memory");
+		sprintf(tmp, "%s.XXXXXX", path);
+		mask = umask(0);
+		umask(mask);
+		fd = mkstemp(tmp);
+		f = fd < 0 ? NULL : fdopen(fd, "w");
+		if (fd >= 0 && (f == NULL || fchmod(fd, 0666 & ~mask) != 0)) {
+			if (f != NULL)
+				fclose(f);
+			else
+				close(fd);
+			unlink(tmp);
+			f = NULL;
+		}
+		if (fd < 0) {	/* a directory we cannot write to: the file itself */
+			free(tmp);
+			tmp = NULL;
+			f = fopen(path, "w");
+		}
+	}
+	if (f == NULL) {
+		ret = bt_error_set(err, BT_EIO, "cannot write '%s': %s", path, strerror(errno));
+		free(tmp);
+		return ret;
+	}
+	ret = bt_export(f, sel, &c->eo, err);
+	if (fclose(f) != 0 && ret == 0)
+		ret = bt_error_set(err, BT_EIO, "cannot write '%s': %s", path, strerror(errno));
+	if (tmp != NULL && ret == 0 && rename(tmp, path) != 0)
+		ret = bt_error_set(err, BT_EIO, "cannot write '%s': %s", path, strerror(errno));
+	if (tmp != NULL && ret != 0)
+		unlink(tmp);
+	free(tmp);
+	return ret;
+}
+
+/*
  * The export, the text report or the browser, as the command line and the
  * terminal say: 0, a signal number (the browser ended by it), or -BT_E*.
  */
@@ -382,18 +444,8 @@ show(struct cli *c, struct bt_selection **selp, struct bt_error *err)
 	int ret;
 
 	c->eo.func = c->symbol;
-	if (c->export_path != NULL) {
-		FILE *f = fopen(c->export_path, "w");
-		if (f == NULL)
-			return bt_error_set(err, BT_EIO, "cannot write '%s': %s",
-			    c->export_path, strerror(errno));
-		c->eo.view.whole_names = true;	/* a file: read whole, by tools too */
-		ret = bt_export(f, sel, &c->eo, err);
-		if (fclose(f) != 0 && ret == 0)
-			ret = bt_error_set(err, BT_EIO, "cannot write '%s': %s",
-			    c->export_path, strerror(errno));
-		return ret;
-	}
+	if (c->export_path != NULL)
+		return export_file(c, sel, err);
 	if (c->stdio || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
 		return print_report(c, sel, err);
 	ret = bt_tui_run(selp, &c->eo, c->symbol, err);

@@ -168,6 +168,22 @@ procs_shown(const struct bt_view *pv)
 	return rows > 1;
 }
 
+/*
+ * The pprof export, with the skid-adjusted weights of the functions a text
+ * export would annotate (--top, --all, -s).
+ */
+static int
+export_pprof(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
+	     struct bt_error *err)
+{
+	size_t *idx = bt_xcalloc(bt_selection_nfuncs(sel) + 1, sizeof(size_t));
+	size_t n = pick(sel, o, idx, err);
+	int ret = n == (size_t)-1 ? -BT_ENOENT : bt_export_pprof(out, sel, o, idx, n, err);
+
+	free(idx);
+	return ret < 0 ? ret : finish(out, err);
+}
+
 int
 bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	  struct bt_error *err)
@@ -181,8 +197,11 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 
 	if (o->format == BT_FORMAT_FLAMEGRAPH)
 		return export_flamegraph(out, sel, err);
+	if (o->format == BT_FORMAT_PPROF)
+		return export_pprof(out, sel, o, err);
+	if (o->format == BT_FORMAT_BMF)
+		return bt_export_bmf(out, sel, &o->view) < 0 ? -BT_EIO : finish(out, err);
 	eb = bench_parts(sel, o, &table, &nbench);
-
 	eo.benches = table;
 	eo.bench = eb;
 	eo.nbench = nbench;

@@ -75,6 +75,7 @@ struct bt_profile {
  *                  of these at the sample's time (indices in tasks.names)
  */
 #define BT_SCAN_MAX_COMMS 16
+struct bt_scan_sample;
 struct bt_scan {
 	int attr;
 	uint64_t t_lo, t_hi;
@@ -92,6 +93,19 @@ struct bt_scan {
 	size_t ncomms;
 	struct bt_hist *chains;	/* also count (group, 0, chain id) here */
 	struct bt_hist *tasks;	/* also count (group, task, name) here (tasks.h) */
+	/* also hand each sample counted to each(each_arg, sample) (the pprof export) */
+	void (*each)(void *arg, const struct bt_scan_sample *smp);
+	void *each_arg;
+};
+
+/**
+ * struct bt_scan_sample - one sample a scan counts, for bt_scan.each
+ * @module, @off: its leaf; @chain: its call chain (chains.h), BT_CHAIN_NONE
+ *                when chains are not read
+ */
+struct bt_scan_sample {
+	uint64_t time, off, period;
+	uint32_t module, pid, tid, chain;
 };
 
 /* Every sample of event attr, the whole run, by (module, offset), in group 0. */

@@ -339,6 +339,11 @@ scan_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 	if (sc->tasks != NULL)
 		bt_hist_add(sc->tasks, group, (uint32_t)bt_tasks_find(&p->tasks, smp->tid),
 		    bt_tasks_comm_at(&p->tasks, smp->tid, smp->time), smp->period);
+	if (sc->each != NULL) {
+		struct bt_scan_sample one = { smp->time, smp->off, smp->period,
+		    smp->module, smp->pid, smp->tid, smp->chain };
+		sc->each(sc->each_arg, &one);
+	}
 }
 
 void
@@ -374,7 +379,7 @@ bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 	if (p->last_time > p->first_time)
 		st.span = (double)(p->last_time - p->first_time);
 	st.h = bt_hist_new();
-	sink_init(&k, p, r, scan_sample, &st, sc->chains != NULL);
+	sink_init(&k, p, r, scan_sample, &st, sc->chains != NULL || sc->each != NULL);
 	ret = bt_ordered_samples(r, &sink_ops, &k, sink_flags(&k), err);
 	bt_readvals_free(k.rv);
 	bt_pd_close(r);

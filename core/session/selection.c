@@ -53,6 +53,22 @@ static const struct sel_dim *const dims[] = {
 	&bt_dim_bench,
 };
 
+bool
+bt_selection_scan_init(struct bt_selection *sel, struct bt_scan *sc)
+{
+	bool part = false;
+	size_t i;
+
+	bt_scan_init(sc, sel->attr);
+	for (i = 0; i < BT_ARRAY_SIZE(dims); i++) {
+		if (dims[i]->scan != NULL)
+			dims[i]->scan(sel, sc);
+		if (dims[i]->rescan != NULL && dims[i]->rescan(&sel->o))
+			part = true;
+	}
+	return part;
+}
+
 /*
  * The event's samples by address: the profile's whole-run histogram, or,
  * when a dimension asks for part of the run, the samples counted again.
@@ -64,15 +80,9 @@ aggregate(struct bt_selection *sel, struct bt_error *err)
 	struct bt_scan sc;
 	struct bt_hist_entry *e;
 	size_t n, i;
-	bool whole = true;
+	bool whole;
 
-	bt_scan_init(&sc, sel->attr);
-	for (i = 0; i < BT_ARRAY_SIZE(dims); i++) {
-		if (dims[i]->scan != NULL)
-			dims[i]->scan(sel, &sc);
-		if (dims[i]->rescan != NULL && dims[i]->rescan(&sel->o))
-			whole = false;
-	}
+	whole = !bt_selection_scan_init(sel, &sc);
 	sel->win_lo = sc.t_lo;
 	sel->win_hi = sc.t_hi;
 	if (whole) {

@@ -155,6 +155,12 @@ struct sel_dim {
 /* window.c, threads.c, callgraph.c, bench-count.c */
 extern const struct sel_dim bt_dim_window, bt_dim_threads, bt_dim_focus, bt_dim_bench;
 
+/*
+ * The scan that reads sel's samples again (every dimension's part set);
+ * true when a dimension asks for part of the run.
+ */
+bool bt_selection_scan_init(struct bt_selection *sel, struct bt_scan *sc);
+
 /* functab.c: the selection's function table */
 /* Group the sorted hits into functions, hottest first (the table). */
 void bt_functab_build(struct bt_selection *sel);

@@ -58,6 +58,9 @@ walk_inlines(struct bt_msyms *m, struct cu *c, Dwarf_Die *parent,
 			if (dwarf_attr(&child, DW_AT_call_line, &attr) != NULL &&
 			    dwarf_formudata(&attr, &line) == 0)
 				in.f.call_line = (unsigned)line;
+			if (dwarf_attr(&child, DW_AT_call_column, &attr) != NULL &&
+			    dwarf_formudata(&attr, &line) == 0)
+				in.f.call_column = (unsigned)line;
 			while ((off = dwarf_ranges(&child, off, &base, &s, &e)) > 0) {
 				in.lo = in.f.lo = s;
 				in.hi = in.f.hi = e;

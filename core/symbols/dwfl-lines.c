@@ -122,7 +122,7 @@ msyms_cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 		for (i = 0; i < nlines; i++) {
 			Dwarf_Line *l = dwarf_onesrcline(lines, i);
 			Dwarf_Addr a;
-			int ln = 0;
+			int ln = 0, col = 0;
 			bool endseq = false;
 			struct bt_line row;
 			const char *src;
@@ -131,11 +131,12 @@ msyms_cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 				continue;
 			dwarf_lineendsequence(l, &endseq);
 			dwarf_lineno(l, &ln);
+			dwarf_linecol(l, &col);
 			src = dwarf_linesrc(l, NULL, NULL);
 			row.addr = a + bias;
 			if (endseq || src == NULL) {
 				row.file = NULL;
-				row.line = 0;
+				row.line = row.column = 0;
 			} else {
 				if (src != prev_src) {
 					prev_src = src;
@@ -143,6 +144,7 @@ msyms_cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 				}
 				row.file = prev_pooled;
 				row.line = (unsigned)ln;
+				row.column = col > 0 ? (unsigned)col : 0;
 			}
 			/* one row per address: the last one, as addr2line reports */
 			if (c->rows.n && c->rows.v[c->rows.n - 1].addr == row.addr) {

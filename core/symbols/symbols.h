@@ -47,11 +47,12 @@ struct bt_func_sym {
  * @addr: first address the row covers
  * @file: absolute path where known (comp_dir joined), owned by bt_msyms
  * @line: line number, 0 when unknown
+ * @column: column, from 1; 0 when unknown (the DWARF's, for pprof's Line)
  */
 struct bt_line {
 	uint64_t addr;
 	const char *file;
-	unsigned line;
+	unsigned line, column;
 };
 
 /**
@@ -59,13 +60,14 @@ struct bt_line {
  * @name: the inlined function (demangled), owned by bt_msyms
  * @call_file: file of the call site, owned by bt_msyms
  * @call_line: line of the call site
+ * @call_column: its column, 0 when unknown
  * @lo: first address of the inlined range containing the address
  * @hi: one past its last address
  */
 struct bt_inline {
 	const char *name;
 	const char *call_file;
-	unsigned call_line;
+	unsigned call_line, call_column;
 	uint64_t lo, hi;
 };
 

@@ -18,11 +18,14 @@ enum bt_format {
 	BT_FORMAT_TEXT,
 	BT_FORMAT_JSON,
 	BT_FORMAT_FLAMEGRAPH,	/* an SVG flame graph (export-flame.c) */
+	BT_FORMAT_PPROF,	/* gzip'ed profile.proto (export-pprof.c) */
+	BT_FORMAT_BMF,		/* Bencher's metric format (export-bmf.c) */
 };
 
 /**
  * struct bt_export_opts - what a whole-profile export holds
- * @format: text, JSON or an SVG flame graph
+ * @format: text, JSON, an SVG flame graph, pprof (gzip'ed profile.proto)
+ *          or Bencher's metric format
  * @top: annotate the N hottest functions (0: none, the table only)
  * @all: annotate every sampled function that has code
  * @func: annotate only this function (-s NAME)

@@ -261,4 +261,106 @@ BT_API size_t bt_selection_stacks(struct bt_selection *sel, size_t fi,
  */
 BT_API size_t bt_selection_chains(struct bt_selection *sel, struct bt_stack **out);
 
+/*
+ * Every sample of a selection as profile exporters want it (pprof:
+ * docs/formats.md): grouped by (call chain, thread, benchmark), each
+ * address once, symbolised with its inline chain.
+ */
+
+/**
+ * struct bt_sample_line - one frame of an address's inline chain
+ * @func: the function, demangled as the table names it (the innermost
+ *        frame of inlined code: the inlined function)
+ * @system_name: its symbol as in the ELF (mangled), else @func
+ * @func_file, @func_line: where the function starts, NULL/0 unknown
+ * @file, @line, @column: the source line (and column) of the address in
+ *                        this frame (a frame outside the innermost: its
+ *                        call site), NULL/0 unknown
+ */
+struct bt_sample_line {
+	const char *func, *system_name;
+	const char *func_file;
+	unsigned func_line;
+	const char *file;
+	unsigned line, column;
+};
+
+/**
+ * struct bt_sample_loc - one address samples or their chains hold
+ * @mod: its module (bt_sample_set.mods' index)
+ * @addr: its link-time address (a caller's: the call instruction's last
+ *        byte, the return address less one, as perf and pprof take it)
+ * @off: its offset in the module's file
+ * @inl, @nlines: its inline chain, innermost first (the function that
+ *                  holds it last); @nlines 0: no symbol covers it
+ */
+struct bt_sample_loc {
+	uint32_t mod;
+	uint64_t addr, off;
+	const struct bt_sample_line *inl;
+	size_t nlines;
+};
+
+/**
+ * struct bt_sample_mod - a module a location is in
+ * @path: its file as recorded ("[kernel]", a JIT piece's name...)
+ * @build_id: hex, "" when none
+ * @lo, @hi, @off: its locations' lowest and highest+1 link-time address
+ *                 and the file offset of @lo
+ * @has_functions, @has_lines, @has_inlines: its symbols, its DWARF's lines
+ *                                           and inline frames were read
+ */
+struct bt_sample_mod {
+	const char *path;
+	char build_id[41];
+	uint64_t lo, hi, off;
+	bool has_functions, has_lines, has_inlines;
+};
+
+/**
+ * struct bt_sample_group - the samples of one call chain in one thread
+ * @locs, @nlocs: the chain, leaf first (indices into bt_sample_set.locs;
+ *                the leaf alone without call chains)
+ * @pid, @tid: the thread
+ * @bench: the benchmark whose samples they are, -1 none
+ * @untimed: of its samples, those while its timer was off (its probes
+ *           tell: bt_bench.untimed_samples), else measured
+ * @rep: the result line (bt_selection_bench_runs' index) whose run they
+ *       are, when known (probes), else -1
+ */
+struct bt_sample_group {
+	const uint32_t *locs;
+	size_t nlocs;
+	uint32_t pid, tid;
+	long bench, rep;
+	bool untimed;
+	uint64_t samples, period;
+};
+
+struct bt_sample_set {
+	struct bt_sample_group *groups;
+	size_t ngroups;
+	struct bt_sample_loc *locs;
+	size_t nlocs;
+	struct bt_sample_mod *mods;
+	size_t nmods;
+	void *priv;
+};
+
+/*
+ * The selection's samples by (chain, thread, benchmark): read again
+ * (once, and once more per benchmark when benches is true and the
+ * selection is not one benchmark's). Returns 0 or -BT_E* with err set;
+ * release with bt_sample_set_release.
+ */
+BT_API int bt_selection_sample_set(struct bt_selection *sel, bool benches,
+				   struct bt_sample_set *out, struct bt_error *err);
+BT_API void bt_sample_set_release(struct bt_sample_set *set);
+/*
+ * The location of link-time address addr of module mod in set, added
+ * (symbolised) when it has none: its index in set->locs (which may move).
+ */
+BT_API uint32_t bt_sample_set_loc(struct bt_selection *sel, struct bt_sample_set *set,
+				  uint32_t mod, uint64_t addr);
+
 #endif
