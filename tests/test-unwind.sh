@@ -185,7 +185,9 @@ cp "$nofp" "$TMP/stale"
 cp "$fp" "$TMP/stale"	# another build-id at the same path
 "$D" "$TMP/stale.data" --stats >"$TMP/st"
 "$D" "$TMP/stale.data" --callers leaf >"$TMP/c"
-if grep -q "files-with-another-build-id 1" "$TMP/st" && ! grep -q caller_ "$TMP/c"; then
+# (counted per region reported: a file may be reported again at a second
+# bias, or after its region was dropped, so 1 or more)
+if grep -q "files-with-another-build-id [1-9]" "$TMP/st" && ! grep -q caller_ "$TMP/c"; then
 	ok "a binary rebuilt after the recording is refused (its build-id differs): no made-up callers"
 else
 	fail "a rebuilt binary was used: $(tail -1 "$TMP/st"); $(head -3 "$TMP/c")"
