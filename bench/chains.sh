@@ -17,7 +17,7 @@ mkdir -p "$B"
 [ "$B/measure" -nt build/tools/measure ] || cp build/tools/measure "$B/measure"
 # (run alone, not from bench/run.sh: built again when the library is newer)
 [ "$B/first-screen" -nt build/libbenchtui.a ] || cc -O2 -Iinclude -o "$B/first-screen" bench/first-screen.c \
-	build/libbenchtui.a $(pkg-config --libs libdw libelf libzstd) -lZydis -lZycore \
+	build/libbenchtui.a $(pkg-config --libs libdw libelf libzstd zlib) -lZydis -lZycore \
 	-liberty -lm -ldl
 m() { "$B/measure" "$@"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }'; }

@@ -13,7 +13,7 @@ make --no-print-directory tools >/dev/null
 cp build/tools/measure "$B/measure"
 for prog in annotate-big first-screen switch; do
 	cc -O2 -Iinclude -o "$B/$prog" bench/$prog.c build/libbenchtui.a \
-		$(pkg-config --libs libdw libelf libzstd) -lZydis -lZycore -liberty -lm -ldl
+		$(pkg-config --libs libdw libelf libzstd zlib) -lZydis -lZycore -liberty -lm -ldl
 done
 if [ ! -x "$B/big" ] || [ bench/gen.sh -nt "$B/big" ]; then
 	echo "bench: generating and building the large benchmark (3000 functions + one huge one)" >&2
