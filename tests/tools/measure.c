@@ -3,10 +3,14 @@
  * largest peak RSS (KiB) of the command's own process (not its children:
  * for perf record and benchtui that leaves out the benchmark they run).
  *   measure N CMD [ARGS...]     (the command's stdout goes to /dev/null)
+ *   measure -c N CMD [ARGS...]  the median CPU time (user + system) instead
+ *                               of wall time: on a machine others share, what
+ *                               the command itself costs
  */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -23,12 +27,16 @@ cmp(const void *a, const void *b)
 int
 main(int argc, char **argv)
 {
-	int n = argc > 2 ? atoi(argv[1]) : 0, i;
+	int cpu = argc > 1 && strcmp(argv[1], "-c") == 0;
+	int n, i;
 	double *t;
 	long rss = 0;
 
+	argc -= cpu;
+	argv += cpu;
+	n = argc > 2 ? atoi(argv[1]) : 0;
 	if (n < 1) {
-		fprintf(stderr, "usage: measure N CMD [ARGS...]\n");
+		fprintf(stderr, "usage: measure [-c] N CMD [ARGS...]\n");
 		return 1;
 	}
 	t = calloc((size_t)n, sizeof(*t));
@@ -52,6 +60,9 @@ main(int argc, char **argv)
 		}
 		clock_gettime(CLOCK_MONOTONIC, &b);
 		t[i] = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		if (cpu)
+			t[i] = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+			    (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 		if (ru.ru_maxrss > rss)
 			rss = ru.ru_maxrss;
 	}
