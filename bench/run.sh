@@ -23,8 +23,10 @@ fi
 nfunc=$(nm "$B/big" | grep -c ' T f[0-9]')
 nhuge=$(objdump -d --no-show-raw-insn "$B/big" | awk '/<huge>:/ { f = 1; next } f && /^$/ { exit } f' | wc -l)
 
-# rounds of work per second of the two threads, to size the recordings
-t=$("$B/measure" 1 "$B/big" 20000 | cut -d' ' -f1)
+# rounds of work per second of the two threads, to size the recordings:
+# from the CPU time (half of it: two threads), which others' load on the
+# machine does not stretch as it does the wall time
+t=$("$B/measure" -c 1 "$B/big" 20000 | awk '{ print $1 / 2 }')
 per_s=$(awk -v t="$t" 'BEGIN { printf "%d", 20000 / t }')
 
 m() { "$B/measure" "$@"; }	# prints "median_s maxrss_kib"
