@@ -21,16 +21,16 @@ mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }'; }
 samples() { "$BT" -i "$1" --stdio --top 0 2>/dev/null | awk '/^# samples:/ { sub(",", "", $3); print $3 }'; }
 
-# 100,000 small functions (bench/gen.sh; -O1: -O2 takes over 20 minutes
-# on one file this size), two threads calling them for ~2 s at perf's
-# default 4 kHz
+# 100,000 small functions (bench/gen.sh; -O0: -O2 takes over 20 minutes
+# of CPU on one file this size, -O0 under 2), two threads calling them for
+# ~2 s at perf's default 4 kHz
 if [ ! -x "$B/big$NF" ] || [ bench/gen.sh -nt "$B/big$NF" ]; then
 	echo "bench: generating and building a program of $NF functions (minutes)" >&2
 	sh bench/gen.sh $NF 6000 >"$B/big$NF.c"
-	cc -O1 -g -pthread -o "$B/big$NF" "$B/big$NF.c"
+	cc -O0 -g -pthread -o "$B/big$NF" "$B/big$NF.c"
 	rm -f "$B/funcs-$NF.data"
 fi
-[ -s "$B/funcs-$NF.data" ] || perf record -q -o "$B/funcs-$NF.data" "$B/big$NF" 3000 >/dev/null 2>&1
+[ -s "$B/funcs-$NF.data" ] || perf record -q -o "$B/funcs-$NF.data" "$B/big$NF" 80000 >/dev/null 2>&1
 cc -O2 -g -pthread -o "$B/procs" tests/fixtures/procs.c
 [ -s "$B/forks-bt.data" ] || "$BT" -q -o "$B/forks-bt.data" --stdio --top 0 "$B/procs" forks 1000 >/dev/null 2>&1
 [ -s "$B/forks-dwarf.data" ] || perf record -q --call-graph dwarf -o "$B/forks-dwarf.data" \

@@ -438,6 +438,15 @@ bt_selection_code(struct bt_selection *sel, size_t fi)
 }
 
 void
+bt_selection_code_done(struct bt_selection *sel, size_t fi)
+{
+	if (fi >= sel->funcs.n)
+		return;
+	bt_annotation_free(sel->funcs.v[fi].ann[2]);
+	sel->funcs.v[fi].ann[2] = NULL;
+}
+
+void
 bt_selection_forget(struct bt_selection *sel, size_t fi)
 {
 	size_t j;
