@@ -83,15 +83,17 @@ echo
 echo "## Annotate every sampled function to text"
 echo
 echo "benchtui \`-i F --all --export /dev/null\` vs \`perf annotate -i F --stdio\`"
-echo "(perf runs objdump once per symbol; target: at least 100x)."
+echo "(perf runs objdump once per symbol; target: at least 500x). CPU seconds"
+echo "(user + system, the objdumps perf runs included: \`measure -c\`): the"
+echo "machine is shared, and wall time swings with the others' load."
 echo
 echo "| recording | functions | benchtui s | perf s | ratio | benchtui MiB | perf MiB |"
 echo "|---|---|---|---|---|---|---|"
 for n in 10000 100000; do
 	f=$B/perf-$n.data
 	nf=$("$BT" -i "$f" --stdio --top 0 | awk '/^#Percent/ { t = 1; next } t && NF == 0 { exit } t' | wc -l)
-	read -r tb rb < <(m "$RUNS" "$BT" -i "$f" --all --export /dev/null)
-	read -r tp rp < <(m 1 perf annotate -i "$f" --stdio)
+	read -r tb rb < <(m -c "$RUNS" "$BT" -i "$f" --all --export /dev/null)
+	read -r tp rp < <(m -c 1 perf annotate -i "$f" --stdio)
 	all_ratio="${all_ratio:-} $(ratio "$tp" "$tb")"
 	echo "| perf-$n.data | $nf | $tb | $tp | $(ratio "$tp" "$tb") | $(mib "$rb") | $(mib "$rp") |"
 done
@@ -245,20 +247,22 @@ echo "## Against the targets (DESIGN.md §5)"
 echo
 echo "| target | measured | |"
 echo "|---|---|---|"
-echo "| annotate every sampled function ≥ 100× faster than perf annotate | $(minof "$all_ratio")× at least | $(met "$(minof "$all_ratio") >= 100") |"
+echo "| annotate every sampled function ≥ 500× faster than perf annotate (CPU time) | $(minof "$all_ratio")× at least | $(met "$(minof "$all_ratio") >= 500") |"
 echo "| first screen (table and the hottest function annotated) under 50 ms at 1M samples | $(maxof "$fs_top1") ms at most (CPU time) | $(met "$(maxof "$fs_top1") < 50") |"
 echo "| a 30,000-instruction function annotates in under 30 ms, scrolls at constant cost | $ta ms; $mt / $mb ns a move | $(met "$ta < 30") |"
 echo "| matching a 30,000-instruction function pair under 200 ms | $tmatch ms | $(met "$tmatch < 200") |"
 echo "| recording at 4 kHz within 5% of the bare run, and below perf record | +$ovh_bt% (perf record +$ovh_perf%) | $(met "$ovh_bt < 5") (below perf: $(met "$ovh_bt < $ovh_perf")) |"
 echo "| a 600-sample recording opens in milliseconds whatever it maps | $(ms "$mm_b") ms for $mm_s samples, 50 × 256 MiB mapped, 6 events | $(met "$mm_b < 0.1") |"
 echo "| pprof export of 1M samples with chains at most 2× --format json, smaller than the perf.data | $pp_ratio×; $pp_size bytes vs $data_size | $(met "$pp_ratio <= 2 && $pp_size < $data_size") |"
-echo "| memory no more than perf report | perf/benchtui peak RSS $(minof "$mem_ratio")-$(maxof "$mem_ratio") | $(met "$(minof "$mem_ratio") >= 1") |"
+echo "| peak memory at most half of perf's (first screen; \"Memory at scale\" below) | perf/benchtui peak RSS $(minof "$mem_ratio")-$(maxof "$mem_ratio") | $(met "$(minof "$mem_ratio") >= 2") |"
 echo
 B="$B" BT="$BT" bash bench/forks.sh 3 2>/dev/null
 echo
 B="$B" BT="$BT" bash bench/output.sh 3 2>/dev/null
 echo
 B="$B" BT="$BT" bash bench/chains.sh "$RUNS" 2>/dev/null
+echo
+B="$B" BT="$BT" bash bench/memory.sh 3
 echo
 cat bench/limits.md
 } >"$out"

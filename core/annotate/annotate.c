@@ -350,12 +350,24 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 			data_types(a, m, f->start, f->end);
 	}
 	own_file(a);
+	/* nothing below reads lines: bt_annotate_add_lines() relies on it */
 	g = bt_cfg_build(a);
 	bt_skid_adjust(a, g);
 	bt_find_loops(a, g);
 	bt_cfg_free(g);
 	bt_find_regions(a, f->region_threshold, f->region_margin);
 	return a;
+}
+
+void
+bt_annotate_add_lines(struct bt_annotation *a, const struct bt_annotate_in *f)
+{
+	if (!f->lines || a->has_lines || a->frames.n > 0 || a->dtypes.n > 0)
+		return;
+	join_lines(a, f);
+	if (a->has_lines)
+		data_types(a, f->syms, f->start, f->end);
+	own_file(a);
 }
 
 unsigned

@@ -143,6 +143,13 @@ struct bt_annotation *bt_annotate(const struct bt_annotate_in *in,
 				  struct bt_error *err);
 void bt_annotation_free(struct bt_annotation *a);
 /*
+ * Join lines, inline chains and data types into an annotation made from
+ * in without them (in->lines false; the same function, decoder and hits):
+ * the same annotation as bt_annotate() with in->lines gives, without
+ * decoding again (the skid, loops and regions do not read lines).
+ */
+void bt_annotate_add_lines(struct bt_annotation *a, const struct bt_annotate_in *in);
+/*
  * The line of file an instruction counts for: its own line when its code
  * is from file, else the call site in file of the code inlined there; 0 if
  * none. (The source view's per-line totals, and Enter on a line.)

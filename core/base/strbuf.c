@@ -276,10 +276,31 @@ safe_run(const unsigned char *s)
 	return s[0] >= 0x80 ? utf8_ok(s) : 0;
 }
 
+/*
+ * Eight bytes at a time while all are printable ASCII (0x20-0x7e), the
+ * text of nearly every line: none below 0x20 (as in "has a zero byte",
+ * with 0x20 for 1), none at 0x7f or above (adding 1 sets the top bit).
+ */
+static const unsigned char *
+skip_plain(const unsigned char *p, size_t len)
+{
+	const uint64_t ones = 0x0101010101010101ULL, tops = 0x8080808080808080ULL;
+	const unsigned char *end = p + len;
+	uint64_t x;
+
+	while (end - p >= 8) {
+		memcpy(&x, p, 8);
+		if (((x - 0x20 * ones) | (x + ones) | x) & tops)
+			break;
+		p += 8;
+	}
+	return p;
+}
+
 bool
 bt_text_is_safe(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *p = skip_plain((const unsigned char *)s, strlen(s));
 	size_t n;
 
 	while (*p) {

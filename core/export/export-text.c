@@ -16,19 +16,26 @@
  * take their control bytes as commands (bt_text_safe), nor a newline in a
  * file name start a line.
  */
+static void
+put_str(FILE *out, const char *s)
+{
+	struct bt_textbuf tb = { 0 };
+
+	fputs(bt_text_safe(s, &tb), out);
+	fputc('\n', out);
+	bt_textbuf_release(&tb);
+}
+
 static void __attribute__((format(printf, 2, 3)))
 put_line(FILE *out, const char *fmt, ...)
 {
 	struct bt_strbuf sb = BT_STRBUF_INIT;
-	struct bt_textbuf tb = { 0 };
 	va_list ap;
 
 	va_start(ap, fmt);
 	bt_strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	fputs(bt_text_safe(sb.buf, &tb), out);
-	fputc('\n', out);
-	bt_textbuf_release(&tb);
+	put_str(out, sb.buf);
 	bt_strbuf_release(&sb);
 }
 
@@ -50,7 +57,7 @@ put_cells(FILE *out, const struct bt_row *r, char lead)
 	}
 	while (sb.len > 0 && sb.buf[sb.len - 1] == ' ')
 		sb.buf[--sb.len] = '\0';
-	put_line(out, "%s", sb.buf);
+	put_str(out, sb.buf);	/* a row is every line of an annotation: no printf */
 	bt_strbuf_release(&sb);
 }
 

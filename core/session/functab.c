@@ -334,45 +334,67 @@ bt_functab_release(struct bt_selection *sel)
 	BT_VEC_FREE(sel->hits);
 }
 
-static struct bt_annotation *
-annotate(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax syntax,
-	 bool lines, struct bt_error *err)
+/* What function sf's annotation is made from; false with err set if nothing. */
+static bool
+annotate_in(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax syntax,
+	    bool lines, struct bt_annotate_in *in, struct bt_jit_ask *ask,
+	    struct bt_error *err)
 {
 	struct bt_session *s = sel->s;
 	const struct bt_func *f = &sf->pub;
 	struct bt_msyms *m = bt_session_syms(s, f->mod);
-	struct bt_annotate_in in;
-	struct bt_jit_ask ask = { s, f->mod, NULL };
-	struct bt_annotation *a;
 
 	if (m == NULL || !f->can_annotate) {
 		bt_error_set(err, BT_ENODATA, "no code for '%s' (%s)", f->name,
 		    f->kind == BT_FK_KERNEL ? "kernel code is not annotated" :
 		    "its module could not be read");
-		return NULL;
+		return false;
 	}
-	memset(&in, 0, sizeof(in));
-	in.syms = m;
-	in.dis = bt_session_disasm(s, m, syntax, err);
-	if (in.dis == NULL)
-		return NULL;
-	in.name = f->name;
-	in.module_name = f->module_name;
-	in.start = f->start;
-	in.end = f->end;
-	in.by_address = f->kind != BT_FK_SYMBOL;
-	in.hits = sel->hits.v + sf->hit_lo;
-	in.nhits = sf->hit_hi - sf->hit_lo;
-	in.lines = lines && bt_session_dwarf(s, f->mod);
-	in.region_threshold = s->o.region_threshold / 100;
-	in.region_margin = s->o.region_margin;
+	memset(in, 0, sizeof(*in));
+	in->syms = m;
+	in->dis = bt_session_disasm(s, m, syntax, err);
+	if (in->dis == NULL)
+		return false;
+	in->name = f->name;
+	in->module_name = f->module_name;
+	in->start = f->start;
+	in->end = f->end;
+	in->by_address = f->kind != BT_FK_SYMBOL;
+	in->hits = sel->hits.v + sf->hit_lo;
+	in->nhits = sf->hit_hi - sf->hit_lo;
+	in->lines = lines && bt_session_dwarf(s, f->mod);
+	in->region_threshold = s->o.region_threshold / 100;
+	in->region_margin = s->o.region_margin;
 	if (s->p->modules.v[f->mod].kind == BT_MOD_JIT) {
-		in.name_at = bt_session_jit_name_at;
+		in->name_at = bt_session_jit_name_at;
 		if (s->p->modules.v[f->mod].jit->inl != NULL)
-			in.chain_at = bt_session_jit_chain_at;
-		in.name_arg = &ask;
+			in->chain_at = bt_session_jit_chain_at;
+		in->name_arg = ask;
 	}
-	a = bt_annotate(&in, err);
+	return true;
+}
+
+static struct bt_annotation *
+annotate(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax syntax,
+	 bool lines, struct bt_error *err)
+{
+	struct bt_annotate_in in;
+	struct bt_jit_ask ask = { sel->s, sf->pub.mod, NULL };
+	struct bt_annotation *a = NULL;
+
+	/*
+	 * AT&T with lines when the code without them is made already (lint
+	 * looked at the function's loops): the lines joined into it, in
+	 * place, rather than the function decoded again
+	 */
+	if (syntax == BT_ASM_ATT && lines && sf->ann[2] != NULL) {
+		if (!annotate_in(sel, sf, syntax, lines, &in, &ask, err))
+			return NULL;
+		a = sf->ann[2];
+		sf->ann[2] = NULL;
+		bt_annotate_add_lines(a, &in);
+	} else if (annotate_in(sel, sf, syntax, lines, &in, &ask, err))
+		a = bt_annotate(&in, err);
 	bt_session_jit_ask_release(&ask);
 	return a;
 }
@@ -421,6 +443,15 @@ bt_selection_code(struct bt_selection *sel, size_t fi)
 	if (sf->ann[2] == NULL)
 		sf->ann[2] = annotate(sel, sf, BT_ASM_ATT, false, NULL);
 	return sf->ann[2];
+}
+
+void
+bt_selection_code_done(struct bt_selection *sel, size_t fi)
+{
+	if (fi >= sel->funcs.n)
+		return;
+	bt_annotation_free(sel->funcs.v[fi].ann[2]);
+	sel->funcs.v[fi].ann[2] = NULL;
 }
 
 void

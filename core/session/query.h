@@ -76,6 +76,13 @@ struct bt_annotation *bt_selection_annotation(struct bt_selection *sel, size_t f
  */
 struct bt_annotation *bt_selection_code(struct bt_selection *sel, size_t fi);
 /*
+ * The lint is done with function fi's code: the annotation without lines
+ * bt_selection_code made for it is freed (one the browser or an export
+ * asked for stays). For a look at a function that no screen is likely to
+ * open: its code, kept, can be the largest thing in memory.
+ */
+void bt_selection_code_done(struct bt_selection *sel, size_t fi);
+/*
  * Does function fi's module have DWARF? When it has none, the session
  * notes it (the header's and the reports' "no debug info" note). Reads the
  * DWARF: ask after bt_msyms_probe_dwarf() said no.

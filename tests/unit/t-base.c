@@ -94,6 +94,25 @@ test_text_safe(void **state)
 	assert_string_equal(bt_text_safe("\xc0\xaf\xed\xa0\x80\xf4\x90\x80\x80", &tb),
 	    "\\xc0\\xaf\\xed\\xa0\\x80\\xf4\\x90\\x80\\x80");
 	assert_false(bt_text_is_safe("\x1b"));
+	/*
+	 * Long lines are checked eight bytes at a time: every byte that is
+	 * not plain ASCII, at every place in a line, beside its edges
+	 */
+	{
+		static const unsigned char odd[] = { 0x01, 0x09, 0x1f, 0x7f, 0x80, 0xc3, 0xff };
+		char line[40];
+		size_t i, k;
+
+		for (k = 0; k < sizeof(odd); k++)
+			for (i = 0; i + 1 < sizeof(line); i++) {
+				memset(line, i % 2 ? ' ' : '~', sizeof(line) - 1);
+				line[sizeof(line) - 1] = '\0';
+				assert_true(bt_text_is_safe(line));
+				line[i] = (char)odd[k];
+				/* a tab prints; the rest need escaping (0xc3 cut short) */
+				assert_int_equal(bt_text_is_safe(line), odd[k] == 0x09);
+			}
+	}
 	bt_textbuf_release(&tb);
 }
 
