@@ -508,7 +508,10 @@ show_diff(struct cli *c, struct bt_diff *d, bool shown, struct bt_error *err)
 			return bt_error_set(err, BT_EIO, "cannot write '%s': %s",
 			    c->export_path, strerror(errno));
 		c->eo.view.whole_names = true;
-		ret = bt_export_diff(f, d, c->eo.format, &c->eo.view, err);
+		if (c->eo.format == BT_FORMAT_FLAMEGRAPH || c->eo.format == BT_FORMAT_PPROF)
+			ret = bt_export_diff_sides(f, d, c->eo.format, c->bench, err);
+		else
+			ret = bt_export_diff(f, d, c->eo.format, &c->eo.view, err);
 		if (fclose(f) != 0 && ret == 0)
 			ret = bt_error_set(err, BT_EIO, "cannot write '%s': %s",
 			    c->export_path, strerror(errno));
