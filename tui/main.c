@@ -644,6 +644,50 @@ out:
 	return ret;
 }
 
+/* One side of the query's diff tool, as open_side without printing. */
+static struct bt_selection *
+query_side(const struct cli *c, const char *path, struct bt_error *err)
+{
+	struct bt_profile *p = bt_profile_open(path, err);
+	struct bt_session *s;
+	struct bt_selection *sel;
+
+	if (p == NULL)
+		return NULL;
+	if ((s = bt_session_new(p, &c->so, err)) == NULL)
+		return NULL;
+	if ((sel = bt_selection_new(s, &c->sel, err)) == NULL)
+		bt_session_free(s);
+	return sel;
+}
+
+/* The query's diff tool: the JSON export of benchtui diff a b on out. */
+static int
+query_diff(void *ctx, const char *a, const char *b, FILE *out, struct bt_error *err)
+{
+	struct cli *c = ctx;
+	struct bt_selection *sa = query_side(c, a, err), *sb = NULL;
+	struct bt_view_opts vo = c->eo.view;
+	struct bt_diff_opts o;
+	struct bt_diff *d = NULL;
+	int ret = -BT_ENOENT;
+
+	if (sa == NULL || (sb = query_side(c, b, err)) == NULL)
+		goto out;
+	bt_diff_opts_init(&o);
+	if (c->noise >= 0)
+		o.noise = c->noise / 100;
+	if ((d = bt_diff_new(sa, sb, &o, err)) == NULL)
+		goto out;
+	vo.whole_names = true;
+	ret = bt_export_diff(out, d, BT_FORMAT_JSON, &vo, err);
+out:
+	bt_diff_free(d);
+	close_side(sa);
+	close_side(sb);
+	return ret < 0 ? ret : 0;
+}
+
 /*
  * benchtui query [OPTIONS] RECORDING: argv as the rest of the command
  * line reads it, OPTIONS then -i RECORDING (malloc'ed); NULL when no
@@ -762,7 +806,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (qargv != NULL) {	/* benchtui query: answer on stdout until stdin ends */
-		struct query q = { sel, &c.eo };
+		struct query q = { sel, &c.eo, input, query_diff, &c };
 
 		c.eo.func = c.symbol;
 		ret = query_run(&q, stdin, stdout) < 0 ? EXIT_NODATA : 0;
