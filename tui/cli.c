@@ -106,6 +106,9 @@ const char cli_usage[] =
 "                         is called slower or faster (default 10)\n"
 "  -s NAME (with diff)    the function NAME of both builds aligned, instruction\n"
 "                         by instruction, printed instead (docs/diff.md)\n"
+"      --format flamegraph|pprof (with diff)  B's flame graph coloured by the\n"
+"                         change from A, or both sides in one profile (label side)\n"
+"  -b NAME (with diff)    with flamegraph or pprof: that benchmark pair only\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n";
 
