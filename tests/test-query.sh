@@ -5,7 +5,7 @@
 # selection (--export --format json, -b, -s), the diff tool's the JSON
 # export of benchtui diff against a second recording; errors as JSON-RPC says;
 # a benchmark's flame graph (--format flamegraph -b) holds its samples,
-# and so does its differential one (benchtui diff ... -b).
+# and so do its differential one and its pprof (benchtui diff ... -b).
 . tests/lib.sh
 need_recording
 if [ ! -f /usr/include/benchmark/benchmark.h ] || ! command -v g++ >/dev/null; then
@@ -107,6 +107,14 @@ root=$(grep -o '<svg [^>]*data-samples="[0-9]*"' "$TMP/dsum.svg" | grep -o '[0-9
 	grep -q 'data-name="BM_sum[("]' "$TMP/dsum.svg" &&
 	ok "diff flamegraph -b BM_sum/8: B's $root samples of it, BM_sum's frame, named in the title" ||
 	fail "diff flamegraph -b: root ${root:-?} samples, B's JSON $want"
+# benchtui diff --format pprof -b: that pair's samples, side b's B's
+if command -v go >/dev/null && "$BT" diff "$TMP/gb2.data" "$TMP/gb.data" --export "$TMP/dsum.pb.gz" \
+	--format pprof -b BM_sum/8 2>"$TMP/err"; then
+	got=$(GOFLAGS=-mod=mod GOTOOLCHAIN=local go tool pprof -sample_index=samples -tags \
+		-tagfocus=side=b "$TMP/dsum.pb.gz" 2>/dev/null | awk '/^ side:/ { print int($3) }')
+	[ "$got" = "$want" ] && ok "diff pprof -b BM_sum/8: side b holds B's $want samples of it" ||
+		fail "diff pprof -b: side b ${got:-?} samples, B's JSON $want"
+fi
 # the exports with benchmarks validate against the schema too
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	python3 - docs/benchtui.schema.json "$TMP"/all.json "$TMP"/sum.json "$TMP"/ann.json <<'PY' &&
