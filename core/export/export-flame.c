@@ -394,7 +394,7 @@ flame_svg(FILE *out, const struct bt_flame *fl, const char *ttl, const struct fd
 	return 0;
 }
 
-/* f's title, as XML text (malloc'ed). */
+/* The title fn writes (XML text), malloc'ed. */
 static char *
 title_of(void (*fn)(FILE *, const void *, uint64_t), const void *arg, uint64_t total)
 {
@@ -436,11 +436,15 @@ static void
 diff_title_put(FILE *f, const void *arg, uint64_t total)
 {
 	const struct diff_title *dt = arg;
-	const struct bt_profile_info *pa = bt_session_info(bt_selection_session(dt->a));
+	const struct bt_profile_info *pa = dt->a != NULL ?
+	    bt_session_info(bt_selection_session(dt->a)) : NULL;
 	const struct bt_profile_info *pb = bt_session_info(bt_selection_session(dt->b));
 
 	fputs("Differential flame graph: A ", f);
-	xml(f, pa->command != NULL ? pa->command : "");
+	if (pa == NULL)
+		fputs("(no such benchmark)", f);
+	else
+		xml(f, pa->command != NULL ? pa->command : "");
 	fputs(", B ", f);
 	xml(f, pb->command != NULL ? pb->command : "");
 	if (dt->bench != NULL) {
