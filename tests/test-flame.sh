@@ -3,6 +3,7 @@
 # with no script error, the frames of the hottest path are there, each as
 # wide as its inclusive samples (the JSON export's), zoom and search run;
 # a name with control bytes is escaped and the SVG is well-formed XML;
+# benchtui diff's differential flame graph: the changed path red and blue;
 # the F screen at 80x24 in tmux: bars, status line, zoom in and out.
 . tests/lib.sh
 need_recording
@@ -103,6 +104,66 @@ ET.fromstring(raw)
 ok = 'wa\\x1b]0;PWNED\\x07\\x1b[31m\\xc2\\x9bx&lt;&amp;&gt;&quot;' in t
 sys.exit(0 if not bad and ok else 1)
 PY
+
+# benchtui diff --format flamegraph: split against split with work_a and
+# work_b's names swapped (the 3:1 work moves from work_a to work_b): B's
+# frames, red where the share grew (work_b), blue where it shrank (work_a),
+# near white where it held (main); in Chromium, no script error
+objcopy --redefine-sym work_a=swap_tmp --redefine-sym work_b=work_a "$split" "$TMP/swap1" &&
+	objcopy --redefine-sym swap_tmp=work_b "$TMP/swap1" "$TMP/swap" || fail "cannot build the swapped binary"
+"$BT" -q -o "$TMP/w.data" --stdio --top 0 "$TMP/swap" >/dev/null 2>&1 || fail "recording the swapped split"
+"$BT" diff "$TMP/s.data" "$TMP/w.data" --export "$TMP/d.svg" --format flamegraph 2>"$TMP/d.err" ||
+	fail "diff --format flamegraph: $(cat "$TMP/d.err")"
+# diffcolours FILE: work_b red, work_a blue, main near white, sized by B
+diffcolours() {
+	python3 - "$1" <<'PY'
+import re, sys, html
+svg = open(sys.argv[1]).read()
+total = int(re.search(r'<svg [^>]*data-samples="(\d+)"', svg).group(1))
+fr = {}
+for g in re.finditer(r'<g class="f[^"]*"([^>]*)>.*?<rect ([^>]*)>', svg):
+    a = dict(re.findall(r'([\w-]+)="([^"]*)"', g.group(1)))
+    r = dict(re.findall(r'([\w-]+)="([^"]*)"', g.group(2)))
+    fr.setdefault(html.unescape(a["data-name"]), (a, r))
+bad = []
+def rgb(r):
+    return tuple(int(x) for x in re.findall(r'\d+', r["fill"]))
+for name, want in (("work_b", "red"), ("work_a", "blue")):
+    if name not in fr:
+        bad.append(name + " missing"); continue
+    a, r = fr[name]
+    c, d = rgb(r), float(a["data-delta"])
+    if want == "red" and not (c[0] == 255 and c[1] < 150 and d > 20):
+        bad.append("%s: %s, delta %+.1f, want red and > +20" % (name, c, d))
+    if want == "blue" and not (c[2] == 255 and c[0] < 150 and d < -20):
+        bad.append("%s: %s, delta %+.1f, want blue and < -20" % (name, c, d))
+    if abs(float(r["width"]) - 1180.0 * int(a["data-samples"]) / total) > 0.01:
+        bad.append("%s: not as wide as its B samples" % name)
+a, r = fr.get("main", ({}, {}))
+if not r or min(rgb(r)) < 200:
+    bad.append("main: %s, want near white" % (rgb(r) if r else "missing"))
+if "Differential flame graph" not in svg:
+    bad.append("no differential title")
+print("\n".join(bad), file=sys.stderr)
+sys.exit(1 if bad else 0)
+PY
+}
+diffcolours "$TMP/d.svg" && ok "diff flamegraph: work_b red (its share grew), work_a blue, main white, widths B's" ||
+	fail "diff flamegraph colours"
+if [ -n "$CHROME" ]; then
+	: >"$TMP/chrome.err"
+	chrome --dump-dom "file://$TMP/d.svg" >"$TMP/ddom.svg" 2>"$TMP/chrome.err"
+	if grep -q ':CONSOLE' "$TMP/chrome.err"; then
+		fail "diff flamegraph: console messages: $(grep ':CONSOLE' "$TMP/chrome.err" | head -3)"
+	elif ! grep -q 'data-ready="1"' "$TMP/ddom.svg"; then
+		fail "diff flamegraph: the script did not run"
+	else
+		diffcolours "$TMP/ddom.svg" && ok "diff flamegraph in Chromium: script ran, no console message, the changed path coloured" ||
+			fail "diff flamegraph colours in Chromium's DOM"
+	fi
+fi
+expect_status 2 "$BT" diff "$TMP/s.data" "$TMP/w.data" --export "$TMP/nob.svg" --format flamegraph -b nosuch
+[ -e "$TMP/nob.svg" ] && fail "diff -b nosuch left a file" || ok "diff -b with no such benchmark: an error, no file"
 
 # the F screen at 80x24
 if command -v tmux >/dev/null; then

@@ -18,6 +18,8 @@
 #     benchmark's table; bench.phase=untimed its untimed samples; bench.rep
 #     its result line's; -b NAME: its table, all labelled; --format bmf has Bencher's shape and the
 #     harness's numbers (a python check)
+#  3b. benchtui diff --format pprof: both sides, labelled side=a/b;
+#     -tagfocus=side=X -top equals each side's table; -diff_base runs
 #  4. bad input: a name with control bytes is kept as data in pprof
 #     (escaped in the text export); an export overwrites an existing file;
 #     a failed export leaves no file, and an existing one as it was
@@ -86,6 +88,34 @@ if [ $have_go = 1 ]; then
 			ok "$sel: -top = its function table: $(cat "$TMP/sel.out")" ||
 			{ fail "$sel:"; cat "$TMP/sel.out"; }
 	done
+fi
+
+# benchtui diff --format pprof: both sides in one profile, labelled side;
+# -tagfocus=side=a -top is A's function table, side=b B's; each side cut
+# out with -proto reads back, and -diff_base compares them
+if [ $have_go = 1 ]; then
+	"$BT" -q -o "$TMP/ch2.data" --stdio "$ch" 20000 >/dev/null 2>"$TMP/err" ||
+		fail "benchtui record (B): $(head -c 300 "$TMP/err")"
+	"$BT" -i "$TMP/ch2.data" --export "$TMP/ch2.json" --format json --top 0 2>/dev/null ||
+		fail "json export (B)"
+	if "$BT" diff "$TMP/ch.data" "$TMP/ch2.data" --export "$TMP/d.pb.gz" --format pprof 2>"$TMP/err"; then
+		for side in a b; do
+			[ $side = a ] && js=$TMP/ch.json || js=$TMP/ch2.json
+			pp "d$side" -top -noinlines -tagfocus=side=$side "$TMP/d.pb.gz" &&
+				python3 "$O" top "$js" "$TMP/d$side" >"$TMP/d$side.out" &&
+				ok "diff pprof: -tagfocus=side=$side -top = side $side's table: $(cat "$TMP/d$side.out")" ||
+				{ fail "diff pprof side $side:"; cat "$TMP/d$side.out"; }
+			$PPROF -proto -tagfocus=side=$side "$TMP/d.pb.gz" >"$TMP/d$side.pb.gz" 2>"$TMP/err" ||
+				fail "-proto -tagfocus=side=$side: $(head -c 300 "$TMP/err")"
+		done
+		pp tags -tags "$TMP/d.pb.gz" && grep -q '^ side: Total' "$TMP/tags" ||
+			fail "diff pprof: no side label: $(head -5 "$TMP/tags")"
+		pp dd -top -noinlines -diff_base="$TMP/da.pb.gz" "$TMP/db.pb.gz" &&
+			grep -q 'of [0-9]* total' "$TMP/dd" && ok "-diff_base=side a's profile side b's: $(grep -o 'Showing.*' "$TMP/dd")" ||
+			fail "-diff_base of the two sides"
+	else
+		fail "diff --format pprof: $(cat "$TMP/err")"
+	fi
 fi
 
 # pf_same JSON PPROF WHAT: pprof-format's self samples and total = the JSON's

@@ -2,8 +2,10 @@
 # benchtui query (issue 29): a scripted JSON-RPC session (MCP's
 # initialize, tools/list, tools/call) on a Google Benchmark recording;
 # every tool's answer equals the part of the JSON export of the same
-# selection (--export --format json, -b, -s); errors as JSON-RPC says;
-# a benchmark's flame graph (--format flamegraph -b) holds its samples.
+# selection (--export --format json, -b, -s), the diff tool's the JSON
+# export of benchtui diff against a second recording; errors as JSON-RPC says;
+# a benchmark's flame graph (--format flamegraph -b) holds its samples,
+# and so do its differential one and its pprof (benchtui diff ... -b).
 . tests/lib.sh
 need_recording
 if [ ! -f /usr/include/benchmark/benchmark.h ] || ! command -v g++ >/dev/null; then
@@ -22,6 +24,11 @@ ex all
 ex sum -b BM_sum/8
 ex ann -b BM_sum/8 -s BM_sum
 ex annall -s BM_sum
+# a second recording of the same build: the diff tool against it
+"$BT" -q -o "$TMP/gb2.data" --stdio --top 0 "$gb" --benchmark_min_time=0.1 \
+	--benchmark_filter='^(BM_sum/8|BM_dead|BM_tmpl<double>)$' >"$TMP/gb2.out" 2>&1 || fail "recording gbench again"
+"$BT" diff "$TMP/gb2.data" "$TMP/gb.data" --export "$TMP/diff.json" --format json || fail "diff export"
+"$BT" diff "$TMP/gb.data" "$TMP/gb2.data" --export "$TMP/rdiff.json" --format json || fail "diff export (reversed)"
 python3 - "$BT" "$TMP" <<'PY'
 import json, subprocess, sys
 bt, tmp = sys.argv[1], sys.argv[2]
@@ -40,6 +47,10 @@ msgs = [{"jsonrpc": "2.0", "id": 0, "method": "initialize",
         {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}]
 for i, (name, args, _, _) in enumerate(calls):
     msgs.append({"jsonrpc": "2.0", "id": 10 + i, "method": "tools/call", "params": {"name": name, "arguments": args}})
+msgs.append({"jsonrpc": "2.0", "id": "d", "method": "tools/call", "params": {"name": "diff", "arguments": {"baseline": tmp + "/gb2.data"}}})
+msgs.append({"jsonrpc": "2.0", "id": "d2", "method": "tools/call", "params": {"name": "diff", "arguments": {"a": tmp + "/gb.data", "b": tmp + "/gb2.data"}}})
+msgs.append({"jsonrpc": "2.0", "id": "d0", "method": "tools/call", "params": {"name": "diff", "arguments": {}}})
+msgs.append({"jsonrpc": "2.0", "id": "dx", "method": "tools/call", "params": {"name": "diff", "arguments": {"baseline": tmp + "/nosuch.data"}}})
 msgs.append({"jsonrpc": "2.0", "id": "u", "method": "tools/call", "params": {"name": "nosuch", "arguments": {}}})
 msgs.append({"jsonrpc": "2.0", "id": "b", "method": "tools/call", "params": {"name": "hot_functions", "arguments": {"benchmark": "BM_nosuch"}}})
 msgs.append({"jsonrpc": "2.0", "id": "m", "method": "resources/list"})
@@ -56,7 +67,7 @@ check(p.returncode == 0 and len(replies) == len(msgs) - 1 + 1,
       "%d replies to %d requests (none to the notification), exit %d" % (len(replies), len(msgs) - 1 + 1, p.returncode))
 check(byid[0]["result"]["serverInfo"]["name"] == "benchtui" and "tools" in byid[0]["result"]["capabilities"], "initialize")
 names = [t["name"] for t in byid[1]["result"]["tools"]]
-check(names == ["list_benchmarks", "hot_functions", "annotate", "findings"], "tools/list: " + ", ".join(names))
+check(names == ["list_benchmarks", "hot_functions", "annotate", "findings", "diff"], "tools/list: " + ", ".join(names))
 for i, (name, args, exp, keys) in enumerate(calls):
     r = byid[10 + i]["result"]
     e = json.load(open("%s/%s.json" % (tmp, exp)))
@@ -66,6 +77,13 @@ for i, (name, args, exp, keys) in enumerate(calls):
     check(same, "%s %s equals the JSON export's %s (%s)" % (name, json.dumps(args), "+".join(keys),
           ", ".join("%d %s" % (len(sc.get(k)), k) if isinstance(sc.get(k), list) else k for k in keys)))
 check(len(byid[10]["result"]["structuredContent"]["benchmarks"]) == 3, "three benchmarks listed")
+for i, exp, what in (("d", "diff", "baseline gb2 (A), the open recording (B)"), ("d2", "rdiff", "a gb, b gb2")):
+    r = byid[i]["result"]
+    e = json.load(open("%s/%s.json" % (tmp, exp)))
+    check(not r["isError"] and r.get("structuredContent") == e and json.loads(r["content"][0]["text"]) == e,
+          "diff {%s} equals benchtui diff's JSON export (%d units, %d benchmarks)" % (what, e["units"], len(e["benchmarks"])))
+check(byid["d0"]["result"]["isError"] and "baseline" in byid["d0"]["result"]["content"][0]["text"], "diff without a baseline: a tool error")
+check(byid["dx"]["result"]["isError"] and "nosuch.data" in byid["dx"]["result"]["content"][0]["text"], "diff with a missing baseline: a tool error naming it")
 check(byid["u"].get("error", {}).get("code") == -32602, "unknown tool: error -32602")
 check(byid["b"]["result"]["isError"] and "BM_nosuch" in byid["b"]["result"]["content"][0]["text"], "unknown benchmark: a tool error naming it")
 check(byid["m"].get("error", {}).get("code") == -32601, "unknown method: error -32601")
@@ -81,6 +99,22 @@ want=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["samples"
 [ -n "$root" ] && [ "$root" = "$want" ] && grep -q 'id="title"[^>]*>Flame graph: .*benchmark BM_sum/8' "$TMP/sum.svg" &&
 	ok "flamegraph -b BM_sum/8: its $root samples (the JSON's), named in the title" ||
 	fail "flamegraph -b: root ${root:-?} samples, JSON $want"
+# benchtui diff --format flamegraph -b: B's benchmark, its samples
+"$BT" diff "$TMP/gb2.data" "$TMP/gb.data" --export "$TMP/dsum.svg" --format flamegraph -b BM_sum/8 ||
+	fail "diff flamegraph -b"
+root=$(grep -o '<svg [^>]*data-samples="[0-9]*"' "$TMP/dsum.svg" | grep -o '[0-9]*"$' | tr -d '"')
+[ -n "$root" ] && [ "$root" = "$want" ] && grep -q 'id="title"[^>]*>Differential flame graph: .*benchmark BM_sum/8' "$TMP/dsum.svg" &&
+	grep -q 'data-name="BM_sum[("]' "$TMP/dsum.svg" &&
+	ok "diff flamegraph -b BM_sum/8: B's $root samples of it, BM_sum's frame, named in the title" ||
+	fail "diff flamegraph -b: root ${root:-?} samples, B's JSON $want"
+# benchtui diff --format pprof -b: that pair's samples, side b's B's
+if command -v go >/dev/null && "$BT" diff "$TMP/gb2.data" "$TMP/gb.data" --export "$TMP/dsum.pb.gz" \
+	--format pprof -b BM_sum/8 2>"$TMP/err"; then
+	got=$(GOFLAGS=-mod=mod GOTOOLCHAIN=local go tool pprof -sample_index=samples -tags \
+		-tagfocus=side=b "$TMP/dsum.pb.gz" 2>/dev/null | awk '/^ side:/ { print int($3) }')
+	[ "$got" = "$want" ] && ok "diff pprof -b BM_sum/8: side b holds B's $want samples of it" ||
+		fail "diff pprof -b: side b ${got:-?} samples, B's JSON $want"
+fi
 # the exports with benchmarks validate against the schema too
 if python3 -c 'import jsonschema' 2>/dev/null; then
 	python3 - docs/benchtui.schema.json "$TMP"/all.json "$TMP"/sum.json "$TMP"/ann.json <<'PY' &&

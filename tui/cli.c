@@ -106,6 +106,9 @@ const char cli_usage[] =
 "                         is called slower or faster (default 10)\n"
 "  -s NAME (with diff)    the function NAME of both builds aligned, instruction\n"
 "                         by instruction, printed instead (docs/diff.md)\n"
+"      --format flamegraph|pprof (with diff)  B's flame graph coloured by the\n"
+"                         change from A, or both sides in one profile (label side)\n"
+"  -b NAME (with diff)    with flamegraph or pprof: that benchmark pair only\n"
 "  -h, --help             this help\n"
 "      --version          print the version\n";
 
@@ -582,7 +585,7 @@ parse_diff(struct perr *e, struct cli *c, int argc, char **argv)
 	int opt, r, n = 0;
 
 	optind = 0;
-	while ((opt = getopt_long(argc, argv, "-:e:fs:M:h", long_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "-:e:fs:M:b:h", long_opts, NULL)) != -1) {
 		if (opt == 1) {		/* a recording */
 			if (n == 2)
 				return bad(e, "diff compares two recordings (OLD NEW), "
@@ -603,6 +606,9 @@ parse_diff(struct perr *e, struct cli *c, int argc, char **argv)
 		return bad(e, "diff compares OLD and NEW: not with -i or --baseline");
 	if (c->freq || c->delay || c->mmap_pages || c->callgraph_set)
 		return bad(e, "-F, -m, --delay and --call-graph are for recording, not with diff");
+	if (c->bench != NULL && c->eo.format != BT_FORMAT_FLAMEGRAPH &&
+	    c->eo.format != BT_FORMAT_PPROF)
+		return bad(e, "-b with diff is for --format flamegraph or pprof (one benchmark pair)");
 	c->sel.event = c->event_last;
 	return 0;
 }

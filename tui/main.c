@@ -382,7 +382,8 @@ browsing(const struct cli *c)
  * file in a directory where no other file can be made.
  */
 static int
-export_file(struct cli *c, struct bt_selection *sel, struct bt_error *err)
+write_file(struct cli *c, int (*fn)(FILE *, struct cli *, void *, struct bt_error *),
+	   void *arg, struct bt_error *err)
 {
 	const char *path = c->export_path;
 	struct stat st;
@@ -422,7 +423,7 @@ export_file(struct cli *c, struct bt_selection *sel, struct bt_error *err)
 		free(tmp);
 		return ret;
 	}
-	ret = bt_export(f, sel, &c->eo, err);
+	ret = fn(f, c, arg, err);
 	if (fclose(f) != 0 && ret == 0)
 		ret = bt_error_set(err, BT_EIO, "cannot write '%s': %s", path, strerror(errno));
 	if (tmp != NULL && ret == 0 && rename(tmp, path) != 0)
@@ -431,6 +432,18 @@ export_file(struct cli *c, struct bt_selection *sel, struct bt_error *err)
 		unlink(tmp);
 	free(tmp);
 	return ret;
+}
+
+static int
+write_export(FILE *f, struct cli *c, void *sel, struct bt_error *err)
+{
+	return bt_export(f, sel, &c->eo, err);
+}
+
+static int
+export_file(struct cli *c, struct bt_selection *sel, struct bt_error *err)
+{
+	return write_file(c, write_export, sel, err);
 }
 
 /*
@@ -495,6 +508,14 @@ close_side(struct bt_selection *sel)
 	bt_session_free(s);
 }
 
+static int
+write_diff(FILE *f, struct cli *c, void *d, struct bt_error *err)
+{
+	if (c->eo.format == BT_FORMAT_FLAMEGRAPH || c->eo.format == BT_FORMAT_PPROF)
+		return bt_export_diff_sides(f, d, c->eo.format, c->bench, err);
+	return bt_export_diff(f, d, c->eo.format, &c->eo.view, err);
+}
+
 /* The comparison as the export, the text report or the browser ask. */
 static int
 show_diff(struct cli *c, struct bt_diff *d, bool shown, struct bt_error *err)
@@ -502,18 +523,8 @@ show_diff(struct cli *c, struct bt_diff *d, bool shown, struct bt_error *err)
 	struct winsize ws;
 	int ret;
 
-	if (c->export_path != NULL) {
-		FILE *f = fopen(c->export_path, "w");
-		if (f == NULL)
-			return bt_error_set(err, BT_EIO, "cannot write '%s': %s",
-			    c->export_path, strerror(errno));
-		c->eo.view.whole_names = true;
-		ret = bt_export_diff(f, d, c->eo.format, &c->eo.view, err);
-		if (fclose(f) != 0 && ret == 0)
-			ret = bt_error_set(err, BT_EIO, "cannot write '%s': %s",
-			    c->export_path, strerror(errno));
-		return ret;
-	}
+	if (c->export_path != NULL)	/* whole or not at all, as export_file's */
+		return write_file(c, write_diff, d, err);
 	if (!shown)
 		return 0;
 	if (c->stdio || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
@@ -641,6 +652,50 @@ out:
 	return ret;
 }
 
+/* One side of the query's diff tool, as open_side without printing. */
+static struct bt_selection *
+query_side(const struct cli *c, const char *path, struct bt_error *err)
+{
+	struct bt_profile *p = bt_profile_open(path, err);
+	struct bt_session *s;
+	struct bt_selection *sel;
+
+	if (p == NULL)
+		return NULL;
+	if ((s = bt_session_new(p, &c->so, err)) == NULL)
+		return NULL;
+	if ((sel = bt_selection_new(s, &c->sel, err)) == NULL)
+		bt_session_free(s);
+	return sel;
+}
+
+/* The query's diff tool: the JSON export of benchtui diff a b on out. */
+static int
+query_diff(void *ctx, const char *a, const char *b, FILE *out, struct bt_error *err)
+{
+	struct cli *c = ctx;
+	struct bt_selection *sa = query_side(c, a, err), *sb = NULL;
+	struct bt_view_opts vo = c->eo.view;
+	struct bt_diff_opts o;
+	struct bt_diff *d = NULL;
+	int ret = -BT_ENOENT;
+
+	if (sa == NULL || (sb = query_side(c, b, err)) == NULL)
+		goto out;
+	bt_diff_opts_init(&o);
+	if (c->noise >= 0)
+		o.noise = c->noise / 100;
+	if ((d = bt_diff_new(sa, sb, &o, err)) == NULL)
+		goto out;
+	vo.whole_names = true;
+	ret = bt_export_diff(out, d, BT_FORMAT_JSON, &vo, err);
+out:
+	bt_diff_free(d);
+	close_side(sa);
+	close_side(sb);
+	return ret < 0 ? ret : 0;
+}
+
 /*
  * benchtui query [OPTIONS] RECORDING: argv as the rest of the command
  * line reads it, OPTIONS then -i RECORDING (malloc'ed); NULL when no
@@ -759,7 +814,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	if (qargv != NULL) {	/* benchtui query: answer on stdout until stdin ends */
-		struct query q = { sel, &c.eo };
+		struct query q = { sel, &c.eo, input, query_diff, &c };
 
 		c.eo.func = c.symbol;
 		ret = query_run(&q, stdin, stdout) < 0 ? EXIT_NODATA : 0;

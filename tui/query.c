@@ -389,7 +389,14 @@ static const char tools_json[] =
 "{\"name\":\"findings\",\"description\":\"What may be wrong with the benchmark or the "
 "profile (lint): the JSON export's findings\",\"inputSchema\":{\"type\":\"object\","
 "\"properties\":{\"benchmark\":{\"type\":\"string\",\"description\":\"only this "
-"benchmark's samples (-b)\"}}}}]}";
+"benchmark's samples (-b)\"}}}},"
+"{\"name\":\"diff\",\"description\":\"This recording compared with another (benchtui diff "
+"A B): each benchmark's time and its functions' cost per op, with intervals, q-values and "
+"verdicts: the JSON export of benchtui diff\",\"inputSchema\":{\"type\":\"object\","
+"\"properties\":{\"baseline\":{\"type\":\"string\",\"description\":\"the old recording "
+"(A), compared with this one (B)\"},\"a\":{\"type\":\"string\",\"description\":\"the old "
+"recording, instead of baseline\"},\"b\":{\"type\":\"string\",\"description\":\"the new "
+"recording (default: this one)\"}}}}]}";
 
 /* A tool: the export's members it answers with, and whether it annotates. */
 struct tool {
@@ -497,6 +504,38 @@ tool_answer(const struct tool *t, struct bt_selection *sel, const struct bt_expo
 	return out;
 }
 
+/*
+ * The diff tool's answer: the JSON export of benchtui diff A B, A the
+ * baseline (or a), B b or this recording, without the layout's spaces.
+ */
+static char *
+diff_answer(struct query *q, const struct jv *args, struct bt_error *err)
+{
+	const char *a = member_str(args, "baseline"), *b = member_str(args, "b");
+	char *text = NULL, *out;
+	size_t len = 0;
+	FILE *f;
+	int ret;
+
+	if (a == NULL)
+		a = member_str(args, "a");
+	if (b == NULL)
+		b = q->path;
+	if (a == NULL || b == NULL || q->diff == NULL) {
+		bt_error_set(err, BT_EINVAL, "diff needs a baseline recording (baseline, or a and b)");
+		return NULL;
+	}
+	if ((f = open_memstream(&text, &len)) == NULL) {
+		bt_error_set(err, BT_EIO, "cannot write the export to memory");
+		return NULL;
+	}
+	ret = q->diff(q->ctx, a, b, f, err);
+	fclose(f);
+	out = ret < 0 ? NULL : compact(text, 0, len);
+	free(text);
+	return out;
+}
+
 static void
 reply_start(FILE *out, const char *id)
 {
@@ -527,11 +566,13 @@ tools_call(struct query *q, const struct jv *params, const char *id, FILE *out)
 	for (i = 0; name != NULL && i < sizeof(tools) / sizeof(tools[0]); i++)
 		if (strcmp(tools[i].name, name) == 0)
 			break;
-	if (name == NULL || i == sizeof(tools) / sizeof(tools[0])) {
+	if (name != NULL && strcmp(name, "diff") == 0)
+		ans = diff_answer(q, member(params, "arguments"), &err);
+	else if (name == NULL || i == sizeof(tools) / sizeof(tools[0])) {
 		reply_error(out, id, -32602, "unknown tool");
 		return;
-	}
-	ans = tool_answer(&tools[i], q->sel, q->eo, member(params, "arguments"), &err);
+	} else
+		ans = tool_answer(&tools[i], q->sel, q->eo, member(params, "arguments"), &err);
 	reply_start(out, id);
 	fputs("\"result\":{\"content\":[{\"type\":\"text\",\"text\":", out);
 	put_str(out, ans != NULL ? ans : err.msg);

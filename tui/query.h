@@ -11,10 +11,16 @@
  * struct query - what a query session answers from
  * @sel: the recording's selection (the command line's -e, --time, -b...)
  * @eo: the export options (names, syntax...) every answer uses
+ * @path: the recording's path (the diff tool's B by default)
+ * @diff: writes the JSON export of benchtui diff A B on out (the diff
+ *        tool), 0 or -BT_E* with err set; NULL: no diff tool
  */
 struct query {
 	struct bt_selection *sel;
 	const struct bt_export_opts *eo;
+	const char *path;
+	int (*diff)(void *ctx, const char *a, const char *b, FILE *out, struct bt_error *err);
+	void *ctx;
 };
 
 /*

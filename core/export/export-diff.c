@@ -9,6 +9,7 @@
 
 #include "base.h"
 #include "benchtui/diff.h"
+#include "export/export-int.h"
 #include "export/json-writer.h"
 
 static void
@@ -156,11 +157,68 @@ diff_json(FILE *out, const struct bt_diff *d)
 	return 0;
 }
 
+/* The pair named bench, or by a unique prefix; -1 none, -2 several. */
+static long
+find_pair(const struct bt_diff *d, const char *bench)
+{
+	size_t i, len = strlen(bench);
+	long found = -1;
+
+	for (i = 0; i < bt_diff_npairs(d); i++)
+		if (strcmp(bt_diff_pair(d, i)->name, bench) == 0)
+			return (long)i;
+	for (i = 0; i < bt_diff_npairs(d); i++)
+		if (strncmp(bt_diff_pair(d, i)->name, bench, len) == 0) {
+			if (found >= 0)
+				return -2;
+			found = (long)i;
+		}
+	return found;
+}
+
+int
+bt_export_diff_sides(FILE *out, const struct bt_diff *d, enum bt_format format,
+		     const char *bench, struct bt_error *err)
+{
+	struct bt_selection *a = bt_diff_side(d, 0), *b = bt_diff_side(d, 1);
+	const char *name = NULL;
+	int ret;
+
+	if (bench != NULL) {
+		long i = find_pair(d, bench);
+
+		if (i < 0)
+			return bt_error_set(err, BT_ENOENT, "benchmark '%s': %s", bench,
+			    i == -2 ? "names several benchmarks" : "in neither recording");
+		name = bt_diff_pair(d, (size_t)i)->name;
+		a = bt_diff_selection(d, 0, (size_t)i);
+		b = bt_diff_selection(d, 1, (size_t)i);
+		if (b == NULL)
+			return bt_error_set(err, BT_ENOENT, "benchmark '%s' is not in B "
+			    "(the new recording)", name);
+	}
+	if (format == BT_FORMAT_FLAMEGRAPH)
+		return export_flamegraph_diff(out, a, b, name, err);
+	if (format != BT_FORMAT_PPROF)
+		return bt_error_set(err, BT_EINVAL, "a diff's sides export as flamegraph or pprof");
+	if (a == NULL)
+		return bt_error_set(err, BT_ENOENT, "benchmark '%s' is not in A "
+		    "(the old recording)", name);
+	ret = bt_export_pprof_sides(out, a, b, err);
+	if (ret == 0 && (fflush(out) != 0 || ferror(out)))
+		return bt_error_set(err, BT_EIO, "cannot write the diff");
+	return ret;
+}
+
 int
 bt_export_diff(FILE *out, const struct bt_diff *d, enum bt_format format,
 	       const struct bt_view_opts *o, struct bt_error *err)
 {
-	int ret = format == BT_FORMAT_JSON ? diff_json(out, d) : diff_text(out, d, o);
+	int ret;
+
+	if (format == BT_FORMAT_FLAMEGRAPH || format == BT_FORMAT_PPROF)
+		return bt_export_diff_sides(out, d, format, NULL, err);
+	ret = format == BT_FORMAT_JSON ? diff_json(out, d) : diff_text(out, d, o);
 
 	if (ferror(out))
 		return bt_error_set(err, BT_EIO, "cannot write the diff");

@@ -9,6 +9,7 @@
  * not UTF-8 as \xNN (bt_text_safe, as every format), then for XML.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -238,18 +239,56 @@ title(FILE *f, struct bt_selection *sel, uint64_t total)
 	fprintf(f, ", %llu samples", (unsigned long long)total);
 }
 
+/*
+ * A differential flame graph (benchtui diff --format flamegraph): B's
+ * frames, each with A's share of its path (@sa, per B frame; 0 where A
+ * has no such path) and the largest change of share drawn (@max).
+ */
+struct fdiff {
+	const double *sa;
+	double max;
+};
+
+/*
+ * The change's colour, as flamegraph.pl's differential palette: red where
+ * the frame's share of its side's samples grew, blue where it shrank,
+ * saturated by the change over the largest one; white where none.
+ */
 static void
-frame(FILE *f, const struct bt_flame_frame *fr, uint64_t total, double x, double w,
-      unsigned maxdepth)
+diff_colour(double delta, double max, int *r, int *g, int *b)
+{
+	double s = max > 0 ? fabs(delta) / max : 0;
+	int v = (int)(210 * (1 - BT_MIN(s, 1.0)) + 0.5);
+
+	if (fabs(delta) < 1e-12)
+		*r = *g = *b = 250;
+	else if (delta > 0)
+		*r = 255, *g = v, *b = v;
+	else
+		*r = v, *g = v, *b = 255;
+}
+
+static void
+frame(FILE *f, const struct bt_flame_frame *fr, size_t fi, uint64_t total, double x,
+      double w, unsigned maxdepth, const struct fdiff *fd)
 {
 	double y = TOP_H + (double)(maxdepth - fr->depth) * FRAME_H;
+	double sb = total ? (double)fr->samples / (double)total : 0, delta = 0;
 	int r, g, b;
 
-	colour(fr, &r, &g, &b);
+	if (fd != NULL) {
+		delta = sb - fd->sa[fi];
+		diff_colour(delta, fd->max, &r, &g, &b);
+	} else
+		colour(fr, &r, &g, &b);
 	fprintf(f, "<g class=\"f\" data-samples=\"%llu\" data-x=\"%.4f\" data-w=\"%.4f\" "
-	    "data-depth=\"%u\" data-kind=\"%s\" data-fill=\"rgb(%d,%d,%d)\" data-name=\"",
+	    "data-depth=\"%u\" data-kind=\"%s\" data-fill=\"rgb(%d,%d,%d)\" ",
 	    (unsigned long long)fr->samples, x, w, fr->depth, bt_frame_kind_name(fr->kind),
 	    r, g, b);
+	if (fd != NULL)
+		fprintf(f, "data-share-a=\"%.6f\" data-share-b=\"%.6f\" data-delta=\"%+.6f\" ",
+		    100 * fd->sa[fi], 100 * sb, 100 * delta);
+	fputs("data-name=\"", f);
 	xml(f, fr->name);
 	fputs("\"><title>", f);
 	xml(f, fr->name);
@@ -258,8 +297,12 @@ frame(FILE *f, const struct bt_flame_frame *fr, uint64_t total, double x, double
 		xml(f, fr->module);
 		fputs(")", f);
 	}
-	fprintf(f, ": %llu samples, %.2f%%</title>", (unsigned long long)fr->samples,
-	    total ? 100.0 * (double)fr->samples / (double)total : 0);
+	if (fd != NULL)
+		fprintf(f, ": B %llu samples, %.2f%%; A %.2f%%; %+.2f points</title>",
+		    (unsigned long long)fr->samples, 100 * sb, 100 * fd->sa[fi], 100 * delta);
+	else
+		fprintf(f, ": %llu samples, %.2f%%</title>", (unsigned long long)fr->samples,
+		    100 * sb);
 	fprintf(f, "<rect x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" "
 	    "fill=\"rgb(%d,%d,%d)\" rx=\"2\" ry=\"2\"/>", x, y, w, FRAME_H - 1, r, g, b);
 	fprintf(f, "<text x=\"%.2f\" y=\"%.1f\">", x + 3, y + FRAME_H - 4.5);
@@ -267,10 +310,11 @@ frame(FILE *f, const struct bt_flame_frame *fr, uint64_t total, double x, double
 	fputs("</text></g>\n", f);
 }
 
-int
-export_flamegraph(FILE *out, struct bt_selection *sel, struct bt_error *err)
+/* The SVG of fl, titled ttl (XML already), coloured by fd's changes when not NULL. */
+static int
+flame_svg(FILE *out, const struct bt_flame *fl, const char *ttl, const struct fdiff *fd,
+	  struct bt_error *err)
 {
-	struct bt_flame *fl = bt_flame_new(sel);
 	size_t n = bt_flame_nframes(fl), i, *order = bt_xcalloc(n + 1, sizeof(size_t));
 	double *xs = bt_xcalloc(n + 1, sizeof(double)), scale;
 	uint64_t total = bt_flame_frame(fl, 0)->samples;
@@ -303,7 +347,7 @@ export_flamegraph(FILE *out, struct bt_selection *sel, struct bt_error *err)
 	fprintf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%zu\" fill=\"rgb(245,245,238)\"/>\n",
 	    SVG_WIDTH, height);
 	fprintf(out, "<text id=\"title\" x=\"%d\" y=\"20\">", SVG_WIDTH / 2);
-	title(out, sel, total);
+	fputs(ttl, out);
 	fputs("</text>\n", out);
 	fprintf(out, "<text id=\"details\" x=\"%d\" y=\"%zu\"> </text>\n", SVG_PAD,
 	    height - SVG_PAD / 2);
@@ -325,7 +369,7 @@ export_flamegraph(FILE *out, struct bt_selection *sel, struct bt_error *err)
 
 		if (w < MIN_WIDTH)
 			continue;
-		frame(out, fr, total, x, w, maxdepth);
+		frame(out, fr, fi, total, x, w, maxdepth, fd);
 		/* children in order, the first on top of the stack */
 		k = 0;
 		for (c = fr->child; c != BT_FRAME_NONE; c = bt_flame_frame(fl, c)->next)
@@ -345,8 +389,115 @@ export_flamegraph(FILE *out, struct bt_selection *sel, struct bt_error *err)
 	fputs("</svg>\n", out);
 	free(order);
 	free(xs);
-	bt_flame_free(fl);
 	if (fflush(out) != 0 || ferror(out))
 		return bt_error_errno(err, BT_EIO, errno, "cannot write the export");
 	return 0;
+}
+
+/* The title fn writes (XML text), malloc'ed. */
+static char *
+title_of(void (*fn)(FILE *, const void *, uint64_t), const void *arg, uint64_t total)
+{
+	char *t = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&t, &len);
+
+	if (f == NULL)
+		return bt_xstrdup("");
+	fn(f, arg, total);
+	fclose(f);
+	return t != NULL ? t : bt_xstrdup("");
+}
+
+static void
+sel_title(FILE *f, const void *sel, uint64_t total)
+{
+	title(f, (struct bt_selection *)sel, total);
+}
+
+int
+export_flamegraph(FILE *out, struct bt_selection *sel, struct bt_error *err)
+{
+	struct bt_flame *fl = bt_flame_new(sel);
+	char *t = title_of(sel_title, sel, bt_flame_frame(fl, 0)->samples);
+	int ret = flame_svg(out, fl, t, NULL, err);
+
+	free(t);
+	bt_flame_free(fl);
+	return ret;
+}
+
+struct diff_title {
+	struct bt_selection *a, *b;
+	const char *bench;
+};
+
+static void
+diff_title_put(FILE *f, const void *arg, uint64_t total)
+{
+	const struct diff_title *dt = arg;
+	const struct bt_profile_info *pa = dt->a != NULL ?
+	    bt_session_info(bt_selection_session(dt->a)) : NULL;
+	const struct bt_profile_info *pb = bt_session_info(bt_selection_session(dt->b));
+
+	fputs("Differential flame graph: A ", f);
+	if (pa == NULL)
+		fputs("(no such benchmark)", f);
+	else
+		xml(f, pa->command != NULL ? pa->command : "");
+	fputs(", B ", f);
+	xml(f, pb->command != NULL ? pb->command : "");
+	if (dt->bench != NULL) {
+		fputs(", benchmark ", f);
+		xml(f, dt->bench);
+	}
+	fputs(", ", f);
+	xml(f, bt_selection_event(dt->b));
+	fprintf(f, ", B's %llu samples; red: a larger share in B, blue: smaller",
+	    (unsigned long long)total);
+}
+
+int
+export_flamegraph_diff(FILE *out, struct bt_selection *a, struct bt_selection *b,
+		       const char *bench, struct bt_error *err)
+{
+	struct bt_flame *fb = bt_flame_new(b), *fa = a != NULL ? bt_flame_new(a) : NULL;
+	size_t n = bt_flame_nframes(fb), i, *amap = bt_xcalloc(n + 1, sizeof(size_t));
+	double *sa = bt_xcalloc(n + 1, sizeof(double));
+	uint64_t ta = fa != NULL ? bt_flame_frame(fa, 0)->samples : 0;
+	uint64_t tb = bt_flame_frame(fb, 0)->samples;
+	struct diff_title dt = { a, b, bench };
+	struct fdiff fd = { sa, 0 };
+	char *t;
+	int ret;
+
+	/* B's frames in A: the child of the parent's frame with the same name */
+	for (i = 0; i < n; i++) {
+		const struct bt_flame_frame *f = bt_flame_frame(fb, i);
+		size_t c = BT_FRAME_NONE;
+
+		if (fa == NULL)
+			;
+		else if (i == 0)
+			c = 0;
+		else if (amap[f->parent] != BT_FRAME_NONE)
+			for (c = bt_flame_frame(fa, amap[f->parent])->child; c != BT_FRAME_NONE;
+			     c = bt_flame_frame(fa, c)->next)
+				if (strcmp(bt_flame_frame(fa, c)->name, f->name) == 0)
+					break;
+		amap[i] = c;
+		sa[i] = c != BT_FRAME_NONE && ta ?
+		    (double)bt_flame_frame(fa, c)->samples / (double)ta : 0;
+		if (tb && fabs((double)f->samples / (double)tb - sa[i]) > fd.max)
+			fd.max = fabs((double)f->samples / (double)tb - sa[i]);
+	}
+	t = title_of(diff_title_put, &dt, tb);
+	ret = flame_svg(out, fb, t, &fd, err);
+	free(t);
+	free(amap);
+	free(sa);
+	bt_flame_free(fb);
+	if (fa != NULL)
+		bt_flame_free(fa);
+	return ret;
 }

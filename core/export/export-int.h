@@ -68,12 +68,25 @@ extern const struct export_ops export_text, export_json;
 /* --format flamegraph: the selection's flame graph as an SVG file. */
 int export_flamegraph(FILE *out, struct bt_selection *sel, struct bt_error *err);
 /*
+ * benchtui diff --format flamegraph: B's flame graph (b), each frame
+ * coloured by the change of its share from A's (a, NULL: none), as
+ * flamegraph.pl's difffolded; bench names the benchmark (NULL: the run).
+ */
+int export_flamegraph_diff(FILE *out, struct bt_selection *a, struct bt_selection *b,
+			   const char *bench, struct bt_error *err);
+/*
  * The selection's samples as a gzip'ed profile.proto (export-pprof.c),
  * with the skid-adjusted weights of functions idx[0..n).
  */
 struct bt_export_opts;
 int bt_export_pprof(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 		    const size_t *idx, size_t n, struct bt_error *err);
+/*
+ * Both sides of a diff in one profile (export-pprof.c), each sample
+ * labelled side = "a" or "b": the sample types are b's.
+ */
+int bt_export_pprof_sides(FILE *out, struct bt_selection *a, struct bt_selection *b,
+			  struct bt_error *err);
 /* Bencher's metric format, per benchmark (export-bmf.c). */
 int bt_export_bmf(FILE *out, struct bt_selection *sel, const struct bt_view_opts *vo);
 

@@ -264,7 +264,7 @@ label_num(struct pb *b, struct pb *tmp, struct strtab *st, const char *k, uint64
 /* The samples: their chain, values and labels. */
 static void
 put_samples(struct pb *out, struct strtab *st, const struct bt_sample_set *set,
-	    struct bt_selection *sel)
+	    struct bt_selection *sel, uint64_t loc0, const char *side)
 {
 	struct pb msg = { 0 }, tmp = { 0 };
 	uint64_t *ids = NULL, vals[3] = { 0 };
@@ -277,7 +277,7 @@ put_samples(struct pb *out, struct strtab *st, const struct bt_sample_set *set,
 			ids = bt_xrealloc(ids, cap * sizeof(*ids));
 		}
 		for (k = 0; k < g->nlocs; k++)
-			ids[k] = (uint64_t)g->locs[k] + 1;
+			ids[k] = loc0 + (uint64_t)g->locs[k] + 1;
 		pb_packed(&msg, &tmp, 1, ids, g->nlocs);
 		vals[0] = g->samples;
 		vals[1] = g->period;
@@ -290,6 +290,8 @@ put_samples(struct pb *out, struct strtab *st, const struct bt_sample_set *set,
 		}
 		if (g->rep >= 0)	/* from 1: Go's decoder drops a 0 without a unit */
 			label_num(&msg, &tmp, st, "bench.rep", (uint64_t)g->rep + 1);
+		if (side != NULL)
+			label_str(&msg, &tmp, st, "side", side);
 		label_num(&msg, &tmp, st, "pid", g->pid);
 		label_num(&msg, &tmp, st, "tid", g->tid);
 		pb_msg(out, 2, &msg);
@@ -338,16 +340,20 @@ put_adjusted(struct pb *out, struct bt_sample_set *set, struct bt_selection *sel
 }
 
 /* Mappings, Locations with their Lines, then Functions. */
+/*
+ * Mappings and Locations of set, their ids from mod0 + 1 and loc0 + 1,
+ * their Functions in ft.
+ */
 static void
-put_code(struct pb *out, struct strtab *st, const struct bt_sample_set *set)
+put_code_of(struct pb *out, struct strtab *st, const struct bt_sample_set *set,
+	    struct functab *ft, uint64_t mod0, uint64_t loc0)
 {
 	struct pb msg = { 0 }, tmp = { 0 };
-	struct functab ft = { 0 };
 	size_t i, k;
 
 	for (i = 0; i < set->nmods; i++) {
 		const struct bt_sample_mod *m = &set->mods[i];
-		pb_u64(&msg, 1, i + 1);
+		pb_u64(&msg, 1, mod0 + i + 1);
 		pb_u64(&msg, 2, m->lo);
 		pb_u64(&msg, 3, m->hi);
 		pb_u64(&msg, 4, m->off);
@@ -361,8 +367,8 @@ put_code(struct pb *out, struct strtab *st, const struct bt_sample_set *set)
 	}
 	for (i = 0; i < set->nlocs; i++) {
 		const struct bt_sample_loc *l = &set->locs[i];
-		pb_u64(&msg, 1, i + 1);
-		pb_u64(&msg, 2, (uint64_t)l->mod + 1);
+		pb_u64(&msg, 1, loc0 + i + 1);
+		pb_u64(&msg, 2, mod0 + (uint64_t)l->mod + 1);
 		pb_u64(&msg, 3, l->addr);
 		for (k = 0; k < l->nlines; k++) {
 			const struct bt_sample_line *ln = &l->inl[k];
@@ -372,25 +378,45 @@ put_code(struct pb *out, struct strtab *st, const struct bt_sample_set *set)
 			key[2] = str_id(st, ln->func_file);
 			key[3] = ln->func_line;
 			tmp.n = 0;
-			pb_u64(&tmp, 1, fn_id(&ft, key));
+			pb_u64(&tmp, 1, fn_id(ft, key));
 			pb_u64(&tmp, 2, ln->line);
 			pb_u64(&tmp, 3, ln->column);
 			pb_msg(&msg, 4, &tmp);
 		}
 		pb_msg(out, 4, &msg);
 	}
-	for (i = 0; i < ft.n; i++) {
-		pb_u64(&msg, 1, i + 1);
-		pb_u64(&msg, 2, ft.v[i][0]);
-		pb_u64(&msg, 3, ft.v[i][1]);
-		pb_u64(&msg, 4, ft.v[i][2]);
-		pb_u64(&msg, 5, ft.v[i][3]);
-		pb_msg(out, 5, &msg);
-	}
-	free(ft.v);
-	free(ft.slot);
 	free(msg.v);
 	free(tmp.v);
+}
+
+/* The Functions of ft. */
+static void
+put_functions(struct pb *out, struct functab *ft)
+{
+	struct pb msg = { 0 };
+	size_t i;
+
+	for (i = 0; i < ft->n; i++) {
+		pb_u64(&msg, 1, i + 1);
+		pb_u64(&msg, 2, ft->v[i][0]);
+		pb_u64(&msg, 3, ft->v[i][1]);
+		pb_u64(&msg, 4, ft->v[i][2]);
+		pb_u64(&msg, 5, ft->v[i][3]);
+		pb_msg(out, 5, &msg);
+	}
+	free(ft->v);
+	free(ft->slot);
+	free(msg.v);
+}
+
+/* Mappings, Locations with their Lines, then Functions. */
+static void
+put_code(struct pb *out, struct strtab *st, const struct bt_sample_set *set)
+{
+	struct functab ft = { 0 };
+
+	put_code_of(out, st, set, &ft, 0, 0);
+	put_functions(out, &ft);
 }
 
 /* The header: sample types, comments, period, time. */
@@ -449,6 +475,71 @@ gzip_write(FILE *f, const struct pb *b, struct bt_error *err)
 	return 0;
 }
 
+static void
+strtab_release(struct strtab *st)
+{
+	size_t i;
+
+	for (i = 0; i < st->nown; i++)
+		free(st->own[i]);
+	free(st->own);
+	free(st->v);
+	free(st->slot);
+}
+
+static const char *
+cmd_of(struct bt_selection *sel)
+{
+	const char *c = bt_session_info(bt_selection_session(sel))->command;
+
+	return c != NULL ? c : "";
+}
+
+/*
+ * Both sides of a diff: b's header (sample types, comments), then a's
+ * samples labelled side "a", b's labelled "b", each side's Mappings and
+ * Locations numbered after the other's (a's first), the Functions shared.
+ * No skid-adjusted weights: the third value is 0.
+ */
+int
+bt_export_pprof_sides(FILE *out, struct bt_selection *a, struct bt_selection *b,
+		      struct bt_error *err)
+{
+	struct bt_sample_set sa, sb;
+	struct strtab st = { 0 };
+	struct functab ft = { 0 };
+	struct pb body = { 0 };
+	size_t i;
+	int ret;
+
+	if ((ret = bt_selection_sample_set(a, true, &sa, err)) < 0)
+		return ret;
+	if ((ret = bt_selection_sample_set(b, true, &sb, err)) < 0) {
+		bt_sample_set_release(&sa);
+		return ret;
+	}
+	str_id(&st, "");
+	put_header(&body, &st, b);
+	pb_u64(&body, 13, str_own(&st, dup_prefixed("side a: ", cmd_of(a))));
+	pb_u64(&body, 13, str_own(&st, dup_prefixed("side b: ", cmd_of(b))));
+	put_samples(&body, &st, &sa, a, 0, "a");
+	put_samples(&body, &st, &sb, b, sa.nlocs, "b");
+	put_code_of(&body, &st, &sa, &ft, 0, 0);
+	put_code_of(&body, &st, &sb, &ft, sa.nmods, sa.nlocs);
+	put_functions(&body, &ft);
+	for (i = 0; i < st.n; i++)
+		pb_bytes(&body, 6, st.v[i], strlen(st.v[i]));
+	if (body.n > UINT32_MAX)
+		ret = bt_error_set(err, BT_EIO, "the profile is too big (%zu bytes)", body.n);
+	else
+		ret = gzip_write(out, &body, err);
+	bt_sample_set_release(&sa);
+	bt_sample_set_release(&sb);
+	strtab_release(&st);
+	free(body.v);
+	return ret;
+}
+
 int
 bt_export_pprof(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 		const size_t *idx, size_t n, struct bt_error *err)
@@ -463,7 +554,7 @@ bt_export_pprof(FILE *out, struct bt_selection *sel, const struct bt_export_opts
 		return ret;
 	str_id(&st, "");
 	put_header(&body, &st, sel);
-	put_samples(&body, &st, &set, sel);
+	put_samples(&body, &st, &set, sel, 0, NULL);
 	put_adjusted(&body, &set, sel, o, idx, n);
 	put_code(&body, &st, &set);
 	for (i = 0; i < st.n; i++)

@@ -178,6 +178,15 @@ BT_API struct bt_view *bt_view_diff_funcs(const struct bt_diff *d, size_t pair,
 BT_API int bt_export_diff(FILE *out, const struct bt_diff *d, enum bt_format format,
 			  const struct bt_view_opts *o, struct bt_error *err);
 /*
+ * The comparison's two sides as one profile: format flamegraph, B's
+ * flame graph coloured by each frame's change of share from A's
+ * (red: larger in B, blue: smaller); pprof, both sides' samples, each
+ * labelled side = "a" or "b". bench: one benchmark pair's samples (its
+ * name or a unique prefix, -b), NULL the whole runs.
+ */
+BT_API int bt_export_diff_sides(FILE *out, const struct bt_diff *d, enum bt_format format,
+				const char *bench, struct bt_error *err);
+/*
  * A browser on comparison d (core/browse/screen-diff.c), which must
  * outlive it: the benchmark table, Enter its functions, Enter a
  * function's instructions in both.
