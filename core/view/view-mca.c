@@ -20,7 +20,8 @@
 
 #define MAX_LOOPS 3		/* the hottest innermost loops shown */
 #define MIN_LOOP_SHARE 0.01	/* of the function's samples */
-#define DISAGREE 2.0		/* measured vs predicted: a finding past this ratio */
+#define DISAGREE 2.0
+#define PATH_MIN_SAMPLES 30	/* a loop's samples that can tell its hot path */		/* measured vs predicted: a finding past this ratio */
 
 enum { C_SHARE, C_PEROP, C_UOPS, C_LAT, C_RTHR, C_PRESS, C_RES, C_ADDR, C_TEXT, NCOLS };
 static const size_t widths[NCOLS] = { 8, 9, 5, 5, 6, 7, 12, 10, 0 };
@@ -223,11 +224,10 @@ body_rows(struct bt_view *v, const struct bt_annotation *a, size_t func,
 				view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, " %s",
 				    mi->resource), widths[C_RES], false), BT_STYLE_DIM);
 			if (cut)
-				r->detail = bt_strpool_addf(&v->pool, "%llx: %s  (uops %u, "
-				    "latency %.0f, rthroughput %.2f, pressure %.2f%s%s)",
-				    (unsigned long long)ai->in.addr, ai->in.text, mi->uops,
+				r->detail = bt_strpool_addf(&v->pool, "%s  uOps %u Lat %.0f "
+				    "RThru %.2f Press %.2f%s%s", ai->in.text, mi->uops,
 				    mi->latency, mi->rthroughput, mi->pressure,
-				    mi->resource[0] ? ", most on " : "", mi->resource);
+				    mi->resource[0] ? " " : "", mi->resource);
 		} else
 			for (k = C_UOPS; k <= C_RES; k++)
 				if (show[k])
@@ -378,7 +378,8 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 	pred = bt_xcalloc(n + 1, sizeof(*pred));
 	pbody = bt_xcalloc(n + 1, sizeof(*pbody));
 	nb = loop_blocks(a, l, body, n, block, &branches);
-	kept = branches > 0 ? hot_path(a, body, n, block, nb, pred, &nhot) : 0;
+	kept = branches > 0 && l->samples >= PATH_MIN_SAMPLES ?
+	    hot_path(a, body, n, block, nb, pred, &nhot) : 0;
 	if (kept == 0)
 		for (i = 0; i < n; i++)
 			pred[i] = (long)i;
@@ -409,8 +410,9 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 	} else if (branches > 0)
 		L.path_note = bt_strpool_addf(&v->pool, "predicted as one straight-line "
 		    "pass through the loop's %zu instructions; the loop has %zu branch%s "
-		    "inside: no path it takes is exactly this", n, branches,
-		    branches == 1 ? "" : "es");
+		    "inside: no path it takes is exactly this%s", n, branches,
+		    branches == 1 ? "" : "es", l->samples < PATH_MIN_SAMPLES ?
+		    " (too few samples to tell its hot path)" : "");
 	memset(&m, 0, sizeof(m));
 	if ((why = not_modelled(a, sel, npred)) != NULL) {
 		text_row(v, BT_STYLE_DIM, "  predicted: does not apply: %s", why);
