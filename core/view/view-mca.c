@@ -456,7 +456,7 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
  * The columns a screen o->width wide shows (show[]): every one when they
  * fit the widest instruction, else Resource, Press, RThru, Lat and uOps go
  * in that order before the instruction is cut (docs/browser.md "Narrow
- * terminals"). Exports (no width) have every column.
+ * terminals"). Without a width (--view) every column.
  */
 static void
 fit_columns(const struct bt_annotation *a, const size_t *loops, size_t nl,
