@@ -275,6 +275,24 @@ is_jump(const struct bt_insn *in)
 	return in->kind == BT_INSN_JUMP || in->kind == BT_INSN_CJUMP;
 }
 
+/* Does control leave the straight line after in (a branch, a return, a stop)? */
+static bool
+ends_block(const struct bt_insn *in)
+{
+	return is_jump(in) || in->kind == BT_INSN_IJUMP || in->kind == BT_INSN_RET ||
+	    in->kind == BT_INSN_STOP;
+}
+
+/* Is instruction insn the target of a jump of the function? */
+static bool
+jump_target(const struct bt_annotation *a, size_t insn)
+{
+	for (size_t k = 0; k < a->insns.n; k++)
+		if (is_jump(&a->insns.v[k].in) && a->insns.v[k].target_insn == (long)insn)
+			return true;
+	return false;
+}
+
 /*
  * The loop's branches other than its back edges (to its head), and its
  * basic blocks: block[i] the block of body[i]; the number of blocks.
@@ -283,46 +301,60 @@ static size_t
 loop_blocks(const struct bt_annotation *a, const struct bt_loop *l, const size_t *body,
 	    size_t n, size_t *block, size_t *branches)
 {
-	size_t i, k, nb = 0;
+	size_t i, nb = 0;
 
 	*branches = 0;
 	for (i = 0; i < n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[body[i]];
 		bool leader = i == 0 || body[i - 1] + 1 != body[i] ||
-		    is_jump(&a->insns.v[body[i - 1]].in);
+		    ends_block(&a->insns.v[body[i - 1]].in) || jump_target(a, body[i]);
 
-		for (k = 0; k < a->insns.n && !leader; k++)
-			leader = is_jump(&a->insns.v[k].in) &&
-			    a->insns.v[k].target_insn == (long)body[i];
 		nb += leader;
 		block[i] = nb - 1;
-		if (is_jump(&ai->in) && ai->target_insn != (long)l->head)
+		if ((is_jump(&ai->in) && ai->target_insn != (long)l->head) ||
+		    ai->in.kind == BT_INSN_IJUMP)
 			(*branches)++;
 	}
 	return nb;
 }
 
 /*
- * The loop's hottest path where its samples tell it: the blocks with
- * samples, in address order, when some have none. Into pred (body[i]'s
- * index in the block given to llvm-mca, -1 left out); the instructions
- * kept, 0 when the whole body is the block.
+ * The loop's hottest path where its samples tell it: the blocks that ran,
+ * in address order, when some did not. A block ran when it has samples,
+ * or when it falls through into a block that ran and is no jump's target
+ * (the only way in is through it: a lone `jbe` bounds check between two
+ * hot blocks, too short to be sampled). Into pred (body[i]'s index in the
+ * block given to llvm-mca, -1 left out); the instructions kept, 0 when the
+ * whole body is the block.
  */
 static size_t
 hot_path(const struct bt_annotation *a, const size_t *body, size_t n, const size_t *block,
 	 size_t nb, long *pred, size_t *nhot)
 {
 	bool *hot = bt_xcalloc(nb + 1, sizeof(*hot));
-	size_t i, kept = 0;
+	size_t *first = bt_xcalloc(nb + 1, sizeof(*first));
+	size_t i, b, kept = 0;
 
 	*nhot = 0;
+	for (i = n; i-- > 0;)
+		first[block[i]] = i;
 	for (i = 0; i < n; i++)
-		if (a->insns.v[body[i]].samples > 0 && !hot[block[i]]) {
+		if (a->insns.v[body[i]].samples > 0)
 			hot[block[i]] = true;
-			(*nhot)++;
-		}
+	for (b = nb - 1; b-- > 0;) {
+		size_t last = first[b + 1] - 1, next = first[b + 1];
+		const struct bt_insn *in = &a->insns.v[body[last]].in;
+
+		if (!hot[b] && hot[b + 1] && body[last] + 1 == body[next] &&
+		    (!ends_block(in) || in->kind == BT_INSN_CJUMP) &&
+		    !jump_target(a, body[next]))
+			hot[b] = true;
+	}
+	for (b = 0; b < nb; b++)
+		*nhot += hot[b];
 	for (i = 0; i < n; i++)
 		pred[i] = *nhot > 0 && *nhot < nb && !hot[block[i]] ? -1 : (long)kept++;
+	free(first);
 	free(hot);
 	return *nhot > 0 && *nhot < nb ? kept : 0;
 }
@@ -404,7 +436,7 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 	if (kept > 0) {
 		L.path = path_ranges(v, a, body, n, pred);
 		L.path_note = bt_strpool_addf(&v->pool, "the loop has %zu branch%s inside: "
-		    "predicted its hottest path, the %zu of its %zu blocks with samples "
+		    "predicted its hottest path, the %zu of its %zu blocks that ran "
 		    "(%zu of %zu instructions, in address order: %s)", branches,
 		    branches == 1 ? "" : "es", nhot, nb, npred, n, L.path);
 	} else if (branches > 0)
