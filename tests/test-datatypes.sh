@@ -101,6 +101,19 @@ expect cc-geo::shape::area "# class geo::shape +32 (size.y)"
 expect cc-geo::square::grow "# class geo::square +8 (origin.x)"	# the base class's
 expect cc-span "# struct geo::vec2 +8 (y)"
 
+# --view data-types: D's view without the browser, text and JSON alike
+"$BT" -i "$TMP/c.data" --view data-types --stdio >"$TMP/dv.txt" &&
+	"$BT" -i "$TMP/c.data" --view data-types --format json --export "$TMP/dv.json" &&
+	python3 - "$TMP/dv.txt" "$TMP/dv.json" <<'EOF' && ok "--view data-types: D's types and members, text and JSON the same" || fail "--view data-types"
+import json, sys
+t = [l for l in open(sys.argv[1]) if not l.startswith("#")]
+v = json.load(open(sys.argv[2]))["view"]
+rows = [r for r in v["rows"] if r["kind"] in ("type", "member")]
+assert len(rows) == len(t) and any(r["type"] == "struct node" for r in rows), (len(rows), len(t))
+for r, l in zip(rows, t):
+    assert (r.get("member") or r["type"]) in l, (r, l)
+EOF
+
 # D at 80x24: per type then member; Enter opens the hottest access's annotation on it
 if command -v tmux >/dev/null; then
 	tmux_init dt

@@ -128,6 +128,15 @@ ins = [r for r in v["rows"] if r["kind"] == "insn"]
 assert len(ins) == l["instructions"] and all("predicted" in r for r in ins), ins
 assert ins[0]["predicted"]["uops"] >= 1 and ins[0]["predicted"]["resource"]
 EOF
+	# --view mca: the same view without the browser (llvm-mca run again:
+	# the same numbers, it is deterministic)
+	"$BT" -i "$D" -b BM_chain --view mca -s chain --format json --stdio >"$TMP/v.json" &&
+	python3 - "$TMP/x.json" "$TMP/v.json" <<'EOF' && ok "--view mca -s chain --format json: E's export, loops and rows" || fail "--view mca vs E"
+import json, sys
+a, b = (json.load(open(f))["view"] for f in sys.argv[1:3])
+assert a["loops"] == b["loops"], (a["loops"], b["loops"])
+assert a["rows"] == b["rows"]
+EOF
 	# the oracle: the same block, the same -mcpu, llvm-mca's own numbers
 	cpu=$(sed -n 's/.*llvm-mca -mcpu=\([a-z0-9-]*\)).*/\1/p' "$f" | head -1)
 	got=$(sed -n 's/.*: \([0-9.e+]*\) cycles\/iteration (block.*/\1/p' "$f" | head -1)

@@ -66,6 +66,9 @@ const char cli_usage[] =
 "                         (gzip'ed profile.proto for go tool pprof, labels\n"
 "                         bench.name, pid, tid) or bmf (Bencher's metric format:\n"
 "                         latency, cycles per op...)\n"
+"      --view SCREEN      print or export one screen instead of the report:\n"
+"                         mca (X, predicted vs measured, of -s FUNC) or\n"
+"                         data-types (D, of the selection); text or json\n"
 "      --top N            annotate the N hottest functions in --stdio/--export\n"
 "                         (default 5; 0: the table only)\n"
 "      --all              annotate every sampled function\n"
@@ -118,7 +121,7 @@ enum {
 	OPT_REGION_THRESHOLD, OPT_REGION_MARGIN, OPT_NAMES, OPT_NO_JIT, OPT_NO_PROBES,
 	OPT_BENCH_FRAMES, OPT_CALL_GRAPH, OPT_CHILDREN, OPT_NO_CHILDREN,
 	OPT_JIT_COPY, OPT_PID, OPT_TID, OPT_COMM, OPT_SOURCE_PATH, OPT_PREFIX,
-	OPT_PREFIX_STRIP, OPT_PER_OP, OPT_BASELINE, OPT_FAIL_ON, OPT_NOISE,
+	OPT_PREFIX_STRIP, OPT_PER_OP, OPT_BASELINE, OPT_FAIL_ON, OPT_NOISE, OPT_VIEW,
 };
 
 static const struct option long_opts[] = {
@@ -141,6 +144,7 @@ static const struct option long_opts[] = {
 	{ "export", required_argument, NULL, OPT_EXPORT },
 	{ "format", required_argument, NULL, OPT_FORMAT },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "view", required_argument, NULL, OPT_VIEW },
 	{ "all", no_argument, NULL, OPT_ALL },
 	{ "skid", no_argument, NULL, OPT_SKID },
 	{ "per-op", no_argument, NULL, OPT_PER_OP },
@@ -432,6 +436,14 @@ view_opt(struct perr *e, struct cli *c, int opt)
 		else
 			return bad(e, "unknown format '%s' (text, json, flamegraph, pprof or bmf)",
 			    optarg);
+		return 0;
+	case OPT_VIEW:
+		if (strcmp(optarg, "mca") == 0)
+			c->eo.screen = BT_EXPORT_MCA;
+		else if (strcmp(optarg, "data-types") == 0)
+			c->eo.screen = BT_EXPORT_DATA_TYPES;
+		else
+			return bad(e, "unknown view '%s' (mca or data-types)", optarg);
 		return 0;
 	case OPT_TOP:
 		if (parse_num(e, "--top", optarg, 0, 1000000, &v))

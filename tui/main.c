@@ -371,7 +371,8 @@ static bool
 browsing(const struct cli *c)
 {
 	return c->export_path == NULL && !c->stdio && isatty(STDOUT_FILENO) &&
-	    isatty(STDIN_FILENO) && c->bench == NULL;
+	    isatty(STDIN_FILENO) && c->bench == NULL &&
+	    c->eo.screen == BT_EXPORT_REPORT;
 }
 
 /*
@@ -459,7 +460,8 @@ show(struct cli *c, struct bt_selection **selp, struct bt_error *err)
 	c->eo.func = c->symbol;
 	if (c->export_path != NULL)
 		return export_file(c, sel, err);
-	if (c->stdio || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
+	if (c->stdio || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO) ||
+	    c->eo.screen != BT_EXPORT_REPORT)	/* --view prints */
 		return print_report(c, sel, err);
 	ret = bt_tui_run(selp, &c->eo, c->symbol, err);
 	if (ret == -BT_ENOTSUP) {	/* no usable terminal: print instead */

@@ -697,6 +697,14 @@ loops(struct bt_jw *w, const struct bt_view *v)
 		num_known(w, "ratio", l[i].ratio);
 		if (l[i].finding != NULL)
 			bt_jw_str(w, "finding", l[i].finding);
+		if (l[i].branches > 0) {
+			bt_jw_u64(w, "branches_inside", l[i].branches);
+			bt_jw_u64(w, "predicted_instructions", l[i].npredicted);
+		}
+		if (l[i].path != NULL)
+			bt_jw_str(w, "predicted_path", l[i].path);
+		if (l[i].path_note != NULL)
+			bt_jw_str(w, "prediction_note", l[i].path_note);
 		bt_jw_end(w);
 	}
 	bt_jw_end(w);

@@ -184,6 +184,35 @@ export_pprof(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o
 	return ret < 0 ? ret : finish(out, err);
 }
 
+/* --view: one screen's view, as E writes it from the browser. */
+static int
+export_screen(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
+	      struct bt_error *err)
+{
+	const char *name = o->screen == BT_EXPORT_MCA ? "mca" : "data-types";
+	struct bt_view *v;
+	size_t idx;
+	int ret;
+
+	if (o->format != BT_FORMAT_TEXT && o->format != BT_FORMAT_JSON)
+		return bt_error_set(err, BT_EINVAL, "--view %s is written as text or "
+		    "json only", name);
+	if (o->screen == BT_EXPORT_MCA) {
+		if (o->func == NULL)
+			return bt_error_set(err, BT_EINVAL, "--view mca predicts one "
+			    "function's loops: name it with -s FUNC");
+		if (pick(sel, o, &idx, err) == (size_t)-1)
+			return -BT_ENOENT;
+		v = bt_view_mca(sel, idx, &o->view, err);
+	} else
+		v = bt_view_data_types(sel, &o->view, err);
+	if (v == NULL)
+		return -BT_EINVAL;
+	ret = bt_export_view(out, sel, v, o->format, err);
+	bt_view_free(v);
+	return ret;
+}
+
 int
 bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	  struct bt_error *err)
@@ -195,6 +224,8 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	struct bt_view *h, *fv, *lv, *pv, *table;
 	struct export_bench *eb;
 
+	if (o->screen != BT_EXPORT_REPORT)
+		return export_screen(out, sel, o, err);
 	if (o->format == BT_FORMAT_FLAMEGRAPH)
 		return export_flamegraph(out, sel, err);
 	if (o->format == BT_FORMAT_PPROF)

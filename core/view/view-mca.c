@@ -20,10 +20,13 @@
 
 #define MAX_LOOPS 3		/* the hottest innermost loops shown */
 #define MIN_LOOP_SHARE 0.01	/* of the function's samples */
-#define DISAGREE 2.0		/* measured vs predicted: a finding past this ratio */
+#define DISAGREE 2.0
+#define PATH_MIN_SAMPLES 30	/* a loop's samples that can tell its hot path */		/* measured vs predicted: a finding past this ratio */
 
 enum { C_SHARE, C_PEROP, C_UOPS, C_LAT, C_RTHR, C_PRESS, C_RES, C_ADDR, C_TEXT, NCOLS };
 static const size_t widths[NCOLS] = { 8, 9, 5, 5, 6, 7, 12, 10, 0 };
+/* On a narrow screen the columns that go first, before the instruction is cut. */
+static const int drop_order[] = { C_RES, C_PRESS, C_RTHR, C_LAT, C_UOPS };
 
 static void
 text_row(struct bt_view *v, enum bt_style style, const char *fmt, ...)
@@ -148,22 +151,31 @@ measured(struct bt_view *v, const struct bt_annotation *a, const size_t *body, s
 	L->finding = f->text + 11;	/* after "  finding: " */
 }
 
-/* The body's rows: measured share and per op beside llvm-mca's numbers. */
+/*
+ * The body's rows: measured share and per op beside llvm-mca's numbers
+ * (pred[i]: body[i]'s instruction in m, -1 none); the columns !show[]
+ * left out, the status line (detail) then has the whole row.
+ */
 static void
 body_rows(struct bt_view *v, const struct bt_annotation *a, size_t func,
-	  const size_t *body, size_t n, bool skid, const struct bt_mca *m)
+	  const size_t *body, size_t n, bool skid, const struct bt_mca *m,
+	  const long *pred, const bool *show)
 {
 	char buf[64];
 	double total = 0, x, per;
-	size_t i;
+	bool cut = false;
+	size_t i, k;
 
+	for (k = C_UOPS; k <= C_RES; k++)
+		cut |= !show[k];
 	/* the loop's samples, raw or skid-adjusted (K) */
 	for (i = 0; i < n; i++)
 		total += skid ? a->insns.v[body[i]].adjusted : (double)a->insns.v[body[i]].samples;
 
 	for (i = 0; i < n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[body[i]];
-		const struct bt_mca_insn *mi = m != NULL && i < m->ninsns ? &m->insns[i] : NULL;
+		const struct bt_mca_insn *mi = m != NULL && pred[i] >= 0 &&
+		    (size_t)pred[i] < m->ninsns ? &m->insns[pred[i]] : NULL;
 		struct bt_row *r = view_add_row(v, BT_ROW_INSN);
 
 		r->func = func;
@@ -183,27 +195,44 @@ body_rows(struct bt_view *v, const struct bt_annotation *a, size_t func,
 		view_add_cell(v, r->percent >= 0.005 ? view_pad_2f(v, "", r->percent,
 		    widths[C_SHARE]) : view_pad(v, "", widths[C_SHARE], true),
 		    view_heat(r->percent, x > 0));
-		view_add_cell(v, v->has_per_op && per > 0 ? view_per_op_cell(v,
-		    per * v->per_op.scale, widths[C_PEROP]) :
-		    view_pad(v, "", widths[C_PEROP], true), BT_STYLE_NORMAL);
+		if (show[C_PEROP])
+			view_add_cell(v, v->has_per_op && per > 0 ? view_per_op_cell(v,
+			    per * v->per_op.scale, widths[C_PEROP]) :
+			    view_pad(v, "", widths[C_PEROP], true), BT_STYLE_NORMAL);
 		if (mi != NULL) {
 			struct view_pred vp = { v->rows.n - 1, { mi->uops, mi->latency,
 			    mi->rthroughput, mi->pressure, bt_strpool_addstr(&v->pool,
 			    mi->resource) } };
 			BT_VEC_PUSH(v->preds, vp);
 			snprintf(buf, sizeof(buf), "%u", mi->uops);
-			view_add_cell(v, view_pad(v, buf, widths[C_UOPS], true), BT_STYLE_DIM);
+			if (show[C_UOPS])
+				view_add_cell(v, view_pad(v, buf, widths[C_UOPS], true),
+				    BT_STYLE_DIM);
 			snprintf(buf, sizeof(buf), "%.0f", mi->latency);
-			view_add_cell(v, view_pad(v, buf, widths[C_LAT], true), BT_STYLE_DIM);
+			if (show[C_LAT])
+				view_add_cell(v, view_pad(v, buf, widths[C_LAT], true),
+				    BT_STYLE_DIM);
 			snprintf(buf, sizeof(buf), "%.2f", mi->rthroughput);
-			view_add_cell(v, view_pad(v, buf, widths[C_RTHR], true), BT_STYLE_DIM);
+			if (show[C_RTHR])
+				view_add_cell(v, view_pad(v, buf, widths[C_RTHR], true),
+				    BT_STYLE_DIM);
 			snprintf(buf, sizeof(buf), "%.2f", mi->pressure);
-			view_add_cell(v, view_pad(v, buf, widths[C_PRESS], true), BT_STYLE_NORMAL);
-			view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, " %s",
-			    mi->resource), widths[C_RES], false), BT_STYLE_DIM);
+			if (show[C_PRESS])
+				view_add_cell(v, view_pad(v, buf, widths[C_PRESS], true),
+				    BT_STYLE_NORMAL);
+			if (show[C_RES])
+				view_add_cell(v, view_pad(v, bt_strpool_addf(&v->pool, " %s",
+				    mi->resource), widths[C_RES], false), BT_STYLE_DIM);
+			if (cut)
+				r->detail = bt_strpool_addf(&v->pool, "%s  uOps %u Lat %.0f "
+				    "RThru %.2f Press %.2f%s%s", ai->in.text, mi->uops,
+				    mi->latency, mi->rthroughput, mi->pressure,
+				    mi->resource[0] ? " " : "", mi->resource);
 		} else
-			for (size_t k = C_UOPS; k <= C_RES; k++)
-				view_add_cell(v, view_pad(v, "", widths[k], true), BT_STYLE_DIM);
+			for (k = C_UOPS; k <= C_RES; k++)
+				if (show[k])
+					view_add_cell(v, view_pad(v, "", widths[k], true),
+					    BT_STYLE_DIM);
 		view_add_cell(v, view_hex_colon(v, ai->in.addr, widths[C_ADDR]), BT_STYLE_ADDR);
 		view_add_cell(v, view_cat(v, "  ", ai->in.text), BT_STYLE_NORMAL);
 	}
@@ -227,14 +256,147 @@ mca_text(struct bt_view *v, const struct bt_insn *in)
 	    sp + 1);
 }
 
+/* The loop's instructions in address order, into body (room for tail - head + 1). */
+static size_t
+loop_body(const struct bt_annotation *a, size_t li, size_t *body)
+{
+	const struct bt_loop *l = &a->loops.v[li];
+	size_t n = 0, i;
+
+	for (i = l->head; i <= l->tail; i++)
+		if (l->contiguous || bt_annotation_in_loop(a, i, li))
+			body[n++] = i;
+	return n;
+}
+
+static bool
+is_jump(const struct bt_insn *in)
+{
+	return in->kind == BT_INSN_JUMP || in->kind == BT_INSN_CJUMP;
+}
+
+/* Does control leave the straight line after in (a branch, a return, a stop)? */
+static bool
+ends_block(const struct bt_insn *in)
+{
+	return is_jump(in) || in->kind == BT_INSN_IJUMP || in->kind == BT_INSN_RET ||
+	    in->kind == BT_INSN_STOP;
+}
+
+/* Is instruction insn the target of a jump of the function? */
+static bool
+jump_target(const struct bt_annotation *a, size_t insn)
+{
+	for (size_t k = 0; k < a->insns.n; k++)
+		if (is_jump(&a->insns.v[k].in) && a->insns.v[k].target_insn == (long)insn)
+			return true;
+	return false;
+}
+
+/*
+ * The loop's branches other than its back edges (to its head), and its
+ * basic blocks: block[i] the block of body[i]; the number of blocks.
+ */
+static size_t
+loop_blocks(const struct bt_annotation *a, const struct bt_loop *l, const size_t *body,
+	    size_t n, size_t *block, size_t *branches)
+{
+	size_t i, nb = 0;
+
+	*branches = 0;
+	for (i = 0; i < n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[body[i]];
+		bool leader = i == 0 || body[i - 1] + 1 != body[i] ||
+		    ends_block(&a->insns.v[body[i - 1]].in) || jump_target(a, body[i]);
+
+		nb += leader;
+		block[i] = nb - 1;
+		if ((is_jump(&ai->in) && ai->target_insn != (long)l->head) ||
+		    ai->in.kind == BT_INSN_IJUMP)
+			(*branches)++;
+	}
+	return nb;
+}
+
+/*
+ * The loop's hottest path where its samples tell it: the blocks that ran,
+ * in address order, when some did not. A block ran when it has samples,
+ * or when it falls through into a block that ran and is no jump's target
+ * (the only way in is through it: a lone `jbe` bounds check between two
+ * hot blocks, too short to be sampled). Into pred (body[i]'s index in the
+ * block given to llvm-mca, -1 left out); the instructions kept, 0 when the
+ * whole body is the block.
+ */
+static size_t
+hot_path(const struct bt_annotation *a, const size_t *body, size_t n, const size_t *block,
+	 size_t nb, long *pred, size_t *nhot)
+{
+	bool *hot = bt_xcalloc(nb + 1, sizeof(*hot));
+	size_t *first = bt_xcalloc(nb + 1, sizeof(*first));
+	size_t i, b, kept = 0;
+
+	*nhot = 0;
+	for (i = n; i-- > 0;)
+		first[block[i]] = i;
+	for (i = 0; i < n; i++)
+		if (a->insns.v[body[i]].samples > 0)
+			hot[block[i]] = true;
+	for (b = nb - 1; b-- > 0;) {
+		size_t last = first[b + 1] - 1, next = first[b + 1];
+		const struct bt_insn *in = &a->insns.v[body[last]].in;
+
+		if (!hot[b] && hot[b + 1] && body[last] + 1 == body[next] &&
+		    (!ends_block(in) || in->kind == BT_INSN_CJUMP) &&
+		    !jump_target(a, body[next]))
+			hot[b] = true;
+	}
+	for (b = 0; b < nb; b++)
+		*nhot += hot[b];
+	for (i = 0; i < n; i++)
+		pred[i] = *nhot > 0 && *nhot < nb && !hot[block[i]] ? -1 : (long)kept++;
+	free(first);
+	free(hot);
+	return *nhot > 0 && *nhot < nb ? kept : 0;
+}
+
+/* The address ranges of the instructions pred[] keeps: "4b10-4b2c, 4b40-4b58". */
+static const char *
+path_ranges(struct bt_view *v, const struct bt_annotation *a, const size_t *body, size_t n,
+	    const long *pred)
+{
+	struct bt_strbuf sb = BT_STRBUF_INIT;
+	const char *s;
+	size_t i, j;
+
+	for (i = 0; i < n; i = j) {
+		if (pred[i] < 0) {
+			j = i + 1;
+			continue;
+		}
+		for (j = i + 1; j < n && pred[j] >= 0 && body[j] == body[j - 1] + 1; j++)
+			;
+		bt_strbuf_addf(&sb, "%s%llx-%llx", sb.len ? ", " : "",
+		    (unsigned long long)a->insns.v[body[i]].in.addr,
+		    (unsigned long long)(a->insns.v[body[j - 1]].in.addr +
+		    a->insns.v[body[j - 1]].in.len));
+	}
+	s = bt_strpool_add(&v->pool, sb.buf ? sb.buf : "", sb.len);
+	bt_strbuf_release(&sb);
+	return s;
+}
+
 /* One loop: its heading, llvm-mca's prediction, the measured side, its rows. */
 static void
 loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t li,
-	  size_t rank, bool skid)
+	  size_t rank, bool skid, const bool *show)
 {
 	const struct bt_loop *l = &a->loops.v[li];
-	size_t *body = bt_xcalloc(l->tail - l->head + 2, sizeof(*body)), n = 0, i;
+	size_t *body = bt_xcalloc(l->tail - l->head + 2, sizeof(*body)), n, i;
+	size_t *block, nb, branches, kept, nhot, npred;
+	long *pred;
 	const char **lines;
+	const size_t *sel;
+	size_t *pbody;
 	const char *why;
 	struct bt_mca m;
 	struct bt_error err = { 0 };
@@ -243,11 +405,22 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 	    .ipc = NAN, .cycles_per_op = NAN, .iterations_per_op = NAN,
 	    .measured_per_iter = NAN, .ratio = NAN };
 
-	for (i = l->head; i <= l->tail; i++)
-		if (l->contiguous || bt_annotation_in_loop(a, i, li)) {
-			body[n++] = i;
-			loads |= (a->insns.v[i].in.flags & BT_INSN_F_MEM_READ) != 0;
-		}
+	n = loop_body(a, li, body);
+	block = bt_xcalloc(n + 1, sizeof(*block));
+	pred = bt_xcalloc(n + 1, sizeof(*pred));
+	pbody = bt_xcalloc(n + 1, sizeof(*pbody));
+	nb = loop_blocks(a, l, body, n, block, &branches);
+	kept = branches > 0 && l->samples >= PATH_MIN_SAMPLES ?
+	    hot_path(a, body, n, block, nb, pred, &nhot) : 0;
+	if (kept == 0)
+		for (i = 0; i < n; i++)
+			pred[i] = (long)i;
+	for (i = 0, npred = 0; i < n; i++) {
+		loads |= (a->insns.v[body[i]].in.flags & BT_INSN_F_MEM_READ) != 0;
+		if (pred[i] >= 0)
+			pbody[npred++] = body[i];
+	}
+	sel = pbody;
 	text_row(v, BT_STYLE_TITLE, "loop %zu: %llx-%llx, %zu instructions, %.1f%% of "
 	    "the function's samples%s", rank + 1,
 	    (unsigned long long)a->insns.v[l->head].in.addr,
@@ -258,15 +431,29 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 	L.end = a->insns.v[l->tail].in.addr + a->insns.v[l->tail].in.len;
 	L.ninsns = n;
 	L.percent = a->samples ? 100.0 * (double)l->samples / (double)a->samples : 0;
+	L.branches = branches;
+	L.npredicted = npred;
+	if (kept > 0) {
+		L.path = path_ranges(v, a, body, n, pred);
+		L.path_note = bt_strpool_addf(&v->pool, "the loop has %zu branch%s inside: "
+		    "predicted its hottest path, the %zu of its %zu blocks that ran "
+		    "(%zu of %zu instructions, in address order: %s)", branches,
+		    branches == 1 ? "" : "es", nhot, nb, npred, n, L.path);
+	} else if (branches > 0)
+		L.path_note = bt_strpool_addf(&v->pool, "predicted as one straight-line "
+		    "pass through the loop's %zu instructions; the loop has %zu branch%s "
+		    "inside: no path it takes is exactly this%s", n, branches,
+		    branches == 1 ? "" : "es", l->samples < PATH_MIN_SAMPLES ?
+		    " (too few samples to tell its hot path)" : "");
 	memset(&m, 0, sizeof(m));
-	if ((why = not_modelled(a, body, n)) != NULL) {
+	if ((why = not_modelled(a, sel, npred)) != NULL) {
 		text_row(v, BT_STYLE_DIM, "  predicted: does not apply: %s", why);
 		L.not_predicted = why;
 	} else {
-		lines = bt_xcalloc(n + 1, sizeof(*lines));
-		for (i = 0; i < n; i++)
-			lines[i] = mca_text(v, &a->insns.v[body[i]].in);
-		ran = bt_mca_run(lines, n, getenv("BENCHTUI_MCA_CPU"),
+		lines = bt_xcalloc(npred + 1, sizeof(*lines));
+		for (i = 0; i < npred; i++)
+			lines[i] = mca_text(v, &a->insns.v[sel[i]].in);
+		ran = bt_mca_run(lines, npred, getenv("BENCHTUI_MCA_CPU"),
 		    bt_selection_profile(v->sel)->meta.cpu_id, &m, &err) == 0;
 		free(lines);
 		if (!ran) {
@@ -285,11 +472,50 @@ loop_rows(struct bt_view *v, const struct bt_annotation *a, size_t func, size_t 
 				text_row(v, BT_STYLE_DIM, "  (%s)", m.cpu_note);
 		}
 	}
+	if (L.path_note != NULL)
+		text_row(v, BT_STYLE_WARN, "  %s", L.path_note);
 	measured(v, a, body, n, &m, ran, loads, &L);
-	body_rows(v, a, func, body, n, skid, ran ? &m : NULL);
+	body_rows(v, a, func, body, n, skid, ran ? &m : NULL, pred, show);
 	BT_VEC_PUSH(v->loops, L);
 	bt_mca_release(&m);
+	free(pbody);
+	free(pred);
+	free(block);
 	free(body);
+}
+
+/*
+ * The columns a screen o->width wide shows (show[]): every one when they
+ * fit the widest instruction, else Resource, Press, RThru, Lat and uOps go
+ * in that order before the instruction is cut (docs/browser.md "Narrow
+ * terminals"). Without a width (--view) every column.
+ */
+static void
+fit_columns(const struct bt_annotation *a, const size_t *loops, size_t nl,
+	    const struct bt_view_opts *o, bool *show)
+{
+	size_t widest = 0, total = 0, i, j, k, n;
+
+	for (k = 0; k < NCOLS; k++)
+		show[k] = true;
+	if (o->width == 0)
+		return;
+	for (i = 0; i < nl; i++) {
+		const struct bt_loop *l = &a->loops.v[loops[i]];
+		size_t *body = bt_xcalloc(l->tail - l->head + 2, sizeof(*body));
+
+		n = loop_body(a, loops[i], body);
+		for (j = 0; j < n; j++)
+			widest = BT_MAX(widest, view_ncols(a->insns.v[body[j]].in.text));
+		free(body);
+	}
+	for (k = 0; k < NCOLS; k++)
+		total += widths[k];
+	total += 2 + widest;
+	for (k = 0; k < sizeof(drop_order) / sizeof(drop_order[0]) && total > o->width; k++) {
+		show[drop_order[k]] = false;
+		total -= widths[drop_order[k]];
+	}
 }
 
 struct bt_view *
@@ -302,9 +528,11 @@ bt_view_mca(struct bt_selection *sel, size_t func, const struct bt_view_opts *o,
 	static const char *const heads[NCOLS] = { "Loop%", "", "uOps", "Lat",
 	    "RThru", "Press", " Resource", "Address", "  Instruction" };
 	const bool right[NCOLS] = { true, true, true, true, true, true, false, true, false };
-	size_t loops[MAX_LOOPS], n, i;
+	size_t loops[MAX_LOOPS], n, i, k;
 	struct bt_view *v;
-	const char *h[NCOLS];
+	const char *h[NCOLS], *hs[NCOLS];
+	size_t ws[NCOLS];
+	bool rs[NCOLS], show[NCOLS];
 
 	struct bt_view_opts def;
 
@@ -325,14 +553,21 @@ bt_view_mca(struct bt_selection *sel, size_t func, const struct bt_view_opts *o,
 	if (n == 0)
 		text_row(v, BT_STYLE_DIM, "no loop with samples in this function: "
 		    "nothing to predict");
+	fit_columns(a, loops, n, o, show);
 	for (i = 0; i < n; i++)
-		loop_rows(v, a, func, loops[i], i, o->skid);
+		loop_rows(v, a, func, loops[i], i, o->skid, show);
 	memcpy(h, heads, sizeof(h));
 	if (o->skid)
 		h[C_SHARE] = "Skid%";
 	h[C_PEROP] = !v->has_per_op ? "" : strcmp(v->per_op.unit, "ns") == 0 ?
 	    "ns/op" : "cyc/op";
-	view_set_columns(v, h, widths, right, NCOLS);
+	for (i = 0, k = 0; i < NCOLS; i++)
+		if (show[i]) {
+			hs[k] = h[i];
+			ws[k] = widths[i];
+			rs[k++] = right[i];
+		}
+	view_set_columns(v, hs, ws, rs, k);
 	view_seal(v);
 	view_set_title(v, "", view_name(v, f->name, o),
 	    "  predicted (llvm-mca) vs measured, %zu loop%s", n, n == 1 ? "" : "s");

@@ -30,13 +30,21 @@ enum bt_format {
  * @all: annotate every sampled function that has code
  * @func: annotate only this function (-s NAME)
  * @view: the view options every section uses
+ * @screen: instead of the report, one screen's view as bt_export_view()
+ *          writes it (--view): X's of @func, or D's of the selection
  */
+enum bt_export_screen {
+	BT_EXPORT_REPORT,	/* the whole report (default) */
+	BT_EXPORT_MCA,		/* predicted vs measured (X): bt_view_mca of @func */
+	BT_EXPORT_DATA_TYPES,	/* data types (D): bt_view_data_types */
+};
 struct bt_export_opts {
 	enum bt_format format;
 	size_t top;
 	bool all;
 	const char *func;
 	struct bt_view_opts view;
+	enum bt_export_screen screen;
 };
 
 /*

@@ -722,6 +722,11 @@ BT_API struct bt_view *bt_view_mca(struct bt_selection *sel, size_t func,
  * @measured_per_iter: measured cycles per iteration (NAN unknown)
  * @ratio: @measured_per_iter over @cycles_per_iter (NAN unknown)
  * @finding: the finding where they differ by 2x, NULL none
+ * @branches: its branches other than its back edges (exits, inner jumps)
+ * @npredicted: the instructions given to llvm-mca (@ninsns, or its hot path's)
+ * @path: the hot path predicted instead of the whole body, its address
+ *        ranges ("4b10-4b2c, 4b40-4b58"); NULL: the whole body
+ * @path_note: what the prediction is of when the loop branches inside, NULL none
  */
 struct bt_view_loop {
 	uint64_t start, end;
@@ -732,6 +737,8 @@ struct bt_view_loop {
 	const char *bottleneck;
 	double cycles_per_op, iterations_per_op, measured_per_iter, ratio;
 	const char *finding;
+	size_t branches, npredicted;
+	const char *path, *path_note;
 };
 /* bt_view_mca's loops, in its order; *loops owned by the view. */
 BT_API size_t bt_view_loops(const struct bt_view *v, const struct bt_view_loop **loops);
