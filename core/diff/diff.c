@@ -324,42 +324,63 @@ pick_funcs(struct bt_diff *d, struct bt_selection *sa, struct bt_selection *sb,
 /*
  * Side s's value of each candidate in each part: period / iterations of
  * a repetition; a slice's share of its samples' period (a slice has no
- * iterations of its own: func_units scales the shares). Returns the
- * parts' period.
+ * iterations of its own: func_units scales the shares). The benchmark's
+ * samples are read once and split by part (bt_selection_split): a part
+ * holds what the benchmark's selection with the part's time window
+ * holds. Returns the parts' period.
  */
 static uint64_t
-part_values(struct bt_diff *d, int s, long bi, const struct part *parts, size_t np,
-	    struct cands *c)
+part_values(struct bt_diff *d, int s, struct bt_selection *bs, const struct part *parts,
+	    size_t np, struct cands *c)
 {
-	uint64_t all = 0;
-	size_t k, i, j;
+	struct bt_time_part *tp;
+	struct cand **of;
+	uint64_t all = 0, *period = NULL, *total;
+	size_t k, i, j, nf;
 
+	if (bs == NULL || np == 0)
+		return 0;
+	nf = bt_selection_nfuncs(bs);
+	tp = bt_xcalloc(np, sizeof(*tp));
+	total = bt_xcalloc(np, sizeof(*total));
 	for (k = 0; k < np; k++) {
-		struct bt_selection *ps = bench_sel(d->side[s], bi == BT_DIFF_WHOLE ? -1 : bi,
-		    parts[k].from, parts[k].to, parts[k].percent);
-		uint64_t total = ps ? bt_selection_period(ps) : 0;
+		tp[k].from = parts[k].from;
+		tp[k].to = parts[k].to;
+		tp[k].percent = parts[k].percent;
+	}
+	if (bt_selection_split(bs, tp, np, &period, total, NULL) < 0) {
+		free(tp);
+		free(total);
+		return 0;
+	}
+	/* each function's candidate, by name: two functions of one name, both */
+	of = bt_xcalloc(nf + 1, sizeof(*of));
+	for (i = 0; i < nf; i++) {
+		const struct bt_func *f = bt_selection_func(bs, i);
+		of[i] = f->name ? cand_find(c, s, f->name) : NULL;
+	}
+	for (k = 0; k < np; k++) {
 		size_t base = c->v.n ? c->v.v[0].v[s].n : 0;
 
-		if (ps == NULL || total == 0) {
-			bt_selection_free(ps);
+		if (total[k] == 0)
 			continue;
-		}
-		all += total;
+		all += total[k];
 		for (j = 0; j < c->v.n; j++)
 			BT_VEC_PUSH(c->v.v[j].v[s], 0.0);
-		for (i = 0; i < bt_selection_nfuncs(ps); i++) {
-			const struct bt_func *f = bt_selection_func(ps, i);
-			struct cand *cd = f->name ? cand_find(c, s, f->name) : NULL;
-			if (cd == NULL)
+		for (i = 0; i < nf; i++) {
+			uint64_t fp = period[k * nf + i];
+			if (of[i] == NULL || fp == 0)
 				continue;
-			/* two functions of one name: both */
 			if (isfinite(parts[k].iterations))
-				cd->v[s].v[base] += (double)f->period / parts[k].iterations;
+				of[i]->v[s].v[base] += (double)fp / parts[k].iterations;
 			else
-				cd->v[s].v[base] += (double)f->period / (double)total;
+				of[i]->v[s].v[base] += (double)fp / (double)total[k];
 		}
-		bt_selection_free(ps);
 	}
+	free(of);
+	free(period);
+	free(tp);
+	free(total);
 	return all;
 }
 
@@ -455,7 +476,7 @@ func_units(struct bt_diff *d, size_t pi)
 	}
 	for (s = 0; s < 2; s++) {
 		const struct part *pp = sliced[s] ? sliced[s] : parts[s];
-		uint64_t all = part_values(d, s, bi[s], pp, np[s], &c);
+		uint64_t all = part_values(d, s, d->bsel[s].v[pi], pp, np[s], &c);
 		double scale = strcmp(unit, "share") == 0 ? 100 :
 		    (double)all / (np[s] ? iters[s] : 1);
 		if (sliced[s] == NULL)
