@@ -169,14 +169,14 @@ if command -v go >/dev/null && G=$(go_fixture gobench); then
 			fail "recording $r failed: $(tail -3 "$TMP/$r.out")"
 	done
 	d g1 g2 gg
-	# go prints wall-clock ns/op, which a busy machine moves between
-	# runs (reported); the functions' cost is the profile's CPU time
+	# go prints wall-clock ns/op (a busy machine moves it between runs):
+	# the benchmarks' times and functions' cost are the profile's CPU time
 	v=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(" ".join("%s=%s" % (b["name"], b["verdict"]) for b in d["benchmarks"]))
 print(sum(f["verdict"] in ("slower", "faster") for b in d["benchmarks"] for f in b["functions"]),
       sum(len(b["functions"]) for b in d["benchmarks"]))' "$TMP/gg.json")
-	echo "   go -count 5 twice, time per op (wall): $(echo "$v" | head -1)"
+	echo "   go -count 5 twice, time per op (CPU, from the profile): $(echo "$v" | head -1)"
 	read -r called total <<<"$(echo "$v" | tail -1)"
 	[ "$called" = 0 ] && [ "$total" -gt 0 ] &&
 		ok "go -count 5 twice: $called of $total function units slower/faster" ||
@@ -186,6 +186,12 @@ d = json.load(open(sys.argv[1]))
 print(" ".join("%d+%d" % (len(b["time"]["va"]), len(b["time"]["vb"])) for b in d["benchmarks"]))' "$TMP/gg.json")
 	[ "$n" = "5+5 5+5" ] && ok "go: each -count line one value of the vectors ($n)" ||
 		fail "go: the -count lines are not the vectors: $n"
+	v=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(sorted(set(b["time"]["vectors"] for b in d["benchmarks"]))))' "$TMP/gg.json")
+	[ "$v" = "repetitions (CPU, from the profile)" ] &&
+		ok "go: the benchmarks' times are the profile's CPU time per op ($v)" ||
+		fail "go: the benchmarks' vectors are '$v'"
 else
 	skipped "go test -count: go or the gobench fixture is missing"
 fi

@@ -173,6 +173,15 @@ rep_times(struct bt_selection *side, long bi, bool cpu, double **out)
 	return m;
 }
 
+static size_t
+vec_copy(const double *v, size_t n, double **out)
+{
+	*out = bt_xcalloc(n + 1, sizeof(**out));
+	if (n)
+		memcpy(*out, v, n * sizeof(**out));
+	return n;
+}
+
 /* Its repetitions with their own samples and iterations. */
 static size_t
 rep_parts(struct bt_selection *side, long bi, struct part **out)
@@ -331,13 +340,14 @@ pick_funcs(struct bt_diff *d, struct bt_selection *sa, struct bt_selection *sb,
  */
 static uint64_t
 part_values(struct bt_diff *d, int s, struct bt_selection *bs, const struct part *parts,
-	    size_t np, struct cands *c)
+	    size_t np, struct cands *c, double *per_op, size_t *nper_op)
 {
 	struct bt_time_part *tp;
 	struct cand **of;
 	uint64_t all = 0, *period = NULL, *total;
 	size_t k, i, j, nf;
 
+	*nper_op = 0;
 	if (bs == NULL || np == 0)
 		return 0;
 	nf = bt_selection_nfuncs(bs);
@@ -365,6 +375,8 @@ part_values(struct bt_diff *d, int s, struct bt_selection *bs, const struct part
 		if (total[k] == 0)
 			continue;
 		all += total[k];
+		if (isfinite(parts[k].iterations))	/* the part's period per op */
+			per_op[(*nper_op)++] = (double)total[k] / parts[k].iterations;
 		for (j = 0; j < c->v.n; j++)
 			BT_VEC_PUSH(c->v.v[j].v[s], 0.0);
 		for (i = 0; i < nf; i++) {
@@ -416,23 +428,39 @@ add_unit(struct bt_diff *d, struct bt_diff_unit *u, const double *va, size_t na,
 	BT_VEC_PUSH(d->units, *u);
 }
 
-/* Pair pi's benchmark unit: the harness's repetitions. */
+/*
+ * Pair pi's benchmark unit: the harness's repetitions, their CPU times
+ * where every one printed it (Google Benchmark's CPU column); where not
+ * (go test prints wall-clock ns/op, which a loaded machine moves between
+ * runs), the profile's CPU time per op of each repetition where both
+ * sides have it (prof: each repetition's period / its iterations, the
+ * event counting nanoseconds of CPU: cpu-clock, task-clock).
+ */
 static void
-bench_unit(struct bt_diff *d, size_t pi)
+bench_unit(struct bt_diff *d, size_t pi, double *const prof[2], const size_t nprof[2])
 {
 	struct bt_diff_pair *p = &d->pairs.v[pi];
 	struct bt_diff_unit u;
 	bool cpu = p->a >= 0 && p->b >= 0 && rep_cpu(d->side[0], p->a) && rep_cpu(d->side[1], p->b);
+	bool from_prof;
 	double *ta, *tb;
 	size_t na = rep_times(d->side[0], p->a, cpu, &ta), nb = rep_times(d->side[1], p->b, cpu, &tb);
 
+	from_prof = !cpu && na >= 2 && nb >= 2 && nprof[0] >= 2 && nprof[1] >= 2;
+	if (from_prof) {
+		free(ta);
+		free(tb);
+		na = vec_copy(prof[0], nprof[0], &ta);
+		nb = vec_copy(prof[1], nprof[1], &tb);
+	}
 	memset(&u, 0, sizeof(u));
 	u.kind = BT_DIFF_BENCH;
 	u.pair = pi;
 	u.name = p->name;
 	u.unit = "ns/op";
 	u.vectors = p->a == BT_DIFF_WHOLE ? "no harness" : na < 2 || nb < 2 ? "one result" :
-	    cpu ? "repetitions (CPU)" : "repetitions";
+	    cpu ? "repetitions (CPU)" : from_prof ? "repetitions (CPU, from the profile)" :
+	    "repetitions";
 	u.fa = u.fb = -1;
 	p->unit = d->units.n;
 	add_unit(d, &u, ta, na, tb, nb);
@@ -451,6 +479,9 @@ func_units(struct bt_diff *d, size_t pi)
 	size_t np[2], k;
 	const char *unit, *vectors = "runs";
 	long bi[2] = { p->a, p->b };
+	double *prof[2];
+	size_t nprof[2] = { 0, 0 };
+	bool ns;
 	int s;
 
 	memset(&c, 0, sizeof(c));
@@ -460,6 +491,9 @@ func_units(struct bt_diff *d, size_t pi)
 	for (s = 0; s < 2; s++)
 		np[s] = rep_parts(d->side[s], bi[s], &parts[s]);
 	unit = cost_unit(d, bt_selection_event(d->side[1]));
+	/* a period per op in ns of CPU on both sides */
+	ns = strcmp(unit, "ns/op") == 0 &&
+	    strcmp(cost_unit(d, bt_selection_event(d->side[0])), "ns/op") == 0;
 	if (np[0] < 2 || np[1] < 2) {
 		/*
 		 * Run once: slices of its measured phase, each function's share
@@ -476,7 +510,12 @@ func_units(struct bt_diff *d, size_t pi)
 	}
 	for (s = 0; s < 2; s++) {
 		const struct part *pp = sliced[s] ? sliced[s] : parts[s];
-		uint64_t all = part_values(d, s, d->bsel[s].v[pi], pp, np[s], &c);
+		uint64_t all;
+
+		prof[s] = bt_xcalloc(np[s] + 1, sizeof(*prof[s]));
+		all = part_values(d, s, d->bsel[s].v[pi], pp, np[s], &c, prof[s], &nprof[s]);
+		if (sliced[s] != NULL || !ns)
+			nprof[s] = 0;
 		double scale = strcmp(unit, "share") == 0 ? 100 :
 		    (double)all / (np[s] ? iters[s] : 1);
 		if (sliced[s] == NULL)
@@ -485,6 +524,8 @@ func_units(struct bt_diff *d, size_t pi)
 			for (size_t j = 0; j < c.v.v[k].v[s].n; j++)
 				c.v.v[k].v[s].v[j] *= scale;
 	}
+	bench_unit(d, pi, prof, nprof);
+	p = &d->pairs.v[pi];
 	p->funcs = d->units.n;
 	for (k = 0; k < c.v.n; k++) {
 		struct cand *cd = &c.v.v[k];
@@ -516,6 +557,7 @@ func_units(struct bt_diff *d, size_t pi)
 	for (s = 0; s < 2; s++) {
 		free(parts[s]);
 		free(sliced[s]);
+		free(prof[s]);
 	}
 }
 
@@ -620,8 +662,7 @@ bt_diff_new(struct bt_selection *a, struct bt_selection *b,
 	else
 		pair_benches(d);
 	for (i = 0; i < d->pairs.n; i++) {
-		bench_unit(d, i);
-		func_units(d, i);
+		func_units(d, i);	/* the benchmark's unit, then its functions' */
 		qsort(d->units.v + d->pairs.v[i].funcs, d->pairs.v[i].nfuncs,
 		      sizeof(*d->units.v), cmp_change);
 	}
