@@ -34,6 +34,7 @@ struct bt_diff {
 struct part {
 	double from, to;	/* seconds, or percent of the run (whole run) */
 	bool percent;
+	bool span;		/* a slice of the span of the benchmark's own samples */
 	double iterations;	/* NAN for a slice */
 };
 
@@ -220,6 +221,14 @@ slice_parts(struct bt_selection *side, long bi, const struct part *from, size_t 
 		lo = from->from;
 		hi = from->to;
 		*iterations = from->iterations;
+	} else if (b != NULL && b->has_window && b->by_chain) {
+		/* told apart by its entry frame: its samples' own span */
+		for (k = 0; k < n; k++) {
+			(*out)[k].span = true;
+			(*out)[k].iterations = NAN;
+		}
+		*iterations = b->iterations;
+		return n;
 	} else if (b != NULL && b->has_window && b->t_to > b->t_from) {
 		lo = b->t_from;
 		hi = b->t_to;
@@ -358,7 +367,8 @@ part_values(struct bt_diff *d, int s, struct bt_selection *bs, const struct part
 		tp[k].to = parts[k].to;
 		tp[k].percent = parts[k].percent;
 	}
-	if (bt_selection_split(bs, tp, np, &period, total, NULL) < 0) {
+	if ((parts[0].span ? bt_selection_split_span(bs, np, &period, total, NULL) :
+	    bt_selection_split(bs, tp, np, &period, total, NULL)) < 0) {
 		free(tp);
 		free(total);
 		return 0;

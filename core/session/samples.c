@@ -484,6 +484,7 @@ struct split {
 	size_t nparts, nfuncs;
 	long *hitfunc;			/* per hit: its function, -1 none */
 	uint64_t *period, *total;
+	uint64_t t_min, t_max;		/* the samples' first and last times */
 	uint32_t last_mod;		/* the last leaf's function, a cache */
 	uint64_t last_off;
 	long last_fi;
@@ -531,6 +532,8 @@ split_sample(void *arg, const struct bt_scan_sample *smp)
 	if (smp->chain != BT_CHAIN_NONE && sp->keep != NULL &&
 	    (smp->chain >= sp->nkeep || !sp->keep[smp->chain]))
 		return;
+	sp->t_min = BT_MIN(sp->t_min, smp->time);
+	sp->t_max = BT_MAX(sp->t_max, smp->time);
 	/* windows overlap where a run ends as the next begins: each its own */
 	for (k = 0; k < sp->nparts; k++) {
 		if (smp->time < sp->win[k][0] || smp->time >= sp->win[k][1])
@@ -543,50 +546,99 @@ split_sample(void *arg, const struct bt_scan_sample *smp)
 	}
 }
 
-int
-bt_selection_split(struct bt_selection *sel, const struct bt_time_part *parts, size_t n,
-		   uint64_t **period, uint64_t *total, struct bt_error *err)
+/* sel's samples into sp's parts, one pass. */
+static int
+split_scan(struct bt_selection *sel, struct split *sp, struct bt_error *err)
 {
-	struct split sp;
 	struct bt_scan sc;
 	struct bt_hist_entry *e = NULL;
 	size_t ne = 0, i, k;
 	unsigned char *keep;
-	double span;
 	int ret;
 
-	memset(&sp, 0, sizeof(sp));
-	sp.sel = sel;
-	sp.nparts = n;
-	sp.nfuncs = sel->funcs.n;
-	sp.win = bt_xcalloc(n + 1, sizeof(*sp.win));
-	sp.period = *period = bt_xcalloc(n * sp.nfuncs + 1, sizeof(**period));
-	sp.total = total;
-	memset(total, 0, n * sizeof(*total));
-	for (k = 0; k < n; k++)
-		bt_window_bounds(sel->s->p, parts[k].from, parts[k].to, parts[k].percent,
-		    &sp.win[k][0], &sp.win[k][1], &span);
-	sp.hitfunc = bt_xcalloc(sel->hits.n + 1, sizeof(*sp.hitfunc));
+	sp->sel = sel;
+	sp->nfuncs = sel->funcs.n;
+	memset(sp->period, 0, (sp->nparts * sp->nfuncs + 1) * sizeof(*sp->period));
+	memset(sp->total, 0, sp->nparts * sizeof(*sp->total));
+	sp->hitfunc = bt_xcalloc(sel->hits.n + 1, sizeof(*sp->hitfunc));
 	for (i = 0; i < sel->hits.n; i++)
-		sp.hitfunc[i] = -1;
+		sp->hitfunc[i] = -1;
 	for (i = 0; i < sel->funcs.n; i++)
 		for (k = sel->funcs.v[i].hit_lo; k < sel->funcs.v[i].hit_hi; k++)
-			sp.hitfunc[k] = (long)i;
-	sp.last_mod = UINT32_MAX;
-	sp.last_fi = -1;
+			sp->hitfunc[k] = (long)i;
+	sp->last_mod = UINT32_MAX;
+	sp->last_fi = -1;
+	sp->t_min = UINT64_MAX;
+	sp->t_max = 0;
 
 	/* the selection's own samples (its window, phases, entry frame), once */
 	bt_selection_scan_init(sel, &sc);
-	keep = kept_chains(sel, &sp.nkeep);
-	sp.keep = keep;
+	keep = kept_chains(sel, &sp->nkeep);
+	sp->keep = keep;
 	sc.each = split_sample;
-	sc.each_arg = &sp;
+	sc.each_arg = sp;
 	sc.fold = true;		/* the histogram itself is not wanted */
 	sc.fold_module = UINT32_MAX;
 	ret = bt_profile_scan(sel->s->p, &sc, &e, &ne, err);
 	free(e);
 	free(keep);
-	free(sp.hitfunc);
+	free(sp->hitfunc);
+	sp->hitfunc = NULL;
+	sp->keep = NULL;
+	return ret;
+}
+
+int
+bt_selection_split(struct bt_selection *sel, const struct bt_time_part *parts, size_t n,
+		   uint64_t **period, uint64_t *total, struct bt_error *err)
+{
+	struct split sp;
+	double span;
+	size_t k;
+	int ret;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.nparts = n;
+	sp.win = bt_xcalloc(n + 1, sizeof(*sp.win));
+	sp.period = *period = bt_xcalloc(n * sel->funcs.n + 1, sizeof(**period));
+	sp.total = total;
+	for (k = 0; k < n; k++)
+		bt_window_bounds(sel->s->p, parts[k].from, parts[k].to, parts[k].percent,
+		    &sp.win[k][0], &sp.win[k][1], &span);
+	ret = split_scan(sel, &sp, err);
+	free(sp.win);
+	if (ret < 0) {
+		free(*period);
+		*period = NULL;
+	}
+	return ret;
+}
+
+int
+bt_selection_split_span(struct bt_selection *sel, size_t n, uint64_t **period,
+			uint64_t *total, struct bt_error *err)
+{
+	struct split sp;
+	uint64_t lo, len;
+	size_t k;
+	int ret;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.win = bt_xcalloc(n + 1, sizeof(*sp.win));
+	sp.period = *period = bt_xcalloc(n * sel->funcs.n + 1, sizeof(**period));
+	sp.total = total;
+	/* its span first (no parts), then its slices */
+	if ((ret = split_scan(sel, &sp, err)) == 0 && sp.t_min <= sp.t_max) {
+		lo = sp.t_min;
+		len = sp.t_max + 1 - lo;
+		for (k = 0; k < n; k++) {
+			sp.win[k][0] = lo + (uint64_t)((double)len * (double)k / (double)n);
+			sp.win[k][1] = k + 1 == n ? sp.t_max + 1 :
+			    lo + (uint64_t)((double)len * (double)(k + 1) / (double)n);
+		}
+		sp.nparts = n;
+		ret = split_scan(sel, &sp, err);
+	}
 	free(sp.win);
 	if (ret < 0) {
 		free(*period);

@@ -383,5 +383,13 @@ struct bt_time_part {
 BT_API int bt_selection_split(struct bt_selection *sel, const struct bt_time_part *parts,
 			      size_t n, uint64_t **period, uint64_t *total,
 			      struct bt_error *err);
+/*
+ * The same over n equal time slices of the span of sel's own samples,
+ * its first to its last (a benchmark told apart by its entry frame: its
+ * samples are not one window of the run); read twice. Parts of no
+ * samples: total 0.
+ */
+BT_API int bt_selection_split_span(struct bt_selection *sel, size_t n, uint64_t **period,
+				   uint64_t *total, struct bt_error *err);
 
 #endif
