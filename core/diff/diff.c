@@ -76,12 +76,12 @@ hash_str(const char *s)
 	return bt_hash64(h);
 }
 
-/* "16.5 ns", "5.10 ns/op", "1.2 us", "3 ms": in ns, NAN when not a time. */
+/* "16.5 ns", "5.10 ns/op", "1.2 us", "3 ms", "806.17 ps": in ns, NAN when not a time. */
 static double
 parse_ns(const char *t)
 {
 	static const struct { const char *unit; double ns; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "\xce\xbcs", 1e3 },
+		{ "ps", 1e-3 }, { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "\xce\xbcs", 1e3 },
 		{ "ms", 1e6 }, { "s", 1e9 },
 	};
 	char *end;
