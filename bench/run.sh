@@ -239,6 +239,11 @@ echo "| format | ms | MiB (peak RSS) | file bytes |"
 echo "|---|---|---|---|"
 echo "| json | $(ms "$tj") | $(mib "$rj") | $(stat -c %s "$B/export.json") |"
 echo "| pprof | $(ms "$tpp") | $(mib "$rpp") | $pp_size (recording: $data_size) |"
+echo
+dfv=$B/diff.vars
+: >"$dfv"
+B="$B" BT="$BT" DF_VARS="$dfv" bash bench/diff.sh "$RUNS" 2>/dev/null
+. "$dfv"
 met() { awk "BEGIN { exit !($1) }" && echo "met" || echo "**not met**"; }
 minof() { echo "$1" | tr ' ' '\n' | grep . | sort -g | head -1; }
 maxof() { echo "$1" | tr ' ' '\n' | grep . | sort -g | tail -1; }
@@ -251,6 +256,7 @@ echo "| annotate every sampled function ≥ 500× faster than perf annotate (CPU
 echo "| first screen (table and the hottest function annotated) under 50 ms at 1M samples | $(maxof "$fs_top1") ms at most (CPU time) | $(met "$(maxof "$fs_top1") < 50") |"
 echo "| a 30,000-instruction function annotates in under 30 ms, scrolls at constant cost | $ta ms; $mt / $mb ns a move | $(met "$ta < 30") |"
 echo "| matching a 30,000-instruction function pair under 200 ms | $tmatch ms | $(met "$tmatch < 200") |"
+echo "| diff of two 1M-sample recordings with 3,000 sampled functions under 2 s | $df_big ms (CPU time) | $(met "$df_big < 2000") |"
 echo "| recording at 4 kHz within 5% of the bare run, and below perf record | +$ovh_bt% (perf record +$ovh_perf%) | $(met "$ovh_bt < 5") (below perf: $(met "$ovh_bt < $ovh_perf")) |"
 echo "| a 600-sample recording opens in milliseconds whatever it maps | $(ms "$mm_b") ms for $mm_s samples, 50 × 256 MiB mapped, 6 events | $(met "$mm_b < 0.1") |"
 echo "| pprof export of 1M samples with chains at most 2× --format json, smaller than the perf.data | $pp_ratio×; $pp_size bytes vs $data_size | $(met "$pp_ratio <= 2 && $pp_size < $data_size") |"

@@ -6,7 +6,7 @@
 # loop (BM_chain slower, benchmark and function; the others neither slower
 # nor faster) and renames BM_xorshift's function (paired by diffmatch's
 # control-flow hash), one run each (the time slices), --fail-on's exit statuses,
-# --baseline, a go test -count 5 pair, and the p- and q-values of the
+# --baseline, a go test -count 5 pair, a tinybench pair, and the p- and q-values of the
 # JSON against python's exact permutation test and Benjamini-Hochberg.
 . tests/lib.sh
 need_recording
@@ -169,14 +169,14 @@ if command -v go >/dev/null && G=$(go_fixture gobench); then
 			fail "recording $r failed: $(tail -3 "$TMP/$r.out")"
 	done
 	d g1 g2 gg
-	# go prints wall-clock ns/op, which a busy machine moves between
-	# runs (reported); the functions' cost is the profile's CPU time
+	# go prints wall-clock ns/op (a busy machine moves it between runs):
+	# the benchmarks' times and functions' cost are the profile's CPU time
 	v=$(python3 -c 'import json, sys
 d = json.load(open(sys.argv[1]))
 print(" ".join("%s=%s" % (b["name"], b["verdict"]) for b in d["benchmarks"]))
 print(sum(f["verdict"] in ("slower", "faster") for b in d["benchmarks"] for f in b["functions"]),
       sum(len(b["functions"]) for b in d["benchmarks"]))' "$TMP/gg.json")
-	echo "   go -count 5 twice, time per op (wall): $(echo "$v" | head -1)"
+	echo "   go -count 5 twice, time per op (CPU, from the profile): $(echo "$v" | head -1)"
 	read -r called total <<<"$(echo "$v" | tail -1)"
 	[ "$called" = 0 ] && [ "$total" -gt 0 ] &&
 		ok "go -count 5 twice: $called of $total function units slower/faster" ||
@@ -186,8 +186,45 @@ d = json.load(open(sys.argv[1]))
 print(" ".join("%d+%d" % (len(b["time"]["va"]), len(b["time"]["vb"])) for b in d["benchmarks"]))' "$TMP/gg.json")
 	[ "$n" = "5+5 5+5" ] && ok "go: each -count line one value of the vectors ($n)" ||
 		fail "go: the -count lines are not the vectors: $n"
+	v=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(sorted(set(b["time"]["vectors"] for b in d["benchmarks"]))))' "$TMP/gg.json")
+	[ "$v" = "repetitions (CPU, from the profile)" ] &&
+		ok "go: the benchmarks' times are the profile's CPU time per op ($v)" ||
+		fail "go: the benchmarks' vectors are '$v'"
 else
 	skipped "go test -count: go or the gobench fixture is missing"
+fi
+
+# --- a JS harness twice: tinybench (tests/fixtures/js) -----------------------
+# one result line a task (no repetitions: its time one value a side); its
+# tasks told apart by their entry frames: their functions over time slices
+# of each task's own samples
+if ! command -v node >/dev/null; then
+	skipped "tinybench twice: node is missing"
+elif ! (cd "$TOP" && sh scripts/js-deps.sh build/js) >"$TMP/msg" 2>&1; then
+	skipped "tinybench twice: its npm package cannot be installed: $(head -1 "$TMP/msg")"
+else
+	JS=$TOP/build/js
+	cp "$TOP"/tests/fixtures/js/*.mjs "$JS/"
+	for r in j1 j2; do	# 100 ms a task
+		(cd "$JS" && "$BT" -q -o "$TMP/$r.data" node tinybench.mjs tinybench 100) \
+			>"$TMP/$r.out" 2>&1 || fail "recording $r failed: $(tail -3 "$TMP/$r.out")"
+	done
+	d j1 j2 jj
+	read -r called total quiet < <(python3 "$TMP/check.py" rate "$TMP/jj.json" 2>"$TMP/called")
+	echo "   tinybench twice: $called of $total units slower/faster" \
+		"($(python3 -c "print('%.1f%%' % (100 * $called / max($total, 1)))")), $quiet unchanged or unresolved"
+	[ "$total" -gt 3 ] && [ $((called * 100)) -le $((total * 5)) ] &&
+		ok "tinybench twice: false positives at most 5% of units" ||
+		fail "tinybench twice: $called of $total units called: $(cat "$TMP/called")"
+	v=$(python3 -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+print(" ".join(sorted(set([b["time"]["vectors"] for b in d["benchmarks"]] +
+    [f["vectors"] for b in d["benchmarks"] for f in b["functions"] if len(f["va"]) > 1]))))' "$TMP/jj.json")
+	[ "$v" = "one result slices" ] &&
+		ok "tinybench twice: its times one result a side, its functions over slices" ||
+		fail "tinybench twice: the vectors are '$v'"
 fi
 
 # --- recordings without a harness's results: their whole runs -------------

@@ -34,6 +34,7 @@ struct bt_diff {
 struct part {
 	double from, to;	/* seconds, or percent of the run (whole run) */
 	bool percent;
+	bool span;		/* a slice of the span of the benchmark's own samples */
 	double iterations;	/* NAN for a slice */
 };
 
@@ -75,12 +76,12 @@ hash_str(const char *s)
 	return bt_hash64(h);
 }
 
-/* "16.5 ns", "5.10 ns/op", "1.2 us", "3 ms": in ns, NAN when not a time. */
+/* "16.5 ns", "5.10 ns/op", "1.2 us", "3 ms", "806.17 ps": in ns, NAN when not a time. */
 static double
 parse_ns(const char *t)
 {
 	static const struct { const char *unit; double ns; } units[] = {
-		{ "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "\xce\xbcs", 1e3 },
+		{ "ps", 1e-3 }, { "ns", 1 }, { "us", 1e3 }, { "\xc2\xb5s", 1e3 }, { "\xce\xbcs", 1e3 },
 		{ "ms", 1e6 }, { "s", 1e9 },
 	};
 	char *end;
@@ -173,6 +174,15 @@ rep_times(struct bt_selection *side, long bi, bool cpu, double **out)
 	return m;
 }
 
+static size_t
+vec_copy(const double *v, size_t n, double **out)
+{
+	*out = bt_xcalloc(n + 1, sizeof(**out));
+	if (n)
+		memcpy(*out, v, n * sizeof(**out));
+	return n;
+}
+
 /* Its repetitions with their own samples and iterations. */
 static size_t
 rep_parts(struct bt_selection *side, long bi, struct part **out)
@@ -211,6 +221,14 @@ slice_parts(struct bt_selection *side, long bi, const struct part *from, size_t 
 		lo = from->from;
 		hi = from->to;
 		*iterations = from->iterations;
+	} else if (b != NULL && b->has_window && b->by_chain) {
+		/* told apart by its entry frame: its samples' own span */
+		for (k = 0; k < n; k++) {
+			(*out)[k].span = true;
+			(*out)[k].iterations = NAN;
+		}
+		*iterations = b->iterations;
+		return n;
 	} else if (b != NULL && b->has_window && b->t_to > b->t_from) {
 		lo = b->t_from;
 		hi = b->t_to;
@@ -324,42 +342,67 @@ pick_funcs(struct bt_diff *d, struct bt_selection *sa, struct bt_selection *sb,
 /*
  * Side s's value of each candidate in each part: period / iterations of
  * a repetition; a slice's share of its samples' period (a slice has no
- * iterations of its own: func_units scales the shares). Returns the
- * parts' period.
+ * iterations of its own: func_units scales the shares). The benchmark's
+ * samples are read once and split by part (bt_selection_split): a part
+ * holds what the benchmark's selection with the part's time window
+ * holds. Returns the parts' period.
  */
 static uint64_t
-part_values(struct bt_diff *d, int s, long bi, const struct part *parts, size_t np,
-	    struct cands *c)
+part_values(struct bt_diff *d, int s, struct bt_selection *bs, const struct part *parts,
+	    size_t np, struct cands *c, double *per_op, size_t *nper_op)
 {
-	uint64_t all = 0;
-	size_t k, i, j;
+	struct bt_time_part *tp;
+	struct cand **of;
+	uint64_t all = 0, *period = NULL, *total;
+	size_t k, i, j, nf;
 
+	*nper_op = 0;
+	if (bs == NULL || np == 0)
+		return 0;
+	nf = bt_selection_nfuncs(bs);
+	tp = bt_xcalloc(np, sizeof(*tp));
+	total = bt_xcalloc(np, sizeof(*total));
 	for (k = 0; k < np; k++) {
-		struct bt_selection *ps = bench_sel(d->side[s], bi == BT_DIFF_WHOLE ? -1 : bi,
-		    parts[k].from, parts[k].to, parts[k].percent);
-		uint64_t total = ps ? bt_selection_period(ps) : 0;
+		tp[k].from = parts[k].from;
+		tp[k].to = parts[k].to;
+		tp[k].percent = parts[k].percent;
+	}
+	if ((parts[0].span ? bt_selection_split_span(bs, np, &period, total, NULL) :
+	    bt_selection_split(bs, tp, np, &period, total, NULL)) < 0) {
+		free(tp);
+		free(total);
+		return 0;
+	}
+	/* each function's candidate, by name: two functions of one name, both */
+	of = bt_xcalloc(nf + 1, sizeof(*of));
+	for (i = 0; i < nf; i++) {
+		const struct bt_func *f = bt_selection_func(bs, i);
+		of[i] = f->name ? cand_find(c, s, f->name) : NULL;
+	}
+	for (k = 0; k < np; k++) {
 		size_t base = c->v.n ? c->v.v[0].v[s].n : 0;
 
-		if (ps == NULL || total == 0) {
-			bt_selection_free(ps);
+		if (total[k] == 0)
 			continue;
-		}
-		all += total;
+		all += total[k];
+		if (isfinite(parts[k].iterations))	/* the part's period per op */
+			per_op[(*nper_op)++] = (double)total[k] / parts[k].iterations;
 		for (j = 0; j < c->v.n; j++)
 			BT_VEC_PUSH(c->v.v[j].v[s], 0.0);
-		for (i = 0; i < bt_selection_nfuncs(ps); i++) {
-			const struct bt_func *f = bt_selection_func(ps, i);
-			struct cand *cd = f->name ? cand_find(c, s, f->name) : NULL;
-			if (cd == NULL)
+		for (i = 0; i < nf; i++) {
+			uint64_t fp = period[k * nf + i];
+			if (of[i] == NULL || fp == 0)
 				continue;
-			/* two functions of one name: both */
 			if (isfinite(parts[k].iterations))
-				cd->v[s].v[base] += (double)f->period / parts[k].iterations;
+				of[i]->v[s].v[base] += (double)fp / parts[k].iterations;
 			else
-				cd->v[s].v[base] += (double)f->period / (double)total;
+				of[i]->v[s].v[base] += (double)fp / (double)total[k];
 		}
-		bt_selection_free(ps);
 	}
+	free(of);
+	free(period);
+	free(tp);
+	free(total);
 	return all;
 }
 
@@ -395,23 +438,39 @@ add_unit(struct bt_diff *d, struct bt_diff_unit *u, const double *va, size_t na,
 	BT_VEC_PUSH(d->units, *u);
 }
 
-/* Pair pi's benchmark unit: the harness's repetitions. */
+/*
+ * Pair pi's benchmark unit: the harness's repetitions, their CPU times
+ * where every one printed it (Google Benchmark's CPU column); where not
+ * (go test prints wall-clock ns/op, which a loaded machine moves between
+ * runs), the profile's CPU time per op of each repetition where both
+ * sides have it (prof: each repetition's period / its iterations, the
+ * event counting nanoseconds of CPU: cpu-clock, task-clock).
+ */
 static void
-bench_unit(struct bt_diff *d, size_t pi)
+bench_unit(struct bt_diff *d, size_t pi, double *const prof[2], const size_t nprof[2])
 {
 	struct bt_diff_pair *p = &d->pairs.v[pi];
 	struct bt_diff_unit u;
 	bool cpu = p->a >= 0 && p->b >= 0 && rep_cpu(d->side[0], p->a) && rep_cpu(d->side[1], p->b);
+	bool from_prof;
 	double *ta, *tb;
 	size_t na = rep_times(d->side[0], p->a, cpu, &ta), nb = rep_times(d->side[1], p->b, cpu, &tb);
 
+	from_prof = !cpu && na >= 2 && nb >= 2 && nprof[0] >= 2 && nprof[1] >= 2;
+	if (from_prof) {
+		free(ta);
+		free(tb);
+		na = vec_copy(prof[0], nprof[0], &ta);
+		nb = vec_copy(prof[1], nprof[1], &tb);
+	}
 	memset(&u, 0, sizeof(u));
 	u.kind = BT_DIFF_BENCH;
 	u.pair = pi;
 	u.name = p->name;
 	u.unit = "ns/op";
 	u.vectors = p->a == BT_DIFF_WHOLE ? "no harness" : na < 2 || nb < 2 ? "one result" :
-	    cpu ? "repetitions (CPU)" : "repetitions";
+	    cpu ? "repetitions (CPU)" : from_prof ? "repetitions (CPU, from the profile)" :
+	    "repetitions";
 	u.fa = u.fb = -1;
 	p->unit = d->units.n;
 	add_unit(d, &u, ta, na, tb, nb);
@@ -430,6 +489,9 @@ func_units(struct bt_diff *d, size_t pi)
 	size_t np[2], k;
 	const char *unit, *vectors = "runs";
 	long bi[2] = { p->a, p->b };
+	double *prof[2];
+	size_t nprof[2] = { 0, 0 };
+	bool ns;
 	int s;
 
 	memset(&c, 0, sizeof(c));
@@ -439,6 +501,9 @@ func_units(struct bt_diff *d, size_t pi)
 	for (s = 0; s < 2; s++)
 		np[s] = rep_parts(d->side[s], bi[s], &parts[s]);
 	unit = cost_unit(d, bt_selection_event(d->side[1]));
+	/* a period per op in ns of CPU on both sides */
+	ns = strcmp(unit, "ns/op") == 0 &&
+	    strcmp(cost_unit(d, bt_selection_event(d->side[0])), "ns/op") == 0;
 	if (np[0] < 2 || np[1] < 2) {
 		/*
 		 * Run once: slices of its measured phase, each function's share
@@ -455,7 +520,12 @@ func_units(struct bt_diff *d, size_t pi)
 	}
 	for (s = 0; s < 2; s++) {
 		const struct part *pp = sliced[s] ? sliced[s] : parts[s];
-		uint64_t all = part_values(d, s, bi[s], pp, np[s], &c);
+		uint64_t all;
+
+		prof[s] = bt_xcalloc(np[s] + 1, sizeof(*prof[s]));
+		all = part_values(d, s, d->bsel[s].v[pi], pp, np[s], &c, prof[s], &nprof[s]);
+		if (sliced[s] != NULL || !ns)
+			nprof[s] = 0;
 		double scale = strcmp(unit, "share") == 0 ? 100 :
 		    (double)all / (np[s] ? iters[s] : 1);
 		if (sliced[s] == NULL)
@@ -464,6 +534,8 @@ func_units(struct bt_diff *d, size_t pi)
 			for (size_t j = 0; j < c.v.v[k].v[s].n; j++)
 				c.v.v[k].v[s].v[j] *= scale;
 	}
+	bench_unit(d, pi, prof, nprof);
+	p = &d->pairs.v[pi];
 	p->funcs = d->units.n;
 	for (k = 0; k < c.v.n; k++) {
 		struct cand *cd = &c.v.v[k];
@@ -495,6 +567,7 @@ func_units(struct bt_diff *d, size_t pi)
 	for (s = 0; s < 2; s++) {
 		free(parts[s]);
 		free(sliced[s]);
+		free(prof[s]);
 	}
 }
 
@@ -599,8 +672,7 @@ bt_diff_new(struct bt_selection *a, struct bt_selection *b,
 	else
 		pair_benches(d);
 	for (i = 0; i < d->pairs.n; i++) {
-		bench_unit(d, i);
-		func_units(d, i);
+		func_units(d, i);	/* the benchmark's unit, then its functions' */
 		qsort(d->units.v + d->pairs.v[i].funcs, d->pairs.v[i].nfuncs,
 		      sizeof(*d->units.v), cmp_change);
 	}

@@ -192,12 +192,21 @@ clone_suffix(const char *s, size_t n)
 	return false;
 }
 
-/* The hash of name without clone suffixes and with lambdas' "#N" as "#". */
+/*
+ * The hash of name without clone suffixes, with lambdas' "#N" as "#",
+ * and without the load time that tells apart JIT code of one name loaded
+ * more than once (" (loaded at 5.071 s)": another run loads it at
+ * another time).
+ */
 static uint64_t
 base_key(const char *name)
 {
 	size_t n = strlen(name), i;
+	const char *lt = strstr(name, " (loaded ");
 	uint64_t h = FNV0;
+
+	if (lt != NULL && n > 0 && name[n - 1] == ')')
+		n = (size_t)(lt - name);
 
 	/* drop ".kind[.N]" suffixes from the end */
 	for (;;) {

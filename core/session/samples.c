@@ -474,3 +474,175 @@ bt_sample_set_release(struct bt_sample_set *set)
 	free(set->mods);
 	memset(set, 0, sizeof(*set));
 }
+
+/* bt_selection_split's pass: each sample to its parts and function. */
+struct split {
+	struct bt_selection *sel;
+	const unsigned char *keep;	/* per chain id: the selection holds it */
+	size_t nkeep;
+	uint64_t (*win)[2];		/* per part: [lo, hi) of sample times */
+	size_t nparts, nfuncs;
+	long *hitfunc;			/* per hit: its function, -1 none */
+	uint64_t *period, *total;
+	uint64_t t_min, t_max;		/* the samples' first and last times */
+	uint32_t last_mod;		/* the last leaf's function, a cache */
+	uint64_t last_off;
+	long last_fi;
+};
+
+static int
+hit_key_cmp(const void *key, const void *elt)
+{
+	const struct bt_hit *x = key, *y = elt;
+
+	if (x->module != y->module)
+		return x->module < y->module ? -1 : 1;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* The function of sel's table its hits put (module, off) in, -1 none. */
+static long
+split_func(struct split *sp, uint32_t module, uint64_t off)
+{
+	struct bt_selection *sel = sp->sel;
+	struct bt_msyms *m = bt_session_syms(sel->s, module);
+	struct bt_hit key;
+	const struct bt_hit *h;
+
+	if (module == sp->last_mod && off == sp->last_off)
+		return sp->last_fi;
+	key.module = module;
+	key.addr = off;
+	if (m != NULL && bt_msyms_off_to_addr(m, off, &key.addr) < 0)
+		key.addr = off;
+	h = sel->hits.n ? bsearch(&key, sel->hits.v, sel->hits.n, sizeof(*h), hit_key_cmp) : NULL;
+	sp->last_mod = module;
+	sp->last_off = off;
+	sp->last_fi = h != NULL ? sp->hitfunc[h - sel->hits.v] : -1;
+	return sp->last_fi;
+}
+
+static void
+split_sample(void *arg, const struct bt_scan_sample *smp)
+{
+	struct split *sp = arg;
+	long fi = -2;
+	size_t k;
+
+	if (smp->chain != BT_CHAIN_NONE && sp->keep != NULL &&
+	    (smp->chain >= sp->nkeep || !sp->keep[smp->chain]))
+		return;
+	sp->t_min = BT_MIN(sp->t_min, smp->time);
+	sp->t_max = BT_MAX(sp->t_max, smp->time);
+	/* windows overlap where a run ends as the next begins: each its own */
+	for (k = 0; k < sp->nparts; k++) {
+		if (smp->time < sp->win[k][0] || smp->time >= sp->win[k][1])
+			continue;
+		if (fi == -2)
+			fi = split_func(sp, smp->module, smp->off);
+		sp->total[k] += smp->period;
+		if (fi >= 0)
+			sp->period[k * sp->nfuncs + (size_t)fi] += smp->period;
+	}
+}
+
+/* sel's samples into sp's parts, one pass. */
+static int
+split_scan(struct bt_selection *sel, struct split *sp, struct bt_error *err)
+{
+	struct bt_scan sc;
+	struct bt_hist_entry *e = NULL;
+	size_t ne = 0, i, k;
+	unsigned char *keep;
+	int ret;
+
+	sp->sel = sel;
+	sp->nfuncs = sel->funcs.n;
+	memset(sp->period, 0, (sp->nparts * sp->nfuncs + 1) * sizeof(*sp->period));
+	memset(sp->total, 0, sp->nparts * sizeof(*sp->total));
+	sp->hitfunc = bt_xcalloc(sel->hits.n + 1, sizeof(*sp->hitfunc));
+	for (i = 0; i < sel->hits.n; i++)
+		sp->hitfunc[i] = -1;
+	for (i = 0; i < sel->funcs.n; i++)
+		for (k = sel->funcs.v[i].hit_lo; k < sel->funcs.v[i].hit_hi; k++)
+			sp->hitfunc[k] = (long)i;
+	sp->last_mod = UINT32_MAX;
+	sp->last_fi = -1;
+	sp->t_min = UINT64_MAX;
+	sp->t_max = 0;
+
+	/* the selection's own samples (its window, phases, entry frame), once */
+	bt_selection_scan_init(sel, &sc);
+	keep = kept_chains(sel, &sp->nkeep);
+	sp->keep = keep;
+	sc.each = split_sample;
+	sc.each_arg = sp;
+	sc.fold = true;		/* the histogram itself is not wanted */
+	sc.fold_module = UINT32_MAX;
+	ret = bt_profile_scan(sel->s->p, &sc, &e, &ne, err);
+	free(e);
+	free(keep);
+	free(sp->hitfunc);
+	sp->hitfunc = NULL;
+	sp->keep = NULL;
+	return ret;
+}
+
+int
+bt_selection_split(struct bt_selection *sel, const struct bt_time_part *parts, size_t n,
+		   uint64_t **period, uint64_t *total, struct bt_error *err)
+{
+	struct split sp;
+	double span;
+	size_t k;
+	int ret;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.nparts = n;
+	sp.win = bt_xcalloc(n + 1, sizeof(*sp.win));
+	sp.period = *period = bt_xcalloc(n * sel->funcs.n + 1, sizeof(**period));
+	sp.total = total;
+	for (k = 0; k < n; k++)
+		bt_window_bounds(sel->s->p, parts[k].from, parts[k].to, parts[k].percent,
+		    &sp.win[k][0], &sp.win[k][1], &span);
+	ret = split_scan(sel, &sp, err);
+	free(sp.win);
+	if (ret < 0) {
+		free(*period);
+		*period = NULL;
+	}
+	return ret;
+}
+
+int
+bt_selection_split_span(struct bt_selection *sel, size_t n, uint64_t **period,
+			uint64_t *total, struct bt_error *err)
+{
+	struct split sp;
+	uint64_t lo, len;
+	size_t k;
+	int ret;
+
+	memset(&sp, 0, sizeof(sp));
+	sp.win = bt_xcalloc(n + 1, sizeof(*sp.win));
+	sp.period = *period = bt_xcalloc(n * sel->funcs.n + 1, sizeof(**period));
+	sp.total = total;
+	/* its span first (no parts), then its slices */
+	if ((ret = split_scan(sel, &sp, err)) == 0 && sp.t_min <= sp.t_max) {
+		lo = sp.t_min;
+		len = sp.t_max + 1 - lo;
+		for (k = 0; k < n; k++) {
+			sp.win[k][0] = lo + (uint64_t)((double)len * (double)k / (double)n);
+			sp.win[k][1] = k + 1 == n ? sp.t_max + 1 :
+			    lo + (uint64_t)((double)len * (double)(k + 1) / (double)n);
+		}
+		sp.nparts = n;
+		ret = split_scan(sel, &sp, err);
+	}
+	free(sp.win);
+	if (ret < 0) {
+		free(*period);
+		*period = NULL;
+	}
+	return ret;
+}

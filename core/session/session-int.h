@@ -154,6 +154,9 @@ struct sel_dim {
 };
 /* window.c, threads.c, callgraph.c, bench-count.c */
 extern const struct sel_dim bt_dim_window, bt_dim_threads, bt_dim_focus, bt_dim_bench;
+/* A time window's bounds as the recording's times (window.c). */
+void bt_window_bounds(const struct bt_profile *p, double from, double to, bool percent,
+		      uint64_t *lo, uint64_t *hi, double *span);
 
 /*
  * The scan that reads sel's samples again (every dimension's part set);

@@ -4,14 +4,30 @@
  */
 #include "session/session-int.h"
 
+/*
+ * [from, to) seconds of the run (percent of it), negative: open, as the
+ * recording's times [*lo, *hi); *span: the run's length in seconds.
+ */
+void
+bt_window_bounds(const struct bt_profile *p, double from, double to, bool percent,
+		 uint64_t *lo, uint64_t *hi, double *span)
+{
+	*span = p->last_time > p->first_time ? (double)(p->last_time - p->first_time) / 1e9 : 0;
+	if (percent) {
+		from = from >= 0 ? from / 100 * *span : from;
+		to = to >= 0 ? to / 100 * *span : to;
+	}
+	*lo = from >= 0 ? p->first_time + (uint64_t)(from * 1e9) : 0;
+	*hi = to >= 0 ? p->first_time + (uint64_t)(to * 1e9) : UINT64_MAX;
+}
+
 static void
 scan(struct bt_selection *sel, struct bt_scan *sc)
 {
-	const struct bt_profile *p = sel->s->p;
-	double span = p->last_time > p->first_time ?
-	    (double)(p->last_time - p->first_time) / 1e9 : 0;
-	double from = sel->o.time_from, to = sel->o.time_to;
+	double span, from = sel->o.time_from, to = sel->o.time_to;
 
+	bt_window_bounds(sel->s->p, from, to, sel->o.time_percent, &sc->t_lo, &sc->t_hi,
+	    &span);
 	if (sel->o.time_percent) {
 		from = from >= 0 ? from / 100 * span : from;
 		to = to >= 0 ? to / 100 * span : to;
@@ -19,8 +35,6 @@ scan(struct bt_selection *sel, struct bt_scan *sc)
 	/* the part of the run it holds: a window past the end holds none of it */
 	sel->win_from = from >= 0 ? BT_MIN(from, span) : 0;
 	sel->win_to = to >= 0 ? BT_MIN(to, span) : span;
-	sc->t_lo = from >= 0 ? p->first_time + (uint64_t)(from * 1e9) : 0;
-	sc->t_hi = to >= 0 ? p->first_time + (uint64_t)(to * 1e9) : UINT64_MAX;
 }
 
 static bool

@@ -363,4 +363,33 @@ BT_API void bt_sample_set_release(struct bt_sample_set *set);
 BT_API uint32_t bt_sample_set_loc(struct bt_selection *sel, struct bt_sample_set *set,
 				  uint32_t mod, uint64_t addr);
 
+/**
+ * struct bt_time_part - a time window of a selection's samples for
+ * bt_selection_split: [from, to) seconds of the run, or percent of it
+ */
+struct bt_time_part {
+	double from, to;
+	bool percent;
+};
+
+/*
+ * sel's samples cut by each of n time windows, read once (benchtui diff's
+ * repetitions and time slices): part k holds what a selection of sel's
+ * options with that time window holds. period[k * nfuncs + f]: the period
+ * of function f of sel's table in part k (nfuncs: bt_selection_nfuncs
+ * now), total[k]: of all its samples. *period malloc'ed. Returns 0 or
+ * -BT_E* with err set.
+ */
+BT_API int bt_selection_split(struct bt_selection *sel, const struct bt_time_part *parts,
+			      size_t n, uint64_t **period, uint64_t *total,
+			      struct bt_error *err);
+/*
+ * The same over n equal time slices of the span of sel's own samples,
+ * its first to its last (a benchmark told apart by its entry frame: its
+ * samples are not one window of the run); read twice. Parts of no
+ * samples: total 0.
+ */
+BT_API int bt_selection_split_span(struct bt_selection *sel, size_t n, uint64_t **period,
+				   uint64_t *total, struct bt_error *err);
+
 #endif

@@ -96,6 +96,29 @@ test_funcs_by_name(void **state)
 	free(rows);
 }
 
+/* JIT code loaded more than once is named by its load time: not a key */
+static void
+test_funcs_jit_versions(void **state)
+{
+	static const char *const a[] = {
+		"JS:* :1:26 (loaded at 5.071 s)", "JS:*fib work.mjs:2:20",
+	};
+	static const char *const b[] = {
+		"JS:*fib work.mjs:2:20", "JS:* :1:26 (loaded at 5.088 s)",
+	};
+	struct bt_func_pair *rows;
+	enum bt_match_how how;
+	size_t n = bt_match_funcs(a, N(a), b, N(b), NULL, NULL, &rows);
+
+	(void)state;
+	assert_int_equal(n, 2);
+	assert_int_equal(paired(rows, n, 0, &how), 1);
+	assert_int_equal(how, BT_MATCH_BASE);
+	assert_int_equal(paired(rows, n, 1, &how), 0);
+	assert_int_equal(how, BT_MATCH_NAME);
+	free(rows);
+}
+
 struct pair {
 	struct annofile *fa, *fb;
 	struct bt_annotation *a, *b;
@@ -531,6 +554,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_funcs_by_name),
+		cmocka_unit_test(test_funcs_jit_versions),
 		cmocka_unit_test(test_same),
 		cmocka_unit_test(test_moved),
 		cmocka_unit_test(test_divide),
