@@ -38,9 +38,9 @@ test_elf_image(void **state)
 	uint64_t addr, off;
 	const struct bt_line *rows;
 	struct bt_line in[3] = {
-		{ 0x7f0000001000ULL, "/x.js", 1 },
-		{ 0x7f0000001004ULL, "/x.js", 2 },
-		{ 0x7f0000001008ULL, NULL, 0 },
+		{ 0x7f0000001000ULL, "/x.js", 1, 0 },
+		{ 0x7f0000001004ULL, "/x.js", 2, 0 },
+		{ 0x7f0000001008ULL, NULL, 0, 0 },
 	};
 
 	(void)state;
