@@ -114,14 +114,21 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 # minutes on a fresh machine, nothing once it is there), beside the rest;
 # the tests that need it wait for it, saying so (build/prebuild.log).
 # The plain build and the fuzz targets of tests/test-fuzz.sh are made side
-# by side on every CPU (CHECK_JOBS). The ASan build is then made at the
-# lowest priority beside the plain tests, which leave a CPU idle most of
-# the time, and its unit tests run after it, there too, at the normal
-# priority (test_child_escalation gives a child 100 ms to set a trap: it
-# passed beside two busy threads); their output, build/asan/check.log, is
-# shown after the plain tests (waiting for them says how far they are
-# every 30 s). Both passes share BT_SHARE, where the first keeps what the
-# oracles made for the second (tests/lib.sh). The sanitizer pass leaves
+# by side on every CPU (CHECK_JOBS). The sanitizer pass (check-asan-pass)
+# then runs beside the plain tests, which leave a CPU idle most of the
+# time: the ASan build one file at a time (at the normal priority: at nice
+# 19 it waited for the plain tests to end on a machine others load),
+# its unit tests after it (test_child_escalation gives a child 100 ms to
+# set a trap: it passed beside two busy threads), then the end-to-end tests
+# again, each script as soon as the plain pass has passed it (one script
+# behind: tests/run.sh, RC_DIR and AFTER; a script the plain pass failed
+# is not run again). The build's and unit tests' output,
+# build/asan/check.log, is shown after the plain tests (waiting for them
+# says how far they are every 30 s), then the end-to-end tests' as they
+# run (build/asan/tests.log). Both passes share BT_SHARE, where the first
+# keeps what the oracles made for the second (tests/lib.sh): the
+# sanitizer pass of a script starts once the plain pass of it has ended,
+# so that what it reads there is whole. The sanitizer pass leaves
 # out the long runs and the fuzzers (built with their own sanitizers),
 # test-layout, which runs no code of benchtui (it reads the sources and
 # the objects' symbol tables: the plain pass's are the same code), and
@@ -132,39 +139,59 @@ ASAN := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recov
 # each harness's split oracle (a benchmark run again alone) once, not for
 # every benchmark (BT_SAN_PASS).
 # Interrupted or failed, make check stops what it started in the
-# background (the prebuild in its own process group, setsid).
+# background (the prebuild and the sanitizer pass each in its own process
+# group, setsid).
 CHECK_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # (not $(MAKE) itself in that recipe: make -n would run the tests)
 BG_MAKE = $(MAKE)
 SHARE := $(CURDIR)/build/share
+CHECK_RC := $(CURDIR)/build/check-rc
 check: deps js-deps
-	@mkdir -p build/asan && rm -rf $(SHARE) build/asan/check.rc; \
+	@mkdir -p build/asan && rm -rf $(SHARE) $(CHECK_RC) build/asan/check.rc build/asan/tests.rc \
+		build/asan/tests.log; \
 	setsid nice -n 19 bash tests/prebuild.sh 3>&1 >build/prebuild.log 2>&1 & pre=$$!; asan=; \
 	trap '[ -z "$$pre" ] || kill -TERM -$$pre 2>/dev/null; \
-		[ -z "$$asan" ] || { pkill -TERM -P $$asan; kill $$asan; } 2>/dev/null' EXIT; \
+		[ -z "$$asan" ] || kill -TERM -$$asan 2>/dev/null' EXIT; \
 	trap 'exit 130' INT TERM; \
 	$(BG_MAKE) --no-print-directory headers && \
 	$(BG_MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-plain check-build-fuzz && \
 	$(BG_MAKE) --no-print-directory unit WERROR=$(or $(WERROR),1) || exit 1; \
-	{ nice -n 19 $(BG_MAKE) --no-print-directory -j$(CHECK_JOBS) check-build-asan && \
-		$(BG_MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"; \
-		echo $$? >build/asan/check.rc; } >build/asan/check.log 2>&1 & asan=$$!; \
-	BT_SHARE=$(SHARE) BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 bash tests/run.sh; rc=$$?; \
+	setsid $(BG_MAKE) --no-print-directory check-asan-pass >/dev/null 2>&1 & asan=$$!; \
+	BT_SHARE=$(SHARE) BUILD=$(BUILD) LONG_SECONDS=12 FUZZ_SECONDS=3 RC_DIR=$(CHECK_RC) \
+		bash tests/run.sh; rc=$$?; \
 	t=0; while [ ! -e build/asan/check.rc ] && kill -0 $$asan 2>/dev/null; do \
 		sleep 1; t=$$((t + 1)); [ $$((t % 30)) != 0 ] || \
 		echo "   ... waiting for the ASan+UBSan build and unit tests: $$t s" \
 			"($$(grep -c '^cc ' build/asan/check.log) compiled, $$(grep -c '^== ' build/asan/check.log) unit tests run)"; \
 	done; \
-	wait $$asan; arc=$$(cat build/asan/check.rc 2>/dev/null || echo 1); asan=; \
+	arc=$$(cat build/asan/check.rc 2>/dev/null || echo 1); \
 	echo "== the ASan+UBSan build and unit tests (beside the tests above)"; cat build/asan/check.log; \
 	[ $$rc = 0 ] && [ $$arc = 0 ] || exit 1; \
-	echo "== the end-to-end tests again, under AddressSanitizer and UBSan"; \
-	BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout cache lint-phase lint-loops lint-harnesses" BT_SAN_PASS=1 \
-		ASAN_OPTIONS=detect_leaks=1 \
-		bash tests/run.sh || exit 1; \
+	echo "== the end-to-end tests again, under AddressSanitizer and UBSan (beside the tests above, one script behind)"; \
+	n=0; while :; do \
+		d=; [ -e build/asan/tests.rc ] || ! grep -qs '^State:[[:space:]]*[^Z]' /proc/$$asan/status || d=no; \
+		l=$$(wc -l <build/asan/tests.log); [ $$l = $$n ] || sed -n "$$((n + 1)),$${l}p" build/asan/tests.log; \
+		n=$$l; [ "$$d" = no ] || break; sleep 1; \
+	done; \
+	wait $$asan; asan=; \
+	[ "$$(cat build/asan/tests.rc 2>/dev/null)" = 0 ] || exit 1; \
 	wait $$pre; pre=
 
-.PHONY: check-build-plain check-build-asan check-build-fuzz
+# make check's sanitizer pass, in the background (its own process group):
+# the ASan+UBSan build on one CPU, its unit tests, then the
+# end-to-end tests, each script once the plain pass has passed it
+# (tests/run.sh: RC_DIR, AFTER)
+check-asan-pass:
+	@{ $(MAKE) --no-print-directory -j1 check-build-asan && \
+		$(MAKE) --no-print-directory unit BUILD=build/asan WERROR=1 SAN="$(ASAN)"; \
+		echo $$? >build/asan/check.rc.tmp; } >build/asan/check.log 2>&1; \
+	: >build/asan/tests.log; mv build/asan/check.rc.tmp build/asan/check.rc; \
+	[ "$$(cat build/asan/check.rc)" = 0 ] || exit 1; \
+	BT_SHARE=$(SHARE) BUILD=build/asan SKIP_TESTS="fuzz long layout cache lint-phase lint-loops lint-harnesses" BT_SAN_PASS=1 \
+		ASAN_OPTIONS=detect_leaks=1 AFTER=$(CHECK_RC) \
+		bash tests/run.sh >>build/asan/tests.log 2>&1; echo $$? >build/asan/tests.rc
+
+.PHONY: check-build-plain check-build-asan check-build-fuzz check-asan-pass
 check-build-plain:
 	@$(MAKE) --no-print-directory all tools $(UNIT_BINS) WERROR=$(or $(WERROR),1)
 check-build-asan:
