@@ -6,7 +6,7 @@
 # loop (BM_chain slower, benchmark and function; the others neither slower
 # nor faster) and renames BM_xorshift's function (paired by diffmatch's
 # control-flow hash), one run each (the time slices), --fail-on's exit statuses,
-# --baseline, a go test -count 5 pair, a tinybench pair, and the p- and q-values of the
+# --baseline, a go test -count 5 pair, a tinybench pair, a criterion pair, and the p- and q-values of the
 # JSON against python's exact permutation test and Benjamini-Hochberg.
 . tests/lib.sh
 need_recording
@@ -225,6 +225,29 @@ print(" ".join(sorted(set([b["time"]["vectors"] for b in d["benchmarks"]] +
 	[ "$v" = "one result slices" ] &&
 		ok "tinybench twice: its times one result a side, its functions over slices" ||
 		fail "tinybench twice: the vectors are '$v'"
+fi
+
+# --- criterion twice (tests/fixtures/rustbench) ------------------------------
+# its one estimate a benchmark (no repetitions: one value a side), its
+# functions over time slices of each benchmark's measured phase
+if ! have_criterion; then
+	skipped "criterion twice: Debian's cargo, rustc or librust-criterion-dev is missing"
+elif ! CRIT=$(crit_fixture); then
+	fail "criterion twice: cannot build tests/fixtures/rustbench"
+else
+	for r in c1 c2; do
+		(cd "$TMP" && CRITERION_HOME=$TMP/criterion-$r "$BT" -q -o "$TMP/$r.data" "$CRIT" \
+			--bench --warm-up-time 1 --measurement-time 1 --sample-size 10 --noplot \
+			'^fib 15$|^popcnt_kept$') >"$TMP/$r.out" 2>&1 ||
+			fail "recording $r failed: $(tail -3 "$TMP/$r.out")"
+	done
+	d c1 c2 cc
+	read -r called total quiet < <(python3 "$TMP/check.py" rate "$TMP/cc.json" 2>"$TMP/called")
+	echo "   criterion twice: $called of $total units slower/faster" \
+		"($(python3 -c "print('%.1f%%' % (100 * $called / max($total, 1)))")), $quiet unchanged or unresolved"
+	[ "$total" -gt 1 ] && [ $((called * 100)) -le $((total * 5)) ] &&
+		ok "criterion twice: false positives at most 5% of units" ||
+		fail "criterion twice: $called of $total units called: $(cat "$TMP/called")"
 fi
 
 # --- recordings without a harness's results: their whole runs -------------
