@@ -29,6 +29,13 @@ struct bt_diff {
 
 /* The pair of a comparison of recordings without benchmarks: their whole runs. */
 #define BT_DIFF_WHOLE (-2L)
+/*
+ * A function with fewer samples on a side is never called slower or
+ * faster: the spread of its few samples over the parts of one run says
+ * nothing of how it moves from run to run (a JIT's code differs between
+ * runs: tinybench's 43-sample task moved 31% between two runs of one build)
+ */
+#define MIN_CALL_SAMPLES 100
 
 /* One part of a benchmark's run: a repetition or a time slice. */
 struct part {
@@ -651,6 +658,17 @@ cmp_change(const void *x, const void *y)
 		      ((const struct bt_diff_unit *)y)->name);
 }
 
+/* Has function unit u fewer than MIN_CALL_SAMPLES samples on a side? */
+static bool
+few_samples(const struct bt_diff *d, const struct bt_diff_unit *u)
+{
+	const struct bt_selection *sa = d->bsel[0].v[u->pair], *sb = d->bsel[1].v[u->pair];
+
+	return sa == NULL || sb == NULL ||
+	    bt_selection_func(sa, (size_t)u->fa)->samples < MIN_CALL_SAMPLES ||
+	    bt_selection_func(sb, (size_t)u->fb)->samples < MIN_CALL_SAMPLES;
+}
+
 struct bt_diff *
 bt_diff_new(struct bt_selection *a, struct bt_selection *b,
 	    const struct bt_diff_opts *o, struct bt_error *err)
@@ -690,6 +708,9 @@ bt_diff_new(struct bt_selection *a, struct bt_selection *b,
 		 */
 		if (d->units.v[i].kind == BT_DIFF_FUNC &&
 		    (d->units.v[i].fa < 0 || d->units.v[i].fb < 0))
+			d->units.v[i].st.verdict = BT_V_UNRESOLVED;
+		else if (d->units.v[i].kind == BT_DIFF_FUNC && few_samples(d, &d->units.v[i]) &&
+		    d->units.v[i].st.verdict != BT_V_UNCHANGED)
 			d->units.v[i].st.verdict = BT_V_UNRESOLVED;
 	}
 	free(st);
