@@ -36,6 +36,13 @@ struct bt_diff {
  * runs: tinybench's 43-sample task moved 31% between two runs of one build)
  */
 #define MIN_CALL_SAMPLES 100
+/*
+ * The noise floor of a JIT's code: its cost per op moves more from run to
+ * run than the parts of one run say (tiering, inlining and code placement
+ * decided anew each run): tinybench's tasks moved 16% and 31% between two
+ * runs of one build on a loaded machine
+ */
+#define JIT_NOISE 0.30
 
 /* One part of a benchmark's run: a repetition or a time slice. */
 struct part {
@@ -658,6 +665,15 @@ cmp_change(const void *x, const void *y)
 		      ((const struct bt_diff_unit *)y)->name);
 }
 
+/* Is unit u a function of a JIT's code (module [jit]) on a side? */
+static bool
+jit_unit(const struct bt_diff_unit *u)
+{
+	return u->kind == BT_DIFF_FUNC &&
+	    ((u->module_a != NULL && strcmp(u->module_a, "[jit]") == 0) ||
+	     (u->module_b != NULL && strcmp(u->module_b, "[jit]") == 0));
+}
+
 /* Has function unit u fewer than MIN_CALL_SAMPLES samples on a side? */
 static bool
 few_samples(const struct bt_diff *d, const struct bt_diff_unit *u)
@@ -701,7 +717,8 @@ bt_diff_new(struct bt_selection *a, struct bt_selection *b,
 	bt_diff_fdr(st, d->units.n, d->o.level);
 	for (i = 0; i < d->units.n; i++) {
 		d->units.v[i].st = st[i];
-		d->units.v[i].st.verdict = bt_diff_verdict_floor(&st[i], d->o.level, d->o.noise);
+		d->units.v[i].st.verdict = bt_diff_verdict_floor(&st[i], d->o.level,
+		    jit_unit(&d->units.v[i]) ? BT_MAX(d->o.noise, JIT_NOISE) : d->o.noise);
 		/*
 		 * a function on one side only (new, gone, inlined into its
 		 * caller): its cost moved, which its benchmark's time judges
