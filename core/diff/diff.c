@@ -29,20 +29,8 @@ struct bt_diff {
 
 /* The pair of a comparison of recordings without benchmarks: their whole runs. */
 #define BT_DIFF_WHOLE (-2L)
-/*
- * A function with fewer samples on a side is never called slower or
- * faster: the spread of its few samples over the parts of one run says
- * nothing of how it moves from run to run (a JIT's code differs between
- * runs: tinybench's 43-sample task moved 31% between two runs of one build)
- */
-#define MIN_CALL_SAMPLES 100
-/*
- * The noise floor of a JIT's code: its cost per op moves more from run to
- * run than the parts of one run say (tiering, inlining and code placement
- * decided anew each run): tinybench's tasks moved 16% and 31% between two
- * runs of one build on a loaded machine
- */
-#define JIT_NOISE 0.30
+#define MIN_CALL_SAMPLES 100	/* a function's samples a side to be called */
+#define JIT_NOISE 0.30		/* the noise floor of a JIT's code */
 
 /* One part of a benchmark's run: a repetition or a time slice. */
 struct part {
@@ -129,7 +117,7 @@ parse_count(const char *t)
 	switch (*end) {		/* criterion's "359k iterations", "1.2M" */
 	case 'k': return v * 1e3;
 	case 'M': return v * 1e6;
-	case 'G': return v * 1e9;
+	case 'G': case 'B': return v * 1e9;	/* criterion: "5.1B" */
 	}
 	return v;
 }
@@ -665,24 +653,23 @@ cmp_change(const void *x, const void *y)
 		      ((const struct bt_diff_unit *)y)->name);
 }
 
-/* Is unit u a function of a JIT's code (module [jit]) on a side? */
-static bool
-jit_unit(const struct bt_diff_unit *u)
-{
-	return u->kind == BT_DIFF_FUNC &&
-	    ((u->module_a != NULL && strcmp(u->module_a, "[jit]") == 0) ||
-	     (u->module_b != NULL && strcmp(u->module_b, "[jit]") == 0));
-}
-
-/* Has function unit u fewer than MIN_CALL_SAMPLES samples on a side? */
-static bool
-few_samples(const struct bt_diff *d, const struct bt_diff_unit *u)
+/*
+ * The noise floor to judge unit u by; NAN: never slower or faster (few
+ * samples, a JIT's code: what one run's parts miss, docs/diff.md).
+ */
+static double
+unit_floor(const struct bt_diff *d, const struct bt_diff_unit *u)
 {
 	const struct bt_selection *sa = d->bsel[0].v[u->pair], *sb = d->bsel[1].v[u->pair];
 
-	return sa == NULL || sb == NULL ||
+	if (u->kind != BT_DIFF_FUNC || u->fa < 0 || u->fb < 0)
+		return d->o.noise;
+	if (sa == NULL || sb == NULL ||
 	    bt_selection_func(sa, (size_t)u->fa)->samples < MIN_CALL_SAMPLES ||
-	    bt_selection_func(sb, (size_t)u->fb)->samples < MIN_CALL_SAMPLES;
+	    bt_selection_func(sb, (size_t)u->fb)->samples < MIN_CALL_SAMPLES)
+		return NAN;
+	return strcmp(u->module_a, "[jit]") == 0 || strcmp(u->module_b, "[jit]") == 0 ?
+	    BT_MAX(d->o.noise, JIT_NOISE) : d->o.noise;
 }
 
 struct bt_diff *
@@ -716,18 +703,15 @@ bt_diff_new(struct bt_selection *a, struct bt_selection *b,
 		st[i] = d->units.v[i].st;
 	bt_diff_fdr(st, d->units.n, d->o.level);
 	for (i = 0; i < d->units.n; i++) {
+		double nf = unit_floor(d, &d->units.v[i]);
 		d->units.v[i].st = st[i];
 		d->units.v[i].st.verdict = bt_diff_verdict_floor(&st[i], d->o.level,
-		    jit_unit(&d->units.v[i]) ? BT_MAX(d->o.noise, JIT_NOISE) : d->o.noise);
-		/*
-		 * a function on one side only (new, gone, inlined into its
-		 * caller): its cost moved, which its benchmark's time judges
-		 */
+		    isnan(nf) ? d->o.noise : nf);
+		if (isnan(nf) && d->units.v[i].st.verdict != BT_V_UNCHANGED)
+			d->units.v[i].st.verdict = BT_V_UNRESOLVED;
+		/* one side only (new, gone, inlined): its benchmark's time judges */
 		if (d->units.v[i].kind == BT_DIFF_FUNC &&
 		    (d->units.v[i].fa < 0 || d->units.v[i].fb < 0))
-			d->units.v[i].st.verdict = BT_V_UNRESOLVED;
-		else if (d->units.v[i].kind == BT_DIFF_FUNC && few_samples(d, &d->units.v[i]) &&
-		    d->units.v[i].st.verdict != BT_V_UNCHANGED)
 			d->units.v[i].st.verdict = BT_V_UNRESOLVED;
 	}
 	free(st);
