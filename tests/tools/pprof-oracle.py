@@ -98,19 +98,25 @@ def cmd_traces(export, path):
                 callers[fr[k]][fr[k + 1]] += n
     # benchtui's functions by name, as pprof shows them (two _start: ld.so's, the program's)
     winc, wcallers = Counter(), defaultdict(Counter)
+    most, mods = Counter(), defaultdict(set)
     for f in d["functions"]:
         if "inclusive_samples" not in f or f["module"] == "[kernel]":
             continue
         winc[f["name"]] += f["inclusive_samples"]
+        most[f["name"]] = max(most[f["name"]], f["inclusive_samples"])
+        mods[f["name"]].add(f["module"])
         for c in f.get("callers", []):
             wcallers[f["name"]][c["name"]] += c["samples"]
     bad = []
     checked = 0
     for name, n in winc.items():
-        if inc[name] != n:
+        # one name in two modules (ld.so's and libc's call_init): a trace
+        # through both counts once by name in pprof, once in each for benchtui
+        twice = len(mods[name]) > 1
+        if (inc[name] != n) if not twice else not most[name] <= inc[name] <= n:
             bad.append("%s: inclusive pprof %d, benchtui %d" % (name, inc[name], n))
         for c, k in wcallers[name].items():
-            if callers[name][c] != k:
+            if (callers[name][c] != k) if not twice else callers[name][c] > k:
                 bad.append("%s <- %s: pprof %d, benchtui %d" % (name, c, callers[name][c], k))
             checked += 1
     if not bad:
