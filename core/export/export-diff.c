@@ -31,8 +31,8 @@ put_row(FILE *out, const struct bt_row *r, char lead)
 	bt_strbuf_release(&sb);
 }
 
-static void
-put_view(FILE *out, const struct bt_view *v)
+void
+export_plain_view(FILE *out, const struct bt_view *v)
 {
 	struct bt_textbuf tb = { 0 };
 	size_t i;
@@ -50,14 +50,14 @@ diff_text(FILE *out, const struct bt_diff *d, const struct bt_view_opts *o)
 	struct bt_view *v = bt_view_diff_benches(d, o);
 	size_t i;
 
-	put_view(out, v);
+	export_plain_view(out, v);
 	bt_view_free(v);
 	for (i = 0; i < bt_diff_npairs(d); i++) {
 		if (bt_diff_pair(d, i)->nfuncs == 0)
 			continue;
 		fputc('\n', out);
 		v = bt_view_diff_funcs(d, i, o);
-		put_view(out, v);
+		export_plain_view(out, v);
 		bt_view_free(v);
 	}
 	return 0;

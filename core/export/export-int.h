@@ -90,4 +90,10 @@ int bt_export_pprof_sides(FILE *out, struct bt_selection *a, struct bt_selection
 /* Bencher's metric format, per benchmark (export-bmf.c). */
 int bt_export_bmf(FILE *out, struct bt_selection *sel, const struct bt_view_opts *vo);
 
+/*
+ * A comparison's view as text (export-diff.c; the aligned function's too):
+ * "## title", the column heads after '#', a line a row, bytes escaped.
+ */
+void export_plain_view(FILE *out, const struct bt_view *v);
+
 #endif

@@ -9,39 +9,15 @@
 
 #include "base.h"
 #include "benchtui/match.h"
+#include "export/export-int.h"
 #include "export/json-writer.h"
-
-static void
-put_row(FILE *out, const struct bt_row *r, char lead)
-{
-	struct bt_strbuf sb = BT_STRBUF_INIT;
-	struct bt_textbuf tb = { 0 };
-	size_t i;
-
-	if (lead)
-		bt_strbuf_addch(&sb, lead);
-	for (i = 0; i < r->ncells; i++)
-		bt_strbuf_addstr(&sb, r->cells[i].text);
-	while (sb.len > 0 && sb.buf[sb.len - 1] == ' ')
-		sb.buf[--sb.len] = '\0';
-	fputs(bt_text_safe(sb.buf, &tb), out);
-	fputc('\n', out);
-	bt_textbuf_release(&tb);
-	bt_strbuf_release(&sb);
-}
 
 static int
 match_text(FILE *out, const struct bt_align *al, const struct bt_view_opts *o)
 {
 	struct bt_view *v = bt_view_match(al, o);
-	struct bt_textbuf tb = { 0 };
-	size_t i;
 
-	fprintf(out, "## %s\n", bt_text_safe(bt_view_title(v), &tb));
-	bt_textbuf_release(&tb);
-	put_row(out, bt_view_columns(v), '#');
-	for (i = 0; i < bt_view_nrows(v); i++)
-		put_row(out, bt_view_row(v, i), 0);
+	export_plain_view(out, v);
 	bt_view_free(v);
 	return 0;
 }
