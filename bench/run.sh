@@ -177,6 +177,30 @@ if [ -x "$B/gb50" ] && [ "$B/gb50" -nt bench/gen-gbench.sh ] ||
 	echo "|---|---|---|"
 	echo "| $sw_n | $sw_first | $sw_s |"
 fi
+# opening the ten hottest functions, q back, then each again (switch --reopen)
+med() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+ro_rows= ro_max=
+for f in "$B/bt-10000.data" "$B/gb50.data"; do
+	[ -s "$f" ] || continue
+	ro=$(for i in $(seq "$RUNS"); do "$B/switch" --reopen 10 "$f"; done)
+	ro_row="| $(basename "$f") | $(echo "$ro" | awk 'NR == 1 { print $5 }')"
+	for k in 1 2 3 4; do ro_row="$ro_row | $(echo "$ro" | awk -v k=$k '{ print $k }' | med)"; done
+	ro_rows="$ro_rows$ro_row |
+"
+	ro_max="$ro_max $(echo "$ro" | awk '{ print $4 }' | med)"
+done
+if [ -n "$ro_rows" ]; then
+	echo
+	echo "Opening a function (bench/switch.c --reopen): the ten hottest functions"
+	echo "opened as Enter opens them and closed with q, then each opened again;"
+	echo "ms of wall time, the median and the largest of each pass (medians of"
+	echo "$RUNS runs). bt-10000.data's hottest is the 30,000-instruction \`huge\`:"
+	echo "the browser keeps the large annotations closed last (docs/browser.md)."
+	echo
+	echo "| recording | functions | first open, median | largest | open again, median | largest |"
+	echo "|---|---|---|---|---|---|"
+	printf '%s' "$ro_rows"
+fi
 # probes on the harness's timer: time per op with and without them
 probe_ns() {	# PROG ARGS...: the median ns/op the harness printed, RUNS runs
 	for i in $(seq "$RUNS"); do "$@" 2>/dev/null; done |
@@ -258,6 +282,8 @@ echo "| a 30,000-instruction function annotates in under 30 ms, scrolls at const
 echo "| matching a 30,000-instruction function pair under 200 ms | $tmatch ms | $(met "$tmatch < 200") |"
 echo "| diff of two 1M-sample recordings with 3,000 sampled functions under 2 s | $df_big ms (CPU time) | $(met "$df_big < 2000") |"
 echo "| recording at 4 kHz within 5% of the bare run, and below perf record | +$ovh_bt% (perf record +$ovh_perf%) | $(met "$ovh_bt < 5") (below perf: $(met "$ovh_bt < $ovh_perf")) |"
+[ -n "$sw_s" ] && echo "| switching the benchmark on a 50-benchmark run under 20 ms | $sw_s ms | $(met "$sw_s < 20") |"
+[ -n "$ro_max" ] && echo "| opening any function already annotated under 5 ms | $(maxof "$ro_max") ms at most | $(met "$(maxof "$ro_max") < 5") |"
 echo "| a 600-sample recording opens in milliseconds whatever it maps | $(ms "$mm_b") ms for $mm_s samples, 50 × 256 MiB mapped, 6 events | $(met "$mm_b < 0.1") |"
 echo "| pprof export of 1M samples with chains at most 2× --format json, smaller than the perf.data | $pp_ratio×; $pp_size bytes vs $data_size | $(met "$pp_ratio <= 2 && $pp_size < $data_size") |"
 echo "| peak memory at most half of perf's (first screen; \"Memory at scale\" below) | perf/benchtui peak RSS $(minof "$mem_ratio")-$(maxof "$mem_ratio") | $(met "$(minof "$mem_ratio") >= 2") |"

@@ -159,6 +159,22 @@ struct screen {
  * @sel: the top screen's selection (a reference of its own), which a
  * screen pushed next shows too unless browse_select_bench() chose another
  */
+/*
+ * An annotation closed with q, kept to open again at once: function func
+ * of sel (a reference) in the options it was built with. Only the large
+ * ones (BROWSE_KEPT_MIN rows and up: a smaller one builds in well under
+ * 5 ms), the least recently closed dropped first. A toggle, a new width
+ * or the chains' arrival (a new browser) drops them all.
+ */
+#define BROWSE_KEPT		8
+#define BROWSE_KEPT_MIN		2000
+#define BROWSE_KEPT_ROWS	200000	/* rows kept at most, all together */
+struct kept_view {
+	struct bt_selection *sel;
+	size_t func;
+	struct bt_view *view;
+};
+
 struct bt_browser {
 	struct bt_selection *sel;
 	struct bt_view_opts o;
@@ -170,6 +186,8 @@ struct bt_browser {
 	char *module;		/* d: the function list's module (path), owned */
 	bool columns_chosen;	/* w was pressed: the width no longer decides */
 	char status[512];
+	struct kept_view kept[BROWSE_KEPT];	/* annotations closed, newest last */
+	size_t kept_min;	/* rows to be kept (0: BROWSE_KEPT_MIN; tests set it) */
 };
 
 /*
@@ -204,6 +222,11 @@ struct screen *browse_open_match(struct bt_browser *b, const struct browse_match
 				 size_t height);
 /* Leave the top screen (the first one stays). */
 void browse_pop(struct bt_browser *b);
+/* The kept annotation of func in sel, now the caller's; NULL if none. */
+struct bt_view *browse_kept_take(struct bt_browser *b, struct bt_selection *sel,
+				 size_t func);
+/* Drop every kept annotation. */
+void browse_kept_clear(struct bt_browser *b);
 /* Release a screen that is off the stack: its view, jumps and data. */
 void browse_release(struct screen *sc);
 /*

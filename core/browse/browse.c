@@ -95,12 +95,79 @@ browse_select_top(struct bt_browser *b)
 	b->sel = sel;
 }
 
+static void
+kept_drop(struct kept_view *k)
+{
+	bt_view_free(k->view);
+	bt_selection_free(k->sel);
+	memset(k, 0, sizeof(*k));
+}
+
+void
+browse_kept_clear(struct bt_browser *b)
+{
+	size_t i;
+
+	for (i = 0; i < BROWSE_KEPT; i++)
+		kept_drop(&b->kept[i]);
+}
+
+struct bt_view *
+browse_kept_take(struct bt_browser *b, struct bt_selection *sel, size_t func)
+{
+	struct bt_view *v;
+	size_t i;
+
+	for (i = 0; i < BROWSE_KEPT; i++) {
+		struct kept_view *k = &b->kept[i];
+		if (k->view != NULL && k->sel == sel && k->func == func) {
+			v = k->view;
+			k->view = NULL;
+			kept_drop(k);
+			return v;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * Keep the annotation sc closes (its view is then the browser's), the
+ * oldest dropped to stay within BROWSE_KEPT views and BROWSE_KEPT_ROWS
+ * rows. Only a large annotation: the other screens build at once.
+ */
+static void
+keep(struct bt_browser *b, struct screen *sc)
+{
+	size_t i, rows = 0, n = sc->view != NULL ? bt_view_nrows(sc->view) : 0;
+	size_t min = b->kept_min > 0 ? b->kept_min : BROWSE_KEPT_MIN;
+
+	if (sc->ops != &screen_annotate || n < min || n > BROWSE_KEPT_ROWS)
+		return;
+	for (i = BROWSE_KEPT; i-- > 0;) {
+		if (b->kept[i].view == NULL)
+			continue;
+		rows += bt_view_nrows(b->kept[i].view);
+		if (i == 0 || rows + n > BROWSE_KEPT_ROWS)
+			kept_drop(&b->kept[i]);
+	}
+	for (i = 0; i + 1 < BROWSE_KEPT; i++) {		/* newest last */
+		b->kept[i] = b->kept[i + 1];
+		memset(&b->kept[i + 1], 0, sizeof(b->kept[i + 1]));
+	}
+	b->kept[BROWSE_KEPT - 1].sel = bt_selection_ref(sc->sel);
+	b->kept[BROWSE_KEPT - 1].func = (size_t)sc->func;
+	b->kept[BROWSE_KEPT - 1].view = sc->view;
+	sc->view = NULL;
+}
+
 /* Back to the screen below, with its own selection (the table's: every sample). */
 void
 browse_pop(struct bt_browser *b)
 {
-	if (b->stack.n > 1)
+	if (b->stack.n > 1) {
+		keep(b, &b->stack.v[b->stack.n - 1]);
 		browse_release(&b->stack.v[--b->stack.n]);
+	}
 	browse_select_top(b);
 }
 
@@ -172,6 +239,7 @@ bt_browser_free(struct bt_browser *b)
 	for (i = 0; i < b->stack.n; i++)
 		browse_release(&b->stack.v[i]);
 	BT_VEC_FREE(b->stack);
+	browse_kept_clear(b);
 	if (b->search != NULL)
 		bt_pattern_release(&b->search_re);
 	free(b->search);
@@ -280,6 +348,7 @@ browse_rebuild_all(struct bt_browser *b, size_t height)
 {
 	size_t i;
 
+	browse_kept_clear(b);
 	for (i = 0; i < b->stack.n; i++)
 		browse_rebuild(b, &b->stack.v[i], height);
 }

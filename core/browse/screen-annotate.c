@@ -8,10 +8,13 @@
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
 
+/* The function's annotation: kept from when it was last closed, else built. */
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
-	return bt_view_annotate(sc->sel, (size_t)sc->func, &b->o, err);
+	struct bt_view *v = browse_kept_take(b, sc->sel, (size_t)sc->func);
+
+	return v != NULL ? v : bt_view_annotate(sc->sel, (size_t)sc->func, &b->o, err);
 }
 
 static void

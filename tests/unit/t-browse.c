@@ -166,6 +166,61 @@ test_open_hot_back_quit(void **state)
 	test_close(s);
 }
 
+/* Rows of two views equal: kind, address, text and samples. */
+static void
+assert_same_rows(const struct bt_view *x, const struct bt_view *y)
+{
+	size_t i;
+
+	assert_int_equal(bt_view_nrows(x), bt_view_nrows(y));
+	for (i = 0; i < bt_view_nrows(x); i++) {
+		const struct bt_row *a = bt_view_row(x, i), *c = bt_view_row(y, i);
+		assert_int_equal(a->kind, c->kind);
+		assert_int_equal(a->addr, c->addr);
+		assert_int_equal(a->samples, c->samples);
+		assert_string_equal(a->text ? a->text : "", c->text ? c->text : "");
+	}
+}
+
+/*
+ * q keeps a large annotation, and opening it again gives it back as it
+ * was (on the hottest instruction); another function is built; a toggle
+ * drops what is kept.
+ */
+static void
+test_reopen_kept(void **state)
+{
+	struct bt_selection *s = open_session();
+	struct bt_browser *b = bt_browser_new(s, NULL);
+	struct bt_browser *fresh = bt_browser_new(s, NULL);
+	const struct bt_view *v;
+	uint64_t hot;
+
+	b->kept_min = 1;	/* the fixture's functions are small */
+	bt_browser_open(b, 0, H);
+	v = bt_browser_view(b);
+	hot = cur(b)->addr;
+	bt_browser_apply(b, BT_ACT_END, H);
+	bt_browser_apply(b, BT_ACT_QUIT, H);
+	assert_string_equal(bt_browser_screen(b), "functions");
+	bt_browser_open(b, 1, H);
+	assert_ptr_not_equal(bt_browser_view(b), v);
+	bt_browser_apply(b, BT_ACT_QUIT, H);
+	bt_browser_open(b, 0, H);
+	assert_ptr_equal(bt_browser_view(b), v);	/* kept, not built */
+	assert_int_equal(cur(b)->addr, hot);		/* a new place: the hottest */
+	bt_browser_open(fresh, 0, H);
+	assert_same_rows(bt_browser_view(b), bt_browser_view(fresh));
+	bt_browser_apply(b, BT_ACT_QUIT, H);
+	bt_browser_apply(b, BT_ACT_TOGGLE_SOURCE, H);
+	bt_browser_apply(b, BT_ACT_TOGGLE_SOURCE, H);
+	bt_browser_open(b, 0, H);
+	assert_same_rows(bt_browser_view(b), bt_browser_view(fresh));
+	bt_browser_free(fresh);
+	bt_browser_free(b);
+	test_close(s);
+}
+
 static void
 test_follow_jump_and_back(void **state)
 {
@@ -852,6 +907,7 @@ main(void)
 		cmocka_unit_test(test_functions_view),
 		cmocka_unit_test(test_annotate_view),
 		cmocka_unit_test(test_open_hot_back_quit),
+		cmocka_unit_test(test_reopen_kept),
 		cmocka_unit_test(test_follow_jump_and_back),
 		cmocka_unit_test(test_call_opens_callee),
 		cmocka_unit_test(test_toggles_keep_cursor),
