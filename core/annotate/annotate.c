@@ -265,6 +265,21 @@ decode(struct bt_annotation *a, const struct bt_annotate_in *f, const uint8_t *b
 		a->overrun = addr - f->end;
 }
 
+/*
+ * A precise event (cycles:pp, PEBS, IBS: precise_ip 2 and up) samples the
+ * instruction itself: nothing to move, the adjusted column is the raw one.
+ */
+static void
+no_skid(struct bt_annotation *a)
+{
+	size_t i;
+
+	for (i = 0; i < a->insns.n; i++) {
+		a->insns.v[i].adjusted = (double)a->insns.v[i].samples;
+		a->insns.v[i].adjusted_period = (double)a->insns.v[i].period;
+	}
+}
+
 struct bt_annotation *
 bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 {
@@ -352,7 +367,10 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 	own_file(a);
 	/* nothing below reads lines: bt_annotate_add_lines() relies on it */
 	g = bt_cfg_build(a);
-	bt_skid_adjust(a, g);
+	if (f->precise)
+		no_skid(a);
+	else
+		bt_skid_adjust(a, g);
 	bt_find_loops(a, g);
 	bt_cfg_free(g);
 	bt_find_regions(a, f->region_threshold, f->region_margin);

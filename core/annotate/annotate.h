@@ -130,6 +130,7 @@ struct bt_annotate_in {
 	const struct bt_hit *hits;
 	size_t nhits;
 	bool lines;
+	bool precise;		/* the event has no skid (precise_ip 2, 3): none adjusted */
 	double region_threshold;
 	size_t region_margin;
 	const char *(*name_at)(void *arg, uint64_t addr, uint64_t *start);

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/perf_event.h>
+
 #include "disasm/disasm.h"
 #include "jit/jitset.h"
 #include "session/session-int.h"
@@ -334,6 +336,18 @@ bt_functab_release(struct bt_selection *sel)
 	BT_VEC_FREE(sel->hits);
 }
 
+/*
+ * Does the event sample the instruction itself? precise_ip 2 and up asks
+ * the PMU for zero skid (PEBS, IBS); a software event (cpu-clock:pp) has
+ * its skid whatever it asks, as perf accepts the modifier and ignores it.
+ */
+static bool
+precise(const struct perf_event_attr *a)
+{
+	return a->precise_ip >= 2 && a->type != PERF_TYPE_SOFTWARE &&
+	    a->type != PERF_TYPE_TRACEPOINT && a->type != PERF_TYPE_BREAKPOINT;
+}
+
 /* What function sf's annotation is made from; false with err set if nothing. */
 static bool
 annotate_in(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax syntax,
@@ -363,6 +377,7 @@ annotate_in(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax sy
 	in->hits = sel->hits.v + sf->hit_lo;
 	in->nhits = sf->hit_hi - sf->hit_lo;
 	in->lines = lines && bt_session_dwarf(s, f->mod);
+	in->precise = s->p->event_attrs != NULL && precise(&s->p->event_attrs[sel->attr]);
 	in->region_threshold = s->o.region_threshold / 100;
 	in->region_margin = s->o.region_margin;
 	if (s->p->modules.v[f->mod].kind == BT_MOD_JIT) {

@@ -311,6 +311,13 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 	}
 	tool_exec_mapping(e, BASE, &map_start, &map_len, &pgoff);
 	synth_attr(&a);
+	for (k = 0; k < nspecs; k++)
+		if (strcmp(specs[k], "precise=1") == 0) {	/* as PEBS would: cycles:pp */
+			a.attr.type = PERF_TYPE_HARDWARE;
+			a.attr.config = PERF_COUNT_HW_CPU_CYCLES;
+			a.attr.precise_ip = 2;
+			a.name = (char *)"cycles:pp";
+		}
 	a.ids = ids;
 	a.nids = 1;
 	w = bt_pd_create(out, &a, 1, &err);
@@ -331,6 +338,8 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 			goto fail;
 		}
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - specs[k]), specs[k]);
+		if (strcmp(name, "precise") == 0)
+			continue;
 		if (strcmp(name, "lost") == 0 || strcmp(name, "throttle") == 0) {
 			bool lost = name[0] == 'l';
 

@@ -120,6 +120,30 @@ test_div_then_lea(void **state)
 	test_close(s);
 }
 
+/* cycles:pp (precise_ip 2: PEBS, IBS) samples the instruction itself: nothing moves. */
+static void
+test_precise_event_keeps_samples(void **state)
+{
+	char spec[64], *specs[2] = { spec, (char *)"precise=1" };
+	struct bt_selection *s;
+	struct bt_view *v;
+	const struct bt_row *div, *lea;
+
+	snprintf(spec, sizeof(spec), "divlea+0x%llx=1000",
+	    (unsigned long long)offset_of("divlea", "lea", 0));
+	s = session_with(specs, 2);
+	assert_string_equal(bt_selection_event(s), "cycles:pp");
+	v = bt_view_annotate(s, (size_t)bt_selection_find(s, "divlea"), NULL, NULL);
+	div = row_of(v, "div");
+	lea = row_of(v, "lea");
+	assert_int_equal(lea->samples, 1000);
+	assert_true(lea->adjusted > 999.9);	/* div then lea moves all to div otherwise */
+	assert_true(div->adjusted < 0.1);
+	assert_false(div->flags & BT_ROW_F_SKID_TARGET);
+	bt_view_free(v);
+	test_close(s);
+}
+
 static void
 test_loop_head_after_jmp(void **state)
 {
@@ -405,6 +429,7 @@ main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_div_then_lea),
+		cmocka_unit_test(test_precise_event_keeps_samples),
 		cmocka_unit_test(test_loop_head_after_jmp),
 		cmocka_unit_test(test_rep_keeps_samples),
 		cmocka_unit_test(test_loop_entry_takes_nothing),
