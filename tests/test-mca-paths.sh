@@ -9,6 +9,7 @@
 # - --view mca -s FUNC prints X's view as text and JSON (the same loops),
 #   --view without -s or with a bad name is refused, --view data-types
 #   prints D's;
+# - perf's recording: the CPU is its CPUID header's (rewritten to another);
 # - X at 80x24: Resource (then Press...) gives way before the instruction
 #   is cut; every instruction row is whole, the status line has the rest.
 . tests/lib.sh
@@ -66,6 +67,32 @@ l = json.load(open(sys.argv[1]))["view"]["loops"][0]
 assert l["branches_inside"] >= 1 and l["predicted_instructions"] == l["instructions"]
 assert "predicted_path" not in l and l["prediction_note"].startswith("predicted as one straight-line pass")
 PY
+
+# perf's own recording: the CPU is its CPUID header's. The header says
+# another CPU (the string rewritten in place: perf report reads it back),
+# and X models that one and says so.
+if command -v perf >/dev/null &&
+    perf record -q -o "$TMP/p.data" "$bin" 20000 >/dev/null 2>&1; then
+	here=$(perf report --header-only -i "$TMP/p.data" 2>/dev/null | sed -n 's/^# cpuid : //p')
+	python3 - "$TMP/p.data" "$here" <<'PY'
+import sys
+p, old = sys.argv[1], sys.argv[2].encode()
+new = b"GenuineIntel,6,85"
+d = open(p, "rb").read()
+# perf pads its header strings: a shorter one fits where the old one was
+assert old and d.count(old + b"\0") == 1 and len(new) <= len(old), old
+i = d.index(old)
+open(p, "wb").write(d[:i] + new.ljust(len(old), b"\0") + d[i + len(old):])
+PY
+	perf report --header-only -i "$TMP/p.data" 2>/dev/null | grep -q "^# cpuid : GenuineIntel,6,85$" ||
+		fail "rewriting the CPUID header ($here)"
+	"$BT" -i "$TMP/p.data" --view mca -s scan --stdio >"$TMP/pscan.txt" 2>&1
+	grep -q "the recording's CPU, GenuineIntel family 0x6 model 0x55" "$TMP/pscan.txt" &&
+		ok "perf's recording: X models its CPUID header's CPU ($here -> GenuineIntel,6,85: $(grep -o -- '-mcpu=[a-z0-9-]*' "$TMP/pscan.txt" | head -1))" ||
+		{ fail "perf's recording: the CPUID header not used"; sed 's/^/     | /' "$TMP/pscan.txt" | head; }
+else
+	skipped "perf record: perf's CPUID header"
+fi
 
 # --view's refusals, and D's view
 "$BT" -i "$D" --view mca --stdio >/dev/null 2>"$TMP/err" ; rc=$?

@@ -149,6 +149,7 @@ pd_read_feature(struct bt_pd_reader *r, int feat, uint64_t off, uint64_t end)
 	case BT_FEAT_OSRELEASE:
 	case BT_FEAT_VERSION:
 	case BT_FEAT_ARCH:
+	case BT_FEAT_CPUID:
 		free(r->feat_str[feat]);
 		r->feat_str[feat] = pd_read_string(r, &off, end);
 		break;

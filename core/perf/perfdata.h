@@ -34,6 +34,7 @@ enum {
 	BT_FEAT_VERSION = 5,
 	BT_FEAT_ARCH = 6,
 	BT_FEAT_NRCPUS = 7,
+	BT_FEAT_CPUID = 9,		/* "AuthenticAMD,26,2,1": vendor, family, model, stepping */
 	BT_FEAT_CMDLINE = 11,
 	BT_FEAT_EVENT_DESC = 12,
 	BT_FEAT_GROUP_DESC = 17,

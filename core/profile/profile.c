@@ -150,6 +150,23 @@ fill_info(struct bt_profile *p, struct bt_pd_reader *r)
 	in->nnotes = p->notes.n;
 }
 
+/*
+ * perf's CPUID header ("AuthenticAMD,26,2,1", "GenuineIntel,6,85,7": the
+ * stepping last) in benchtui's form, vendor, family, model: what llvm-mca's
+ * CPU is chosen from (X) for a recording made elsewhere. Another
+ * architecture's form (arm64's MIDR "0x00000000410fd0c0") is kept whole.
+ */
+static void
+perf_cpu_id(char *buf, size_t len, const char *id)
+{
+	const char *c = strchr(id, ','), *d = c ? strchr(c + 1, ',') : NULL;
+	const char *e = d ? strchr(d + 1, ',') : NULL;
+
+	snprintf(buf, len, "%.*s", e != NULL ? (int)(e - id) : (int)strlen(id), id);
+	if (strpbrk(buf, " \n") != NULL)	/* the meta section's own rule */
+		buf[0] = '\0';
+}
+
 static struct bt_profile *
 profile_read(struct bt_pd_reader *r, const char *path, bool defer,
 	     struct bt_error *err)
@@ -165,6 +182,9 @@ profile_read(struct bt_pd_reader *r, const char *path, bool defer,
 	btsec = bt_pd_benchtui(r, &btlen);
 	if (btsec != NULL)
 		bt_meta_decode(btsec, btlen, &p->meta);
+	if (p->meta.cpu_id[0] == '\0' && bt_pd_feature_str(r, BT_FEAT_CPUID) != NULL)
+		perf_cpu_id(p->meta.cpu_id, sizeof(p->meta.cpu_id),
+		    bt_pd_feature_str(r, BT_FEAT_CPUID));
 	p->machine = bt_machine_new(&p->modules);
 	bt_tasks_init(&p->tasks);
 	nids = bt_pd_buildids(r, &ids);
