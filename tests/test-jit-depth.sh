@@ -9,7 +9,9 @@
 # - HotSpot inlining chains from benchtui's agent (jit-PID.inline): every
 #   inline row of the annotation is a frame of the chain the agent wrote
 #   for the instruction under it, java.lang.Integer::valueOf inlined into
-#   Inl.run from Inl.java:16 among them;
+#   Inl.run from Inl.java:16 (bci 13) among them; and every edge (caller,
+#   bci of the call, callee) of the chains is an inlining of HotSpot's own
+#   -XX:+PrintInlining tree of that compile (InlDeep.java);
 # - node code inlined from another script: shown in that script (node 20
 #   names every line entry with the caller's script): every labelled
 #   position lies inside its labelled line, some in the inlined script;
@@ -53,9 +55,21 @@ else
 			skipped "java: no $libjvm to check calls into the VM against"
 		fi
 		out=$($DEPTH inline "$d/top.json" "$inl") && ok "java: $out" || fail "java: $out"
-		grep -q '"text": "inlined java.lang.Integer::valueOf() from Inl.java:16"' "$d/top.json" &&
-			ok "java: Integer.valueOf inlined into Inl.run at Inl.java:16" ||
-			fail "java: no inline row for Integer.valueOf at Inl.java:16"
+		grep -q '"text": "inlined java.lang.Integer::valueOf() from Inl.java:16 (bci 13)", "call_file": "Inl.java", "call_line": 16, "bci": 13,' "$d/top.json" &&
+			ok "java: Integer.valueOf inlined into Inl.run at Inl.java:16, bci 13" ||
+			fail "java: no inline row for Integer.valueOf at Inl.java:16, bci 13"
+		# the bytecode indexes against HotSpot's own inlining trees
+		# (-XX:+PrintInlining after each -XX:+PrintCompilation line;
+		# -Xbatch: one compile at a time, so no tree is printed under
+		# another compile's line)
+		java_fixture InlDeep "$d" || fail "javac failed"
+		(cd "$d" && "$BT" -q -o deep.data java -Xbatch -XX:+UnlockDiagnosticVMOptions \
+			-XX:+PrintCompilation -XX:+PrintInlining -cp . InlDeep >pi.txt 2>"$TMP/err")
+		(cd "$d" && "$BT" -i deep.data --format json --top 5 --export deep.json 2>"$TMP/err") ||
+			fail "java: export: $(head -c 300 "$TMP/err")"
+		out=$($DEPTH printinlining "$d/deep.json" "$d/pi.txt") && ok "java: $out" || fail "java: $out"
+		dinl=$(ls "$d"/deep.data.jit/jit-*.inline 2>/dev/null | head -1)
+		out=$($DEPTH inline "$d/deep.json" "$dinl") && ok "java (deep): $out" || fail "java (deep): $out"
 
 		# sources: Inl.java under src/main/java/, Integer.java in a zip
 		# laid out as a JDK's (module directory first), one entry stored,

@@ -36,7 +36,8 @@ same_chain(const struct bt_inline *a, const struct bt_inline *b, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (a[i].lo != b[i].lo || a[i].hi != b[i].hi ||
-		    a[i].call_line != b[i].call_line || a[i].name != b[i].name)
+		    a[i].call_line != b[i].call_line || a[i].name != b[i].name ||
+		    a[i].has_bci != b[i].has_bci || a[i].call_bci != b[i].call_bci)
 			return false;
 	return true;
 }

@@ -440,6 +440,8 @@ chains_build(struct bt_session *s, const struct bt_jit_code *code)
 			f->call_file = caller->file[0] && bt_text_is_safe(caller->file) ?
 			    caller->file : NULL;
 			f->call_line = caller->line;
+			f->call_bci = caller->bci;
+			f->has_bci = true;
 			/* the range: the run of pcs that agree up to k */
 			if (i > 0 && same_upto(in, c->pcs.v[i - 1], p, k))
 				f->lo = c->fr[c->first[i - 1] + k].lo;

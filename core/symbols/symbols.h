@@ -61,6 +61,9 @@ struct bt_line {
  * @call_file: file of the call site, owned by bt_msyms
  * @call_line: line of the call site
  * @call_column: its column, 0 when unknown
+ * @call_bci: JIT code (HotSpot): the bytecode index of the call in the
+ *	caller, as -XX:+PrintInlining's "@ 9" and perfasm's "Inl::run@9"
+ *	give it; meaningful only with @has_bci (DWARF has none)
  * @lo: first address of the inlined range containing the address
  * @hi: one past its last address
  */
@@ -68,6 +71,8 @@ struct bt_inline {
 	const char *name;
 	const char *call_file;
 	unsigned call_line, call_column;
+	int32_t call_bci;
+	bool has_bci;
 	uint64_t lo, hi;
 };
 
