@@ -190,6 +190,37 @@ movabs_call(const struct bt_annotation *a, const uint8_t *bytes, uint64_t start,
 	return true;
 }
 
+/*
+ * The displacement of an x86-64 "call *disp(%r13)" or "jmp *disp(%r13)"
+ * (V8's calls through the builtin tables: r13 is its root register): true
+ * with *disp when insn i is one.
+ */
+static bool
+r13_slot(const struct bt_annotation *a, const uint8_t *bytes, uint64_t start,
+	 size_t i, int64_t *disp)
+{
+	const struct bt_insn *c = &a->insns.v[i].in;
+	const uint8_t *p = bytes + (c->addr - start);
+	unsigned modrm;
+
+	if (c->kind != BT_INSN_ICALL && c->kind != BT_INSN_IJUMP)
+		return false;
+	if (c->len < 4 || (p[0] & 0xfd) != 0x41 || p[1] != 0xff)
+		return false;
+	modrm = p[2];
+	/* reg /2 (call) or /4 (jmp), rm 101 (r13 with REX.B), disp8 or disp32 */
+	if ((modrm & 0x07) != 0x05 || (((modrm >> 3) & 7) != 2 && ((modrm >> 3) & 7) != 4))
+		return false;
+	if ((modrm & 0xc0) == 0x40 && c->len == 4)
+		*disp = (int8_t)p[3];
+	else if ((modrm & 0xc0) == 0x80 && c->len == 7)
+		*disp = (int32_t)((uint32_t)p[3] | (uint32_t)p[4] << 8 |
+		    (uint32_t)p[5] << 16 | (uint32_t)p[6] << 24);
+	else
+		return false;
+	return true;
+}
+
 /* The decoder's text and mnemonic, copied into the pool (one allocation). */
 static void
 keep_text(struct bt_annotation *a, struct bt_insn *in)
@@ -332,8 +363,11 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 		if (f->name_at != NULL && bt_msyms_info(m)->e_machine == EM_X86_64) {
 			/* JIT code calling its runtime through a register */
 			uint64_t t;
+			int64_t d;
 			if (movabs_call(a, bytes, f->start, i, &t))
 				ai->target_name = name_target(a, f, t);
+			else if (f->slot_name != NULL && r13_slot(a, bytes, f->start, i, &d))
+				ai->target_name = f->slot_name(f->name_arg, d);
 		}
 		if (ai->in.kind != BT_INSN_JUMP && ai->in.kind != BT_INSN_CJUMP &&
 		    ai->in.kind != BT_INSN_CALL)

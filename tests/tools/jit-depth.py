@@ -104,7 +104,8 @@ def builtins(export, dump, node):
     for a in jit_annotations(export):
         for r in insns(a):
             name = r.get('target_name') or ''
-            if not name.startswith('Builtins_'):
+            # calls through r13 (no target): tests/tools/v8-table.py
+            if not name.startswith('Builtins_') or 'target' not in r:
                 continue
             base, _, off = name.partition('+0x')
             off = int(off, 16) if off else 0
