@@ -370,15 +370,17 @@ v8_tables(struct bt_msyms *nm, uint64_t first)
 	size_t hits, agree, i;
 	long n;
 
-	/* the version: V8's Version::major_ and minor_, ints in .data */
+	/* the version: V8's Version::major_ and minor_, ints in .data (x86-64: little-endian) */
 	if (bt_msyms_data_named(nm, "_ZN2v88internal7Version6major_E", &a, &sz) != 0 ||
 	    sz != 4 || bt_msyms_code(nm, a, a + 4, &b) != 4)
 		return NULL;
-	memcpy(&ver[0], b, 4);
+	ver[0] = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	    (uint32_t)b[3] << 24);
 	if (bt_msyms_data_named(nm, "_ZN2v88internal7Version6minor_E", &a, &sz) != 0 ||
 	    sz != 4 || bt_msyms_code(nm, a, a + 4, &b) != 4)
 		return NULL;
-	memcpy(&ver[1], b, 4);
+	ver[1] = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	    (uint32_t)b[3] << 24);
 	if ((t0 = bt_v8_tier0_layout(ver[0], ver[1])) == NULL)
 		return NULL;
 	for (lo = a = first; bt_msyms_func_from(nm, a, &fs) == 0 &&
