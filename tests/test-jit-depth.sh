@@ -5,11 +5,15 @@
 #   (HotSpot's stubs, _new_instance_Java; every load of the dump), and
 #   node's calls into V8's builtins named as node's symbol table names
 #   them, and HotSpot's calls into the VM (movabs, call *%r10) as
-#   libjvm.so's symbols name them (tests/tools/jit-depth.py);
+#   libjvm.so's symbols name them (tests/tools/jit-depth.py); node's
+#   calls through the isolate's builtin tables (call *-0x38(%r13)) as
+#   the tables of a live node hold them (gdb, tests/tools/v8-table.py);
 # - HotSpot inlining chains from benchtui's agent (jit-PID.inline): every
 #   inline row of the annotation is a frame of the chain the agent wrote
 #   for the instruction under it, java.lang.Integer::valueOf inlined into
-#   Inl.run from Inl.java:16 among them;
+#   Inl.run from Inl.java:16 (bci 13) among them; and every edge (caller,
+#   bci of the call, callee) of the chains is an inlining of HotSpot's own
+#   -XX:+PrintInlining tree of that compile (InlDeep.java);
 # - node code inlined from another script: shown in that script (node 20
 #   names every line entry with the caller's script): every labelled
 #   position lies inside its labelled line, some in the inlined script;
@@ -53,9 +57,21 @@ else
 			skipped "java: no $libjvm to check calls into the VM against"
 		fi
 		out=$($DEPTH inline "$d/top.json" "$inl") && ok "java: $out" || fail "java: $out"
-		grep -q '"text": "inlined java.lang.Integer::valueOf() from Inl.java:16"' "$d/top.json" &&
-			ok "java: Integer.valueOf inlined into Inl.run at Inl.java:16" ||
-			fail "java: no inline row for Integer.valueOf at Inl.java:16"
+		grep -q '"text": "inlined java.lang.Integer::valueOf() from Inl.java:16 (bci 13)", "call_file": "Inl.java", "call_line": 16, "bci": 13,' "$d/top.json" &&
+			ok "java: Integer.valueOf inlined into Inl.run at Inl.java:16, bci 13" ||
+			fail "java: no inline row for Integer.valueOf at Inl.java:16, bci 13"
+		# the bytecode indexes against HotSpot's own inlining trees
+		# (-XX:+PrintInlining after each -XX:+PrintCompilation line;
+		# -Xbatch: one compile at a time, so no tree is printed under
+		# another compile's line)
+		java_fixture InlDeep "$d" || fail "javac failed"
+		(cd "$d" && "$BT" -q -o deep.data java -Xbatch -XX:+UnlockDiagnosticVMOptions \
+			-XX:+PrintCompilation -XX:+PrintInlining -cp . InlDeep >pi.txt 2>"$TMP/err")
+		(cd "$d" && "$BT" -i deep.data --format json --top 5 --export deep.json 2>"$TMP/err") ||
+			fail "java: export: $(head -c 300 "$TMP/err")"
+		out=$($DEPTH printinlining "$d/deep.json" "$d/pi.txt") && ok "java: $out" || fail "java: $out"
+		dinl=$(ls "$d"/deep.data.jit/jit-*.inline 2>/dev/null | head -1)
+		out=$($DEPTH inline "$d/deep.json" "$dinl") && ok "java (deep): $out" || fail "java (deep): $out"
 
 		# sources: Inl.java under src/main/java/, Integer.java in a zip
 		# laid out as a JDK's (module directory first), one entry stored,
@@ -119,6 +135,35 @@ else
 		esac
 		out=$($DEPTH targets "$d/top.json" "$dump")
 		[ $? -ne 1 ] && ok "node: $out" || fail "node: $out"
+	fi
+	# calls through the isolate's builtin tables (call *-0x38(%r13)):
+	# named from node's binary, checked against the tables of a live
+	# node read by gdb (v8::Isolate::GetCurrent, exported by node)
+	d2=$TMP/node-table
+	mkdir -p "$d2"
+	(cd "$d2" && "$BT" -q -o b.data node --no-opt --no-sparkplug \
+		"$TOP/tests/fixtures/js/builtin-table.js" >/dev/null 2>"$TMP/err")
+	(cd "$d2" && "$BT" -i b.data --format json --top 5 --export top.json 2>/dev/null) ||
+		fail "node: export: $(head -c 300 "$TMP/err")"
+	grep -q '"text": "call   \*-0x38(%r13)", .*"target_name": "Builtins_DeoptimizationEntry_Eager"' "$d/top.json" &&
+		ok "node: call *-0x38(%r13) named Builtins_DeoptimizationEntry_Eager (tier-0 table)" ||
+		fail "node: no call *-0x38(%r13) named Builtins_DeoptimizationEntry_Eager"
+	if ! command -v gdb >/dev/null; then
+		skipped "node: no gdb to read a live node's builtin tables"
+	else
+		node -e 'console.log("up"); setInterval(() => {}, 1000)' >"$TMP/up" 2>&1 &
+		npid=$!
+		for i in $(seq 100); do [ -s "$TMP/up" ] && break; sleep 0.1; done
+		out=$(python3 "$TOP/tests/tools/v8-table.py" "$(readlink -f "$(command -v node)")" "$npid" \
+			"$d/top.json" "$d2/top.json")
+		rc=$?
+		kill "$npid" 2>/dev/null
+		wait "$npid" 2>/dev/null
+		case $rc in
+		0) ok "node: $out" ;;
+		3) skipped "node: $out" ;;
+		*) fail "node: $out" ;;
+		esac
 	fi
 	# a function of another script inlined into the hot loop: its lines
 	# are shown in its own script, not the caller's

@@ -36,7 +36,8 @@ same_chain(const struct bt_inline *a, const struct bt_inline *b, size_t n)
 
 	for (i = 0; i < n; i++)
 		if (a[i].lo != b[i].lo || a[i].hi != b[i].hi ||
-		    a[i].call_line != b[i].call_line || a[i].name != b[i].name)
+		    a[i].call_line != b[i].call_line || a[i].name != b[i].name ||
+		    a[i].has_bci != b[i].has_bci || a[i].call_bci != b[i].call_bci)
 			return false;
 	return true;
 }
@@ -186,6 +187,37 @@ movabs_call(const struct bt_annotation *a, const uint8_t *bytes, uint64_t start,
 		return false;
 	for (*target = 0, k = 0; k < 8; k++)
 		*target |= (uint64_t)q[2 + k] << (8 * k);
+	return true;
+}
+
+/*
+ * The displacement of an x86-64 "call *disp(%r13)" or "jmp *disp(%r13)"
+ * (V8's calls through the builtin tables: r13 is its root register): true
+ * with *disp when insn i is one.
+ */
+static bool
+r13_slot(const struct bt_annotation *a, const uint8_t *bytes, uint64_t start,
+	 size_t i, int64_t *disp)
+{
+	const struct bt_insn *c = &a->insns.v[i].in;
+	const uint8_t *p = bytes + (c->addr - start);
+	unsigned modrm;
+
+	if (c->kind != BT_INSN_ICALL && c->kind != BT_INSN_IJUMP)
+		return false;
+	if (c->len < 4 || (p[0] & 0xfd) != 0x41 || p[1] != 0xff)
+		return false;
+	modrm = p[2];
+	/* reg /2 (call) or /4 (jmp), rm 101 (r13 with REX.B), disp8 or disp32 */
+	if ((modrm & 0x07) != 0x05 || (((modrm >> 3) & 7) != 2 && ((modrm >> 3) & 7) != 4))
+		return false;
+	if ((modrm & 0xc0) == 0x40 && c->len == 4)
+		*disp = (int8_t)p[3];
+	else if ((modrm & 0xc0) == 0x80 && c->len == 7)
+		*disp = (int32_t)((uint32_t)p[3] | (uint32_t)p[4] << 8 |
+		    (uint32_t)p[5] << 16 | (uint32_t)p[6] << 24);
+	else
+		return false;
 	return true;
 }
 
@@ -346,8 +378,11 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 		if (f->name_at != NULL && bt_msyms_info(m)->e_machine == EM_X86_64) {
 			/* JIT code calling its runtime through a register */
 			uint64_t t;
+			int64_t d;
 			if (movabs_call(a, bytes, f->start, i, &t))
 				ai->target_name = name_target(a, f, t);
+			else if (f->slot_name != NULL && r13_slot(a, bytes, f->start, i, &d))
+				ai->target_name = f->slot_name(f->name_arg, d);
 		}
 		if (ai->in.kind != BT_INSN_JUMP && ai->in.kind != BT_INSN_CJUMP &&
 		    ai->in.kind != BT_INSN_CALL)

@@ -120,6 +120,8 @@ struct bt_annotation {
  * @chain_at: the inline chain at an address when the module's DWARF has
  *            none (JIT code: the runtime's inlining records), as
  *            bt_msyms_inlines(); NULL for none
+ * @slot_name: x86-64 JIT code: the name of what "call *disp(%r13)" reaches
+ *             (V8's builtin tables), NULL when unknown; NULL for none
  */
 struct bt_annotate_in {
 	struct bt_msyms *syms;
@@ -136,6 +138,7 @@ struct bt_annotate_in {
 	const char *(*name_at)(void *arg, uint64_t addr, uint64_t *start);
 	size_t (*chain_at)(void *arg, uint64_t addr, struct bt_inline *chain,
 			   size_t max);
+	const char *(*slot_name)(void *arg, int64_t disp);
 	void *name_arg;
 };
 

@@ -152,6 +152,8 @@ inline_row(struct bt_jw *w, const struct bt_row *r)
 	else {
 		bt_jw_str(w, "call_file", r->file);
 		bt_jw_u64(w, "call_line", r->line);
+		if (r->ninlines > 0 && r->inlines[r->ninlines - 1].has_bci)
+			bt_jw_int(w, "bci", r->inlines[r->ninlines - 1].call_bci);
 	}
 	bt_jw_str(w, "function", r->name);
 	bt_jw_u64(w, "depth", r->ninlines);
@@ -172,6 +174,8 @@ inlines(struct bt_jw *w, const struct bt_row *r)
 			bt_jw_str(w, "call_file", fr->call_file);
 			bt_jw_u64(w, "call_line", fr->call_line);
 		}
+		if (fr->has_bci)
+			bt_jw_int(w, "bci", fr->call_bci);
 		bt_jw_end(w);
 	}
 	bt_jw_end(w);

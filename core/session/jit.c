@@ -10,6 +10,7 @@
 #include "jit/jitdump.h"
 #include "jit/jitelf.h"
 #include "jit/jitset.h"
+#include "jit/v8builtins.h"
 #include "session/session-int.h"
 #include "symbols/symbols.h"
 
@@ -349,6 +350,108 @@ bt_session_jit_name_at(void *arg, uint64_t addr, uint64_t *start)
 }
 
 /*
+ * node's builtin tables (jit/v8builtins.h) from its binary nm: the
+ * Builtins_ symbols from the first one, in address order (their ids);
+ * the full table's displacement from their own indexed calls; the tier-0
+ * table of the V8 version the binary says it is. NULL unless the version
+ * is one whose layout was checked and its first builtins are the tier-0
+ * ones it names.
+ */
+static struct bt_v8_tables *
+v8_tables(struct bt_msyms *nm, uint64_t first)
+{
+	struct bt_v8_tables *t;
+	struct bt_func_sym fs;
+	const struct bt_v8_tier0 *t0;
+	const uint8_t *b;
+	BT_VEC(const char *) names = { 0 };
+	uint64_t a, sz, lo, hi = first;
+	int32_t ver[2];
+	size_t hits, agree, i;
+	long n;
+
+	/* the version: V8's Version::major_ and minor_, ints in .data (x86-64: little-endian) */
+	if (bt_msyms_data_named(nm, "_ZN2v88internal7Version6major_E", &a, &sz) != 0 ||
+	    sz != 4 || bt_msyms_code(nm, a, a + 4, &b) != 4)
+		return NULL;
+	ver[0] = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	    (uint32_t)b[3] << 24);
+	if (bt_msyms_data_named(nm, "_ZN2v88internal7Version6minor_E", &a, &sz) != 0 ||
+	    sz != 4 || bt_msyms_code(nm, a, a + 4, &b) != 4)
+		return NULL;
+	ver[1] = (int32_t)((uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 |
+	    (uint32_t)b[3] << 24);
+	if ((t0 = bt_v8_tier0_layout(ver[0], ver[1])) == NULL)
+		return NULL;
+	for (lo = a = first; bt_msyms_func_from(nm, a, &fs) == 0 &&
+	    strncmp(fs.name, "Builtins_", 9) == 0 && fs.end > fs.start; a = fs.end) {
+		BT_VEC_PUSH(names, fs.name);
+		hi = fs.end;
+	}
+	for (i = 0; i < t0->n; i++)
+		if (i >= names.n || strcmp(names.v[i], t0->names[i]) != 0)
+			break;
+	n = hi > lo ? bt_msyms_code(nm, lo, hi, &b) : -1;
+	if (i < t0->n || n <= 0) {
+		BT_VEC_FREE(names);
+		return NULL;
+	}
+	t = bt_xcalloc(1, sizeof(*t));
+	t->names = names.v;
+	t->n = names.n;
+	t->tier0 = t0;
+	t->full_disp = bt_v8_index_call_disp(b, (size_t)n, &hits, &agree);
+	return t;
+}
+
+void
+bt_session_v8_free(struct bt_smod *sm)
+{
+	if (sm->v8 == NULL)
+		return;
+	free((void *)sm->v8->names);
+	free(sm->v8);
+	sm->v8 = NULL;
+}
+
+const char *
+bt_session_jit_slot_name(void *arg, int64_t disp)
+{
+	struct bt_jit_ask *q = arg;
+	struct bt_session *s = q->s;
+	struct bt_machine *mach = s->p->machine;
+	const struct bt_module *m = &s->p->modules.v[q->mi];
+	const struct bt_jit_load *l;
+	const struct bt_map *map;
+	struct bt_msyms *nm;
+	struct bt_func_sym fs;
+	uint64_t first = UINT64_MAX, link, t;
+	size_t n, i;
+
+	if (m->jit == NULL || (l = bt_machine_jit_loads(mach, m->jit, &n)) == NULL)
+		return NULL;
+	/* V8's code: its dump names node's embedded builtins "Builtin:X" */
+	for (i = 0; i < n; i++)
+		if (strncmp(l[i].name, "Builtin:", 8) == 0 && l[i].code_addr < first)
+			first = l[i].code_addr;
+	if (first == UINT64_MAX)
+		return NULL;
+	t = m->jit->time ? m->jit->time : UINT64_MAX - 1;
+	map = bt_machine_find(mach, bt_machine_jit_pid(mach, m->jit), first, t);
+	if (map == NULL || map->anon || s->p->modules.v[map->module].kind != BT_MOD_ELF ||
+	    (nm = bt_session_syms(s, map->module)) == NULL ||
+	    bt_msyms_off_to_addr(nm, first - map->start + map->pgoff, &link) != 0 ||
+	    bt_msyms_func(nm, link, &fs) != 0 || fs.start != link)
+		return NULL;
+	if (!s->mods[map->module].v8_tried) {
+		s->mods[map->module].v8_tried = true;
+		s->mods[map->module].v8 = v8_tables(nm, link);
+	}
+	return s->mods[map->module].v8 != NULL ?
+	    bt_v8_slot_name(s->mods[map->module].v8, disp) : NULL;
+}
+
+/*
  * The inline chains of one JIT function as bt_inline frames (what DWARF's
  * give), built once per annotation from its pc records: per pc, its frames
  * outermost first; a frame's range [lo, hi) the run of pcs around it whose
@@ -440,6 +543,8 @@ chains_build(struct bt_session *s, const struct bt_jit_code *code)
 			f->call_file = caller->file[0] && bt_text_is_safe(caller->file) ?
 			    caller->file : NULL;
 			f->call_line = caller->line;
+			f->call_bci = caller->bci;
+			f->has_bci = true;
 			/* the range: the run of pcs that agree up to k */
 			if (i > 0 && same_upto(in, c->pcs.v[i - 1], p, k))
 				f->lo = c->fr[c->first[i - 1] + k].lo;

@@ -19,6 +19,7 @@ struct bt_msyms;
 struct bt_srccache;
 struct bt_disasm;
 struct bt_annotation;
+struct bt_v8_tables;
 
 struct bt_range {
 	uint64_t start, end;
@@ -36,6 +37,8 @@ struct bt_smod {
 	int64_t mtime;		/* of the file, to spot newer sources */
 	BT_VEC(struct bt_range) guessed;	/* functions guessed from samples */
 	bool guessed_done;
+	struct bt_v8_tables *v8;	/* node: V8's builtin tables (jit.c), NULL: none */
+	bool v8_tried;
 };
 
 /* A function of a selection: the public part plus where its hits are. */
@@ -237,6 +240,14 @@ struct bt_jit_ask {
 	struct jit_chains *chains;	/* built on first use */
 };
 const char *bt_session_jit_name_at(void *arg, uint64_t addr, uint64_t *start);
+/*
+ * The builtin a "call *disp(%r13)" of V8 code reaches through the
+ * isolate's builtin tables ("Builtins_DeoptimizationEntry_Eager"), from
+ * the node binary that made the code; NULL when not known.
+ */
+const char *bt_session_jit_slot_name(void *arg, int64_t disp);
+/* Free a module's V8 tables (session free). */
+void bt_session_v8_free(struct bt_smod *sm);
 size_t bt_session_jit_chain_at(void *arg, uint64_t addr, struct bt_inline *chain,
 			       size_t max);
 void bt_session_jit_ask_release(struct bt_jit_ask *q);

@@ -97,6 +97,7 @@ bt_session_free(struct bt_session *s)
 		for (i = 0; i < s->p->modules.n; i++) {
 			bt_msyms_free(s->mods[i].syms);
 			BT_VEC_FREE(s->mods[i].guessed);
+			bt_session_v8_free(&s->mods[i]);
 			free(s->mods[i].name);
 			free(s->mods[i].image);
 		}

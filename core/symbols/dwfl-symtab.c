@@ -484,6 +484,48 @@ bt_msyms_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
 }
 
 int
+bt_msyms_func_from(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
+{
+	size_t lo = 0, hi = m->syms.n;
+	struct fsym *f;
+
+	memset(out, 0, sizeof(*out));
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (m->syms.v[mid].start < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == m->syms.n)
+		return -BT_ENOENT;
+	f = &m->syms.v[lo];
+	if (f->name == NULL)
+		f->name = msyms_pooled_demangle(m, f->raw);
+	out->start = f->start;
+	out->end = f->end;
+	out->name = f->name;
+	out->raw_name = f->raw;
+	out->src = BT_FUNC_SYMTAB;
+	return 0;
+}
+
+int
+bt_msyms_data_named(struct bt_msyms *m, const char *raw, uint64_t *addr,
+		    uint64_t *size)
+{
+	size_t i;
+
+	for (i = 0; i < m->objs.n; i++)
+		if (strcmp(m->objs.v[i].raw, raw) == 0) {
+			*addr = m->objs.v[i].start;
+			*size = m->objs.v[i].end - m->objs.v[i].start;
+			return 0;
+		}
+	return -BT_ENOENT;
+}
+
+int
 bt_msyms_data(struct bt_msyms *m, uint64_t addr, const char **name, uint64_t *off)
 {
 	size_t lo = 0, hi = m->objs.n;

@@ -61,6 +61,9 @@ struct bt_line {
  * @call_file: file of the call site, owned by bt_msyms
  * @call_line: line of the call site
  * @call_column: its column, 0 when unknown
+ * @call_bci: JIT code (HotSpot): the bytecode index of the call in the
+ *	caller, as -XX:+PrintInlining's "@ 9" and perfasm's "Inl::run@9"
+ *	give it; meaningful only with @has_bci (DWARF has none)
  * @lo: first address of the inlined range containing the address
  * @hi: one past its last address
  */
@@ -68,6 +71,8 @@ struct bt_inline {
 	const char *name;
 	const char *call_file;
 	unsigned call_line, call_column;
+	int32_t call_bci;
+	bool has_bci;
 	uint64_t lo, hi;
 };
 
@@ -147,6 +152,11 @@ int bt_msyms_addr_to_off(const struct bt_msyms *m, uint64_t addr, uint64_t *off)
  * it. Returns 0, or -BT_ENOENT (out->src = BT_FUNC_NONE).
  */
 int bt_msyms_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out);
+/*
+ * The symbol table's first function starting at or after addr (one name
+ * per address, as bt_msyms_func() chooses). 0 or -BT_ENOENT.
+ */
+int bt_msyms_func_from(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out);
 
 /*
  * The data object (STT_OBJECT, STT_TLS) containing addr, as "name" or
@@ -154,6 +164,12 @@ int bt_msyms_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out);
  */
 int bt_msyms_data(struct bt_msyms *m, uint64_t addr, const char **name,
 		  uint64_t *off);
+/*
+ * The data object whose ELF name is raw (not demangled: "_ZN2v88internal7
+ * Version6major_E"): its address and size. 0 or -BT_ENOENT. Linear.
+ */
+int bt_msyms_data_named(struct bt_msyms *m, const char *raw, uint64_t *addr,
+			uint64_t *size);
 
 /*
  * The name objdump prints for addr after a PC-relative operand of the

@@ -3,6 +3,7 @@
  * rows for the inline frames entered and left at each instruction, and
  * the frames as a view keeps them.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "annotate/annotate.h"
@@ -62,6 +63,7 @@ view_inline_rows(struct bt_view *v, const struct bt_annotation *a,
 {
 	struct bt_row *r;
 	const char *name;
+	char bci[24];
 	size_t k, common;
 
 	if (view_inline_nrows(a, ai, prev_chain, prev_depth, &common) == 0)
@@ -86,10 +88,16 @@ view_inline_rows(struct bt_view *v, const struct bt_annotation *a,
 		r->line = fr->call_line;
 		if (fr->name != NULL && name != fr->name)
 			r->detail = fr->name;
-		/* a whole C++ name has its parentheses already */
-		r->text = bt_strpool_addf(&v->pool, "%*sinlined %s%s from %s:%u",
+		/*
+		 * a whole C++ name has its parentheses already; HotSpot's
+		 * call site also by its bytecode index in the caller
+		 */
+		bci[0] = '\0';
+		if (fr->has_bci)
+			snprintf(bci, sizeof(bci), " (bci %d)", (int)fr->call_bci);
+		r->text = bt_strpool_addf(&v->pool, "%*sinlined %s%s from %s:%u%s",
 		    (int)(2 * k), "", name, strchr(name, '(') ? "" : "()",
-		    fr->call_file ? view_basename(fr->call_file) : "?", fr->call_line);
+		    fr->call_file ? view_basename(fr->call_file) : "?", fr->call_line, bci);
 		view_add_cell(v, view_pad(v, "", wpre, false), BT_STYLE_NORMAL);
 		view_add_cell(v, r->text, BT_STYLE_INLINE);
 	}
@@ -131,6 +139,8 @@ view_inline_frames(struct bt_view *v, const struct bt_annotation *a, bool *any)
 			inl[ai->chain + k].name = fr->name ? copy[d][0] : NULL;
 			inl[ai->chain + k].call_file = fr->call_file ? copy[d][1] : NULL;
 			inl[ai->chain + k].call_line = fr->call_line;
+			inl[ai->chain + k].call_bci = fr->call_bci;
+			inl[ai->chain + k].has_bci = fr->has_bci;
 		}
 	}
 	return inl;

@@ -124,11 +124,15 @@ enum bt_row_kind {
  * struct bt_row_inline - one inlined call of a row's inline chain
  * @name: the inlined function, whole (demangled)
  * @call_file, @call_line: its call site (NULL, 0: unknown)
+ * @call_bci: the call's bytecode index in the caller (JIT code: HotSpot),
+ *	only with @has_bci
  */
 struct bt_row_inline {
 	const char *name;
 	const char *call_file;
 	unsigned call_line;
+	int32_t call_bci;
+	bool has_bci;
 };
 
 /**

@@ -24,7 +24,14 @@
   jit-depth.py inline EXPORT INLINE
       every inline row of a [jit] annotation is a frame of the chain the
       agent's inline file gives the instruction after it (method, call
-      file and line), and at least one such row exists
+      file, line and bytecode index), and at least one such row exists
+  jit-depth.py printinlining EXPORT OUTPUT
+      HotSpot's own -XX:+PrintCompilation -XX:+PrintInlining OUTPUT (of
+      the same run, -Xbatch: one compile at a time) is the oracle: every
+      edge (caller, bci of the call in the caller, callee) of every inline
+      chain of a [jit] annotation named "[... #ID]" is an inlining that
+      succeeded in compile ID's tree, and every inline row's bci is its
+      chain's
 Prints one line of counts; exits 1 on the first mismatch (printed).
 """
 import json
@@ -97,7 +104,8 @@ def builtins(export, dump, node):
     for a in jit_annotations(export):
         for r in insns(a):
             name = r.get('target_name') or ''
-            if not name.startswith('Builtins_'):
+            # calls through r13 (no target): tests/tools/v8-table.py
+            if not name.startswith('Builtins_') or 'target' not in r:
                 continue
             base, _, off = name.partition('+0x')
             off = int(off, 16) if off else 0
@@ -251,21 +259,22 @@ def inline(export, path):
             at = [fr for pc, fr in pcs if pc <= addr]
             fr = at[-1] if at else pcs[0][1]
             # frames outermost first: callee fr[-2-k] called from fr[-1-k]
-            chain = [(fr[-2 - k][0], fr[-1 - k][1], fr[-1 - k][3]) for k in range(len(fr) - 1)]
+            chain = [(fr[-2 - k][0], fr[-1 - k][1], fr[-1 - k][3], fr[-1 - k][2])
+                     for k in range(len(fr) - 1)]
             if r.get('leave'):
                 # "back in F": F is the function itself or a frame still open
                 back = r['text'].strip()[len('back in '):]
                 if back.rstrip('()') != a['function'] and \
-                   not any(back.rstrip('()') == m for m, f, l in chain):
+                   not any(back.rstrip('()') == m for m, f, l, b in chain):
                     print('%s: row %r before %s, the inline file has %s' %
                           (a['function'], r['text'], nxt['address'], chain))
                     sys.exit(1)
                 rows_seen += 1
                 continue
-            if not any(r['text'].endswith('inlined %s() from %s:%d' %
-                                          (m, f.rsplit('/', 1)[-1], l)) and
-                       r['call_file'] == f and r['call_line'] == l
-                       for m, f, l in chain):
+            if not any(r['text'].endswith('inlined %s() from %s:%d (bci %d)' %
+                                          (m, f.rsplit('/', 1)[-1], l, b)) and
+                       r['call_file'] == f and r['call_line'] == l and r['bci'] == b
+                       for m, f, l, b in chain):
                 print('%s: row %r before %s, the inline file has %s' %
                       (a['function'], r['text'], nxt['address'], chain))
                 sys.exit(1)
@@ -274,11 +283,81 @@ def inline(export, path):
     return rows_seen
 
 
+def print_inlining(path):
+    """compile id -> {(caller, bci, callee): {status}} from PrintInlining's trees"""
+    import re
+    head = re.compile(r'^\s*\d+\s+(\d+)\s+[%sbn! ]*\d?\s+(\S+)')
+    call = re.compile(r'^(\s*)@ (-?\d+)\s+(\S+)(.*)$')
+    trees, cur, stack = {}, None, []
+    for line in open(path, errors='replace'):
+        line = line.rstrip('\n')
+        m = call.match(line)
+        if m:
+            if cur is None:
+                continue
+            col = len(m.group(1))
+            while stack and stack[-1][0] >= col:
+                stack.pop()
+            caller = stack[-1][1] if stack else cur[1]
+            st = m.group(4).split('bytes)')[-1].strip()
+            trees[cur[0]].setdefault((caller, int(m.group(2)), m.group(3)), set()).add(st)
+            stack.append((col, m.group(3)))
+            continue
+        m = head.match(line)
+        if m and 'made not entrant' not in line and 'made zombie' not in line:
+            cur, stack = (int(m.group(1)), m.group(2)), []
+            trees.setdefault(cur[0], {})
+    return trees
+
+
+def ok_status(sts):
+    """an inlining that succeeded (C1: "inline"; C2: "inline (hot)", "accessor", ...)"""
+    return any(st.startswith('inline') or st == 'accessor' or st.startswith('force inline') or
+               'late inline succeeded' in st for st in sts)
+
+
+def printinlining(export, path):
+    import re
+    trees = print_inlining(path)
+    edges, comps, depth = set(), set(), 0
+    for a in jit_annotations(export):
+        m = re.search(r' \[c[12] .*#(\d+)\]', a['function'])
+        if not m:
+            continue
+        cid = int(m.group(1))
+        # "Inl.run(I)J" -> "Inl::run", as PrintInlining names it
+        meth = a['function'].split('(', 1)[0]
+        meth = '::'.join(meth.rsplit('.', 1))
+        for r in a['rows']:
+            if r['kind'] != 'insn' or not r.get('inlines'):
+                continue
+            caller = meth
+            for fr in r['inlines']:
+                e = (caller, fr.get('bci'), fr['function'])
+                if cid not in trees:
+                    print('%s: compile %d not in PrintCompilation\'s output' % (a['function'], cid))
+                    sys.exit(1)
+                st = trees[cid].get(e)
+                if st is None or not ok_status(st):
+                    print('%s at %s: edge %s@%s -> %s is %s in compile %d\'s PrintInlining tree %s' %
+                          (a['function'], r['address'], e[0], e[1], e[2],
+                           'not' if st is None else repr(st), cid, sorted(trees[cid])[:12]))
+                    sys.exit(1)
+                edges.add((cid,) + e)
+                comps.add(cid)
+                caller = fr['function']
+            depth = max(depth, len(r['inlines']))
+    print('%d inline edges (caller, bci, callee) of %d compiles, chains up to %d deep, each an inlining of PrintInlining\'s tree of that compile' %
+          (len(edges), len(comps), depth))
+    return len(edges)
+
+
 if __name__ == '__main__':
     mode = sys.argv[1]
     n = {'targets': lambda: targets(*sys.argv[2:4]),
          'builtins': lambda: builtins(*sys.argv[2:5]),
          'runtime': lambda: runtime(*sys.argv[2:4]),
          'v8scripts': lambda: v8scripts(*sys.argv[2:5]),
-         'inline': lambda: inline(*sys.argv[2:4])}[mode]()
+         'inline': lambda: inline(*sys.argv[2:4]),
+         'printinlining': lambda: printinlining(*sys.argv[2:4])}[mode]()
     sys.exit(0 if n > 0 else 2)

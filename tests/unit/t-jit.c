@@ -19,6 +19,7 @@
 #include "jit/jitdump.h"
 #include "jit/jitinline.h"
 #include "jit/perfmap.h"
+#include "jit/v8builtins.h"
 
 static char dir[] = "/tmp/bt-jit.XXXXXX";
 
@@ -803,6 +804,77 @@ test_inline(void **state)
 	bt_strbuf_release(&w.sb);
 }
 
+/*
+ * V8's builtin tables: the full table's displacement from the embedded
+ * builtins' indexed calls (a stray match among them does not change it,
+ * too few or disagreeing ones give none), and slots named by id.
+ */
+static void
+test_v8_tables(void **state)
+{
+	/* call *0x49c8(%r13,%r8,8); call *0x49c8(%r13,%r15,8); with nops and int3 */
+	static const uint8_t c1[] = { 0x43, 0xff, 0x94, 0xc5, 0xc8, 0x49, 0x00, 0x00 };
+	static const uint8_t c2[] = { 0x43, 0xff, 0x94, 0xfd, 0xc8, 0x49, 0x00, 0x00 };
+	static const uint8_t c3[] = { 0x41, 0xff, 0x94, 0xd5, 0xc8, 0x49, 0x00, 0x00 };
+	/* the same with another displacement; and mov (not a call) */
+	static const uint8_t other[] = { 0x43, 0xff, 0x94, 0xc5, 0x00, 0x10, 0x00, 0x00 };
+	static const uint8_t mov[] = { 0x4f, 0x8b, 0x94, 0xd5, 0x00, 0x20, 0x00, 0x00 };
+	static const char *const names[] = {
+		"Builtins_DeoptimizationEntry_Eager", "Builtins_DeoptimizationEntry_Lazy",
+		"Builtins_RecordWriteSaveFP", "Builtins_RecordWriteIgnoreFP",
+		"Builtins_EphemeronKeyBarrierSaveFP", "Builtins_EphemeronKeyBarrierIgnoreFP",
+		"Builtins_AdaptorWithBuiltinExitFrame", "Builtins_CallFunction_ReceiverIsAny",
+	};
+	struct bt_v8_tables t = { names, 8, BT_V8_NO_DISP, NULL };
+	uint8_t code[400];
+	size_t hits, agree, at = 0, i;
+
+	(void)state;
+	memset(code, 0xcc, sizeof(code));
+	for (i = 0; i < 30; i++) {
+		const uint8_t *c = i % 3 == 0 ? c1 : i % 3 == 1 ? c2 : c3;
+		memcpy(code + at, c, 8);
+		at += 8 + i % 5;
+		if (i == 20) {
+			memcpy(code + at, mov, 8);
+			at += 8;
+		}
+	}
+	assert_int_equal(bt_v8_index_call_disp(code, at, &hits, &agree), 0x49c8);
+	assert_int_equal(hits, 30);
+	memcpy(code + at, other, 8);
+	assert_int_equal(bt_v8_index_call_disp(code, at + 8, &hits, &agree), 0x49c8);
+	assert_int_equal(hits, 31);
+	assert_int_equal(agree, 30);
+	/* 2 of one, 2 of another: none */
+	memcpy(code, c1, 8);
+	memcpy(code + 8, c2, 8);
+	memcpy(code + 16, other, 8);
+	memcpy(code + 24, other, 8);
+	assert_int_equal(bt_v8_index_call_disp(code, 32, &hits, &agree), BT_V8_NO_DISP);
+	assert_int_equal(bt_v8_index_call_disp(code, 7, &hits, &agree), BT_V8_NO_DISP);
+
+	/* slots: tier 0 at -0x38 (V8 11.3), the full table at 0x49c8 */
+	assert_null(bt_v8_tier0_layout(12, 4));
+	t.tier0 = bt_v8_tier0_layout(11, 3);
+	assert_non_null(t.tier0);
+	assert_int_equal(t.tier0->n, 7);
+	for (i = 0; i < t.tier0->n; i++)
+		assert_string_equal(t.tier0->names[i], names[i]);
+	assert_string_equal(bt_v8_slot_name(&t, -0x38), "Builtins_DeoptimizationEntry_Eager");
+	assert_string_equal(bt_v8_slot_name(&t, -0x8), "Builtins_AdaptorWithBuiltinExitFrame");
+	assert_null(bt_v8_slot_name(&t, -0x34));
+	assert_null(bt_v8_slot_name(&t, -0x40));
+	assert_null(bt_v8_slot_name(&t, 0x49c8));	/* no full table yet */
+	t.full_disp = 0x49c8;
+	assert_string_equal(bt_v8_slot_name(&t, 0x49c8), "Builtins_DeoptimizationEntry_Eager");
+	assert_string_equal(bt_v8_slot_name(&t, 0x49c8 + 7 * 8), "Builtins_CallFunction_ReceiverIsAny");
+	assert_null(bt_v8_slot_name(&t, 0x49c8 + 8 * 8));
+	assert_null(bt_v8_slot_name(&t, 0x49c8 + 4));
+	assert_null(bt_v8_slot_name(&t, 0x49c0));
+	assert_null(bt_v8_slot_name(&t, 0));
+}
+
 static int
 teardown(void **state)
 {
@@ -823,6 +895,7 @@ main(void)
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_perfmap),
 		cmocka_unit_test(test_inline),
+		cmocka_unit_test(test_v8_tables),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
