@@ -441,6 +441,17 @@ out:
 	 */
 	if (fd < 0 && s.alt && dw != NULL)
 		dwarf_setalt(dw, (Dwarf *)-1);
+	/*
+	 * Found and checked against the build-id: its copy with the DWARF
+	 * inflated, made once per build-id, which libelf maps (debugcache.c).
+	 * libdwfl keeps the name found here, the debug file's own.
+	 */
+	if (fd >= 0 && s.id != NULL) {
+		int cfd = msyms_debug_cached(fd, s.id, s.id_len);
+		if (!s.alt)
+			m->debug_cached = cfd != fd;
+		fd = cfd;
+	}
 	if (fd < 0) {
 		/* libdwfl would open a name left here, unchecked */
 		free(*debuginfo_file_name);
@@ -505,11 +516,20 @@ msyms_split_units_ok(struct bt_msyms *m, Dwarf *dw, const char *dwarf_path)
 {
 	struct search s = { .m = m, .what = "': a split DWARF unit's .dwo file" };
 	const char *slash = dwarf_path ? strrchr(dwarf_path, '/') : NULL;
-	char *debugdir = slash ? bt_xstrndup(dwarf_path, (size_t)(slash - dwarf_path)) : NULL;
+	char *debugdir;
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	uint8_t type;
 	bool ok = true;
+
+	/*
+	 * A cached copy has none (debugcache.c does not cache a file that
+	 * has): walking every unit's DIE would read the whole of .debug_info
+	 * and .debug_abbrev
+	 */
+	if (m->debug_cached)
+		return true;
+	debugdir = slash ? bt_xstrndup(dwarf_path, (size_t)(slash - dwarf_path)) : NULL;
 
 	while (ok && dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, &type,
 	    NULL, NULL) == 0) {

@@ -86,6 +86,7 @@ struct bt_msyms {
 	dev_t main_dev;			/* the main file, which is no debug file */
 	ino_t main_ino;
 	BT_VEC(char *) debug_notes;	/* debug file candidates not opened */
+	bool debug_cached;		/* the debug file read is its cached copy: no split units */
 };
 
 /* dwfl-addrname.c */
@@ -112,6 +113,15 @@ int msyms_find_debuginfo(Dwfl_Module *mod, void **userdata,
 			 const char *modname, Dwarf_Addr base,
 			 const char *file_name, const char *debuglink,
 			 GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/* debugcache.c */
+/*
+ * The debug file fd (carrying build-id id) as libdw should read it: the
+ * fd of its copy with the DWARF inflated, in the cache directory, made
+ * on first use (fd is then closed); fd itself when the file has nothing
+ * compressed, or the cache cannot be read or written.
+ */
+int msyms_debug_cached(int fd, const uint8_t *id, size_t id_len);
 
 /* dwfl-symtab.c */
 /* name demangled into m's pool, or name itself when it is not mangled. */
