@@ -3,11 +3,13 @@
  * "Debug file cache"). Debian's and Fedora's debug files keep their
  * .debug_* sections compressed (SHF_COMPRESSED, zlib): libdw inflates
  * every one of them into the heap the first time the DWARF is used, 10-11
- * MB and ~60 ms for libc's, in every process that shows one line of libc.
- * The first time, the file is copied here with those sections stored
- * inflated ($XDG_CACHE_HOME/benchtui/debug/<build-id>.debug); after that,
- * libdwfl is handed the copy, which libelf maps: libdw reads the sections
- * in place, clean file pages shared between processes, not heap.
+ * MB and ~40 ms of CPU for libc's, in every process that shows one line
+ * of libc. The first time, once libdw has inflated them, they are written
+ * out with the rest of the file ($XDG_CACHE_HOME/benchtui/debug/
+ * <build-id>.debug); after that, libdwfl is handed the copy, which libelf
+ * maps: libdw reads the sections in place, clean file pages shared
+ * between processes, not heap. A run that never reads the DWARF (only the
+ * debug file's .symtab) makes no copy.
  *
  * The copy is written with libelf in this process (no objcopy: nothing is
  * spawned), to a temporary file renamed into place, and ends with a
@@ -16,7 +18,9 @@
  * else can write, its trailer is whole and matches the debug file found
  * this time, and it carries the build-id looked for; anything else and it
  * is made again. A cache that cannot be written or read is no error: the
- * debug file found is used as it is, as before.
+ * debug file found is used as it is, as before. A file with split DWARF
+ * units is not copied: libdw looks for their .dwo files beside the file
+ * it reads, which would be the cache directory.
  */
 #include <dirent.h>
 #include <dwarf.h>
@@ -302,62 +306,91 @@ trim(const char *dir, uint64_t size)
 	return true;
 }
 
-/*
- * Split DWARF in the copy: libdw looks for a skeleton unit's .dwo file
- * beside the file it read the DWARF from, which would be the cache
- * directory, not the debug file's. Such a file is not cached.
- */
-static bool
-has_split_units(int fd)
+/* The copy's path: <cache>/debug/<build-id>.debug, its directory in *dir. */
+static char *
+entry_path(const uint8_t *id, size_t id_len, char **dir)
 {
-	Dwarf *dw = dwarf_begin(fd, DWARF_C_READ);
-	Dwarf_Off off = 0, next;
-	size_t hsize;
-	bool split = false;
+	char *base = bt_user_cache_dir(), *path, hex[2 * 64 + 1];
+	size_t i;
 
-	if (dw == NULL)
-		return true;	/* not DWARF libdw reads: leave it to libdw as it was */
-	while (!split && dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL,
-	    NULL, NULL, NULL) == 0) {
-		Dwarf_Die cu;
-
-		split = dwarf_offdie(dw, off + hsize, &cu) != NULL &&
-		    (dwarf_hasattr(&cu, DW_AT_dwo_name) ||
-		    dwarf_hasattr(&cu, DW_AT_GNU_dwo_name));
-		off = next;
-	}
-	dwarf_end(dw);
-	return split;
+	if (base == NULL)
+		return NULL;
+	*dir = bt_xasprintf("%s/debug", base);
+	for (i = 0; i < id_len; i++)
+		sprintf(hex + 2 * i, "%02" PRIx8, id[i]);
+	path = bt_xasprintf("%s/%s.debug", *dir, hex);
+	free(base);
+	return path;
 }
 
-/* Make the cache file path from the debug file src_fd: 0, or -1. */
-static int
-make_entry(const char *dir, const char *path, int src_fd, Elf *src,
-	   const struct stat *st)
+int
+msyms_debug_cache_open(struct bt_msyms *m, int fd, const uint8_t *id, size_t id_len)
+{
+	char *dir = NULL, *path;
+	struct stat st;
+	bool worth;
+	Elf *elf;
+	int cfd;
+
+	if (fd < 0 || id_len < 3 || id_len > sizeof(m->debug_id) || fstat(fd, &st) < 0 ||
+	    !S_ISREG(st.st_mode))
+		return fd;
+	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
+	worth = worth_caching(elf);
+	elf_end(elf);
+	if (!worth || (path = entry_path(id, id_len, &dir)) == NULL)
+		return fd;
+	cfd = open_entry(path, &st, id, id_len);
+	if (cfd >= 0) {
+		/* used now: the trim keeps the recently used */
+		futimens(cfd, NULL);
+		close(fd);
+		fd = cfd;
+		m->debug_cached = true;
+	} else {
+		m->debug_to_copy = true;
+		memcpy(m->debug_id, id, id_len);
+		m->debug_id_len = id_len;
+		m->debug_size = st.st_size;
+		m->debug_mtime = st.st_mtim;
+	}
+	free(path);
+	free(dir);
+	return fd;
+}
+
+void
+msyms_debug_cache_write(struct bt_msyms *m, Dwarf *dw)
 {
 	struct dc_trailer t;
 	struct stat out;
-	char *tmp;
-	int fd, ret = -1;
+	char *dir = NULL, *path, *tmp;
+	Elf *elf = dwarf_getelf(dw);
+	int fd;
 
-	(void)src_fd;
-	if (!trim(dir, (uint64_t)st->st_size))
-		return -1;
+	if (!m->debug_to_copy || m->split_units || elf == NULL)
+		return;
+	m->debug_to_copy = false;
+	path = entry_path(m->debug_id, m->debug_id_len, &dir);
+	if (path == NULL)
+		return;
+	tmp = NULL;
+	fd = -1;
+	if (bt_private_dir(dir) < 0 || !trim(dir, (uint64_t)m->debug_size))
+		goto out;
 	tmp = bt_xasprintf("%s/.debug.XXXXXX", dir);
 	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0) {
-		free(tmp);
-		return -1;
-	}
+	if (fd < 0)
+		goto out;
 	fchmod(fd, 0600);
-	if (write_copy(src, fd) < 0 || fstat(fd, &out) < 0 || has_split_units(fd))
+	if (write_copy(elf, fd) < 0 || fstat(fd, &out) < 0)
 		goto out;
 	memset(&t, 0, sizeof(t));
 	memcpy(t.magic, DC_MAGIC, sizeof(t.magic));
 	t.elf_size = (uint64_t)out.st_size;
-	t.src_size = (uint64_t)st->st_size;
-	t.src_sec = (int64_t)st->st_mtim.tv_sec;
-	t.src_nsec = (int64_t)st->st_mtim.tv_nsec;
+	t.src_size = (uint64_t)m->debug_size;
+	t.src_sec = (int64_t)m->debug_mtime.tv_sec;
+	t.src_nsec = (int64_t)m->debug_mtime.tv_nsec;
 	if (pwrite(fd, &t, sizeof(t), out.st_size) != (ssize_t)sizeof(t))
 		goto out;
 	if (close(fd) < 0) {
@@ -365,55 +398,17 @@ make_entry(const char *dir, const char *path, int src_fd, Elf *src,
 		goto out;
 	}
 	fd = -1;
-	if (rename(tmp, path) == 0)
-		ret = 0;
+	if (rename(tmp, path) == 0) {
+		free(tmp);
+		tmp = NULL;
+	}
 out:
 	if (fd >= 0)
 		close(fd);
-	if (ret < 0)
+	if (tmp != NULL) {
 		unlink(tmp);
-	free(tmp);
-	return ret;
-}
-
-int
-msyms_debug_cached(int fd, const uint8_t *id, size_t id_len)
-{
-	char *base, *dir, *path, hex[2 * 64 + 1];
-	struct stat st;
-	Elf *elf;
-	size_t i;
-	int cfd = -1;
-
-	if (fd < 0 || id == NULL || id_len < 3 || id_len > 64 || fstat(fd, &st) < 0 ||
-	    !S_ISREG(st.st_mode))
-		return fd;
-	elf = elf_begin(fd, ELF_C_READ_MMAP, NULL);
-	if (!worth_caching(elf)) {
-		elf_end(elf);
-		return fd;
-	}
-	base = bt_user_cache_dir();
-	if (base == NULL) {
-		elf_end(elf);
-		return fd;
-	}
-	dir = bt_xasprintf("%s/debug", base);
-	for (i = 0; i < id_len; i++)
-		sprintf(hex + 2 * i, "%02" PRIx8, id[i]);
-	path = bt_xasprintf("%s/%s.debug", dir, hex);
-	cfd = open_entry(path, &st, id, id_len);
-	if (cfd < 0 && bt_private_dir(dir) == 0 && make_entry(dir, path, fd, elf, &st) == 0)
-		cfd = open_entry(path, &st, id, id_len);
-	elf_end(elf);
-	if (cfd >= 0) {
-		/* used now: the trim keeps the recently used */
-		futimens(cfd, NULL);
-		close(fd);
-		fd = cfd;
+		free(tmp);
 	}
 	free(path);
 	free(dir);
-	free(base);
-	return fd;
 }

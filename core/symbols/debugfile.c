@@ -443,15 +443,12 @@ out:
 		dwarf_setalt(dw, (Dwarf *)-1);
 	/*
 	 * Found and checked against the build-id: its copy with the DWARF
-	 * inflated, made once per build-id, which libelf maps (debugcache.c).
-	 * libdwfl keeps the name found here, the debug file's own.
+	 * inflated, made once per build-id, which libelf maps (debugcache.c;
+	 * not for a dwz file). libdwfl keeps the name found here, the debug
+	 * file's own.
 	 */
-	if (fd >= 0 && s.id != NULL) {
-		int cfd = msyms_debug_cached(fd, s.id, s.id_len);
-		if (!s.alt)
-			m->debug_cached = cfd != fd;
-		fd = cfd;
-	}
+	if (fd >= 0 && s.id != NULL && !s.alt)
+		fd = msyms_debug_cache_open(m, fd, s.id, s.id_len);
 	if (fd < 0) {
 		/* libdwfl would open a name left here, unchecked */
 		free(*debuginfo_file_name);
@@ -543,6 +540,7 @@ msyms_split_units_ok(struct bt_msyms *m, Dwarf *dw, const char *dwarf_path)
 		    (file = dwarf_formstring(&name)) != NULL) {
 			cdir = dwarf_attr(&cu, DW_AT_comp_dir, &dir) ?
 			    dwarf_formstring(&dir) : NULL;
+			m->split_units = true;
 			ok = dwo_ok(&s, dwo_path(debugdir, NULL, file)) &&
 			    (cdir == NULL || dwo_ok(&s, dwo_path(debugdir, cdir, file)));
 		}
