@@ -23,7 +23,6 @@
  * it reads, which would be the cache directory.
  */
 #include <dirent.h>
-#include <dwarf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -72,7 +71,7 @@ pread_all(int fd, void *buf, size_t len, off_t off)
 	return 0;
 }
 
-/* Is name one of the sections libdw reads (.debug_*)? */
+/* Is the section one of those libdw reads (.debug_*)? */
 static bool
 debug_section(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
 {
