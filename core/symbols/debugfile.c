@@ -441,6 +441,14 @@ out:
 	 */
 	if (fd < 0 && s.alt && dw != NULL)
 		dwarf_setalt(dw, (Dwarf *)-1);
+	/*
+	 * Found and checked against the build-id: its copy with the DWARF
+	 * inflated, made once per build-id, which libelf maps (debugcache.c;
+	 * not for a dwz file). libdwfl keeps the name found here, the debug
+	 * file's own.
+	 */
+	if (fd >= 0 && s.id != NULL && !s.alt)
+		fd = msyms_debug_cache_open(m, fd, s.id, s.id_len);
 	if (fd < 0) {
 		/* libdwfl would open a name left here, unchecked */
 		free(*debuginfo_file_name);
@@ -505,11 +513,20 @@ msyms_split_units_ok(struct bt_msyms *m, Dwarf *dw, const char *dwarf_path)
 {
 	struct search s = { .m = m, .what = "': a split DWARF unit's .dwo file" };
 	const char *slash = dwarf_path ? strrchr(dwarf_path, '/') : NULL;
-	char *debugdir = slash ? bt_xstrndup(dwarf_path, (size_t)(slash - dwarf_path)) : NULL;
+	char *debugdir;
 	Dwarf_Off off = 0, next;
 	size_t hsize;
 	uint8_t type;
 	bool ok = true;
+
+	/*
+	 * A cached copy has none (debugcache.c does not cache a file that
+	 * has): walking every unit's DIE would read the whole of .debug_info
+	 * and .debug_abbrev
+	 */
+	if (m->debug_cached)
+		return true;
+	debugdir = slash ? bt_xstrndup(dwarf_path, (size_t)(slash - dwarf_path)) : NULL;
 
 	while (ok && dwarf_next_unit(dw, off, &next, &hsize, NULL, NULL, NULL, &type,
 	    NULL, NULL) == 0) {
@@ -523,6 +540,7 @@ msyms_split_units_ok(struct bt_msyms *m, Dwarf *dw, const char *dwarf_path)
 		    (file = dwarf_formstring(&name)) != NULL) {
 			cdir = dwarf_attr(&cu, DW_AT_comp_dir, &dir) ?
 			    dwarf_formstring(&dir) : NULL;
+			m->split_units = true;
 			ok = dwo_ok(&s, dwo_path(debugdir, NULL, file)) &&
 			    (cdir == NULL || dwo_ok(&s, dwo_path(debugdir, cdir, file)));
 		}

@@ -11,6 +11,7 @@
 #include <elfutils/libdwfl.h>
 #include <gelf.h>
 #include <sys/types.h>
+#include <time.h>
 
 #include "base.h"
 #include "symbols/symbols.h"
@@ -86,6 +87,14 @@ struct bt_msyms {
 	dev_t main_dev;			/* the main file, which is no debug file */
 	ino_t main_ino;
 	BT_VEC(char *) debug_notes;	/* debug file candidates not opened */
+	/* the debug file's copy with the DWARF inflated (debugcache.c) */
+	bool debug_cached;		/* what libdw reads: no split units */
+	bool debug_to_copy;		/* none yet: made once the DWARF is loaded */
+	bool split_units;		/* skeleton units: no copy (libdw finds .dwo files beside it) */
+	uint8_t debug_id[64];		/* the build-id the debug file carries */
+	size_t debug_id_len;
+	off_t debug_size;		/* the debug file's size and time */
+	struct timespec debug_mtime;
 };
 
 /* dwfl-addrname.c */
@@ -112,6 +121,21 @@ int msyms_find_debuginfo(Dwfl_Module *mod, void **userdata,
 			 const char *modname, Dwarf_Addr base,
 			 const char *file_name, const char *debuglink,
 			 GElf_Word debuglink_crc, char **debuginfo_file_name);
+
+/* debugcache.c */
+/*
+ * The debug file fd (found for m, carrying build-id id) as libdw should
+ * read it: the fd of its copy with the DWARF inflated, from the cache
+ * directory, when there is one that matches (fd is then closed,
+ * m->debug_cached set); else fd itself, and when its DWARF is compressed
+ * m->debug_to_copy set.
+ */
+int msyms_debug_cache_open(struct bt_msyms *m, int fd, const uint8_t *id, size_t id_len);
+/*
+ * m's DWARF dw was loaded from a debug file to copy: write the copy, from
+ * the sections libdw inflated (once per build-id; no error if it cannot).
+ */
+void msyms_debug_cache_write(struct bt_msyms *m, Dwarf *dw);
 
 /* dwfl-symtab.c */
 /* name demangled into m's pool, or name itself when it is not mangled. */

@@ -127,6 +127,8 @@ bt_msyms_has_dwarf(struct bt_msyms *m)
 		    &debugfile);
 		m->info.has_dwarf = dw != NULL && msyms_split_units_ok(m, dw,
 		    debugfile ? debugfile : mainfile);
+		if (m->info.has_dwarf && m->debug_to_copy)
+			msyms_debug_cache_write(m, dw);
 		if (m->info.has_dwarf)
 			m->info.debug_path = bt_strpool_addstr(&m->pool,
 			    debugfile ? debugfile : m->info.path);
