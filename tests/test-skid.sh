@@ -7,9 +7,11 @@
 # timer interrupt the model is calibrated on) and the skid-adjusted share of its costly instructions must be
 # within 10 points of that truth; the raw share is printed beside it.
 # A kernel whose control is not clearly faster (a noisy machine) is
-# skipped, said so. SKID_BEFORE=path/to/benchtui also prints the adjusted
-# share another build gives the same recordings (docs/architecture.md's
-# table).
+# skipped, said so. Where the control keeps the costly instruction (the
+# branch, which predicts there) the control is recorded too: its adjusted
+# share must stay within 10 points of its own truth, 0 (column ctl).
+# SKID_BEFORE=path/to/benchtui also prints the adjusted share another
+# build gives the same recordings (docs/architecture.md's table).
 . tests/lib.sh
 [ "$(uname -m)" = x86_64 ] || skip "the kernels are x86-64 assembly"
 need_recording
@@ -22,15 +24,15 @@ fastest() {
 		awk '$3 == "ns_per_iter" && (min == "" || $4 < min) { min = $4 } END { print min }'
 }
 
-# share JSON KERNEL REGEX: "raw adjusted" percent of the instructions of
-# k_KERNEL whose text matches REGEX
+# share JSON FUNCTION REGEX: "raw adjusted" percent of the instructions of
+# FUNCTION (k_KERNEL or c_KERNEL) whose text matches REGEX
 share() {
 	python3 - "$@" <<'EOF'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
 for a in d["annotations"]:
     f = a["function"]
-    if f != "k_" + sys.argv[2] and not f.startswith("k_" + sys.argv[2] + "."):
+    if f != sys.argv[2] and not f.startswith(sys.argv[2] + "."):
         continue
     rows = [r for r in a["rows"] if r["kind"] == "insn"]
     tot = sum(r["samples"] for r in rows)
@@ -47,7 +49,7 @@ EOF
 # the costly instructions, by their text: a load through its own base
 # register is the pointer chase
 chase='^mov +\((%r[a-z0-9]+)\),\1$'
-printf '   %-9s %6s %6s %6s %s\n' kernel truth raw adjust "(percent of the kernel's samples)"
+printf '   %-9s %6s %6s %6s %6s %s\n' kernel truth raw adjust ctl "(percent of the kernel's samples)"
 for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	case $k in
 	chase | deps) re=$chase ;;
@@ -64,30 +66,45 @@ for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	tk=$( (cat "$TMP/$k.out"; fastest "$k" k 1) |
 		awk '$3 == "ns_per_iter" && (min == "" || $4 < min) { min = $4 } END { print min }')
 	tc=$(fastest "$k" c 3)
-	set -- $(share "$TMP/$k.json" "$k" "$re")
+	set -- $(share "$TMP/$k.json" "k_$k" "$re")
 	if [ "$1" = none ]; then
 		fail "$k: no annotation of k_$k with its costly instruction"
 		continue
 	fi
-	raw=$1 adj=$2
+	raw=$1 adj=$2 ctl=-
+	if [ $k = branch ]; then
+		if ! "$BT" -q -e cpu-clock -o "$TMP/$k.c.data" --export "$TMP/$k.c.json" --format json \
+		    --top 3 "$skid" "$k" c >/dev/null 2>"$TMP/err"; then
+			fail "$k: recording the control failed: $(cat "$TMP/err")"
+			continue
+		fi
+		set -- $(share "$TMP/$k.c.json" "c_$k" "$re" | sed 's/^none$/none none/')
+		ctl=$2
+		[ "$1" = none ] && fail "$k: no annotation of c_$k with its branch"
+	fi
 	truth=$(awk -v a="$tc" -v b="$tk" 'BEGIN { printf "%.1f", 100 * (1 - a / b) }')
 	before=
 	if [ -n "${SKID_BEFORE:-}" ]; then
 		"$SKID_BEFORE" -q -i "$TMP/$k.data" --export "$TMP/$k.before.json" --format json --top 3 &&
-			before=" (before: $(share "$TMP/$k.before.json" "$k" "$re" | cut -d' ' -f2))"
+			before=" (before: $(share "$TMP/$k.before.json" "k_$k" "$re" | cut -d' ' -f2))"
 	fi
-	printf '   %-9s %6s %6s %6s  %s ns control, %s ns kernel%s\n' "$k" "$truth" "$raw" "$adj" \
+	printf '   %-9s %6s %6s %6s %6s  %s ns control, %s ns kernel%s\n' "$k" "$truth" "$raw" "$adj" "$ctl" \
 	    "$tc" "$tk" "$before"
 	if ! awk -v a="$tc" -v b="$tk" 'BEGIN { exit !(a < 0.8 * b) }'; then
 		skipped "$k: the control ($tc ns) is not clearly faster than the kernel ($tk ns): too noisy to measure"
-	elif [ $k = branch ]; then
-		# a mispredict leaves no mark in the code: its cost lands on the
-		# first instructions of both ways on, as any cheap work's would
-		skipped "$k: a mispredicted branch is not told from the code (truth $truth%, adjusted $adj%)"
 	elif awk -v t="$truth" -v a="$adj" 'BEGIN { d = a - t; exit !(d <= 10 && d >= -10) }'; then
 		ok "$k: adjusted $adj% within 10 points of the truth $truth% (raw $raw%)"
 	else
 		fail "$k: adjusted $adj%, truth $truth% (raw $raw%)"
 	fi
+	# the control predicts its branch: the branch costs it nothing
+	case $ctl in
+	- | none) ;;
+	*)	if awk -v c="$ctl" 'BEGIN { exit !(c <= 10) }'; then
+			ok "$k: the control's predicted branch adjusted $ctl%, within 10 points of 0"
+		else
+			fail "$k: the control's predicted branch is given $ctl% (truth 0%)"
+		fi ;;
+	esac
 done
 finish

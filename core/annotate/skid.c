@@ -1,6 +1,6 @@
 /*
  * DESIGN.md §4 on the control-flow graph of one function (cfg.c):
- * skid-adjusted attribution, natural loops, hot regions.
+ * skid-adjusted attribution (loops.c: natural loops, hot regions).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -420,6 +420,213 @@ walk_back(struct skid_walk *w, size_t j, double q, unsigned depth)
 	return got;
 }
 
+#define SKID_HEADS 2		/* instructions of each way on where a restart is sampled */
+#define SKID_MISP_MIN 20	/* samples on the heads that are evidence at all */
+#define SKID_WAITS 3		/* mark: waits on a load of the way */
+#define REG_FLAGS REG_BIT(63)	/* in way(): the flags, as a register */
+
+static bool
+induction(const struct bt_insn *in, const struct skid_regs *r)
+{
+	const char *m = in->mnemonic != NULL ? in->mnemonic : "";
+
+	return r->reads == 0 || prefix(m, "add") || prefix(m, "sub") || prefix(m, "inc") ||
+	    prefix(m, "dec") || prefix(m, "lea");
+}
+
+/*
+ * Does the condition of the branch that ends block b come from data: does
+ * its compare read memory, or a register the loop writes other than by
+ * stepping it (a load, an xorshift), rather than an induction variable or
+ * a constant?
+ */
+static bool
+data_cond(struct skid_walk *w, size_t b, const struct bt_cfg_loop *L)
+{
+	const struct bt_cfg *g = w->g;
+	const struct bt_insn *c;
+	uint64_t reads, written = 0;
+	size_t k, i, pass;
+
+	if (g->first[b] == g->last[b])
+		return false;	/* no compare of its own */
+	c = &w->a->insns.v[g->last[b] - 1].in;
+	if ((c->flags & BT_INSN_F_MEM_READ) && !(c->flags & BT_INSN_F_RIPREL))
+		return true;
+	reads = regs_of(w, g->last[b] - 1)->reads;
+	for (pass = 0; pass < 2; pass++)
+		for (k = L->body; k < L->body + L->nblocks; k++)
+			for (i = g->first[g->body[k]]; i <= g->last[g->body[k]]; i++) {
+				const struct bt_insn *in = &w->a->insns.v[i].in;
+				const struct skid_regs *r = regs_of(w, i);
+				uint64_t other = r->reads & ~r->writes;
+
+				if (pass == 0)
+					written |= r->writes;
+				else if ((r->writes & reads) && ((in->flags & BT_INSN_F_MEM_READ) ||
+				    (other & written) || (other == 0 && !induction(in, r))))
+					return true;
+			}
+	return false;
+}
+
+/**
+ * struct skid_ways - the ways on from a branch, as mispredicts() reads them
+ * @mark: per instruction, 0 or what it is: 1 a head, 2 a tail (the next
+ *        SKID_HEADS of its way), SKID_WAITS one that waits on a load of
+ *        the way (no evidence either way)
+ * @list, @nlist: the instructions marked
+ * @nm, @sm: per mark, how many instructions and their samples
+ */
+struct skid_ways {
+	unsigned char *mark;
+	size_t list[4 * SKID_HEADS], nlist, nm[4];
+	double sm[4];
+};
+
+/*
+ * Mark, with m, the instructions at positions [from, to) of the way on
+ * from block s inside loop l, the branch x not among them nor any marked
+ * already; one that reads what a load of the way wrote (a conditional
+ * branch reads the flags of a compare with memory) with SKID_WAITS
+ * instead. A latch is followed back into the loop.
+ */
+static void
+way(struct skid_walk *w, const double *rem, struct skid_ways *v, size_t s, long l, size_t x,
+    size_t from, size_t to, unsigned char m)
+{
+	const struct bt_cfg *g = w->g;
+	size_t i = g->first[s], k;
+	uint64_t loaded = 0;
+
+	for (k = 0; k < to && i != x && bt_cfg_in_loop(g, g->block[i], l); k++) {
+		const struct bt_ainsn *ai = &w->a->insns.v[i];
+		const struct skid_regs *r = regs_of(w, i);
+		uint64_t reads = r->reads | (ai->in.kind == BT_INSN_CJUMP ? REG_FLAGS : 0);
+		bool on = ai->target_insn >= 0 && bt_cfg_in_loop(g, g->block[ai->target_insn], l);
+
+		if (k >= from && v->mark[i] == 0) {
+			v->mark[i] = reads & loaded ? SKID_WAITS : m;
+			v->list[v->nlist++] = i;
+			v->nm[v->mark[i]]++;
+			v->sm[v->mark[i]] += rem[i];
+		}
+		if (ai->in.flags & BT_INSN_F_MEM_READ)
+			loaded |= r->writes | REG_FLAGS;
+		else
+			loaded &= ~(r->writes | REG_FLAGS);
+		if (i + 1 == w->a->insns.n)
+			break;
+		if (ai->in.kind == BT_INSN_JUMP && on)
+			i = (size_t)ai->target_insn;
+		else if (ai->in.kind == BT_INSN_CJUMP && on != bt_cfg_in_loop(g, g->block[i + 1], l))
+			i = on ? (size_t)ai->target_insn : i + 1;	/* a latch */
+		else if (ai->in.kind != BT_INSN_OTHER)
+			break;
+		else
+			i++;
+	}
+}
+
+/*
+ * Is the branch ending block b, in loop l, told mispredicted by its ways'
+ * samples? Returns the share of the heads' samples it takes (0: none),
+ * the instructions of the ways marked in v.
+ */
+static double
+mispredicted(struct skid_walk *w, const double *rem, struct skid_ways *v, size_t b, long l)
+{
+	const struct bt_cfg *g = w->g;
+	const struct bt_cfg_loop *L = &g->loops[l];
+	size_t x = g->last[b], k, i;
+	double rest = 0;
+
+	for (k = g->succ_off[b]; k < g->succ_off[b + 1]; k++)
+		way(w, rem, v, g->succ[k], l, x, 0, SKID_HEADS, 1);
+	for (k = g->succ_off[b]; k < g->succ_off[b + 1]; k++)
+		way(w, rem, v, g->succ[k], l, x, SKID_HEADS, 2 * SKID_HEADS, 2);
+	if (v->nm[1] == 0 || v->sm[1] < SKID_MISP_MIN || !data_cond(w, b, L))
+		return 0;
+	/* a long wait on the heads or before the branch explains them better */
+	for (i = g->first[b]; i <= x; i++)
+		if (class_of(w, i) == SKID_LONG)
+			return 0;
+	for (k = 0; k < v->nlist; k++)
+		if (class_of(w, v->list[k]) == SKID_LONG)
+			return 0;
+	v->nm[0] = 0;
+	for (k = L->body; k < L->body + L->nblocks; k++)
+		for (i = g->first[g->body[k]]; i <= g->last[g->body[k]]; i++)
+			if (v->mark[i] == 0)
+				rest += rem[i], v->nm[0]++;
+	v->sm[0] = rest;
+	/* the heads' rate against the rest's, the tails among the rest */
+	if (v->sm[0] + v->sm[2] == 0)
+		return 1;
+	return v->sm[1] * (double)(v->nm[0] + v->nm[2]) /
+	    ((v->sm[0] + v->sm[2]) * (double)v->nm[1]) - 1;
+}
+
+/*
+ * A mispredicted branch, told by its samples: the pipeline restarts on
+ * the way the branch went, and a timer sample names the first
+ * instructions of that way while they are fetched again. Where the
+ * branch predicts they are cheap work whose operands are ready, sampled
+ * less often than the loop's other instructions (0.4 to 0.9 times as
+ * often on the predicted loops measured, docs/architecture.md); a
+ * restart on every other pass has them sampled 2.3 to 4.6 times as often.
+ * So a conditional branch inside a loop, both ways staying in it, whose
+ * compare reads data (not an induction variable or a constant), takes
+ * the samples of its heads (the first SKID_HEADS instructions of both
+ * ways) when they are sampled at least twice as often per instruction as
+ * the rest of the loop, and of the next SKID_HEADS of each way (where
+ * the restart's samples run on to) what they have beyond the rate of the
+ * loop's other instructions. Between once and twice as often, it takes
+ * that share of them, a guess. rem: what is left of each instruction's
+ * samples (rem[n + i]: its period) for the rest of the adjustment; mark:
+ * n bytes of zeros.
+ */
+static void
+mispredicts(struct skid_walk *w, double *rem, double *adj, double *adjper, unsigned char *mark)
+{
+	const struct bt_annotation *a = w->a;
+	const struct bt_cfg *g = w->g;
+	size_t n = a->insns.n, b, k, i;
+	struct skid_ways v;
+
+	for (b = 0; b < g->nb; b++) {
+		size_t x = g->last[b];
+		long l = g->inner[b];
+		double take, f[4] = { 0, 0, 0, 0 };
+		bool ok = l >= 0 && a->insns.v[x].in.kind == BT_INSN_CJUMP &&
+		    g->succ_off[b + 1] - g->succ_off[b] == 2;
+
+		for (k = g->succ_off[b]; ok && k < g->succ_off[b + 1]; k++)
+			ok = bt_cfg_in_loop(g, g->succ[k], l);
+		if (!ok)
+			continue;
+		memset(&v, 0, sizeof(v));
+		v.mark = mark;
+		if ((take = mispredicted(w, rem, &v, b, l)) > 0) {
+			if (take < 1)
+				a->insns.v[x].flags |= BT_AI_SKID_GUESS;
+			f[1] = take < 1 ? take : 1;
+			if (v.nm[0] > 0 && v.sm[2] > 0)
+				f[2] = f[1] * (1 - v.sm[0] * (double)v.nm[2] / ((double)v.nm[0] * v.sm[2]));
+			f[2] = f[2] > 0 ? f[2] : 0;
+			for (k = 0; k < v.nlist; k++) {
+				i = v.list[k];
+				adj[x] += rem[i] * f[mark[i]];
+				adjper[x] += rem[n + i] * f[mark[i]];
+				rem[i] -= rem[i] * f[mark[i]];
+				rem[n + i] -= rem[n + i] * f[mark[i]];
+			}
+		}
+		for (k = 0; k < v.nlist; k++)
+			mark[v.list[k]] = 0;
+	}
+}
+
 /*
  * Move each instruction's samples to the instruction the interrupt waited
  * on (DESIGN.md §4; docs/architecture.md has the measured suite). A timer
@@ -444,13 +651,14 @@ walk_back(struct skid_walk *w, size_t j, double q, unsigned depth)
  *   whatever its block weighs).
  * Paths split at joins in proportion to their blocks' samples. A sample
  * whose largest credit is under two thirds marks its credited instructions
- * as a guess.
+ * as a guess. Before all that, a mispredicted branch takes what its
+ * samples say is the restart's (mispredicts()).
  */
 void
 bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 {
 	size_t n = a->insns.n, i, k, np, *preds;
-	double *bweight, *adj, *adjper, *share;
+	double *bweight, *adj, *adjper, *share, *rem;
 	unsigned char *cls;
 	struct skid_regs *regs;
 	struct skid_walk w;
@@ -471,21 +679,25 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	w.bweight = bweight;
 	w.cls = cls;
 	w.regs = regs;
-	w.have = bt_xcalloc(n, 1);
+	w.have = bt_xcalloc(2 * n, 1);	/* then mispredicts()'s marks */
 	w.found = bt_xcalloc(n, sizeof(double));
 	w.touched = bt_xmalloc(n * sizeof(size_t));
-	for (i = 0; i < n; i++)
+	rem = bt_xmalloc(2 * n * sizeof(double));
+	for (i = 0; i < n; i++) {
 		bweight[g->block[i]] += (double)a->insns.v[i].samples;
+		rem[i] = (double)a->insns.v[i].samples;
+		rem[n + i] = (double)a->insns.v[i].period;
+	}
+	mispredicts(&w, rem, adj, adjper, w.have + n);
 
 	for (i = 0; i < n; i++) {
-		const struct bt_ainsn *ai = &a->insns.v[i];
-		double smp = (double)ai->samples, per = (double)ai->period;
+		double smp = rem[i], per = rem[n + i];
 		double total = 0, best = 0, credit;
 		size_t b = g->block[i];
 		long loop = g->inner[b];
 		bool inside = false;
 
-		if (ai->samples == 0)
+		if (smp <= 0)
 			continue;
 		/* its predecessors: the one before it, or its block's predecessors' ends */
 		np = 0;
@@ -552,6 +764,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	}
 	free(w.found);
 	free(w.touched);
+	free(rem);
 	free(cls);
 	free(regs);
 	free(w.have);
@@ -560,158 +773,4 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	free(adj);
 	free(adjper);
 	free(preds);
-}
-
-/*
- * Natural loops as the annotation shows them: from the first instruction
- * of the body to its last, which for a body laid out in one piece is the
- * branch that closes it; the closing branches are the backward branches
- * inside the body (a rotated loop's header is its condition, after the
- * body in address order: its jb back to the body's top is what a reader
- * calls the back edge).
- */
-void
-bt_find_loops(struct bt_annotation *a, const struct bt_cfg *g)
-{
-	size_t i, k;
-
-	for (i = 0; i < a->insns.n; i++)
-		a->insns.v[i].loop = (int)g->inner[g->block[i]];
-	for (k = 0; k < g->nloops; k++) {
-		const struct bt_cfg_loop *L = &g->loops[k];
-		struct bt_loop l;
-		size_t b;
-
-		memset(&l, 0, sizeof(l));
-		l.head = g->first[g->body[L->body]];
-		l.tail = g->last[g->body[L->body + L->nblocks - 1]];
-		l.depth = L->depth;
-		l.parent = L->parent;
-		l.contiguous = true;
-		for (b = L->body; b < L->body + L->nblocks; b++) {
-			size_t blk = g->body[b];
-			const struct bt_ainsn *last = &a->insns.v[g->last[blk]];
-
-			if (b > L->body && g->body[b - 1] + 1 != blk)
-				l.contiguous = false;
-			for (i = g->first[blk]; i <= g->last[blk]; i++) {
-				l.ninsns++;
-				l.samples += a->insns.v[i].samples;
-				l.adjusted += a->insns.v[i].adjusted;
-				a->insns.v[i].loop_depth++;
-			}
-			if (last->target_insn >= 0 && (size_t)last->target_insn <= g->last[blk] &&
-			    bt_cfg_in_loop(g, g->block[last->target_insn], (long)k))
-				a->insns.v[g->last[blk]].flags |= BT_AI_BACK_EDGE;
-		}
-		a->insns.v[l.head].flags |= BT_AI_LOOP_HEAD;
-		BT_VEC_PUSH(a->loops, l);
-	}
-}
-
-bool
-bt_annotation_in_loop(const struct bt_annotation *a, size_t insn, size_t loop)
-{
-	long l;
-
-	for (l = a->insns.v[insn].loop; l >= 0; l = a->loops.v[l].parent)
-		if ((size_t)l == loop)
-			return true;
-	return false;
-}
-
-static int
-region_cmp(const void *x, const void *y)
-{
-	const struct bt_region *a = x, *b = y;
-
-	if (a->samples != b->samples)
-		return a->samples > b->samples ? -1 : 1;
-	return a->first < b->first ? -1 : a->first > b->first;
-}
-
-/*
- * A region inside a loop whose body is contiguous takes the rest of the
- * body when that is at most margin cold instructions on either side: a
- * loop body's region ends with the branch that closes it.
- */
-static void
-loop_extend(struct bt_annotation *a, struct bt_region *r, size_t margin)
-{
-	long l = a->insns.v[r->first].loop;
-
-	for (; l >= 0; l = a->loops.v[l].parent) {
-		const struct bt_loop *L = &a->loops.v[l];
-		if (!L->contiguous || r->last > L->tail || r->first < L->head)
-			continue;	/* the region reaches out of this loop */
-		if (r->first - L->head <= margin && L->tail - r->last <= margin + 1) {
-			r->first = L->head;
-			r->last = L->tail;
-		}
-		return;
-	}
-}
-
-/*
- * Hot regions, as perfasm: instructions with at least threshold of the
- * function's samples (raw or adjusted) start a region; it grows over
- * following hot instructions separated by at most margin cold ones.
- */
-void
-bt_find_regions(struct bt_annotation *a, double threshold, size_t margin)
-{
-	double min = threshold * (double)a->samples;
-	size_t i, k, out, cold = 0;
-	bool open = false;
-	struct bt_region r;
-
-	if (a->samples == 0)
-		return;
-	if (min < 1)
-		min = 1;
-	memset(&r, 0, sizeof(r));
-	for (i = 0; i < a->insns.n; i++) {
-		const struct bt_ainsn *ai = &a->insns.v[i];
-		bool hot = (double)ai->samples >= min || ai->adjusted >= min;
-
-		if (hot) {
-			if (!open) {
-				memset(&r, 0, sizeof(r));
-				r.first = i;
-				open = true;
-			}
-			r.last = i;
-			cold = 0;
-		} else if (open && ++cold > margin) {
-			BT_VEC_PUSH(a->regions, r);
-			open = false;
-		}
-	}
-	if (open)
-		BT_VEC_PUSH(a->regions, r);
-	/* loop bodies whole, then regions that now overlap merged (in address order) */
-	for (i = 0; i < a->regions.n; i++)
-		loop_extend(a, &a->regions.v[i], margin);
-	for (i = 0, out = 0; i < a->regions.n; i++) {
-		if (out > 0 && a->regions.v[i].first <= a->regions.v[out - 1].last + 1) {
-			if (a->regions.v[i].last > a->regions.v[out - 1].last)
-				a->regions.v[out - 1].last = a->regions.v[i].last;
-			continue;
-		}
-		a->regions.v[out++] = a->regions.v[i];
-	}
-	a->regions.n = out;
-	for (i = 0; i < a->regions.n; i++) {
-		struct bt_region *g = &a->regions.v[i];
-		g->samples = 0;
-		g->adjusted = 0;
-		for (k = g->first; k <= g->last; k++) {
-			g->samples += a->insns.v[k].samples;
-			g->adjusted += a->insns.v[k].adjusted;
-		}
-	}
-	bt_qsort(a->regions.v, a->regions.n, sizeof(*a->regions.v), region_cmp);
-	for (i = 0; i < a->regions.n; i++)
-		for (k = a->regions.v[i].first; k <= a->regions.v[i].last; k++)
-			a->insns.v[k].region = (int)i;
 }

@@ -329,6 +329,135 @@ test_chain_after_div(void **state)
 	test_close(s);
 }
 
+/* A session with samples on fn's instructions: n of them, each the nth mnemonic = count. */
+struct place {
+	const char *mnemonic;
+	int nth, count;
+};
+
+static struct bt_selection *
+placed(const char *fn, const struct place *p, int n)
+{
+	char spec[8][64], *specs[8];
+	int k;
+
+	assert_true(n <= 8);
+	for (k = 0; k < n; k++) {
+		snprintf(spec[k], sizeof(spec[k]), "%s+0x%llx=%d", fn,
+		    (unsigned long long)offset_of(fn, p[k].mnemonic, p[k].nth), p[k].count);
+		specs[k] = spec[k];
+	}
+	return session_with(specs, n);
+}
+
+/* The je of fn in syntax syn (0: AT&T, 1: Intel), its view in *v. */
+static const struct bt_row *
+je_of(struct bt_selection *s, const char *fn, int syn, struct bt_view **v)
+{
+	struct bt_view_opts o;
+
+	bt_view_opts_init(&o);
+	o.syntax = syn ? BT_ASM_INTEL : BT_ASM_ATT;
+	*v = bt_view_annotate(s, (size_t)bt_selection_find(s, fn), &o, NULL);
+	assert_non_null(*v);
+	return row_of(*v, "je");
+}
+
+/*
+ * A branch on xorshift bits, sampled as tests/test-skid.sh's k_branch is
+ * on this machine: its heads (imul after the add, dec and jne) are
+ * sampled 4-5 times as often as the rest of the loop: a restart on most
+ * passes. The je takes their samples, and the loop head's shl's beyond
+ * the rest's rate (270 - 2 * 505 / 9): 1227.8 of 1845.
+ */
+static void
+test_mispredict_told(void **state)
+{
+	static const struct place p[] = {
+		{ "shl", 0, 270 }, { "shr", 0, 350 }, { "shl", 1, 100 }, { "je", 0, 55 },
+		{ "imul", 0, 480 }, { "dec", 0, 130 }, { "jne", 0, 460 },
+	};
+	struct bt_selection *s = placed("branchy", p, 7);
+	struct bt_view *v;
+	const struct bt_row *je;
+	int syn;
+
+	for (syn = 0; syn < 2; syn++) {
+		je = je_of(s, "branchy", syn, &v);
+		assert_true(je->adjusted > 1227 && je->adjusted < 1229);
+		assert_true(je->flags & BT_ROW_F_SKID_TARGET);
+		assert_false(je->flags & BT_ROW_F_SKID_GUESS);
+		assert_true(row_of(v, "imul")->adjusted < 1e-6);
+		assert_true(row_of(v, "jne")->adjusted < 1e-6);
+		bt_view_free(v);
+	}
+	test_close(s);
+}
+
+/*
+ * The same loop predicted (the control's distribution, and one with the
+ * loop's closing jne, a head of the taken way, sampled less often than
+ * the rest): the je gets nothing.
+ */
+static void
+test_predicted_branch(void **state)
+{
+	static const struct place ctl[] = {
+		{ "shl", 0, 114 }, { "shr", 0, 231 }, { "shl", 1, 201 }, { "je", 0, 97 },
+	}, alt[] = {
+		{ "shl", 0, 245 }, { "mov", 1, 139 }, { "shl", 1, 102 }, { "jne", 0, 141 },
+	};
+	struct bt_selection *s;
+	struct bt_view *v;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		s = placed("branchy", k ? alt : ctl, 4);
+		assert_true(je_of(s, "branchy", 0, &v)->adjusted < 1e-6);
+		bt_view_free(v);
+		test_close(s);
+	}
+}
+
+/*
+ * Heads sampled 1.5 times as often as the rest: half their samples (and
+ * of the shl's beyond the rate of the rest, half of 110 - 2 * 220 / 9),
+ * said to be a guess.
+ */
+static void
+test_mispredict_guess(void **state)
+{
+	static const struct place p[] = {
+		{ "shl", 0, 110 }, { "shr", 0, 110 }, { "shl", 1, 110 },
+		{ "imul", 0, 90 }, { "jne", 0, 90 },
+	};
+	struct bt_selection *s = placed("branchy", p, 5);
+	struct bt_view *v;
+	const struct bt_row *je = je_of(s, "branchy", 0, &v);
+
+	assert_true(je->adjusted > 120 && je->adjusted < 121.2);
+	assert_true(je->flags & BT_ROW_F_SKID_GUESS);
+	bt_view_free(v);
+	test_close(s);
+}
+
+/* A branch on the loop counter's bit predicts: the same samples tell nothing. */
+static void
+test_counter_branch(void **state)
+{
+	static const struct place p[] = {
+		{ "shl", 0, 270 }, { "shr", 0, 350 }, { "shl", 1, 100 }, { "je", 0, 55 },
+		{ "imul", 0, 480 }, { "dec", 0, 130 }, { "jne", 0, 460 },
+	};
+	struct bt_selection *s = placed("counted", p, 7);
+	struct bt_view *v;
+
+	assert_true(je_of(s, "counted", 0, &v)->adjusted < 130);
+	assert_true(row_of(v, "dec")->adjusted > 300);
+	bt_view_free(v);
+	test_close(s);
+}
+
 /* A jmp back to shared code is a backward branch, not a loop. */
 static void
 test_epilogue_is_no_loop(void **state)
@@ -436,6 +565,10 @@ main(void)
 		cmocka_unit_test(test_chase_keeps_load),
 		cmocka_unit_test(test_join_after_div),
 		cmocka_unit_test(test_chain_after_div),
+		cmocka_unit_test(test_mispredict_told),
+		cmocka_unit_test(test_predicted_branch),
+		cmocka_unit_test(test_mispredict_guess),
+		cmocka_unit_test(test_counter_branch),
 		cmocka_unit_test(test_epilogue_is_no_loop),
 		cmocka_unit_test(test_guess_is_said),
 		cmocka_unit_test(test_indirect_said),
