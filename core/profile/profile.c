@@ -174,7 +174,8 @@ profile_read(struct bt_pd_reader *r, const char *path, bool defer, bool keep,
 	p->event_samples = bt_xcalloc(ne, sizeof(uint64_t));
 	p->event_period = bt_xcalloc(ne, sizeof(uint64_t));
 	p->info.nevents = ne;
-	p->keep = keep && !defer;
+	if (keep && !defer)
+		p->kept = bt_kept_new(ne);
 	if (bt_chains_wanted(r) && defer)
 		p->chains_pending = true;
 	else if (bt_chains_wanted(r))
@@ -274,7 +275,7 @@ bt_profile_free(struct bt_profile *p)
 	bt_machine_free(p->machine);
 	bt_tasks_release(&p->tasks);
 	bt_modules_release(&p->modules);
-	BT_VEC_FREE(p->kept);
+	bt_kept_free(p->kept);
 	free(p->hist);
 	free(p->hist_start);
 	free(p->chist);

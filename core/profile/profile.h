@@ -18,20 +18,9 @@
 #include "profile/hist.h"
 #include "profile/tasks.h"
 
-/*
- * A sample as the first read took it, kept (bt_profile_open_kept): what
- * a scan needs of it, whole (interning the leaf, chain and thread in a
- * table instead would halve it, but costs a lookup in a table out of
- * the cache for each sample: a third of the time it saves).
- */
-struct bt_kept {
-	uint64_t time, off;
-	uint32_t module, pid, tid, chain;
-	uint32_t period;	/* as read: at most UINT32_MAX */
-	uint8_t attr;
-};
+struct bt_kept;
 
-/* At most this many bytes of samples are kept; past it, none are. */
+/* At most this many bytes of samples are kept (kept.c); past it, none are. */
 #define BT_KEPT_MAX ((size_t)256 << 20)
 
 /*
@@ -69,13 +58,11 @@ struct bt_profile {
 	struct bt_tasks tasks;		/* processes, threads, their names and samples */
 	bool chains_pending;		/* recorded, not read yet (bt_profile_read_chains) */
 	/*
-	 * bt_profile_open_kept(): every sample the first read took, in its
-	 * order, so that bt_profile_scan() goes over them in memory instead
-	 * of reading the file again and unwinding (40 bytes a sample, at
-	 * most BT_KEPT_MAX: a longer recording is read again)
+	 * bt_profile_open_kept(): every sample the first read took, so
+	 * that bt_profile_scan() goes over them in memory instead of
+	 * reading the file again and unwinding (kept.c; NULL: none)
 	 */
-	bool keep;
-	BT_VEC(struct bt_kept) kept;
+	struct bt_kept *kept;
 };
 
 /**

@@ -14,22 +14,6 @@
 #include "profile/profile-int.h"
 #include "profile/readvals.h"
 
-/**
- * struct bt_sample - one sample, resolved
- * @off: file offset in the module (ELF, vDSO), else the runtime address
- */
-struct bt_sample {
-	uint64_t time;
-	uint64_t off;
-	uint64_t period;
-	uint32_t module;
-	uint32_t pid, tid;
-	uint32_t chain;		/* BT_CHAIN_NONE: no call chains */
-	uint16_t cpu;
-	uint8_t attr;
-	uint8_t mode;
-};
-
 typedef void (*sample_fn)(struct bt_profile *p, const struct bt_sample *smp,
 			  void *arg);
 
@@ -169,37 +153,16 @@ struct count_state {
 	struct bt_hist *h, *ch;
 };
 
-/* A sample kept (bt_profile_open_kept), while there is room. */
-static void
-keep_sample(struct bt_profile *p, const struct bt_sample *smp)
-{
-	struct bt_kept one;
-
-	if ((p->kept.n + 1) * sizeof(one) > BT_KEPT_MAX) {
-		BT_VEC_FREE(p->kept);	/* too long: read again */
-		p->keep = false;
-		return;
-	}
-	memset(&one, 0, sizeof(one));
-	one.time = smp->time;
-	one.off = smp->off;
-	one.module = smp->module;
-	one.pid = smp->pid;
-	one.tid = smp->tid;
-	one.chain = smp->chain;
-	one.period = (uint32_t)smp->period;
-	one.attr = smp->attr;
-	BT_VEC_PUSH(p->kept, one);
-}
-
 /* The first read: every event's whole-run histogram, counts and times. */
 static void
 count_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 {
 	struct count_state *cs = arg;
 
-	if (p->keep)
-		keep_sample(p, smp);
+	if (p->kept != NULL && !bt_kept_add(p->kept, smp)) {
+		bt_kept_free(p->kept);	/* too long: read again */
+		p->kept = NULL;
+	}
 	bt_hist_add(cs->h, smp->attr, smp->module, smp->off, smp->period);
 	if (smp->chain != BT_CHAIN_NONE)
 		bt_hist_add(cs->ch, smp->attr, 0, smp->chain, smp->period);
@@ -387,30 +350,6 @@ bt_scan_init_counts(struct bt_scan *sc, int attr)
 	sc->fold_module = UINT32_MAX;
 }
 
-/* The kept samples, in the order they were read, as a read hands them on. */
-static void
-scan_kept(struct bt_profile *p, struct scan_state *st)
-{
-	struct bt_sample smp;
-	size_t i;
-
-	memset(&smp, 0, sizeof(smp));
-	for (i = 0; i < p->kept.n; i++) {
-		const struct bt_kept *k = &p->kept.v[i];
-		if (k->attr != st->sc->attr)
-			continue;
-		smp.time = k->time;
-		smp.off = k->off;
-		smp.period = k->period;
-		smp.module = k->module;
-		smp.pid = k->pid;
-		smp.tid = k->tid;
-		smp.chain = k->chain;
-		smp.attr = k->attr;
-		scan_sample(p, &smp, st);
-	}
-}
-
 int
 bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 		struct bt_hist_entry **out, size_t *n, struct bt_error *err)
@@ -424,9 +363,9 @@ bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 	*n = 0;
 	if (p->last_time > p->first_time)
 		st.span = (double)(p->last_time - p->first_time);
-	if (p->keep) {		/* the samples are here */
+	if (p->kept != NULL) {	/* the samples are here */
 		st.h = bt_hist_new();
-		scan_kept(p, &st);
+		bt_kept_each(p, p->kept, sc->attr, scan_sample, &st);
 		*n = bt_hist_take(st.h, out);
 		bt_hist_free(st.h);
 		return 0;
