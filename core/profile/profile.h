@@ -20,8 +20,11 @@
 
 struct bt_kept;
 
-/* At most this many bytes of samples are kept (kept.c); past it, none are. */
-#define BT_KEPT_MAX ((size_t)256 << 20)
+/*
+ * At most this many bytes of samples are kept (kept.c: 4M samples);
+ * past it, none are, and a scan reads the file again.
+ */
+#define BT_KEPT_MAX ((size_t)64 << 20)
 
 /*
  * The whole-run histogram of every event is built while the file is read
