@@ -33,7 +33,10 @@ open_side(const struct cli *c, const char *path)
 
 	if (!c->force && check_owner(path) < 0)
 		return NULL;
-	p = bt_profile_open(path, &err);
+	if (c->eo.format == BT_FORMAT_PPROF)	/* every sample read again */
+		p = bt_profile_open_kept(path, &err);
+	else
+		p = bt_profile_open(path, &err);
 	if (p == NULL) {
 		errmsg("%s", err.msg);
 		return NULL;

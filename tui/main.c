@@ -559,6 +559,8 @@ main(int argc, char **argv)
 	 */
 	if (browsing(&c) && qargv == NULL)	/* query answers from the export */
 		p = bt_profile_open_deferred(input, &err);
+	else if (c.eo.format == BT_FORMAT_PPROF && qargv == NULL)
+		p = bt_profile_open_kept(input, &err);	/* read again whole */
 	else
 		p = bt_profile_open(input, &err);
 	if (p == NULL) {

@@ -50,6 +50,8 @@ void bt_chains_free(struct bt_profile *p);
  * The chain id of a sample whose leaf is (module, off): unwound, each
  * frame resolved at the sample's time, interned. The machine has every
  * side-band record as old as the sample (core/perf's ordered stream).
+ * The chain's first location is (module, off) itself (kept.c takes the
+ * leaf from there).
  */
 uint32_t bt_chains_sample(struct bt_profile *p, const struct bt_perf_layout *l,
 			  const struct bt_pd_event *ev, uint32_t module, uint64_t off);

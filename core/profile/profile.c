@@ -168,7 +168,7 @@ perf_cpu_id(char *buf, size_t len, const char *id)
 }
 
 static struct bt_profile *
-profile_read(struct bt_pd_reader *r, const char *path, bool defer,
+profile_read(struct bt_pd_reader *r, const char *path, bool defer, bool keep,
 	     struct bt_error *err)
 {
 	struct bt_profile *p = bt_xcalloc(1, sizeof(*p));
@@ -194,6 +194,8 @@ profile_read(struct bt_pd_reader *r, const char *path, bool defer,
 	p->event_samples = bt_xcalloc(ne, sizeof(uint64_t));
 	p->event_period = bt_xcalloc(ne, sizeof(uint64_t));
 	p->info.nevents = ne;
+	if (keep && !defer)
+		p->kept = bt_kept_new(ne);
 	if (bt_chains_wanted(r) && defer)
 		p->chains_pending = true;
 	else if (bt_chains_wanted(r))
@@ -217,18 +219,18 @@ profile_read(struct bt_pd_reader *r, const char *path, bool defer,
 struct bt_profile *
 bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 {
-	return profile_read(r, path, false, err);
+	return profile_read(r, path, false, false, err);
 }
 
 static struct bt_profile *
-profile_open(const char *path, bool defer, struct bt_error *err)
+profile_open(const char *path, bool defer, bool keep, struct bt_error *err)
 {
 	struct bt_pd_reader *r = bt_pd_open(path, err);
 	struct bt_profile *p;
 
 	if (r == NULL)
 		return NULL;
-	p = profile_read(r, path, defer, err);
+	p = profile_read(r, path, defer, keep, err);
 	if (p != NULL && p->meta.vdso != NULL) {
 		/* the image points into the mapped file: keep a copy */
 		void *copy = bt_xmalloc(p->meta.vdso_len);
@@ -243,14 +245,20 @@ profile_open(const char *path, bool defer, struct bt_error *err)
 struct bt_profile *
 bt_profile_open(const char *path, struct bt_error *err)
 {
-	return profile_open(path, false, err);
+	return profile_open(path, false, false, err);
+}
+
+struct bt_profile *
+bt_profile_open_kept(const char *path, struct bt_error *err)
+{
+	return profile_open(path, false, true, err);
 }
 
 struct bt_profile *
 bt_profile_open_deferred(const char *path, struct bt_error *err)
 {
 	/* standard input is read once: nothing to read the chains from later */
-	return profile_open(path, strcmp(path, "-") != 0, err);
+	return profile_open(path, strcmp(path, "-") != 0, false, err);
 }
 
 bool
@@ -287,6 +295,7 @@ bt_profile_free(struct bt_profile *p)
 	bt_machine_free(p->machine);
 	bt_tasks_release(&p->tasks);
 	bt_modules_release(&p->modules);
+	bt_kept_free(p->kept);
 	free(p->hist);
 	free(p->hist_start);
 	free(p->chist);

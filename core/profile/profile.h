@@ -18,11 +18,19 @@
 #include "profile/hist.h"
 #include "profile/tasks.h"
 
+struct bt_kept;
+
+/*
+ * At most this many bytes of samples are kept (kept.c: 4M samples);
+ * past it, none are, and a scan reads the file again.
+ */
+#define BT_KEPT_MAX ((size_t)64 << 20)
+
 /*
  * The whole-run histogram of every event is built while the file is read
  * (group = event); a time window or the timeline reads the samples again
  * (bt_profile_scan): nothing per sample is kept, so memory does not grow
- * with the length of the recording.
+ * with the length of the recording (unless bt_profile_open_kept() asks).
  */
 struct bt_profile {
 	struct bt_profile_info info;
@@ -52,6 +60,12 @@ struct bt_profile {
 	size_t *chist_start;		/* event i's entries: [start[i], start[i + 1]) */
 	struct bt_tasks tasks;		/* processes, threads, their names and samples */
 	bool chains_pending;		/* recorded, not read yet (bt_profile_read_chains) */
+	/*
+	 * bt_profile_open_kept(): every sample the first read took, so
+	 * that bt_profile_scan() goes over them in memory instead of
+	 * reading the file again and unwinding (kept.c; NULL: none)
+	 */
+	struct bt_kept *kept;
 };
 
 /**
@@ -119,6 +133,8 @@ void bt_scan_init_counts(struct bt_scan *sc, int attr);
 /*
  * Read the samples again and count those sc selects into a new histogram
  * (*out, malloc'ed, sorted by (group, module, offset)). Returns 0 or -BT_E*.
+ * A profile that kept its samples goes over those: the same samples, in
+ * the same order, without the file.
  */
 int bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 		    struct bt_hist_entry **out, size_t *n, struct bt_error *err);

@@ -14,22 +14,6 @@
 #include "profile/profile-int.h"
 #include "profile/readvals.h"
 
-/**
- * struct bt_sample - one sample, resolved
- * @off: file offset in the module (ELF, vDSO), else the runtime address
- */
-struct bt_sample {
-	uint64_t time;
-	uint64_t off;
-	uint64_t period;
-	uint32_t module;
-	uint32_t pid, tid;
-	uint32_t chain;		/* BT_CHAIN_NONE: no call chains */
-	uint16_t cpu;
-	uint8_t attr;
-	uint8_t mode;
-};
-
 typedef void (*sample_fn)(struct bt_profile *p, const struct bt_sample *smp,
 			  void *arg);
 
@@ -175,6 +159,10 @@ count_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 {
 	struct count_state *cs = arg;
 
+	if (p->kept != NULL && !bt_kept_add(p->kept, smp)) {
+		bt_kept_free(p->kept);	/* too long: read again */
+		p->kept = NULL;
+	}
 	bt_hist_add(cs->h, smp->attr, smp->module, smp->off, smp->period);
 	if (smp->chain != BT_CHAIN_NONE)
 		bt_hist_add(cs->ch, smp->attr, 0, smp->chain, smp->period);
@@ -373,11 +361,18 @@ bt_profile_scan(struct bt_profile *p, const struct bt_scan *sc,
 
 	*out = NULL;
 	*n = 0;
+	if (p->last_time > p->first_time)
+		st.span = (double)(p->last_time - p->first_time);
+	if (p->kept != NULL) {	/* the samples are here */
+		st.h = bt_hist_new();
+		bt_kept_each(p, p->kept, sc->attr, scan_sample, &st);
+		*n = bt_hist_take(st.h, out);
+		bt_hist_free(st.h);
+		return 0;
+	}
 	r = p->mem ? bt_pd_open_mem(p->mem, p->mem_len, err) : bt_pd_open(p->path, err);
 	if (r == NULL)
 		return -BT_EIO;
-	if (p->last_time > p->first_time)
-		st.span = (double)(p->last_time - p->first_time);
 	st.h = bt_hist_new();
 	sink_init(&k, p, r, scan_sample, &st, sc->chains != NULL || sc->each != NULL);
 	ret = bt_ordered_samples(r, &sink_ops, &k, sink_flags(&k), err);

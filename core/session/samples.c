@@ -38,6 +38,8 @@ struct collect {
 	bool untimed;			/* ... and whether measured */
 	const struct bench *b;		/* measured: its runs' times (rep) */
 	bool move;			/* take them from bench -1's */
+	uint32_t *last;			/* per chain id: its last raw + 1 (a cache) */
+	size_t nlast;
 };
 
 struct priv {
@@ -73,17 +75,25 @@ static struct raw *
 raw_find(struct collect *c, const struct raw *key, bool add)
 {
 	struct bt_hash_pos pos;
-	uint32_t i;
+	uint32_t i, *last = key->chain < c->nlast ? &c->last[key->chain] : NULL;
 
+	/* a chain's samples are mostly one thread's: one look, not the table's two */
+	if (last != NULL && *last != 0 && raw_same(&c->raws.v[*last - 1], key))
+		return &c->raws.v[*last - 1];
 	for (i = bt_hash_first(&c->hash, raw_hash(key), &pos); i != BT_HASH_NONE;
 	    i = bt_hash_next(&c->hash, &pos))
 		if (raw_same(&c->raws.v[i], key))
-			return &c->raws.v[i];
-	if (!add)
-		return NULL;
-	BT_VEC_PUSH(c->raws, *key);
-	bt_hash_add(&c->hash, &pos, (uint32_t)c->raws.n - 1);
-	return &c->raws.v[c->raws.n - 1];
+			break;
+	if (i == BT_HASH_NONE) {
+		if (!add)
+			return NULL;
+		BT_VEC_PUSH(c->raws, *key);
+		i = (uint32_t)c->raws.n - 1;
+		bt_hash_add(&c->hash, &pos, i);
+	}
+	if (last != NULL)
+		*last = i + 1;
+	return &c->raws.v[i];
 }
 
 /* The result line of b whose run holds time t, -1 none (bench-count.c's). */
@@ -411,6 +421,8 @@ bt_selection_sample_set(struct bt_selection *sel, bool benches,
 	c.sel = sel;
 	c.bench = cur;
 	bt_hash_init(&c.hash, 1024);
+	c.nlast = bt_chains_count(sel->s->p);
+	c.last = bt_xcalloc(c.nlast + 1, sizeof(*c.last));
 	c.untimed = false;
 	c.b = cur >= 0 && sel->s->benches != NULL && (size_t)cur < sel->s->benches->v.n ?
 	    &sel->s->benches->v.v[cur] : NULL;	/* -b: its result lines' runs */
@@ -438,6 +450,7 @@ bt_selection_sample_set(struct bt_selection *sel, bool benches,
 			ret = collect_scan(&c, bsel, pass == 1, err);
 			bt_selection_free(bsel);
 		}
+	free(c.last);
 	if (ret < 0) {
 		BT_VEC_FREE(c.raws);
 		bt_hash_release(&c.hash);

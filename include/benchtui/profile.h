@@ -66,6 +66,15 @@ BT_API struct bt_profile *bt_profile_open(const char *path, struct bt_error *err
  */
 BT_API struct bt_profile *bt_profile_open_deferred(const char *path,
 						   struct bt_error *err);
+/*
+ * bt_profile_open(), keeping every sample as it is read (its time, leaf,
+ * call chain, thread and period: 16 bytes a sample, up to 64 MiB), so
+ * that reading them again (a benchmark's, a time window's, the pprof
+ * export's) neither reads the file again nor unwinds: for an export
+ * that goes over every sample (the pprof one).
+ */
+BT_API struct bt_profile *bt_profile_open_kept(const char *path,
+					       struct bt_error *err);
 /* Are p's call chains recorded but not read yet? */
 BT_API bool bt_profile_chains_pending(const struct bt_profile *p);
 BT_API void bt_profile_free(struct bt_profile *p);

@@ -350,8 +350,9 @@ struct bt_sample_set {
 /*
  * The selection's samples by (chain, thread, benchmark): read again
  * (once, and once more per benchmark when benches is true and the
- * selection is not one benchmark's). Returns 0 or -BT_E* with err set;
- * release with bt_sample_set_release.
+ * selection is not one benchmark's; from memory, not the file, when the
+ * profile was opened with bt_profile_open_kept). Returns 0 or -BT_E*
+ * with err set; release with bt_sample_set_release.
  */
 BT_API int bt_selection_sample_set(struct bt_selection *sel, bool benches,
 				   struct bt_sample_set *out, struct bt_error *err);

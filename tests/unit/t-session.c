@@ -2,7 +2,8 @@
  * Unit tests: sessions and selections as values (benchtui/selection.h).
  * Two recordings of the prebuilt split fixture (tests/fixtures/prebuilt/
  * README) with known samples, open side by side in one process; many
- * selections of one, their lifetimes, sharing and independence.
+ * selections of one, their lifetimes, sharing and independence; one
+ * opened with its samples kept.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -200,6 +201,70 @@ test_errors(void **state)
 	bt_session_free(s);
 }
 
+/* Two sample sets alike: the same groups, in the same order, at the same addresses. */
+static void
+assert_same_sets(const struct bt_sample_set *a, const struct bt_sample_set *b)
+{
+	size_t i, k;
+
+	assert_int_equal(a->ngroups, b->ngroups);
+	assert_int_equal(a->nlocs, b->nlocs);
+	for (i = 0; i < a->ngroups; i++) {
+		const struct bt_sample_group *x = &a->groups[i], *y = &b->groups[i];
+		assert_int_equal(x->samples, y->samples);
+		assert_int_equal(x->period, y->period);
+		assert_int_equal(x->pid, y->pid);
+		assert_int_equal(x->tid, y->tid);
+		assert_int_equal(x->nlocs, y->nlocs);
+		for (k = 0; k < x->nlocs; k++)
+			assert_int_equal(a->locs[x->locs[k]].addr, b->locs[y->locs[k]].addr);
+	}
+}
+
+/*
+ * A recording opened with its samples kept (bt_profile_open_kept): a
+ * window's selection and the pprof export's sample set, read again from
+ * the samples in memory, are what reading the file again gives.
+ */
+static void
+test_kept(void **state)
+{
+	static const double win[][2] = { { 0, 100 }, { 0, 50 }, { 30, 90 }, { 80, 100 } };
+	struct bt_error err = { 0 };
+	struct bt_profile *p = bt_profile_open_kept(rec_a, &err);
+	struct bt_session *kept = p ? bt_session_new(p, NULL, &err) : NULL;
+	struct bt_session *s = open_session(rec_a);
+	struct bt_selection_opts o;
+	struct bt_sample_set a, b;
+	size_t i;
+
+	assert_non_null(kept);
+	for (i = 0; i < sizeof(win) / sizeof(win[0]); i++) {
+		struct bt_selection *x, *y;
+		bt_selection_opts_init(&o);
+		o.time_from = win[i][0];
+		o.time_to = win[i][1];
+		o.time_percent = true;
+		x = bt_selection_new(s, &o, NULL);
+		y = bt_selection_new(kept, &o, NULL);
+		assert_non_null(x);
+		assert_non_null(y);
+		assert_true(bt_selection_samples(x) > 0);
+		assert_int_equal(bt_selection_samples(x), bt_selection_samples(y));
+		assert_int_equal(samples_of(x, "work_a"), samples_of(y, "work_a"));
+		assert_int_equal(samples_of(x, "work_b"), samples_of(y, "work_b"));
+		assert_int_equal(bt_selection_sample_set(x, true, &a, NULL), 0);
+		assert_int_equal(bt_selection_sample_set(y, true, &b, NULL), 0);
+		assert_same_sets(&a, &b);
+		bt_sample_set_release(&a);
+		bt_sample_set_release(&b);
+		bt_selection_free(x);
+		bt_selection_free(y);
+	}
+	bt_session_free(kept);
+	bt_session_free(s);
+}
+
 /* A session freed with selections still alive frees them (ASan: no leak). */
 static void
 test_session_frees_the_rest(void **state)
@@ -248,6 +313,7 @@ main(void)
 		cmocka_unit_test(test_shared_and_independent),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_session_frees_the_rest),
+		cmocka_unit_test(test_kept),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
 }
