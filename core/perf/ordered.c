@@ -86,14 +86,19 @@ give_sample(struct stream *st, const uint8_t *rec, size_t size, uint64_t at,
 			return -BT_EFORMAT;
 		return st->ops->sample(st->arg, &ev, err);
 	}
-	/* no memset of the event: this runs for every sample */
-	if (bt_perf_sample_brief(st->brief, rec, size, &ev.sample) < 0) {
+	if (size < st->brief->fixed_size) {
 		char where[384];
 
 		return bt_error_set(err, BT_EFORMAT,
 		    "sample at %s is shorter than its sample_type says",
 		    bt_pd_where(st->r, at, where, sizeof(where)));
 	}
+	if (st->ops->brief != NULL) {
+		st->ops->brief(st->arg, st->brief, rec);
+		return 0;
+	}
+	/* no memset of the event: this runs for every sample */
+	bt_perf_sample_brief(st->brief, rec, size, &ev.sample);
 	ev.type = PERF_RECORD_SAMPLE;
 	ev.misc = pd_g16(st->r, rec + 4);
 	ev.offset = at;

@@ -31,6 +31,7 @@
 struct bt_error;
 struct bt_pd_event;
 struct bt_pd_reader;
+struct bt_perf_layout;
 
 /**
  * struct bt_ordered_ops - what a reader of the stream is given
@@ -44,12 +45,21 @@ struct bt_pd_reader;
  * @sample: a sample, in file order, once every side-band record as old as
  *          it has been given; a negative -BT_E* code stops the stream
  *          (and is returned)
+ * @brief: if set, what @sample is given when the stream decodes briefly
+ *         (BT_ORDERED_BRIEF: one event, attr 0): the record itself, in
+ *         native byte order,
+ *         at least l->fixed_size bytes, with the layout to read its fields
+ *         with (bt_perf_sample_brief's, or their offsets directly), and no
+ *         event made of it: a million samples read this way cost what
+ *         reading their fields costs
  */
 struct bt_ordered_ops {
 	bool (*read)(void *arg, struct bt_pd_event *ev, uint32_t *tag);
 	void (*sideband)(void *arg, const struct bt_pd_event *ev, uint32_t tag);
 	int (*sample)(void *arg, const struct bt_pd_event *ev,
 		      struct bt_error *err);
+	void (*brief)(void *arg, const struct bt_perf_layout *l,
+		      const uint8_t *rec);
 };
 
 /*

@@ -10,6 +10,7 @@
 
 #include "perf/ordered.h"
 #include "perf/perfdata.h"
+#include "perf/sample.h"
 #include "profile/chains.h"
 #include "profile/profile-int.h"
 #include "profile/readvals.h"
@@ -125,6 +126,61 @@ take_sample(void *arg, const struct bt_pd_event *ev, struct bt_error *err)
 	return 0;
 }
 
+/* The u64 field f of a native-order record (0 when it has none). */
+static inline uint64_t
+brief64(const struct bt_perf_layout *l, const uint8_t *rec, int f)
+{
+	uint64_t v = 0;
+
+	if (l->off[f] >= 0)
+		memcpy(&v, rec + l->off[f], 8);
+	return v;
+}
+
+/*
+ * A sample of the stream decoded briefly (one event, native byte order):
+ * as resolve_sample() and take_sample() for it, its fields read from the
+ * record straight into the sample, with no event made in between.
+ */
+static void
+take_brief(void *arg, const struct bt_perf_layout *l, const uint8_t *rec)
+{
+	struct sink *k = arg;
+	struct bt_profile *p = k->p;
+	struct bt_sample smp;
+	uint32_t w[2] = { 0, 0 };
+	uint16_t misc;
+	unsigned mode;
+
+	if (p->info.nevents == 0)
+		return;
+	memcpy(&misc, rec + 4, 2);
+	mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (l->off[BT_PF_TID] >= 0)
+		memcpy(w, rec + l->off[BT_PF_TID], 8);
+	smp.pid = w[0];
+	smp.tid = w[1];
+	smp.time = brief64(l, rec, BT_PF_TIME);
+	smp.off = brief64(l, rec, BT_PF_IP);
+	smp.period = l->off[BT_PF_PERIOD] >= 0 ? brief64(l, rec, BT_PF_PERIOD) :
+	    l->fixed_period;
+	smp.period = BT_MIN(smp.period, UINT32_MAX);
+	w[0] = 0;
+	if (l->off[BT_PF_CPU] >= 0)
+		memcpy(w, rec + l->off[BT_PF_CPU], 4);
+	smp.cpu = (uint16_t)w[0];
+	smp.attr = 0;
+	smp.mode = (uint8_t)mode;
+	smp.chain = BT_CHAIN_NONE;
+	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    mode == PERF_RECORD_MISC_HYPERVISOR)
+		smp.module = BT_MODULE_KERNEL;
+	else
+		bt_machine_resolve_code(p->machine, smp.pid, smp.off, smp.time,
+		    &smp.module, &smp.off);
+	k->fn(p, &smp, k->arg);
+}
+
 /* A side-band record as it is read: counts, and the machine's modules. */
 static bool
 read_side(void *arg, struct bt_pd_event *ev, uint32_t *tag)
@@ -163,6 +219,7 @@ static const struct bt_ordered_ops sink_ops = {
 	.read = read_side,
 	.sideband = apply_side,
 	.sample = take_sample,
+	.brief = take_brief,
 };
 
 struct count_state {
