@@ -125,6 +125,7 @@ bt_tasks_read(struct bt_tasks *t, const struct bt_pd_event *ev)
 	struct bt_task *k;
 	uint32_t ti;
 
+	t->gen++;
 	switch (ev->type) {
 	case PERF_RECORD_COMM:
 		ti = task_get(t, ev->u.comm.tid);
@@ -171,6 +172,28 @@ comm_at(struct bt_tasks *t, uint32_t ti, uint64_t time, unsigned depth)
 	return name_get(t, buf);
 }
 
+/* comm_at(), and the times [*lo, *hi) that name holds over. */
+static uint32_t
+comm_span(struct bt_tasks *t, uint32_t ti, uint64_t time, uint64_t *lo,
+	  uint64_t *hi)
+{
+	const struct bt_task *k = &t->tasks.v[ti];
+	size_t i;
+
+	*lo = 0;
+	*hi = UINT64_MAX;
+	for (i = k->names.n; i > 0; i--)
+		if (k->names.v[i - 1].time <= time) {
+			*lo = k->names.v[i - 1].time;
+			if (i < k->names.n)
+				*hi = k->names.v[i].time;
+			return k->names.v[i - 1].comm;
+		}
+	if (k->names.n > 0)	/* before its first: the same until then */
+		*hi = k->names.v[0].time;
+	return comm_at(t, ti, time, 0);
+}
+
 uint32_t
 bt_tasks_comm_at(struct bt_tasks *t, uint32_t tid, uint64_t time)
 {
@@ -197,17 +220,19 @@ bt_tasks_count(const struct bt_tasks *t, uint32_t attr, uint32_t ti, uint32_t co
 	return NULL;
 }
 
-void
-bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
-		uint64_t time, uint64_t period)
+/* The count of a sample of (attr, tid) at time, made if new; remembered. */
+static struct bt_task_count *
+count_get(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
+	  uint64_t time)
 {
 	uint32_t ti = task_get(t, tid), comm, i;
 	struct bt_task_count c, *x;
 	struct bt_hash_pos pos;
+	uint64_t lo, hi;
 
 	if (t->tasks.v[ti].pid == 0)
 		t->tasks.v[ti].pid = pid;
-	comm = comm_at(t, ti, time, 0);
+	comm = comm_span(t, ti, time, &lo, &hi);
 	x = t->last_count < t->counts.n ? &t->counts.v[t->last_count] : NULL;
 	if (x == NULL || x->attr != attr || x->task != ti || x->comm != comm) {
 		x = NULL;
@@ -230,6 +255,28 @@ bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
 		}
 		t->last_count = (size_t)(x - t->counts.v);
 	}
+	t->memo.valid = true;
+	t->memo.gen = t->gen;
+	t->memo.lo = lo;
+	t->memo.hi = hi;
+	t->memo.attr = attr;
+	t->memo.tid = tid;
+	t->memo.count = (size_t)(x - t->counts.v);
+	return x;
+}
+
+void
+bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
+		uint64_t time, uint64_t period)
+{
+	struct bt_task_count *x;
+
+	/* a thread's samples come in runs, under one name */
+	if (t->memo.valid && t->memo.gen == t->gen && t->memo.tid == tid &&
+	    t->memo.attr == attr && time >= t->memo.lo && time < t->memo.hi)
+		x = &t->counts.v[t->memo.count];
+	else
+		x = count_get(t, attr, pid, tid, time);
 	x->samples++;
 	x->period += period;
 	if (time < x->first)

@@ -62,6 +62,17 @@ struct bt_tasks {
 	BT_VEC(struct bt_task_count) counts;
 	struct bt_hash count_index;	/* (attr, task, comm) -> counts[] */
 	size_t last_count;		/* samples come in runs */
+	uint64_t gen;			/* COMM, FORK and EXIT records read */
+	/*
+	 * The last sample's count (attr, tid), while the thread's name is the
+	 * same: from lo to hi, and no record read since (gen).
+	 */
+	struct {
+		uint64_t gen, lo, hi;
+		uint32_t attr, tid;
+		size_t count;
+		bool valid;
+	} memo;
 };
 
 void bt_tasks_init(struct bt_tasks *t);
