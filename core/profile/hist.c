@@ -86,25 +86,11 @@ hash(uint32_t group, uint32_t module, uint64_t base)
 	return bt_hash64(base ^ (uint64_t)module << 40 ^ (uint64_t)group << 52);
 }
 
-/*
- * The counts of n chunks grown to alloc, the new ones zero. Past a few
- * megabytes they go in huge pages: each add touches a chunk at random,
- * and in 4 KiB pages its prefetch waited for a page walk.
- */
+/* The counts of n chunks grown to alloc, the new ones zero. */
 static struct slot *
 grow_counts(struct slot *c, size_t n, size_t alloc)
 {
-	size_t len = alloc * BT_HIST_CHUNK * sizeof(*c);
-	struct slot *big;
-
-	if (len < (4u << 20))
-		c = bt_xrealloc(c, len);
-	else {
-		big = bt_xmalloc_big(alloc * BT_HIST_CHUNK, SIZE_MAX, sizeof(*c));
-		memcpy(big, c, n * BT_HIST_CHUNK * sizeof(*c));
-		free(c);
-		c = big;
-	}
+	c = bt_xrealloc(c, alloc * BT_HIST_CHUNK * sizeof(*c));
 	memset(c + n * BT_HIST_CHUNK, 0, (alloc - n) * BT_HIST_CHUNK * sizeof(*c));
 	return c;
 }
