@@ -41,6 +41,7 @@ struct sink {
 	sample_fn fn;
 	void *arg;
 	bool chains;
+	bool replay;		/* the side-band again, for the machine only */
 	struct bt_readvals *rv;
 };
 
@@ -53,6 +54,7 @@ sink_init(struct sink *k, struct bt_profile *p, struct bt_pd_reader *r,
 	k->fn = fn;
 	k->arg = arg;
 	k->chains = p->chains != NULL && chains;
+	k->replay = false;
 	k->rv = bt_readvals_new();
 }
 
@@ -199,7 +201,8 @@ read_side(void *arg, struct bt_pd_event *ev, uint32_t *tag)
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		bt_tasks_read(&p->tasks, ev);
+		if (!k->replay)	/* a replay's tasks come whole from the cache */
+			bt_tasks_read(&p->tasks, ev);
 		return bt_machine_read(p->machine, ev, tag);
 	default:
 		return bt_machine_read(p->machine, ev, tag);
@@ -267,18 +270,32 @@ event_starts(struct bt_hist *h, struct bt_hist_entry **out, size_t nevents)
 
 int
 bt_profile_first_read(struct bt_profile *p, struct bt_pd_reader *r,
-		      struct bt_error *err)
+		      struct bt_ordered_log *log, struct bt_error *err)
 {
 	struct count_state cs = { bt_hist_new(), bt_hist_new() };
 	struct sink k;
 	int ret;
 
 	sink_init(&k, p, r, count_sample, &cs, true);
-	ret = bt_ordered_read(r, &sink_ops, &k, sink_flags(&k), err);
+	ret = bt_ordered_read_log(r, &sink_ops, &k, sink_flags(&k), log, err);
 	bt_readvals_free(k.rv);
 	bt_chains_seal(p);
 	p->hist_start = event_starts(cs.h, &p->hist, p->info.nevents);
 	p->chist_start = event_starts(cs.ch, &p->chist, p->info.nevents);
+	return ret;
+}
+
+int
+bt_profile_replay(struct bt_profile *p, struct bt_pd_reader *r,
+		  const struct bt_ordered_step *steps, size_t n, struct bt_error *err)
+{
+	struct sink k;
+	int ret;
+
+	sink_init(&k, p, r, count_sample, NULL, false);
+	k.replay = true;
+	ret = bt_ordered_replay(r, steps, n, &sink_ops, &k, err);
+	bt_readvals_free(k.rv);
 	return ret;
 }
 

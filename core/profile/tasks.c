@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "perf/perfdata.h"
+#include "profile/readcache.h"
 #include "profile/tasks.h"
 
 void
@@ -283,4 +284,104 @@ bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
 		x->first = time;
 	if (time > x->last)
 		x->last = time;
+}
+
+void
+bt_tasks_save(const struct bt_tasks *t, struct bt_strbuf *sb)
+{
+	size_t i, j;
+
+	bt_rc_put64(sb, t->names.n);
+	for (i = 0; i < t->names.n; i++) {
+		bt_rc_put64(sb, strlen(t->names.v[i]));
+		bt_strbuf_add(sb, t->names.v[i], strlen(t->names.v[i]));
+	}
+	bt_rc_put64(sb, t->tasks.n);
+	for (i = 0; i < t->tasks.n; i++) {
+		const struct bt_task *k = &t->tasks.v[i];
+
+		bt_rc_put64(sb, (uint64_t)k->tid << 32 | k->pid);
+		bt_rc_put64(sb, (uint64_t)k->ptid << 32 | k->ppid);
+		bt_rc_put64(sb, k->fork_time);
+		bt_rc_put64(sb, k->exit_time);
+		bt_rc_put64(sb, k->names.n);
+		for (j = 0; j < k->names.n; j++) {
+			bt_rc_put64(sb, k->names.v[j].time);
+			bt_rc_put64(sb, k->names.v[j].comm);
+		}
+	}
+	bt_rc_put64(sb, t->counts.n);
+	for (i = 0; i < t->counts.n; i++) {
+		const struct bt_task_count *c = &t->counts.v[i];
+
+		bt_rc_put64(sb, (uint64_t)c->attr << 32 | c->task);
+		bt_rc_put64(sb, c->comm);
+		bt_rc_put64(sb, c->samples);
+		bt_rc_put64(sb, c->period);
+		bt_rc_put64(sb, c->first);
+		bt_rc_put64(sb, c->last);
+	}
+	bt_rc_put64(sb, t->last_count);
+}
+
+int
+bt_tasks_load(struct bt_tasks *t, struct bt_rc_in *in)
+{
+	uint64_t n, i, j, len, w;
+
+	n = bt_rc_get64(in);
+	for (i = 0; i < n && !in->bad; i++) {
+		const uint8_t *s;
+
+		len = bt_rc_get64(in);
+		if ((s = bt_rc_get(in, len)) == NULL)
+			break;
+		BT_VEC_PUSH(t->names, bt_strpool_add(&t->pool, (const char *)s, (size_t)len));
+		bt_hash_put(&t->name_index, hash_str(t->names.v[i]), (uint32_t)i);
+	}
+	n = bt_rc_get64(in);
+	for (i = 0; i < n && !in->bad; i++) {
+		struct bt_task k;
+
+		memset(&k, 0, sizeof(k));
+		w = bt_rc_get64(in);
+		k.tid = (uint32_t)(w >> 32);
+		k.pid = (uint32_t)w;
+		w = bt_rc_get64(in);
+		k.ptid = (uint32_t)(w >> 32);
+		k.ppid = (uint32_t)w;
+		k.fork_time = bt_rc_get64(in);
+		k.exit_time = bt_rc_get64(in);
+		len = bt_rc_get64(in);
+		for (j = 0; j < len && !in->bad; j++) {
+			struct bt_task_name nm;
+
+			nm.time = bt_rc_get64(in);
+			nm.comm = (uint32_t)bt_rc_get64(in);
+			if (nm.comm >= t->names.n)
+				in->bad = true;
+			BT_VEC_PUSH(k.names, nm);
+		}
+		BT_VEC_PUSH(t->tasks, k);
+		bt_hash_put(&t->task_index, bt_hash64(k.tid), (uint32_t)i);
+	}
+	n = bt_rc_get64(in);
+	for (i = 0; i < n && !in->bad; i++) {
+		struct bt_task_count c;
+
+		w = bt_rc_get64(in);
+		c.attr = (uint32_t)(w >> 32);
+		c.task = (uint32_t)w;
+		c.comm = (uint32_t)bt_rc_get64(in);
+		c.samples = bt_rc_get64(in);
+		c.period = bt_rc_get64(in);
+		c.first = bt_rc_get64(in);
+		c.last = bt_rc_get64(in);
+		if (c.task >= t->tasks.n || c.comm >= t->names.n)
+			in->bad = true;
+		BT_VEC_PUSH(t->counts, c);
+		bt_hash_put(&t->count_index, count_hash(c.attr, c.task, c.comm), (uint32_t)i);
+	}
+	t->last_count = (size_t)bt_rc_get64(in);
+	return in->bad ? -1 : 0;
 }
