@@ -111,7 +111,7 @@ bt_readcache_wanted(const struct bt_pd_reader *r)
 		return false;
 	if (e != NULL && strcmp(e, "1") == 0)
 		return true;
-	return bt_ordered_fingerprint(r) != 0 && bt_pd_data_size(r) >= RC_MIN_SIZE;
+	return bt_pd_data_size(r) >= RC_MIN_SIZE;
 }
 
 /* Past RC_MAX_ENTRIES entries in dir, the oldest go. */
