@@ -306,8 +306,8 @@ bt_readcache_load(struct bt_profile *p, struct bt_pd_reader *r, const char *path
 	/* the hist after the tasks and the steps: its modules come from the replay */
 	hist_at = in.p;
 	n = bt_rc_get64(&in);
-	if (in.bad || bt_rc_get(&in, n * 32) == NULL || n > SIZE_MAX / 32 ||
-	    bt_tasks_load(&p->tasks, &in) < 0)
+	if (in.bad || n > (uint64_t)(in.end - in.p) / 32 ||
+	    bt_rc_get(&in, n * 32) == NULL || bt_tasks_load(&p->tasks, &in) < 0)
 		goto out;
 	n = bt_rc_get64(&in);
 	if (in.bad || n > (uint64_t)(in.end - in.p) / 24)
