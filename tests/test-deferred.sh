@@ -15,17 +15,28 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-}
 nofp=$(fixture chains)
 procs=$(fixture procs)
 
-# same NAME FILE: both ways, text and JSON, byte-identical
+# The deferred read keeps a big recording's first read in a cache
+# (docs/formats.md "First-read cache"): here every recording's, in a
+# cache of this test's own. What is read from it must be what the samples
+# say: the same export as the eager read.
+export XDG_CACHE_HOME=$TMP/xdg BENCHTUI_READ_CACHE=1
+mkdir -p "$XDG_CACHE_HOME"
+
+# same NAME FILE: both ways (the deferred one twice: kept in the cache,
+# then read from it), text and JSON, byte-identical
 same() {
 	for j in "" --json; do
 		"$DD" $j "$2" >"$TMP/eager" 2>"$TMP/err" ||
 			{ fail "$1${j:+ $j}: eager: $(head -c 200 "$TMP/err")"; continue; }
-		"$DD" --deferred $j "$2" >"$TMP/deferred" 2>"$TMP/err" ||
-			{ fail "$1${j:+ $j}: deferred: $(head -c 200 "$TMP/err")"; continue; }
-		if cmp -s "$TMP/eager" "$TMP/deferred"; then
-			ok "$1${j:+ $j}: $(wc -c <"$TMP/eager") bytes, the same both ways"
+		for way in deferred cached; do
+			"$DD" --deferred $j "$2" >"$TMP/$way" 2>"$TMP/err" ||
+				{ fail "$1${j:+ $j}: $way: $(head -c 200 "$TMP/err")"; continue 2; }
+		done
+		if cmp -s "$TMP/eager" "$TMP/deferred" && cmp -s "$TMP/eager" "$TMP/cached"; then
+			ok "$1${j:+ $j}: $(wc -c <"$TMP/eager") bytes, the same every way (eager, deferred, cached)"
 		else
-			fail "$1${j:+ $j}: $(diff "$TMP/eager" "$TMP/deferred" | head -5 | tr '\n' ' ')"
+			fail "$1${j:+ $j}: $(diff "$TMP/eager" "$TMP/deferred" | head -5 | tr '\n' ' ')" \
+			    "$(diff "$TMP/eager" "$TMP/cached" | head -5 | tr '\n' ' ')"
 		fi
 	done
 }
@@ -39,6 +50,28 @@ same "benchtui -g" "$TMP/g.data"
 "$BT" -q -e cpu-clock -F 4000 -o "$TMP/procs.data" --stdio --top 0 "$procs" fork >/dev/null 2>&1 ||
 	fail "benchtui could not record the processes"
 same "several processes" "$TMP/procs.data"
+n=$(ls "$XDG_CACHE_HOME/benchtui/reads" 2>/dev/null | wc -l)
+[ "$n" -ge 3 ] && ok "the first reads kept: $n entries" ||
+	fail "the first-read cache has $n entries, not 3"
+
+# an entry that no longer fits its file is not used: the file changed
+# (its time, then one byte of a sample), the entry damaged
+cp "$TMP/procs.data" "$TMP/changed.data"
+"$DD" --deferred --json "$TMP/changed.data" >"$TMP/before" 2>&1
+touch -d '2001-01-01' "$TMP/changed.data"
+"$DD" --deferred --json "$TMP/changed.data" >"$TMP/after" 2>&1
+cmp -s "$TMP/before" "$TMP/after" && ok "a file with a new time: read again, the same" ||
+	fail "a file with a new time: $(diff "$TMP/before" "$TMP/after" | head -3 | tr '\n' ' ')"
+for e in "$XDG_CACHE_HOME"/benchtui/reads/*; do
+	printf 'X' | dd of="$e" bs=1 seek=100 conv=notrunc status=none
+done
+"$DD" --deferred --json "$TMP/procs.data" >"$TMP/after" 2>&1
+"$DD" --json "$TMP/procs.data" >"$TMP/eager" 2>&1
+cmp -s "$TMP/eager" "$TMP/after" && ok "damaged entries: not used, the file read again" ||
+	fail "damaged entries: $(diff "$TMP/eager" "$TMP/after" | head -3 | tr '\n' ' ')"
+BENCHTUI_READ_CACHE=0 "$DD" --deferred --json "$TMP/changed.data" >"$TMP/after" 2>&1
+cmp -s "$TMP/before" "$TMP/after" && ok "BENCHTUI_READ_CACHE=0: read afresh" ||
+	fail "BENCHTUI_READ_CACHE=0: $(diff "$TMP/before" "$TMP/after" | head -3 | tr '\n' ' ')"
 if command -v perf >/dev/null; then
 	oracle g perf record -q -e cpu-clock -F 4000 -g -o "$SHARE/g.data" "$nofp" 10000 >/dev/null 2>&1 &&
 		same "perf record -g" "$SHARE/g.data"

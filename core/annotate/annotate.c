@@ -29,6 +29,38 @@ bt_annotation_find(const struct bt_annotation *a, uint64_t addr)
 	return -1;
 }
 
+/*
+ * bt_annotation_find() over starts[], the instructions' addresses apart
+ * (8 bytes each, where an instruction is 150: a big function's search
+ * stays in the cache), from hint on when addr is at most a few
+ * instructions past it (the hits, sorted).
+ */
+static long
+find_insn(const struct bt_annotation *a, const uint64_t *starts, uint64_t addr,
+	  size_t hint)
+{
+	size_t lo = 0, hi = a->insns.n, k;
+
+	if (hint < hi && starts[hint] <= addr) {
+		for (k = hint; k < hi && k < hint + 8 && starts[k] <= addr; k++)
+			;
+		if (k == hi || starts[k] > addr)
+			lo = hi = k;	/* the last start <= addr is k - 1 */
+		else
+			lo = k;
+	}
+	while (lo < hi) {	/* the first start after addr */
+		size_t mid = lo + (hi - lo) / 2;
+		if (starts[mid] <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == 0 || addr >= starts[lo - 1] + a->insns.v[lo - 1].in.len)
+		return -1;
+	return (long)lo - 1;
+}
+
 static bool
 same_chain(const struct bt_inline *a, const struct bt_inline *b, size_t n)
 {
@@ -319,8 +351,9 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 	struct bt_annotation *a;
 	struct bt_cfg *g;
 	const uint8_t *bytes;
+	uint64_t *starts;
 	long n;
-	size_t i, avail;
+	size_t i, avail, hint;
 
 	if (f->end <= f->start || f->end - f->start > MAX_FUNC_BYTES) {
 		bt_error_set(err, BT_EFORMAT, "'%s' has no usable bounds", f->name);
@@ -345,10 +378,16 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 	a = bt_xcalloc(1, sizeof(*a));
 	bt_strpool_init(&a->pool);
 	decode(a, f, bytes, (size_t)n, avail);
+	starts = bt_xmalloc((a->insns.n ? a->insns.n : 1) * sizeof(*starts));
+	for (i = 0; i < a->insns.n; i++)
+		starts[i] = a->insns.v[i].in.addr;
 	/* samples */
-	for (i = 0; i < f->nhits; i++) {
+	for (i = 0, hint = 0; i < f->nhits; i++) {
 		const struct bt_hit *h = &f->hits[i];
-		long k = bt_annotation_find(a, h->addr);
+		long k = find_insn(a, starts, h->addr, hint);
+
+		if (k >= 0)
+			hint = (size_t)k;
 
 		a->samples += h->samples;
 		a->period += h->period;
@@ -389,11 +428,12 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 			continue;
 		ai->target_name = name_target(a, f, ai->in.target);
 		if (ai->in.kind != BT_INSN_CALL) {
-			long k = bt_annotation_find(a, ai->in.target);
+			long k = find_insn(a, starts, ai->in.target, SIZE_MAX);
 			if (k >= 0 && a->insns.v[k].in.addr == ai->in.target)
 				ai->target_insn = k;
 		}
 	}
+	free(starts);
 	if (f->lines) {
 		join_lines(a, f);
 		if (a->has_lines)

@@ -180,6 +180,11 @@ const struct bt_jit_load *bt_machine_jit_loads(struct bt_machine *m,
  * mapping, an exec, a fork): what was found before may have ended.
  */
 uint64_t bt_machine_generation(const struct bt_machine *m);
+/*
+ * How many addresses were asked of the JIT code (in anonymous memory or
+ * in no mapping): 0 when what the samples read changed nothing but counts.
+ */
+uint64_t bt_machine_jit_asked(const struct bt_machine *m);
 /* A module of the machine's table. */
 const struct bt_module *bt_machine_module(const struct bt_machine *m,
 					  uint32_t i);

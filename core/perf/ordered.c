@@ -49,7 +49,23 @@ struct stream {
 	bool later;			/* no rounds: samples in a second pass */
 	uint32_t rounds;		/* FINISHED_ROUND records read */
 	uint64_t taken;			/* samples given */
+	struct bt_ordered_log *log;	/* side-band records given, or NULL */
 };
+
+static void
+log_step(struct stream *st, uint64_t at, uint64_t time, uint32_t tag, bool apply)
+{
+	struct bt_ordered_log *l = st->log;
+
+	if (l == NULL)
+		return;
+	BT_ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n].at = at;
+	l->v[l->n].time = time;
+	l->v[l->n].tag = tag;
+	l->v[l->n].apply = apply;
+	l->n++;
+}
 
 static void
 stream_init(struct stream *st, struct bt_pd_reader *r,
@@ -86,14 +102,19 @@ give_sample(struct stream *st, const uint8_t *rec, size_t size, uint64_t at,
 			return -BT_EFORMAT;
 		return st->ops->sample(st->arg, &ev, err);
 	}
-	/* no memset of the event: this runs for every sample */
-	if (bt_perf_sample_brief(st->brief, rec, size, &ev.sample) < 0) {
+	if (size < st->brief->fixed_size) {
 		char where[384];
 
 		return bt_error_set(err, BT_EFORMAT,
 		    "sample at %s is shorter than its sample_type says",
 		    bt_pd_where(st->r, at, where, sizeof(where)));
 	}
+	if (st->ops->brief != NULL) {
+		st->ops->brief(st->arg, st->brief, rec);
+		return 0;
+	}
+	/* no memset of the event: this runs for every sample */
+	bt_perf_sample_brief(st->brief, rec, size, &ev.sample);
 	ev.type = PERF_RECORD_SAMPLE;
 	ev.misc = pd_g16(st->r, rec + 4);
 	ev.offset = at;
@@ -133,6 +154,7 @@ give_sideband(struct stream *st)
 		/* it was decoded once already: it decodes again */
 		if (pd_event_at(st->r, s->copy, s->size, s->at, &ev, NULL) > 0) {
 			ev.time = s->time;
+			log_step(st, s->at, s->time, s->tag, true);
 			st->ops->sideband(st->arg, &ev, s->tag);
 		}
 		FREE_AND_NULL(s->copy);
@@ -257,6 +279,7 @@ read_sideband(struct stream *st, const uint8_t *rec, size_t size,
 	if (ev.type == PERF_RECORD_FORK || ev.type == PERF_RECORD_EXIT)
 		ev.time = ev.u.task.time;
 	memset(&s, 0, sizeof(s));
+	log_step(st, at, 0, 0, false);
 	if (!st->ops->read(st->arg, &ev, &s.tag))
 		return 0;
 	s.time = ev.time;
@@ -313,10 +336,19 @@ int
 bt_ordered_read(struct bt_pd_reader *r, const struct bt_ordered_ops *ops,
 		void *arg, unsigned flags, struct bt_error *err)
 {
+	return bt_ordered_read_log(r, ops, arg, flags, NULL, err);
+}
+
+int
+bt_ordered_read_log(struct bt_pd_reader *r, const struct bt_ordered_ops *ops,
+		    void *arg, unsigned flags, struct bt_ordered_log *log,
+		    struct bt_error *err)
+{
 	struct stream st;
 	int ret;
 
 	stream_init(&st, r, ops, arg, flags);
+	st.log = log;
 	st.ordered = ordered(r);
 	st.limit = st.ordered ? 0 : UINT64_MAX;
 	bt_pd_rewind(r);
@@ -351,4 +383,75 @@ bt_ordered_samples(struct bt_pd_reader *r, const struct bt_ordered_ops *ops,
 			break;
 	stream_release(&st);
 	return ret;
+}
+
+bool
+bt_ordered_replayable(const struct bt_pd_reader *r)
+{
+	return r->mapped && r->dir == NULL && !r->pipe && !r->zseen && !r->zfeat &&
+	    !r->swapped && !r->unfinished && !r->aux.present;
+}
+
+/* A hash of n bytes, from h: eight at a time, then FNV-1a. */
+static uint64_t
+fnv(uint64_t h, const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i + 8 <= n; i += 8) {
+		uint64_t w;
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 1099511628211ULL;
+		h ^= h >> 29;
+	}
+	for (; i < n; i++)
+		h = (h ^ p[i]) * 1099511628211ULL;
+	return h;
+}
+
+uint64_t
+bt_ordered_fingerprint(const struct bt_pd_reader *r)
+{
+	size_t n = BT_MIN(r->size, (size_t)65536);
+	uint64_t h = 1469598103934665603ULL ^ r->size;
+
+	if (!bt_ordered_replayable(r))
+		return 0;
+	h = fnv(h, r->data, n);
+	h = fnv(h, r->data + r->size - n, n);
+	return h ? h : 1;
+}
+
+int
+bt_ordered_replay(struct bt_pd_reader *r, const struct bt_ordered_step *steps,
+		  size_t n, const struct bt_ordered_ops *ops, void *arg,
+		  struct bt_error *err)
+{
+	uint64_t lo = r->data_sec.offset, hi = lo + r->data_sec.size;
+	struct bt_pd_event ev;
+	uint32_t tag;
+	size_t i, size;
+
+	if (r->unfinished)
+		hi = r->size;
+	for (i = 0; i < n; i++) {
+		uint64_t at = steps[i].at;
+		const uint8_t *rec = r->data + at;
+
+		if (at < lo || at >= hi || hi - at < 8 ||
+		    (size = pd_g16(r, rec + 6)) < 8 || size > hi - at ||
+		    pd_event_at(r, rec, size, at, &ev, err) <= 0)
+			return bt_error_set(err, BT_EFORMAT,
+			    "no side-band record at offset %llu", (unsigned long long)at);
+		if (steps[i].apply) {
+			ev.time = steps[i].time;
+			ops->sideband(arg, &ev, steps[i].tag);
+			continue;
+		}
+		if (ev.type == PERF_RECORD_FORK || ev.type == PERF_RECORD_EXIT)
+			ev.time = ev.u.task.time;
+		tag = 0;
+		ops->read(arg, &ev, &tag);
+	}
+	return 0;
 }

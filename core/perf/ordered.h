@@ -31,6 +31,7 @@
 struct bt_error;
 struct bt_pd_event;
 struct bt_pd_reader;
+struct bt_perf_layout;
 
 /**
  * struct bt_ordered_ops - what a reader of the stream is given
@@ -44,12 +45,21 @@ struct bt_pd_reader;
  * @sample: a sample, in file order, once every side-band record as old as
  *          it has been given; a negative -BT_E* code stops the stream
  *          (and is returned)
+ * @brief: if set, what @sample is given when the stream decodes briefly
+ *         (BT_ORDERED_BRIEF: one event, attr 0): the record itself, in
+ *         native byte order,
+ *         at least l->fixed_size bytes, with the layout to read its fields
+ *         with (bt_perf_sample_brief's, or their offsets directly), and no
+ *         event made of it: a million samples read this way cost what
+ *         reading their fields costs
  */
 struct bt_ordered_ops {
 	bool (*read)(void *arg, struct bt_pd_event *ev, uint32_t *tag);
 	void (*sideband)(void *arg, const struct bt_pd_event *ev, uint32_t tag);
 	int (*sample)(void *arg, const struct bt_pd_event *ev,
 		      struct bt_error *err);
+	void (*brief)(void *arg, const struct bt_perf_layout *l,
+		      const uint8_t *rec);
 };
 
 /*
@@ -66,6 +76,49 @@ struct bt_ordered_ops {
  */
 int bt_ordered_read(struct bt_pd_reader *r, const struct bt_ordered_ops *ops,
 		    void *arg, unsigned flags, struct bt_error *err);
+
+/**
+ * struct bt_ordered_step - one side-band record given to ops, in the order given
+ * @at: its position in the file
+ * @time: the time it was given with (@apply)
+ * @tag: what @read set (@apply)
+ * @apply: 0: to @read, 1: to @sideband
+ */
+struct bt_ordered_step {
+	uint64_t at, time;
+	uint32_t tag, apply;
+};
+
+struct bt_ordered_log {
+	struct bt_ordered_step *v;
+	size_t n, alloc;
+};
+
+/*
+ * bt_ordered_read(), with every side-band record given to ops->read and
+ * ops->sideband logged in *log, in the order given: what
+ * bt_ordered_replay() gives again without reading the samples. The log
+ * is good only when bt_ordered_replayable(r) after the read.
+ */
+int bt_ordered_read_log(struct bt_pd_reader *r, const struct bt_ordered_ops *ops,
+			void *arg, unsigned flags, struct bt_ordered_log *log,
+			struct bt_error *err);
+/* Are r's records where the log says, in the mapped file (not compressed, one file)? */
+bool bt_ordered_replayable(const struct bt_pd_reader *r);
+/*
+ * A hash of r's mapped file: its size, its first and last 64 KiB (the
+ * header, the attributes, the first records, the features): what a log
+ * of it is checked against. 0 when r is not replayable.
+ */
+uint64_t bt_ordered_fingerprint(const struct bt_pd_reader *r);
+/*
+ * The side-band records of log given to ops->read and ops->sideband
+ * again, in the same order, with the same times and tags (no samples):
+ * 0, or -BT_EFORMAT when a step is not a record of r's data.
+ */
+int bt_ordered_replay(struct bt_pd_reader *r, const struct bt_ordered_step *steps,
+		      size_t n, const struct bt_ordered_ops *ops, void *arg,
+		      struct bt_error *err);
 /*
  * Every sample of r to ops->sample, in file order, and nothing else: a
  * second read, when every side-band record is known already.

@@ -5,10 +5,11 @@
  * all; its memory grows with the addresses samples touch, never with the
  * size of a mapping.
  *
- * Counts live in chunks of BT_HIST_CHUNK consecutive offsets, found by a
- * small hash of (group, module, offset / BT_HIST_CHUNK) with the last chunk
- * remembered: a hot loop's samples fall into one or two chunks, so the
- * common case is two compares and an add.
+ * Counts live in chunks of BT_HIST_CHUNK consecutive offsets, found through
+ * regions of 64 chunks (a small hash of (group, module, offset / 4096), then
+ * the region's array) with the last chunk remembered: a hot loop's samples
+ * fall into one or two chunks, so the common case is two compares and an
+ * add.
  */
 #ifndef BENCHTUI_HIST_H
 #define BENCHTUI_HIST_H

@@ -6,9 +6,11 @@
 #include <time.h>
 
 #include "base.h"
+#include "perf/ordered.h"
 #include "perf/perfdata.h"
 #include "profile/chains.h"
 #include "profile/profile-int.h"
+#include "profile/readcache.h"
 
 void
 bt_profile_resolve(struct bt_profile *p, uint32_t pid, uint64_t ip, uint64_t t,
@@ -167,16 +169,15 @@ perf_cpu_id(char *buf, size_t len, const char *id)
 		buf[0] = '\0';
 }
 
+/* A profile of r with nothing read yet; keep: its samples kept as read (kept.c). */
 static struct bt_profile *
-profile_read(struct bt_pd_reader *r, const char *path, bool defer, bool keep,
-	     struct bt_error *err)
+profile_new(struct bt_pd_reader *r, const char *path, bool defer, bool keep)
 {
 	struct bt_profile *p = bt_xcalloc(1, sizeof(*p));
 	const struct perf_event_attr *a0 = &bt_pd_attr(r, 0)->attr;
 	const struct bt_pd_buildid *ids;
 	const void *btsec;
-	size_t btlen, ne = bt_pd_nattrs(r), i, nids, nnotes;
-	char **notes;
+	size_t btlen, ne = bt_pd_nattrs(r), nids;
 
 	p->path = bt_xstrdup(path ? path : "");
 	btsec = bt_pd_benchtui(r, &btlen);
@@ -200,10 +201,49 @@ profile_read(struct bt_pd_reader *r, const char *path, bool defer, bool keep,
 		p->chains_pending = true;
 	else if (bt_chains_wanted(r))
 		bt_chains_init(p, r);
-	if (bt_profile_first_read(p, r, err) < 0) {
+	return p;
+}
+
+/*
+ * The first read (bt_profile_first_read), or for the browser (defer) the
+ * cached one of a big file (readcache.h), which it then keeps.
+ */
+static struct bt_profile *
+first_read(struct bt_pd_reader *r, const char *path, bool defer, bool keep_samples,
+	   struct bt_error *err)
+{
+	struct bt_profile *p = profile_new(r, path, defer, keep_samples);
+	struct bt_ordered_log log = { NULL, 0, 0 };
+	bool keep = defer && path != NULL && bt_readcache_wanted(r);
+	int ret;
+
+	if (keep && (ret = bt_readcache_load(p, r, path)) == 0)
+		return p;
+	else if (keep && ret == -2) {
+		bt_profile_free(p);
+		p = profile_new(r, path, defer, keep_samples);
+	}
+	if (bt_profile_first_read(p, r, keep ? &log : NULL, err) < 0) {
+		free(log.v);
 		bt_profile_free(p);
 		return NULL;
 	}
+	if (keep)
+		bt_readcache_save(p, r, path, &log);
+	free(log.v);
+	return p;
+}
+
+static struct bt_profile *
+profile_read(struct bt_pd_reader *r, const char *path, bool defer, bool keep,
+	     struct bt_error *err)
+{
+	struct bt_profile *p;
+	size_t ne = bt_pd_nattrs(r), i, nnotes;
+	char **notes;
+
+	if ((p = first_read(r, path, defer, keep, err)) == NULL)
+		return NULL;
 	bt_machine_jit_finish(p->machine, p->first_time);
 	nnotes = bt_machine_take_notes(p->machine, &notes);
 	for (i = 0; i < nnotes; i++)

@@ -10,6 +10,7 @@
 
 #include "perf/ordered.h"
 #include "perf/perfdata.h"
+#include "perf/sample.h"
 #include "profile/chains.h"
 #include "profile/profile-int.h"
 #include "profile/readvals.h"
@@ -24,6 +25,7 @@ struct sink {
 	sample_fn fn;
 	void *arg;
 	bool chains;
+	bool replay;		/* the side-band again, for the machine only */
 	struct bt_readvals *rv;
 };
 
@@ -36,6 +38,7 @@ sink_init(struct sink *k, struct bt_profile *p, struct bt_pd_reader *r,
 	k->fn = fn;
 	k->arg = arg;
 	k->chains = p->chains != NULL && chains;
+	k->replay = false;
 	k->rv = bt_readvals_new();
 }
 
@@ -109,6 +112,61 @@ take_sample(void *arg, const struct bt_pd_event *ev, struct bt_error *err)
 	return 0;
 }
 
+/* The u64 field f of a native-order record (0 when it has none). */
+static inline uint64_t
+brief64(const struct bt_perf_layout *l, const uint8_t *rec, int f)
+{
+	uint64_t v = 0;
+
+	if (l->off[f] >= 0)
+		memcpy(&v, rec + l->off[f], 8);
+	return v;
+}
+
+/*
+ * A sample of the stream decoded briefly (one event, native byte order):
+ * as resolve_sample() and take_sample() for it, its fields read from the
+ * record straight into the sample, with no event made in between.
+ */
+static void
+take_brief(void *arg, const struct bt_perf_layout *l, const uint8_t *rec)
+{
+	struct sink *k = arg;
+	struct bt_profile *p = k->p;
+	struct bt_sample smp;
+	uint32_t w[2] = { 0, 0 };
+	uint16_t misc;
+	unsigned mode;
+
+	if (p->info.nevents == 0)
+		return;
+	memcpy(&misc, rec + 4, 2);
+	mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
+	if (l->off[BT_PF_TID] >= 0)
+		memcpy(w, rec + l->off[BT_PF_TID], 8);
+	smp.pid = w[0];
+	smp.tid = w[1];
+	smp.time = brief64(l, rec, BT_PF_TIME);
+	smp.off = brief64(l, rec, BT_PF_IP);
+	smp.period = l->off[BT_PF_PERIOD] >= 0 ? brief64(l, rec, BT_PF_PERIOD) :
+	    l->fixed_period;
+	smp.period = BT_MIN(smp.period, UINT32_MAX);
+	w[0] = 0;
+	if (l->off[BT_PF_CPU] >= 0)
+		memcpy(w, rec + l->off[BT_PF_CPU], 4);
+	smp.cpu = (uint16_t)w[0];
+	smp.attr = 0;
+	smp.mode = (uint8_t)mode;
+	smp.chain = BT_CHAIN_NONE;
+	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
+	    mode == PERF_RECORD_MISC_HYPERVISOR)
+		smp.module = BT_MODULE_KERNEL;
+	else
+		bt_machine_resolve_code(p->machine, smp.pid, smp.off, smp.time,
+		    &smp.module, &smp.off);
+	k->fn(p, &smp, k->arg);
+}
+
 /* A side-band record as it is read: counts, and the machine's modules. */
 static bool
 read_side(void *arg, struct bt_pd_event *ev, uint32_t *tag)
@@ -127,7 +185,8 @@ read_side(void *arg, struct bt_pd_event *ev, uint32_t *tag)
 	case PERF_RECORD_COMM:
 	case PERF_RECORD_FORK:
 	case PERF_RECORD_EXIT:
-		bt_tasks_read(&p->tasks, ev);
+		if (!k->replay)	/* a replay's tasks come whole from the cache */
+			bt_tasks_read(&p->tasks, ev);
 		return bt_machine_read(p->machine, ev, tag);
 	default:
 		return bt_machine_read(p->machine, ev, tag);
@@ -147,6 +206,7 @@ static const struct bt_ordered_ops sink_ops = {
 	.read = read_side,
 	.sideband = apply_side,
 	.sample = take_sample,
+	.brief = take_brief,
 };
 
 struct count_state {
@@ -198,18 +258,32 @@ event_starts(struct bt_hist *h, struct bt_hist_entry **out, size_t nevents)
 
 int
 bt_profile_first_read(struct bt_profile *p, struct bt_pd_reader *r,
-		      struct bt_error *err)
+		      struct bt_ordered_log *log, struct bt_error *err)
 {
 	struct count_state cs = { bt_hist_new(), bt_hist_new() };
 	struct sink k;
 	int ret;
 
 	sink_init(&k, p, r, count_sample, &cs, true);
-	ret = bt_ordered_read(r, &sink_ops, &k, sink_flags(&k), err);
+	ret = bt_ordered_read_log(r, &sink_ops, &k, sink_flags(&k), log, err);
 	bt_readvals_free(k.rv);
 	bt_chains_seal(p);
 	p->hist_start = event_starts(cs.h, &p->hist, p->info.nevents);
 	p->chist_start = event_starts(cs.ch, &p->chist, p->info.nevents);
+	return ret;
+}
+
+int
+bt_profile_replay(struct bt_profile *p, struct bt_pd_reader *r,
+		  const struct bt_ordered_step *steps, size_t n, struct bt_error *err)
+{
+	struct sink k;
+	int ret;
+
+	sink_init(&k, p, r, count_sample, NULL, false);
+	k.replay = true;
+	ret = bt_ordered_replay(r, steps, n, &sink_ops, &k, err);
+	bt_readvals_free(k.rv);
 	return ret;
 }
 

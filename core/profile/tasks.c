@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "perf/perfdata.h"
+#include "profile/readcache.h"
 #include "profile/tasks.h"
 
 void
@@ -125,6 +126,7 @@ bt_tasks_read(struct bt_tasks *t, const struct bt_pd_event *ev)
 	struct bt_task *k;
 	uint32_t ti;
 
+	t->gen++;
 	switch (ev->type) {
 	case PERF_RECORD_COMM:
 		ti = task_get(t, ev->u.comm.tid);
@@ -171,6 +173,28 @@ comm_at(struct bt_tasks *t, uint32_t ti, uint64_t time, unsigned depth)
 	return name_get(t, buf);
 }
 
+/* comm_at(), and the times [*lo, *hi) that name holds over. */
+static uint32_t
+comm_span(struct bt_tasks *t, uint32_t ti, uint64_t time, uint64_t *lo,
+	  uint64_t *hi)
+{
+	const struct bt_task *k = &t->tasks.v[ti];
+	size_t i;
+
+	*lo = 0;
+	*hi = UINT64_MAX;
+	for (i = k->names.n; i > 0; i--)
+		if (k->names.v[i - 1].time <= time) {
+			*lo = k->names.v[i - 1].time;
+			if (i < k->names.n)
+				*hi = k->names.v[i].time;
+			return k->names.v[i - 1].comm;
+		}
+	if (k->names.n > 0)	/* before its first: the same until then */
+		*hi = k->names.v[0].time;
+	return comm_at(t, ti, time, 0);
+}
+
 uint32_t
 bt_tasks_comm_at(struct bt_tasks *t, uint32_t tid, uint64_t time)
 {
@@ -197,17 +221,19 @@ bt_tasks_count(const struct bt_tasks *t, uint32_t attr, uint32_t ti, uint32_t co
 	return NULL;
 }
 
-void
-bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
-		uint64_t time, uint64_t period)
+/* The count of a sample of (attr, tid) at time, made if new; remembered. */
+static struct bt_task_count *
+count_get(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
+	  uint64_t time)
 {
 	uint32_t ti = task_get(t, tid), comm, i;
 	struct bt_task_count c, *x;
 	struct bt_hash_pos pos;
+	uint64_t lo, hi;
 
 	if (t->tasks.v[ti].pid == 0)
 		t->tasks.v[ti].pid = pid;
-	comm = comm_at(t, ti, time, 0);
+	comm = comm_span(t, ti, time, &lo, &hi);
 	x = t->last_count < t->counts.n ? &t->counts.v[t->last_count] : NULL;
 	if (x == NULL || x->attr != attr || x->task != ti || x->comm != comm) {
 		x = NULL;
@@ -230,10 +256,132 @@ bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
 		}
 		t->last_count = (size_t)(x - t->counts.v);
 	}
+	t->memo.valid = true;
+	t->memo.gen = t->gen;
+	t->memo.lo = lo;
+	t->memo.hi = hi;
+	t->memo.attr = attr;
+	t->memo.tid = tid;
+	t->memo.count = (size_t)(x - t->counts.v);
+	return x;
+}
+
+void
+bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
+		uint64_t time, uint64_t period)
+{
+	struct bt_task_count *x;
+
+	/* a thread's samples come in runs, under one name */
+	if (t->memo.valid && t->memo.gen == t->gen && t->memo.tid == tid &&
+	    t->memo.attr == attr && time >= t->memo.lo && time < t->memo.hi)
+		x = &t->counts.v[t->memo.count];
+	else
+		x = count_get(t, attr, pid, tid, time);
 	x->samples++;
 	x->period += period;
 	if (time < x->first)
 		x->first = time;
 	if (time > x->last)
 		x->last = time;
+}
+
+void
+bt_tasks_save(const struct bt_tasks *t, struct bt_strbuf *sb)
+{
+	size_t i, j;
+
+	bt_rc_put64(sb, t->names.n);
+	for (i = 0; i < t->names.n; i++) {
+		bt_rc_put64(sb, strlen(t->names.v[i]));
+		bt_strbuf_add(sb, t->names.v[i], strlen(t->names.v[i]));
+	}
+	bt_rc_put64(sb, t->tasks.n);
+	for (i = 0; i < t->tasks.n; i++) {
+		const struct bt_task *k = &t->tasks.v[i];
+
+		bt_rc_put64(sb, (uint64_t)k->tid << 32 | k->pid);
+		bt_rc_put64(sb, (uint64_t)k->ptid << 32 | k->ppid);
+		bt_rc_put64(sb, k->fork_time);
+		bt_rc_put64(sb, k->exit_time);
+		bt_rc_put64(sb, k->names.n);
+		for (j = 0; j < k->names.n; j++) {
+			bt_rc_put64(sb, k->names.v[j].time);
+			bt_rc_put64(sb, k->names.v[j].comm);
+		}
+	}
+	bt_rc_put64(sb, t->counts.n);
+	for (i = 0; i < t->counts.n; i++) {
+		const struct bt_task_count *c = &t->counts.v[i];
+
+		bt_rc_put64(sb, (uint64_t)c->attr << 32 | c->task);
+		bt_rc_put64(sb, c->comm);
+		bt_rc_put64(sb, c->samples);
+		bt_rc_put64(sb, c->period);
+		bt_rc_put64(sb, c->first);
+		bt_rc_put64(sb, c->last);
+	}
+	bt_rc_put64(sb, t->last_count);
+}
+
+int
+bt_tasks_load(struct bt_tasks *t, struct bt_rc_in *in)
+{
+	uint64_t n, i, j, len, w;
+
+	n = bt_rc_get64(in);
+	for (i = 0; i < n && !in->bad; i++) {
+		const uint8_t *s;
+
+		len = bt_rc_get64(in);
+		if ((s = bt_rc_get(in, len)) == NULL)
+			break;
+		BT_VEC_PUSH(t->names, bt_strpool_add(&t->pool, (const char *)s, (size_t)len));
+		bt_hash_put(&t->name_index, hash_str(t->names.v[i]), (uint32_t)i);
+	}
+	n = bt_rc_get64(in);
+	for (i = 0; i < n && !in->bad; i++) {
+		struct bt_task k;
+
+		memset(&k, 0, sizeof(k));
+		w = bt_rc_get64(in);
+		k.tid = (uint32_t)(w >> 32);
+		k.pid = (uint32_t)w;
+		w = bt_rc_get64(in);
+		k.ptid = (uint32_t)(w >> 32);
+		k.ppid = (uint32_t)w;
+		k.fork_time = bt_rc_get64(in);
+		k.exit_time = bt_rc_get64(in);
+		len = bt_rc_get64(in);
+		for (j = 0; j < len && !in->bad; j++) {
+			struct bt_task_name nm;
+
+			nm.time = bt_rc_get64(in);
+			nm.comm = (uint32_t)bt_rc_get64(in);
+			if (nm.comm >= t->names.n)
+				in->bad = true;
+			BT_VEC_PUSH(k.names, nm);
+		}
+		BT_VEC_PUSH(t->tasks, k);
+		bt_hash_put(&t->task_index, bt_hash64(k.tid), (uint32_t)i);
+	}
+	n = bt_rc_get64(in);
+	for (i = 0; i < n && !in->bad; i++) {
+		struct bt_task_count c;
+
+		w = bt_rc_get64(in);
+		c.attr = (uint32_t)(w >> 32);
+		c.task = (uint32_t)w;
+		c.comm = (uint32_t)bt_rc_get64(in);
+		c.samples = bt_rc_get64(in);
+		c.period = bt_rc_get64(in);
+		c.first = bt_rc_get64(in);
+		c.last = bt_rc_get64(in);
+		if (c.task >= t->tasks.n || c.comm >= t->names.n)
+			in->bad = true;
+		BT_VEC_PUSH(t->counts, c);
+		bt_hash_put(&t->count_index, count_hash(c.attr, c.task, c.comm), (uint32_t)i);
+	}
+	t->last_count = (size_t)bt_rc_get64(in);
+	return in->bad ? -1 : 0;
 }

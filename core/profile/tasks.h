@@ -62,6 +62,17 @@ struct bt_tasks {
 	BT_VEC(struct bt_task_count) counts;
 	struct bt_hash count_index;	/* (attr, task, comm) -> counts[] */
 	size_t last_count;		/* samples come in runs */
+	uint64_t gen;			/* COMM, FORK and EXIT records read */
+	/*
+	 * The last sample's count (attr, tid), while the thread's name is the
+	 * same: from lo to hi, and no record read since (gen).
+	 */
+	struct {
+		uint64_t gen, lo, hi;
+		uint32_t attr, tid;
+		size_t count;
+		bool valid;
+	} memo;
 };
 
 void bt_tasks_init(struct bt_tasks *t);
@@ -75,6 +86,12 @@ void bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid,
 long bt_tasks_find(const struct bt_tasks *t, uint32_t tid);
 /* The name (index in t->names) of thread tid at time. */
 uint32_t bt_tasks_comm_at(struct bt_tasks *t, uint32_t tid, uint64_t time);
+/* All of t, appended to sb (the first-read cache: readcache.h). */
+struct bt_strbuf;
+struct bt_rc_in;
+void bt_tasks_save(const struct bt_tasks *t, struct bt_strbuf *sb);
+/* t (initialized, empty) as bt_tasks_save() wrote it: 0, or -1 when damaged. */
+int bt_tasks_load(struct bt_tasks *t, struct bt_rc_in *in);
 /* The samples of task ti under name comm in event attr, NULL if none. */
 const struct bt_task_count *bt_tasks_count(const struct bt_tasks *t, uint32_t attr,
 					   uint32_t ti, uint32_t comm);

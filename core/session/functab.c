@@ -59,7 +59,13 @@ hit_cmp(const void *a, const void *b)
 void
 bt_functab_sort_hits(struct bt_selection *sel)
 {
-	bt_qsort(sel->hits.v, sel->hits.n, sizeof(*sel->hits.v), hit_cmp);
+	size_t i;
+
+	/* the histogram's order, translated: sorted already, as a rule */
+	for (i = 1; i < sel->hits.n && hit_cmp(&sel->hits.v[i - 1], &sel->hits.v[i]) <= 0; i++)
+		;
+	if (i < sel->hits.n)
+		bt_qsort(sel->hits.v, sel->hits.n, sizeof(*sel->hits.v), hit_cmp);
 }
 
 void
