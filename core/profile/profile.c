@@ -195,7 +195,13 @@ profile_new(struct bt_pd_reader *r, const char *path, bool defer, bool keep)
 	p->event_samples = bt_xcalloc(ne, sizeof(uint64_t));
 	p->event_period = bt_xcalloc(ne, sizeof(uint64_t));
 	p->info.nevents = ne;
-	if (keep && !defer)
+	/*
+	 * A benchmark's run (its output or its harness's probes recorded):
+	 * each benchmark is a scan of the samples, which would read the
+	 * file and unwind every chain again were they not kept.
+	 */
+	if (!defer && (keep || (bt_chains_wanted(r) &&
+	    (p->meta.nhits > 0 || p->meta.output_len > 0))))
 		p->kept = bt_kept_new(ne);
 	if (bt_chains_wanted(r) && defer)
 		p->chains_pending = true;
@@ -308,7 +314,7 @@ bt_profile_chains_pending(const struct bt_profile *p)
 }
 
 int
-bt_profile_read_chains(struct bt_profile *p, struct bt_error *err)
+bt_profile_read_chains(struct bt_profile *p, bool keep, struct bt_error *err)
 {
 	struct bt_pd_reader *r;
 	int ret;
@@ -318,6 +324,8 @@ bt_profile_read_chains(struct bt_profile *p, struct bt_error *err)
 	if ((r = bt_pd_open(p->path, err)) == NULL)
 		return -BT_EIO;
 	bt_chains_init(p, r);
+	if (keep && p->kept == NULL)
+		p->kept = bt_kept_new(p->info.nevents);
 	ret = bt_profile_chains_read(p, r, err);
 	bt_pd_close(r);
 	p->chains_pending = false;

@@ -154,10 +154,12 @@ uint32_t bt_profile_module(struct bt_profile *p, enum bt_mod_kind kind,
 /*
  * The call chains bt_profile_open_deferred() put off, read now (a second
  * pass over the file, unwinding every sample): the same chains, ids and
- * counts as bt_profile_open() gives. 0 or -BT_EIO (the file cannot be
- * opened again: the recording stays one without chains).
+ * counts as bt_profile_open() gives. With keep, the samples are kept as
+ * bt_profile_open_kept() keeps them: the scans after it (a benchmark's
+ * selection each) read memory, not the file. 0 or -BT_EIO (the file
+ * cannot be opened again: the recording stays one without chains).
  */
-int bt_profile_read_chains(struct bt_profile *p, struct bt_error *err);
+int bt_profile_read_chains(struct bt_profile *p, bool keep, struct bt_error *err);
 /* Build a profile from an open reader (the fuzz target calls this). */
 struct bt_pd_reader;
 struct bt_profile *bt_profile_read(struct bt_pd_reader *r, const char *path,

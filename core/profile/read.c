@@ -291,6 +291,10 @@ bt_profile_replay(struct bt_profile *p, struct bt_pd_reader *r,
 static void
 count_chain(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 {
+	if (p->kept != NULL && !bt_kept_add(p->kept, smp)) {
+		bt_kept_free(p->kept);	/* too long: read again */
+		p->kept = NULL;
+	}
 	if (smp->chain != BT_CHAIN_NONE)
 		bt_hist_add(arg, smp->attr, 0, smp->chain, smp->period);
 }

@@ -9,6 +9,7 @@
 
 #include "disasm/disasm.h"
 #include "profile/chains.h"
+#include "session/bench-int.h"
 #include "session/session-int.h"
 #include "symbols/symbols.h"
 
@@ -170,6 +171,7 @@ bt_session_read_chains(struct bt_session *s, struct bt_error *err)
 {
 	size_t i, n;
 	char *note;
+	bool keep;
 
 	if (!bt_profile_chains_pending(s->p))
 		return 0;
@@ -179,9 +181,11 @@ bt_session_read_chains(struct bt_session *s, struct bt_error *err)
 	if (s->live != NULL)
 		return bt_error_set(err, BT_EINVAL, "the call chains are read "
 		    "with a selection alive");
+	/* several benchmarks: each a scan of the samples, kept in memory */
+	keep = s->benches != NULL && s->benches->v.n > 1;
 	bt_benches_free(s->benches);
 	s->benches = NULL;
-	if (bt_profile_read_chains(s->p, err) < 0)
+	if (bt_profile_read_chains(s->p, keep, err) < 0)
 		return -BT_EIO;
 	if (!s->noted)
 		return 0;

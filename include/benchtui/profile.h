@@ -56,6 +56,11 @@ struct bt_profile_info {
 	size_t nnotes;
 };
 
+/*
+ * Read the recording at path. A benchmark's run with call chains (its
+ * output or its harness's probes recorded) keeps its samples as
+ * bt_profile_open_kept() does: each benchmark's samples are read again.
+ */
 BT_API struct bt_profile *bt_profile_open(const char *path, struct bt_error *err);
 /*
  * The same without the call chains: the samples are counted without
