@@ -57,7 +57,11 @@ plain = subprocess.run(["c++filt"], input="".join(m + "\n" for m in mangled),
                        capture_output=True, text=True).stdout.split("\n")
 # (Rust's legacy hashes go, as benchtui and perf drop them: "::h0123...")
 rhash = re.compile(r"::h[0-9a-f]{16}$")
-demangled = {m: rhash.sub("", clone.sub("", p)) for m, p in zip(mangled, plain)}
+# (and v0 symbols' crate disambiguators, "std[e28293b1aa0f68bd]::", which
+# benchtui drops as perf and rustc-demangle's short form do)
+v0dis = re.compile(r"(?<=[A-Za-z0-9_])\[[0-9a-f]{1,16}\]")
+demangled = {m: rhash.sub("", clone.sub("", v0dis.sub("", p) if m.startswith("_R") else p))
+             for m, p in zip(mangled, plain)}
 blocks = [[demangled.get(s, s) if i % 2 == 0 else s for i, s in enumerate(b)] for b in blocks]
 def loc(s):   # line 0 is no line, whatever file the row names
     f, l = s.rsplit(":", 2)[:2] if s.count(":") >= 2 else (s, "0")
