@@ -247,6 +247,8 @@ make_rule(struct bt_unwind_space *s, uint64_t pc, struct rule *ru)
 	struct shared_rule *sr = NULL;
 	struct mod_info *mi;
 	Dwfl_Module *mod;
+	uint64_t rel = 0;
+	uint32_t module = 0;
 
 	ru->pc = pc;
 	ru->kind = RULE_LIBDW;
@@ -259,9 +261,11 @@ make_rule(struct bt_unwind_space *s, uint64_t pc, struct rule *ru)
 	if (s->shared != NULL && mi != NULL) {
 		struct bt_unwind_rows *rows = s->shared;
 
+		module = mi->module;
+		rel = pc - mi->bias;
 		if (rows->n * 2 >= rows->cap)
 			grow_shared(rows);
-		sr = shared_slot(rows, mi->module, pc - mi->bias);
+		sr = shared_slot(rows, module, rel);
 		if (sr->r.kind != RULE_EMPTY) {
 			*ru = sr->r;
 			ru->pc = pc;
@@ -271,9 +275,9 @@ make_rule(struct bt_unwind_space *s, uint64_t pc, struct rule *ru)
 	}
 	read_rule(s, mod, pc, ru);
 	if (sr != NULL) {
-		sr->module = mi->module;
+		sr->module = module;
 		sr->r = *ru;
-		sr->r.pc = pc - mi->bias;
+		sr->r.pc = rel;
 		s->shared->n++;
 	}
 	return true;
