@@ -276,6 +276,16 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@bash bench/run.sh
 
+# make bench-sysdwarf: reading a system-wide perf record -a --call-graph
+# dwarf of a parallel build, and benchtui's recording of the build, against
+# perf report (bench/sysdwarf.sh: perf report takes minutes on them). It
+# writes bench/sysdwarf.md, which make bench's results.md then includes.
+.PHONY: bench-sysdwarf
+bench-sysdwarf: deps
+	@$(MAKE) --no-print-directory all tools
+	@bash bench/sysdwarf.sh >bench/sysdwarf.md.tmp && mv bench/sysdwarf.md.tmp bench/sysdwarf.md
+	@cat bench/sysdwarf.md
+
 # make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the JVMTI
 # agent in benchtui's own lib dir, the man page and the docs. The agent's
 # directory is where benchtui looks, beside its own binary

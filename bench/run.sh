@@ -295,6 +295,8 @@ B="$B" BT="$BT" bash bench/output.sh 3 2>/dev/null
 echo
 B="$B" BT="$BT" bash bench/chains.sh "$RUNS" 2>/dev/null
 echo
+# minutes of perf report: make bench-sysdwarf writes it, dated
+[ -s bench/sysdwarf.md ] && { cat bench/sysdwarf.md; echo; }
 B="$B" BT="$BT" bash bench/memory.sh 3
 echo
 cat bench/limits.md

@@ -18,7 +18,6 @@ bt_cfi_clear(struct bt_unwind_space *s)
 	if (s->nrules)
 		memset(s->rules, 0, s->rules_cap * sizeof(*s->rules));
 	s->nrules = 0;
-	s->go_mods.n = 0;
 }
 
 void
@@ -26,36 +25,51 @@ bt_cfi_release(struct bt_unwind_space *s)
 {
 	FREE_AND_NULL(s->rules);
 	s->nrules = s->rules_cap = 0;
-	BT_VEC_FREE(s->go_mods);
+}
+
+void
+bt_unwind_rows_clear(struct bt_unwind_rows *rows)
+{
+	if (rows->n)
+		memset(rows->v, 0, rows->cap * sizeof(*rows->v));
+	rows->n = 0;
+}
+
+void
+bt_unwind_rows_release(struct bt_unwind_rows *rows)
+{
+	FREE_AND_NULL(rows->v);
+	rows->n = rows->cap = 0;
 }
 
 /* Is mod a Go binary (a .gopclntab or .note.go.buildid section)? Once per module. */
 static bool
 go_module(struct bt_unwind_space *s, Dwfl_Module *mod)
 {
-	struct go_mod g = { mod, false };
+	struct mod_info *mi = bt_space_mod_info(s, mod);
 	Elf_Scn *scn = NULL;
 	GElf_Shdr sh;
 	Dwarf_Addr bias;
-	size_t i, shstrndx;
+	size_t shstrndx;
+	bool go = false;
 	Elf *elf;
 
-	for (i = 0; i < s->go_mods.n; i++)
-		if (s->go_mods.v[i].mod == mod)
-			return s->go_mods.v[i].go;
+	if (mi != NULL && mi->go >= 0)
+		return mi->go;
 	elf = dwfl_module_getelf(mod, &bias);
 	if (elf != NULL && elf_getshdrstrndx(elf, &shstrndx) == 0)
-		while (!g.go && (scn = elf_nextscn(elf, scn)) != NULL) {
+		while (!go && (scn = elf_nextscn(elf, scn)) != NULL) {
 			const char *name;
 
 			if (gelf_getshdr(scn, &sh) == NULL)
 				continue;
 			name = elf_strptr(elf, shstrndx, sh.sh_name);
-			g.go = name != NULL && (strcmp(name, ".gopclntab") == 0 ||
+			go = name != NULL && (strcmp(name, ".gopclntab") == 0 ||
 			    strcmp(name, ".note.go.buildid") == 0);
 		}
-	BT_VEC_PUSH(s->go_mods, g);
-	return g.go;
+	if (mi != NULL)
+		mi->go = go;
+	return go;
 }
 
 /*
@@ -137,14 +151,38 @@ cfa_plus(const Dwarf_Op *ops, size_t nops, bool value, int32_t *off)
 	return true;
 }
 
-/*
- * Read the row at pc (libdwfl's order: .eh_frame, then .debug_frame);
- * false when no module holds pc (nothing to keep: a module may come).
- */
-static bool
-make_rule(struct bt_unwind_space *s, uint64_t pc, struct rule *ru)
+/* The shared row of module's file-relative pc, or where it would go. */
+static struct shared_rule *
+shared_slot(struct bt_unwind_rows *rows, uint32_t module, uint64_t rel)
 {
-	Dwfl_Module *mod;
+	size_t mask = rows->cap - 1;
+	size_t i = (size_t)bt_hash64(rel ^ ((uint64_t)module << 44)) & mask;
+
+	while (rows->v[i].r.kind != RULE_EMPTY &&
+	    (rows->v[i].r.pc != rel || rows->v[i].module != module))
+		i = (i + 1) & mask;
+	return &rows->v[i];
+}
+
+static void
+grow_shared(struct bt_unwind_rows *rows)
+{
+	struct shared_rule *old = rows->v;
+	size_t i, n = rows->cap;
+
+	rows->cap = n ? n * 2 : 4096;
+	rows->v = bt_xcalloc(rows->cap, sizeof(*rows->v));
+	for (i = 0; i < n; i++)
+		if (old[i].r.kind != RULE_EMPTY)
+			*shared_slot(rows, old[i].module, old[i].r.pc) = old[i];
+	free(old);
+}
+
+/* Read mod's row at pc (libdwfl's order: .eh_frame, then .debug_frame). */
+static void
+read_rule(struct bt_unwind_space *s, Dwfl_Module *mod, uint64_t pc,
+	  struct rule *ru)
+{
 	Dwarf_CFI *cfi;
 	Dwarf_Frame *frame = NULL;
 	Dwarf_Addr bias;
@@ -154,13 +192,6 @@ make_rule(struct bt_unwind_space *s, uint64_t pc, struct rule *ru)
 	int32_t off;
 	int pass;
 
-	ru->pc = pc;
-	ru->kind = RULE_LIBDW;
-	ru->switches = false;
-	bt_space_module(s, pc);
-	mod = dwfl_addrmodule(s->dwfl, pc);
-	if (mod == NULL)
-		return false;
 	ru->switches = go_module(s, mod) && go_switches(mod, pc);
 	for (pass = 0; pass < 2 && frame == NULL; pass++) {
 		cfi = pass == 0 ? dwfl_module_eh_cfi(mod, &bias) :
@@ -169,7 +200,7 @@ make_rule(struct bt_unwind_space *s, uint64_t pc, struct rule *ru)
 			frame = NULL;
 	}
 	if (frame == NULL)
-		return true;
+		return;
 	if (dwarf_frame_info(frame, NULL, NULL, &signal) != 16 || signal)
 		goto out;
 	/* the return address: undefined (outermost) or saved at CFA + off */
@@ -204,6 +235,51 @@ make_rule(struct bt_unwind_space *s, uint64_t pc, struct rule *ru)
 	ru->kind = RULE_PLAIN;
 out:
 	free(frame);
+}
+
+/*
+ * The row at pc: another process's of the same file, else read; false
+ * when no module holds pc (nothing to keep: a module may come).
+ */
+static bool
+make_rule(struct bt_unwind_space *s, uint64_t pc, struct rule *ru)
+{
+	struct shared_rule *sr = NULL;
+	struct mod_info *mi;
+	Dwfl_Module *mod;
+	uint64_t rel = 0;
+	uint32_t module = 0;
+
+	ru->pc = pc;
+	ru->kind = RULE_LIBDW;
+	ru->switches = false;
+	bt_space_module(s, pc);
+	mod = dwfl_addrmodule(s->dwfl, pc);
+	if (mod == NULL)
+		return false;
+	mi = bt_space_mod_info(s, mod);
+	if (s->shared != NULL && mi != NULL) {
+		struct bt_unwind_rows *rows = s->shared;
+
+		module = mi->module;
+		rel = pc - mi->bias;
+		if (rows->n * 2 >= rows->cap)
+			grow_shared(rows);
+		sr = shared_slot(rows, module, rel);
+		if (sr->r.kind != RULE_EMPTY) {
+			*ru = sr->r;
+			ru->pc = pc;
+			s->stats.shared++;
+			return true;
+		}
+	}
+	read_rule(s, mod, pc, ru);
+	if (sr != NULL) {
+		sr->module = module;
+		sr->r = *ru;
+		sr->r.pc = rel;
+		s->shared->n++;
+	}
 	return true;
 }
 

@@ -63,6 +63,7 @@ drop_dwfl(struct bt_unwind_space *s)
 	s->dwfl = NULL;
 	s->attached = false;
 	s->regions.n = 0;
+	s->mods.n = 0;
 	bt_cfi_clear(s);
 }
 
@@ -73,6 +74,7 @@ bt_unwind_space_free(struct bt_unwind_space *s)
 		return;
 	drop_dwfl(s);
 	BT_VEC_FREE(s->regions);
+	BT_VEC_FREE(s->mods);
 	bt_cfi_release(s);
 	free(s);
 }
@@ -82,7 +84,14 @@ bt_unwind_space_trim(struct bt_unwind_space *s)
 {
 	drop_dwfl(s);
 	BT_VEC_FREE(s->regions);
+	BT_VEC_FREE(s->mods);
 	bt_cfi_release(s);
+}
+
+void
+bt_unwind_space_share(struct bt_unwind_space *s, struct bt_unwind_rows *rows)
+{
+	s->shared = rows;
 }
 
 void
@@ -228,6 +237,8 @@ static void
 report(struct bt_unwind_space *s, struct region *g)
 {
 	const char *path = region_path(s, g), *name = strrchr(path, '/');
+	Dwfl_Module *mod;
+	void **ud;
 	Elf *elf;
 	size_t i;
 	int fd;
@@ -255,12 +266,33 @@ report(struct bt_unwind_space *s, struct region *g)
 		}
 	}
 	/* dwfl_report_elf owns fd on success */
-	if (dwfl_report_elf(s->dwfl, name ? name + 1 : path, path, fd, g->bias,
-	    true) == NULL) {
+	mod = dwfl_report_elf(s->dwfl, name ? name + 1 : path, path, fd, g->bias,
+	    true);
+	if (mod == NULL) {
 		close(fd);
 		return;
 	}
 	g->state = RS_REPORTED;
+	/* which file, at which bias: the rows other processes read of it apply */
+	if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL) != NULL &&
+	    *ud == NULL) {
+		struct mod_info mi = { g->module, -1, g->bias };
+
+		BT_VEC_PUSH(s->mods, mi);
+		*ud = (void *)(uintptr_t)s->mods.n;
+	}
+}
+
+struct mod_info *
+bt_space_mod_info(struct bt_unwind_space *s, Dwfl_Module *mod)
+{
+	void **ud;
+	uintptr_t i;
+
+	if (dwfl_module_info(mod, &ud, NULL, NULL, NULL, NULL, NULL, NULL) == NULL)
+		return NULL;
+	i = (uintptr_t)*ud;
+	return i >= 1 && i <= s->mods.n ? &s->mods.v[i - 1] : NULL;
 }
 
 /* A region for map, reported (unless it overlaps one the Dwfl knows). */

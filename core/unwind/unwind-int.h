@@ -54,10 +54,31 @@ struct rule {
 	int32_t cfa_off, ra_off, bp_off;
 };
 
-/* A module of the Dwfl, and whether it is a Go binary (cfi.c). */
-struct go_mod {
-	Dwfl_Module *mod;
-	bool go;
+/*
+ * A module of the Dwfl (its userdata is its index + 1 in the space's
+ * mods): which of the machine's modules it is, at which load bias, and
+ * whether it is a Go binary (cfi.c, once looked at).
+ */
+struct mod_info {
+	uint32_t module;
+	int8_t go;		/* -1: not looked at yet */
+	uint64_t bias;
+};
+
+/*
+ * The rows of every space of an unwinder, by file and file-relative pc:
+ * what a row says depends on the file only (its CFI, its symbols), so a
+ * process that runs a file another one ran (the 40 cc1 of a parallel
+ * build) reads none of its rows through libdw again (open addressing).
+ */
+struct shared_rule {
+	uint32_t module;	/* the machine's index */
+	struct rule r;		/* r.pc: relative to the file's load bias */
+};
+
+struct bt_unwind_rows {
+	struct shared_rule *v;
+	size_t n, cap;
 };
 
 /* One memory read of the current unwind step. */
@@ -88,12 +109,17 @@ struct bt_unwind_space {
 	/* the CFI rows met so far, by lookup pc (open addressing) */
 	struct rule *rules;
 	size_t nrules, rules_cap;
-	BT_VEC(struct go_mod) go_mods;	/* cleared with the rows */
+	BT_VEC(struct mod_info) mods;	/* the Dwfl's modules, dropped with it */
+	struct bt_unwind_rows *shared;	/* every space's rows, or NULL */
 	unsigned flags;
 	struct bt_unwind_stats stats;
 };
 
 /* space.c */
+/* Rows to read from and add to (borrowed: they must outlive s); NULL: s's own only. */
+void bt_unwind_space_share(struct bt_unwind_space *s, struct bt_unwind_rows *rows);
+/* The mod_info of a module of s's Dwfl (NULL: not one space.c reported). */
+struct mod_info *bt_space_mod_info(struct bt_unwind_space *s, Dwfl_Module *mod);
 /*
  * A Dwfl for the sample r is (attached, every region it knows still the
  * machine's at r's time), with the module at ip reported. 0, or
@@ -137,6 +163,9 @@ int bt_space_frames(struct bt_unwind_space *s, pid_t tid,
 /* Forget every row (the modules changed). */
 void bt_cfi_clear(struct bt_unwind_space *s);
 void bt_cfi_release(struct bt_unwind_space *s);
+/* The rows all of an unwinder's spaces share (unwinder.c). */
+void bt_unwind_rows_clear(struct bt_unwind_rows *rows);
+void bt_unwind_rows_release(struct bt_unwind_rows *rows);
 struct walk;
 /*
  * Unwind as libdwfl would, with the cached rows. Returns false when a

@@ -213,11 +213,13 @@ void bt_unwind_space_set_flags(struct bt_unwind_space *s, unsigned flags);
  * struct bt_unwind_stats - work done by one space
  * @samples: samples unwound from CFI
  * @libdw: of those, samples unwound by libdwfl's frame walk
- * @rules: CFI rows read (distinct pcs)
+ * @rules: CFI rows met (distinct pcs of the process)
+ * @shared: of those, rows another process had read of the same file (the
+ *	unwinder's spaces share them: not read through libdw again)
  * @mismatched: files not used because their build-id is not the recorded one
  */
 struct bt_unwind_stats {
-	uint64_t samples, libdw, rules, mismatched;
+	uint64_t samples, libdw, rules, shared, mismatched;
 };
 const struct bt_unwind_stats *bt_unwind_space_stats(const struct bt_unwind_space *s);
 

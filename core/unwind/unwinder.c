@@ -9,7 +9,7 @@
 #include "base.h"
 #include "hash.h"
 #include "perf/perfdata.h"
-#include "unwind/unwind.h"
+#include "unwind/unwind-int.h"
 
 struct space_of {
 	uint32_t pid;
@@ -33,6 +33,7 @@ struct bt_unwinder {
 	size_t last;
 	size_t live[LIVE_SPACES];	/* spaces[] indices, most recent first */
 	size_t nlive;
+	struct bt_unwind_rows rows;	/* every space's CFI rows, by file */
 	uint8_t *vdso;
 	size_t vdso_len;
 	BT_VEC(uint64_t) chain;		/* the sample's callchain, native */
@@ -62,6 +63,7 @@ bt_unwinder_free(struct bt_unwinder *u)
 	BT_VEC_FREE(u->spaces);
 	bt_hash_release(&u->space_index);
 	BT_VEC_FREE(u->chain);
+	bt_unwind_rows_release(&u->rows);
 	free(u->vdso);
 	free(u);
 }
@@ -74,6 +76,7 @@ bt_unwinder_set_vdso(struct bt_unwinder *u, const void *image, size_t len)
 	free(u->vdso);
 	u->vdso = NULL;
 	u->vdso_len = 0;
+	bt_unwind_rows_clear(&u->rows);	/* the vDSO's were the old image's */
 	if (image != NULL && len) {
 		u->vdso = bt_xmalloc(len);
 		memcpy(u->vdso, image, len);
@@ -104,6 +107,7 @@ bt_unwinder_stats(const struct bt_unwinder *u, struct bt_unwind_stats *st)
 		st->samples += s->samples;
 		st->libdw += s->libdw;
 		st->rules += s->rules;
+		st->shared += s->shared;
 		st->mismatched += s->mismatched;
 	}
 }
@@ -144,6 +148,7 @@ bt_unwinder_space(struct bt_unwinder *u, uint32_t pid)
 		so.s = bt_unwind_space_new(u->machine, pid);
 		bt_unwind_space_set_vdso(so.s, u->vdso, u->vdso_len);
 		bt_unwind_space_set_flags(so.s, u->flags);
+		bt_unwind_space_share(so.s, &u->rows);
 		BT_VEC_PUSH(u->spaces, so);
 		i = (uint32_t)u->spaces.n - 1;
 		bt_hash_add(&u->space_index, &pos, i);

@@ -390,8 +390,10 @@ print_stats(const struct dump *d, const struct bt_unwind_stats *ust, double t_fi
 			printf(" %s=%" PRIu64, en[k], d->end[k]);
 	printf("\nfp-missed-a-frame %" PRIu64 "\n", d->skipped);
 	printf("cfi-unwinds %" PRIu64 " by-libdwfl %" PRIu64 " rows %" PRIu64
+	    " (read %" PRIu64 ", another process's %" PRIu64 ")"
 	    " files-with-another-build-id %" PRIu64 "\n",
-	    ust->samples, ust->libdw, ust->rules, ust->mismatched);
+	    ust->samples, ust->libdw, ust->rules, ust->rules - ust->shared,
+	    ust->shared, ust->mismatched);
 }
 
 int

@@ -124,25 +124,32 @@ map(uint32_t pid, uint64_t start, uint64_t len, uint64_t pgoff,
 	side(&ev, time);
 }
 
-/* This process's executable mappings, in a new machine, from time 0. */
-static struct bt_unwind_space *
-self_space(void)
+/* This process's executable mappings, as process pid's, from time 0. */
+static void
+self_maps(uint32_t pid)
 {
 	FILE *f = fopen("/proc/self/maps", "r");
 	char line[1024], perm[8], path[512];
 	uint64_t lo, hi, off;
 
-	bt_machine_free(machine);
-	bt_modules_release(&mods);
-	machine = bt_machine_new(&mods);
 	assert_non_null(f);
 	while (fgets(line, sizeof(line), f) != NULL) {
 		path[0] = '\0';
 		if (sscanf(line, "%lx-%lx %7s %lx %*s %*s %511s", &lo, &hi, perm,
 		    &off, path) >= 4 && perm[2] == 'x')
-			map((uint32_t)getpid(), lo, hi - lo, off, path, 0);
+			map(pid, lo, hi - lo, off, path, 0);
 	}
 	fclose(f);
+}
+
+/* This process's executable mappings, in a new machine, from time 0. */
+static struct bt_unwind_space *
+self_space(void)
+{
+	bt_machine_free(machine);
+	bt_modules_release(&mods);
+	machine = bt_machine_new(&mods);
+	self_maps((uint32_t)getpid());
 	return bt_unwind_space_new(machine, (uint32_t)getpid());
 }
 
@@ -214,6 +221,47 @@ test_dwarf_self(void **state)
 	assert_int_equal(n2, 1);
 	assert_int_equal(res2.end, BT_UNWIND_END_STACK);
 	bt_unwind_space_free(s);
+}
+
+/*
+ * Two processes of an unwinder that run the same files (a fork, the
+ * second cc1 of a build): the second reads none of its rows through
+ * libdw (the first's are the file's), and its chain is the same.
+ */
+static void
+test_shared_rows(void **state)
+{
+	const uint32_t other = 2;
+	struct bt_unwind_space *a, *b;
+	struct bt_unwind_regs r;
+	struct bt_unwind_result res, res2;
+	struct bt_unwind_stats st;
+	struct bt_unwinder *u;
+	uint64_t ips[64], ips2[64];
+	int n, n2;
+
+	level1();
+	bt_unwind_space_free(self_space());
+	self_maps(other);
+	u = bt_unwinder_new(machine);
+	a = bt_unwinder_space(u, (uint32_t)getpid());
+	b = bt_unwinder_space(u, other);
+	regs_of_snap(&r, COPY);
+	n = bt_unwind_dwarf(a, &r, ips, 64, &res, NULL);
+	assert_true(n >= 4);
+	assert_true(bt_unwind_space_stats(a)->rules >= 4);
+	assert_int_equal(bt_unwind_space_stats(a)->shared, 0);
+	n2 = bt_unwind_dwarf(b, &r, ips2, 64, &res2, NULL);
+	assert_int_equal(n2, n);
+	assert_memory_equal(ips, ips2, (size_t)n * sizeof(*ips));
+	assert_int_equal(res2.end, res.end);
+	assert_int_equal(bt_unwind_space_stats(b)->rules,
+	    bt_unwind_space_stats(a)->rules);
+	assert_int_equal(bt_unwind_space_stats(b)->shared,
+	    bt_unwind_space_stats(b)->rules);
+	bt_unwinder_stats(u, &st);
+	assert_int_equal(st.shared, bt_unwind_space_stats(b)->rules);
+	bt_unwinder_free(u);
 }
 
 static void
@@ -411,6 +459,7 @@ main(void)
 		cmocka_unit_test(test_regs),
 		cmocka_unit_test(test_callchain_split),
 		cmocka_unit_test(test_dwarf_self),
+		cmocka_unit_test(test_shared_rows),
 		cmocka_unit_test(test_splice_rules),
 		cmocka_unit_test(test_space),
 	};
