@@ -642,7 +642,9 @@ struct bt_lane {
 };
 /*
  * Row i's lane columns, from bt_view_arrow_col() rightward, the last the
- * arrowheads'; NULL (*n 0) when the view has no arrows.
+ * arrowheads'; NULL (*n 0) when the view has no arrows. Drawn when asked
+ * (a view keeps no lanes for every row): valid until the next call for
+ * the view.
  */
 BT_API const struct bt_lane *bt_view_lanes(const struct bt_view *v, size_t i,
 					   size_t *n);
