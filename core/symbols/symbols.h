@@ -181,7 +181,8 @@ long bt_msyms_code(struct bt_msyms *m, uint64_t start, uint64_t end,
 /*
  * The line-table rows covering [start, end), sorted by address, with the
  * row that covers start first (its addr may be < start). *rows is owned
- * by the bt_msyms and valid until it is freed. Returns the row count,
+ * by the bt_msyms and valid until the next call (a CU's rows are kept
+ * smaller than struct bt_line, and made into these when asked for). Returns the row count,
  * 0 when there is no line information.
  */
 size_t bt_msyms_lines(struct bt_msyms *m, uint64_t start, uint64_t end,
