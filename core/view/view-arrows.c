@@ -37,6 +37,8 @@ struct view_arrows {
 	uint32_t *block;		/* block b's arrows: idx[block[b]..block[b + 1]) */
 	int32_t *idx;			/* ascending within a block */
 	struct bt_lane row[LANES_EXPORT + 1];	/* bt_view_lanes' (the last row asked) */
+	const char *last_text;		/* the last lanes cell made: the next is often the same */
+	size_t last_len;
 };
 
 /* A jump: the row it lands on, its kind, its row. */
@@ -301,7 +303,14 @@ lanes_text(struct bt_view *v, struct view_arrows *va, size_t i, size_t lead)
 		buf[n++] = bt_lane_ascii(l);
 		any |= l != 0;
 	}
-	return any ? bt_strpool_add(&v->pool, buf, n) : view_pad(v, "", n, false);
+	if (!any)
+		return view_pad(v, "", n, false);
+	/* a long arrow's line runs down thousands of rows: one string for them */
+	if (va->last_text == NULL || va->last_len != n || memcmp(va->last_text, buf, n) != 0) {
+		va->last_text = bt_strpool_add(&v->pool, buf, n);
+		va->last_len = n;
+	}
+	return va->last_text;
 }
 
 /*
