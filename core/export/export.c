@@ -14,6 +14,7 @@
 #include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "export/export-int.h"
+#include "session/query.h"
 
 /* The functions a whole-profile export annotates; (size_t)-1 when -s names none. */
 static size_t
@@ -244,6 +245,13 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 		bench_parts_free(eb, nbench, table);
 		return -BT_ENOENT;
 	}
+	/*
+	 * The functions to write, annotated before the header's lint reads
+	 * their code: it takes these rather than decoding one of megabytes
+	 * again (bt_selection_code). Not with --all: thousands at once
+	 */
+	for (i = 0; i < n && !o->all; i++)
+		(void)bt_selection_annotation(sel, idx[i], o->view.syntax, NULL);
 	vo.locate = true;	/* every row's source, in text and JSON alike */
 	h = bt_view_header_opts(sel, &vo);
 	fv = bt_view_functions(sel, &vo, 0);
