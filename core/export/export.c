@@ -246,12 +246,16 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 		return -BT_ENOENT;
 	}
 	/*
-	 * The functions to write, annotated before the header's lint reads
-	 * their code: it takes these rather than decoding one of megabytes
-	 * again (bt_selection_code). Not with --all: thousands at once
+	 * The functions of megabytes of code to write, annotated before the
+	 * header's lint reads their code: it takes these rather than decoding
+	 * them twice (bt_selection_code keeps no such annotation of its own).
+	 * Not with --all: thousands at once
 	 */
-	for (i = 0; i < n && !o->all; i++)
-		(void)bt_selection_annotation(sel, idx[i], o->view.syntax, NULL);
+	for (i = 0; i < n && !o->all; i++) {
+		const struct bt_func *f = bt_selection_func(sel, idx[i]);
+		if (f->end - f->start > BT_CODE_SHARED_MAX)
+			(void)bt_selection_annotation(sel, idx[i], o->view.syntax, NULL);
+	}
 	vo.locate = true;	/* every row's source, in text and JSON alike */
 	h = bt_view_header_opts(sel, &vo);
 	fv = bt_view_functions(sel, &vo, 0);

@@ -422,8 +422,6 @@ bt_selection_func_dwarf(struct bt_selection *sel, size_t fi)
 	return fi < sel->funcs.n && bt_session_dwarf(sel->s, sel->funcs.v[fi].pub.mod);
 }
 
-#define CODE_SHARED_MAX (1u << 20)	/* bytes of code */
-
 struct bt_annotation *
 bt_selection_code(struct bt_selection *sel, size_t fi)
 {
@@ -439,7 +437,7 @@ bt_selection_code(struct bt_selection *sel, size_t fi)
 	 * annotation Enter opens, built once for both (the hottest function
 	 * is the lint's first and the one a user opens first)
 	 */
-	if (sf->ann[2] == NULL && sf->pub.end - sf->pub.start <= CODE_SHARED_MAX &&
+	if (sf->ann[2] == NULL && sf->pub.end - sf->pub.start <= BT_CODE_SHARED_MAX &&
 	    sel->s->mods[sf->pub.mod].dwarf_checked &&
 	    bt_session_dwarf(sel->s, sf->pub.mod))
 		return bt_selection_annotation(sel, fi, BT_ASM_ATT, NULL);
