@@ -14,7 +14,6 @@
 #include "benchtui/selection.h"
 #include "benchtui/session.h"
 #include "export/export-int.h"
-#include "session/query.h"
 
 /* The functions a whole-profile export annotates; (size_t)-1 when -s names none. */
 static size_t
@@ -244,17 +243,6 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 		free(idx);
 		bench_parts_free(eb, nbench, table);
 		return -BT_ENOENT;
-	}
-	/*
-	 * The functions of megabytes of code to write, annotated before the
-	 * header's lint reads their code: it takes these rather than decoding
-	 * them twice (bt_selection_code keeps no such annotation of its own).
-	 * Not with --all: thousands at once
-	 */
-	for (i = 0; i < n && !o->all; i++) {
-		const struct bt_func *f = bt_selection_func(sel, idx[i]);
-		if (f->end - f->start > BT_CODE_SHARED_MAX)
-			(void)bt_selection_annotation(sel, idx[i], o->view.syntax, NULL);
 	}
 	vo.locate = true;	/* every row's source, in text and JSON alike */
 	h = bt_view_header_opts(sel, &vo);
