@@ -181,20 +181,21 @@ read_path(struct entry *e, const char *path)
 static const char *
 window(struct entry *e, uint64_t at, size_t len)
 {
-	size_t want = BT_MAX(len, (size_t)WINDOW), got = 0;
+	uint64_t from = at > WINDOW / 2 ? at - WINDOW / 2 : 0;	/* lines before it too */
+	size_t want = (size_t)(at - from) + BT_MAX(len, (size_t)WINDOW / 2), got = 0;
 	int fd;
 
 	if (e->win != NULL && at >= e->win_at && at + len <= e->win_at + e->win_len)
 		return e->win + (at - e->win_at);
-	if (at + want > e->size)
-		want = (size_t)(e->size - at);
-	if (want < len || (fd = bt_open_regular(e->read_from)) < 0)
+	if (from + want > e->size)
+		want = (size_t)(e->size - from);
+	if (from + want < at + len || (fd = bt_open_regular(e->read_from)) < 0)
 		return NULL;
 	free(e->win);
 	e->win = bt_xmalloc(want + 1);
-	e->win_at = at;
+	e->win_at = from;
 	while (got < want) {
-		ssize_t r = pread(fd, e->win + got, want - got, (off_t)(at + got));
+		ssize_t r = pread(fd, e->win + got, want - got, (off_t)(from + got));
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
@@ -203,7 +204,7 @@ window(struct entry *e, uint64_t at, size_t len)
 	}
 	close(fd);
 	e->win_len = got;
-	return got >= len ? e->win : NULL;
+	return from + got >= at + len ? e->win + (at - from) : NULL;
 }
 
 const char *
