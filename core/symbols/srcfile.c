@@ -1,11 +1,11 @@
 /*
- * Source files, read once each and split into lines. A file is asked for
- * by the path its debug info (or JIT runtime) recorded; where that path
- * does not hold it, perf's --prefix/--prefix-strip map it, and
- * --source-path's directories and zip archives are searched (docs/jit.md
- * "Finding sources"). Every file is read through bt_strbuf_read_file
- * (regular files only, at most MAX_SOURCE) or the zip reader, which
- * checks the same.
+ * Source files, indexed once each by line. A file is asked for by the
+ * path its debug info (or JIT runtime) recorded; where that path does not
+ * hold it, perf's --prefix/--prefix-strip map it, and --source-path's
+ * directories and zip archives are searched (docs/jit.md "Finding
+ * sources"). Every file is read through bt_open_regular (regular files
+ * only, at most MAX_SOURCE), its lines again as they are asked for, or
+ * through the zip reader, which checks the same and gives it whole.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -127,6 +127,7 @@ static bool
 read_path(struct entry *e, const char *path)
 {
 	char buf[65536];
+	const char *p, *end, *nl;
 	struct stat st;
 	uint64_t pos = 0;
 	size_t n = 0, alloc = 0;
@@ -142,8 +143,8 @@ read_path(struct entry *e, const char *path)
 			continue;
 		if (got <= 0)
 			break;
-		const char *p = buf, *end = buf + got, *nl;
-
+		p = buf;
+		end = buf + got;
 		if (pos == 0 || nl_last) {	/* a line starts the chunk */
 			BT_ALLOC_GROW(e->start, n + 1, alloc);
 			e->start[n++] = (uint32_t)pos;
