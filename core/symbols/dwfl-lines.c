@@ -209,18 +209,37 @@ bt_msyms_set_lines(struct bt_msyms *m, const struct bt_line *rows, size_t n)
 	m->dwarf_checked = true;
 }
 
-/* The first of n rows (addresses at(i)) after addr; 0 when none is at or before it. */
-#define ROWS_AFTER(n, at, addr, lo) do {				\
-	size_t hi_ = (n);						\
-	(lo) = 0;							\
-	while ((lo) < hi_) {						\
-		size_t mid_ = ((lo) + hi_) / 2;				\
-		if ((at(mid_)) <= (addr))				\
-			(lo) = mid_ + 1;				\
-		else							\
-			hi_ = mid_;					\
-	}								\
-} while (0)
+/* The first of the given rows after addr (0: none is at or before it). */
+static size_t
+given_after(const struct cu *c, uint64_t addr)
+{
+	size_t lo = 0, hi = c->rows.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->rows.v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first of the CU's read rows after off (from c->base), 0 as above. */
+static size_t
+lines_after(const struct cu *c, uint64_t off)
+{
+	size_t lo = 0, hi = c->nlines;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->lines[mid].addr <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
 
 size_t
 bt_msyms_lines(struct bt_msyms *m, uint64_t start, uint64_t end,
@@ -229,14 +248,12 @@ bt_msyms_lines(struct bt_msyms *m, uint64_t start, uint64_t end,
 	Dwarf_Die cudie;
 	struct cu *c = msyms_cu_at(m, start, &cudie);
 	size_t lo, first, last, i;
-	uint64_t off;
 
 	*rows = NULL;
 	if (c == NULL)
 		return 0;
 	if (c->lines == NULL) {	/* given */
-#define GIVEN_AT(i) c->rows.v[i].addr
-		ROWS_AFTER(c->rows.n, GIVEN_AT, start, lo);
+		lo = given_after(c, start);
 		if (lo == 0)
 			return 0;
 		first = lo - 1;
@@ -247,9 +264,7 @@ bt_msyms_lines(struct bt_msyms *m, uint64_t start, uint64_t end,
 	}
 	if (c->nlines == 0 || start < c->base)
 		return 0;
-	off = start - c->base;
-#define LINE_AT(i) (uint64_t)c->lines[i].addr
-	ROWS_AFTER(c->nlines, LINE_AT, off, lo);
+	lo = lines_after(c, start - c->base);
 	if (lo == 0)
 		return 0;
 	first = lo - 1;
