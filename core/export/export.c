@@ -262,8 +262,12 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 		}
 		ops->annotation(&eo, v);
 		bt_view_free(v);
-		if (o->all)	/* thousands of functions: keep memory flat */
-			bt_selection_forget(sel, idx[i]);
+		/*
+		 * written: its annotation is not needed again (thousands of
+		 * functions keep memory flat; a big one is not kept beside the
+		 * next one's view)
+		 */
+		bt_selection_forget(sel, idx[i]);
 	}
 	ops->end(&eo);
 	bt_view_free(h);

@@ -97,8 +97,34 @@ is_clock(const char *name)
 }
 
 /*
+ * Does an instruction of code[0..n) at addr read the clock? Decoded
+ * without keeping anything (a switch of 100,000 calls whose bytes hold
+ * 0f 31 inside other instructions is not annotated for it); a byte no
+ * decoder takes may hide one: then yes, as does a machine without a
+ * decoder.
+ */
+static bool
+decodes_timer(const struct bt_msyms_info *info, const uint8_t *code, size_t n,
+	      uint64_t addr)
+{
+	struct bt_disasm *d = bt_disasm_new(bt_arch_from_elf(info->e_machine,
+	    info->elfclass64), BT_SYNTAX_ATT, NULL);
+	struct bt_insn in;
+	size_t off = 0;
+	bool found = d == NULL;
+
+	while (!found && off < n) {
+		off += bt_disasm_one(d, code + off, n - off, addr + off, &in);
+		found = (in.flags & BT_INSN_F_TIMER) || in.kind == BT_INSN_BAD;
+	}
+	bt_disasm_free(d);
+	return found;
+}
+
+/*
  * Could function fi hold rdtsc (0f 31) or rdtscp (0f 01 f9)? A byte scan,
- * so that only such functions get decoded. x86 only: elsewhere, decode.
+ * then where the bytes are there, a decode that keeps nothing: only such
+ * functions get annotated. x86 only: elsewhere, decode.
  */
 static bool
 has_rdtsc(struct bt_selection *sel, size_t fi)
@@ -115,8 +141,10 @@ has_rdtsc(struct bt_selection *sel, size_t fi)
 	n = bt_msyms_code(m, f->start, f->end, &code);
 	if (n <= 0)
 		return false;
-	return memmem(code, (size_t)n, "\x0f\x31", 2) != NULL ||
-	    memmem(code, (size_t)n, "\x0f\x01\xf9", 3) != NULL;
+	if (memmem(code, (size_t)n, "\x0f\x31", 2) == NULL &&
+	    memmem(code, (size_t)n, "\x0f\x01\xf9", 3) == NULL)
+		return false;
+	return decodes_timer(bt_msyms_info(m), code, (size_t)n, f->start);
 }
 
 static void

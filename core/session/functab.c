@@ -459,7 +459,8 @@ bt_selection_code(struct bt_selection *sel, size_t fi)
 	 * annotation Enter opens, built once for both (the hottest function
 	 * is the lint's first and the one a user opens first)
 	 */
-	if (sf->ann[2] == NULL && sel->s->mods[sf->pub.mod].dwarf_checked &&
+	if (sf->ann[2] == NULL && sf->pub.end - sf->pub.start <= BT_CODE_SHARED_MAX &&
+	    sel->s->mods[sf->pub.mod].dwarf_checked &&
 	    bt_session_dwarf(sel->s, sf->pub.mod))
 		return bt_selection_annotation(sel, fi, BT_ASM_ATT, NULL);
 	if (sf->ann[2] == NULL)

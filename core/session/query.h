@@ -71,9 +71,14 @@ struct bt_annotation *bt_selection_annotation(struct bt_selection *sel, size_t f
 					      struct bt_error *err);
 /*
  * Function fi's code as the lint reads it (instructions, loops, skid):
- * its AT&T annotation if one was built, else one without source lines,
- * which reads no debug info. NULL when it has no code.
+ * its AT&T annotation if one was built, else, where its module's debug
+ * info is read already, that annotation built and kept (the one Enter
+ * opens), else one without source lines, which reads no debug info (and
+ * so for a function of more than BT_CODE_SHARED_MAX bytes: a switch of
+ * 100,000 cases is not kept for a screen that may never open it). NULL
+ * when it has no code.
  */
+#define BT_CODE_SHARED_MAX (1u << 20)
 struct bt_annotation *bt_selection_code(struct bt_selection *sel, size_t fi);
 /*
  * The lint is done with function fi's code: the annotation without lines

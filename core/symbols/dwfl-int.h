@@ -47,10 +47,25 @@ struct cu_tname {
 	const char *name;
 };
 
+/*
+ * A line-table row as a CU keeps it (16 bytes, where struct bt_line is
+ * 24: a CU of 100,000 functions has two million): its address from the
+ * CU's first, its file an index into the CU's files.
+ */
+struct cu_line {
+	uint32_t addr;
+	uint32_t line, column;
+	uint32_t file;
+};
+
 struct cu {
 	uint64_t off;			/* CU DIE offset: the cache key */
 	const char *comp_dir;
-	BT_VEC(struct bt_line) rows;	/* sorted, one per address; line 0 ends a sequence */
+	BT_VEC(struct bt_line) rows;	/* given (bt_msyms_set_lines): sorted, one per address */
+	struct cu_line *lines;		/* read: the same, line 0 ending a sequence */
+	size_t nlines;
+	uint64_t base;			/* the lines' addresses are from it */
+	BT_VEC(const char *) files;	/* the lines' files: [0] NULL, then one a run of rows */
 	BT_VEC(struct inl) inl;		/* sorted by lo */
 	const char *producer;
 	bool inl_done;
@@ -84,6 +99,7 @@ struct bt_msyms {
 	BT_VEC(struct cu_range) cu_ranges;
 	bool cu_ranges_built;
 	struct cu *preset;		/* lines given, not read (JIT code) */
+	BT_VEC(struct bt_line) lines_out;	/* bt_msyms_lines' rows, made from a CU's */
 	dev_t main_dev;			/* the main file, which is no debug file */
 	ino_t main_ino;
 	BT_VEC(char *) debug_notes;	/* debug file candidates not opened */

@@ -83,6 +83,69 @@ addr_cudie(struct bt_msyms *m, uint64_t addr, Dwarf_Die *out, Dwarf_Addr *bias)
 	return dwarf_offdie(dw, m->cu_ranges.v[lo - 1].die, out);
 }
 
+/*
+ * The CU's rows from libdw's: one per address (the last of equal ones, as
+ * addr2line reports), each run of rows of one file name (as libdw gives
+ * it) one entry of c->files, its path made absolute. Rows more than 4 GiB
+ * past the first are left out (a CU's code is never that large).
+ */
+static void
+read_lines(struct bt_msyms *m, struct cu *c, Dwarf_Lines *lines, size_t nlines,
+	   Dwarf_Addr bias)
+{
+	const char *prev_src = NULL;
+	size_t i, n = 0;
+	bool have_base = false;
+
+	c->lines = bt_xmalloc_big(nlines + 1, 0, sizeof(*c->lines));
+	BT_VEC_PUSH(c->files, NULL);
+	for (i = 0; i < nlines; i++) {
+		Dwarf_Line *l = dwarf_onesrcline(lines, i);
+		Dwarf_Addr a;
+		int ln = 0, col = 0;
+		bool endseq = false;
+		struct cu_line row;
+		const char *src;
+
+		if (l == NULL || dwarf_lineaddr(l, &a) != 0)
+			continue;
+		dwarf_lineendsequence(l, &endseq);
+		dwarf_lineno(l, &ln);
+		dwarf_linecol(l, &col);
+		src = dwarf_linesrc(l, NULL, NULL);
+		a += bias;
+		if (!have_base) {
+			c->base = a;
+			have_base = true;
+		}
+		if (a < c->base || a - c->base > UINT32_MAX)
+			continue;
+		row.addr = (uint32_t)(a - c->base);
+		if (endseq || src == NULL) {
+			row.file = 0;
+			row.line = row.column = 0;
+		} else {
+			if (src != prev_src) {
+				prev_src = src;
+				BT_VEC_PUSH(c->files, msyms_abs_path(m, c, src));
+			}
+			row.file = (uint32_t)(c->files.n - 1);
+			row.line = (unsigned)ln;
+			row.column = col > 0 ? (unsigned)col : 0;
+		}
+		/* one row per address: the last one, as addr2line reports */
+		if (n && c->lines[n - 1].addr == row.addr) {
+			if (row.line != 0 || c->lines[n - 1].line == 0)
+				c->lines[n - 1] = row;
+			continue;
+		}
+		c->lines[n++] = row;
+	}
+	c->nlines = n;
+	if (n < nlines / 2)	/* equal addresses were many: give back the rest */
+		c->lines = bt_xreallocarray(c->lines, n + 1, sizeof(*c->lines));
+}
+
 /* The compilation unit at addr, with its line rows built. */
 struct cu *
 msyms_cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
@@ -117,44 +180,8 @@ msyms_cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 		const char *p = dwarf_formstring(&attr);
 		c->comp_dir = p ? bt_strpool_addstr(&m->pool, p) : NULL;
 	}
-	if (dwarf_getsrclines(cudie, &lines, &nlines) == 0) {
-		const char *prev_src = NULL, *prev_pooled = NULL;
-		for (i = 0; i < nlines; i++) {
-			Dwarf_Line *l = dwarf_onesrcline(lines, i);
-			Dwarf_Addr a;
-			int ln = 0, col = 0;
-			bool endseq = false;
-			struct bt_line row;
-			const char *src;
-
-			if (l == NULL || dwarf_lineaddr(l, &a) != 0)
-				continue;
-			dwarf_lineendsequence(l, &endseq);
-			dwarf_lineno(l, &ln);
-			dwarf_linecol(l, &col);
-			src = dwarf_linesrc(l, NULL, NULL);
-			row.addr = a + bias;
-			if (endseq || src == NULL) {
-				row.file = NULL;
-				row.line = row.column = 0;
-			} else {
-				if (src != prev_src) {
-					prev_src = src;
-					prev_pooled = msyms_abs_path(m, c, src);
-				}
-				row.file = prev_pooled;
-				row.line = (unsigned)ln;
-				row.column = col > 0 ? (unsigned)col : 0;
-			}
-			/* one row per address: the last one, as addr2line reports */
-			if (c->rows.n && c->rows.v[c->rows.n - 1].addr == row.addr) {
-				if (row.line != 0 || c->rows.v[c->rows.n - 1].line == 0)
-					c->rows.v[c->rows.n - 1] = row;
-				continue;
-			}
-			BT_VEC_PUSH(c->rows, row);
-		}
-	}
+	if (dwarf_getsrclines(cudie, &lines, &nlines) == 0)
+		read_lines(m, c, lines, nlines, bias);
 	BT_VEC_PUSH(m->cus, c);
 	return c;
 }
@@ -182,31 +209,81 @@ bt_msyms_set_lines(struct bt_msyms *m, const struct bt_line *rows, size_t n)
 	m->dwarf_checked = true;
 }
 
+/* The first of the given rows after addr (0: none is at or before it). */
+static size_t
+given_after(const struct cu *c, uint64_t addr)
+{
+	size_t lo = 0, hi = c->rows.n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->rows.v[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first of the CU's read rows after off (from c->base), 0 as above. */
+static size_t
+lines_after(const struct cu *c, uint64_t off)
+{
+	size_t lo = 0, hi = c->nlines;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (c->lines[mid].addr <= off)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 size_t
 bt_msyms_lines(struct bt_msyms *m, uint64_t start, uint64_t end,
 	       const struct bt_line **rows)
 {
 	Dwarf_Die cudie;
 	struct cu *c = msyms_cu_at(m, start, &cudie);
-	size_t lo = 0, hi, first, last;
+	size_t lo, first, last, i;
 
 	*rows = NULL;
-	if (c == NULL || c->rows.n == 0)
+	if (c == NULL)
 		return 0;
-	hi = c->rows.n;
-	while (lo < hi) {	/* first row after start */
-		size_t mid = (lo + hi) / 2;
-		if (c->rows.v[mid].addr <= start)
-			lo = mid + 1;
-		else
-			hi = mid;
+	if (c->lines == NULL) {	/* given */
+		lo = given_after(c, start);
+		if (lo == 0)
+			return 0;
+		first = lo - 1;
+		for (last = first + 1; last < c->rows.n && c->rows.v[last].addr < end; last++)
+			;
+		*rows = &c->rows.v[first];
+		return last - first;
 	}
+	if (c->nlines == 0 || start < c->base)
+		return 0;
+	lo = lines_after(c, start - c->base);
 	if (lo == 0)
 		return 0;
 	first = lo - 1;
-	for (last = first + 1; last < c->rows.n && c->rows.v[last].addr < end; last++)
+	for (last = first + 1; last < c->nlines && c->base + c->lines[last].addr < end; last++)
 		;
-	*rows = &c->rows.v[first];
+	/* as struct bt_line, in a buffer of the last call's (a big one not kept for a small one) */
+	if (m->lines_out.alloc > 4096 && last - first < m->lines_out.alloc / 8)
+		BT_VEC_FREE(m->lines_out);
+	m->lines_out.n = 0;
+	BT_ALLOC_GROW(m->lines_out.v, last - first, m->lines_out.alloc);
+	for (i = first; i < last; i++) {
+		struct bt_line *o = &m->lines_out.v[i - first];
+		o->addr = c->base + c->lines[i].addr;
+		o->file = c->files.v[c->lines[i].file];
+		o->line = c->lines[i].line;
+		o->column = c->lines[i].column;
+	}
+	m->lines_out.n = last - first;
+	*rows = m->lines_out.v;
 	return last - first;
 }
 

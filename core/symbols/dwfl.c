@@ -297,6 +297,8 @@ bt_msyms_free(struct bt_msyms *m)
 		return;
 	for (i = 0; i < m->cus.n; i++) {
 		BT_VEC_FREE(m->cus.v[i]->rows);
+		free(m->cus.v[i]->lines);
+		BT_VEC_FREE(m->cus.v[i]->files);
 		BT_VEC_FREE(m->cus.v[i]->inl);
 		BT_VEC_FREE(m->cus.v[i]->funcs);
 		BT_VEC_FREE(m->cus.v[i]->tnames);
@@ -307,6 +309,7 @@ bt_msyms_free(struct bt_msyms *m)
 		BT_VEC_FREE(m->preset->rows);
 		free(m->preset);
 	}
+	BT_VEC_FREE(m->lines_out);
 	BT_VEC_FREE(m->syms);
 	BT_VEC_FREE(m->objs);
 	msyms_addrnames_free(m->addrnames);

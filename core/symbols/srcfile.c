@@ -1,17 +1,19 @@
 /*
- * Source files, read once each and split into lines. A file is asked for
- * by the path its debug info (or JIT runtime) recorded; where that path
- * does not hold it, perf's --prefix/--prefix-strip map it, and
- * --source-path's directories and zip archives are searched (docs/jit.md
- * "Finding sources"). Every file is read through bt_strbuf_read_file
- * (regular files only, at most MAX_SOURCE) or the zip reader, which
- * checks the same.
+ * Source files, indexed once each by line. A file is asked for by the
+ * path its debug info (or JIT runtime) recorded; where that path does not
+ * hold it, perf's --prefix/--prefix-strip map it, and --source-path's
+ * directories and zip archives are searched (docs/jit.md "Finding
+ * sources"). Every file is read through bt_open_regular (regular files
+ * only, at most MAX_SOURCE), its lines again as they are asked for, or
+ * through the zip reader, which checks the same and gives it whole.
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "base.h"
 #include "symbols/srczip.h"
@@ -19,9 +21,27 @@
 
 #define MAX_SOURCE (64u << 20)	/* larger files are shown without text */
 
+/*
+ * A file read whole (a zip archive's entry) has its lines split in place
+ * in data. A regular file is read once through a small buffer for where
+ * its lines start, and each line is read again when asked for, through a
+ * window of the file, and kept (f.lines, filled as asked): an 18 MB
+ * generated file (100,000 functions) whose one function a screen shows
+ * is not held whole.
+ */
+#define WINDOW (256u << 10)
+
 struct entry {
 	struct bt_srcfile f;
 	char *data;
+	char *read_from;		/* regular files: the path read */
+	uint32_t *start;		/* each line's first byte */
+	uint32_t last_end;		/* the last line's end ('\n' or the file's) */
+	uint64_t size;
+	char *win;			/* bytes [win_at, win_at + win_len) of the file */
+	uint64_t win_at;
+	size_t win_len;
+	struct bt_strpool pool;		/* the lines asked for */
 };
 
 struct srcdir {
@@ -51,10 +71,15 @@ bt_srccache_free(struct bt_srccache *c)
 	if (c == NULL)
 		return;
 	for (i = 0; i < c->files.n; i++) {
-		free((char *)c->files.v[i]->f.path);
-		free(c->files.v[i]->f.lines);
-		free(c->files.v[i]->data);
-		free(c->files.v[i]);
+		struct entry *e = c->files.v[i];
+		free((char *)e->f.path);
+		free(e->f.lines);
+		free(e->data);
+		free(e->read_from);
+		free(e->start);
+		free(e->win);
+		bt_strpool_release(&e->pool);
+		free(e);
 	}
 	BT_VEC_FREE(c->files);
 	for (i = 0; i < c->dirs.n; i++) {
@@ -93,22 +118,115 @@ bt_srccache_set_paths(struct bt_srccache *c, const char *dirs,
 	}
 }
 
-/* Read path into e: true when it is there (a regular file, not too big). */
+/*
+ * Index path into e: true when it is there (a regular file, not too
+ * big). Where each line starts, as bt_src_index splits: at 0, and after
+ * each '\n' but one that ends the file.
+ */
 static bool
 read_path(struct entry *e, const char *path)
 {
-	struct bt_strbuf sb = BT_STRBUF_INIT;
+	char buf[65536];
+	const char *p, *end, *nl;
 	struct stat st;
-	size_t len;
+	uint64_t pos = 0;
+	size_t n = 0, alloc = 0;
+	bool nl_last = false;
+	ssize_t got;
+	int fd = bt_open_regular(path);
 
-	if (bt_strbuf_read_file(&sb, path, MAX_SOURCE) != 0) {
-		bt_strbuf_release(&sb);
+	if (fd < 0)
+		return false;
+	for (;;) {
+		got = read(fd, buf, sizeof(buf));
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got <= 0)
+			break;
+		p = buf;
+		end = buf + got;
+		if (pos == 0 || nl_last) {	/* a line starts the chunk */
+			BT_ALLOC_GROW(e->start, n + 1, alloc);
+			e->start[n++] = (uint32_t)pos;
+		}
+		while ((nl = memchr(p, '\n', (size_t)(end - p))) != NULL && nl + 1 < end) {
+			BT_ALLOC_GROW(e->start, n + 1, alloc);
+			e->start[n++] = (uint32_t)(pos + (uint64_t)(nl + 1 - buf));
+			p = nl + 1;
+		}
+		nl_last = end[-1] == '\n';
+		pos += (uint64_t)got;
+		if (pos > MAX_SOURCE) {
+			got = -1;
+			break;
+		}
+	}
+	if (got < 0 || fstat(fd, &st) != 0) {
+		close(fd);
+		free(e->start);
+		e->start = NULL;
 		return false;
 	}
-	e->f.mtime = stat(path, &st) == 0 ? (int64_t)st.st_mtime : 0;
-	e->data = bt_strbuf_detach(&sb, &len);
-	e->f.nlines = bt_src_index(e->data, len, &e->f.lines);
+	close(fd);
+	e->f.mtime = (int64_t)st.st_mtime;
+	e->size = pos;
+	e->last_end = (uint32_t)(nl_last ? pos - 1 : pos);
+	e->read_from = bt_xstrdup(path);
+	e->f.nlines = n;
+	e->f.lines = bt_xcalloc(n + 1, sizeof(*e->f.lines));	/* filled as asked */
+	bt_strpool_init(&e->pool);
 	return true;
+}
+
+/* Bytes [at, at + len) of e's file in its window; NULL when they cannot be read. */
+static const char *
+window(struct entry *e, uint64_t at, size_t len)
+{
+	uint64_t from = at > WINDOW / 2 ? at - WINDOW / 2 : 0;	/* lines before it too */
+	size_t want = (size_t)(at - from) + BT_MAX(len, (size_t)WINDOW / 2), got = 0;
+	int fd;
+
+	if (e->win != NULL && at >= e->win_at && at + len <= e->win_at + e->win_len)
+		return e->win + (at - e->win_at);
+	if (from + want > e->size)
+		want = (size_t)(e->size - from);
+	if (from + want < at + len || (fd = bt_open_regular(e->read_from)) < 0)
+		return NULL;
+	free(e->win);
+	e->win = bt_xmalloc(want + 1);
+	e->win_at = from;
+	while (got < want) {
+		ssize_t r = pread(fd, e->win + got, want - got, (off_t)(from + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	e->win_len = got;
+	return from + got >= at + len ? e->win + (at - from) : NULL;
+}
+
+const char *
+bt_srcfile_line(const struct bt_srcfile *sf, size_t line)
+{
+	struct entry *e = (struct entry *)sf;	/* f is an entry's first member */
+	uint64_t at, end;
+	const char *p;
+
+	if (sf->missing || line == 0 || line > sf->nlines)
+		return NULL;
+	if (sf->lines[line - 1] != NULL || e->start == NULL)
+		return sf->lines[line - 1];
+	at = e->start[line - 1];
+	end = line < sf->nlines ? e->start[line] - 1 : e->last_end;
+	p = window(e, at, (size_t)(end - at));
+	if (p == NULL)	/* changed since it was read: no text */
+		return e->f.lines[line - 1] = "";
+	if (end > at && p[end - at - 1] == '\r')
+		end--;
+	return e->f.lines[line - 1] = bt_strpool_add(&e->pool, p, (size_t)(end - at));
 }
 
 /*

@@ -197,7 +197,8 @@ long bt_msyms_code(struct bt_msyms *m, uint64_t start, uint64_t end,
 /*
  * The line-table rows covering [start, end), sorted by address, with the
  * row that covers start first (its addr may be < start). *rows is owned
- * by the bt_msyms and valid until it is freed. Returns the row count,
+ * by the bt_msyms and valid until the next call (a CU's rows are kept
+ * smaller than struct bt_line, and made into these when asked for). Returns the row count,
  * 0 when there is no line information.
  */
 size_t bt_msyms_lines(struct bt_msyms *m, uint64_t start, uint64_t end,
@@ -370,10 +371,17 @@ char *bt_demangle(const char *name);
 struct bt_srcfile {
 	const char *path;
 	size_t nlines;
-	const char **lines;	/* lines[0] is line 1; no newline; NUL-terminated */
+	const char **lines;	/* lines[0] is line 1, once bt_srcfile_line read it */
 	bool missing;		/* could not be read: nlines == 0 */
 	int64_t mtime;		/* modification time (s), 0 if unknown */
 };
+/*
+ * Line line (from 1) of sf: no newline, NUL-terminated, kept as long as
+ * the cache; NULL past the end or when sf is missing. A file is indexed
+ * when first asked for and its lines read as they are asked for (""
+ * when the file changed since so that one cannot be).
+ */
+const char *bt_srcfile_line(const struct bt_srcfile *sf, size_t line);
 struct bt_srccache;
 struct bt_srccache *bt_srccache_new(void);
 void bt_srccache_free(struct bt_srccache *c);

@@ -32,9 +32,7 @@ view_source_text(struct bt_selection *sel, struct src_at *at, const char *file,
 		at->sf = bt_srccache_get(bt_session_srccache(bt_selection_session(sel)),
 		    file);
 	}
-	if (at->sf->missing || line > at->sf->nlines)
-		return NULL;
-	return at->sf->lines[line - 1];
+	return bt_srcfile_line(at->sf, line);
 }
 
 #define NDEPTHS 11	/* inline depth: none, 1-9, 10 or more */

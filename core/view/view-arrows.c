@@ -20,11 +20,25 @@
 #define LANES_MIN 2
 #define TEXT_ROOM 46	/* what an instruction and its target need past the lanes */
 
+/*
+ * The lanes are not kept for every row (a switch of 100,000 cases is
+ * 600,000 rows): each row's are drawn again when asked for, from the
+ * arrows over its block of BLOCK rows (an index of which arrows span
+ * each block), in the arrows' order, as drawing every row at once did.
+ */
+#define BLOCK 64
+
 struct view_arrows {
 	BT_VEC(struct bt_arrow) arrows;
-	long *row_arrow;		/* each row's jump's arrow, -1 */
-	struct bt_lane *grid;		/* nrows x width */
+	int32_t *row_arrow;		/* each row's jump's arrow, -1 */
+	size_t nrows;
+	size_t nlanes;
 	size_t width;			/* lane columns and the head's */
+	uint32_t *block;		/* block b's arrows: idx[block[b]..block[b + 1]) */
+	int32_t *idx;			/* ascending within a block */
+	struct bt_lane row[LANES_EXPORT + 1];	/* bt_view_lanes' (the last row asked) */
+	const char *last_text;		/* the last lanes cell made: the next is often the same */
+	size_t last_len;
 };
 
 /* A jump: the row it lands on, its kind, its row. */
@@ -141,12 +155,17 @@ pack(struct view_arrows *va, size_t max)
 static void
 collect(struct bt_view *v, struct view_arrows *va)
 {
-	struct jump *j = bt_xcalloc(v->rows.n + 1, sizeof(*j));
+	struct jump *j;
 	size_t i, n = 0;
 
 	for (i = 0; i < v->rows.n; i++) {
 		const struct bt_row *r = &v->rows.v[i];
 		va->row_arrow[i] = -1;
+		n += r->kind == BT_ROW_INSN && (r->flags & BT_ROW_F_JUMP) && r->target_row >= 0;
+	}
+	j = bt_xcalloc(n + 1, sizeof(*j));
+	for (i = 0, n = 0; i < v->rows.n; i++) {
+		const struct bt_row *r = &v->rows.v[i];
 		if (r->kind != BT_ROW_INSN || !(r->flags & BT_ROW_F_JUMP) || r->target_row < 0)
 			continue;
 		j[n].target = r->target_row;
@@ -166,16 +185,15 @@ collect(struct bt_view *v, struct view_arrows *va)
 		a = &va->arrows.v[va->arrows.n - 1];
 		a->first = BT_MIN(a->first, j[i].row);
 		a->last = BT_MAX(a->last, j[i].row);
-		va->row_arrow[j[i].row] = (long)(va->arrows.n - 1);
+		va->row_arrow[j[i].row] = (int32_t)(va->arrows.n - 1);
 	}
 	free(j);
 }
 
-/* A line across row's cells from column c to the head's. */
+/* A line across a row's lane columns g from column c to the head's. */
 static void
-across(struct view_arrows *va, long row, size_t c, int arrow, bool head)
+across(const struct view_arrows *va, struct bt_lane *g, size_t c, int arrow, bool head)
 {
-	struct bt_lane *g = &va->grid[(size_t)row * va->width];
 	size_t h = va->width - 1;
 
 	g[c].mask |= BT_LANE_RIGHT;
@@ -191,32 +209,61 @@ across(struct view_arrows *va, long row, size_t c, int arrow, bool head)
 		g[h].horiz = arrow;
 }
 
-/* The lines of every row's lane columns. */
+/*
+ * Row r's lane columns into g (va->width of them): the arrows over it,
+ * in their order, each its line down (or up) its lane, then across to
+ * the heads from its jumps and to its target.
+ */
 static void
-draw(struct bt_view *v, struct view_arrows *va, size_t nlanes)
+draw_row(const struct view_arrows *va, size_t r, struct bt_lane *g)
 {
-	size_t i, ng = v->rows.n * va->width;
-	long r;
+	size_t k, b = r / BLOCK;
 
-	va->grid = bt_xmalloc_big(ng, ng, sizeof(*va->grid));
-	for (i = 0; i < ng; i++) {
-		va->grid[i].mask = 0;
-		va->grid[i].vert = va->grid[i].horiz = -1;
+	for (k = 0; k < va->width; k++) {
+		g[k].mask = 0;
+		g[k].vert = g[k].horiz = -1;
 	}
-	for (i = 0; i < va->arrows.n; i++) {
+	for (k = va->block[b]; k < va->block[b + 1]; k++) {
+		int i = va->idx[k];
 		const struct bt_arrow *a = &va->arrows.v[i];
-		size_t c = nlanes - 1 - (size_t)a->lane;
-		for (r = a->first; r <= a->last; r++) {
-			struct bt_lane *g = &va->grid[(size_t)r * va->width + c];
-			g->mask |= (r > a->first ? BT_LANE_UP : 0) |
-			    (r < a->last ? BT_LANE_DOWN : 0) |
-			    (a->flags & BT_ARROW_FOLDED ? BT_LANE_FOLDED : 0);
-			g->vert = (int)i;
-			if (va->row_arrow[r] == (long)i)
-				across(va, r, c, (int)i, false);
-		}
-		across(va, a->target, c, (int)i, true);
+		size_t c = va->nlanes - 1 - (size_t)a->lane;
+
+		if ((long)r < a->first || (long)r > a->last)
+			continue;
+		g[c].mask |= ((long)r > a->first ? BT_LANE_UP : 0) |
+		    ((long)r < a->last ? BT_LANE_DOWN : 0) |
+		    (a->flags & BT_ARROW_FOLDED ? BT_LANE_FOLDED : 0);
+		g[c].vert = i;
+		if (va->row_arrow[r] == i)
+			across(va, g, c, i, false);
+		if (a->target == (long)r)
+			across(va, g, c, i, true);
 	}
+}
+
+/* The index of the arrows over each block of rows. */
+static void
+index_blocks(struct view_arrows *va)
+{
+	size_t nb = va->nrows / BLOCK + 1, i, b, total = 0;
+	uint32_t *fill;
+
+	va->block = bt_xcalloc(nb + 1, sizeof(*va->block));
+	for (i = 0; i < va->arrows.n; i++)
+		for (b = (size_t)va->arrows.v[i].first / BLOCK;
+		    b <= (size_t)va->arrows.v[i].last / BLOCK; b++)
+			va->block[b + 1]++;
+	for (b = 0; b < nb; b++)
+		va->block[b + 1] += va->block[b];
+	total = va->block[nb];
+	va->idx = bt_xcalloc(total + 1, sizeof(*va->idx));
+	fill = bt_xcalloc(nb + 1, sizeof(*fill));
+	memcpy(fill, va->block, nb * sizeof(*fill));
+	for (i = 0; i < va->arrows.n; i++)
+		for (b = (size_t)va->arrows.v[i].first / BLOCK;
+		    b <= (size_t)va->arrows.v[i].last / BLOCK; b++)
+			va->idx[fill[b]++] = (int32_t)i;
+	free(fill);
 }
 
 /* One lane column as ASCII (objdump --visualize-jumps' characters). */
@@ -248,19 +295,28 @@ lanes_text(struct bt_view *v, struct view_arrows *va, size_t i, size_t lead)
 	size_t k, n = 0;
 	bool any = false;
 
+	draw_row(va, i, va->row);
 	for (k = 0; k < lead; k++)
 		buf[n++] = ' ';
 	for (k = 0; k < va->width; k++) {
-		unsigned l = va->grid[i * va->width + k].mask;
+		unsigned l = va->row[k].mask;
 		buf[n++] = bt_lane_ascii(l);
 		any |= l != 0;
 	}
-	return any ? bt_strpool_add(&v->pool, buf, n) : view_pad(v, "", n, false);
+	if (!any)
+		return view_pad(v, "", n, false);
+	/* a long arrow's line runs down thousands of rows: one string for them */
+	if (va->last_text == NULL || va->last_len != n || memcmp(va->last_text, buf, n) != 0) {
+		va->last_text = bt_strpool_add(&v->pool, buf, n);
+		va->last_len = n;
+	}
+	return va->last_text;
 }
 
 /*
  * cells[0..n) with cell put in at column at: between two cells there, or
- * splitting a blank cell that spans it; into out. Returns the cells out has.
+ * splitting a blank cell that spans it; into out (out NULL: only
+ * counted). Returns the cells out has.
  */
 static size_t
 insert_cell(struct bt_view *v, const struct bt_cell *cells, size_t n, size_t at,
@@ -273,52 +329,80 @@ insert_cell(struct bt_view *v, const struct bt_cell *cells, size_t n, size_t at,
 		size_t w = view_ncols(cells[i].text);
 		if (!done && col + w > at && col < at &&
 		    strspn(cells[i].text, " ") == strlen(cells[i].text)) {
-			out[k].text = view_pad(v, "", at - col, false);
-			out[k++].style = cells[i].style;
-			out[k++] = cell;
-			out[k].text = view_pad(v, "", col + w - at, false);
-			out[k++].style = cells[i].style;
+			if (out != NULL) {
+				out[k].text = view_pad(v, "", at - col, false);
+				out[k].style = cells[i].style;
+				out[k + 1] = cell;
+				out[k + 2].text = view_pad(v, "", col + w - at, false);
+				out[k + 2].style = cells[i].style;
+			}
+			k += 3;
 			done = true;
 			col += w;
 			continue;
 		}
 		if (!done && col >= at) {
-			out[k++] = cell;
+			if (out != NULL)
+				out[k] = cell;
+			k++;
 			done = true;
 		}
-		out[k++] = cells[i];
+		if (out != NULL)
+			out[k] = cells[i];
+		k++;
 		col += w;
 	}
-	if (!done)
-		out[k++] = cell;
+	if (!done) {
+		if (out != NULL)
+			out[k] = cell;
+		k++;
+	}
 	return k;
 }
 
-/* Every row's cells again, with its lanes cell at column at. */
+#define ROW_CELLS 32	/* a row's cells copied aside while it moves */
+
+/*
+ * Every row's cells with its lanes cell at column at, in place: the
+ * rows' new counts first, then each row moved up to its new place, the
+ * last first (the view's cells are not copied: a big function's are
+ * tens of megabytes).
+ */
 static void
 insert_lanes(struct bt_view *v, struct view_arrows *va, size_t at, size_t lead)
 {
-	size_t i, n = 0, total = v->cells.n + 2 * v->rows.n;
-	struct bt_cell *cells = bt_xmalloc_big(total, total, sizeof(*cells));
+	size_t i, n, total = 0;
+	uint32_t *count = bt_xcalloc(v->rows.n + 1, sizeof(*count));
 	struct bt_cell cell = { NULL, BT_STYLE_ARROW }, cols[BT_ARRAY_SIZE(v->colcells)];
+	struct bt_cell stack[ROW_CELLS];
 
 	for (i = 0; i < v->rows.n; i++) {
+		count[i] = (uint32_t)insert_cell(v, v->rows.v[i].cells, v->rows.v[i].ncells,
+		    at, cell, NULL);
+		total += count[i];
+	}
+	if (total > v->cells.alloc) {
+		struct bt_cell *old = v->cells.v;
+		v->cells.v = bt_xreallocarray(v->cells.v, total, sizeof(*v->cells.v));
+		v->cells.alloc = total;
+		for (i = 0; i < v->rows.n; i++)
+			v->rows.v[i].cells = v->cells.v + (v->rows.v[i].cells - old);
+	}
+	for (i = v->rows.n, n = total; i-- > 0;) {
 		struct bt_row *r = &v->rows.v[i];
-		size_t k;
+		struct bt_cell *from = r->ncells <= ROW_CELLS ? stack :
+		    bt_xcalloc(r->ncells, sizeof(*from));
 
+		memcpy(from, r->cells, r->ncells * sizeof(*from));
+		n -= count[i];
 		cell.text = lanes_text(v, va, i, lead);
-		k = insert_cell(v, r->cells, r->ncells, at, cell, cells + n);
-		r->ncells = k;
-		n += k;
+		r->ncells = insert_cell(v, from, r->ncells, at, cell, v->cells.v + n);
+		r->cells = v->cells.v + n;
+		if (from != stack)
+			free(from);
 	}
-	free(v->cells.v);
-	v->cells.v = cells;
-	v->cells.n = n;
-	v->cells.alloc = total;
-	for (i = 0, n = 0; i < v->rows.n; i++) {
-		v->rows.v[i].cells = v->cells.v + n;
-		n += v->rows.v[i].ncells;
-	}
+	v->cells.n = total;
+	free(count);
 	/* the headings: a blank over the lanes */
 	if (v->columns.ncells + 2 <= BT_ARRAY_SIZE(v->colcells)) {
 		cell.text = view_pad(v, "", lead + va->width, false);
@@ -355,16 +439,16 @@ view_arrows_add(struct bt_view *v, const struct bt_view_opts *o, size_t at,
 		size_t lead, size_t prefix)
 {
 	struct view_arrows *va = bt_xcalloc(1, sizeof(*va));
-	size_t nlanes;
 
 	v->arrows = va;
+	va->nrows = v->rows.n;
 	va->row_arrow = bt_xcalloc(v->rows.n + 1, sizeof(*va->row_arrow));
 	collect(v, va);
 	if (va->arrows.n == 0)
 		return;
-	nlanes = pack(va, lanes_max(o, prefix));
-	va->width = nlanes + 1;
-	draw(v, va, nlanes);
+	va->nlanes = pack(va, lanes_max(o, prefix));
+	va->width = va->nlanes + 1;
+	index_blocks(va);
 	insert_lanes(v, va, at, lead);
 	v->arrow_col = (long)(at + lead);
 }
@@ -376,7 +460,8 @@ view_arrows_free(struct view_arrows *va)
 		return;
 	BT_VEC_FREE(va->arrows);
 	free(va->row_arrow);
-	free(va->grid);
+	free(va->block);
+	free(va->idx);
 	free(va);
 }
 
@@ -391,10 +476,11 @@ const struct bt_lane *
 bt_view_lanes(const struct bt_view *v, size_t row, size_t *n)
 {
 	*n = 0;
-	if (v->arrows == NULL || v->arrows->grid == NULL || row >= v->rows.n)
+	if (v->arrows == NULL || v->arrows->block == NULL || row >= v->rows.n)
 		return NULL;
+	draw_row(v->arrows, row, v->arrows->row);
 	*n = v->arrows->width;
-	return &v->arrows->grid[row * v->arrows->width];
+	return v->arrows->row;
 }
 
 long

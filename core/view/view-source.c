@@ -94,7 +94,7 @@ bt_view_source(struct bt_selection *sel, size_t func, const char *file,
 		r->line = (unsigned)i;
 		primary = view_set_numbers(r, o, sum[i].samples, sum[i].period,
 		    sum[i].adjusted, sum[i].adjusted_period, denom);
-		r->text = sf->missing ? "" : sf->lines[i - 1];
+		r->text = sf->missing ? "" : bt_srcfile_line(sf, i);
 		if (o->num == BT_NUM_PERCENT)
 			num = r->weight > 0 ? bt_strpool_addf(&v->pool, "%.2f", primary) : "";
 		else

@@ -117,8 +117,11 @@ enum bt_row_kind {
  * @ncells, @cells: the row as the screen and the text export show it
  *
  * Kept small (fields by size, no holes; what only the function table uses
- * behind @calls): a 30,000-instruction function is 50,000 rows, written
- * once in fresh memory.
+ * behind @calls; @target and @mem_target, which only instruction rows
+ * have, share their bytes with @t_from, @t_to and @sub_samples, which
+ * only SLICE, PROC and OUTPUT rows have): a 30,000-instruction function
+ * is 50,000 rows, written once in fresh memory; a switch of 100,000
+ * cases 600,000.
  */
 /**
  * struct bt_row_inline - one inlined call of a row's inline chain
@@ -196,18 +199,24 @@ struct bt_row {
 	double weight;
 	const char *file;
 	const char *text;
-	uint64_t target;
 	const char *target_name;
-	long target_row;
-	uint64_t mem_target;
 	const char *mem_name;
-	double t_from, t_to;
-	uint64_t sub_samples;
+	union {
+		struct {	/* INSN rows */
+			uint64_t target;
+			uint64_t mem_target;
+		};
+		struct {	/* SLICE, PROC and OUTPUT rows */
+			double t_from, t_to;
+			uint64_t sub_samples;
+		};
+	};
 	const struct bt_row_calls *calls;
 	const struct bt_row_inline *inlines;
 	const struct bt_row_dtype *dtype;
-	size_t ncells;
 	const struct bt_cell *cells;
+	uint32_t ncells;
+	int32_t target_row;
 	unsigned size;
 	unsigned line;
 	int region;
@@ -646,7 +655,9 @@ struct bt_lane {
 };
 /*
  * Row i's lane columns, from bt_view_arrow_col() rightward, the last the
- * arrowheads'; NULL (*n 0) when the view has no arrows.
+ * arrowheads'; NULL (*n 0) when the view has no arrows. Drawn when asked
+ * (a view keeps no lanes for every row): valid until the next call for
+ * the view.
  */
 BT_API const struct bt_lane *bt_view_lanes(const struct bt_view *v, size_t i,
 					   size_t *n);

@@ -2,7 +2,11 @@
  * Unit tests: the zip reader of --source-path (core/symbols/srczip.c) on
  * archives built here: stored and deflated entries, a JDK-style module
  * directory, a missing entry; the archive cut at every byte and damaged
- * byte by byte, never read past (ASan) nor believed when it lies.
+ * byte by byte, never read past (ASan) nor believed when it lies. And
+ * the source cache's lines (core/symbols/srcfile.c), read as they are
+ * asked for, against the file split whole (bt_src_index): CR LF, no last
+ * newline, empty lines, a NUL, lines across its read buffer and window;
+ * a file cut after it was indexed gives empty lines, not a crash.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +20,7 @@
 
 #include "base.h"
 #include "symbols/srczip.h"
+#include "symbols/symbols.h"
 
 static void
 w16(struct bt_strbuf *b, unsigned v)
@@ -175,11 +180,87 @@ test_read(void **state)
 	bt_strbuf_release(&b);
 }
 
+/* text written to a file, read through a source cache: as split whole */
+static void
+check_lines(const char *text, size_t len)
+{
+	char fpath[] = "/tmp/bt-srcfile.XXXXXX";
+	int fd = mkstemp(fpath);
+	struct bt_srccache *c = bt_srccache_new();
+	const struct bt_srcfile *sf;
+	const char **want;
+	char *copy = bt_xmalloc(len + 1);
+	size_t n, i;
+
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, text, len), (ssize_t)len);
+	close(fd);
+	memcpy(copy, text, len);
+	n = bt_src_index(copy, len, &want);
+	sf = bt_srccache_get(c, fpath);
+	assert_false(sf->missing);
+	assert_int_equal(sf->nlines, n);
+	/* backwards first: each line read through a window of its own */
+	for (i = n; i > 0; i--)
+		assert_string_equal(bt_srcfile_line(sf, i), want[i - 1]);
+	for (i = 1; i <= n; i++)
+		assert_string_equal(bt_srcfile_line(sf, i), want[i - 1]);
+	assert_null(bt_srcfile_line(sf, n + 1));
+	assert_null(bt_srcfile_line(sf, 0));
+	unlink(fpath);
+	bt_srccache_free(c);
+	free(want);
+	free(copy);
+}
+
+static void
+test_lines(void **state)
+{
+	static const char *const small[] = { "", "\n", "a", "a\n", "a\r\nb", "\r\n",
+		"x\n\ny\n", "\n\n", "one\ntwo\r\n\r\nthree" };
+	struct bt_strbuf b = BT_STRBUF_INIT;
+	char fpath[] = "/tmp/bt-srcfile.XXXXXX";
+	struct bt_srccache *c;
+	const struct bt_srcfile *sf;
+	size_t i;
+	int fd;
+
+	for (i = 0; i < BT_ARRAY_SIZE(small); i++)
+		check_lines(small[i], strlen(small[i]));
+	check_lines("a\0b\nc\n", 6);	/* a NUL: the line ends there */
+	/* a megabyte: lines across the 64 KiB reads and the 256 KiB window, CR LF across them */
+	for (i = 0; b.len < (1u << 20); i++)
+		bt_strbuf_addf(&b, "%zu%s%s", i, i % 7 ? "" : " some longer text of the line",
+		    i % 3 ? "\r\n" : "\n");
+	check_lines(b.buf, b.len);
+	/* one long line, longer than the window */
+	bt_strbuf_reset(&b);
+	for (i = 0; i < 300000; i++)
+		bt_strbuf_addch(&b, (char)('a' + i % 26));
+	bt_strbuf_addstr(&b, "\nend");
+	check_lines(b.buf, b.len);
+	/* cut after it was indexed: the lines past the cut are empty */
+	fd = mkstemp(fpath);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, b.buf, b.len), (ssize_t)b.len);
+	c = bt_srccache_new();
+	sf = bt_srccache_get(c, fpath);
+	assert_int_equal(sf->nlines, 2);
+	assert_int_equal(ftruncate(fd, 10), 0);
+	close(fd);
+	assert_string_equal(bt_srcfile_line(sf, 2), "");
+	assert_string_equal(bt_srcfile_line(sf, 1), "");
+	unlink(fpath);
+	bt_srccache_free(c);
+	bt_strbuf_release(&b);
+}
+
 int
 main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_read),
+		cmocka_unit_test(test_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
