@@ -10,10 +10,20 @@
 # below 90%, which main and the wrappers everything runs under have: the
 # phases); the count:
 #   B=build/bench BT=./benchtui bash bench/selfprof.sh LABEL CMD [ARGS...]
-#   -> "LABEL: self inflate 9%, clear_page_erms 8%; under bt_view_annotate
+#   -> "- LABEL: self inflate 9%, clear_page_erms 8%; under bt_view_annotate
 #       20%, put_view 12% (1,804 samples)"
-# The profile is kept in $B/self-LABEL.data and .json (LABEL's spaces as -).
+# (a markdown list item). --head prints the paragraph that goes above
+# such lines, under a table. The profile is kept in $B/self-LABEL.data
+# and .json (LABEL's spaces as -).
 set -eu
+if [ "${1:-}" = --head ]; then
+	echo
+	echo "Limited by (benchtui profiled by benchtui, bench/selfprof.sh: the two"
+	echo "functions with the most self samples; under: the two of its own with the"
+	echo "most samples under them, the phases):"
+	echo
+	exit 0
+fi
 B=${B:-build/bench}
 BT=${BT:-./benchtui}
 label=$1
@@ -22,9 +32,9 @@ f=$B/self-$(echo "$label" | tr ' /' '--')
 comm=$(basename "$1" | cut -c1-15)
 "$BT" -q -e cpu-clock -F 20000 -o "$f.data" --export "$f.json" --format json --top 0 \
 	"$@" </dev/null >/dev/null 2>&1 ||
-	{ echo "$label: (the profile failed)"; exit 0; }
+	{ echo "- $label: (the profile failed)"; exit 0; }
 "$BT" -i "$f.data" --comm "$comm" --export "$f.json" --format json --top 0 2>/dev/null ||
-	{ echo "$label: (no samples of $comm)"; exit 0; }
+	{ echo "- $label: (no samples of $comm)"; exit 0; }
 python3 - "$f.json" "$label" "$(basename "$1")" <<'EOF'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -38,5 +48,5 @@ inc = sorted([f for f in own if f.get("inclusive_samples", 0) < 0.9 * n],
 line = "self %s" % names(sorted(fs, key=lambda f: -f["samples"]), "samples") if n else "-"
 if inc:
 	line += "; under %s" % names(inc, "inclusive_samples")
-print("%s: %s (%s samples)" % (sys.argv[2], line, format(n, ",")))
+print("- %s: %s (%s samples)" % (sys.argv[2], line, format(n, ",")))
 EOF
