@@ -278,7 +278,7 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@bash bench/run.sh
 
-# not in make bench: the 10M-sample recording alone is ~500 CPU seconds;
+# not in make bench: tens of minutes (perf report reading 10M samples);
 # bench/growth.md, which make bench's results.md then includes
 bench-growth: deps
 	@$(MAKE) --no-print-directory all tools

@@ -2,10 +2,10 @@
 # make bench-growth (issue 30: "time and memory at 10k, 100k, 1M, 10M and
 # 100M samples, and at 1, 10, 100, 1,000 processes: the cost should grow
 # linearly or better, and the table says where it does not"). Not part of
-# make bench: the 10M-sample recording alone is ~500 CPU seconds of work.
+# make bench: perf report alone reads 10M samples for tens of seconds.
 #
 # Recordings of bench/gen.sh's program (perf record -e cpu-clock -F 20000,
-# the sizes make bench records, then 10x more), and of `procs forks N`
+# the sizes make bench records; 10M: replicated, below), and of `procs forks N`
 # (tests/fixtures/procs.c: N short processes one after another) recorded
 # by benchtui at its defaults (a 512-byte stack copy a sample) and by perf
 # record --call-graph dwarf (8 KiB); on each, the CPU time (user + system)
@@ -17,15 +17,18 @@
 # before, beside the samples' growth. Markdown on stdout; the raw
 # measurements in $B/growth.raw.
 #   B=build/bench BT=./benchtui bash bench/growth.sh [RUNS] [SIZES...]
-# SIZES: samples (10000 ... 100000000) and procs:N; default 10000 100000
-# 1000000 10000000 procs:1 procs:10 procs:100 procs:1000. A recording is
-# made once and kept in $B (10M samples: ~500 MB, minutes of both CPUs).
+# SIZES: samples recorded (10000 ... 10000000), or Nx: the 1M-sample
+# recording's samples repeated N / 1M times (bench/replicate.py: 10M
+# samples is ~500 CPU seconds of work to record at 20 kHz, an hour of a
+# shared machine), and procs:N; default 10000 100000 1000000 10000000x
+# procs:1 procs:10 procs:100 procs:1000. A recording is made once and kept
+# in $B (1M samples: 40 MB; 10M: 400 MB).
 set -eu
 B=${B:-build/bench}
 BT=${BT:-./benchtui}
 RUNS=${1:-3}
 shift || true
-SIZES=${*:-10000 100000 1000000 10000000 procs:1 procs:10 procs:100 procs:1000}
+SIZES=${*:-10000 100000 1000000 10000000x procs:1 procs:10 procs:100 procs:1000}
 export LC_ALL=C
 mkdir -p "$B"
 [ "$B/measure" -nt build/tools/measure ] || cp build/tools/measure "$B/measure"
@@ -56,6 +59,14 @@ for s in $SIZES; do
 		f=$B/procs-dwarf-$n.data
 		[ -s "$f" ] || perf record -q --call-graph dwarf -o "$f" "$B/procs" forks "$n" >/dev/null 2>&1
 		recs="$recs dwarf-procs:$n:$f"
+		;;
+	*x)
+		# too many to record here: the 1M-sample recording's samples
+		# repeated (bench/replicate.py), labelled as such
+		n=${s%x}
+		f=$B/perf-$s.data
+		[ -s "$f" ] || python3 bench/replicate.py "$B/perf-1000000.data" "$f" $(( n / 1000000 ))
+		recs="$recs perf:$s:$f"
 		;;
 	*)
 		# cpu-clock samples CPU time: rounds for s samples at 20 kHz,
@@ -97,6 +108,9 @@ echo "the hottest function annotated), \`benchtui -i F --stdio\`, \`benchtui -i 
 echo "--export F.json --format json\`, and \`perf report -i F --stdio\` beside."
 echo "perf-N.data: \`perf record -e cpu-clock -F 20000\` of bench/gen.sh's"
 echo "program (3,000 functions and a 30,000-instruction one, two threads);"
+echo "perf-Nx.data (**replicated**, not recorded): perf-1000000.data's samples"
+echo "repeated N / 1M times, each copy's times after the last (bench/replicate.py:"
+echo "the same functions, so the per-sample reading cost, not more symbols);"
 echo "procs: \`procs forks N\` (tests/fixtures/procs.c), recorded by benchtui at"
 echo "its defaults (bt: a 512-byte stack copy a sample) and by \`perf record"
 echo "--call-graph dwarf\` (8 KiB). Load average at the start: $load (2 CPUs)."

@@ -17,7 +17,7 @@ for prog in annotate-big first-screen switch; do
 done
 cc -O2 -Iinclude -Icore/base -Icore -Itests/common -Ibench -o "$B/match-big" \
 	bench/match-big.c tests/common/annofile.c build/libbenchtui.a \
-	$(pkg-config --libs libdw libelf libzstd) -lZydis -lZycore -liberty -lm -ldl
+	$(pkg-config --libs libdw libelf libzstd zlib) -lZydis -lZycore -liberty -lm -ldl
 if [ ! -x "$B/match-b" ] || [ bench/gen-match.sh -nt "$B/match-b" ]; then
 	echo "bench: generating and building the matching pair (two 30,000-instruction functions)" >&2
 	sh bench/gen-match.sh 4600 a >"$B/match-a.c"
