@@ -113,7 +113,7 @@ echo "Annotating \`huge\` ($ni instructions) from a fresh session: $ta ms (media
 echo "target: under 30 ms). A cursor move costs $mt ns at the top and $mb ns at the"
 echo "bottom (constant: the view is built once, the browser only moves an index)."
 limhead
-lim "huge" "$B/annotate-big" "$B/bt-100000.data" huge 15
+FOCUS=bt_view_annotate lim "huge" "$B/annotate-big" "$B/bt-100000.data" huge 100
 echo
 echo "## Matching two builds of a 30,000-instruction function"
 echo

@@ -12,7 +12,10 @@
 #   B=build/bench BT=./benchtui bash bench/selfprof.sh LABEL CMD [ARGS...]
 #   -> "- LABEL: self inflate 9%, clear_page_erms 8%; under bt_view_annotate
 #       20%, put_view 12% (1,804 samples)"
-# (a markdown list item). --head prints the paragraph that goes above
+# (a markdown list item). With FOCUS=FUNC set, the profile is of the part
+# of the run under FUNC (a bench program that reads a recording before
+# each step it times): FUNC's share of the run, then its two callees with
+# the most samples under them, as shares of FUNC's. --head prints the paragraph that goes above
 # such lines, under a table. The profile is kept in $B/self-LABEL.data
 # and .json (LABEL's spaces as -).
 set -eu
@@ -35,7 +38,8 @@ comm=$(basename "$1" | cut -c1-15)
 	{ echo "- $label: (the profile failed)"; exit 0; }
 "$BT" -i "$f.data" --comm "$comm" --export "$f.json" --format json --top 0 2>/dev/null ||
 	{ echo "- $label: (no samples of $comm)"; exit 0; }
-python3 - "$f.json" "$label" "$(basename "$1")" <<'EOF'
+FOCUS=${FOCUS:-} python3 - "$f.json" "$label" "$(basename "$1")" <<'EOF'
+import os
 import json, sys
 d = json.load(open(sys.argv[1]))
 n = d.get("samples", 0)
@@ -45,6 +49,15 @@ def names(l, key):
 own = [f for f in fs if f["module"].split("/")[-1] == sys.argv[3]]
 inc = sorted([f for f in own if f.get("inclusive_samples", 0) < 0.9 * n],
 	key=lambda f: -f.get("inclusive_samples", 0))
+focus = [f for f in own if f["name"] == os.environ["FOCUS"]]
+if focus:
+	fo = focus[0]
+	k = fo.get("inclusive_samples", 0)
+	cs = sorted(fo.get("callees", []), key=lambda c: -c["samples"])
+	print("- %s: %s %.0f%% of the run, under it %s (%s samples)" % (sys.argv[2],
+		fo["name"], 100.0 * k / n, ", ".join("%s %.0f%%" % (c["name"],
+		100.0 * c["samples"] / k) for c in cs[:2]), format(n, ",")))
+	sys.exit(0)
 line = "self %s" % names(sorted(fs, key=lambda f: -f["samples"]), "samples") if n else "-"
 if inc:
 	line += "; under %s" % names(inc, "inclusive_samples")
