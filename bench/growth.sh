@@ -22,7 +22,9 @@
 # samples is ~500 CPU seconds of work to record at 20 kHz, an hour of a
 # shared machine), and procs:N; default 10000 100000 1000000 10000000x
 # procs:1 procs:10 procs:100 procs:1000. A recording is made once and kept
-# in $B (1M samples: 40 MB; 10M: 400 MB).
+# in $B (1M samples: 40 MB; 10M: 400 MB). KEEP=1 keeps the rows of
+# $B/growth.raw that this run does not measure (a row measured again
+# replaces its own), and the tables are of all of them.
 set -eu
 B=${B:-build/bench}
 BT=${BT:-./benchtui}
@@ -80,7 +82,7 @@ for s in $SIZES; do
 done
 
 raw=$B/growth.raw
-: >"$raw"
+[ -n "${KEEP:-}" ] && [ -f "$raw" ] || : >"$raw"
 for r in $recs; do
 	kind=${r%%:*}
 	rest=${r#*:}
@@ -95,13 +97,17 @@ for r in $recs; do
 	read -r ts rs < <(m "$RUNS" "$BT" -i "$f" --stdio)
 	read -r tj rj < <(m "$RUNS" "$BT" -i "$f" --export "$B/growth.json" --format json)
 	read -r tp rp < <(m "$RUNS" perf report -i "$f" --stdio)
-	echo "$kind $size $ns $bytes $tf $rf $ts $rs $tj $rj $tp $rp" >>"$raw"
+	line="$kind $size $ns $bytes $tf $rf $ts $rs $tj $rj $tp $rp"
+	# KEEP: a row measured again takes its old row's place
+	awk -v l="$line" -v k="$kind" -v s="$size" '$1 == k && $2 == s { print l; done = 1; next }
+		{ print } END { if (!done) print l }' "$raw" >"$raw.tmp"
+	mv "$raw.tmp" "$raw"
 done
 
 echo "## Growth curves"
 echo
-echo "Made by \`make bench-growth\` (bench/growth.sh, $(date -u +%Y-%m-%d), $(( ($(date +%s) - start) / 60 ))"
-echo "minutes after the recordings). CPU time (user + system, s) and peak RSS"
+echo "Made by \`make bench-growth\` (bench/growth.sh), $(date -u '+%Y-%m-%d %H:%M') UTC, in"
+echo "$(( ($(date +%s) - start) / 60 )) minutes, its recordings included. CPU time (user + system, s) and peak RSS"
 echo "(MiB) of each reader, medians of $RUNS, on recordings of growing size:"
 echo "the browser's first screen (bench/first-screen.c --open: the table and"
 echo "the hottest function annotated), \`benchtui -i F --stdio\`, \`benchtui -i F"

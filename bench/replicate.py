@@ -11,7 +11,7 @@ One event (attribute) only; perf's header features are copied unchanged
 import struct
 import sys
 
-SAMPLE, EXIT, ROUND = 9, 4, 12
+SAMPLE, EXIT, ROUND = 9, 4, 68	# ROUND: perf's FINISHED_ROUND
 IDENT, IP, TID, TIME = 1 << 16, 1 << 0, 1 << 1, 1 << 2
 ID, CPU, STREAM = 1 << 6, 1 << 7, 1 << 9
 
