@@ -17,11 +17,12 @@
 # before, beside the samples' growth. Markdown on stdout; the raw
 # measurements in $B/growth.raw.
 #   B=build/bench BT=./benchtui bash bench/growth.sh [RUNS] [SIZES...]
-# SIZES: samples recorded (10000 ... 10000000), or Nx: the 1M-sample
+# SIZES: samples recorded by perf (10000 ... 10000000), bt:N: by benchtui
+# at its defaults (with call chains), or Nx: the 1M-sample
 # recording's samples repeated N / 1M times (bench/replicate.py: 10M
 # samples is ~500 CPU seconds of work to record at 20 kHz, an hour of a
 # shared machine), and procs:N; default 10000 100000 1000000 10000000x
-# procs:1 procs:10 procs:100 procs:1000. A recording is made once and kept
+# procs:1 procs:10 procs:100 procs:1000 bt:10000 bt:100000 bt:1000000. A recording is made once and kept
 # in $B (1M samples: 40 MB; 10M: 400 MB). KEEP=1 keeps the rows of
 # $B/growth.raw that this run does not measure (a row measured again
 # replaces its own), and the tables are of all of them.
@@ -30,7 +31,7 @@ B=${B:-build/bench}
 BT=${BT:-./benchtui}
 RUNS=${1:-3}
 shift || true
-SIZES=${*:-10000 100000 1000000 10000000x procs:1 procs:10 procs:100 procs:1000}
+SIZES=${*:-10000 100000 1000000 10000000x procs:1 procs:10 procs:100 procs:1000 bt:10000 bt:100000 bt:1000000}
 export LC_ALL=C
 mkdir -p "$B"
 [ "$B/measure" -nt build/tools/measure ] || cp build/tools/measure "$B/measure"
@@ -61,6 +62,15 @@ for s in $SIZES; do
 		f=$B/procs-dwarf-$n.data
 		[ -s "$f" ] || perf record -q --call-graph dwarf -o "$f" "$B/procs" forks "$n" >/dev/null 2>&1
 		recs="$recs dwarf-procs:$n:$f"
+		;;
+	bt:*)
+		# benchtui's own default recording (call chains: a 512-byte
+		# stack copy a sample), as make bench records bt-N.data
+		n=${s#bt:}
+		rounds=$(awk -v n="$n" -v r="$per_s" 'BEGIN { printf "%d", n / 20000 * r * 0.75 }')
+		f=$B/bt-$n.data
+		[ -s "$f" ] || "$BT" -q -e cpu-clock -F 20000 -o "$f" "$B/big" "$rounds" </dev/null >/dev/null 2>&1
+		recs="$recs bt:$n:$f"
 		;;
 	*x)
 		# too many to record here: the 1M-sample recording's samples
@@ -119,7 +129,9 @@ echo "repeated N / 1M times, each copy's times after the last (bench/replicate.p
 echo "the same functions, so the per-sample reading cost, not more symbols);"
 echo "procs: \`procs forks N\` (tests/fixtures/procs.c), recorded by benchtui at"
 echo "its defaults (bt: a 512-byte stack copy a sample) and by \`perf record"
-echo "--call-graph dwarf\` (8 KiB). Load average at the start: $load (2 CPUs)."
+echo "--call-graph dwarf\` (8 KiB); bt-N: benchtui's own recording of the program"
+echo "of perf-N (\`-e cpu-clock -F 20000\`, its default call chains: the first"
+echo "screen reads them after its first paint, --stdio and the exports before). Load average at the start: $load (2 CPUs)."
 echo
 echo "| recording | samples | file MiB | first screen s | MiB | --stdio s | MiB | json s | MiB | perf report s | MiB |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
@@ -135,8 +147,10 @@ echo "| recording | samples × | first screen time × | mem × | --stdio time ×
 echo "|---|---|---|---|---|---|---|---|---|---|"
 awk 'function f(a, b, lin) { if (b <= 0 || a == "-" || b == "-") return "-"
 		x = a / b; return (lin > 0 && x > 1.2 * lin) ? sprintf("**%.1f**", x) : sprintf("%.1f", x) }
-	{ if (($1, 3) in p) { sx = $3 / p[$1, 3]
+	# a curve: the kind, and samples or processes (bt has both)
+	{ k = $1 ($2 ~ /^procs:/ ? "p" : "s")
+	  if ((k, 3) in p) { sx = $3 / p[k, 3]
 		printf "| %s-%s | %.1f | %s | %s | %s | %s | %s | %s | %s | %s |\n", $1, $2, sx,
-			f($5, p[$1, 5], sx), f($6, p[$1, 6], sx), f($7, p[$1, 7], sx), f($8, p[$1, 8], sx),
-			f($9, p[$1, 9], sx), f($10, p[$1, 10], sx), f($11, p[$1, 11], sx), f($12, p[$1, 12], sx) }
-	  for (i = 1; i <= NF; i++) p[$1, i] = $i }' "$raw"
+			f($5, p[k, 5], sx), f($6, p[k, 6], sx), f($7, p[k, 7], sx), f($8, p[k, 8], sx),
+			f($9, p[k, 9], sx), f($10, p[k, 10], sx), f($11, p[k, 11], sx), f($12, p[k, 12], sx) }
+	  for (i = 1; i <= NF; i++) p[k, i] = $i }' "$raw"
