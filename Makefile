@@ -4,6 +4,8 @@
 #   make check-long the long recording and fuzzing runs (minutes)
 #   make demo       record and browse the bundled example benchmark
 #   make bench      performance comparisons against perf (bench/)
+#   make bench-growth  time and memory from 10k to 10M samples, 1 to 1,000
+#                   processes (bench/growth.sh: tens of minutes)
 #   make js-deps    npm packages of the JS benchmark fixtures, for build/js
 #                   (installed once per machine: tests/cache.sh)
 #   make install    PREFIX=/usr/local DESTDIR= (make uninstall: the same)
@@ -46,7 +48,7 @@ COMMON_OBJS := $(COMMON_SRCS:%.c=$(BUILD)/%.o)
 LIB := $(BUILD)/libbenchtui.a
 BIN := $(if $(filter build,$(BUILD)),benchtui,$(BUILD)/benchtui)
 
-.PHONY: all deps js-deps check check-long unit demo bench install uninstall clean fuzz fuzz-build headers agent
+.PHONY: all deps js-deps check check-long unit demo bench bench-growth install uninstall clean fuzz fuzz-build headers agent
 .DELETE_ON_ERROR:
 
 all: $(BIN) agent
@@ -285,6 +287,13 @@ bench-sysdwarf: deps
 	@$(MAKE) --no-print-directory all tools
 	@bash bench/sysdwarf.sh >bench/sysdwarf.md.tmp && mv bench/sysdwarf.md.tmp bench/sysdwarf.md
 	@cat bench/sysdwarf.md
+
+# not in make bench: tens of minutes (perf report reading 10M samples);
+# bench/growth.md, which make bench's results.md then includes
+bench-growth: deps
+	@$(MAKE) --no-print-directory all tools
+	@bash bench/growth.sh >bench/growth.md.tmp && mv bench/growth.md.tmp bench/growth.md
+	@cat bench/growth.md
 
 # make install [PREFIX=/usr/local] [DESTDIR=staging]: the binary, the JVMTI
 # agent in benchtui's own lib dir, the man page and the docs. The agent's

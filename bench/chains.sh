@@ -25,6 +25,7 @@ ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 samples() { "$BT" -i "$1" --stdio --top 0 | awk '/^# samples:/ { sub(",", "", $3); print $3 }'; }
 met() { awk "BEGIN { exit !($1) }" && echo "met" || echo "**not met**"; }
+lim() { B="$B" BT="$BT" bash bench/selfprof.sh "$@"; }
 
 cc -O2 -g -o "$B/chains" tests/fixtures/chains.c
 cc -O2 -g -fno-omit-frame-pointer -o "$B/chains-fp" tests/fixtures/chains.c
@@ -53,17 +54,22 @@ echo "decompressed), which perf report does not print."
 echo
 echo "| recording | samples | MB | --stdio --no-source ms | first screen ms | perf ms | ratio | --stdio --no-source MiB | first screen MiB | perf MiB | perf/benchtui |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"
-rr=""; mr=""
+rr=""; mr=""; lims=
 for k in fp dwarf bt; do
 	f=$B/cc-$k.data
 	read -r tb rb < <(m "$RUNS" "$BT" -i "$f" --stdio --no-source --top 0)
 	read -r tf rf < <(m "$RUNS" "$B/first-screen" "$f")
 	read -r tp rp < <(m "$RUNS" perf report -i "$f" --children --stdio)
 	[ $k != bt ] && { rr="$rr $(ratio "$tp" "$tb")"; mr="$mr $(ratio "$rp" "$rb")"; }
+	lims="$lims$(lim "$(basename "$f")" "$BT" -i "$f" --stdio --no-source --top 0)
+"
 	echo "| $(basename "$f") | $(samples "$f") | $(awk -v b="$(stat -c %s "$f")" 'BEGIN { printf "%.1f", b / 1e6 }') | $(ms "$tb") | $(ms "$tf") | $(ms "$tp") | $(ratio "$tp" "$tb") | $(mib "$rb") | $(mib "$rf") | $(mib "$rp") | $(ratio "$rp" "$rb") |"
 done
 echo
 # recording: 4 kHz, the same work (SECS/2 seconds bare)
+bash bench/selfprof.sh --head
+printf '%s' "$lims"
+echo
 r2=$(( rounds / 2 ))
 read -r t0 _ < <(m "$RUNS" "$B/chains" "$r2")
 echo "Recording: wall time of the whole command at 4 kHz for work that takes"
@@ -73,6 +79,7 @@ echo
 echo "| recorder | ms | added | samples | bytes/sample | MiB RSS |"
 echo "|---|---|---|---|---|---|"
 declare -A add bps
+lims=
 for c in perf-g perf-dwarf bt-default bt-g bt-none; do
 	f=$B/rec-$c.data
 	case $c in
@@ -86,8 +93,13 @@ for c in perf-g perf-dwarf bt-default bt-g bt-none; do
 	n=$(samples "$f")
 	add[$c]=$(awk -v a="$tc" -v b="$t0" 'BEGIN { printf "%.1f", (a / b - 1) * 100 }')
 	bps[$c]=$(awk -v b="$(stat -c %s "$f")" -v n="$n" 'BEGIN { printf "%d", b / n }')
+	case $c in bt-*) lims="$lims$(lim "$c" "${cmd[@]}")
+"
+	esac
 	echo "| $c | $(ms "$tc") | +${add[$c]}% | $n | ${bps[$c]} | $(mib "$rc") |"
 done
+bash bench/selfprof.sh --head
+printf '%s' "$lims"
 minof() { echo "$1" | tr ' ' '\n' | grep . | sort -g | head -1; }
 echo
 echo "| target | measured | |"

@@ -15,6 +15,7 @@ BT=${BT:-./benchtui}
 m() { "$B/measure" -c "$@"; }	# prints "median_cpu_s maxrss_kib"
 ms() { awk -v s="$1" 'BEGIN { printf "%.0f", s * 1000 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }'; }
+lim() { B="$B" BT="$BT" bash bench/selfprof.sh "$@"; }
 samples() { "$BT" -i "$1" --stdio --top 0 | awk '/^# samples:/ { sub(",", "", $3); print $3 }'; }
 
 # the same work as run.sh's 1M-sample recording, recorded a second time
@@ -51,4 +52,9 @@ echo
 echo "| recordings | samples | benchtui ms | perf diff ms | ratio | benchtui MiB | perf MiB |"
 echo "|---|---|---|---|---|---|---|"
 echo "| perf-1000000.data, perf-1000000b.data ($nfa functions; whole runs, 10 slices) | $(samples "$a") + $(samples "$b") | $(ms "$tb") | $(ms "$tp") | $(ratio "$tp" "$tb") | $(awk -v k="$rb" 'BEGIN { printf "%.1f", k / 1024 }') | $(awk -v k="$rp" 'BEGIN { printf "%.1f", k / 1024 }') |"
+lim_a=$(lim "perf-1000000 pair" "$BT" diff "$a" "$b" --stdio)
+lim_b=$(lim "diffbench pair" "$BT" diff "$B/diffbench-1.data" "$B/diffbench-2.data" --stdio)
 echo "| diffbench-1.data, diffbench-2.data (4 benchmarks x 10 repetitions) | $(samples "$B/diffbench-1.data") + $(samples "$B/diffbench-2.data") | $(ms "$tg") | - | - | $(awk -v k="$rg" 'BEGIN { printf "%.1f", k / 1024 }') | - |"
+bash bench/selfprof.sh --head
+echo "$lim_a"
+echo "$lim_b"

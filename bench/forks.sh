@@ -14,6 +14,7 @@ mkdir -p "$B"
 [ -x "$B/measure" ] || cp build/tools/measure "$B/measure"
 cc -O2 -g -pthread -o "$B/procs" tests/fixtures/procs.c
 m() { "$B/measure" "$@" 2>/dev/null; }	# "median_s maxrss_kib"
+lim() { B="$B" BT="$BT" bash bench/selfprof.sh "$@"; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 # FILE: "samples lost forks" (benchtui's reader for the first two, which
 # reads both tools' files; perf report --stats for the FORK records)
@@ -52,6 +53,8 @@ for load in idle loaded; do
 	done
 done
 kill $busy; busy=
+bash bench/selfprof.sh --head
+lim "recording, idle" "$BT" -q -o "$B/self-forks.data" --stdio --top 0 "$B/procs" forks $N
 echo
 # a recorder the machine runs late, made reproducible: stopped (SIGSTOP)
 # 1.5 s into the run for STALL seconds while the benchmark goes on
@@ -85,3 +88,5 @@ echo "samples, 8 KiB stack copies, $(mib $(( $(stat -c %s "$B/forks-dwarf.data")
 echo "benchtui \`-i F --stdio\` $(mib "$rb") MiB in $tb s, \`perf report -i F --stdio\`"
 echo "$(mib "$rp") MiB in $tp s (peak RSS; before the unwinder kept the sessions"
 echo "of its 64 most recent processes only: 302 MiB, perf report 109 MiB)."
+bash bench/selfprof.sh --head
+lim "forks-dwarf.data" "$BT" -i "$B/forks-dwarf.data" --stdio --top 1

@@ -19,6 +19,7 @@ mkdir -p "$B"
 m() { "$B/measure" -c "$@" 2>/dev/null; }	# "median_cpu_s maxrss_kib"
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }'; }
+lim() { B="$B" BT="$BT" bash bench/selfprof.sh "$@"; }
 samples() { "$BT" -i "$1" --stdio --top 0 2>/dev/null | awk '/^# samples:/ { sub(",", "", $3); print $3 }'; }
 
 # 100,000 small functions (bench/gen.sh; -O0: -O2 takes over 20 minutes
@@ -46,11 +47,14 @@ echo "the start: $(cut -d' ' -f1-3 /proc/loadavg)."
 echo
 echo "| recording | samples | benchtui --stdio s | MiB | first screen s | MiB | perf report s | MiB | perf/benchtui MiB |"
 echo "|---|---|---|---|---|---|---|---|---|"
+lims=
 for f in funcs-$NF forks-bt forks-dwarf; do
 	read -r ts rs < <(m "$RUNS" "$BT" -i "$B/$f.data" --stdio)
 	read -r tf rf < <(m "$RUNS" "$B/first-screen" --open "$B/$f.data")
 	read -r tp rp < <(m "$RUNS" perf report -i "$B/$f.data" --stdio)
 	big=$(( rs > rf ? rs : rf ))
+	lims="$lims$(lim "$f.data" "$BT" -i "$B/$f.data" --stdio)
+"
 	echo "| $f.data | $(samples "$B/$f.data") | $ts | $(mib "$rs") | $tf | $(mib "$rf") | $tp | $(mib "$rp") | $(ratio "$rp" "$big") |"
 done
 echo
@@ -58,3 +62,5 @@ echo "funcs-$NF.data: \`perf record\` (4 kHz) of bench/gen.sh's program with $NF
 echo "functions ($(nm "$B/big$NF" | grep -c ' T f[0-9]') in its symbol table, one compilation unit); forks-bt.data:"
 echo "benchtui's default recording of \`procs forks 1000\` (tests/fixtures/procs.c);"
 echo "forks-dwarf.data: \`perf record --call-graph dwarf\` of the same."
+bash bench/selfprof.sh --head
+printf '%s' "$lims"

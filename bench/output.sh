@@ -47,3 +47,7 @@ for to in terminal pipe file; do
 	echo "| $to | $t0 | $tp | $tb | $tr | $ap | $ab | $(awk -v a="$ab" -v b="$ap" 'BEGIN { if (b > 0.05) printf "%.1fx", a / b; else print "-" }') |"
 done
 rm -f "$B/out.file"
+# the report column (the recording of the benchmark to a pipe or a
+# terminal needs a shell around benchtui: not profiled here)
+bash bench/selfprof.sh --head
+B="$B" BT="$BT" bash bench/selfprof.sh "report" "$BT" -q -i "$B/out-bt.data" --export "$B/out-bt.txt"

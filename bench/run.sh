@@ -17,7 +17,7 @@ for prog in annotate-big first-screen switch; do
 done
 cc -O2 -Iinclude -Icore/base -Icore -Itests/common -Ibench -o "$B/match-big" \
 	bench/match-big.c tests/common/annofile.c build/libbenchtui.a \
-	$(pkg-config --libs libdw libelf libzstd) -lZydis -lZycore -liberty -lm -ldl
+	$(pkg-config --libs libdw libelf libzstd zlib) -lZydis -lZycore -liberty -lm -ldl
 if [ ! -x "$B/match-b" ] || [ bench/gen-match.sh -nt "$B/match-b" ]; then
 	echo "bench: generating and building the matching pair (two 30,000-instruction functions)" >&2
 	sh bench/gen-match.sh 4600 a >"$B/match-a.c"
@@ -42,6 +42,10 @@ m() { "$B/measure" "$@"; }	# prints "median_s maxrss_kib"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }'; }
 ms() { awk -v s="$1" 'BEGIN { printf "%.1f", s * 1000 }'; }
 mib() { awk -v k="$1" 'BEGIN { printf "%.1f", k / 1024 }'; }
+# what limits a row: benchtui profiled by benchtui (bench/selfprof.sh),
+# printed under the table as "Limited by" lines
+lim() { B="$B" BT="$BT" bash bench/selfprof.sh "$@"; }
+limhead() { bash bench/selfprof.sh --head; }
 
 # recordings: 10k, 100k, 1M samples (20 kHz of CPU time; the sampling's
 # own kernel time counts too: 0.75)
@@ -97,6 +101,10 @@ for n in 10000 100000; do
 	all_ratio="${all_ratio:-} $(ratio "$tp" "$tb")"
 	echo "| perf-$n.data | $nf | $tb | $tp | $(ratio "$tp" "$tb") | $(mib "$rb") | $(mib "$rp") |"
 done
+limhead
+for n in 10000 100000; do
+	lim "perf-$n.data" "$BT" -i "$B/perf-$n.data" --all --export /dev/null
+done
 echo
 echo "## The huge function"
 echo
@@ -104,6 +112,8 @@ read -r ta ni mt mb < <("$B/annotate-big" "$B/bt-100000.data" huge 15)
 echo "Annotating \`huge\` ($ni instructions) from a fresh session: $ta ms (median of 15;"
 echo "target: under 30 ms). A cursor move costs $mt ns at the top and $mb ns at the"
 echo "bottom (constant: the view is built once, the browser only moves an index)."
+limhead
+FOCUS=bt_view_annotate lim "huge" "$B/annotate-big" "$B/bt-100000.data" huge 100
 echo
 echo "## Matching two builds of a 30,000-instruction function"
 echo
@@ -113,6 +123,8 @@ echo "an operator changed every 40th statement and a statement added every 97th:
 echo "$mia and $mib instructions aligned (core/diff/match.c: blocks, then"
 echo "instructions) in $tmatch ms (median of 15; target: under 200 ms): $mm matched,"
 echo "$mins inserted, $mdel deleted."
+limhead
+lim "match" "$B/match-big" "$B/match-a" "$B/match-b" big 15
 echo
 echo "## Recording overhead"
 echo
@@ -126,14 +138,26 @@ echo "Bare run: $(ms "$t0") ms."
 echo
 echo "| frequency | perf record ms | benchtui ms | perf added | benchtui added | samples | benchtui µs/sample | perf MiB | benchtui MiB |"
 echo "|---|---|---|---|---|---|---|---|---|"
+ovh_lim=
 for hz in 1000 4000; do
 	read -r tp rp < <(m "$RUNS" perf record -q -e cpu-clock -F "$hz" -o "$B/ovh-perf.data" "$B/big" "$rounds")
 	read -r tb rb < <(m "$RUNS" "$BT" -q -e cpu-clock -F "$hz" -o "$B/ovh-bt.data" --stdio --top 0 "$B/big" "$rounds")
 	ns=$("$BT" -i "$B/ovh-bt.data" --stdio --top 0 | awk '/^# samples:/ { sub(",", "", $3); print $3 }')
 	[ "$hz" = 4000 ] && { ovh_bt=$(awk -v a="$tb" -v b="$t0" 'BEGIN { printf "%.1f", (a / b - 1) * 100 }')
 		ovh_perf=$(awk -v a="$tp" -v b="$t0" 'BEGIN { printf "%.1f", (a / b - 1) * 100 }'); }
+	ovh_lim="$ovh_lim$(lim "$hz Hz" "$BT" -q -e cpu-clock -F "$hz" -o "$B/self-ovh.data" --stdio --top 0 "$B/big" "$rounds")
+"
 	echo "| $hz Hz | $(ms "$tp") | $(ms "$tb") | $(awk -v a="$tp" -v b="$t0" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }') | $(awk -v a="$tb" -v b="$t0" 'BEGIN { printf "%+.1f%%", (a / b - 1) * 100 }') | $ns | $(awk -v a="$tb" -v b="$t0" -v n="$ns" 'BEGIN { printf "%.1f", (a - b) / n * 1e6 }') | $(mib "$rp") | $(mib "$rb") |"
 done
+limhead
+printf '%s' "$ovh_lim"
+echo
+flv=$B/floor.vars
+: >"$flv"
+B="$B" BT="$BT" FL_VARS="$flv" bash bench/floor.sh "$RUNS" 4000 2 2>/dev/null
+. "$flv"
+limhead
+lim "benchtui -o F" "$BT" -q -e cpu-clock -F 4000 -o "$B/self-floor.data" "$B/big" "$rounds"
 # a small recording that maps a lot: 50 files of 256 MiB mapped executable,
 # 6 events (issue 12: it took 52 s when the reader kept a slot per byte)
 cc -O2 -o "$B/manymaps" bench/manymaps.c
@@ -150,7 +174,10 @@ echo "## A small recording of large mappings"
 echo
 echo "| recording | samples | mappings | events | benchtui ms | perf report ms | benchtui MiB | perf MiB |"
 echo "|---|---|---|---|---|---|---|---|"
+mm_lim=$(lim "maps.data" "$BT" -i "$B/maps.data" --stdio --top 1)
 echo "| maps.data | $mm_s | 50 × 256 MiB | 6 | $(ms "$mm_b") | $(ms "$mm_p") | $(mib "$mm_rb") | $(mib "$mm_rp") |"
+limhead
+echo "$mm_lim"
 # switching between 50 benchmarks in the browser (Enter on one, B back)
 sw_s=
 if [ -x "$B/gb50" ] && [ "$B/gb50" -nt bench/gen-gbench.sh ] ||
@@ -176,6 +203,8 @@ if [ -x "$B/gb50" ] && [ "$B/gb50" -nt bench/gen-gbench.sh ] ||
 	echo "| benchmarks | first screen ms | a switch (Enter, B) ms |"
 	echo "|---|---|---|"
 	echo "| $sw_n | $sw_first | $sw_s |"
+	limhead
+	lim "$sw_n benchmarks" "$B/switch" "$B/gb50.data" 2
 fi
 # opening the ten hottest functions, q back, then each again (switch --reopen)
 med() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
@@ -264,6 +293,9 @@ echo "| format | ms | MiB (peak RSS) | file bytes |"
 echo "|---|---|---|---|"
 echo "| json | $(ms "$tj") | $(mib "$rj") | $(stat -c %s "$B/export.json") |"
 echo "| pprof | $(ms "$tpp") | $(mib "$rpp") | $pp_size (recording: $data_size) |"
+limhead
+lim "json" "$BT" -i "$f" --export "$B/export.json" --format json
+lim "pprof" "$BT" -i "$f" --export "$B/export.pb.gz" --format pprof
 echo
 dfv=$B/diff.vars
 : >"$dfv"
@@ -282,6 +314,7 @@ echo "| first screen (table and the hottest function annotated) under 50 ms at 1
 echo "| a 30,000-instruction function annotates in under 30 ms, scrolls at constant cost | $ta ms; $mt / $mb ns a move | $(met "$ta < 30") |"
 echo "| matching a 30,000-instruction function pair under 200 ms | $tmatch ms | $(met "$tmatch < 200") |"
 echo "| diff of two 1M-sample recordings with 3,000 sampled functions under 2 s | $df_big ms (CPU time) | $(met "$df_big < 2000") |"
+echo "| recording at 4 kHz adds at most 1.5× the bare timer cost (\"The timer floor\", CPU time) | ${fl_ratio:--}× (perf record ${fl_ratio_perf:--}×) | $(met "${fl_ratio:-9} <= 1.5") |"
 echo "| recording at 4 kHz within 5% of the bare run, and below perf record | +$ovh_bt% (perf record +$ovh_perf%) | $(met "$ovh_bt < 5") (below perf: $(met "$ovh_bt < $ovh_perf")) |"
 [ -n "$sw_s" ] && echo "| switching the benchmark on a 50-benchmark run under 20 ms | $sw_s ms | $(met "$sw_s < 20") |"
 [ -n "$ro_max" ] && echo "| opening any function already annotated under 5 ms | $(maxof "$ro_max") ms at most | $(met "$(maxof "$ro_max") < 5") |"
@@ -299,6 +332,7 @@ echo
 [ -s bench/sysdwarf.md ] && { cat bench/sysdwarf.md; echo; }
 B="$B" BT="$BT" bash bench/memory.sh 3
 echo
+[ ! -f bench/growth.md ] || { cat bench/growth.md; echo; }
 cat bench/limits.md
 } >"$out"
 mv "$out" bench/results.md
