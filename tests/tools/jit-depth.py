@@ -431,7 +431,7 @@ def line_of(table, bci):
 
 def javap(export, classpath):
     import re
-    checked, skipped, pairs, methods, srcrows = 0, 0, set(), set(), 0
+    checked, skipped, pairs, methods, srcrows, lines = 0, 0, set(), set(), 0, 0
     todo = []
     for a in jit_annotations(export):
         m = re.match(r'^([\w.$]+)\.([\w$<>]+)(\([^)]*\)\S*) \[c[12] ', a['function'])
@@ -450,7 +450,10 @@ def javap(export, classpath):
                 print('%s at %s: bci %s under a source row of bci %s' %
                       (a['function'], r['address'], r.get('bci'), src_bci))
                 sys.exit(1)
-            if not r['samples'] or 'bci' not in r:
+            if not r['samples'] or 'line' not in r:
+                continue
+            lines += 1
+            if 'bci' not in r:
                 continue
             if r.get('inlines'):
                 cls, name = r['inlines'][-1]['function'].rsplit('::', 1)
@@ -483,8 +486,8 @@ def javap(export, classpath):
         checked += 1
         pairs.add((cls, name, r['bci']))
         methods.add((cls, name))
-    print('%d sampled instructions with a bci (%d bytecodes of %d methods, %d source rows), each an instruction of its method in javap -c whose LineNumberTable line is the line shown%s' %
-          (checked, len(pairs), len(methods), srcrows,
+    print('%d sampled instructions with a bci of %d with a line (%d bytecodes of %d methods, %d source rows), each an instruction of its method in javap -c whose LineNumberTable line is the line shown%s' %
+          (checked, lines, len(pairs), len(methods), srcrows,
            ', %d in hidden classes not checked' % skipped if skipped else ''))
     return checked
 
