@@ -77,6 +77,36 @@ print('%d source rows with a bci, the text\'s "FILE:LINE @BCI" as JSON\'s, in or
       (len(want), want[0]))
 PY
 ) && ok "java: $out" || fail "java: $out"
+		# the browser at 80 columns: source rows "FILE:LINE @BCI" within
+		# the width, and on them the status line gives perfasm's frames
+		# (a recording without call chains: the browser on one with
+		# chains of java crashes in callgraph.c, another matter)
+		if command -v tmux >/dev/null; then
+			(cd "$d" && "$BT" -q --call-graph none -o nc.data java -cp . Inl >/dev/null 2>&1)
+			name=$(cd "$d" && "$BT" -i nc.data --stdio --format json --top 1 2>/dev/null |
+				python3 -c 'import json, sys; print(json.load(sys.stdin)["annotations"][0]["function"])')
+			tmux_init jd
+			$T new-session -d -s bt -x 80 -y 30 -c "$d" \
+				"env TERM=screen LC_ALL=C.UTF-8 $BT -i nc.data -s '$name'; sleep 60"
+			st=
+			if wait_for "@[0-9]"; then
+				for _ in $(seq 80); do
+					st=$(screen | tail -1)
+					echo "$st" | grep -Eq '^[^ ]+::[^ ]+@[0-9]+ \(line [0-9]+\)( / [^ ]+::[^ ]+@[0-9]+ \(line [0-9]+\))*$' && break
+					st=
+					$T send-keys -t bt Up
+					sleep 0.05
+				done
+			fi
+			wide=$(screen | python3 -c 'import sys
+print("\n".join(l for l in sys.stdin.buffer.read().decode().split("\n") if len(l) > 80))')
+			[ -n "$st" ] && [ -z "$wide" ] && screen | grep -Eq ' [^ ]+\.java:[0-9]+ @[0-9]+' &&
+				ok "java: browser at 80 columns: source rows with a bci fit; on one, the status line reads '$st'" ||
+				fail "java: browser: status '$st', rows past 80 columns: '$wide'"
+			$T kill-session -t bt 2>/dev/null
+		else
+			skipped "java: no tmux for the browser's check"
+		fi
 		grep -q '"text": "inlined java.lang.Integer::valueOf() from Inl.java:16 (bci 13)", "call_file": "Inl.java", "call_line": 16, "bci": 13,' "$d/top.json" &&
 			ok "java: Integer.valueOf inlined into Inl.run at Inl.java:16, bci 13" ||
 			fail "java: no inline row for Integer.valueOf at Inl.java:16, bci 13"

@@ -264,6 +264,7 @@ struct ann {
 	uint32_t prev_chain, prev_depth;
 	const struct bt_row_inline *inl;	/* the frames as the rows keep them */
 	const char *fname;			/* the function's name, the view's copy */
+	const char *pname;			/* as perfasm names it (perfasm_frames) */
 	bool depth_col;				/* the gutter shows the inline depth */
 	size_t guesses;
 	struct src_at src;
@@ -397,6 +398,42 @@ measure(struct ann *c)
 	c->lanes_room = view_arrows_room(o, 1, c->prefix, njumps);
 }
 
+/*
+ * HotSpot's code: ai's frames as perfasm prints them, innermost first,
+ * "java.lang.Integer::valueOf@23 (line 1081) / Inl::run@13 (line 16)"
+ * (the function as "Inl::run": its name up to the signature, the last
+ * dot made "::"), for the status line on its source row.
+ */
+static const char *
+perfasm_frames(struct ann *c, const struct bt_ainsn *ai)
+{
+	struct bt_view *v = c->v;
+	const char *own = c->f->name, *s, *inner;
+	size_t n = strcspn(own, "( "), dot = n;
+	uint32_t k;
+
+	if (c->pname == NULL) {
+		while (dot > 0 && own[dot - 1] != '.')
+			dot--;
+		c->pname = dot > 0 ? bt_strpool_addf(&v->pool, "%.*s::%.*s", (int)(dot - 1),
+		    own, (int)(n - dot), own + dot) :
+		    bt_strpool_addf(&v->pool, "%.*s", (int)n, own);
+	}
+	own = c->pname;
+	inner = ai->depth ? c->inl[ai->chain + ai->depth - 1].name : own;
+	s = bt_strpool_addf(&v->pool, "%s@%d (line %u)", inner ? inner : "?", (int)ai->bci,
+	    ai->line);
+	for (k = ai->depth; k-- > 0;) {
+		const struct bt_row_inline *fr = &c->inl[ai->chain + k];
+		const char *caller = k ? c->inl[ai->chain + k - 1].name : own;
+
+		if (fr->has_bci)
+			s = bt_strpool_addf(&v->pool, "%s / %s@%d (line %u)", s,
+			    caller ? caller : "?", (int)fr->call_bci, fr->call_line);
+	}
+	return s;
+}
+
 /* The inline frames entered at ai and its source line, as rows before it. */
 static void
 source_rows(struct ann *c, const struct bt_ainsn *ai)
@@ -425,6 +462,7 @@ source_rows(struct ann *c, const struct bt_ainsn *ai)
 		/* HotSpot's code: the bytecode too, as perfasm's "valueOf@23" */
 		r->flags |= BT_ROW_F_BCI;
 		r->bci = ai->bci;
+		r->detail = perfasm_frames(c, ai);
 		view_add_cell(v, bt_strpool_addf(&v->pool, "%s @%d",
 		    view_file_line(v, c->src.base, ai->line), (int)ai->bci), BT_STYLE_SOURCE);
 	} else
