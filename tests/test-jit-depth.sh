@@ -79,15 +79,15 @@ PY
 ) && ok "java: $out" || fail "java: $out"
 		# the browser at 80 columns: source rows "FILE:LINE @BCI" within
 		# the width, and on them the status line gives perfasm's frames
-		# (a recording without call chains: the browser on one with
-		# chains of java crashes in callgraph.c, another matter)
+		# (and the call chains, read after the first screen, add modules:
+		# JIT code; the browser crashed on them)
 		if command -v tmux >/dev/null; then
-			(cd "$d" && "$BT" -q --call-graph none -o nc.data java -cp . Inl >/dev/null 2>&1)
-			name=$(cd "$d" && "$BT" -i nc.data --stdio --format json --top 1 2>/dev/null |
-				python3 -c 'import json, sys; print(json.load(sys.stdin)["annotations"][0]["function"])')
+			name=$(python3 -c 'import json, re, sys
+print([a["function"] for a in json.load(open(sys.argv[1]))["annotations"]
+       if re.search(r" \[c[12] ", a["function"])][0])' "$d/top.json")
 			tmux_init jd
 			$T new-session -d -s bt -x 80 -y 30 -c "$d" \
-				"env TERM=screen LC_ALL=C.UTF-8 $BT -i nc.data -s '$name'; sleep 60"
+				"env TERM=screen LC_ALL=C.UTF-8 $BT -i b.data -s '$name'; sleep 60"
 			st=
 			if wait_for "@[0-9]"; then
 				for _ in $(seq 80); do
