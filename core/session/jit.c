@@ -618,7 +618,8 @@ bt_session_jit_chain_at(void *arg, uint64_t addr, struct bt_inline *chain,
 /*
  * The innermost frame's bytecode index and line at addr, from the same pc
  * as its chain (perfasm's "java.lang.Integer::valueOf@23 (line 1081)");
- * false for HotSpot's special indexes (below 0).
+ * false for HotSpot's special indexes (below 0) and for what no method's
+ * bytecode reaches (65536 and above: a damaged file).
  */
 bool
 bt_session_jit_bci_at(void *arg, uint64_t addr, int32_t *bci, unsigned *line)
@@ -630,7 +631,7 @@ bt_session_jit_bci_at(void *arg, uint64_t addr, int32_t *bci, unsigned *line)
 	if ((c = chains_at(arg, addr, &at)) == NULL)
 		return false;
 	fr = &c->in->frames[c->pcs.v[at]->frame];
-	if (fr->bci < 0)
+	if (fr->bci < 0 || fr->bci > UINT16_MAX)
 		return false;
 	*bci = fr->bci;
 	*line = fr->line;

@@ -461,7 +461,7 @@ source_rows(struct ann *c, const struct bt_ainsn *ai)
 	if (ai->flags & BT_AI_BCI) {
 		/* HotSpot's code: the bytecode too, as perfasm's "valueOf@23" */
 		r->flags |= BT_ROW_F_BCI;
-		r->bci = ai->bci;
+		r->bci = (uint16_t)ai->bci;
 		r->detail = perfasm_frames(c, ai);
 		view_add_cell(v, bt_strpool_addf(&v->pool, "%s @%d",
 		    view_file_line(v, c->src.base, ai->line), (int)ai->bci), BT_STYLE_SOURCE);
@@ -660,7 +660,7 @@ insn_row(struct ann *c, size_t i)
 	r->line = ai->line;
 	if (ai->flags & BT_AI_BCI) {
 		r->flags |= BT_ROW_F_BCI;
-		r->bci = ai->bci;
+		r->bci = (uint16_t)ai->bci;
 	}
 	r->region = ai->region;
 	r->loop_depth = ai->loop_depth;

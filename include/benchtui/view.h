@@ -99,7 +99,9 @@ enum bt_row_kind {
  * @file, @line: source location (INSN: innermost; SOURCE, LINE: the line)
  * @bci: INSN, SOURCE rows with BT_ROW_F_BCI: the bytecode index of @line's
  *       method there (HotSpot: the innermost frame's, perfasm's
- *       "java.lang.Integer::valueOf@23 (line 1081)")
+ *       "java.lang.Integer::valueOf@23 (line 1081)"); a method's bytecode
+ *       is shorter than 65536 bytes (JVMS 4.7.3), so 16 bits, in what
+ *       was padding
  * @text: the instruction, source or note text without columns
  * @target: branch or call target address (has_target)
  * @target_name: "sym+0xoff" of the target, NULL if unknown
@@ -214,10 +216,10 @@ struct bt_row {
 	const struct bt_cell *cells;
 	unsigned size;
 	unsigned line;
-	int32_t bci;
 	int region;
 	int loop_depth;
 	unsigned ninlines;
+	uint16_t bci;
 	bool has_target;
 	bool has_mem_target;
 };
