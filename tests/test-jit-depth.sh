@@ -13,7 +13,11 @@
 #   for the instruction under it, java.lang.Integer::valueOf inlined into
 #   Inl.run from Inl.java:16 (bci 13) among them; and every edge (caller,
 #   bci of the call, callee) of the chains is an inlining of HotSpot's own
-#   -XX:+PrintInlining tree of that compile (InlDeep.java);
+#   -XX:+PrintInlining tree of that compile (InlDeep.java); and every
+#   sampled instruction's own bytecode index (perfasm's innermost
+#   "valueOf@23") is an instruction of its method in javap -c whose
+#   LineNumberTable line is the line shown (the fixtures' classes and
+#   the JDK's), as the text export's "Inl.java:16 @13" rows say;
 # - node code inlined from another script: shown in that script (node 20
 #   names every line entry with the caller's script): every labelled
 #   position lies inside its labelled line, some in the inlined script;
@@ -57,6 +61,52 @@ else
 			skipped "java: no $libjvm to check calls into the VM against"
 		fi
 		out=$($DEPTH inline "$d/top.json" "$inl") && ok "java: $out" || fail "java: $out"
+		# the innermost frame's bci against javap -c -l of the classes
+		out=$($DEPTH javap "$d/top.json" "$d") && ok "java: $out" || fail "java: $out"
+		(cd "$d" && "$BT" -i b.data --stdio --top 5 >top.txt 2>/dev/null)
+		out=$(python3 - "$d/top.json" "$d/top.txt" <<'PY'
+import json, re, sys
+want = ['%s:%d @%d' % (r['file'].rsplit('/', 1)[-1], r['line'], r['bci'])
+        for a in json.load(open(sys.argv[1]))['annotations'] for r in a['rows']
+        if r['kind'] == 'source' and 'bci' in r]
+got = re.findall(r'(?:^| )(\S+:\d+ @\d+)(?:  |$)', open(sys.argv[2]).read(), re.M)
+if not want or want != got:
+    print('source rows with a bci: JSON %d %s, text %d %s' % (len(want), want[:4], len(got), got[:4]))
+    sys.exit(1)
+print('%d source rows with a bci, the text\'s "FILE:LINE @BCI" as JSON\'s, in order (%s, ...)' %
+      (len(want), want[0]))
+PY
+) && ok "java: $out" || fail "java: $out"
+		# the browser at 80 columns: source rows "FILE:LINE @BCI" within
+		# the width, and on them the status line gives perfasm's frames
+		# (and the call chains, read after the first screen, add modules:
+		# JIT code; the browser crashed on them)
+		if command -v tmux >/dev/null; then
+			name=$(python3 -c 'import json, re, sys
+print([a["function"] for a in json.load(open(sys.argv[1]))["annotations"]
+       if re.search(r" \[c[12] ", a["function"])][0])' "$d/top.json")
+			tmux_init jd
+			$T new-session -d -s bt -x 80 -y 30 -c "$d" \
+				"env TERM=screen LC_ALL=C.UTF-8 $BT -i b.data -s '$name'; sleep 60"
+			st=
+			if wait_for "@[0-9]"; then
+				for _ in $(seq 80); do
+					st=$(screen | tail -1)
+					echo "$st" | grep -Eq '^[^ ]+::[^ ]+@[0-9]+ \(line [0-9]+\)( / [^ ]+::[^ ]+@[0-9]+ \(line [0-9]+\))*$' && break
+					st=
+					$T send-keys -t bt Up
+					sleep 0.05
+				done
+			fi
+			wide=$(screen | python3 -c 'import sys
+print("\n".join(l for l in sys.stdin.buffer.read().decode().split("\n") if len(l) > 80))')
+			[ -n "$st" ] && [ -z "$wide" ] && screen | grep -Eq ' [^ ]+\.java:[0-9]+ @[0-9]+' &&
+				ok "java: browser at 80 columns: source rows with a bci fit; on one, the status line reads '$st'" ||
+				fail "java: browser: status '$st', rows past 80 columns: '$wide'"
+			$T kill-session -t bt 2>/dev/null
+		else
+			skipped "java: no tmux for the browser's check"
+		fi
 		grep -q '"text": "inlined java.lang.Integer::valueOf() from Inl.java:16 (bci 13)", "call_file": "Inl.java", "call_line": 16, "bci": 13,' "$d/top.json" &&
 			ok "java: Integer.valueOf inlined into Inl.run at Inl.java:16, bci 13" ||
 			fail "java: no inline row for Integer.valueOf at Inl.java:16, bci 13"
@@ -72,6 +122,7 @@ else
 		out=$($DEPTH printinlining "$d/deep.json" "$d/pi.txt") && ok "java: $out" || fail "java: $out"
 		dinl=$(ls "$d"/deep.data.jit/jit-*.inline 2>/dev/null | head -1)
 		out=$($DEPTH inline "$d/deep.json" "$dinl") && ok "java (deep): $out" || fail "java (deep): $out"
+		out=$($DEPTH javap "$d/deep.json" "$d") && ok "java (deep): $out" || fail "java (deep): $out"
 
 		# sources: Inl.java under src/main/java/, Integer.java in a zip
 		# laid out as a JDK's (module directory first), one entry stored,

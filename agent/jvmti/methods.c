@@ -294,8 +294,10 @@ out:
  * The inline record of one compiled method (docs/jit.md "Inline file"):
  * code_addr, code_index (given at the write), the methods its inlining
  * records name (name and source file each), then every pc of the records
- * with its frames, innermost first: method, bytecode index, line. Nothing
- * (0 bytes in b) when no pc has inlined frames; -1 on failure.
+ * with its frames, innermost first: method, bytecode index, line (a
+ * method that inlines nothing too: its pcs' bytecode indexes, perfasm's
+ * "Inl::run@9"). Nothing (0 bytes in b) when the JVM gives no pc; -1 on
+ * failure.
  */
 int
 add_inline(jvmtiEnv *jvmti, struct buf *b, const void *code, const void *compile_info)
@@ -304,7 +306,7 @@ add_inline(jvmtiEnv *jvmti, struct buf *b, const void *code, const void *compile
 	struct line_cache cache = { NULL, 0, 0 };
 	uint32_t npcs = 0, i, k;
 	size_t off, n_off;
-	int inlined = 0, ret = -1;
+	int any = 0, ret = -1;
 
 	for (hdr = compile_info; hdr != NULL; hdr = hdr->next) {
 		const jvmtiCompiledMethodLoadInlineRecord *rec;
@@ -313,14 +315,14 @@ add_inline(jvmtiEnv *jvmti, struct buf *b, const void *code, const void *compile
 		rec = (const jvmtiCompiledMethodLoadInlineRecord *)hdr;
 		for (i = 0; i < (uint32_t)(rec->numpcs > 0 ? rec->numpcs : 0); i++) {
 			const PCStackInfo *c = &rec->pcinfo[i];
-			if (c->numstackframes > 1)
-				inlined = 1;
+			if (c->numstackframes > 0)
+				any = 1;
 			for (k = 0; k < (uint32_t)(c->numstackframes > 0 ? c->numstackframes : 0); k++)
 				if (lines_of(jvmti, &cache, c->methods[k]) == NULL)
 					goto out;
 		}
 	}
-	if (!inlined) {
+	if (!any) {
 		ret = 0;
 		goto out;
 	}

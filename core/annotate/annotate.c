@@ -115,6 +115,8 @@ join_lines(struct bt_annotation *a, const struct bt_annotate_in *f)
 	size_t n = bt_msyms_lines(m, f->start, f->end, &rows), r = 0, i;
 	struct bt_inline chain[MAX_INLINE_DEPTH];
 	uint32_t prev_chain = 0, prev_depth = 0;
+	int32_t bci;
+	unsigned bline;
 
 	a->has_lines = n > 0;
 	for (i = 0; i < a->insns.n; i++) {
@@ -129,6 +131,12 @@ join_lines(struct bt_annotation *a, const struct bt_annotate_in *f)
 		}
 		if (!a->has_lines)
 			continue;
+		/* JIT code: the bytecode index of that line, from the same pc */
+		if (f->bci_at != NULL && ai->line != 0 &&
+		    f->bci_at(f->name_arg, ai->in.addr, &bci, &bline) && bline == ai->line) {
+			ai->bci = bci;
+			ai->flags |= BT_AI_BCI;
+		}
 		depth = f->chain_at ? f->chain_at(f->name_arg, ai->in.addr, chain,
 		    MAX_INLINE_DEPTH) : bt_msyms_inlines(m, ai->in.addr, chain,
 		    MAX_INLINE_DEPTH);

@@ -26,12 +26,15 @@ struct bt_hit {
 #define BT_AI_LOOP_HEAD		0x02	/* the first instruction of a loop */
 #define BT_AI_BACK_EDGE		0x04	/* a branch that closes a loop */
 #define BT_AI_SKID_GUESS	0x08	/* credited by a split with no clear winner */
+#define BT_AI_BCI		0x10	/* @bci is known (JIT code: HotSpot) */
 
 /**
  * struct bt_ainsn - one instruction of an annotation
  * @samples, @period: raw, as recorded at this address
  * @adjusted, @adjusted_period: skid-adjusted samples and period (DESIGN.md §4)
  * @file, @line: innermost source location (line table), NULL/0 if unknown
+ * @bci: with BT_AI_BCI, the bytecode index of @line's method there (the
+ *	innermost frame's, as perfasm's "java.lang.Integer::valueOf@23")
  * @chain, @depth: its inline chain is frames[chain .. chain+depth), outermost first
  * @target_name: "sym+0xoff" for a direct branch or call, else NULL
  * @target_insn: index of a branch target inside this function, else -1
@@ -53,6 +56,7 @@ struct bt_ainsn {
 	const char *mem_name;
 	long target_insn;
 	unsigned flags;
+	int32_t bci;
 	int region;
 	int loop;
 	int loop_depth;
@@ -120,6 +124,9 @@ struct bt_annotation {
  * @chain_at: the inline chain at an address when the module's DWARF has
  *            none (JIT code: the runtime's inlining records), as
  *            bt_msyms_inlines(); NULL for none
+ * @bci_at: the bytecode index and line at an address of JIT code
+ *          (HotSpot's records: the innermost frame's), false when none;
+ *          kept only where the line is the line table's; NULL for none
  * @slot_name: x86-64 JIT code: the name of what "call *disp(%r13)" reaches
  *             (V8's builtin tables), NULL when unknown; NULL for none
  */
@@ -138,6 +145,7 @@ struct bt_annotate_in {
 	const char *(*name_at)(void *arg, uint64_t addr, uint64_t *start);
 	size_t (*chain_at)(void *arg, uint64_t addr, struct bt_inline *chain,
 			   size_t max);
+	bool (*bci_at)(void *arg, uint64_t addr, int32_t *bci, unsigned *line);
 	const char *(*slot_name)(void *arg, int64_t disp);
 	void *name_arg;
 };

@@ -203,6 +203,8 @@ insn_row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow,
 	if (r->file != NULL) {
 		bt_jw_str(w, "file", r->file);
 		bt_jw_u64(w, "line", r->line);
+		if (r->flags & BT_ROW_F_BCI)	/* HotSpot: the bytecode of that line */
+			bt_jw_int(w, "bci", r->bci);
 	}
 	if (r->has_target) {
 		bt_jw_hex(w, "target", r->target);
@@ -249,6 +251,8 @@ row(struct bt_jw *w, const struct bt_row *r, const struct bt_arrow *arrow,
 		bt_jw_str(w, "kind", "source");
 		bt_jw_str(w, "file", r->file);
 		bt_jw_u64(w, "line", r->line);
+		if (r->flags & BT_ROW_F_BCI)
+			bt_jw_int(w, "bci", r->bci);
 		bt_jw_str(w, "text", r->text);
 		break;
 	case BT_ROW_INLINE:

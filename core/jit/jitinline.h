@@ -1,8 +1,9 @@
 /*
  * benchtui's inline file, jit-PID.inline beside a jitdump: the inlining
- * chain of each pc of compiled code, as HotSpot gives it to benchtui's
- * JVMTI agent (CompiledMethodLoad's JVMTI_CMLR_INLINE_INFO), which writes
- * it (docs/jit.md "Inline file"). jitdump has no record for chains (its
+ * chain of each pc of compiled code (one frame at each pc of a method
+ * that inlines nothing: its bytecode indexes), as HotSpot gives it to
+ * benchtui's JVMTI agent (CompiledMethodLoad's JVMTI_CMLR_INLINE_INFO),
+ * which writes it (docs/jit.md "Inline file"). jitdump has no record for chains (its
  * DEBUG_INFO gives one line per address), and a record of a new id in the
  * dump would make perf inject warn at every one, so it is a file of its
  * own, framed as a jitdump:
@@ -38,7 +39,9 @@ struct bt_error;
  * @method: "java.lang.Integer::valueOf" (borrowed, any bytes)
  * @file: its source file as the agent names it ("java/lang/Integer.java"),
  *	"" when unknown
- * @bci: the bytecode index in @method (-1 and below: HotSpot's special ones)
+ * @bci: the bytecode index in @method (-1 and below: HotSpot's special ones);
+ *	the innermost frame's is shown beside the instruction's line
+ *	("Integer.java:1081 @23"), the others' beside the inline rows
  * @line: the line of @bci, 0 when unknown
  */
 struct bt_jit_frame {

@@ -389,8 +389,10 @@ annotate_in(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax sy
 	if (s->p->modules.v[f->mod].kind == BT_MOD_JIT) {
 		in->name_at = bt_session_jit_name_at;
 		in->slot_name = bt_session_jit_slot_name;
-		if (s->p->modules.v[f->mod].jit->inl != NULL)
+		if (s->p->modules.v[f->mod].jit->inl != NULL) {
 			in->chain_at = bt_session_jit_chain_at;
+			in->bci_at = bt_session_jit_bci_at;
+		}
 		in->name_arg = ask;
 	}
 	return true;

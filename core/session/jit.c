@@ -567,24 +567,26 @@ chains_build(struct bt_session *s, const struct bt_jit_code *code)
 	return c;
 }
 
-size_t
-bt_session_jit_chain_at(void *arg, uint64_t addr, struct bt_inline *chain,
-			size_t max)
+/*
+ * The chains of q's module (built on first use) and the index of the kept
+ * pc that holds addr: the last at or before it, else the first; NULL
+ * when the code has no kept pc.
+ */
+static struct jit_chains *
+chains_at(struct bt_jit_ask *q, uint64_t addr, size_t *at)
 {
-	struct bt_jit_ask *q = arg;
 	const struct bt_module *m = &q->s->p->modules.v[q->mi];
 	struct jit_chains *c;
-	size_t lo = 0, hi, k, depth;
+	size_t lo = 0, hi;
 	uint64_t pc;
 
 	if (m->jit == NULL || m->jit->inl == NULL)
-		return 0;
+		return NULL;
 	if (q->chains == NULL)
 		q->chains = chains_build(q->s, m->jit);
 	c = q->chains;
 	if (c->pcs.n == 0)
-		return 0;
-	/* the last kept pc at or before addr, else the first */
+		return NULL;
 	pc = addr - c->bias;
 	hi = c->pcs.n;
 	while (lo < hi) {
@@ -594,11 +596,46 @@ bt_session_jit_chain_at(void *arg, uint64_t addr, struct bt_inline *chain,
 		else
 			hi = mid;
 	}
-	lo = lo ? lo - 1 : 0;
-	depth = c->first[lo + 1] - c->first[lo];
+	*at = lo ? lo - 1 : 0;
+	return c;
+}
+
+size_t
+bt_session_jit_chain_at(void *arg, uint64_t addr, struct bt_inline *chain,
+			size_t max)
+{
+	struct jit_chains *c;
+	size_t at, k, depth;
+
+	if ((c = chains_at(arg, addr, &at)) == NULL)
+		return 0;
+	depth = c->first[at + 1] - c->first[at];
 	for (k = 0; k < depth && k < max; k++)
-		chain[k] = c->fr[c->first[lo] + k];
+		chain[k] = c->fr[c->first[at] + k];
 	return k;
+}
+
+/*
+ * The innermost frame's bytecode index and line at addr, from the same pc
+ * as its chain (perfasm's "java.lang.Integer::valueOf@23 (line 1081)");
+ * false for HotSpot's special indexes (below 0) and for what no method's
+ * bytecode reaches (65536 and above: a damaged file).
+ */
+bool
+bt_session_jit_bci_at(void *arg, uint64_t addr, int32_t *bci, unsigned *line)
+{
+	struct jit_chains *c;
+	const struct bt_jit_frame *fr;
+	size_t at;
+
+	if ((c = chains_at(arg, addr, &at)) == NULL)
+		return false;
+	fr = &c->in->frames[c->pcs.v[at]->frame];
+	if (fr->bci < 0 || fr->bci > UINT16_MAX)
+		return false;
+	*bci = fr->bci;
+	*line = fr->line;
+	return true;
 }
 
 void

@@ -229,10 +229,11 @@ struct bt_msyms *bt_session_jit_syms(struct bt_session *s, const struct bt_modul
 				     struct bt_error *err);
 /*
  * What the annotation of JIT module mi asks of the runtime's files
- * (bt_annotate_in.name_at, .chain_at, .name_arg = a struct bt_jit_ask):
- * a call target's name (the process's other JIT code, stubs and builtins,
- * else the function of the file mapped there); the inline chain at an
- * address (HotSpot's inlining records, from the agent).
+ * (bt_annotate_in.name_at, .chain_at, .bci_at, .name_arg = a struct
+ * bt_jit_ask): a call target's name (the process's other JIT code, stubs
+ * and builtins, else the function of the file mapped there); the inline
+ * chain at an address and its innermost bytecode index (HotSpot's
+ * inlining records, from the agent).
  */
 struct bt_jit_ask {
 	struct bt_session *s;
@@ -250,6 +251,7 @@ const char *bt_session_jit_slot_name(void *arg, int64_t disp);
 void bt_session_v8_free(struct bt_smod *sm);
 size_t bt_session_jit_chain_at(void *arg, uint64_t addr, struct bt_inline *chain,
 			       size_t max);
+bool bt_session_jit_bci_at(void *arg, uint64_t addr, int32_t *bci, unsigned *line);
 void bt_session_jit_ask_release(struct bt_jit_ask *q);
 /*
  * buildid-cache.c: found (the module's file as recorded, NULL when it

@@ -21,12 +21,30 @@ bt_session_opts_init(struct bt_session_opts *o)
 	o->region_margin = 8;
 }
 
+/*
+ * s->mods for the profile's modules from, on (parallel to p->modules):
+ * all of them at first, then those the call chains added.
+ */
+static void
+mods_add(struct bt_session *s, size_t from)
+{
+	const struct bt_profile *p = s->p;
+	size_t i;
+
+	s->mods = bt_xrealloc(s->mods, (p->modules.n + 1) * sizeof(*s->mods));
+	memset(s->mods + from, 0, (p->modules.n + 1 - from) * sizeof(*s->mods));
+	for (i = from; i < p->modules.n; i++) {
+		const char *slash = strrchr(p->modules.v[i].path, '/');
+		s->mods[i].name = bt_xstrdup(slash && slash[1] ? slash + 1 :
+		    p->modules.v[i].path);
+	}
+}
+
 struct bt_session *
 bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	       struct bt_error *err)
 {
 	struct bt_session *s = bt_xcalloc(1, sizeof(*s));
-	size_t i;
 
 	s->p = p;
 	if (o != NULL)
@@ -34,12 +52,7 @@ bt_session_new(struct bt_profile *p, const struct bt_session_opts *o,
 	else
 		bt_session_opts_init(&s->o);
 	bt_strpool_init(&s->pool);
-	s->mods = bt_xcalloc(p->modules.n, sizeof(*s->mods));
-	for (i = 0; i < p->modules.n; i++) {
-		const char *slash = strrchr(p->modules.v[i].path, '/');
-		s->mods[i].name = bt_xstrdup(slash && slash[1] ? slash + 1 :
-		    p->modules.v[i].path);
-	}
+	mods_add(s, 0);
 	s->src = bt_srccache_new();
 	bt_srccache_set_paths(s->src, s->o.source_path, s->o.prefix, s->o.prefix_strip);
 	return s;
@@ -172,6 +185,7 @@ bt_session_read_chains(struct bt_session *s, struct bt_error *err)
 	size_t i, n;
 	char *note;
 	bool keep;
+	int ret;
 
 	if (!bt_profile_chains_pending(s->p))
 		return 0;
@@ -185,7 +199,12 @@ bt_session_read_chains(struct bt_session *s, struct bt_error *err)
 	keep = s->benches != NULL && s->benches->v.n > 1;
 	bt_benches_free(s->benches);
 	s->benches = NULL;
-	if (bt_profile_read_chains(s->p, keep, err) < 0)
+	n = s->p->modules.n;
+	ret = bt_profile_read_chains(s->p, keep, err);
+	/* the chains' own modules (JIT code, libraries no sample is in) */
+	if (s->p->modules.n > n)
+		mods_add(s, n);
+	if (ret < 0)
 		return -BT_EIO;
 	if (!s->noted)
 		return 0;

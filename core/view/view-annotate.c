@@ -258,9 +258,11 @@ struct ann {
 	double denom;
 	const char *prev_file;
 	unsigned prev_line;
+	int32_t prev_bci;			/* -1: none */
 	uint32_t prev_chain, prev_depth;
 	const struct bt_row_inline *inl;	/* the frames as the rows keep them */
 	const char *fname;			/* the function's name, the view's copy */
+	const char *pname;			/* as perfasm names it (perfasm_frames) */
 	bool depth_col;				/* the gutter shows the inline depth */
 	size_t guesses;
 	struct src_at src;
@@ -286,6 +288,24 @@ max_period(const struct bt_annotation *a)
 		m = BT_MAX(m, BT_MAX(a->insns.v[i].period,
 		    (uint64_t)(a->insns.v[i].adjusted_period + 0.5)));
 	return m;
+}
+
+/* The bytecode index of ai's line (JIT code: HotSpot), -1 when none. */
+static int32_t
+ai_bci(const struct bt_ainsn *ai)
+{
+	return ai->flags & BT_AI_BCI ? ai->bci : -1;
+}
+
+/*
+ * Does ai need a source row of its own: a line, and another than the
+ * previous one's (or, HotSpot's code, another bytecode of it)?
+ */
+static bool
+new_place(const struct ann *c, const struct bt_ainsn *ai)
+{
+	return ai->file != NULL && (ai->file != c->prev_file ||
+	    ai->line != c->prev_line || ai_bci(ai) != c->prev_bci);
 }
 
 /*
@@ -321,12 +341,12 @@ measure(struct ann *c)
 				c->prev_depth = ai->depth;
 				c->prev_file = NULL;
 			}
-			if (ai->file != NULL && (ai->file != c->prev_file ||
-			    ai->line != c->prev_line)) {
+			if (new_place(c, ai)) {
 				nrows++;
 				ncells += 3;
 				c->prev_file = ai->file;
 				c->prev_line = ai->line;
+				c->prev_bci = ai_bci(ai);
 			}
 		}
 		njumps += ai->target_insn >= 0;
@@ -340,6 +360,7 @@ measure(struct ann *c)
 	c->v->cells.v = bt_xmalloc_big(ncells, ncells, sizeof(*c->v->cells.v));
 	c->prev_file = NULL;
 	c->prev_line = 0;
+	c->prev_bci = -1;
 	c->prev_chain = c->prev_depth = 0;
 	if (o->num == BT_NUM_PER_OP) {	/* "1234.5", "12.345": digits and 4 */
 		c->wnum = c->wadj = BT_MAX(7, ndigits((uint64_t)((double)
@@ -375,6 +396,42 @@ measure(struct ann *c)
 	c->lanes_room = view_arrows_room(o, 1, c->prefix, njumps);
 }
 
+/*
+ * HotSpot's code: ai's frames as perfasm prints them, innermost first,
+ * "java.lang.Integer::valueOf@23 (line 1081) / Inl::run@13 (line 16)"
+ * (the function as "Inl::run": its name up to the signature, the last
+ * dot made "::"), for the status line on its source row.
+ */
+static const char *
+perfasm_frames(struct ann *c, const struct bt_ainsn *ai)
+{
+	struct bt_view *v = c->v;
+	const char *own = c->f->name, *s, *inner;
+	size_t n = strcspn(own, "( "), dot = n;
+	uint32_t k;
+
+	if (c->pname == NULL) {
+		while (dot > 0 && own[dot - 1] != '.')
+			dot--;
+		c->pname = dot > 0 ? bt_strpool_addf(&v->pool, "%.*s::%.*s", (int)(dot - 1),
+		    own, (int)(n - dot), own + dot) :
+		    bt_strpool_addf(&v->pool, "%.*s", (int)n, own);
+	}
+	own = c->pname;
+	inner = ai->depth ? c->inl[ai->chain + ai->depth - 1].name : own;
+	s = bt_strpool_addf(&v->pool, "%s@%d (line %u)", inner ? inner : "?", (int)ai->bci,
+	    ai->line);
+	for (k = ai->depth; k-- > 0;) {
+		const struct bt_row_inline *fr = &c->inl[ai->chain + k];
+		const char *caller = k ? c->inl[ai->chain + k - 1].name : own;
+
+		if (fr->has_bci)
+			s = bt_strpool_addf(&v->pool, "%s / %s@%d (line %u)", s,
+			    caller ? caller : "?", (int)fr->call_bci, fr->call_line);
+	}
+	return s;
+}
+
 /* The inline frames entered at ai and its source line, as rows before it. */
 static void
 source_rows(struct ann *c, const struct bt_ainsn *ai)
@@ -390,7 +447,7 @@ source_rows(struct ann *c, const struct bt_ainsn *ai)
 		c->prev_depth = ai->depth;
 		c->prev_file = NULL;
 	}
-	if (ai->file == NULL || (ai->file == c->prev_file && ai->line == c->prev_line))
+	if (!new_place(c, ai))
 		return;
 	t = view_source_text(c->sel, &c->src, ai->file, ai->line);
 	r = view_add_row(v, BT_ROW_SOURCE);
@@ -399,10 +456,19 @@ source_rows(struct ann *c, const struct bt_ainsn *ai)
 	r->line = ai->line;
 	r->text = t ? t : "";
 	view_add_cell(v, view_pad(v, "", c->wpre, false), BT_STYLE_NORMAL);
-	view_add_cell(v, view_file_line(v, c->src.base, ai->line), BT_STYLE_SOURCE);
+	if (ai->flags & BT_AI_BCI) {
+		/* HotSpot's code: the bytecode too, as perfasm's "valueOf@23" */
+		r->flags |= BT_ROW_F_BCI;
+		r->bci = (uint16_t)ai->bci;
+		r->detail = perfasm_frames(c, ai);
+		view_add_cell(v, bt_strpool_addf(&v->pool, "%s @%d",
+		    view_file_line(v, c->src.base, ai->line), (int)ai->bci), BT_STYLE_SOURCE);
+	} else
+		view_add_cell(v, view_file_line(v, c->src.base, ai->line), BT_STYLE_SOURCE);
 	view_add_cell(v, view_cat(v, "  ", r->text), BT_STYLE_SOURCE);
 	c->prev_file = ai->file;
 	c->prev_line = ai->line;
+	c->prev_bci = ai_bci(ai);
 }
 
 /* The data type a load or store reaches: "struct point +8 (y)", copied. */
@@ -590,6 +656,10 @@ insn_row(struct ann *c, size_t i)
 	    ai->adjusted_period, c->denom);
 	r->file = ai->file;
 	r->line = ai->line;
+	if (ai->flags & BT_AI_BCI) {
+		r->flags |= BT_ROW_F_BCI;
+		r->bci = (uint16_t)ai->bci;
+	}
 	r->region = ai->region;
 	r->loop_depth = ai->loop_depth;
 	if (ai->depth) {
@@ -658,6 +728,7 @@ bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opt
 		o = &def;
 	}
 	memset(&c, 0, sizeof(c));
+	c.prev_bci = -1;
 	c.a = bt_selection_annotation(sel, func, o->syntax, err);
 	if (c.a == NULL)
 		return NULL;

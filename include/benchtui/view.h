@@ -73,6 +73,7 @@ enum bt_row_kind {
 #define BT_ROW_F_BENCH		0x200	/* FINDING: a benchmark's (@insn its index) */
 #define BT_ROW_F_INLINE_LEAVE	0x400	/* INLINE: back from inlined code (@ninlines left open) */
 #define BT_ROW_F_INLINED	0x800	/* FUNC: a function only inlined (BT_FK_INLINE) */
+#define BT_ROW_F_BCI		0x1000	/* INSN, SOURCE: @bci is known (JIT code: HotSpot) */
 
 /**
  * struct bt_row - one row of a view, as data and as cells
@@ -96,6 +97,11 @@ enum bt_row_kind {
  * @ci_lo, @ci_hi: 95% Wilson interval of @percent
  * @weight: the primary number (what sorting, heat and Tab use)
  * @file, @line: source location (INSN: innermost; SOURCE, LINE: the line)
+ * @bci: INSN, SOURCE rows with BT_ROW_F_BCI: the bytecode index of @line's
+ *       method there (HotSpot: the innermost frame's, perfasm's
+ *       "java.lang.Integer::valueOf@23 (line 1081)"); a method's bytecode
+ *       is shorter than 65536 bytes (JVMS 4.7.3), so 16 bits, in what
+ *       was padding
  * @text: the instruction, source or note text without columns
  * @target: branch or call target address (has_target)
  * @target_name: "sym+0xoff" of the target, NULL if unknown
@@ -222,6 +228,7 @@ struct bt_row {
 	int region;
 	int loop_depth;
 	unsigned ninlines;
+	uint16_t bci;
 	bool has_target;
 	bool has_mem_target;
 };

@@ -32,6 +32,14 @@
       chain of a [jit] annotation named "[... #ID]" is an inlining that
       succeeded in compile ID's tree, and every inline row's bci is its
       chain's
+  jit-depth.py javap EXPORT CLASSPATH
+      javap -c -l -p -s of the classes (CLASSPATH, then the JDK's) is the
+      oracle of every sampled instruction's own "bci" in a HotSpot
+      annotation: its innermost method (the last of its inlines, else the
+      compiled method, by descriptor) has an instruction at that bci,
+      whose LineNumberTable line is the instruction's "line", in the
+      class's source file; and every source row's bci is the bci of the
+      instructions under it
 Prints one line of counts; exits 1 on the first mismatch (printed).
 """
 import json
@@ -352,6 +360,138 @@ def printinlining(export, path):
     return len(edges)
 
 
+def javap_classes(classpath, names):
+    """class -> (source file, {method: [(descriptor, {bci}, [(start, line)])]})"""
+    import re
+    import subprocess
+    out = subprocess.run(['javap', '-c', '-l', '-p', '-s', '-cp', classpath] + sorted(names),
+                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         universal_newlines=True).stdout
+    decl = re.compile(r'^(?:[a-z]+ )*(?:class|interface|enum) ([\w.$]+)')
+    classes, src, cls, meth, code, switch = {}, None, None, None, False, False
+    for line in out.split('\n'):
+        if line.startswith('Compiled from "'):
+            src = line.split('"')[1]
+            continue
+        m = decl.match(line)
+        if m:
+            cls = m.group(1)
+            classes[cls] = (src, {})
+            src, meth = None, None
+            continue
+        if cls is None:
+            continue
+        if line.startswith('  ') and not line.startswith('   ') and line.endswith(';'):
+            head = line.strip()
+            if head == 'static {};':
+                name = '<clinit>'
+            else:
+                m = re.search(r'([\w$]+)\(', head)
+                if not m:       # a field
+                    meth = None
+                    continue
+                name = m.group(1)
+                if name == cls or name == cls.rsplit('.', 1)[-1]:
+                    name = '<init>'
+            meth = [None, set(), []]
+            classes[cls][1].setdefault(name, []).append(meth)
+            code = switch = False
+            continue
+        if meth is None:
+            continue
+        s = line.strip()
+        if s.startswith('descriptor: '):
+            meth[0] = s[len('descriptor: '):]
+        elif s == 'Code:':
+            code = True
+        elif s.startswith('LineNumberTable:') or s.startswith('LocalVariableTable:') or \
+                s.startswith('Exception table:'):
+            code = False
+        elif switch:
+            switch = s != '}'
+        elif code:
+            m = re.match(r'(\d+): [a-z]', s)
+            if m:
+                meth[1].add(int(m.group(1)))
+                switch = s.endswith('{')
+        m = re.match(r'line (\d+): (\d+)$', s)
+        if m:
+            meth[2].append((int(m.group(2)), int(m.group(1))))
+    return classes
+
+
+def line_of(table, bci):
+    """the line of bci: the entry starting last at or before it (JVMS 4.7.12)"""
+    best = None
+    for start, line in table:
+        if start <= bci and (best is None or start >= best[0]):
+            best = (start, line)
+    return best[1] if best else None
+
+
+def javap(export, classpath):
+    import re
+    checked, skipped, pairs, methods, srcrows, lines = 0, 0, set(), set(), 0, 0
+    todo = []
+    for a in jit_annotations(export):
+        m = re.match(r'^([\w.$]+)\.([\w$<>]+)(\([^)]*\)\S*) \[c[12] ', a['function'])
+        if not m:
+            continue
+        outer = (m.group(1), m.group(2), m.group(3))
+        src_bci = None
+        for r in a['rows']:
+            if r['kind'] == 'source':
+                src_bci = r.get('bci')
+                srcrows += 'bci' in r
+                continue
+            if r['kind'] != 'insn':
+                continue
+            if r.get('bci') != src_bci and 'file' in r:
+                print('%s at %s: bci %s under a source row of bci %s' %
+                      (a['function'], r['address'], r.get('bci'), src_bci))
+                sys.exit(1)
+            if not r['samples'] or 'line' not in r:
+                continue
+            lines += 1
+            if 'bci' not in r:
+                continue
+            if r.get('inlines'):
+                cls, name = r['inlines'][-1]['function'].rsplit('::', 1)
+                desc = None
+            else:
+                cls, name, desc = outer
+            todo.append((a['function'], r, cls, name, desc))
+    names = set(t[2] for t in todo if '/0x' not in t[2] and '$$Lambda' not in t[2])
+    classes = javap_classes(classpath, names) if names else {}
+    for fn, r, cls, name, desc in todo:
+        if cls not in classes:
+            skipped += 1        # a hidden class (lambda forms): no class file
+            continue
+        src, meths = classes[cls]
+        cands = [mt for mt in meths.get(name, []) if desc is None or mt[0] == desc]
+        if not cands:
+            print('%s at %s: no method %s.%s%s in javap\'s listing' %
+                  (fn, r['address'], cls, name, desc or ''))
+            sys.exit(1)
+        good = [mt for mt in cands if r['bci'] in mt[1] and line_of(mt[2], r['bci']) == r['line']]
+        if not good:
+            print('%s at %s: %s.%s@%d (line %d): javap has %s' %
+                  (fn, r['address'], cls, name, r['bci'], r['line'],
+                   [(mt[0], r['bci'] in mt[1], line_of(mt[2], r['bci'])) for mt in cands]))
+            sys.exit(1)
+        if src is not None and r['file'].rsplit('/', 1)[-1] != src:
+            print('%s at %s: file %s, javap says %s is compiled from %s' %
+                  (fn, r['address'], r['file'], cls, src))
+            sys.exit(1)
+        checked += 1
+        pairs.add((cls, name, r['bci']))
+        methods.add((cls, name))
+    print('%d sampled instructions with a bci of %d with a line (%d bytecodes of %d methods, %d source rows), each an instruction of its method in javap -c whose LineNumberTable line is the line shown%s' %
+          (checked, lines, len(pairs), len(methods), srcrows,
+           ', %d in hidden classes not checked' % skipped if skipped else ''))
+    return checked
+
+
 if __name__ == '__main__':
     mode = sys.argv[1]
     n = {'targets': lambda: targets(*sys.argv[2:4]),
@@ -359,5 +499,6 @@ if __name__ == '__main__':
          'runtime': lambda: runtime(*sys.argv[2:4]),
          'v8scripts': lambda: v8scripts(*sys.argv[2:5]),
          'inline': lambda: inline(*sys.argv[2:4]),
-         'printinlining': lambda: printinlining(*sys.argv[2:4])}[mode]()
+         'printinlining': lambda: printinlining(*sys.argv[2:4]),
+         'javap': lambda: javap(*sys.argv[2:4])}[mode]()
     sys.exit(0 if n > 0 else 2)
