@@ -157,6 +157,8 @@ bt_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void 
 int bt_open_regular(const char *path);
 /* Write all len bytes (again after EINTR and short writes): 0, or -errno (-EIO: none written). */
 int bt_write_all(int fd, const void *data, size_t len);
+/* Read exactly len bytes at off (again after EINTR and short reads): 0, or -1 (an error, or the end first). */
+int bt_pread_all(int fd, void *buf, size_t len, uint64_t off);
 /*
  * The same for a path a recording names (a module, a debug file): also
  * -EXDEV for the kernel's files (under /proc, /sys or /dev, or on proc,

@@ -172,6 +172,24 @@ bt_write_all(int fd, const void *data, size_t len)
 	return 0;
 }
 
+int
+bt_pread_all(int fd, void *buf, size_t len, uint64_t off)
+{
+	uint8_t *p = buf;
+
+	while (len > 0) {
+		ssize_t n = pread(fd, p, len, (off_t)off);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		p += n;
+		off += (uint64_t)n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
 char *
 bt_user_cache_dir(void)
 {

@@ -52,25 +52,6 @@ struct dc_trailer {
 	int64_t src_nsec;
 };
 
-/* Read exactly len bytes at off: 0, or -1. */
-static int
-pread_all(int fd, void *buf, size_t len, off_t off)
-{
-	char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = pread(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		off += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* Is the section one of those libdw reads (.debug_*)? */
 static bool
 debug_section(Elf *elf, size_t shstrndx, const GElf_Shdr *sh)
@@ -138,7 +119,7 @@ open_entry(const char *path, const struct stat *src, const uint8_t *id,
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	    (st.st_mode & (S_IWGRP | S_IWOTH)) ||
 	    (uint64_t)st.st_size < sizeof(t) ||
-	    pread_all(fd, &t, sizeof(t), st.st_size - (off_t)sizeof(t)) < 0 ||
+	    bt_pread_all(fd, &t, sizeof(t), st.st_size - (off_t)sizeof(t)) < 0 ||
 	    memcmp(t.magic, DC_MAGIC, sizeof(t.magic)) != 0 ||
 	    t.elf_size != (uint64_t)st.st_size - sizeof(t) ||
 	    t.src_size != (uint64_t)src->st_size ||

@@ -171,25 +171,6 @@ bt_kstate_module(const struct bt_kstate *st, const char *name, size_t len)
 	return NULL;
 }
 
-/* Read exactly len bytes at off: 0, or -1. */
-static int
-pread_all(int fd, void *buf, size_t len, off_t off)
-{
-	char *p = buf;
-
-	while (len > 0) {
-		ssize_t n = pread(fd, p, len, off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		off += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * The arrays checked through read(), not through the mapping: checking
  * every address and name offset through the mapping would fault its pages
@@ -206,7 +187,7 @@ check_arrays(int fd, const struct kc_head *h, struct bt_kcache *c)
 	/* ranges: lo < hi, in order, not overlapping */
 	for (i = 0; i < h->nranges; i += n / 2) {
 		n = BT_MIN(h->nranges - i, BT_ARRAY_SIZE(buf) / 2) * 2;
-		if (pread_all(fd, buf, n * 8, off) < 0)
+		if (bt_pread_all(fd, buf, n * 8, off) < 0)
 			return "truncated";
 		for (k = 0; k < n; k += 2) {
 			if (buf[k] >= buf[k + 1] || (i + k > 0 && buf[k] < prev))
@@ -220,7 +201,7 @@ check_arrays(int fd, const struct kc_head *h, struct bt_kcache *c)
 	/* addresses strictly increasing, the ranges inside them */
 	for (i = 0; i < h->nsyms; i += n) {
 		n = BT_MIN(h->nsyms - i, BT_ARRAY_SIZE(buf));
-		if (pread_all(fd, buf, n * 8, off) < 0)
+		if (bt_pread_all(fd, buf, n * 8, off) < 0)
 			return "truncated";
 		if (i == 0 && h->nranges > 0 && lo_min < buf[0])
 			return "a range outside the addresses";
@@ -236,7 +217,7 @@ check_arrays(int fd, const struct kc_head *h, struct bt_kcache *c)
 	if (h->nranges > 0) {
 		uint64_t hi_max;
 
-		if (pread_all(fd, &hi_max, 8, (off_t)(sizeof(*h) + h->nranges * 16 - 8)) < 0)
+		if (bt_pread_all(fd, &hi_max, 8, (off_t)(sizeof(*h) + h->nranges * 16 - 8)) < 0)
 			return "truncated";
 		if (hi_max > prev)
 			return "a range outside the addresses";
@@ -246,14 +227,14 @@ check_arrays(int fd, const struct kc_head *h, struct bt_kcache *c)
 		uint32_t *names = (uint32_t *)buf;
 
 		n = BT_MIN(h->nsyms - i, sizeof(buf) / 4);
-		if (pread_all(fd, names, n * 4, off) < 0)
+		if (bt_pread_all(fd, names, n * 4, off) < 0)
 			return "truncated";
 		for (k = 0; k < n; k++)
 			if (names[k] >= h->pool_size)
 				return "a name outside the pool";
 		off += (off_t)(n * 4);
 	}
-	if (pread_all(fd, &last, 1, off + (off_t)h->pool_size - 1) < 0)
+	if (bt_pread_all(fd, &last, 1, off + (off_t)h->pool_size - 1) < 0)
 		return "truncated";
 	if (last != '\0')
 		return "a name not terminated";
@@ -287,7 +268,7 @@ bt_kcache_map(struct bt_kcache *c, const char *path,
 		*why = "owned by another user";
 	else if (st.st_mode & (S_IWGRP | S_IWOTH))
 		*why = "writable by others";
-	else if ((uint64_t)st.st_size < sizeof(h) || pread_all(fd, &h, sizeof(h), 0) < 0)
+	else if ((uint64_t)st.st_size < sizeof(h) || bt_pread_all(fd, &h, sizeof(h), 0) < 0)
 		*why = "truncated";
 	else if ((uint64_t)st.st_size > KC_MAX_SIZE)
 		*why = "too large";

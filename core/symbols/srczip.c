@@ -56,24 +56,6 @@ le32(const uint8_t *p)
 	    (uint32_t)p[3] << 24;
 }
 
-static bool
-pread_all(int fd, void *buf, size_t len, uint64_t off)
-{
-	uint8_t *p = buf;
-
-	while (len > 0) {
-		ssize_t n = pread(fd, p, len, (off_t)off);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return false;
-		p += n;
-		len -= (size_t)n;
-		off += (uint64_t)n;
-	}
-	return true;
-}
-
 static int
 name_cmp(const void *a, const void *b)
 {
@@ -122,7 +104,7 @@ bt_srczip_open(const char *path)
 	/* the end record: in the last 22 + 65535 bytes */
 	tl = (size_t)BT_MIN((uint64_t)st.st_size, (uint64_t)EOCD_SIZE + MAX_COMMENT);
 	tail = bt_xmalloc(tl);
-	if (!pread_all(fd, tail, tl, (uint64_t)st.st_size - tl))
+	if (bt_pread_all(fd, tail, tl, (uint64_t)st.st_size - tl) < 0)
 		goto fail;
 	for (i = tl - EOCD_SIZE + 1; i-- > 0;)
 		if (le32(tail + i) == EOCD_SIG) {
@@ -141,7 +123,7 @@ bt_srczip_open(const char *path)
 	z->fd = fd;
 	z->size = (uint64_t)st.st_size;
 	z->cdir = bt_xmalloc((size_t)cdsize + 1);
-	if (!pread_all(fd, z->cdir, cdsize, cdoff))
+	if (bt_pread_all(fd, z->cdir, cdsize, cdoff) < 0)
 		goto fail;
 	z->by_name = bt_xcalloc(n + 1, sizeof(*z->by_name));
 	z->names = bt_xmalloc((size_t)cdsize + n + 1);
@@ -238,14 +220,14 @@ bt_srczip_read(struct bt_srczip *z, const char *name, size_t max, char **data,
 	    e->usize > max || (e->method == 0 && e->csize != e->usize))
 		return -BT_EFORMAT;	/* encrypted, another method, too big */
 	if ((uint64_t)e->local + LOCAL_SIZE > z->size ||
-	    !pread_all(z->fd, lh, LOCAL_SIZE, e->local) || le32(lh) != LOCAL_SIG)
+	    bt_pread_all(z->fd, lh, LOCAL_SIZE, e->local) < 0 || le32(lh) != LOCAL_SIG)
 		return -BT_EFORMAT;
 	doff = (uint64_t)e->local + LOCAL_SIZE + le16(lh + 26) + le16(lh + 28);
 	if (doff + e->csize > z->size)
 		return -BT_EFORMAT;
 	comp = bt_xmalloc((size_t)e->csize + 1);
 	out = bt_xmalloc((size_t)e->usize + 1);
-	if (!pread_all(z->fd, comp, e->csize, doff))
+	if (bt_pread_all(z->fd, comp, e->csize, doff) < 0)
 		goto bad;
 	if (e->method == 0) {
 		memcpy(out, comp, e->csize);
