@@ -1,0 +1,71 @@
+#!/bin/bash
+# benchtui's own reader of .debug_line programs (issue 30,
+# core/symbols/dwfl-lineprog.c) against libdw's dwarf_getsrclines: for
+# every compilation unit of real binaries, the rows benchtui keeps
+# (address, line, column, file) and the file tables must be identical
+# (tests/tools/lines-check). Binaries: libc's debug file (libc6-dbg),
+# benchtui itself, a C++ program by g++ and by clang++ (DWARF 5), one by
+# g++ -gdwarf-4 and one by -gdwarf-2, a Go and a Rust program (4 or 5),
+# and bench/big.c. A unit the reader gives up on goes to libdw: at most a
+# few here (none is expected).
+. tests/lib.sh
+CHECK=$TOP/build/tools/lines-check
+[ -x "$CHECK" ] || { fail "no $CHECK (make build/tools/lines-check)"; finish; }
+
+check() {	# check NAME FILE...
+	name=$1
+	shift
+	if ! out=$("$CHECK" "$@" 2>&1); then
+		fail "$name: $(echo "$out" | tr '\n' ' ')"
+		return
+	fi
+	# every unit read by benchtui, not libdw
+	if echo "$out" | grep -qv ' 0 read by libdw'; then
+		fail "$name: units read by libdw: $(echo "$out" | tr '\n' ' ')"
+		return
+	fi
+	ok "$name: $(echo "$out" | sed 's|^.*/||' | tr '\n' ' ')"
+}
+
+libc=$(readlink -f /lib/x86_64-linux-gnu/libc.so.6 2>/dev/null)
+id=$(readelf -n "$libc" 2>/dev/null | awk '/Build ID/ { print $3 }')
+dbg=/usr/lib/debug/.build-id/${id:0:2}/${id:2}.debug
+if [ -n "$id" ] && [ -f "$dbg" ]; then
+	check libc "$dbg"
+else
+	skipped "libc6-dbg is not installed: no libc"
+fi
+check benchtui "$BT"
+check gcc-dwarf5 "$(fixture_as inltree-gcc inltree.cc g++ -O2 -g)"
+check gcc-dwarf4 "$(fixture_as inltree-gcc4 inltree.cc g++ -O2 -gdwarf-4)"
+check gcc-dwarf2 "$(fixture_as inltree-gcc2 inltree.cc g++ -O1 -gdwarf-2)"
+check gcc-templates "$(fixture_as lines-tmpl tmpl.cc g++ -O2 -g -I"$TOP/tests/fixtures")"
+if command -v clang++ >/dev/null; then
+	check clang "$(fixture_as inltree-clang inltree.cc clang++ -O2 -g)"
+	check clang-dwarf4 "$(fixture_as inltree-clang4 inltree.cc clang++ -O2 -gdwarf-4)"
+else
+	skipped "clang++ is not installed"
+fi
+if command -v rustc >/dev/null; then
+	check rustc "$(fixture_as inltree-rust inltree.rs rustc -C opt-level=2 -g)"
+else
+	skipped "rustc is not installed"
+fi
+if command -v go >/dev/null; then
+	goinl=$FIX/inltree-go
+	if [ ! -x "$goinl" ] || [ "$TOP/tests/fixtures/inltree.go" -nt "$goinl" ]; then
+		GOCACHE=$FIX/go/cache GOPATH=$FIX/go/path GOPROXY=off GOFLAGS= GOTOOLCHAIN=local \
+			go build -o "$goinl" "$TOP/tests/fixtures/inltree.go" ||
+			{ fail "cannot build tests/fixtures/inltree.go"; finish; }
+	fi
+	check go "$goinl"
+else
+	skipped "go is not installed"
+fi
+# bench/gen.sh's program (big.c), smaller: its one unit's thousands of functions
+if [ ! -x "$FIX/lines-big" ] || [ "$TOP/bench/gen.sh" -nt "$FIX/lines-big" ]; then
+	sh "$TOP/bench/gen.sh" 3000 2000 >"$TMP/big.c" &&
+		cc -O1 -g -pthread -o "$FIX/lines-big" "$TMP/big.c" || { fail "cannot build big.c"; finish; }
+fi
+check big.c "$FIX/lines-big"
+finish
