@@ -5,22 +5,23 @@
 # (address, line, column, file) and the file tables must be identical
 # (tests/tools/lines-check). Binaries: libc's debug file (libc6-dbg),
 # benchtui itself, a C++ program by g++ and by clang++ (DWARF 5), one by
-# g++ -gdwarf-4 and one by -gdwarf-2, a Go and a Rust program (4 or 5),
-# and bench/big.c. A unit the reader gives up on goes to libdw: at most a
-# few here (none is expected).
+# g++ -gdwarf-4, -gdwarf-2 and 64-bit DWARF, a Go and a Rust program (4
+# or 5), and bench/big.c: every unit read by benchtui. A unit the reader
+# gives up on goes to libdw: split DWARF's skeleton units (g++
+# -gsplit-dwarf), whose rows must still be libdw's.
 . tests/lib.sh
-CHECK=$TOP/build/tools/lines-check
-[ -x "$CHECK" ] || { fail "no $CHECK (make build/tools/lines-check)"; finish; }
+CHECK=$TOP/$BUILD/tools/lines-check
+[ -x "$CHECK" ] || { fail "no $CHECK (make tools)"; finish; }
 
-check() {	# check NAME FILE...
-	name=$1
+check() {	# check NAME FILE... [LIBDW]: LIBDW units read by libdw (default 0)
+	name=$1 want=${want:-0}
 	shift
 	if ! out=$("$CHECK" "$@" 2>&1); then
 		fail "$name: $(echo "$out" | tr '\n' ' ')"
 		return
 	fi
 	# every unit read by benchtui, not libdw
-	if echo "$out" | grep -qv ' 0 read by libdw'; then
+	if echo "$out" | grep -qv " $want read by libdw"; then
 		fail "$name: units read by libdw: $(echo "$out" | tr '\n' ' ')"
 		return
 	fi
@@ -39,6 +40,13 @@ check benchtui "$BT"
 check gcc-dwarf5 "$(fixture_as inltree-gcc inltree.cc g++ -O2 -g)"
 check gcc-dwarf4 "$(fixture_as inltree-gcc4 inltree.cc g++ -O2 -gdwarf-4)"
 check gcc-dwarf2 "$(fixture_as inltree-gcc2 inltree.cc g++ -O1 -gdwarf-2)"
+check gcc-dwarf64 "$(fixture_as inltree-gcc64 inltree.cc g++ -O2 -gdwarf-4 -gdwarf64)"
+# split DWARF: its .dwo beside the binary (g++ writes it where the output goes)
+if [ ! -x "$FIX/lines-split" ] || [ "$TOP/tests/fixtures/inltree.cc" -nt "$FIX/lines-split" ]; then
+	(cd "$FIX" && g++ -O2 -g -gsplit-dwarf -o lines-split "$TOP/tests/fixtures/inltree.cc") ||
+		fail "cannot build the split-DWARF fixture"
+fi
+want=1 check gcc-split-dwarf "$FIX/lines-split"
 check gcc-templates "$(fixture_as lines-tmpl tmpl.cc g++ -O2 -g -I"$TOP/tests/fixtures")"
 if command -v clang++ >/dev/null; then
 	check clang "$(fixture_as inltree-clang inltree.cc clang++ -O2 -g)"

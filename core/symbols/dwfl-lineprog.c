@@ -14,8 +14,7 @@
  * the runs that overlap (one, mostly).
  *
  * Anything the reader does not read as libdw does makes it give up (NULL,
- * and dwfl-lines.c asks libdw): a version outside 2-5, 64-bit DWARF, a
- * relocatable file, a byte order not the host's, VLIW operations, a form
+ * and dwfl-lines.c asks libdw): a version outside 2-5, a relocatable file, a byte order not the host's, VLIW operations, a form
  * in the file table other than string, strp, line_strp, udata, data1-16
  * and block, DW_LNE_define_file, vendor extended opcodes, a value libdw
  * would reject or truncate (a column past 65535, a line past INT_MAX),
@@ -298,9 +297,12 @@ str_at(const char *sec, size_t size, uint64_t off)
 	return sec + off;
 }
 
-/* The length of a form's value at p (DWARF 5 entry formats), -1 if not read. */
+/*
+ * The length of a form's value at p (DWARF 5 entry formats; osz: 4 or 8,
+ * 64-bit DWARF's offsets), -1 if not read.
+ */
 static ssize_t
-form_len(unsigned form, const uint8_t *p, const uint8_t *end)
+form_len(unsigned form, const uint8_t *p, const uint8_t *end, unsigned osz)
 {
 	const uint8_t *q = p;
 	uint64_t u;
@@ -312,9 +314,10 @@ form_len(unsigned form, const uint8_t *p, const uint8_t *end)
 	case DW_FORM_data2:
 		return 2;
 	case DW_FORM_data4:
+		return 4;
 	case DW_FORM_strp:
 	case DW_FORM_line_strp:
-		return 4;
+		return osz;
 	case DW_FORM_data8:
 		return 8;
 	case DW_FORM_data16:
@@ -336,6 +339,7 @@ form_len(unsigned form, const uint8_t *p, const uint8_t *end)
 struct lp_strs {
 	const char *str, *line_str;
 	size_t str_size, line_str_size;
+	unsigned osz;		/* offsets' size: 4, or 8 (64-bit DWARF) */
 };
 
 /* A DW_LNCT_path value, NULL when it is not one read here. */
@@ -346,9 +350,9 @@ form_string(const struct lp_strs *ss, unsigned form, const uint8_t *p)
 	case DW_FORM_string:
 		return (const char *)p;
 	case DW_FORM_strp:
-		return str_at(ss->str, ss->str_size, rd(p, 4));
+		return str_at(ss->str, ss->str_size, rd(p, ss->osz));
 	case DW_FORM_line_strp:
-		return str_at(ss->line_str, ss->line_str_size, rd(p, 4));
+		return str_at(ss->line_str, ss->line_str_size, rd(p, ss->osz));
 	default:
 		return NULL;
 	}
@@ -424,7 +428,7 @@ read_entries(struct lineprog *lp, const struct lp_strs *ss, const uint8_t **pp,
 		uint64_t dir = UINT64_MAX;
 
 		for (i = 0; i < nforms; i++) {
-			ssize_t len = form_len(form[i], p, end);
+			ssize_t len = form_len(form[i], p, end, ss->osz);
 			if (len < 0 || len > end - p)
 				return -1;
 			if ((int)i == path) {
@@ -503,7 +507,16 @@ read_header(Dwarf *dw, uint64_t off, unsigned addr_size, const char *comp_dir)
 	p = sec + off;
 	len = rd(p, 4);
 	p += 4;
-	if (len >= 0xfffffff0u || len > (uint64_t)(sec + size - p) || len < 2)
+	ss.osz = 4;
+	if (len == 0xffffffffu) {	/* 64-bit DWARF */
+		if (sec + size - p < 8)
+			return NULL;
+		len = rd(p, 8);
+		p += 8;
+		ss.osz = 8;
+	} else if (len >= 0xfffffff0u)
+		return NULL;
+	if (len > (uint64_t)(sec + size - p) || len < 2)
 		return NULL;
 	end = p + len;
 	version = (unsigned)rd(p, 2);
@@ -515,10 +528,10 @@ read_header(Dwarf *dw, uint64_t off, unsigned addr_size, const char *comp_dir)
 			return NULL;
 		p += 2;
 	}
-	if (end - p < 4)
+	if ((size_t)(end - p) < ss.osz)
 		return NULL;
-	hlen = rd(p, 4);
-	p += 4;
+	hlen = rd(p, ss.osz);
+	p += ss.osz;
 	if (hlen > (uint64_t)(end - p))
 		return NULL;
 	hend = p + hlen;
