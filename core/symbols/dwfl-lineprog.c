@@ -17,7 +17,8 @@
  * and dwfl-lines.c asks libdw): a version outside 2-5, a relocatable file, a byte order not the host's, VLIW operations, a form
  * in the file table other than string, strp, line_strp, udata, data1-16
  * and block, DW_LNE_define_file, vendor extended opcodes, a value libdw
- * would reject or truncate (a column past 65535, a line past INT_MAX),
+ * would reject or truncate (a column past 65535, a line past INT_MAX,
+ * default_is_stmt other than 0 or 1),
  * and data that ends early.
  */
 #include <dwarf.h>
@@ -97,8 +98,8 @@ sleb(const uint8_t **pp, const uint8_t *end, int64_t *out)
 	unsigned shift = 0;
 	uint8_t b;
 
-	do {
-		if (p >= end || shift > 63)
+	do {	/* at most 9 bytes: libdw sign-extends a tenth one otherwise */
+		if (p >= end || shift >= 63)
 			return -1;
 		b = *p++;
 		v |= (uint64_t)(b & 0x7f) << shift;
@@ -408,7 +409,8 @@ read_entries(struct lineprog *lp, const struct lp_strs *ss, const uint8_t **pp,
 		return -1;
 	for (i = 0; i < nforms; i++) {
 		uint64_t d, f;
-		if (uleb(&p, end, &d) < 0 || uleb(&p, end, &f) < 0)
+		/* libdw keeps 16 bits of each */
+		if (uleb(&p, end, &d) < 0 || uleb(&p, end, &f) < 0 || d > 0xffff || f > 0xffff)
 			return -1;
 		form[i] = (unsigned)f;
 		if (d == DW_LNCT_path)
@@ -544,7 +546,8 @@ read_header(Dwarf *dw, uint64_t off, unsigned addr_size, const char *comp_dir)
 	lp->min_len = *p++;
 	if (version >= 4 && *p++ != 1)	/* VLIW */
 		goto fail;
-	p++;	/* default_is_stmt: not kept */
+	if (*p++ > 1)	/* default_is_stmt: not kept, but libdw keeps one bit of it */
+		goto fail;
 	lp->line_base = (int8_t)*p++;
 	lp->line_range = *p++;
 	lp->opcode_base = *p++;
