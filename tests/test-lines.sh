@@ -70,6 +70,42 @@ if command -v go >/dev/null; then
 else
 	skipped "go is not installed"
 fi
+# Mutated programs: 150 copies of the clang++ and g++ fixtures with 1-4
+# bytes of .debug_line changed (a fixed seed; most in the first unit's
+# header and tables): each unit either read alike or left to libdw, never read
+# otherwise (what found default_is_stmt's and the entry formats' limits)
+mutants() {	# mutants FILE SEED
+	python3 - "$1" "$CHECK" "$TMP/mut" "$2" <<'PY'
+import random, re, subprocess, sys
+src, tool, out, seed = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+sec = subprocess.run(["readelf", "-SW", src], capture_output=True, text=True).stdout
+m = re.search(r"\.debug_line\s+\S+\s+[0-9a-f]+\s+([0-9a-f]+)\s+([0-9a-f]+)", sec)
+off, size = int(m.group(1), 16), int(m.group(2), 16)
+data = open(src, "rb").read()
+rnd = random.Random(seed)
+own = libdw = 0
+for i in range(150):
+    b = bytearray(data)
+    for _ in range(rnd.randint(1, 4)):
+        u = rnd.random()	# the header's fields, its tables, anywhere
+        p = off + rnd.randrange(min(size, 40 if u < 0.3 else 400 if u < 0.6 else size))
+        b[p] = rnd.choice([0, 1, 0x7f, 0x80, 0xff, rnd.randrange(256), b[p] ^ (1 << rnd.randrange(8))])
+    open(out, "wb").write(b)
+    r = subprocess.run([tool, out], capture_output=True, text=True)
+    if r.returncode not in (0, 2):
+        print("mutant %d: %s" % (i, (r.stdout + r.stderr).strip().replace("\n", " ")[-400:]))
+        sys.exit(1)
+    if " 0 read by libdw" in r.stdout:
+        own += 1
+    else:
+        libdw += 1
+print("150 mutants: %d read alike, %d left to libdw" % (own, libdw))
+PY
+}
+for f in inltree-clang inltree-gcc; do
+	if res=$(mutants "$FIX/$f" 30); then ok "$f: $res"; else fail "$f: $res"; fi
+done
+
 # bench/gen.sh's program (big.c), smaller: its one unit's thousands of functions
 if [ ! -x "$FIX/lines-big" ] || [ "$TOP/bench/gen.sh" -nt "$FIX/lines-big" ]; then
 	sh "$TOP/bench/gen.sh" 3000 2000 >"$TMP/big.c" &&
