@@ -27,9 +27,24 @@ die_name(struct bt_msyms *m, Dwarf_Die *die)
 	return "?";
 }
 
+/* A CU's file table: libdw's, or its line program's (dwfl-lineprog.c). */
+struct srcfiles {
+	Dwarf_Files *files;
+	struct lineprog *lp;
+	size_t n;
+};
+
+static const char *
+srcfile(const struct srcfiles *sf, size_t i)
+{
+	if (i >= sf->n)
+		return NULL;
+	return sf->lp ? lineprog_file(sf->lp, i) : dwarf_filesrc(sf->files, i, NULL, NULL);
+}
+
 static void
 walk_inlines(struct bt_msyms *m, struct cu *c, Dwarf_Die *parent,
-	     Dwarf_Files *files, size_t nfiles, unsigned depth, int level)
+	     const struct srcfiles *sf, unsigned depth, int level)
 {
 	Dwarf_Die child;
 
@@ -50,9 +65,8 @@ walk_inlines(struct bt_msyms *m, struct cu *c, Dwarf_Die *parent,
 			in.depth = depth;
 			in.f.name = die_name(m, &child);
 			if (dwarf_attr(&child, DW_AT_call_file, &attr) != NULL &&
-			    dwarf_formudata(&attr, &fileidx) == 0 && files != NULL &&
-			    fileidx < nfiles) {
-				const char *fn = dwarf_filesrc(files, fileidx, NULL, NULL);
+			    dwarf_formudata(&attr, &fileidx) == 0 && fileidx < sf->n) {
+				const char *fn = srcfile(sf, fileidx);
 				in.f.call_file = fn ? msyms_abs_path(m, c, fn) : NULL;
 			}
 			if (dwarf_attr(&child, DW_AT_call_line, &attr) != NULL &&
@@ -69,7 +83,7 @@ walk_inlines(struct bt_msyms *m, struct cu *c, Dwarf_Die *parent,
 			d = depth + 1;
 		}
 		if (dwarf_haschildren(&child))
-			walk_inlines(m, c, &child, files, nfiles, d, level + 1);
+			walk_inlines(m, c, &child, sf, d, level + 1);
 	} while (dwarf_siblingof(&child, &child) == 0);
 }
 
@@ -94,14 +108,17 @@ bt_msyms_inlines(struct bt_msyms *m, uint64_t addr, struct bt_inline *chain,
 	if (c == NULL)
 		return 0;
 	if (!c->inl_done) {
-		Dwarf_Files *files = NULL;
-		size_t nfiles = 0;
+		struct srcfiles sf = { NULL, NULL, 0 };
 		Dwarf_Addr bias;
 
 		c->inl_done = true;
-		if (dwarf_getsrcfiles(&cudie, &files, &nfiles) != 0)
-			files = NULL;
-		walk_inlines(m, c, &cudie, files, nfiles, 0, 0);
+		/* the program's table, not libdw's (which reads every row first) */
+		if (!c->libdw_lines && (sf.lp = lineprog_files(&cudie, c->comp_dir)) != NULL)
+			sf.n = lineprog_nfiles(sf.lp);
+		else if (dwarf_getsrcfiles(&cudie, &sf.files, &sf.n) != 0)
+			sf.n = 0;
+		walk_inlines(m, c, &cudie, &sf, 0, 0);
+		lineprog_free(sf.lp);
 		bt_qsort(c->inl.v, c->inl.n, sizeof(*c->inl.v), inl_cmp);
 		/* dwfl reports DIE addresses unbiased; the module is at bias 0 */
 		(void)dwfl_module_getdwarf(m->mod, &bias);

@@ -68,6 +68,7 @@ struct cu {
 	BT_VEC(const char *) files;	/* the lines' files: [0] NULL, then one a run of rows */
 	BT_VEC(struct inl) inl;		/* sorted by lo */
 	const char *producer;
+	bool libdw_lines;		/* read by libdw (dwfl-lineprog.c did not) */
 	bool inl_done;
 	BT_VEC(struct cu_func) funcs;	/* sorted by lo, on first use */
 	bool funcs_done;
@@ -164,5 +165,40 @@ void msyms_build_index(struct bt_msyms *m);
 const char *msyms_abs_path(struct bt_msyms *m, const struct cu *c, const char *src);
 /* The compilation unit at addr (its DIE in *die_out), its line rows built; NULL if none. */
 struct cu *msyms_cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out);
+/*
+ * Every CU's rows read twice, by dwfl-lineprog.c and by libdw, compared
+ * (tests/tools/lines-check): how many CUs, rows, CUs libdw read (the
+ * reader gave up), CUs whose rows or file tables differ, the first.
+ */
+struct msyms_lines_check {
+	size_t cus, rows, fallback, mismatches;
+	char first[600];
+};
+void msyms_lines_check(struct bt_msyms *m, struct msyms_lines_check *out);
+
+/* dwfl-lineprog.c */
+/* A row of a line program, as libdw's Dwarf_Line gives it. */
+struct lineprog_row {
+	uint64_t addr;		/* unbiased */
+	int line;
+	unsigned column, file;	/* file: an index of the program's table */
+	bool endseq;
+};
+struct lineprog;
+/*
+ * The line program of cudie (its comp_dir as DW_AT_comp_dir gives it),
+ * checked, its rows to come in libdw's order; NULL when it has anything
+ * not read here as libdw reads it (then libdw is asked).
+ */
+struct lineprog *lineprog_open(Dwarf_Die *cudie, const char *comp_dir);
+/* Its header's file table only (for inlines' DW_AT_call_file). */
+struct lineprog *lineprog_files(Dwarf_Die *cudie, const char *comp_dir);
+/* The number of rows, and the next one (false after the last). */
+size_t lineprog_nrows(const struct lineprog *lp);
+bool lineprog_next(struct lineprog *lp, struct lineprog_row *row);
+/* File i's name as libdw's dwarf_filesrc gives it, NULL past the table. */
+const char *lineprog_file(const struct lineprog *lp, size_t i);
+size_t lineprog_nfiles(const struct lineprog *lp);
+void lineprog_free(struct lineprog *lp);
 
 #endif

@@ -84,27 +84,90 @@ addr_cudie(struct bt_msyms *m, uint64_t addr, Dwarf_Die *out, Dwarf_Addr *bias)
 }
 
 /*
- * The CU's rows from libdw's: one per address (the last of equal ones, as
- * addr2line reports), each run of rows of one file name (as libdw gives
- * it) one entry of c->files, its path made absolute. Rows more than 4 GiB
- * past the first are left out (a CU's code is never that large).
+ * A CU's rows, made from a line table's in its order (libdw's or
+ * dwfl-lineprog.c's): one per address (the last of equal ones, as
+ * addr2line reports), each run of rows of one file (key: libdw's name, or
+ * the program's file index) one entry of c->files, its path made
+ * absolute. Rows more than 4 GiB past the first are left out (a CU's code
+ * is never that large).
  */
+struct lines_sink {
+	struct bt_msyms *m;
+	struct cu *c;
+	size_t n;
+	uintptr_t prev_key;
+	bool have_base;
+};
+
+static void
+sink_init(struct lines_sink *k, struct bt_msyms *m, struct cu *c, size_t nlines)
+{
+	memset(k, 0, sizeof(*k));
+	k->m = m;
+	k->c = c;
+	c->lines = bt_xmalloc_big(nlines + 1, 0, sizeof(*c->lines));
+	BT_VEC_PUSH(c->files, NULL);
+}
+
+static void
+sink_row(struct lines_sink *k, Dwarf_Addr a, bool endseq, uintptr_t key,
+	 const char *src, int ln, int col)
+{
+	struct cu *c = k->c;
+	struct cu_line row;
+
+	if (!k->have_base) {
+		c->base = a;
+		k->have_base = true;
+	}
+	if (a < c->base || a - c->base > UINT32_MAX)
+		return;
+	row.addr = (uint32_t)(a - c->base);
+	if (endseq || src == NULL) {
+		row.file = 0;
+		row.line = row.column = 0;
+	} else {
+		if (key != k->prev_key) {
+			k->prev_key = key;
+			BT_VEC_PUSH(c->files, msyms_abs_path(k->m, c, src));
+		}
+		row.file = (uint32_t)(c->files.n - 1);
+		row.line = (unsigned)ln;
+		row.column = col > 0 ? (unsigned)col : 0;
+	}
+	/* one row per address: the last one, as addr2line reports */
+	if (k->n && c->lines[k->n - 1].addr == row.addr) {
+		if (row.line != 0 || c->lines[k->n - 1].line == 0)
+			c->lines[k->n - 1] = row;
+		return;
+	}
+	c->lines[k->n++] = row;
+}
+
+static void
+sink_end(struct lines_sink *k, size_t nlines)
+{
+	struct cu *c = k->c;
+
+	c->nlines = k->n;
+	if (k->n < nlines / 2)	/* equal addresses were many: give back the rest */
+		c->lines = bt_xreallocarray(c->lines, k->n + 1, sizeof(*c->lines));
+}
+
+/* The CU's rows from libdw's table. */
 static void
 read_lines(struct bt_msyms *m, struct cu *c, Dwarf_Lines *lines, size_t nlines,
 	   Dwarf_Addr bias)
 {
-	const char *prev_src = NULL;
-	size_t i, n = 0;
-	bool have_base = false;
+	struct lines_sink k;
+	size_t i;
 
-	c->lines = bt_xmalloc_big(nlines + 1, 0, sizeof(*c->lines));
-	BT_VEC_PUSH(c->files, NULL);
+	sink_init(&k, m, c, nlines);
 	for (i = 0; i < nlines; i++) {
 		Dwarf_Line *l = dwarf_onesrcline(lines, i);
 		Dwarf_Addr a;
 		int ln = 0, col = 0;
 		bool endseq = false;
-		struct cu_line row;
 		const char *src;
 
 		if (l == NULL || dwarf_lineaddr(l, &a) != 0)
@@ -113,37 +176,79 @@ read_lines(struct bt_msyms *m, struct cu *c, Dwarf_Lines *lines, size_t nlines,
 		dwarf_lineno(l, &ln);
 		dwarf_linecol(l, &col);
 		src = dwarf_linesrc(l, NULL, NULL);
-		a += bias;
-		if (!have_base) {
-			c->base = a;
-			have_base = true;
-		}
-		if (a < c->base || a - c->base > UINT32_MAX)
-			continue;
-		row.addr = (uint32_t)(a - c->base);
-		if (endseq || src == NULL) {
-			row.file = 0;
-			row.line = row.column = 0;
-		} else {
-			if (src != prev_src) {
-				prev_src = src;
-				BT_VEC_PUSH(c->files, msyms_abs_path(m, c, src));
-			}
-			row.file = (uint32_t)(c->files.n - 1);
-			row.line = (unsigned)ln;
-			row.column = col > 0 ? (unsigned)col : 0;
-		}
-		/* one row per address: the last one, as addr2line reports */
-		if (n && c->lines[n - 1].addr == row.addr) {
-			if (row.line != 0 || c->lines[n - 1].line == 0)
-				c->lines[n - 1] = row;
-			continue;
-		}
-		c->lines[n++] = row;
+		sink_row(&k, a + bias, endseq, (uintptr_t)src, src, ln, col);
 	}
-	c->nlines = n;
-	if (n < nlines / 2)	/* equal addresses were many: give back the rest */
-		c->lines = bt_xreallocarray(c->lines, n + 1, sizeof(*c->lines));
+	sink_end(&k, nlines);
+}
+
+/* The CU's rows from its line program, read by dwfl-lineprog.c. */
+static void
+read_program(struct bt_msyms *m, struct cu *c, struct lineprog *lp, Dwarf_Addr bias)
+{
+	struct lines_sink k;
+	struct lineprog_row r;
+	size_t nlines = lineprog_nrows(lp);
+
+	sink_init(&k, m, c, nlines);
+	while (lineprog_next(lp, &r)) {
+		const char *src = lineprog_file(lp, r.file);
+		sink_row(&k, r.addr + bias, r.endseq, (uintptr_t)r.file + 1, src,
+		    r.line, (int)r.column);
+	}
+	sink_end(&k, nlines);
+}
+
+/*
+ * Read c's rows: from the line program, or from libdw when the reader
+ * does not read it (or when libdw is asked: tests).
+ */
+static void
+cu_read_lines(struct bt_msyms *m, struct cu *c, Dwarf_Die *cudie, Dwarf_Addr bias,
+	      bool use_libdw)
+{
+	struct lineprog *lp = NULL;
+	Dwarf_Lines *lines;
+	size_t nlines;
+	Dwarf_Attribute attr;
+	const char *comp_dir = NULL;
+
+	if (dwarf_attr(cudie, DW_AT_comp_dir, &attr) != NULL)
+		comp_dir = dwarf_formstring(&attr);
+	if (!use_libdw && !m->split_units && (lp = lineprog_open(cudie, comp_dir)) != NULL) {
+		read_program(m, c, lp, bias);
+		lineprog_free(lp);
+		return;
+	}
+	c->libdw_lines = true;
+	if (dwarf_getsrclines(cudie, &lines, &nlines) == 0)
+		read_lines(m, c, lines, nlines, bias);
+}
+
+/* A new CU of off, its producer and comp_dir read. */
+static struct cu *
+cu_new(struct bt_msyms *m, Dwarf_Die *cudie, uint64_t off)
+{
+	struct cu *c = bt_xcalloc(1, sizeof(*c));
+	Dwarf_Attribute attr;
+
+	c->off = off;
+	if (dwarf_attr(cudie, DW_AT_producer, &attr) != NULL) {
+		const char *p = dwarf_formstring(&attr);
+		c->producer = p ? bt_strpool_addstr(&m->pool, p) : NULL;
+	}
+	if (dwarf_attr(cudie, DW_AT_comp_dir, &attr) != NULL) {
+		const char *p = dwarf_formstring(&attr);
+		c->comp_dir = p ? bt_strpool_addstr(&m->pool, p) : NULL;
+	}
+	return c;
+}
+
+static void
+cu_free(struct cu *c)
+{
+	free(c->lines);
+	BT_VEC_FREE(c->files);
+	free(c);
 }
 
 /* The compilation unit at addr, with its line rows built. */
@@ -152,11 +257,9 @@ msyms_cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 {
 	Dwarf_Addr bias;
 	Dwarf_Die *cudie, cubuf;
-	Dwarf_Lines *lines;
-	size_t nlines, i;
+	size_t i;
 	struct cu *c;
 	uint64_t off;
-	Dwarf_Attribute attr;
 
 	if (m->preset != NULL)
 		return m->preset;
@@ -170,22 +273,104 @@ msyms_cu_at(struct bt_msyms *m, uint64_t addr, Dwarf_Die *die_out)
 	for (i = 0; i < m->cus.n; i++)
 		if (m->cus.v[i]->off == off)
 			return m->cus.v[i];
-	c = bt_xcalloc(1, sizeof(*c));
-	c->off = off;
-	if (dwarf_attr(cudie, DW_AT_producer, &attr) != NULL) {
-		const char *p = dwarf_formstring(&attr);
-		c->producer = p ? bt_strpool_addstr(&m->pool, p) : NULL;
-	}
-	if (dwarf_attr(cudie, DW_AT_comp_dir, &attr) != NULL) {
-		const char *p = dwarf_formstring(&attr);
-		c->comp_dir = p ? bt_strpool_addstr(&m->pool, p) : NULL;
-	}
-	if (dwarf_getsrclines(cudie, &lines, &nlines) == 0)
-		read_lines(m, c, lines, nlines, bias);
+	c = cu_new(m, cudie, off);
+	cu_read_lines(m, c, cudie, bias, false);
 	BT_VEC_PUSH(m->cus, c);
 	return c;
 }
 
+/* Two reads of one CU's rows: the same rows, and the same files. */
+static bool
+same_rows(const struct cu *a, const struct cu *b, char *why, size_t size)
+{
+	size_t i;
+
+	if (a->nlines != b->nlines || (a->nlines && a->base != b->base) ||
+	    a->files.n != b->files.n) {
+		snprintf(why, size, "%zu rows from 0x%llx, %zu files; libdw %zu from 0x%llx, %zu",
+		    b->nlines, (unsigned long long)b->base, b->files.n, a->nlines,
+		    (unsigned long long)a->base, a->files.n);
+		return false;
+	}
+	for (i = 0; i < a->nlines; i++) {
+		const struct cu_line *x = &a->lines[i], *y = &b->lines[i];
+		const char *fx = a->files.v[x->file], *fy = b->files.v[y->file];
+
+		if (x->addr != y->addr || x->line != y->line || x->column != y->column ||
+		    x->file != y->file || (fx == NULL) != (fy == NULL) ||
+		    (fx != NULL && strcmp(fx, fy) != 0)) {
+			snprintf(why, size, "row %zu at 0x%llx: %s:%u:%u; libdw %s:%u:%u", i,
+			    (unsigned long long)(a->base + x->addr), fy ? fy : "-", y->line,
+			    y->column, fx ? fx : "-", x->line, x->column);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* The file tables: libdw's dwarf_getsrcfiles and the program's. */
+static bool
+same_files(Dwarf_Die *cudie, const char *comp_dir, char *why, size_t size)
+{
+	struct lineprog *lp = lineprog_files(cudie, comp_dir);
+	Dwarf_Files *files;
+	size_t nfiles, i;
+	bool ok = true;
+
+	if (lp == NULL)
+		return true;	/* libdw's then, as for the rows */
+	if (dwarf_getsrcfiles(cudie, &files, &nfiles) != 0 || nfiles != lineprog_nfiles(lp)) {
+		snprintf(why, size, "%zu files; libdw's %zu", lineprog_nfiles(lp), nfiles);
+		ok = false;
+	}
+	for (i = 0; ok && i < nfiles; i++) {
+		const char *x = dwarf_filesrc(files, i, NULL, NULL), *y = lineprog_file(lp, i);
+		if (x == NULL || y == NULL || strcmp(x, y) != 0) {
+			snprintf(why, size, "file %zu: %s; libdw %s", i, y ? y : "-", x ? x : "-");
+			ok = false;
+		}
+	}
+	lineprog_free(lp);
+	return ok;
+}
+
+void
+msyms_lines_check(struct bt_msyms *m, struct msyms_lines_check *out)
+{
+	Dwarf_Addr bias;
+	Dwarf *dw;
+	Dwarf_Off off = 0, next;
+	size_t hsize;
+
+	memset(out, 0, sizeof(*out));
+	if (!bt_msyms_has_dwarf(m) || (dw = dwfl_module_getdwarf(m->mod, &bias)) == NULL)
+		return;
+	while (dwarf_nextcu(dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+		Dwarf_Die cudie;
+		struct cu *own, *ref;
+		char why[512];
+
+		if (dwarf_offdie(dw, off + hsize, &cudie) != NULL) {
+			own = cu_new(m, &cudie, off + hsize);
+			ref = cu_new(m, &cudie, off + hsize);
+			cu_read_lines(m, own, &cudie, bias, false);
+			cu_read_lines(m, ref, &cudie, bias, true);
+			out->cus++;
+			out->rows += ref->nlines;
+			if (own->libdw_lines)
+				out->fallback++;
+			else if (!same_rows(ref, own, why, sizeof(why)) ||
+			    !same_files(&cudie, own->comp_dir, why, sizeof(why))) {
+				if (out->mismatches++ == 0)
+					snprintf(out->first, sizeof(out->first), "CU 0x%llx: %s",
+					    (unsigned long long)(off + hsize), why);
+			}
+			cu_free(own);
+			cu_free(ref);
+		}
+		off = next;
+	}
+}
 void
 bt_msyms_set_lines(struct bt_msyms *m, const struct bt_line *rows, size_t n)
 {
