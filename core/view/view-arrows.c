@@ -329,8 +329,15 @@ insert_cell(struct bt_view *v, const struct bt_cell *cells, size_t n, size_t at,
 	bool done = false;
 
 	for (i = 0; i < n; i++) {
-		size_t w = view_ncols(cells[i].text);
-		if (!done && col + w > at && col < at &&
+		size_t w;
+		if (done) {	/* the rest as they are: no need of their widths */
+			if (out != NULL)
+				out[k] = cells[i];
+			k++;
+			continue;
+		}
+		w = view_ncols(cells[i].text);
+		if (col + w > at && col < at &&
 		    strspn(cells[i].text, " ") == strlen(cells[i].text)) {
 			if (out != NULL) {
 				out[k].text = view_pad(v, "", at - col, false);
@@ -344,7 +351,7 @@ insert_cell(struct bt_view *v, const struct bt_cell *cells, size_t n, size_t at,
 			col += w;
 			continue;
 		}
-		if (!done && col >= at) {
+		if (col >= at) {
 			if (out != NULL)
 				out[k] = cell;
 			k++;
