@@ -317,56 +317,55 @@ lanes_text(struct bt_view *v, struct view_arrows *va, size_t i, size_t lead)
 }
 
 /*
- * cells[0..n) with cell put in at column at: between two cells there, or
- * splitting a blank cell that spans it; into out (out NULL: only
- * counted). Returns the cells out has.
+ * Where a cell goes in at column at of cells[0..n): before cell at, or
+ * (right > 0) in place of the blank cell at that spans the column, as
+ * left and right columns of blank either side.
  */
-static size_t
-insert_cell(struct bt_view *v, const struct bt_cell *cells, size_t n, size_t at,
-	    struct bt_cell cell, struct bt_cell *out)
-{
-	size_t i, k = 0, col = 0;
-	bool done = false;
+struct spot {
+	uint32_t at;
+	uint16_t left, right;
+};
 
-	for (i = 0; i < n; i++) {
-		size_t w;
-		if (done) {	/* the rest as they are: no need of their widths */
-			if (out != NULL)
-				out[k] = cells[i];
-			k++;
-			continue;
-		}
+/* cells[0..n)'s spot for column at (*sp); returns the cells they become. */
+static size_t
+find_spot(const struct bt_cell *cells, size_t n, size_t at, struct spot *sp)
+{
+	size_t i, col = 0, w;
+
+	/* only the cells before the column are measured */
+	for (i = 0; i < n && col < at; i++, col += w) {
 		w = view_ncols(cells[i].text);
-		if (col + w > at && col < at &&
-		    strspn(cells[i].text, " ") == strlen(cells[i].text)) {
-			if (out != NULL) {
-				out[k].text = view_pad(v, "", at - col, false);
-				out[k].style = cells[i].style;
-				out[k + 1] = cell;
-				out[k + 2].text = view_pad(v, "", col + w - at, false);
-				out[k + 2].style = cells[i].style;
-			}
-			k += 3;
-			done = true;
-			col += w;
-			continue;
+		if (col + w > at && strspn(cells[i].text, " ") == strlen(cells[i].text)) {
+			sp->at = (uint32_t)i;
+			sp->left = (uint16_t)(at - col);
+			sp->right = (uint16_t)(col + w - at);
+			return n + 2;
 		}
-		if (col >= at) {
-			if (out != NULL)
-				out[k] = cell;
-			k++;
-			done = true;
-		}
-		if (out != NULL)
-			out[k] = cells[i];
-		k++;
-		col += w;
 	}
-	if (!done) {
-		if (out != NULL)
-			out[k] = cell;
-		k++;
-	}
+	sp->at = (uint32_t)i;
+	sp->left = sp->right = 0;
+	return n + 1;
+}
+
+/* cells[0..n) with cell put in at sp, into out; returns the cells out has. */
+static size_t
+put_at_spot(struct bt_view *v, const struct bt_cell *cells, size_t n,
+	    const struct spot *sp, struct bt_cell cell, struct bt_cell *out)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < sp->at; i++)
+		out[k++] = cells[i];
+	if (sp->right > 0) {	/* splitting the blank there */
+		out[k].text = view_pad(v, "", sp->left, false);
+		out[k++].style = cells[i].style;
+		out[k++] = cell;
+		out[k].text = view_pad(v, "", sp->right, false);
+		out[k++].style = cells[i++].style;
+	} else
+		out[k++] = cell;
+	for (; i < n; i++)
+		out[k++] = cells[i];
 	return k;
 }
 
@@ -384,19 +383,16 @@ view_arrows_cells(struct bt_view *v, size_t base, size_t at, size_t lead)
 {
 	struct view_arrows *va = v->arrows;
 	size_t i, n, total = 0;
-	uint32_t *count;
+	struct spot *spot;
 	struct bt_cell cell = { NULL, BT_STYLE_ARROW };
 	struct bt_cell stack[ROW_CELLS];
 
 	if (va == NULL || va->arrows.n == 0)
 		return;
 	va->last_text = NULL;	/* its pool may be gone (a window's) */
-	count = bt_xcalloc(v->rows.n + 1, sizeof(*count));
-	for (i = 0; i < v->rows.n; i++) {
-		count[i] = (uint32_t)insert_cell(v, v->rows.v[i].cells, v->rows.v[i].ncells,
-		    at, cell, NULL);
-		total += count[i];
-	}
+	spot = bt_xcalloc(v->rows.n + 1, sizeof(*spot));
+	for (i = 0; i < v->rows.n; i++)
+		total += find_spot(v->rows.v[i].cells, v->rows.v[i].ncells, at, &spot[i]);
 	if (total > v->cells.alloc) {
 		struct bt_cell *old = v->cells.v;
 		v->cells.v = bt_xreallocarray(v->cells.v, total, sizeof(*v->cells.v));
@@ -410,15 +406,16 @@ view_arrows_cells(struct bt_view *v, size_t base, size_t at, size_t lead)
 		    bt_xcalloc(r->ncells, sizeof(*from));
 
 		memcpy(from, r->cells, r->ncells * sizeof(*from));
-		n -= count[i];
+		n -= r->ncells + (spot[i].right > 0 ? 2 : 1);
 		cell.text = lanes_text(v, va, base + i, lead);
-		r->ncells = insert_cell(v, from, r->ncells, at, cell, v->cells.v + n);
+		r->ncells = (uint32_t)put_at_spot(v, from, r->ncells, &spot[i], cell,
+		    v->cells.v + n);
 		r->cells = v->cells.v + n;
 		if (from != stack)
 			free(from);
 	}
 	v->cells.n = total;
-	free(count);
+	free(spot);
 }
 
 void
@@ -426,6 +423,7 @@ view_arrows_heading(struct bt_view *v, size_t at, size_t lead)
 {
 	struct view_arrows *va = v->arrows;
 	struct bt_cell cell, cols[BT_ARRAY_SIZE(v->colcells)];
+	struct spot sp;
 
 	if (va == NULL || va->arrows.n == 0)
 		return;
@@ -433,7 +431,8 @@ view_arrows_heading(struct bt_view *v, size_t at, size_t lead)
 	if (v->columns.ncells + 2 <= BT_ARRAY_SIZE(v->colcells)) {
 		cell.text = view_pad(v, "", lead + va->width, false);
 		cell.style = BT_STYLE_TITLE;
-		v->columns.ncells = insert_cell(v, v->colcells, v->columns.ncells, at,
+		find_spot(v->colcells, v->columns.ncells, at, &sp);
+		v->columns.ncells = put_at_spot(v, v->colcells, v->columns.ncells, &sp,
 		    cell, cols);
 		memcpy(v->colcells, cols, v->columns.ncells * sizeof(*cols));
 	}
