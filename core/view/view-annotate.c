@@ -777,18 +777,29 @@ ann_rows(struct ann *c, size_t from, size_t to, size_t base)
 			    (int32_t)(c->row0[a->insns.v[i].target_insn + 1] - 1);
 }
 
+/* Does instruction ai jump inside the function (an arrow's jump)? */
+static bool
+jumps_inside(const struct bt_ainsn *ai)
+{
+	return ai->target_insn >= 0 && (ai->in.kind == BT_INSN_JUMP ||
+	    ai->in.kind == BT_INSN_CJUMP);
+}
+
 /* The jumps inside the function, as rows (n of them; malloc'ed). */
 static struct view_jump *
 ann_jumps(const struct ann *c, size_t *n)
 {
 	const struct bt_annotation *a = c->a;
-	struct view_jump *j = bt_xcalloc(a->insns.n + 1, sizeof(*j));
+	struct view_jump *j;
 	size_t i, k = 0;
 
-	for (i = 0; i < a->insns.n; i++) {
+	/* counted first: a switch of calls has few among its instructions */
+	for (i = 0; i < a->insns.n; i++)
+		k += jumps_inside(&a->insns.v[i]);
+	j = bt_xcalloc(k + 1, sizeof(*j));
+	for (i = 0, k = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
-		if (ai->target_insn < 0 || (ai->in.kind != BT_INSN_JUMP &&
-		    ai->in.kind != BT_INSN_CJUMP))
+		if (!jumps_inside(ai))
 			continue;
 		j[k].row = (long)c->row0[i + 1] - 1;
 		j[k].target = (long)c->row0[ai->target_insn + 1] - 1;
