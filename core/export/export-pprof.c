@@ -320,7 +320,8 @@ put_adjusted(struct pb *out, struct bt_sample_set *set, struct bt_selection *sel
 
 	for (i = 0; i < n; i++) {
 		uint32_t mod = bt_selection_func(sel, idx[i])->mod;
-		struct bt_view *v = bt_view_annotate(sel, idx[i], &o->view, NULL);
+		/* read once, in order: its rows made a window at a time */
+		struct bt_view *v = bt_view_annotate_stream(sel, idx[i], &o->view, NULL);
 		for (r = 0; v != NULL && r < bt_view_nrows(v); r++) {
 			const struct bt_row *row = bt_view_row(v, r);
 			if (row->kind != BT_ROW_INSN || !(row->adjusted * mean >= 0.5))

@@ -17,13 +17,20 @@
  * file name start a line.
  */
 static void
-put_str(FILE *out, const char *s)
+put_buf(FILE *out, const char *s, size_t len)
 {
 	struct bt_textbuf tb = { 0 };
+	const char *t = bt_text_safe(s, &tb);
 
-	fputs(bt_text_safe(s, &tb), out);
+	fwrite(t, 1, t == s ? len : tb.len, out);
 	fputc('\n', out);
 	bt_textbuf_release(&tb);
+}
+
+static void
+put_str(FILE *out, const char *s)
+{
+	put_buf(out, s, strlen(s));
 }
 
 static void __attribute__((format(printf, 2, 3)))
@@ -39,26 +46,29 @@ put_line(FILE *out, const char *fmt, ...)
 	bt_strbuf_release(&sb);
 }
 
-/* A row as one line; lead, if not 0, replaces the first character ('#'). */
+/*
+ * A row as one line; lead, if not 0, replaces the first character ('#').
+ * line: the caller's, its memory reused from row to row.
+ */
 static void
-put_cells(FILE *out, const struct bt_row *r, char lead)
+put_cells(FILE *out, const struct bt_row *r, char lead, struct bt_strbuf *line)
 {
-	struct bt_strbuf sb = BT_STRBUF_INIT;
+	struct bt_strbuf *sb = line;
 	size_t i;
 
+	bt_strbuf_reset(sb);
 	if (lead)
-		bt_strbuf_addch(&sb, lead);
+		bt_strbuf_addch(sb, lead);
 	for (i = 0; i < r->ncells; i++)
-		bt_strbuf_addstr(&sb, r->cells[i].text);
-	if (lead && sb.len > 1 && sb.buf[1] == ' ') {
+		bt_strbuf_addstr(sb, r->cells[i].text);
+	if (lead && sb->len > 1 && sb->buf[1] == ' ') {
 		/* the lead takes the place of a leading space */
-		memmove(sb.buf + 1, sb.buf + 2, sb.len - 1);
-		sb.len--;
+		memmove(sb->buf + 1, sb->buf + 2, sb->len - 1);
+		sb->len--;
 	}
-	while (sb.len > 0 && sb.buf[sb.len - 1] == ' ')
-		sb.buf[--sb.len] = '\0';
-	put_str(out, sb.buf);	/* a row is every line of an annotation: no printf */
-	bt_strbuf_release(&sb);
+	while (sb->len > 0 && sb->buf[sb->len - 1] == ' ')
+		sb->buf[--sb->len] = '\0';
+	put_buf(out, sb->buf, sb->len);	/* every line of an annotation: no printf */
 }
 
 /* ", 1.234 ns/op" of a region, when the view knows its cost per op. */
@@ -81,6 +91,7 @@ put_view(FILE *out, const struct bt_view *v, bool title)
 {
 	const struct bt_view_region *rg;
 	size_t i, nr = bt_view_regions(v, &rg);
+	struct bt_strbuf line = BT_STRBUF_INIT;
 
 	if (title)
 		put_line(out, "## %s", bt_view_title(v));
@@ -95,9 +106,10 @@ put_view(FILE *out, const struct bt_view *v, bool title)
 	for (i = 0; i < bt_view_nnotes(v); i++)
 		put_line(out, "# note: %s", bt_view_note(v, i));
 	if (bt_view_columns(v)->ncells)
-		put_cells(out, bt_view_columns(v), '#');
+		put_cells(out, bt_view_columns(v), '#', &line);
 	for (i = 0; i < bt_view_nrows(v); i++)
-		put_cells(out, bt_view_row(v, i), 0);
+		put_cells(out, bt_view_row(v, i), 0, &line);
+	bt_strbuf_release(&line);
 }
 
 static void
@@ -168,6 +180,7 @@ put_hottest(FILE *out, const struct bt_view *v)
 {
 	const struct bt_view_region *rg;
 	size_t nr = bt_view_regions(v, &rg), i, first = (size_t)-1, last = 0, n;
+	struct bt_strbuf line = BT_STRBUF_INIT;
 
 	if (nr == 0) {
 		put_view(out, v, true);
@@ -194,10 +207,11 @@ put_hottest(FILE *out, const struct bt_view *v)
 	    first > CONTEXT_ROWS ? first - CONTEXT_ROWS + 1 : 1,
 	    BT_MIN(last + CONTEXT_ROWS, n - 1) + 1, n);
 	if (bt_view_columns(v)->ncells)
-		put_cells(out, bt_view_columns(v), '#');
+		put_cells(out, bt_view_columns(v), '#', &line);
 	for (i = first > CONTEXT_ROWS ? first - CONTEXT_ROWS : 0;
 	    i <= BT_MIN(last + CONTEXT_ROWS, n - 1); i++)
-		put_cells(out, bt_view_row(v, i), 0);
+		put_cells(out, bt_view_row(v, i), 0, &line);
+	bt_strbuf_release(&line);
 }
 
 /*

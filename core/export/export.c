@@ -254,7 +254,8 @@ bt_export(FILE *out, struct bt_selection *sel, const struct bt_export_opts *o,
 	ops->begin(&eo, h, fv, lv);
 	for (i = 0; i < n; i++) {
 		struct bt_error aerr = { 0 };
-		struct bt_view *v = bt_view_annotate(sel, idx[i], &o->view, &aerr);
+		/* its rows written as they are made (a window at a time) */
+		struct bt_view *v = bt_view_annotate_stream(sel, idx[i], &o->view, &aerr);
 
 		if (v == NULL) {
 			ops->failed(&eo, bt_selection_func(sel, idx[i])->name, aerr.msg);

@@ -72,41 +72,52 @@ gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col,
 	return made[key];
 }
 
-/* The hot regions as the rows show them, hottest first (the annotation's order). */
+/* view_set_numbers's percent of x over denom. */
+static double
+percent_of(double x, double denom)
+{
+	return denom > 0 ? 100.0 * x / denom : 0;
+}
+
+/*
+ * The hot regions as the rows show them, hottest first (the annotation's
+ * order), from the annotation's instructions (an export writes them
+ * before the rows are made): the same sums the rows make.
+ */
 static void
-regions(struct bt_view *v, const struct bt_annotation *a)
+regions(struct bt_view *v, const struct bt_annotation *a, double denom)
 {
 	struct bt_view_region *g;
 	bool *seen;
 	size_t i, n = a->regions.n;
 
-	/* one pass over the rows: rows of region k sum into g[k] */
+	/* one pass over the instructions: those of region k sum into g[k] */
 	g = bt_xcalloc(n + 1, sizeof(*g));
 	seen = bt_xcalloc(n + 1, sizeof(*seen));
-	for (i = 0; i < v->rows.n; i++) {
-		const struct bt_row *r = &v->rows.v[i];
+	for (i = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
 		struct bt_view_region *x;
-		if (r->kind != BT_ROW_INSN || r->region < 0)
+		if (ai->region < 0)
 			continue;
-		if ((size_t)r->region >= n) {	/* not the annotation's: keep them all */
-			size_t k = (size_t)r->region + 1;
+		if ((size_t)ai->region >= n) {	/* not the annotation's: keep them all */
+			size_t k = (size_t)ai->region + 1;
 			g = bt_xreallocarray(g, k, sizeof(*g));
 			seen = bt_xreallocarray(seen, k, sizeof(*seen));
 			memset(g + n, 0, (k - n) * sizeof(*g));
 			memset(seen + n, 0, (k - n) * sizeof(*seen));
 			n = k;
 		}
-		x = &g[r->region];
-		if (!seen[r->region])
-			x->start = r->addr;
-		seen[r->region] = true;
-		x->end = r->addr + r->size;
-		x->samples += r->samples;
-		x->adjusted += r->adjusted;
-		x->percent += r->percent;
-		x->adjusted_percent += r->adjusted_percent;
-		x->period += r->period;
-		x->closes_loop |= (r->flags & BT_ROW_F_BACK_EDGE) != 0;
+		x = &g[ai->region];
+		if (!seen[ai->region])
+			x->start = ai->in.addr;
+		seen[ai->region] = true;
+		x->end = ai->in.addr + ai->in.len;
+		x->samples += ai->samples;
+		x->adjusted += ai->adjusted;
+		x->percent += percent_of((double)ai->samples, denom);
+		x->adjusted_percent += percent_of(ai->adjusted, denom);
+		x->period += ai->period;
+		x->closes_loop |= (ai->flags & BT_AI_BACK_EDGE) != 0;
 	}
 	/* in index order, up to the first index no row has */
 	for (i = 0; i < n && seen[i]; i++) {
@@ -243,10 +254,25 @@ target_shown(struct bt_view *v, const struct bt_row *r, const struct bt_func *f,
 }
 
 /*
+ * An export's rows are made a window of WINDOW instructions at a time
+ * (about twice as many rows with source lines), into the same memory.
+ */
+#define WINDOW 2048
+
+/* Where the interleaving of source and inline rows is, before an instruction. */
+struct place {
+	const char *file;
+	unsigned line;
+	int32_t bci;
+	uint32_t chain, depth;
+};
+
+/*
  * One annotation's rows as they are laid out: the column widths (from a
  * first pass), and where the interleaving of source and inline rows is.
  */
 struct ann {
+	struct bt_view_opts opts;		/* o's, or as period (no per-op scale) */
 	struct bt_view *v;
 	struct bt_selection *sel;
 	const struct bt_annotation *a;
@@ -265,6 +291,8 @@ struct ann {
 	const char *pname;			/* as perfasm names it (perfasm_frames) */
 	bool depth_col;				/* the gutter shows the inline depth */
 	size_t guesses;
+	uint32_t *row0;				/* instruction i's first row; [n]: the rows */
+	struct place *marks;			/* before each window's first instruction */
 	struct src_at src;
 	const char *gutters[NGUTTERS];
 };
@@ -314,7 +342,7 @@ new_place(const struct ann *c, const struct bt_ainsn *ai)
  * (bt_xmalloc_big: no huge page half used).
  */
 static void
-measure(struct ann *c)
+measure(struct ann *c, bool whole)
 {
 	const struct bt_annotation *a = c->a;
 	const struct bt_view_opts *o = c->o;
@@ -322,8 +350,18 @@ measure(struct ann *c)
 
 	c->wnum = c->wadj = c->wsmp = 7;
 	c->waddr = 4;
+	c->row0 = bt_xmalloc((a->insns.n + 1) * sizeof(*c->row0));
+	c->marks = bt_xmalloc((a->insns.n / WINDOW + 1) * sizeof(*c->marks));
 	for (i = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
+
+		if (i % WINDOW == 0)
+			c->marks[i / WINDOW] = (struct place){ c->prev_file, c->prev_line,
+			    c->prev_bci, c->prev_chain, c->prev_depth };
+		c->row0[i] = (uint32_t)nrows;
+		if ((ai->flags & (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS)) ==
+		    (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS))
+			c->guesses++;
 
 		c->wsmp = BT_MAX(c->wsmp, ndigits(o->num == BT_NUM_PERIOD ?
 		    ai->period : ai->samples, 10, 1));
@@ -354,10 +392,13 @@ measure(struct ann *c)
 		ncells += (o->compact ? 5 : 7) + (ai->target_name != NULL ||
 		    (ai->in.flags & BT_INSN_F_RIPREL) || ai->dtype);
 	}
-	c->v->rows.alloc = nrows;
-	c->v->rows.v = bt_xmalloc_big(nrows, nrows, sizeof(*c->v->rows.v));
-	c->v->cells.alloc = ncells;
-	c->v->cells.v = bt_xmalloc_big(ncells, ncells, sizeof(*c->v->cells.v));
+	c->row0[a->insns.n] = (uint32_t)nrows;
+	if (whole) {
+		c->v->rows.alloc = nrows;
+		c->v->rows.v = bt_xmalloc_big(nrows, nrows, sizeof(*c->v->rows.v));
+		c->v->cells.alloc = ncells;
+		c->v->cells.v = bt_xmalloc_big(ncells, ncells, sizeof(*c->v->cells.v));
+	}
 	c->prev_file = NULL;
 	c->prev_line = 0;
 	c->prev_bci = -1;
@@ -499,10 +540,8 @@ insn_fields(struct ann *c, struct bt_row *r, size_t i)
 	if (ai->flags & BT_AI_SKID_TARGET)
 		r->flags |= BT_ROW_F_SKID_TARGET;
 	if ((ai->flags & (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS)) ==
-	    (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS)) {
+	    (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS))
 		r->flags |= BT_ROW_F_SKID_GUESS;
-		c->guesses++;
-	}
 	if (ai->flags & BT_AI_LOOP_HEAD)
 		r->flags |= BT_ROW_F_LOOP_HEAD;
 	if (ai->flags & BT_AI_BACK_EDGE)
@@ -713,68 +752,278 @@ columns(struct ann *c)
 	view_set_columns(c->v, h, w, right, o->compact ? 5 : 7);
 }
 
+/*
+ * The rows of instructions [from, to), rows [base, ...) of the view, into
+ * v->rows; branch targets as rows (through the instructions: rows are
+ * big).
+ */
+static void
+ann_rows(struct ann *c, size_t from, size_t to, size_t base)
+{
+	const struct bt_annotation *a = c->a;
+	struct bt_view *v = c->v;
+	size_t i;
+
+	for (i = from; i < to; i++) {
+		if (c->o->source && a->has_lines)
+			source_rows(c, &a->insns.v[i]);
+		insn_row(c, i);
+		if (base + v->rows.n != c->row0[i + 1])
+			BT_BUG("an annotation's rows are not those measure counted");
+	}
+	for (i = from; i < to; i++)
+		if (a->insns.v[i].target_insn >= 0)
+			v->rows.v[c->row0[i + 1] - 1 - base].target_row =
+			    (int32_t)(c->row0[a->insns.v[i].target_insn + 1] - 1);
+}
+
+/* Does instruction ai jump inside the function (an arrow's jump)? */
+static bool
+jumps_inside(const struct bt_ainsn *ai)
+{
+	return ai->target_insn >= 0 && (ai->in.kind == BT_INSN_JUMP ||
+	    ai->in.kind == BT_INSN_CJUMP);
+}
+
+/* The jumps inside the function, as rows (n of them; malloc'ed). */
+static struct view_jump *
+ann_jumps(const struct ann *c, size_t *n)
+{
+	const struct bt_annotation *a = c->a;
+	struct view_jump *j;
+	size_t i, k = 0;
+
+	/* counted first: a switch of calls has few among its instructions */
+	for (i = 0; i < a->insns.n; i++)
+		k += jumps_inside(&a->insns.v[i]);
+	j = bt_xcalloc(k + 1, sizeof(*j));
+	for (i = 0, k = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
+		if (!jumps_inside(ai))
+			continue;
+		j[k].row = (long)c->row0[i + 1] - 1;
+		j[k].target = (long)c->row0[ai->target_insn + 1] - 1;
+		j[k].loop = (ai->flags & BT_AI_BACK_EDGE) && j[k].target <= j[k].row;
+		k++;
+	}
+	*n = k;
+	return j;
+}
+
+/*
+ * What comes before the rows (the function, the widths, the rows'
+ * count); NULL with err set when the function has no annotation.
+ */
+static struct bt_view *
+ann_begin(struct ann *c, struct bt_selection *sel, size_t func,
+	  const struct bt_view_opts *o, bool whole, struct bt_error *err)
+{
+	struct bt_view *v;
+
+	memset(c, 0, sizeof(*c));
+	if (o == NULL)
+		bt_view_opts_init(&c->opts);
+	else
+		c->opts = *o;
+	c->o = o = &c->opts;
+	c->prev_bci = -1;
+	c->a = bt_selection_annotation(sel, func, o->syntax, err);
+	if (c->a == NULL)
+		return NULL;
+	c->sel = sel;
+	c->func = func;
+	c->f = bt_selection_func(sel, func);
+	c->v = v = view_new(sel);
+	view_set_func(v, func);
+	c->inl = view_inline_frames(v, c->a, &c->depth_col);
+	if (c->depth_col)	/* "back in f()" rows name it */
+		c->fname = bt_strpool_addstr(&v->pool, c->f->name);
+	c->denom = o->global_percent ? (double)bt_selection_samples(sel) :
+	    (double)c->a->samples;
+	v->has_per_op = bt_selection_per_op(sel, &v->per_op);
+	if (o->num == BT_NUM_PER_OP && !v->has_per_op) {	/* as period, and why */
+		c->opts.num = BT_NUM_PERIOD;
+		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, v->per_op.why));
+	}
+	measure(c, whole);
+	return v;
+}
+
+/*
+ * What comes with the rows: headings, notes, the arrows (their cells in
+ * the rows, when made), regions, title.
+ */
+static void
+ann_end(struct ann *c, struct bt_selection *sel)
+{
+	const struct bt_view_opts *o = c->o;
+	struct bt_view *v = c->v;
+	struct view_jump *j;
+	size_t nj;
+
+	columns(c);
+	notes(v, sel, c->a, c->func, o);
+	if (o->num == BT_NUM_PER_OP)
+		per_op_note(v, c->a);
+	if (c->guesses)
+		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
+		    "skid-adjusted samples marked ? are split between several "
+		    "predecessors with no clear winner: a guess"));
+	j = ann_jumps(c, &nj);
+	if (view_arrows_make(v, o, c->row0[c->a->insns.n], j, nj, c->prefix)) {
+		if (v->lazy == NULL)
+			view_arrows_cells(v, 0, c->lanes_at, 1);
+		view_arrows_heading(v, c->lanes_at, 1);
+	}
+	free(j);
+	regions(v, c->a, c->denom);
+	view_set_title(v, "", view_name(v, c->f->name, o), "  %s  %.2f%% of %llu samples",
+	    c->f->module_name, c->f->percent, (unsigned long long)bt_selection_samples(sel));
+}
+
 struct bt_view *
 bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opts *o,
 		 struct bt_error *err)
 {
-	struct bt_view_opts def;
 	struct ann c;
-	struct bt_view *v;
-	long *rows;
-	size_t i;
+	struct bt_view *v = ann_begin(&c, sel, func, o, true, err);
 
-	if (o == NULL) {
-		bt_view_opts_init(&def);
-		o = &def;
-	}
-	memset(&c, 0, sizeof(c));
-	c.prev_bci = -1;
-	c.a = bt_selection_annotation(sel, func, o->syntax, err);
-	if (c.a == NULL)
+	if (v == NULL)
 		return NULL;
-	c.sel = sel;
-	c.o = o;
-	c.func = func;
-	c.f = bt_selection_func(sel, func);
-	c.v = v = view_new(sel);
-	view_set_func(v, func);
-	c.inl = view_inline_frames(v, c.a, &c.depth_col);
-	if (c.depth_col)	/* "back in f()" rows name it */
-		c.fname = bt_strpool_addstr(&v->pool, c.f->name);
-	c.denom = o->global_percent ? (double)bt_selection_samples(sel) :
-	    (double)c.a->samples;
-	v->has_per_op = bt_selection_per_op(sel, &v->per_op);
-	if (o->num == BT_NUM_PER_OP && !v->has_per_op) {	/* as period, and why */
-		def = *o;
-		def.num = BT_NUM_PERIOD;
-		c.o = o = &def;
-		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, v->per_op.why));
-	}
-	measure(&c);
-	rows = bt_xcalloc(c.a->insns.n + 1, sizeof(long));
-	for (i = 0; i < c.a->insns.n; i++) {
-		if (o->source && c.a->has_lines)
-			source_rows(&c, &c.a->insns.v[i]);
-		rows[i] = (long)v->rows.n;
-		insn_row(&c, i);
-	}
-	/* branch targets as rows (through the instructions: rows are big) */
-	for (i = 0; i < c.a->insns.n; i++)
-		if (c.a->insns.v[i].target_insn >= 0)
-			v->rows.v[rows[i]].target_row = rows[c.a->insns.v[i].target_insn];
-	free(rows);
-	columns(&c);
-	notes(v, sel, c.a, func, o);
-	if (o->num == BT_NUM_PER_OP)
-		per_op_note(v, c.a);
-	if (c.guesses)
-		BT_VEC_PUSH(v->notes, bt_strpool_addf(&v->pool,
-		    "skid-adjusted samples marked ? are split between several "
-		    "predecessors with no clear winner: a guess"));
+	ann_rows(&c, 0, c.a->insns.n, 0);
 	view_seal(v);
-	view_arrows_add(v, o, c.lanes_at, 1, c.prefix);
-	regions(v, c.a);
-	view_set_title(v, "", view_name(v, c.f->name, o), "  %s  %.2f%% of %llu samples",
-	    c.f->module_name, c.f->percent, (unsigned long long)bt_selection_samples(sel));
+	ann_end(&c, sel);
+	free(c.row0);
+	free(c.marks);
 	return v;
+}
+
+/*
+ * An export's annotation: its rows made a window at a time, as they are
+ * read, in the memory of the window before (the text a window's cells
+ * show in a pool of its own); what outlives a window in keep.
+ */
+struct view_lazy {
+	struct ann c;
+	struct bt_strpool keep;
+	size_t win;		/* the window made, (size_t)-1 none */
+	size_t first;		/* its first row */
+};
+
+/* The hot order, as view_seal makes it from the rows: only instruction rows weigh. */
+static void
+lazy_hot(struct ann *c)
+{
+	const struct bt_annotation *a = c->a;
+	size_t *rows = bt_xcalloc(a->insns.n + 1, sizeof(*rows)), i, n = 0;
+	double *w = bt_xcalloc(a->insns.n + 1, sizeof(*w));
+
+	for (i = 0; i < a->insns.n; i++) {
+		const struct bt_ainsn *ai = &a->insns.v[i];
+		struct bt_row r = { 0 };
+		if (ai->samples == 0 && ai->period == 0 && ai->adjusted == 0 &&
+		    ai->adjusted_period == 0)
+			continue;
+		view_set_numbers(&r, c->o, ai->samples, ai->period, ai->adjusted,
+		    ai->adjusted_period, c->denom);
+		if (r.weight > 0) {
+			rows[n] = c->row0[i + 1] - 1;
+			w[n++] = r.weight;
+		}
+	}
+	view_hot_of(c->v, rows, w, n);
+	free(rows);
+	free(w);
+}
+
+struct bt_view *
+bt_view_annotate_stream(struct bt_selection *sel, size_t func,
+			const struct bt_view_opts *o, struct bt_error *err)
+{
+	struct view_lazy *l = bt_xcalloc(1, sizeof(*l));
+	struct bt_view *v = ann_begin(&l->c, sel, func, o, false, err);
+
+	if (v == NULL) {
+		free(l);
+		return NULL;
+	}
+	v->lazy = l;
+	l->win = (size_t)-1;
+	ann_end(&l->c, sel);
+	lazy_hot(&l->c);
+	/* what is made from here on is a window's */
+	l->keep = v->pool;
+	bt_strpool_init(&v->pool);
+	return v;
+}
+
+size_t
+view_lazy_nrows(const struct view_lazy *l)
+{
+	return l->c.row0[l->c.a->insns.n];
+}
+
+/* Window w's rows, in place of the window before. */
+static void
+lazy_window(struct bt_view *v, size_t w)
+{
+	struct view_lazy *l = v->lazy;
+	struct ann *c = &l->c;
+	size_t from = w * WINDOW, to = BT_MIN(from + WINDOW, c->a->insns.n);
+	const struct place *p = &c->marks[w];
+
+	v->rows.n = 0;
+	v->cells.n = 0;
+	v->row_cells = 0;
+	v->cells_moved = false;
+	/* the window before's text, and what pointed into it */
+	bt_strpool_release(&v->pool);
+	memset(v->blanks, 0, sizeof(v->blanks));
+	memset(c->gutters, 0, sizeof(c->gutters));
+	c->pname = NULL;
+	c->prev_file = p->file;
+	c->prev_line = p->line;
+	c->prev_bci = p->bci;
+	c->prev_chain = p->chain;
+	c->prev_depth = p->depth;
+	ann_rows(c, from, to, c->row0[from]);
+	view_finish(v);
+	view_arrows_cells(v, c->row0[from], c->lanes_at, 1);
+	l->win = w;
+	l->first = c->row0[from];
+}
+
+const struct bt_row *
+view_lazy_row(struct bt_view *v, size_t i)
+{
+	struct view_lazy *l = v->lazy;
+	const uint32_t *row0 = l->c.row0;
+	size_t lo = 0, hi;
+
+	if (i >= view_lazy_nrows(l))
+		return NULL;
+	if (l->win == (size_t)-1 || i < l->first || i >= l->first + v->rows.n) {
+		/* the last window starting at or before row i */
+		hi = (l->c.a->insns.n - 1) / WINDOW + 1;
+		while (hi - lo > 1) {
+			size_t mid = lo + (hi - lo) / 2;
+			if (row0[mid * WINDOW] <= i)
+				lo = mid;
+			else
+				hi = mid;
+		}
+		lazy_window(v, lo);
+	}
+	return &v->rows.v[i - l->first];
+}
+
+void
+view_lazy_free(struct view_lazy *l)
+{
+	if (l == NULL)
+		return;
+	free(l->c.row0);
+	free(l->c.marks);
+	bt_strpool_release(&l->keep);
+	free(l);
 }

@@ -41,17 +41,10 @@ struct view_arrows {
 	size_t last_len;
 };
 
-/* A jump: the row it lands on, its kind, its row. */
-struct jump {
-	long target;
-	unsigned loop;
-	long row;
-};
-
 static int
 jump_cmp(const void *x, const void *y)
 {
-	const struct jump *a = x, *b = y;
+	const struct view_jump *a = x, *b = y;
 
 	if (a->target != b->target)
 		return a->target < b->target ? -1 : 1;
@@ -151,27 +144,38 @@ pack(struct view_arrows *va, size_t max)
 	return folded ? max : nlanes;
 }
 
-/* The arrows of v's rows: the jumps to one row of one kind make one. */
-static void
-collect(struct bt_view *v, struct view_arrows *va)
+/* The jumps of v's rows (n of them; malloc'ed). */
+static struct view_jump *
+collect(const struct bt_view *v, size_t *n)
 {
-	struct jump *j;
-	size_t i, n = 0;
+	struct view_jump *j;
+	size_t i, k = 0;
 
 	for (i = 0; i < v->rows.n; i++) {
 		const struct bt_row *r = &v->rows.v[i];
-		va->row_arrow[i] = -1;
-		n += r->kind == BT_ROW_INSN && (r->flags & BT_ROW_F_JUMP) && r->target_row >= 0;
+		k += r->kind == BT_ROW_INSN && (r->flags & BT_ROW_F_JUMP) && r->target_row >= 0;
 	}
-	j = bt_xcalloc(n + 1, sizeof(*j));
-	for (i = 0, n = 0; i < v->rows.n; i++) {
+	j = bt_xcalloc(k + 1, sizeof(*j));
+	for (i = 0, k = 0; i < v->rows.n; i++) {
 		const struct bt_row *r = &v->rows.v[i];
 		if (r->kind != BT_ROW_INSN || !(r->flags & BT_ROW_F_JUMP) || r->target_row < 0)
 			continue;
-		j[n].target = r->target_row;
-		j[n].loop = (r->flags & BT_ROW_F_BACK_EDGE) && r->target_row <= (long)i;
-		j[n++].row = (long)i;
+		j[k].target = r->target_row;
+		j[k].loop = (r->flags & BT_ROW_F_BACK_EDGE) && r->target_row <= (long)i;
+		j[k++].row = (long)i;
 	}
+	*n = k;
+	return j;
+}
+
+/* The arrows of the jumps j[0..n) (sorted here): the jumps to one row of one kind make one. */
+static void
+arrows_of(struct view_arrows *va, struct view_jump *j, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < va->nrows; i++)
+		va->row_arrow[i] = -1;
 	bt_qsort(j, n, sizeof(*j), jump_cmp);
 	for (i = 0; i < n; i++) {
 		struct bt_arrow *a;
@@ -187,7 +191,6 @@ collect(struct bt_view *v, struct view_arrows *va)
 		a->last = BT_MAX(a->last, j[i].row);
 		va->row_arrow[j[i].row] = (int32_t)(va->arrows.n - 1);
 	}
-	free(j);
 }
 
 /* A line across a row's lane columns g from column c to the head's. */
@@ -314,73 +317,82 @@ lanes_text(struct bt_view *v, struct view_arrows *va, size_t i, size_t lead)
 }
 
 /*
- * cells[0..n) with cell put in at column at: between two cells there, or
- * splitting a blank cell that spans it; into out (out NULL: only
- * counted). Returns the cells out has.
+ * Where a cell goes in at column at of cells[0..n): before cell at, or
+ * (right > 0) in place of the blank cell at that spans the column, as
+ * left and right columns of blank either side.
  */
-static size_t
-insert_cell(struct bt_view *v, const struct bt_cell *cells, size_t n, size_t at,
-	    struct bt_cell cell, struct bt_cell *out)
-{
-	size_t i, k = 0, col = 0;
-	bool done = false;
+struct spot {
+	uint32_t at;
+	uint16_t left, right;
+};
 
-	for (i = 0; i < n; i++) {
-		size_t w = view_ncols(cells[i].text);
-		if (!done && col + w > at && col < at &&
-		    strspn(cells[i].text, " ") == strlen(cells[i].text)) {
-			if (out != NULL) {
-				out[k].text = view_pad(v, "", at - col, false);
-				out[k].style = cells[i].style;
-				out[k + 1] = cell;
-				out[k + 2].text = view_pad(v, "", col + w - at, false);
-				out[k + 2].style = cells[i].style;
-			}
-			k += 3;
-			done = true;
-			col += w;
-			continue;
+/* cells[0..n)'s spot for column at (*sp); returns the cells they become. */
+static size_t
+find_spot(const struct bt_cell *cells, size_t n, size_t at, struct spot *sp)
+{
+	size_t i, col = 0, w;
+
+	/* only the cells before the column are measured */
+	for (i = 0; i < n && col < at; i++, col += w) {
+		w = view_ncols(cells[i].text);
+		if (col + w > at && strspn(cells[i].text, " ") == strlen(cells[i].text)) {
+			sp->at = (uint32_t)i;
+			sp->left = (uint16_t)(at - col);
+			sp->right = (uint16_t)(col + w - at);
+			return n + 2;
 		}
-		if (!done && col >= at) {
-			if (out != NULL)
-				out[k] = cell;
-			k++;
-			done = true;
-		}
-		if (out != NULL)
-			out[k] = cells[i];
-		k++;
-		col += w;
 	}
-	if (!done) {
-		if (out != NULL)
-			out[k] = cell;
-		k++;
-	}
+	sp->at = (uint32_t)i;
+	sp->left = sp->right = 0;
+	return n + 1;
+}
+
+/* cells[0..n) with cell put in at sp, into out; returns the cells out has. */
+static size_t
+put_at_spot(struct bt_view *v, const struct bt_cell *cells, size_t n,
+	    const struct spot *sp, struct bt_cell cell, struct bt_cell *out)
+{
+	size_t i, k = 0;
+
+	for (i = 0; i < sp->at; i++)
+		out[k++] = cells[i];
+	if (sp->right > 0) {	/* splitting the blank there */
+		out[k].text = view_pad(v, "", sp->left, false);
+		out[k++].style = cells[i].style;
+		out[k++] = cell;
+		out[k].text = view_pad(v, "", sp->right, false);
+		out[k++].style = cells[i++].style;
+	} else
+		out[k++] = cell;
+	for (; i < n; i++)
+		out[k++] = cells[i];
 	return k;
 }
 
 #define ROW_CELLS 32	/* a row's cells copied aside while it moves */
 
 /*
- * Every row's cells with its lanes cell at column at, in place: the
- * rows' new counts first, then each row moved up to its new place, the
- * last first (the view's cells are not copied: a big function's are
- * tens of megabytes).
+ * Every row's cells with its lanes cell at column at, in place (v's rows
+ * are rows [base, base + v->rows.n) of the arrows'): the rows' new
+ * counts first, then each row moved up to its new place, the last first
+ * (the view's cells are not copied: a big function's are tens of
+ * megabytes).
  */
-static void
-insert_lanes(struct bt_view *v, struct view_arrows *va, size_t at, size_t lead)
+void
+view_arrows_cells(struct bt_view *v, size_t base, size_t at, size_t lead)
 {
+	struct view_arrows *va = v->arrows;
 	size_t i, n, total = 0;
-	uint32_t *count = bt_xcalloc(v->rows.n + 1, sizeof(*count));
-	struct bt_cell cell = { NULL, BT_STYLE_ARROW }, cols[BT_ARRAY_SIZE(v->colcells)];
+	struct spot *spot;
+	struct bt_cell cell = { NULL, BT_STYLE_ARROW };
 	struct bt_cell stack[ROW_CELLS];
 
-	for (i = 0; i < v->rows.n; i++) {
-		count[i] = (uint32_t)insert_cell(v, v->rows.v[i].cells, v->rows.v[i].ncells,
-		    at, cell, NULL);
-		total += count[i];
-	}
+	if (va == NULL || va->arrows.n == 0)
+		return;
+	va->last_text = NULL;	/* its pool may be gone (a window's) */
+	spot = bt_xcalloc(v->rows.n + 1, sizeof(*spot));
+	for (i = 0; i < v->rows.n; i++)
+		total += find_spot(v->rows.v[i].cells, v->rows.v[i].ncells, at, &spot[i]);
 	if (total > v->cells.alloc) {
 		struct bt_cell *old = v->cells.v;
 		v->cells.v = bt_xreallocarray(v->cells.v, total, sizeof(*v->cells.v));
@@ -394,23 +406,37 @@ insert_lanes(struct bt_view *v, struct view_arrows *va, size_t at, size_t lead)
 		    bt_xcalloc(r->ncells, sizeof(*from));
 
 		memcpy(from, r->cells, r->ncells * sizeof(*from));
-		n -= count[i];
-		cell.text = lanes_text(v, va, i, lead);
-		r->ncells = insert_cell(v, from, r->ncells, at, cell, v->cells.v + n);
+		n -= r->ncells + (spot[i].right > 0 ? 2 : 1);
+		cell.text = lanes_text(v, va, base + i, lead);
+		r->ncells = (uint32_t)put_at_spot(v, from, r->ncells, &spot[i], cell,
+		    v->cells.v + n);
 		r->cells = v->cells.v + n;
 		if (from != stack)
 			free(from);
 	}
 	v->cells.n = total;
-	free(count);
+	free(spot);
+}
+
+void
+view_arrows_heading(struct bt_view *v, size_t at, size_t lead)
+{
+	struct view_arrows *va = v->arrows;
+	struct bt_cell cell, cols[BT_ARRAY_SIZE(v->colcells)];
+	struct spot sp;
+
+	if (va == NULL || va->arrows.n == 0)
+		return;
 	/* the headings: a blank over the lanes */
 	if (v->columns.ncells + 2 <= BT_ARRAY_SIZE(v->colcells)) {
 		cell.text = view_pad(v, "", lead + va->width, false);
 		cell.style = BT_STYLE_TITLE;
-		v->columns.ncells = insert_cell(v, v->colcells, v->columns.ncells, at,
+		find_spot(v->colcells, v->columns.ncells, at, &sp);
+		v->columns.ncells = put_at_spot(v, v->colcells, v->columns.ncells, &sp,
 		    cell, cols);
 		memcpy(v->colcells, cols, v->columns.ncells * sizeof(*cols));
 	}
+	v->arrow_col = (long)(at + lead);
 }
 
 /* The lanes a row of prefix columns before its text has room for. */
@@ -434,23 +460,36 @@ view_arrows_room(const struct bt_view_opts *o, size_t lead, size_t prefix,
 	return lead + BT_MIN(njumps, lanes_max(o, prefix)) + 1;
 }
 
-void
-view_arrows_add(struct bt_view *v, const struct bt_view_opts *o, size_t at,
-		size_t lead, size_t prefix)
+bool
+view_arrows_make(struct bt_view *v, const struct bt_view_opts *o, size_t nrows,
+		 struct view_jump *j, size_t n, size_t prefix)
 {
 	struct view_arrows *va = bt_xcalloc(1, sizeof(*va));
 
 	v->arrows = va;
-	va->nrows = v->rows.n;
-	va->row_arrow = bt_xcalloc(v->rows.n + 1, sizeof(*va->row_arrow));
-	collect(v, va);
+	va->nrows = nrows;
+	va->row_arrow = bt_xcalloc(nrows + 1, sizeof(*va->row_arrow));
+	arrows_of(va, j, n);
 	if (va->arrows.n == 0)
-		return;
+		return false;
 	va->nlanes = pack(va, lanes_max(o, prefix));
 	va->width = va->nlanes + 1;
 	index_blocks(va);
-	insert_lanes(v, va, at, lead);
-	v->arrow_col = (long)(at + lead);
+	return true;
+}
+
+void
+view_arrows_add(struct bt_view *v, const struct bt_view_opts *o, size_t at,
+		size_t lead, size_t prefix)
+{
+	size_t n;
+	struct view_jump *j = collect(v, &n);
+
+	if (view_arrows_make(v, o, v->rows.n, j, n, prefix)) {
+		view_arrows_cells(v, 0, at, lead);
+		view_arrows_heading(v, at, lead);
+	}
+	free(j);
 }
 
 void
@@ -476,7 +515,7 @@ const struct bt_lane *
 bt_view_lanes(const struct bt_view *v, size_t row, size_t *n)
 {
 	*n = 0;
-	if (v->arrows == NULL || v->arrows->block == NULL || row >= v->rows.n)
+	if (v->arrows == NULL || v->arrows->block == NULL || row >= v->arrows->nrows)
 		return NULL;
 	draw_row(v->arrows, row, v->arrows->row);
 	*n = v->arrows->width;
@@ -486,7 +525,7 @@ bt_view_lanes(const struct bt_view *v, size_t row, size_t *n)
 long
 bt_view_row_arrow(const struct bt_view *v, size_t row)
 {
-	if (v->arrows == NULL || row >= v->rows.n)
+	if (v->arrows == NULL || row >= v->arrows->nrows)
 		return -1;
 	return v->arrows->row_arrow[row];
 }

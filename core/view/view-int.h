@@ -43,6 +43,7 @@ struct bt_view {
 	struct bt_per_op per_op;
 	struct bt_strpool pool;
 	const char *blanks[64];		/* shared all-space cells, by width */
+	struct view_lazy *lazy;		/* rows made a window at a time (view-annotate.c) */
 };
 
 struct bt_view *view_new(struct bt_selection *sel);
@@ -64,6 +65,19 @@ view_add_cell(struct bt_view *v, const char *text, enum bt_style style)
  * it finishes the last row and builds the hot order.
  */
 void view_seal(struct bt_view *v);
+/* seal without the hot order: a window's rows (view-annotate.c) */
+void view_finish(struct bt_view *v);
+/* v->hot: rows[0..n) (ascending) of weights w[0..n), hottest first. */
+void view_hot_of(struct bt_view *v, const size_t *rows, const double *w, size_t n);
+
+/*
+ * An export's annotation (bt_view_annotate_rows): its rows, and the row
+ * i asks for made with its window (valid until the next call).
+ */
+struct view_lazy;
+size_t view_lazy_nrows(const struct view_lazy *l);
+const struct bt_row *view_lazy_row(struct bt_view *v, size_t i);
+void view_lazy_free(struct view_lazy *l);
 void view_set_columns(struct bt_view *v, const char *const *heads,
 		      const size_t *widths, const bool *right, size_t n);
 /* The function a view is about (sets v->func). */
@@ -174,6 +188,21 @@ const char *view_basename(const char *path);
 struct view_arrows;
 void view_arrows_add(struct bt_view *v, const struct bt_view_opts *o, size_t at,
 		     size_t lead, size_t prefix);
+/* A jump inside the function: its row, the row it lands on, a loop's back edge. */
+struct view_jump {
+	long row, target;
+	bool loop;
+};
+/*
+ * The same in steps, for rows not all made at once: the arrows of the
+ * jumps j[0..n) (sorted here) over nrows rows (false: none); then the
+ * lanes cells of v's rows, rows [base, base + v->rows.n) of those (after
+ * view_finish); the headings' blank and arrow_col once.
+ */
+bool view_arrows_make(struct bt_view *v, const struct bt_view_opts *o, size_t nrows,
+		      struct view_jump *j, size_t n, size_t prefix);
+void view_arrows_cells(struct bt_view *v, size_t base, size_t at, size_t lead);
+void view_arrows_heading(struct bt_view *v, size_t at, size_t lead);
 void view_arrows_free(struct view_arrows *va);
 /*
  * At most the columns view_arrows_add takes for njumps jumps on a screen

@@ -582,18 +582,16 @@ hot_cmp(const void *a, const void *b)
 	return x->row < y->row ? -1 : 1;
 }
 
-/* Rows with weight, hottest first (sorted as flat keys: a big function has thousands). */
-static void
-build_hot(struct bt_view *v)
+void
+view_hot_of(struct bt_view *v, const size_t *rows, const double *w, size_t n)
 {
-	struct hot_key *k = bt_xmalloc((v->rows.n + 1) * sizeof(*k));
-	size_t i, n = 0;
+	struct hot_key *k = bt_xmalloc((n + 1) * sizeof(*k));
+	size_t i;
 
-	for (i = 0; i < v->rows.n; i++)
-		if (v->rows.v[i].weight > 0) {
-			k[n].w = v->rows.v[i].weight;
-			k[n++].row = i;
-		}
+	for (i = 0; i < n; i++) {
+		k[i].w = w[i];
+		k[i].row = rows[i];
+	}
 	bt_qsort(k, n, sizeof(*k), hot_cmp);
 	BT_ALLOC_GROW(v->hot.v, n, v->hot.alloc);
 	for (i = 0; i < n; i++)
@@ -602,8 +600,25 @@ build_hot(struct bt_view *v)
 	free(k);
 }
 
+/* Rows with weight, hottest first (sorted as flat keys: a big function has thousands). */
+static void
+build_hot(struct bt_view *v)
+{
+	size_t *rows = bt_xmalloc((v->rows.n + 1) * sizeof(*rows)), i, n = 0;
+	double *w = bt_xmalloc((v->rows.n + 1) * sizeof(*w));
+
+	for (i = 0; i < v->rows.n; i++)
+		if (v->rows.v[i].weight > 0) {
+			w[n] = v->rows.v[i].weight;
+			rows[n++] = i;
+		}
+	view_hot_of(v, rows, w, n);
+	free(rows);
+	free(w);
+}
+
 void
-view_seal(struct bt_view *v)
+view_finish(struct bt_view *v)
 {
 	size_t i, off = 0;
 
@@ -613,6 +628,13 @@ view_seal(struct bt_view *v)
 			v->rows.v[i].cells = v->cells.v + off;
 			off += v->rows.v[i].ncells;
 		}
+	v->cells_moved = false;
+}
+
+void
+view_seal(struct bt_view *v)
+{
+	view_finish(v);
 	build_hot(v);
 }
 
@@ -629,6 +651,7 @@ bt_view_free(struct bt_view *v)
 	view_arrows_free(v->arrows);
 	BT_VEC_FREE(v->loops);
 	BT_VEC_FREE(v->preds);
+	view_lazy_free(v->lazy);
 	bt_strpool_release(&v->pool);
 	free(v);
 }
@@ -636,12 +659,18 @@ bt_view_free(struct bt_view *v)
 size_t
 bt_view_nrows(const struct bt_view *v)
 {
-	return v->rows.n;
+	return v->lazy != NULL ? view_lazy_nrows(v->lazy) : v->rows.n;
 }
 
 const struct bt_row *
 bt_view_row(const struct bt_view *v, size_t i)
 {
+	/*
+	 * an export's annotation makes the window of rows i is in (the view
+	 * is not const: bt_view_annotate_rows made it, and says so)
+	 */
+	if (v->lazy != NULL)
+		return view_lazy_row((struct bt_view *)v, i);
 	return i < v->rows.n ? &v->rows.v[i] : NULL;
 }
 
@@ -711,10 +740,10 @@ bt_view_arrow_col(const struct bt_view *v)
 long
 bt_view_find_addr(const struct bt_view *v, uint64_t addr)
 {
-	size_t i;
+	size_t i, n = bt_view_nrows(v);
 
-	for (i = 0; i < v->rows.n; i++) {
-		const struct bt_row *r = &v->rows.v[i];
+	for (i = 0; i < n; i++) {
+		const struct bt_row *r = v->lazy != NULL ? bt_view_row(v, i) : &v->rows.v[i];
 		if (r->kind == BT_ROW_INSN && addr >= r->addr && addr < r->addr + r->size)
 			return (long)i;
 	}
@@ -724,10 +753,12 @@ bt_view_find_addr(const struct bt_view *v, uint64_t addr)
 long
 bt_view_find_line(const struct bt_view *v, unsigned line)
 {
-	size_t i;
+	size_t i, n = bt_view_nrows(v);
 
-	for (i = 0; i < v->rows.n; i++)
-		if (v->rows.v[i].kind == BT_ROW_LINE && v->rows.v[i].line == line)
+	for (i = 0; i < n; i++) {
+		const struct bt_row *r = v->lazy != NULL ? bt_view_row(v, i) : &v->rows.v[i];
+		if (r->kind == BT_ROW_LINE && r->line == line)
 			return (long)i;
+	}
 	return -1;
 }

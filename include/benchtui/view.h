@@ -388,6 +388,18 @@ BT_API struct bt_view *bt_view_annotate(struct bt_selection *sel, size_t func,
 					const struct bt_view_opts *o,
 					struct bt_error *err);
 /*
+ * The same view for an export to write once, in order: every field as
+ * bt_view_annotate's (regions, notes, arrows, hot order: from the
+ * annotation), but its rows made as they are read, a window of a few
+ * thousand at a time in the same memory: bt_view_row's row is valid
+ * until the next call, and a function of 100,000 cases does not hold
+ * its rows at once. The view reads its selection's annotation: free it
+ * before the selection and before bt_selection_forget of func.
+ */
+BT_API struct bt_view *bt_view_annotate_stream(struct bt_selection *sel, size_t func,
+					       const struct bt_view_opts *o,
+					       struct bt_error *err);
+/*
  * The benchmark table (benchtui/bench.h): one BT_ROW_BENCH row a
  * benchmark (name, time/op and ± as printed, how many times as slow as
  * the fastest, iterations, samples, share of the run, hottest function,

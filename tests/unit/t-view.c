@@ -1207,6 +1207,150 @@ test_outlives_selection(void **state)
 	outlive(chains, "work_a", 0, C_TOTAL, 1);
 }
 
+/* --- an export's annotation, its rows made a window at a time -------------- */
+
+/* Row a and row b alike: every field an export or a screen reads. */
+static void
+same_row(const struct bt_row *a, const struct bt_row *b)
+{
+	size_t k;
+
+	assert_int_equal(a->kind, b->kind);
+	assert_int_equal(a->flags, b->flags);
+	assert_int_equal(a->func, b->func);
+	assert_int_equal(a->insn, b->insn);
+	assert_int_equal(a->addr, b->addr);
+	assert_int_equal(a->size, b->size);
+	assert_int_equal(a->samples, b->samples);
+	assert_int_equal(a->period, b->period);
+	assert_true(a->percent == b->percent && a->weight == b->weight);
+	assert_true(a->adjusted_percent == b->adjusted_percent);
+	assert_true(a->ci_lo == b->ci_lo && a->ci_hi == b->ci_hi);
+	assert_int_equal(a->target_row, b->target_row);
+	assert_int_equal(a->region, b->region);
+	assert_int_equal(a->loop_depth, b->loop_depth);
+	assert_int_equal(a->line, b->line);
+	assert_int_equal(a->ninlines, b->ninlines);
+	assert_int_equal(a->has_target, b->has_target);
+	if (a->has_target)
+		assert_int_equal(a->target, b->target);
+	assert_true((a->file == NULL) == (b->file == NULL));
+	if (a->file != NULL)
+		assert_string_equal(a->file, b->file);
+	assert_true((a->text == NULL) == (b->text == NULL));
+	if (a->text != NULL)
+		assert_string_equal(a->text, b->text);
+	assert_true((a->detail == NULL) == (b->detail == NULL));
+	if (a->detail != NULL)
+		assert_string_equal(a->detail, b->detail);
+	assert_int_equal(a->ncells, b->ncells);
+	for (k = 0; k < a->ncells; k++) {
+		assert_string_equal(a->cells[k].text, b->cells[k].text);
+		assert_int_equal(a->cells[k].style, b->cells[k].style);
+	}
+}
+
+/*
+ * bt_view_annotate_stream's view of function fi is bt_view_annotate's:
+ * the rows (read in order, then backward: each a window made again), the
+ * headings, title, notes, regions, hot order, arrows and lanes.
+ */
+static void
+same_stream(struct bt_selection *s, size_t fi, const struct bt_view_opts *o)
+{
+	struct bt_view *w = bt_view_annotate(s, fi, o, NULL);
+	struct bt_view *v = bt_view_annotate_stream(s, fi, o, NULL);
+	const struct bt_view_region *rw, *rv;
+	const struct bt_arrow *aw, *av;
+	const size_t *hw, *hv;
+	size_t i, n, nw, nv;
+	char *x, *y;
+
+	assert_non_null(w);
+	assert_non_null(v);
+	n = bt_view_nrows(w);
+	assert_int_equal(bt_view_nrows(v), n);
+	x = snapshot(w);
+	y = snapshot(v);
+	assert_string_equal(x, y);
+	free(x);
+	free(y);
+	for (i = 0; i < n; i++)
+		same_row(bt_view_row(w, i), bt_view_row(v, i));
+	for (i = n; i-- > 0;)
+		same_row(bt_view_row(w, i), bt_view_row(v, i));
+	assert_null(bt_view_row(v, n));
+	assert_int_equal(bt_view_nnotes(v), bt_view_nnotes(w));
+	for (i = 0; i < bt_view_nnotes(w); i++)
+		assert_string_equal(bt_view_note(v, i), bt_view_note(w, i));
+	nw = bt_view_regions(w, &rw);
+	assert_int_equal(bt_view_regions(v, &rv), nw);
+	for (i = 0; i < nw; i++) {
+		assert_int_equal(rv[i].start, rw[i].start);
+		assert_int_equal(rv[i].end, rw[i].end);
+		assert_int_equal(rv[i].samples, rw[i].samples);
+		assert_true(rv[i].percent == rw[i].percent);
+		assert_true(rv[i].adjusted_percent == rw[i].adjusted_percent);
+		assert_int_equal(rv[i].closes_loop, rw[i].closes_loop);
+	}
+	nw = bt_view_hot(w, &hw);
+	assert_int_equal(bt_view_hot(v, &hv), nw);
+	for (i = 0; i < nw; i++)
+		assert_int_equal(hv[i], hw[i]);
+	nw = bt_view_arrows(w, &aw);
+	assert_int_equal(bt_view_arrows(v, &av), nw);
+	assert_true(nw == 0 || memcmp(aw, av, nw * sizeof(*aw)) == 0);
+	assert_int_equal(bt_view_arrow_col(v), bt_view_arrow_col(w));
+	for (i = 0; i < n; i++) {
+		const struct bt_lane *lw = bt_view_lanes(w, i, &nw), *lv;
+		struct bt_lane copy[32];
+
+		assert_true(nw <= 32);
+		if (nw)
+			memcpy(copy, lw, nw * sizeof(*lw));
+		lv = bt_view_lanes(v, i, &nv);
+		assert_int_equal(nv, nw);
+		assert_true(nw == 0 || memcmp(copy, lv, nw * sizeof(*lv)) == 0);
+		assert_int_equal(bt_view_row_arrow(v, i), bt_view_row_arrow(w, i));
+	}
+	bt_view_free(v);
+	bt_view_free(w);
+}
+
+static void
+test_annotate_stream(void **state)
+{
+	const char *recs[] = { rec, chains };
+	size_t r, fi, k;
+
+	for (r = 0; r < BT_ARRAY_SIZE(recs); r++) {
+		struct bt_selection *s = test_open(recs[r]);
+
+		assert_non_null(s);
+		for (k = 0; k < 4; k++) {
+			struct bt_view_opts o;
+
+			bt_view_opts_init(&o);
+			if (k == 1) {
+				o.source = false;
+				o.addresses = false;
+				o.syntax = BT_ASM_INTEL;
+			} else if (k == 2) {
+				o.skid = true;
+				o.num = BT_NUM_SAMPLES;
+				o.global_percent = true;
+			} else if (k == 3) {
+				o.compact = true;
+				o.width = 80;
+			}
+			for (fi = 0; fi < bt_selection_nfuncs(s); fi++)
+				if (bt_selection_func(s, fi)->can_annotate)
+					same_stream(s, fi, &o);
+		}
+		test_close(s);
+	}
+}
+
 /* --- two selections side by side ------------------------------------------ */
 
 static void
@@ -1459,6 +1603,7 @@ main(void)
 		cmocka_unit_test(test_source),
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_outlives_selection),
+		cmocka_unit_test(test_annotate_stream),
 		cmocka_unit_test(test_side_by_side),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
