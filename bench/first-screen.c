@@ -7,14 +7,17 @@
  * The recording is read as the browser reads it, its call chains put off
  * (bt_profile_open_deferred); --chains then reads them and builds the
  * screen again, as the browser does after its first paint; --eager reads
- * them first, as --stdio and the exports do. --export text|json prints
+ * them first, as --stdio and the exports do. --recorded reads it as
+ * benchtui reads back the recording it has just made (either way:
+ * bt_profile_open_recorded), leaving its first read in the first-read
+ * cache as the recorder leaves it. --export text|json prints
  * the export of what was built last (tests/test-deferred.sh compares the
  * two ways). bench/run.sh and bench/chains.sh time it. --phases prints the
  * CPU time (user + system, ms) each step took to standard error: what
  * limits a row.
  *
- *   first-screen [--open] [--no-source] [--chains] [--eager] [--phases]
- *                [--export text|json] FILE
+ *   first-screen [--open] [--no-source] [--chains] [--eager] [--recorded]
+ *                [--phases] [--export text|json] FILE
  */
 #include <stdio.h>
 #include <string.h>
@@ -57,7 +60,7 @@ main(int argc, char **argv)
 	struct bt_selection *sel;
 	struct bt_browser *b;
 	struct bt_view *h;
-	bool open = false, chains = false, eager = false;
+	bool open = false, chains = false, eager = false, recorded = false;
 	const char *export = NULL;
 	int i;
 
@@ -76,17 +79,23 @@ main(int argc, char **argv)
 			chains = true;
 		else if (strcmp(argv[i], "--eager") == 0)
 			eager = true;
+		else if (strcmp(argv[i], "--recorded") == 0)
+			recorded = true;
 		else if (strcmp(argv[i], "--export") == 0 && i + 2 < argc)
 			export = argv[++i];
 	}
 	if (argc < 2) {
 		fprintf(stderr, "usage: first-screen [--open] [--no-source] [--chains] "
-		    "[--eager] [--phases] [--export text|json] FILE\n");
+		    "[--eager] [--recorded] [--phases] [--export text|json] FILE\n");
 		return 1;
 	}
 	phase(NULL);
-	p = eager ? bt_profile_open(argv[argc - 1], &err) :
-	    bt_profile_open_deferred(argv[argc - 1], &err);
+	if (recorded)
+		p = bt_profile_open_recorded(argv[argc - 1],
+		    eager ? 0 : BT_OPEN_DEFERRED, &err);
+	else
+		p = eager ? bt_profile_open(argv[argc - 1], &err) :
+		    bt_profile_open_deferred(argv[argc - 1], &err);
 	phase("read");
 	s = p ? bt_session_new(p, &so, &err) : NULL;
 	sel = s ? bt_selection_new(s, NULL, &err) : NULL;
