@@ -74,8 +74,8 @@ BENCHTUI_READ_CACHE=0 "$DD" --deferred --json "$TMP/changed.data" >"$TMP/after" 
 cmp -s "$TMP/before" "$TMP/after" && ok "BENCHTUI_READ_CACHE=0: read afresh" ||
 	fail "BENCHTUI_READ_CACHE=0: $(diff "$TMP/before" "$TMP/after" | head -3 | tr '\n' ' ')"
 # benchtui's own recording leaves its first read in the cache whatever
-# follows it (--stdio and --export read it back eagerly, the pprof export
-# keeps its samples, -o alone reads nothing back): the entry is the one
+# follows it (--stdio, --export and --baseline read it back eagerly, the
+# pprof export keeps its samples, -o alone reads nothing back): the entry is the one
 # the deferred read keeps, byte for byte; the next opening uses it (the
 # entry not written again: the same inode) and shows what the eager read
 # shows; a changed file is read afresh. A cache of each recording's own.
@@ -127,6 +127,10 @@ export XDG_CACHE_HOME=$TMP/rec-o; mkdir -p "$XDG_CACHE_HOME"
 "$BT" -q -e cpu-clock -F 4000 -o "$TMP/r-o.data" "$procs" fork >/dev/null 2>&1 ||
 	fail "benchtui -o could not record"
 recorded "recorded, -o alone (several processes)" "$TMP/r-o.data"
+export XDG_CACHE_HOME=$TMP/rec-base; mkdir -p "$XDG_CACHE_HOME"
+"$BT" -q -e cpu-clock -F 4000 -o "$TMP/r-base.data" --baseline "$TMP/r-json.data" --stdio \
+	"$nofp" 20000 >/dev/null 2>&1 || fail "benchtui --baseline could not record"
+recorded "recorded, --baseline" "$TMP/r-base.data"
 export XDG_CACHE_HOME=$TMP/xdg
 
 if command -v perf >/dev/null; then
