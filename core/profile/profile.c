@@ -322,6 +322,7 @@ bt_profile_keep_first_read(const char *path, struct bt_error *err)
 {
 	struct bt_pd_reader *r = bt_pd_open(path, err);
 	struct bt_profile *p;
+	int ret;
 
 	if (r == NULL)
 		return -BT_EIO;
@@ -330,12 +331,12 @@ bt_profile_keep_first_read(const char *path, struct bt_error *err)
 		bt_pd_close(r);
 		return 0;
 	}
+	/* freed before the file is closed: its vDSO image points into it */
 	p = profile_read(r, path, true, false, true, err);
-	bt_pd_close(r);
-	if (p == NULL)
-		return -BT_EIO;
+	ret = p != NULL ? 0 : -BT_EIO;
 	bt_profile_free(p);
-	return 0;
+	bt_pd_close(r);
+	return ret;
 }
 
 bool
