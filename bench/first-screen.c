@@ -7,14 +7,20 @@
  * The recording is read as the browser reads it, its call chains put off
  * (bt_profile_open_deferred); --chains then reads them and builds the
  * screen again, as the browser does after its first paint; --eager reads
- * them first, as --stdio and the exports do. --export text|json prints
+ * them first, as --stdio and the exports do. --recorded reads it as
+ * benchtui reads back the recording it has just made (either way:
+ * bt_profile_open_recorded), leaving its first read in the first-read
+ * cache as the recorder leaves it; --keep does only what -o alone adds
+ * after recording (bt_profile_keep_first_read: the first read for the
+ * cache, nothing built). --export text|json prints
  * the export of what was built last (tests/test-deferred.sh compares the
  * two ways). bench/run.sh and bench/chains.sh time it. --phases prints the
  * CPU time (user + system, ms) each step took to standard error: what
  * limits a row.
  *
- *   first-screen [--open] [--no-source] [--chains] [--eager] [--phases]
- *                [--export text|json] FILE
+ *   first-screen [--open] [--no-source] [--chains] [--eager] [--recorded]
+ *                [--phases] [--export text|json] FILE
+ *   first-screen --keep FILE
  */
 #include <stdio.h>
 #include <string.h>
@@ -57,7 +63,8 @@ main(int argc, char **argv)
 	struct bt_selection *sel;
 	struct bt_browser *b;
 	struct bt_view *h;
-	bool open = false, chains = false, eager = false;
+	bool open = false, chains = false, eager = false, recorded = false;
+	bool keep = false;
 	const char *export = NULL;
 	int i;
 
@@ -76,17 +83,34 @@ main(int argc, char **argv)
 			chains = true;
 		else if (strcmp(argv[i], "--eager") == 0)
 			eager = true;
+		else if (strcmp(argv[i], "--recorded") == 0)
+			recorded = true;
+		else if (strcmp(argv[i], "--keep") == 0)
+			keep = true;
 		else if (strcmp(argv[i], "--export") == 0 && i + 2 < argc)
 			export = argv[++i];
 	}
 	if (argc < 2) {
 		fprintf(stderr, "usage: first-screen [--open] [--no-source] [--chains] "
-		    "[--eager] [--phases] [--export text|json] FILE\n");
+		    "[--eager] [--recorded] [--phases] [--export text|json] FILE\n"
+		    "       first-screen --keep FILE\n");
 		return 1;
 	}
 	phase(NULL);
-	p = eager ? bt_profile_open(argv[argc - 1], &err) :
-	    bt_profile_open_deferred(argv[argc - 1], &err);
+	if (keep) {
+		if (bt_profile_keep_first_read(argv[argc - 1], &err) < 0) {
+			fprintf(stderr, "first-screen: %s\n", err.msg);
+			return 2;
+		}
+		phase("keep");
+		return 0;
+	}
+	if (recorded)
+		p = bt_profile_open_recorded(argv[argc - 1],
+		    eager ? 0 : BT_OPEN_DEFERRED, &err);
+	else
+		p = eager ? bt_profile_open(argv[argc - 1], &err) :
+		    bt_profile_open_deferred(argv[argc - 1], &err);
 	phase("read");
 	s = p ? bt_session_new(p, &so, &err) : NULL;
 	sel = s ? bt_selection_new(s, NULL, &err) : NULL;

@@ -46,6 +46,10 @@ echo "the first screen (first-screen --phases: read, selection, table, header,"
 echo "annotate). \"again ms\": the first screen when the file is opened again,"
 echo "its first read kept from the first opening (docs/formats.md \"First-read"
 echo "cache\": recordings of 8 MiB or more); the other columns as a first opening."
+echo "\"first \`-i\` after recording\": benchtui's own recording opened as its"
+echo "recorder leaves it (the read back after recording keeps the first read:"
+echo "first-screen --eager --recorded, what \`benchtui -o F --stdio\` does once"
+echo "the run ends, in a cache of its own), then the browser's first opening."
 echo
 echo "| recording | samples | table ms | first screen ms | again ms | + chains ms | eager ms | perf ms | ratio | benchtui MiB | perf report MiB | ratio | limited by |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -68,5 +72,20 @@ for n in $SIZES; do
 			echo "mem_ratio=\"\${mem_ratio:-} $(ratio "$rp" "$rb")\"" >>"$FS_VARS"
 		}
 		echo "| $kind-$n.data | $(samples "$f") | $(ms "$t0") | $(ms "$tb") | $(ms "$tg") | $(ms "$tc") | $(ms "$te") | $(ms "$tp") | $(ratio "$tp" "$tb") | $(mib "$rb") | $(mib "$rp") | $(ratio "$rp" "$rb") | $(limits "$f") |"
+		[ "$kind" = bt ] || continue
+		# the cache as benchtui's recorder leaves it, then the first -i
+		rc=$(mktemp -d)
+		(
+		export XDG_CACHE_HOME=$rc BENCHTUI_READ_CACHE=
+		"$B/first-screen" --eager --recorded "$f" >/dev/null
+		read -r t0 _ < <(m "$RUNS" "$B/first-screen" "$f")
+		read -r tb rb < <(m "$RUNS" "$B/first-screen" --open "$f")
+		read -r tc _ < <(m "$RUNS" "$B/first-screen" --open --chains "$f")
+		echo "| $kind-$n.data, first \`-i\` after recording | $(samples "$f") | $(ms "$t0") | $(ms "$tb") | - | $(ms "$tc") | - | $(ms "$tp") | $(ratio "$tp" "$tb") | $(mib "$rb") | $(mib "$rp") | $(ratio "$rp" "$rb") | $(limits "$f") |"
+		[ -n "${FS_VARS:-}" ] && [ "$n" = 1000000 ] &&
+			echo "fs_rec1=\"$(ms "$tb")\"" >>"$FS_VARS"
+		true
+		)
+		rm -rf "$rc"
 	done
 done

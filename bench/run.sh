@@ -310,7 +310,7 @@ echo
 echo "| target | measured | |"
 echo "|---|---|---|"
 echo "| annotate every sampled function ≥ 500× faster than perf annotate (CPU time) | $(minof "$all_ratio")× at least | $(met "$(minof "$all_ratio") >= 500") |"
-echo "| first screen (table and the hottest function annotated) under 50 ms at 1M samples | $(maxof "$fs_top1") ms at most (CPU time) | $(met "$(maxof "$fs_top1") < 50") |"
+echo "| first screen (table and the hottest function annotated) under 50 ms at 1M samples | first opening $(maxof "$fs_top1") ms at most (CPU time); benchtui's own recording's first \`-i\` after recording ${fs_rec1:--} ms | $(met "$(maxof "$fs_top1") < 50") on a first opening; $(met "${fs_rec1:-999999} < 50") on benchtui's own recordings |"
 echo "| a 30,000-instruction function annotates in under 30 ms, scrolls at constant cost | $ta ms; $mt / $mb ns a move | $(met "$ta < 30") |"
 echo "| matching a 30,000-instruction function pair under 200 ms | $tmatch ms | $(met "$tmatch < 200") |"
 echo "| diff of two 1M-sample recordings with 3,000 sampled functions under 2 s | $df_big ms (CPU time) | $(met "$df_big < 2000") |"

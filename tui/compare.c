@@ -22,9 +22,13 @@
 #include "query.h"
 #include "tui.h"
 
-/* One side of a comparison: the recording at path, its selection as -e says. */
+/*
+ * One side of a comparison: the recording at path, its selection as -e
+ * says; recorded: the one benchtui has just made, its first read kept
+ * for -i (docs/formats.md "First-read cache").
+ */
 static struct bt_selection *
-open_side(const struct cli *c, const char *path)
+open_side(const struct cli *c, const char *path, bool recorded)
 {
 	struct bt_error err = { 0 };
 	struct bt_profile *p;
@@ -33,7 +37,10 @@ open_side(const struct cli *c, const char *path)
 
 	if (!c->force && check_owner(path) < 0)
 		return NULL;
-	if (c->eo.format == BT_FORMAT_PPROF)	/* every sample read again */
+	if (recorded)
+		p = bt_profile_open_recorded(path, c->eo.format == BT_FORMAT_PPROF ?
+		    BT_OPEN_KEPT : 0, &err);
+	else if (c->eo.format == BT_FORMAT_PPROF)	/* every sample read again */
 		p = bt_profile_open_kept(path, &err);
 	else
 		p = bt_profile_open(path, &err);
@@ -154,7 +161,9 @@ diff_summary(const struct bt_diff *d, const char *old, const char *new)
 int
 compare(struct cli *c, const char *old, const char *new, bool shown, int status)
 {
-	struct bt_selection *a = open_side(c, old), *b = a ? open_side(c, new) : NULL;
+	bool recorded = c->input == NULL && c->diff[0] == NULL;	/* --baseline */
+	struct bt_selection *a = open_side(c, old, false);
+	struct bt_selection *b = a ? open_side(c, new, recorded) : NULL;
 	struct bt_error err = { 0 };
 	struct bt_diff_opts o;
 	struct bt_diff *d;

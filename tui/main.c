@@ -505,6 +505,7 @@ main(int argc, char **argv)
 	const char *input;
 	char msg[512];
 	char **qargv = NULL;
+	unsigned how = 0;
 	int ret, status;
 
 	if (argc >= 2 && strcmp(argv[1], "query") == 0) {
@@ -540,8 +541,15 @@ main(int argc, char **argv)
 		if (c.baseline != NULL)	/* the comparison is the report */
 			return compare(&c, c.baseline, c.output, report_shown(&c),
 			    bt_wait_code(ws));
-		if (!report_shown(&c))	/* the summary said how to open it */
+		if (!report_shown(&c)) {	/* the summary said how to open it */
+			/*
+			 * its first read kept: that opening reads no sample (a
+			 * file it cannot read says so when it is opened)
+			 */
+			if (stat(c.output, &st) == 0 && S_ISREG(st.st_mode))
+				bt_profile_keep_first_read(c.output, &err);
 			return bt_wait_code(ws);
+		}
 		input = c.output;
 		if (stat(input, &st) == 0 && !S_ISREG(st.st_mode)) {
 			/* -o /dev/null: written through, nothing to read back */
@@ -558,9 +566,16 @@ main(int argc, char **argv)
 	 * first.
 	 */
 	if (browsing(&c) && qargv == NULL)	/* query answers from the export */
-		p = bt_profile_open_deferred(input, &err);
+		how = BT_OPEN_DEFERRED;
 	else if (c.eo.format == BT_FORMAT_PPROF && qargv == NULL)
-		p = bt_profile_open_kept(input, &err);	/* read again whole */
+		how = BT_OPEN_KEPT;	/* read again whole */
+	/* benchtui's own recording read back: its first read kept for -i */
+	if (c.input == NULL)
+		p = bt_profile_open_recorded(input, how, &err);
+	else if (how == BT_OPEN_DEFERRED)
+		p = bt_profile_open_deferred(input, &err);
+	else if (how == BT_OPEN_KEPT)
+		p = bt_profile_open_kept(input, &err);
 	else
 		p = bt_profile_open(input, &err);
 	if (p == NULL) {

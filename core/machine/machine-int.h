@@ -69,7 +69,8 @@ struct bt_machine {
 	uint64_t ktext;
 	uint64_t gen;			/* changes when a process's mappings do */
 	struct bt_mjit *jit;
-	uint64_t jit_asked;		/* samples and frames asked of the JIT code */
+	uint64_t jit_asked;		/* samples asked of the JIT code */
+	uint64_t jit_made;		/* its modules made (for frames too) */
 	BT_VEC(char *) notes;
 };
 

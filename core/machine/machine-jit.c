@@ -249,6 +249,7 @@ code_module(struct bt_machine *m, const struct bt_jit_code *c, bool sampled)
 		mo.jit->e_machine = bt_jit_host_machine();
 	mo.jit_name = clean_name(c->name);
 	BT_VEC_PUSH(*m->mods, mo);
+	m->jit_made++;
 	k.module = (uint32_t)m->mods->n - 1;
 	BT_VEC_PUSH(j->codes, k);
 	bt_hash_add(&j->code_index, &pos, (uint32_t)j->codes.n - 1);

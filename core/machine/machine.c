@@ -442,7 +442,8 @@ resolve_jit(struct bt_machine *m, uint32_t pid, uint64_t ip, uint64_t t,
 	/* its sources are read the first time it may be */
 	int pi = bt_machine_proc_get(m, pid);
 
-	m->jit_asked++;
+	if (!frame)
+		m->jit_asked++;
 	if (!m->procs.v[pi].jit_open) {
 		m->procs.v[pi].jit_open = true;
 		bt_mjit_open(m, pi);
@@ -490,7 +491,7 @@ bt_machine_generation(const struct bt_machine *m)
 uint64_t
 bt_machine_jit_asked(const struct bt_machine *m)
 {
-	return m->jit_asked;
+	return m->jit_asked + m->jit_made;
 }
 
 uint64_t

@@ -181,8 +181,11 @@ const struct bt_jit_load *bt_machine_jit_loads(struct bt_machine *m,
  */
 uint64_t bt_machine_generation(const struct bt_machine *m);
 /*
- * How many addresses were asked of the JIT code (in anonymous memory or
- * in no mapping): 0 when what the samples read changed nothing but counts.
+ * How many samples' addresses were asked of the JIT code (in anonymous
+ * memory or in no mapping), and modules were made of it (a call chain's
+ * frames' too): 0 when what the samples read changed nothing but counts,
+ * and the modules are the side-band's (a frame in no mapping, a kernel
+ * one, asks and finds nothing: the first-read cache is the same).
  */
 uint64_t bt_machine_jit_asked(const struct bt_machine *m);
 /* A module of the machine's table. */

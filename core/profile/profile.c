@@ -212,20 +212,22 @@ profile_new(struct bt_pd_reader *r, const char *path, bool defer, bool keep)
 
 /*
  * The first read (bt_profile_first_read), or for the browser (defer) the
- * cached one of a big file (readcache.h), which it then keeps.
+ * cached one of a big file (readcache.h), which it then keeps; an eager
+ * read keeps it too when asked (save: benchtui's read back of its own
+ * recording), as the deferred read would have kept it.
  */
 static struct bt_profile *
 first_read(struct bt_pd_reader *r, const char *path, bool defer, bool keep_samples,
-	   struct bt_error *err)
+	   bool save, struct bt_error *err)
 {
 	struct bt_profile *p = profile_new(r, path, defer, keep_samples);
 	struct bt_ordered_log log = { NULL, 0, 0 };
-	bool keep = defer && path != NULL && bt_readcache_wanted(r);
+	bool keep = (defer || save) && path != NULL && bt_readcache_wanted(r);
 	int ret;
 
-	if (keep && (ret = bt_readcache_load(p, r, path)) == 0)
+	if (keep && defer && (ret = bt_readcache_load(p, r, path)) == 0)
 		return p;
-	else if (keep && ret == -2) {
+	else if (keep && defer && ret == -2) {
 		bt_profile_free(p);
 		p = profile_new(r, path, defer, keep_samples);
 	}
@@ -242,13 +244,13 @@ first_read(struct bt_pd_reader *r, const char *path, bool defer, bool keep_sampl
 
 static struct bt_profile *
 profile_read(struct bt_pd_reader *r, const char *path, bool defer, bool keep,
-	     struct bt_error *err)
+	     bool save, struct bt_error *err)
 {
 	struct bt_profile *p;
 	size_t ne = bt_pd_nattrs(r), i, nnotes;
 	char **notes;
 
-	if ((p = first_read(r, path, defer, keep, err)) == NULL)
+	if ((p = first_read(r, path, defer, keep, save, err)) == NULL)
 		return NULL;
 	bt_machine_jit_finish(p->machine, p->first_time);
 	nnotes = bt_machine_take_notes(p->machine, &notes);
@@ -265,18 +267,18 @@ profile_read(struct bt_pd_reader *r, const char *path, bool defer, bool keep,
 struct bt_profile *
 bt_profile_read(struct bt_pd_reader *r, const char *path, struct bt_error *err)
 {
-	return profile_read(r, path, false, false, err);
+	return profile_read(r, path, false, false, false, err);
 }
 
 static struct bt_profile *
-profile_open(const char *path, bool defer, bool keep, struct bt_error *err)
+profile_open(const char *path, bool defer, bool keep, bool save, struct bt_error *err)
 {
 	struct bt_pd_reader *r = bt_pd_open(path, err);
 	struct bt_profile *p;
 
 	if (r == NULL)
 		return NULL;
-	p = profile_read(r, path, defer, keep, err);
+	p = profile_read(r, path, defer, keep, save, err);
 	if (p != NULL && p->meta.vdso != NULL) {
 		/* the image points into the mapped file: keep a copy */
 		void *copy = bt_xmalloc(p->meta.vdso_len);
@@ -291,20 +293,50 @@ profile_open(const char *path, bool defer, bool keep, struct bt_error *err)
 struct bt_profile *
 bt_profile_open(const char *path, struct bt_error *err)
 {
-	return profile_open(path, false, false, err);
+	return profile_open(path, false, false, false, err);
 }
 
 struct bt_profile *
 bt_profile_open_kept(const char *path, struct bt_error *err)
 {
-	return profile_open(path, false, true, err);
+	return profile_open(path, false, true, false, err);
 }
 
 struct bt_profile *
 bt_profile_open_deferred(const char *path, struct bt_error *err)
 {
 	/* standard input is read once: nothing to read the chains from later */
-	return profile_open(path, strcmp(path, "-") != 0, false, err);
+	return profile_open(path, strcmp(path, "-") != 0, false, false, err);
+}
+
+struct bt_profile *
+bt_profile_open_recorded(const char *path, unsigned how, struct bt_error *err)
+{
+	bool defer = (how & BT_OPEN_DEFERRED) && strcmp(path, "-") != 0;
+
+	return profile_open(path, defer, (how & BT_OPEN_KEPT) != 0, true, err);
+}
+
+int
+bt_profile_keep_first_read(const char *path, struct bt_error *err)
+{
+	struct bt_pd_reader *r = bt_pd_open(path, err);
+	struct bt_profile *p;
+	int ret;
+
+	if (r == NULL)
+		return -BT_EIO;
+	/* a small file is read fast enough: nothing to keep */
+	if (!bt_readcache_wanted(r)) {
+		bt_pd_close(r);
+		return 0;
+	}
+	/* freed before the file is closed: its vDSO image points into it */
+	p = profile_read(r, path, true, false, true, err);
+	ret = p != NULL ? 0 : -BT_EIO;
+	bt_profile_free(p);
+	bt_pd_close(r);
+	return ret;
 }
 
 bool

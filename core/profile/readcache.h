@@ -1,8 +1,9 @@
 /*
  * The first read's cache (readcache.c; docs/formats.md "First-read
- * cache"): what the browser's first read of a big recording counted,
- * kept beside it per user, so that opening it again reads the side-band
- * records again and no sample.
+ * cache"): what the browser's first read of a big recording counted
+ * (or benchtui's read back of the recording it has just made: the same
+ * bytes), kept beside it per user, so that opening it again reads the
+ * side-band records again and no sample.
  */
 #ifndef BENCHTUI_PROFILE_READCACHE_H
 #define BENCHTUI_PROFILE_READCACHE_H

@@ -80,6 +80,26 @@ BT_API struct bt_profile *bt_profile_open_deferred(const char *path,
  */
 BT_API struct bt_profile *bt_profile_open_kept(const char *path,
 					       struct bt_error *err);
+/*
+ * benchtui's read back of the recording it has just written: as
+ * bt_profile_open() (how 0), bt_profile_open_deferred() (BT_OPEN_DEFERRED)
+ * or bt_profile_open_kept() (BT_OPEN_KEPT) read it, and whichever it is,
+ * the first read is left in the first-read cache as the deferred read
+ * leaves it (docs/formats.md "First-read cache"): the browser's next
+ * opening of the file reads no sample.
+ */
+enum {
+	BT_OPEN_DEFERRED = 1 << 0,
+	BT_OPEN_KEPT = 1 << 1,
+};
+BT_API struct bt_profile *bt_profile_open_recorded(const char *path, unsigned how,
+						   struct bt_error *err);
+/*
+ * Leave the first read of the recording at path in the first-read cache,
+ * when it is one the cache keeps (reading it, without its chains, when
+ * it is): for a recording nothing reads back. 0, or < 0 with err set.
+ */
+BT_API int bt_profile_keep_first_read(const char *path, struct bt_error *err);
 /* Are p's call chains recorded but not read yet? */
 BT_API bool bt_profile_chains_pending(const struct bt_profile *p);
 BT_API void bt_profile_free(struct bt_profile *p);

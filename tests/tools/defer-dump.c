@@ -4,7 +4,9 @@
  * chains put off (bt_profile_open_deferred), the first selection made
  * without them, then the chains read (bt_session_read_chains) and the
  * selection made again. tests/test-deferred.sh compares the two.
- *   defer-dump [--deferred] [--json] FILE
+ * --recorded: read as --stdio reads back benchtui's own recording
+ * (bt_profile_open_recorded), which leaves its first read in the cache.
+ *   defer-dump [--deferred | --recorded] [--json] FILE
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,7 +24,7 @@ main(int argc, char **argv)
 	struct bt_profile *p;
 	struct bt_session *s;
 	struct bt_selection *sel;
-	bool deferred = false;
+	bool deferred = false, recorded = false;
 	int i;
 
 	memset(&eo, 0, sizeof(eo));
@@ -31,15 +33,20 @@ main(int argc, char **argv)
 	for (i = 1; i < argc - 1; i++) {
 		if (strcmp(argv[i], "--deferred") == 0)
 			deferred = true;
+		else if (strcmp(argv[i], "--recorded") == 0)
+			recorded = true;
 		else if (strcmp(argv[i], "--json") == 0)
 			eo.format = BT_FORMAT_JSON;
 	}
 	if (argc < 2) {
-		fprintf(stderr, "usage: defer-dump [--deferred] [--json] FILE\n");
+		fprintf(stderr, "usage: defer-dump [--deferred | --recorded] [--json] FILE\n");
 		return 1;
 	}
-	p = deferred ? bt_profile_open_deferred(argv[argc - 1], &err) :
-	    bt_profile_open(argv[argc - 1], &err);
+	if (recorded)
+		p = bt_profile_open_recorded(argv[argc - 1], 0, &err);
+	else
+		p = deferred ? bt_profile_open_deferred(argv[argc - 1], &err) :
+		    bt_profile_open(argv[argc - 1], &err);
 	s = p ? bt_session_new(p, NULL, &err) : NULL;
 	sel = s ? bt_selection_new(s, NULL, &err) : NULL;
 	if (sel != NULL && deferred) {
