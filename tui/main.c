@@ -494,6 +494,31 @@ query_argv(int argc, char **argv, int *nargc)
 	return a;
 }
 
+/*
+ * The recording to show, read as what shows it needs: the browser paints
+ * its first screen before the call chains are read (docs/callchains.md
+ * "Deferred chains"), the reports read them first, the pprof export keeps
+ * every sample to read them again; benchtui's own recording read back
+ * keeps its first read for -i (docs/formats.md "First-read cache").
+ */
+static struct bt_profile *
+open_input(const struct cli *c, const char *input, bool query, struct bt_error *err)
+{
+	unsigned how = 0;
+
+	if (browsing(c) && !query)	/* query answers from the export */
+		how = BT_OPEN_DEFERRED;
+	else if (c->eo.format == BT_FORMAT_PPROF && !query)
+		how = BT_OPEN_KEPT;	/* read again whole */
+	if (c->input == NULL)
+		return bt_profile_open_recorded(input, how, err);
+	if (how == BT_OPEN_DEFERRED)
+		return bt_profile_open_deferred(input, err);
+	if (how == BT_OPEN_KEPT)
+		return bt_profile_open_kept(input, err);
+	return bt_profile_open(input, err);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -505,7 +530,6 @@ main(int argc, char **argv)
 	const char *input;
 	char msg[512];
 	char **qargv = NULL;
-	unsigned how = 0;
 	int ret, status;
 
 	if (argc >= 2 && strcmp(argv[1], "query") == 0) {
@@ -560,25 +584,7 @@ main(int argc, char **argv)
 	}
 	if (c.input != NULL && !c.force && check_owner(input) < 0)
 		return EXIT_NODATA;
-	/*
-	 * The browser paints its first screen before the call chains are
-	 * read (docs/callchains.md "Deferred chains"); the reports read them
-	 * first.
-	 */
-	if (browsing(&c) && qargv == NULL)	/* query answers from the export */
-		how = BT_OPEN_DEFERRED;
-	else if (c.eo.format == BT_FORMAT_PPROF && qargv == NULL)
-		how = BT_OPEN_KEPT;	/* read again whole */
-	/* benchtui's own recording read back: its first read kept for -i */
-	if (c.input == NULL)
-		p = bt_profile_open_recorded(input, how, &err);
-	else if (how == BT_OPEN_DEFERRED)
-		p = bt_profile_open_deferred(input, &err);
-	else if (how == BT_OPEN_KEPT)
-		p = bt_profile_open_kept(input, &err);
-	else
-		p = bt_profile_open(input, &err);
-	if (p == NULL) {
+	if ((p = open_input(&c, input, qargv != NULL, &err)) == NULL) {
 		errmsg("%s", err.msg);
 		return EXIT_NODATA;
 	}

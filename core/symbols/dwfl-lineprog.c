@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "symbols/dwarf-read.h"
 #include "symbols/dwfl-int.h"
 
 /* The registers, at a row or between rows. */
@@ -69,68 +70,6 @@ struct lineprog {
 };
 
 static const uint8_t std_oplen[13] = { 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 0, 0, 1 };
-
-static int
-uleb(const uint8_t **pp, const uint8_t *end, uint64_t *out)
-{
-	const uint8_t *p = *pp;
-	uint64_t v = 0;
-	unsigned shift = 0;
-
-	for (;;) {
-		if (p >= end || shift > 63)
-			return -1;
-		v |= (uint64_t)(*p & 0x7f) << shift;
-		shift += 7;
-		if (!(*p++ & 0x80))
-			break;
-	}
-	*pp = p;
-	*out = v;
-	return 0;
-}
-
-static int
-sleb(const uint8_t **pp, const uint8_t *end, int64_t *out)
-{
-	const uint8_t *p = *pp;
-	uint64_t v = 0;
-	unsigned shift = 0;
-	uint8_t b;
-
-	do {	/* at most 9 bytes: libdw sign-extends a tenth one otherwise */
-		if (p >= end || shift >= 63)
-			return -1;
-		b = *p++;
-		v |= (uint64_t)(b & 0x7f) << shift;
-		shift += 7;
-	} while (b & 0x80);
-	if (shift < 64 && (b & 0x40))
-		v |= ~(uint64_t)0 << shift;
-	*pp = p;
-	*out = (int64_t)v;
-	return 0;
-}
-
-static uint64_t
-rd(const uint8_t *p, unsigned n)
-{
-	uint64_t v = 0;
-	uint32_t v4;
-	uint16_t v2;
-
-	if (n == 8)
-		memcpy(&v, p, 8);
-	else if (n == 4) {
-		memcpy(&v4, p, 4);
-		v = v4;
-	} else if (n == 2) {
-		memcpy(&v2, p, 2);
-		v = v2;
-	} else
-		v = *p;
-	return v;
-}
 
 static void
 state_reset(struct lp_state *s)
@@ -478,6 +417,61 @@ lineprog_free(struct lineprog *lp)
 	free(lp);
 }
 
+/*
+ * DWARF 2-4's include directories and file names, from *pp up to hend:
+ * the directories in *dirsp (index 0 the unit's comp_dir; freed by the
+ * caller), the files added to lp. 0, or -1 when they do not read.
+ */
+static int
+read_v4_files(struct lineprog *lp, const uint8_t **pp, const uint8_t *hend,
+	      const char *comp_dir, const char ***dirsp, size_t *ndirsp)
+{
+	const uint8_t *p = *pp;
+	const char **dirs = NULL;
+	size_t ndirs = 0, k;
+	const uint8_t *q = p;
+
+	while (q < hend && *q != 0) {	/* directories */
+		const uint8_t *z = memchr(q, '\0', (size_t)(hend - q));
+		if (z == NULL)
+			return -1;
+		ndirs++;
+		q = z + 1;
+	}
+	if (q >= hend)
+		return -1;
+	*dirsp = dirs = bt_xcalloc(ndirs + 1, sizeof(*dirs));
+	dirs[0] = comp_dir;
+	for (k = 1; k <= ndirs; k++) {
+		dirs[k] = (const char *)p;
+		p += strlen((const char *)p) + 1;
+	}
+	ndirs++;
+	p++;
+	add_file(lp, "???");
+	if (p >= hend)
+		return -1;
+	while (p < hend && *p != 0) {
+		const char *name = (const char *)p;
+		const uint8_t *z = memchr(p, '\0', (size_t)(hend - p));
+		uint64_t dir, u;
+
+		if (z == NULL)
+			return -1;
+		p = z + 1;
+		if (uleb(&p, hend, &dir) < 0 || dir >= ndirs ||
+		    uleb(&p, hend, &u) < 0 || uleb(&p, hend, &u) < 0)
+			return -1;
+		add_file(lp, compose(lp, dirs[dir], name));
+	}
+	if (p >= hend)
+		return -1;
+	p++;
+	*ndirsp = ndirs;
+	*pp = p;
+	return 0;
+}
+
 /* The header and file table of the program at off; NULL if not read here. */
 static struct lineprog *
 read_header(Dwarf *dw, uint64_t off, unsigned addr_size, const char *comp_dir)
@@ -560,45 +554,8 @@ read_header(Dwarf *dw, uint64_t off, unsigned addr_size, const char *comp_dir)
 			goto fail;
 	p += lp->opcode_base - 1;
 	if (version < 5) {
-		size_t k;
-		const uint8_t *q = p;
-
-		while (q < hend && *q != 0) {	/* directories */
-			const uint8_t *z = memchr(q, '\0', (size_t)(hend - q));
-			if (z == NULL)
-				goto fail;
-			ndirs++;
-			q = z + 1;
-		}
-		if (q >= hend)
+		if (read_v4_files(lp, &p, hend, comp_dir, &dirs, &ndirs) < 0)
 			goto fail;
-		dirs = bt_xcalloc(ndirs + 1, sizeof(*dirs));
-		dirs[0] = comp_dir;
-		for (k = 1; k <= ndirs; k++) {
-			dirs[k] = (const char *)p;
-			p += strlen((const char *)p) + 1;
-		}
-		ndirs++;
-		p++;
-		add_file(lp, "???");
-		if (p >= hend)
-			goto fail;
-		while (p < hend && *p != 0) {
-			const char *name = (const char *)p;
-			const uint8_t *z = memchr(p, '\0', (size_t)(hend - p));
-			uint64_t dir, u;
-
-			if (z == NULL)
-				goto fail;
-			p = z + 1;
-			if (uleb(&p, hend, &dir) < 0 || dir >= ndirs ||
-			    uleb(&p, hend, &u) < 0 || uleb(&p, hend, &u) < 0)
-				goto fail;
-			add_file(lp, compose(lp, dirs[dir], name));
-		}
-		if (p >= hend)
-			goto fail;
-		p++;
 	} else {
 		if (read_entries(lp, &ss, &p, hend, false, NULL, 0, &dirs, &ndirs) < 0 ||
 		    read_entries(lp, &ss, &p, hend, true, dirs, ndirs, NULL, NULL) < 0)

@@ -255,4 +255,34 @@ void view_inline_rows(struct bt_view *v, const struct bt_annotation *a,
 const struct bt_row_inline *view_inline_frames(struct bt_view *v,
 					       const struct bt_annotation *a, bool *any);
 
+/* view-annotate-notes.c: what an annotation's view shows beside its rows */
+struct bt_annotation;
+struct bt_ainsn;
+#define NDEPTHS 11	/* inline depth: none, 1-9, 10 or more */
+#define NGUTTERS (81 * NDEPTHS)	/* 3 skid marks, 3 loop bars of 3 kinds, depths */
+/*
+ * An instruction's gutter: skid mark, loop bars, then (depth_col) its
+ * inline depth; each of the NGUTTERS made once, into made.
+ */
+const char *view_ann_gutter(struct bt_view *v, const struct bt_ainsn *ai, bool skid_col,
+			    bool depth_col, const char **made);
+/* The hot order of a view whose rows are made later (instruction i's last row: row0[i + 1] - 1). */
+void view_ann_hot(struct bt_view *v, const struct bt_annotation *a,
+		  const struct bt_view_opts *o, const uint32_t *row0, double denom);
+/* The hot regions, hottest first, from the annotation (the rows' sums). */
+void view_ann_regions(struct bt_view *v, const struct bt_annotation *a, double denom);
+/* The notes above the rows: no lines, a missing or newer source, cut code. */
+void view_ann_notes(struct bt_view *v, struct bt_selection *sel,
+		    const struct bt_annotation *a, size_t func,
+		    const struct bt_view_opts *o);
+/* Under the per-op column: what it is of, and the function's sum. */
+void view_ann_per_op_note(struct bt_view *v, const struct bt_annotation *a);
+/* "<sym+0xoff>", the name fitted to what the row leaves after before columns. */
+const char *view_symbol_shown(struct bt_view *v, const char *full,
+			      const struct bt_view_opts *o, size_t before);
+/* A branch or call target as the row shows it ("<+0x28> ↑" inside the function). */
+const char *view_target_shown(struct bt_view *v, const struct bt_row *r,
+			      const struct bt_func *f, const struct bt_view_opts *o,
+			      size_t before);
+
 #endif
