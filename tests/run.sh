@@ -24,8 +24,10 @@ set -u
 BUILD=${BUILD:-build}
 SKIP_LOG=$(mktemp)
 export BUILD SKIP_LOG
-# the sanitizer pass's SKIP_TESTS (Makefile), the longest first
-PLAIN_ONLY="lint-harnesses lint-phase long fuzz lint-loops layout cache"
+# the sanitizer pass's SKIP_TESTS (Makefile); the two whose oracles a
+# loaded machine moves most (jit-warmup, CPU/real beside a busy loop) last,
+# when the sanitizer pass has ended
+PLAIN_ONLY="layout long fuzz lint-loops cache lint-phase lint-harnesses"
 LAST="bench harness $PLAIN_ONLY"
 tick=
 trap 'rm -f "$SKIP_LOG" "$SKIP_LOG.cpu"; [ -z "$tick" ] || kill $tick 2>/dev/null' EXIT
