@@ -27,7 +27,9 @@ D=$TMP/m.data
 "$BT" -i "$D" --view mca -s mix --stdio >"$TMP/mix.txt" || fail "--view mca -s mix"
 "$BT" -i "$D" --view mca -s mix --format json --stdio >"$TMP/mix.json" || fail "--view mca -s mix json"
 
-grep -q "^  the loop has 1 branch inside: predicted its hottest path, the 2 of its 3 blocks that ran ([0-9]* of [0-9]* instructions, in address order: [0-9a-f]*-[0-9a-f]*, [0-9a-f]*-[0-9a-f]*)$" "$TMP/scan.txt" &&
+# (the blocks with samples: this VM's timer often puts every sample of the
+# loop on one instruction, and then one block of the two that run is seen)
+grep -q "^  the loop has 1 branch inside: predicted its hottest path, the [12] of its 3 blocks that ran ([0-9]* of [0-9]* instructions, in address order: [0-9a-f]*-[0-9a-f]*\(, [0-9a-f]*-[0-9a-f]*\)\?)$" "$TMP/scan.txt" &&
 	ok "scan: $(grep -o 'predicted its hottest path.*' "$TMP/scan.txt")" ||
 	{ fail "scan: no hot path"; sed 's/^/     | /' "$TMP/scan.txt"; }
 grep -q "^  predicted as one straight-line pass through the loop's [0-9]* instructions; the loop has [0-9]* branch\(es\)\? inside: no path it takes is exactly this$" "$TMP/mix.txt" &&
