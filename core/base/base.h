@@ -179,8 +179,8 @@ int bt_open_recorded(const char *path);
 char *bt_user_cache_dir(void);
 /*
  * Make sure path is a directory owned by the current user, making it (mode
- * 0700), and its parent and grandparent if those are missing too, inside a
- * directory of the user's: 0, or -errno (-EPERM: someone else's).
+ * 0700), and its parent if that is missing too, inside a directory of the
+ * user's: 0, or -errno (-EPERM: someone else's).
  */
 int bt_private_dir(const char *path);
 /* Current time in seconds from CLOCK_MONOTONIC. */

@@ -240,7 +240,7 @@ int
 bt_private_dir(const char *path)
 {
 	char *p = bt_xstrdup(path);
-	int ret = private_dir(p, 3);	/* $XDG_CACHE_HOME/benchtui/debug: all three new */
+	int ret = private_dir(p, 2);
 
 	free(p);
 	return ret;

@@ -72,9 +72,10 @@ cache_dir(bool make)
 	if (base == NULL)
 		return NULL;
 	dir = bt_xasprintf("%s/reads", base);
-	free(base);
-	if (make && bt_private_dir(dir) < 0)
+	/* benchtui/ first: with its parent, as many as bt_private_dir makes */
+	if (make && (bt_private_dir(base) < 0 || bt_private_dir(dir) < 0))
 		FREE_AND_NULL(dir);
+	free(base);
 	return dir;
 }
 

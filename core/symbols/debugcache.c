@@ -344,9 +344,9 @@ msyms_debug_cache_write(struct bt_msyms *m, Dwarf *dw)
 {
 	struct dc_trailer t;
 	struct stat out;
-	char *dir = NULL, *path, *tmp;
+	char *dir = NULL, *path, *tmp, *slash;
 	Elf *elf = dwarf_getelf(dw);
-	int fd;
+	int fd, made;
 
 	if (!m->debug_to_copy || m->split_units || elf == NULL)
 		return;
@@ -356,7 +356,12 @@ msyms_debug_cache_write(struct bt_msyms *m, Dwarf *dw)
 		return;
 	tmp = NULL;
 	fd = -1;
-	if (bt_private_dir(dir) < 0 || !trim(dir, (uint64_t)m->debug_size))
+	/* benchtui/ first: with its parent, as many as bt_private_dir makes */
+	slash = strrchr(dir, '/');
+	*slash = '\0';
+	made = bt_private_dir(dir);
+	*slash = '/';
+	if (made < 0 || bt_private_dir(dir) < 0 || !trim(dir, (uint64_t)m->debug_size))
 		goto out;
 	tmp = bt_xasprintf("%s/.debug.XXXXXX", dir);
 	fd = mkostemp(tmp, O_CLOEXEC);
