@@ -450,6 +450,19 @@ fde_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
 	return -BT_ENOENT;
 }
 
+/* Symbol f as a function, its name demangled on first use. */
+static void
+sym_out(struct bt_msyms *m, struct fsym *f, struct bt_func_sym *out)
+{
+	if (f->name == NULL)
+		f->name = msyms_pooled_demangle(m, f->raw);
+	out->start = f->start;
+	out->end = f->end;
+	out->name = f->name;
+	out->raw_name = f->raw;
+	out->src = BT_FUNC_SYMTAB;
+}
+
 int
 bt_msyms_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
 {
@@ -467,13 +480,7 @@ bt_msyms_func(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
 	for (k = lo; k > 0 && k + 4 > lo; k--) {
 		struct fsym *f = &m->syms.v[k - 1];
 		if (addr >= f->start && addr < f->end) {
-			if (f->name == NULL)
-				f->name = msyms_pooled_demangle(m, f->raw);
-			out->start = f->start;
-			out->end = f->end;
-			out->name = f->name;
-			out->raw_name = f->raw;
-			out->src = BT_FUNC_SYMTAB;
+			sym_out(m, f, out);
 			return 0;
 		}
 	}
@@ -487,7 +494,6 @@ int
 bt_msyms_func_from(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
 {
 	size_t lo = 0, hi = m->syms.n;
-	struct fsym *f;
 
 	memset(out, 0, sizeof(*out));
 	while (lo < hi) {
@@ -499,14 +505,7 @@ bt_msyms_func_from(struct bt_msyms *m, uint64_t addr, struct bt_func_sym *out)
 	}
 	if (lo == m->syms.n)
 		return -BT_ENOENT;
-	f = &m->syms.v[lo];
-	if (f->name == NULL)
-		f->name = msyms_pooled_demangle(m, f->raw);
-	out->start = f->start;
-	out->end = f->end;
-	out->name = f->name;
-	out->raw_name = f->raw;
-	out->src = BT_FUNC_SYMTAB;
+	sym_out(m, &m->syms.v[lo], out);
 	return 0;
 }
 
