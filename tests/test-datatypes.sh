@@ -21,7 +21,8 @@ cxx=$(fixture_as dtypescc dtypes.cc c++ -O2 -g) || exit 1
 "$BT" -q -o "$TMP/c.data" --export /dev/null --top 0 "$c" 2>/dev/null || fail "recording dtypes"
 "$BT" -q -o "$TMP/cc.data" --export /dev/null --top 0 "$cxx" 2>/dev/null || fail "recording dtypescc"
 
-# each function's annotation (sampled or not: -s), JSON and text
+# each function's annotation (-s opens sampled ones: the fixture gives each a
+# divide, for samples in every run), JSON and text
 export_funcs() {
 	data=$1 tag=$2; shift 2
 	for f in "$@"; do
