@@ -403,7 +403,7 @@ has() {
 	c=$(awk -F'\t' -v p="$2" -v e="$3" '$2 == p && $4 ~ e { s += $1 } END { print s + 0 }' \
 		"$OUT/chains-$1.txt")
 	[ "$c" -ge 5 ] && ok "$1 frames: $4 ($c samples)" ||
-		fail "$1 frames: $4: $c samples (see $OUT/chains-$1.txt)"
+		{ fail "$1 frames: $4: $c samples (see $OUT/chains-$1.txt)"; return 1; }
 }
 # bt_js NAME HARNESS CMD...: benchtui --stdio on CMD in $JS; its table is
 # HARNESS's, a row per printed result line, with the printed name and time
@@ -512,14 +512,16 @@ else
 	fi
 	if [ -f "$OUT/tinybench.pty" ] && [ -d "$JS/node_modules" ]; then
 		# JIT frames: names from the /tmp/perf-PID.map node writes
+		# 150 ms a task: on a busy machine 50 gave 2-10 samples in them
 		(cd "$JS" && perf record -q -F 499 -g -o "$TMP/tb.data" -- node --perf-basic-prof \
-			tinybench.mjs tinybench 50 >/dev/null 2>&1)
+			tinybench.mjs tinybench 150 >"$OUT/perf-tinybench.out" 2>&1)
 		chains tinybench "$TMP/tb.data"
 		pid=$(perf script -i "$TMP/tb.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
 		[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
 		rm -f "$JS"/isolate-*-v8.log
 		has tinybench benchmark '^JS:.* file://.*/tinybench\.mjs:[0-9]+:[0-9]+$' \
-			"task functions (tinybench.mjs:LINE:COL) below tinybench's loop"
+			"task functions (tinybench.mjs:LINE:COL) below tinybench's loop" ||
+			tail -3 "$OUT/perf-tinybench.out"
 		# benchmark.js and bench-node run the function given to add() from a
 		# loop they compile (Function(): "JS:^ :LINE:COL", a runner frame)
 		for h in benchmark.js:benchmarkjs bench-node:benchnode; do
@@ -527,12 +529,13 @@ else
 			natives=
 			[ "$f" = benchnode ] && natives=--allow-natives-syntax
 			(cd "$JS" && perf record -q -F 499 -g -o "$TMP/$f.data" -- node --perf-basic-prof \
-				$natives $f.mjs 0.1 >/dev/null 2>&1)
+				$natives $f.mjs 0.1 >"$OUT/perf-$f.out" 2>&1)
 			chains "$h" "$TMP/$f.data"
 			pid=$(perf script -i "$TMP/$f.data" -F pid 2>/dev/null | head -1 | tr -d ' ')
 			[ -n "$pid" ] && rm -f "/tmp/perf-$pid.map"
 			has "$h" benchmark "^JS:.* file://.*/$f\\.mjs:[0-9]+:[0-9]+\$" \
-				"the functions given to add() ($f.mjs:LINE:COL) below $h's loop"
+				"the functions given to add() ($f.mjs:LINE:COL) below $h's loop" ||
+				tail -3 "$OUT/perf-$f.out"
 		done
 		rm -f "$JS"/isolate-*-v8.log
 		js_stdio
