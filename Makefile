@@ -5,7 +5,8 @@
 #   make demo       record and browse the bundled example benchmark
 #   make bench      performance comparisons against perf (bench/)
 #   make bench-growth  time and memory from 10k to 10M samples, 1 to 1,000
-#                   processes (bench/growth.sh: tens of minutes)
+#                   processes (bench/growth.sh: tens of minutes); G100M=1
+#                   adds 100M samples (a 3.9 GB file, ~5 more minutes)
 #   make js-deps    npm packages of the JS benchmark fixtures, for build/js
 #                   (installed once per machine: tests/cache.sh)
 #   make install    PREFIX=/usr/local DESTDIR= (make uninstall: the same)

@@ -22,8 +22,12 @@
 # recording's samples repeated N / 1M times (bench/replicate.py: 10M
 # samples is ~500 CPU seconds of work to record at 20 kHz, an hour of a
 # shared machine), and procs:N; default 10000 100000 1000000 10000000x
-# procs:1 procs:10 procs:100 procs:1000 bt:10000 bt:100000 bt:1000000. A recording is made once and kept
-# in $B (1M samples: 40 MB; 10M: 400 MB). KEEP=1 keeps the rows of
+# procs:1 procs:10 procs:100 procs:1000 bt:10000 bt:100000 bt:1000000.
+# G100M=1 adds 100000000x to the default (opt-in: a 3.9 GB file, and its
+# perf report runs for minutes and GBs). A recording is made once and kept
+# in $B (1M samples: 40 MB; 10M: 400 MB), but a replicated one of 100x or
+# more is removed after its row (replicate.py makes it again in half a
+# minute). KEEP=1 keeps the rows of
 # $B/growth.raw that this run does not measure (a row measured again
 # replaces its own), and the tables are of all of them.
 set -eu
@@ -31,8 +35,12 @@ B=${B:-build/bench}
 BT=${BT:-./benchtui}
 RUNS=${1:-3}
 shift || true
-SIZES=${*:-10000 100000 1000000 10000000x procs:1 procs:10 procs:100 procs:1000 bt:10000 bt:100000 bt:1000000}
+SIZES=${*:-10000 100000 1000000 10000000x ${G100M:+100000000x} procs:1 procs:10 procs:100 procs:1000 bt:10000 bt:100000 bt:1000000}
 export LC_ALL=C
+# every opening a first one, as the rows before the first-read cache
+# (docs/formats.md): with it, the first screen's runs after the first
+# read no sample
+export BENCHTUI_READ_CACHE=0
 mkdir -p "$B"
 [ "$B/measure" -nt build/tools/measure ] || cp build/tools/measure "$B/measure"
 [ "$B/first-screen" -nt build/libbenchtui.a ] || cc -O2 -Iinclude -o "$B/first-screen" \
@@ -112,6 +120,9 @@ for r in $recs; do
 	awk -v l="$line" -v k="$kind" -v s="$size" '$1 == k && $2 == s { print l; done = 1; next }
 		{ print } END { if (!done) print l }' "$raw" >"$raw.tmp"
 	mv "$raw.tmp" "$raw"
+	case $size in
+	*x) [ "${size%x}" -lt 100000000 ] || rm -f "$f" ;;
+	esac
 done
 
 echo "## Growth curves"
@@ -131,7 +142,8 @@ echo "procs: \`procs forks N\` (tests/fixtures/procs.c), recorded by benchtui at
 echo "its defaults (bt: a 512-byte stack copy a sample) and by \`perf record"
 echo "--call-graph dwarf\` (8 KiB); bt-N: benchtui's own recording of the program"
 echo "of perf-N (\`-e cpu-clock -F 20000\`, its default call chains: the first"
-echo "screen reads them after its first paint, --stdio and the exports before). Load average at the start: $load (2 CPUs)."
+echo "screen reads them after its first paint, --stdio and the exports before). Every"
+echo "opening a first one (\`BENCHTUI_READ_CACHE=0\`). Load average at the start: $load (2 CPUs)."
 echo
 echo "| recording | samples | file MiB | first screen s | MiB | --stdio s | MiB | json s | MiB | perf report s | MiB |"
 echo "|---|---|---|---|---|---|---|---|---|---|---|"

@@ -39,31 +39,23 @@ def main():
             break
         recs.append((typ, at, size))
         at += size
-    times = [struct.unpack_from("<Q", f, o + t_sample)[0] for t, o, s in recs if t == SAMPLE]
-    span = max(times) - min(times) + 1000000
-    out = bytearray()
-    exits = []
+    # a copy: the samples and round markers, one block whose times are
+    # shifted in place (the time's offsets in it kept), written as made:
+    # a 100x file (4 GB) is never held whole
+    block, offs = bytearray(), []
     for t, o, s in recs:
-        if t == EXIT:
-            exits.append((o, s))
-        else:
-            out += f[o:o + s]
-    for c in range(1, k):
-        for t, o, s in recs:
-            if t == SAMPLE:
-                r = bytearray(f[o:o + s])
-                v = struct.unpack_from("<Q", r, t_sample)[0]
-                struct.pack_into("<Q", r, t_sample, v + c * span)
-                out += r
-            elif t == ROUND:
-                out += f[o:o + s]
-    for o, s in exits:
-        r = bytearray(f[o:o + s])
-        for p in (24, s - t_tail):	# the exit's time, its sample_id's
-            v = struct.unpack_from("<Q", r, p)[0]
-            struct.pack_into("<Q", r, p, v + (k - 1) * span)
-        out += r
-    delta = len(out) - d_size
+        if t == SAMPLE:
+            offs.append(len(block) + t_sample)
+            block += f[o:o + s]
+        elif t == ROUND:
+            block += f[o:o + s]
+    q = struct.Struct("<Q")
+    times = [q.unpack_from(block, o)[0] for o in offs]
+    span = max(times) - min(times) + 1000000
+    exits = [(o, s) for t, o, s in recs if t == EXIT]
+    first = sum(s for t, o, s in recs if t != EXIT)
+    size = first + (k - 1) * len(block) + sum(s for o, s in exits)
+    delta = size - d_size
     # the feature sections follow the data: their table moves by delta
     nfeat = sum(bin(b).count("1") for b in f[72:104])
     tail = bytearray(f[end:])
@@ -71,10 +63,24 @@ def main():
         o, s = struct.unpack_from("<QQ", tail, 16 * i)
         struct.pack_into("<QQ", tail, 16 * i, o + delta, s)
     head = bytearray(f[:d_off])
-    struct.pack_into("<Q", head, 48, len(out))
+    struct.pack_into("<Q", head, 48, size)
+    put = q.pack_into
     with open(dst, "wb") as w:
         w.write(head)
-        w.write(out)
+        for t, o, s in recs:
+            if t != EXIT:
+                w.write(f[o:o + s])
+        for c in range(1, k):
+            d = c * span
+            for o, v in zip(offs, times):
+                put(block, o, v + d)
+            w.write(block)
+        for o, s in exits:
+            r = bytearray(f[o:o + s])
+            for p in (24, s - t_tail):	# the exit's time, its sample_id's
+                v = struct.unpack_from("<Q", r, p)[0]
+                struct.pack_into("<Q", r, p, v + (k - 1) * span)
+            w.write(r)
         w.write(tail)
 
 
