@@ -5,19 +5,15 @@
  * all; its memory grows with the addresses samples touch, never with the
  * size of a mapping.
  *
- * Counts live in chunks of BT_HIST_CHUNK consecutive offsets, found through
- * regions of 64 chunks (a small hash of (group, module, offset / 4096), then
- * the region's array) with the last chunk remembered: a hot loop's samples
- * fall into one or two chunks, so the common case is two compares and an
- * add.
+ * Counts live in one open-addressing table of the addresses sampled, 16
+ * bytes each, named in 32 bits through regions (a small hash of (group,
+ * module, offset / 4096), the last one remembered).
  */
 #ifndef BENCHTUI_HIST_H
 #define BENCHTUI_HIST_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-#define BT_HIST_CHUNK 64
 
 /**
  * struct bt_hist_entry - samples at one (group, module, offset)
