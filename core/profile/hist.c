@@ -50,6 +50,7 @@ struct region {
 struct bt_hist {
 	struct cell *cells;	/* the table: mask + 1 cells */
 	uint32_t mask;
+	unsigned shift;		/* 64 - log2(mask + 1): cell_at */
 	size_t n;		/* cells in use */
 	struct region *regions;
 	size_t nr, ralloc;
@@ -59,6 +60,7 @@ struct bt_hist {
 	/* the adds not done yet: key, period; pend[(head + i) % PENDING] */
 	struct {
 		uint32_t key;
+		uint32_t at;	/* the cell its probe starts at */
 		uint64_t period;
 	} pend[PENDING];
 	unsigned head, npend;
@@ -95,11 +97,11 @@ region_hash(uint32_t group, uint32_t module, uint64_t base)
 	return bt_hash64(base ^ (uint64_t)module << 40 ^ (uint64_t)group << 52);
 }
 
-/* Where a key's probe starts (before the mask). */
+/* The cell where key's probe starts: the top bits of a Fibonacci hash. */
 static inline uint32_t
-cell_hash(uint32_t key)
+cell_at(const struct bt_hist *h, uint32_t key)
 {
-	return (uint32_t)bt_hash64(key);
+	return (uint32_t)(((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> h->shift);
 }
 
 /* The table doubled (or made), its cells put again. */
@@ -111,11 +113,12 @@ grow_cells(struct bt_hist *h)
 	uint32_t mask = (uint32_t)(size - 1), j;
 
 	h->cells = bt_xcalloc(size, sizeof(*h->cells));
+	h->shift = 64 - (unsigned)__builtin_ctzll(size);
 	if (old != NULL) {
 		for (i = 0; i <= h->mask; i++) {
 			if (old[i].samples == 0)
 				continue;
-			for (j = cell_hash(old[i].key) & mask; h->cells[j].samples != 0;
+			for (j = cell_at(h, old[i].key); h->cells[j].samples != 0;
 			    j = (j + 1) & mask)
 				;
 			h->cells[j] = old[i];
@@ -123,16 +126,18 @@ grow_cells(struct bt_hist *h)
 	}
 	free(old);
 	h->mask = mask;
+	for (i = 0; i < PENDING; i++)	/* the adds under way start elsewhere now */
+		h->pend[i].at = cell_at(h, h->pend[i].key);
 }
 
 /* Add to key's cell (made if new). */
 static inline void
-count(struct bt_hist *h, uint32_t key, uint64_t period)
+count(struct bt_hist *h, uint32_t key, uint32_t at, uint64_t period)
 {
 	struct cell *c;
 	uint32_t j;
 
-	for (j = cell_hash(key) & h->mask;; j = (j + 1) & h->mask) {
+	for (j = at;; j = (j + 1) & h->mask) {
 		c = &h->cells[j];
 		if (c->samples == 0)
 			break;
@@ -144,7 +149,7 @@ count(struct bt_hist *h, uint32_t key, uint64_t period)
 	}
 	if (2 * (h->n + 1) > (size_t)h->mask + 1) {	/* at most half full */
 		grow_cells(h);
-		for (j = cell_hash(key) & h->mask; h->cells[j].samples != 0;
+		for (j = cell_at(h, key); h->cells[j].samples != 0;
 		    j = (j + 1) & h->mask)
 			;
 		c = &h->cells[j];
@@ -159,7 +164,7 @@ count(struct bt_hist *h, uint32_t key, uint64_t period)
 static inline void
 settle_one(struct bt_hist *h)
 {
-	count(h, h->pend[h->head].key, h->pend[h->head].period);
+	count(h, h->pend[h->head].key, h->pend[h->head].at, h->pend[h->head].period);
 	h->head = (h->head + 1) % PENDING;
 	h->npend--;
 }
@@ -227,7 +232,7 @@ bt_hist_add(struct bt_hist *h, uint32_t group, uint32_t module, uint64_t off,
 	    uint64_t period)
 {
 	uint64_t rbase = off & ~(REGION_SPAN - 1);
-	uint32_t key;
+	uint32_t key, at;
 	unsigned tail;
 
 	if (h->lastr == SIZE_MAX || h->lastrkey.base != rbase ||
@@ -237,12 +242,14 @@ bt_hist_add(struct bt_hist *h, uint32_t group, uint32_t module, uint64_t off,
 	}
 	if (h->cells == NULL)
 		grow_cells(h);
-	key = (uint32_t)h->lastr << REGION_BITS | (uint32_t)(off - rbase);
-	__builtin_prefetch(&h->cells[cell_hash(key) & h->mask], 1);
-	if (h->npend == PENDING)
+	if (h->npend == PENDING)	/* first: it may grow the table */
 		settle_one(h);
+	key = (uint32_t)h->lastr << REGION_BITS | (uint32_t)(off - rbase);
+	at = cell_at(h, key);
+	__builtin_prefetch(&h->cells[at], 1);
 	tail = (h->head + h->npend) % PENDING;
 	h->pend[tail].key = key;
+	h->pend[tail].at = at;
 	h->pend[tail].period = period;
 	h->npend++;
 }
