@@ -4,19 +4,19 @@
  *
  * A million samples spread over a big function's code land on a new
  * address almost every time, so what an add costs is its cache misses,
- * and those grow with the memory the counts take. A region (REGION_SPAN
- * offsets of one group and module: a hash of (group, module, offset /
- * 4096) over the regions' keys, a few hundred for a program's whole
- * text, which stay in the first-level cache; the last region is
- * remembered) names an address in 32 bits: the region's index, then the
- * offset in it. The counts are a table of 16-byte cells, each an address
- * that was sampled, at most half full: a 30,000-instruction function's
- * 21,000 sampled addresses take 1 MiB. Counts kept in chunks of 64
- * consecutive offsets (the way before) took 1 KiB for every 64 bytes of
- * code with a sample in them, 5 MiB for that function, every page of it
- * faulted in and cleared by the first read, which took a tenth of its
- * time. An add prefetches its cell and is done PENDING adds later, while
- * the caller decodes the next samples.
+ * and those grow with the memory the counts take. An address is named
+ * in 32 bits: its region (REGION_SPAN offsets of one group and module,
+ * found by a hash of (group, module, offset / REGION_SPAN) over the
+ * regions' keys, a few hundred for a program's whole text; RCACHE of
+ * them remembered in a direct-mapped cache, as samples spread over a big
+ * function change region almost every time), then the offset in it. The
+ * counts are a table of 16-byte cells, each an address that was sampled,
+ * at most half full: a 30,000-instruction function's 21,000 sampled
+ * addresses take 1 MiB. Counts kept in chunks of 64 consecutive offsets
+ * (the way before) took 1 KiB for every 64 bytes of code with a sample
+ * in them, 5 MiB for that function, every page of it faulted in and
+ * cleared by the first read. An add prefetches its cell and is done
+ * PENDING adds later, while the caller decodes the next samples.
  *
  * More regions than a cell can name (REGION_MAX) spill: the table so far
  * is emptied into a list, and bt_hist_take adds the lists up.
@@ -46,6 +46,7 @@ struct region {
 #define REGION_SPAN ((uint64_t)1 << REGION_BITS)
 #define REGION_MAX ((size_t)1 << (32 - REGION_BITS))
 #define MIN_CELLS 1024	/* a power of two */
+#define RCACHE 256	/* regions remembered: a power of two */
 
 struct bt_hist {
 	struct cell *cells;	/* the table: mask + 1 cells */
@@ -55,8 +56,11 @@ struct bt_hist {
 	struct region *regions;
 	size_t nr, ralloc;
 	struct bt_hash index;	/* (group, module, region base) -> region */
-	size_t lastr;		/* the last region (SIZE_MAX: none), its key lastrkey */
-	struct region lastrkey;
+	/* regions found lately, by (base / REGION_SPAN + module + group) % RCACHE */
+	struct {
+		struct region k;
+		uint32_t r;	/* region index + 1; 0: none */
+	} rcache[RCACHE];
 	/* the adds not done yet: key, period; pend[(head + i) % PENDING] */
 	struct {
 		uint32_t key;
@@ -75,7 +79,6 @@ bt_hist_new(void)
 	struct bt_hist *h = bt_xcalloc(1, sizeof(*h));
 
 	bt_hash_init(&h->index, 128);
-	h->lastr = SIZE_MAX;
 	return h;
 }
 
@@ -196,7 +199,7 @@ spill(struct bt_hist *h)
 	memset(h->cells, 0, ((size_t)h->mask + 1) * sizeof(*h->cells));
 	h->n = 0;
 	h->nr = 0;
-	h->lastr = SIZE_MAX;
+	memset(h->rcache, 0, sizeof(h->rcache));
 	bt_hash_clear(&h->index);
 }
 
@@ -232,19 +235,22 @@ bt_hist_add(struct bt_hist *h, uint32_t group, uint32_t module, uint64_t off,
 	    uint64_t period)
 {
 	uint64_t rbase = off & ~(REGION_SPAN - 1);
+	size_t rc = ((size_t)(off >> REGION_BITS) + module * 7 + group * 13) % RCACHE;
 	uint32_t key, at;
 	unsigned tail;
 
-	if (h->lastr == SIZE_MAX || h->lastrkey.base != rbase ||
-	    h->lastrkey.module != module || h->lastrkey.group != group) {
-		h->lastr = find_region(h, group, module, rbase);
-		h->lastrkey = h->regions[h->lastr];
+	if (h->rcache[rc].r == 0 || h->rcache[rc].k.base != rbase ||
+	    h->rcache[rc].k.module != module || h->rcache[rc].k.group != group) {
+		size_t r = find_region(h, group, module, rbase);
+
+		h->rcache[rc].k = h->regions[r];
+		h->rcache[rc].r = (uint32_t)r + 1;
 	}
 	if (h->cells == NULL)
 		grow_cells(h);
 	if (h->npend == PENDING)	/* first: it may grow the table */
 		settle_one(h);
-	key = (uint32_t)h->lastr << REGION_BITS | (uint32_t)(off - rbase);
+	key = (h->rcache[rc].r - 1) << REGION_BITS | (uint32_t)(off - rbase);
 	at = cell_at(h, key);
 	__builtin_prefetch(&h->cells[at], 1);
 	tail = (h->head + h->npend) % PENDING;
@@ -377,7 +383,7 @@ bt_hist_take(struct bt_hist *h, struct bt_hist_entry **out)
 	h->mask = 0;
 	h->n = 0;
 	h->nr = h->ralloc = 0;
-	h->lastr = SIZE_MAX;
+	memset(h->rcache, 0, sizeof(h->rcache));
 	bt_hash_clear(&h->index);
 	if (n == 0)
 		FREE_AND_NULL(e);
