@@ -107,11 +107,16 @@ cell_at(const struct bt_hist *h, uint32_t key)
 	return (uint32_t)(((uint64_t)key * 0x9e3779b97f4a7c15ULL) >> h->shift);
 }
 
-/* The table doubled (or made), its cells put again. */
+/*
+ * The table made, or grown fourfold, its cells put again: each table is
+ * new memory the kernel clears as it is touched, and growing by four
+ * makes two thirds of doubling's (1.3 MiB against 2 MiB for huge's
+ * 21,000 addresses).
+ */
 static void
 grow_cells(struct bt_hist *h)
 {
-	size_t size = h->cells ? 2 * ((size_t)h->mask + 1) : MIN_CELLS, i;
+	size_t size = h->cells ? 4 * ((size_t)h->mask + 1) : MIN_CELLS, i;
 	struct cell *old = h->cells;
 	uint32_t mask = (uint32_t)(size - 1), j;
 
