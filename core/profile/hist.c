@@ -56,6 +56,7 @@ struct bt_hist {
 	size_t n;		/* cells in use */
 	struct region *regions;
 	size_t nr, ralloc;
+	size_t region_max;	/* regions before the table spills */
 	struct bt_hash index;	/* (group, module, region base) -> region */
 	/* regions found lately, by (base / REGION_SPAN + module + group) % RCACHE */
 	struct {
@@ -82,7 +83,14 @@ bt_hist_new(void)
 	struct bt_hist *h = bt_xcalloc(1, sizeof(*h));
 
 	bt_hash_init(&h->index, 128);
+	h->region_max = REGION_MAX;
 	return h;
+}
+
+void
+bt_hist_limit_regions(struct bt_hist *h, size_t n)
+{
+	h->region_max = BT_MAX(BT_MIN(n, REGION_MAX), 1);
 }
 
 void
@@ -269,7 +277,7 @@ find_region(struct bt_hist *h, uint32_t group, uint32_t module, uint64_t rbase)
 		if (r->base == rbase && r->module == module && r->group == group)
 			return i;
 	}
-	if (h->nr == REGION_MAX) {
+	if (h->nr >= h->region_max) {
 		spill(h);
 		bt_hash_first(&h->index, region_hash(group, module, rbase), &pos);
 	}

@@ -38,5 +38,10 @@ void bt_hist_add(struct bt_hist *h, uint32_t group, uint32_t module,
  * malloc'ed array the caller owns; the accumulator is emptied.
  */
 size_t bt_hist_take(struct bt_hist *h, struct bt_hist_entry **out);
+/*
+ * Spill after n regions (of 4096 offsets) instead of the most a table
+ * names, 2^20: what tests/unit/t-hist.c reaches the spill path with.
+ */
+void bt_hist_limit_regions(struct bt_hist *h, size_t n);
 
 #endif

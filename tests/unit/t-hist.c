@@ -3,7 +3,7 @@
  * it is given, whatever the addresses: each (group, module, offset) once
  * in bt_hist_take's list, in that order, with its samples and periods
  * added up, against a plain sort of the same adds. Addresses in more
- * regions than a table's key names spill and are added up at the end.
+ * regions than a table takes spill and are added up at the end.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -55,14 +55,19 @@ expected(struct bt_hist_entry *v, size_t n)
 	return k;
 }
 
-/* Add the n adds of v to a new histogram, and check what it takes. */
+/*
+ * Add the n adds of v to a new histogram (spilling after regions, 0: the
+ * default), and check what it takes.
+ */
 static void
-check(struct bt_hist_entry *v, size_t n)
+check(struct bt_hist_entry *v, size_t n, size_t regions)
 {
 	struct bt_hist *h = bt_hist_new();
 	struct bt_hist_entry *got;
 	size_t i, m;
 
+	if (regions > 0)
+		bt_hist_limit_regions(h, regions);
 	for (i = 0; i < n; i++)
 		bt_hist_add(h, v[i].group, v[i].module, v[i].off, v[i].period);
 	m = bt_hist_take(h, &got);
@@ -110,7 +115,7 @@ test_random(void **state)
 		v[i].samples = 1;
 		v[i].period = (r >> 40) % 1000 + 1;
 	}
-	check(v, n);
+	check(v, n, 0);
 	free(v);
 }
 
@@ -129,28 +134,40 @@ test_dense(void **state)
 		v[i].samples = 1;
 		v[i].period = 1;
 	}
-	check(v, n);
+	check(v, n, 0);
 	free(v);
 	assert_int_equal(bt_hist_take(h, &got), 0);
 	assert_null(got);
 	bt_hist_free(h);
 }
 
-/* More regions than a key names: spilled, then added up. */
+/*
+ * More regions than the table takes: spilled, then added up. The same
+ * adds spill after 2, 7 and 64 regions: all of them, the random ones
+ * with their several groups and modules, and the one hot region.
+ */
 static void
 test_spill(void **state)
 {
-	size_t i, n = 2600000;
+	static const size_t limits[] = { 2, 7, 64 };
+	size_t i, k, n = 60000;
 	struct bt_hist_entry *v = bt_xcalloc(n, sizeof(*v));
+	uint64_t s = 2463534242ULL;
 
 	(void)state;
-	for (i = 0; i < n; i++) {	/* 1.3 million pages, twice each */
-		v[i].module = 1;
-		v[i].off = (uint64_t)(i % 1300000) * 4096 + i % 7;
-		v[i].samples = 1;
-		v[i].period = i % 3 + 1;
+	for (k = 0; k < BT_ARRAY_SIZE(limits); k++) {
+		for (i = 0; i < n; i++) {
+			uint64_t r = next(&s);
+
+			v[i].group = (uint32_t)(r % 2);
+			v[i].module = (uint32_t)(r >> 8) % 3;
+			v[i].off = r >> 60 < 4 ? 0x1000 + (r >> 20) % 16 :
+			    (r >> 16) % 300000;
+			v[i].samples = 1;
+			v[i].period = r >> 62 ? 7 : (r >> 40) % 1000 + 1;
+		}
+		check(v, n, limits[k]);
 	}
-	check(v, n);
 	free(v);
 }
 
