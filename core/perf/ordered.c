@@ -257,6 +257,59 @@ read_sample(struct stream *st, const uint8_t *rec, size_t size,
 }
 
 /*
+ * The samples that follow in a plain mapped file (no compressed data, no
+ * directory), as read_sample() reads each, decoded briefly: the common
+ * case of a big recording, read here without going through fetch() for
+ * each. It stops at the first record that is not an ordinary sample, or
+ * that read_sample() would read another way; 0, or a negative -BT_E* code.
+ */
+static int
+read_plain_samples(struct stream *st, struct bt_error *err)
+{
+	struct bt_pd_reader *r = st->r;
+	const struct bt_perf_layout *l = st->brief;
+	uint64_t end = r->data_sec.offset + r->data_sec.size, pos = r->pos;
+	int toff = l->off[BT_PF_TIME];
+	int ret = 0;
+
+	if (r->z != NULL || r->skip || !r->mapped || r->dir != NULL || st->later)
+		return 0;
+	while (pos < end && end - pos >= 8) {
+		const uint8_t *rec = r->data + pos;
+		struct waiting w;
+		uint32_t type;
+		uint16_t size;
+
+		memcpy(&type, rec, 4);
+		memcpy(&size, rec + 6, 2);
+		if (type != PERF_RECORD_SAMPLE || size < 8 || size > end - pos ||
+		    (!st->rounds && !st->taken && st->q.n >= MAX_WAIT_NO_ROUNDS))
+			break;
+		r->pos = pos + size;
+		pd_drop_behind(r);
+		w.time = 0;
+		if (toff >= 0 && (size_t)toff + 8 <= size)
+			memcpy(&w.time, rec + toff, 8);
+		if (w.time > st->newest)
+			st->newest = w.time;
+		if (st->head == st->q.n && st->sb.n == 0 && w.time <= st->limit) {
+			st->taken++;
+			if ((ret = give_sample(st, rec, size, pos, err)) < 0)
+				break;
+		} else {
+			w.rec = rec;
+			w.at = pos;
+			w.copy = 0;
+			w.size = size;
+			w.round = st->rounds;
+			BT_VEC_PUSH(st->q, w);
+		}
+		pos += size;
+	}
+	return ret;
+}
+
+/*
  * Side-band record rec: to ops->read now, and kept to be given in time
  * order if it wants it. Its time orders it: a FORK's or EXIT's own.
  */
@@ -316,7 +369,11 @@ read_all(struct stream *st, struct bt_error *err)
 	size_t size;
 	int ret;
 
-	while ((ret = pd_next_raw(st->r, &type, &misc, &rec, &size, err)) > 0) {
+	for (;;) {
+		if (st->brief != NULL && (ret = read_plain_samples(st, err)) < 0)
+			break;
+		if ((ret = pd_next_raw(st->r, &type, &misc, &rec, &size, err)) <= 0)
+			break;
 		if (type == PERF_RECORD_SAMPLE) {
 			if (!st->later && (ret = read_sample(st, rec, size, err)) < 0)
 				break;

@@ -193,6 +193,14 @@ bool pd_stable(const struct bt_pd_reader *r);
  * be decoded again); UINT64_MAX: none, the default.
  */
 void pd_hold(struct bt_pd_reader *r, uint64_t pos);
+/* Give back the pages of a big mapped file well behind r->pos (records.c). */
+void pd_drop_pages(struct bt_pd_reader *r);
+static inline void
+pd_drop_behind(struct bt_pd_reader *r)
+{
+	if (r->pos >= r->dropped + 2 * PD_WINDOW)
+		pd_drop_pages(r);
+}
 /*
  * The layout when every sample of the file can be read briefly
  * (bt_perf_sample_brief: one event, native byte order), else NULL.

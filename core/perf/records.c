@@ -8,8 +8,8 @@
 #include "perf/perfdata-int.h"
 
 /* Give back the pages of a big mapped file well behind the read position. */
-static void
-drop_pages(struct bt_pd_reader *r)
+void
+pd_drop_pages(struct bt_pd_reader *r)
 {
 	uint64_t upto;
 
@@ -20,13 +20,6 @@ drop_pages(struct bt_pd_reader *r)
 		return;
 	madvise((void *)(r->data + r->dropped), upto - r->dropped, MADV_DONTNEED);
 	r->dropped = upto;
-}
-
-static inline void
-drop_behind(struct bt_pd_reader *r)
-{
-	if (r->pos >= r->dropped + 2 * PD_WINDOW)
-		drop_pages(r);
 }
 
 /*
@@ -138,7 +131,7 @@ file_record(struct bt_pd_reader *r, const uint8_t **p, uint16_t *sz,
 
 	if (r->pos >= end)
 		return 0;
-	drop_behind(r);
+	pd_drop_behind(r);
 	if (r->unfinished && (end - r->pos < 8 || pd_g16(r, r->data + r->pos + 6) > end - r->pos)) {
 		r->pos = end;	/* the record being written when it stopped */
 		return 0;

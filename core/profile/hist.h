@@ -5,19 +5,15 @@
  * all; its memory grows with the addresses samples touch, never with the
  * size of a mapping.
  *
- * Counts live in chunks of BT_HIST_CHUNK consecutive offsets, found through
- * regions of 64 chunks (a small hash of (group, module, offset / 4096), then
- * the region's array) with the last chunk remembered: a hot loop's samples
- * fall into one or two chunks, so the common case is two compares and an
- * add.
+ * Counts live in one open-addressing table of the addresses sampled, 16
+ * bytes each, named in 32 bits through regions (a small hash of (group,
+ * module, offset / 4096), the last one remembered).
  */
 #ifndef BENCHTUI_HIST_H
 #define BENCHTUI_HIST_H
 
 #include <stddef.h>
 #include <stdint.h>
-
-#define BT_HIST_CHUNK 64
 
 /**
  * struct bt_hist_entry - samples at one (group, module, offset)
@@ -42,5 +38,10 @@ void bt_hist_add(struct bt_hist *h, uint32_t group, uint32_t module,
  * malloc'ed array the caller owns; the accumulator is emptied.
  */
 size_t bt_hist_take(struct bt_hist *h, struct bt_hist_entry **out);
+/*
+ * Spill after n regions (of 4096 offsets) instead of the most a table
+ * names, 2^20: what tests/unit/t-hist.c reaches the spill path with.
+ */
+void bt_hist_limit_regions(struct bt_hist *h, size_t n);
 
 #endif

@@ -125,46 +125,56 @@ brief64(const struct bt_perf_layout *l, const uint8_t *rec, int f)
 
 /*
  * A sample of the stream decoded briefly (one event, native byte order):
- * as resolve_sample() and take_sample() for it, its fields read from the
- * record straight into the sample, with no event made in between.
+ * as resolve_sample() for it, its fields read from the record straight
+ * into the sample, with no event made in between; false when it is not
+ * a sample we keep.
  */
-static void
-take_brief(void *arg, const struct bt_perf_layout *l, const uint8_t *rec)
+static inline bool
+brief_sample(struct bt_profile *p, const struct bt_perf_layout *l,
+	     const uint8_t *rec, struct bt_sample *smp)
 {
-	struct sink *k = arg;
-	struct bt_profile *p = k->p;
-	struct bt_sample smp;
 	uint32_t w[2] = { 0, 0 };
 	uint16_t misc;
 	unsigned mode;
 
 	if (p->info.nevents == 0)
-		return;
+		return false;
 	memcpy(&misc, rec + 4, 2);
 	mode = misc & PERF_RECORD_MISC_CPUMODE_MASK;
 	if (l->off[BT_PF_TID] >= 0)
 		memcpy(w, rec + l->off[BT_PF_TID], 8);
-	smp.pid = w[0];
-	smp.tid = w[1];
-	smp.time = brief64(l, rec, BT_PF_TIME);
-	smp.off = brief64(l, rec, BT_PF_IP);
-	smp.period = l->off[BT_PF_PERIOD] >= 0 ? brief64(l, rec, BT_PF_PERIOD) :
+	smp->pid = w[0];
+	smp->tid = w[1];
+	smp->time = brief64(l, rec, BT_PF_TIME);
+	smp->off = brief64(l, rec, BT_PF_IP);
+	smp->period = l->off[BT_PF_PERIOD] >= 0 ? brief64(l, rec, BT_PF_PERIOD) :
 	    l->fixed_period;
-	smp.period = BT_MIN(smp.period, UINT32_MAX);
+	smp->period = BT_MIN(smp->period, UINT32_MAX);
 	w[0] = 0;
 	if (l->off[BT_PF_CPU] >= 0)
 		memcpy(w, rec + l->off[BT_PF_CPU], 4);
-	smp.cpu = (uint16_t)w[0];
-	smp.attr = 0;
-	smp.mode = (uint8_t)mode;
-	smp.chain = BT_CHAIN_NONE;
+	smp->cpu = (uint16_t)w[0];
+	smp->attr = 0;
+	smp->mode = (uint8_t)mode;
+	smp->chain = BT_CHAIN_NONE;
 	if (mode == PERF_RECORD_MISC_KERNEL || mode == PERF_RECORD_MISC_GUEST_KERNEL ||
 	    mode == PERF_RECORD_MISC_HYPERVISOR)
-		smp.module = BT_MODULE_KERNEL;
+		smp->module = BT_MODULE_KERNEL;
 	else
-		bt_machine_resolve_code(p->machine, smp.pid, smp.off, smp.time,
-		    &smp.module, &smp.off);
-	k->fn(p, &smp, k->arg);
+		bt_machine_resolve_code(p->machine, smp->pid, smp->off, smp->time,
+		    &smp->module, &smp->off);
+	return true;
+}
+
+/* A sample decoded briefly (brief_sample), to k->fn. */
+static void
+take_brief(void *arg, const struct bt_perf_layout *l, const uint8_t *rec)
+{
+	struct sink *k = arg;
+	struct bt_sample smp;
+
+	if (brief_sample(k->p, l, rec, &smp))
+		k->fn(k->p, &smp, k->arg);
 }
 
 /* A side-band record as it is read: counts, and the machine's modules. */
@@ -214,7 +224,7 @@ struct count_state {
 };
 
 /* The first read: every event's whole-run histogram, counts and times. */
-static void
+static inline void
 count_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 {
 	struct count_state *cs = arg;
@@ -236,6 +246,27 @@ count_sample(struct bt_profile *p, const struct bt_sample *smp, void *arg)
 	if (smp->time > p->last_time)
 		p->last_time = smp->time;
 }
+
+/*
+ * The first read's samples decoded briefly: take_brief() with
+ * count_sample() for k->fn, called directly.
+ */
+static void
+count_brief(void *arg, const struct bt_perf_layout *l, const uint8_t *rec)
+{
+	struct sink *k = arg;
+	struct bt_sample smp;
+
+	if (brief_sample(k->p, l, rec, &smp))
+		count_sample(k->p, &smp, k->arg);
+}
+
+static const struct bt_ordered_ops count_ops = {
+	.read = read_side,
+	.sideband = apply_side,
+	.sample = take_sample,
+	.brief = count_brief,
+};
 
 /*
  * Take h's entries into *out (sorted by group: the event) and free h;
@@ -265,7 +296,7 @@ bt_profile_first_read(struct bt_profile *p, struct bt_pd_reader *r,
 	int ret;
 
 	sink_init(&k, p, r, count_sample, &cs, true);
-	ret = bt_ordered_read_log(r, &sink_ops, &k, sink_flags(&k), log, err);
+	ret = bt_ordered_read_log(r, &count_ops, &k, sink_flags(&k), log, err);
 	bt_readvals_free(k.rv);
 	bt_chains_seal(p);
 	p->hist_start = event_starts(cs.h, &p->hist, p->info.nevents);

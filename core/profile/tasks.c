@@ -266,24 +266,11 @@ count_get(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
 	return x;
 }
 
-void
-bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
-		uint64_t time, uint64_t period)
+struct bt_task_count *
+bt_tasks_count_of(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
+		  uint64_t time)
 {
-	struct bt_task_count *x;
-
-	/* a thread's samples come in runs, under one name */
-	if (t->memo.valid && t->memo.gen == t->gen && t->memo.tid == tid &&
-	    t->memo.attr == attr && time >= t->memo.lo && time < t->memo.hi)
-		x = &t->counts.v[t->memo.count];
-	else
-		x = count_get(t, attr, pid, tid, time);
-	x->samples++;
-	x->period += period;
-	if (time < x->first)
-		x->first = time;
-	if (time > x->last)
-		x->last = time;
+	return count_get(t, attr, pid, tid, time);
 }
 
 void

@@ -79,9 +79,30 @@ void bt_tasks_init(struct bt_tasks *t);
 void bt_tasks_release(struct bt_tasks *t);
 /* A COMM, FORK or EXIT record as read (anything else is ignored). */
 void bt_tasks_read(struct bt_tasks *t, const struct bt_pd_event *ev);
+/* The count of a sample of thread tid of process pid at time in event attr. */
+struct bt_task_count *bt_tasks_count_of(struct bt_tasks *t, uint32_t attr,
+					uint32_t pid, uint32_t tid, uint64_t time);
+
 /* Count a sample of thread tid of process pid at time in event attr. */
-void bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid,
-		     uint32_t tid, uint64_t time, uint64_t period);
+static inline void
+bt_tasks_sample(struct bt_tasks *t, uint32_t attr, uint32_t pid, uint32_t tid,
+		uint64_t time, uint64_t period)
+{
+	struct bt_task_count *x;
+
+	/* a thread's samples come in runs, under one name */
+	if (t->memo.valid && t->memo.gen == t->gen && t->memo.tid == tid &&
+	    t->memo.attr == attr && time >= t->memo.lo && time < t->memo.hi)
+		x = &t->counts.v[t->memo.count];
+	else
+		x = bt_tasks_count_of(t, attr, pid, tid, time);
+	x->samples++;
+	x->period += period;
+	if (time < x->first)
+		x->first = time;
+	if (time > x->last)
+		x->last = time;
+}
 /* The index of thread tid in t->tasks, -1 when the recording never named it. */
 long bt_tasks_find(const struct bt_tasks *t, uint32_t tid);
 /* The name (index in t->names) of thread tid at time. */
