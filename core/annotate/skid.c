@@ -45,8 +45,20 @@ static bool
 long_mnemonic(const char *m)
 {
 	size_t k, n;
+	const char *p;
 
-	if (m == NULL || (strstr(m, "div") == NULL && strstr(m, "sqrt") == NULL && m[0] != 'f' &&
+	if (m == NULL)
+		return false;
+	/*
+	 * Each mnemonic of the table, and each the test below lets on, has a
+	 * d, an f or an s: most instructions (mov, lea, xor, imul) have none,
+	 * and are told apart in one pass, with no search for each name
+	 */
+	for (p = m; *p != '\0' && *p != 'd' && *p != 'f' && *p != 's'; p++)
+		;
+	if (*p == '\0')
+		return false;
+	if ((strstr(m, "div") == NULL && strstr(m, "sqrt") == NULL && m[0] != 'f' &&
 	    strstr(m, "fence") == NULL && strcmp(m, "cpuid") != 0 && strcmp(m, "pause") != 0 &&
 	    strncmp(m, "rdrand", 6) != 0 && strncmp(m, "rdseed", 6) != 0))
 		return false;	/* most instructions: none of the table's */
@@ -174,9 +186,15 @@ insn_regs(const struct bt_insn *in, struct skid_regs *r)
 
 	r->base = -1;
 	r->reads = r->writes = 0;
-	if (m == NULL || in->text == NULL || (t = strstr(in->text, m)) == NULL)
+	if (m == NULL || in->text == NULL)
 		return;
-	t += strlen(m);
+	/* the text starts with its mnemonic unless it has prefixes */
+	n = strlen(m);
+	if (strncmp(in->text, m, n) == 0)
+		t = in->text;
+	else if ((t = strstr(in->text, m)) == NULL)
+		return;
+	t += n;
 	while (*t == ' ')
 		t++;
 	att = strchr(t, '%') != NULL;
