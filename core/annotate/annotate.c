@@ -10,6 +10,7 @@
 #define MAX_INLINE_DEPTH 16
 #define MAX_FUNC_BYTES (16u << 20)
 #define INSN_MAX 15	/* bytes: the longest instruction (x86's) */
+#define MEMO_MIN_BYTES 256	/* a function smaller decodes each instruction */
 
 long
 bt_annotation_find(const struct bt_annotation *a, uint64_t addr)
@@ -295,12 +296,16 @@ cut_short(struct bt_disasm *dis, const uint8_t *buf, size_t len, uint64_t addr)
 /*
  * Decode the function's n bytes, reading up to avail (past its end): the
  * last instruction is whole, and one the code itself cuts (a section's or
- * a JIT image's end) is left out, in a->cut.
+ * a JIT image's end) is left out, in a->cut. Bytes decoded already in the
+ * function are not decoded again (struct bt_insn_memo): the instruction
+ * and its text are the earlier one's.
  */
 static void
 decode(struct bt_annotation *a, const struct bt_annotate_in *f, const uint8_t *bytes,
        size_t n, size_t avail)
 {
+	struct bt_insn_memo memo;
+	bool use_memo = n >= MEMO_MIN_BYTES, cut = false;
 	uint64_t addr;
 
 	/*
@@ -310,30 +315,44 @@ decode(struct bt_annotation *a, const struct bt_annotate_in *f, const uint8_t *b
 	 */
 	a->insns.alloc = n / 3 + 16;
 	a->insns.v = bt_xmalloc_big(a->insns.alloc, n / 5, sizeof(*a->insns.v));
+	if (use_memo)
+		bt_insn_memo_init(&memo, bytes, avail);
 	for (addr = f->start; addr < f->start + n;) {
 		struct bt_ainsn *ai;
 		size_t len, off = (size_t)(addr - f->start);
+		long same = use_memo ? bt_insn_memo_find(&memo, off, avail - off) : -1;
 
 		BT_ALLOC_GROW(a->insns.v, a->insns.n + 1, a->insns.alloc);
 		ai = &a->insns.v[a->insns.n++];
 		memset(ai, 0, offsetof(struct bt_ainsn, in));
 		memset((char *)ai + offsetof(struct bt_ainsn, in) + sizeof(ai->in), 0,
 		    sizeof(*ai) - offsetof(struct bt_ainsn, in) - sizeof(ai->in));
+		ai->target_insn = -1;
+		ai->region = -1;
+		ai->loop = -1;
+		if (same >= 0) {
+			ai->in = a->insns.v[same].in;
+			ai->in.addr = addr;
+			addr += ai->in.len;
+			continue;
+		}
 		len = bt_disasm_one(f->dis, bytes + off, avail - off, addr, &ai->in);
 		if (ai->in.kind == BT_INSN_BAD && a->insns.n > 1 &&
 		    cut_short(f->dis, bytes + off, avail - off, addr)) {
 			a->insns.n--;
 			a->cut = addr;
 			a->cut_len = (unsigned)(avail - off);
-			return;
+			cut = true;
+			break;
 		}
 		keep_text(a, &ai->in);
-		ai->target_insn = -1;
-		ai->region = -1;
-		ai->loop = -1;
+		if (use_memo && (ai->in.flags & BT_INSN_F_ANYWHERE))
+			bt_insn_memo_add(&memo, off, len, (uint32_t)(a->insns.n - 1));
 		addr += len;
 	}
-	if (addr > f->end)
+	if (use_memo)
+		bt_insn_memo_release(&memo);
+	if (!cut && addr > f->end)
 		a->overrun = addr - f->end;
 }
 
