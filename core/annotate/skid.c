@@ -165,10 +165,14 @@ struct skid_regs {
 	uint64_t reads, writes;
 };
 
-static bool
+/* Does m start with p? (Inline: insn_regs asks it dozens of times an instruction.) */
+static inline bool
 prefix(const char *m, const char *p)
 {
-	return strncmp(m, p, strlen(p)) == 0;
+	for (; *p != '\0'; m++, p++)
+		if (*m != *p)
+			return false;
+	return true;
 }
 
 /*
@@ -190,7 +194,7 @@ insn_regs(const struct bt_insn *in, struct skid_regs *r)
 		return;
 	/* the text starts with its mnemonic unless it has prefixes */
 	n = strlen(m);
-	if (strncmp(in->text, m, n) == 0)
+	if (prefix(in->text, m))
 		t = in->text;
 	else if ((t = strstr(in->text, m)) == NULL)
 		return;
@@ -308,7 +312,7 @@ miss_prone(struct skid_walk *w, size_t i)
 	size_t j = i, step, k;
 
 	if (!(in->flags & BT_INSN_F_MEM_READ) || (in->flags & (BT_INSN_F_RIPREL | BT_INSN_F_NOP)) ||
-	    (in->mnemonic != NULL && strncmp(in->mnemonic, "prefetch", 8) == 0))
+	    (in->mnemonic != NULL && prefix(in->mnemonic, "prefetch")))
 		return false;	/* no load (a nop's operand), or one nothing waits on */
 	if ((base = regs_of(w, i)->base) < 0 || base == REG_SP || base == REG_BP)
 		return false;
@@ -352,7 +356,7 @@ skid_class(struct skid_walk *w, const struct bt_insn *in, size_t i)
 		break;
 	}
 	if ((in->flags & (BT_INSN_F_INTERRUPTIBLE | BT_INSN_F_LOCK)) || long_mnemonic(in->mnemonic) ||
-	    (in->mnemonic != NULL && strncmp(in->mnemonic, "xchg", 4) == 0 &&
+	    (in->mnemonic != NULL && prefix(in->mnemonic, "xchg") &&
 	     (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE))) ||	/* locked */
 	    miss_prone(w, i))
 		return SKID_LONG;
