@@ -148,7 +148,7 @@ join_lines(struct bt_annotation *a, const struct bt_annotate_in *f)
 			continue;
 		}
 		ai->chain = (uint32_t)a->frames.n;
-		ai->depth = (uint32_t)depth;
+		ai->depth = (uint8_t)depth;
 		for (size_t k = 0; k < depth; k++)
 			BT_VEC_PUSH(a->frames, chain[k]);
 		prev_chain = ai->chain;
@@ -457,7 +457,7 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 		if (ai->in.kind != BT_INSN_CALL) {
 			long k = find_insn(a, starts, ai->in.target, SIZE_MAX);
 			if (k >= 0 && a->insns.v[k].in.addr == ai->in.target)
-				ai->target_insn = k;
+				ai->target_insn = (int32_t)k;
 		}
 	}
 	free(starts);

@@ -82,18 +82,25 @@ enum bt_insn_kind {
  * bt_disasm_one() or bt_disasm_free(). An annotation keeps copies (a
  * 30,000-instruction function's instructions would otherwise be 4 MB of
  * mostly empty text buffers).
+ *
+ * 40 bytes: an annotation holds one for each instruction (struct
+ * bt_ainsn), and a big function's are zeroed by the kernel first. @target
+ * and @mem_target share their place (no instruction has both: read each
+ * only for its kinds and flag).
  */
 struct bt_insn {
 	uint64_t addr;
-	uint8_t len;
-	int8_t mem_base;
-	enum bt_insn_kind kind;
-	unsigned flags;
-	int32_t mem_disp;	/* x86's are 32 bits (a 64-bit one has no base) */
-	uint64_t target;
-	uint64_t mem_target;
+	union {			/* a direct branch has no PC-relative memory operand */
+		uint64_t target;	/* JUMP, CJUMP, CALL */
+		uint64_t mem_target;	/* BT_INSN_F_RIPREL */
+	};
 	const char *mnemonic;
 	const char *text;
+	int32_t mem_disp;	/* x86's are 32 bits (a 64-bit one has no base) */
+	uint8_t len;
+	int8_t mem_base;
+	uint8_t kind;		/* enum bt_insn_kind */
+	uint8_t flags;		/* BT_INSN_F_* */
 };
 
 struct bt_disasm;
