@@ -132,23 +132,27 @@ size_t bt_disasm_one(struct bt_disasm *d, const uint8_t *buf, size_t len,
  * prefix-free, so the bytes that decoded to an instruction decode to it
  * wherever they are, whatever follows them; at most one kept instruction
  * matches the bytes at an offset.
- * @code: the buffer; @slot, @mask: the table (open addressing)
+ * @code: the buffer
+ * @slot, @mask: the table (open addressing, at most half full): the hash
+ *               of the bytes with their length in its low 4 bits (0: a
+ *               free slot), and where they are in @kept
+ * @kept, @n: the instructions kept: their offset in @code, the caller's id
  * @lens: bit L set when an instruction of L bytes is kept
- * @seen: a bit for each hash kept (of 32,768, in the first level cache):
- *        most bytes at an offset are no instruction kept, told without
- *        a look in the table
+ * @seen: a bit for each hash kept (of 65,536: in the first level cache):
+ *        most bytes at an offset are no instruction kept, told without a
+ *        look in the table
  */
 struct bt_insn_memo {
 	const uint8_t *code;
 	struct bt_memo_slot {
-		uint32_t hash;		/* of its bytes; 0: empty */
-		uint32_t off;		/* where its bytes are in code */
-		uint32_t id;		/* the caller's */
-		uint32_t len;
+		uint32_t hash, k;
 	} *slot;
-	size_t mask, n;
+	struct bt_memo_kept {
+		uint32_t off, id;
+	} *kept;
+	size_t mask, n, alloc;
 	unsigned lens;
-	uint64_t seen[512];
+	uint64_t seen[1024];
 };
 
 /* A memo of the instructions of code[0..n) (the table sized for n bytes). */

@@ -11,13 +11,18 @@
 
 #define MEMO_MAX_LEN 15	/* x86's longest instruction */
 
-/* The hash of each prefix of p[0..max), one byte at a time (never 0). */
+/* The hash of the bytes so far and one more, with len in its low 4 bits (never 0). */
 static inline uint32_t
-memo_step(uint64_t *h, uint8_t b)
+memo_step(uint64_t *h, uint8_t b, size_t len)
 {
 	*h = (*h + b + 1) * UINT64_C(0x9e3779b97f4a7c15);
-	return (uint32_t)(*h >> 32) | 1;
+	return ((uint32_t)(*h >> 32) & ~UINT32_C(0xf)) | (uint32_t)len;
 }
+
+/* The table's slot and the bit of seen[] for a hash. */
+#define MEMO_SLOT(m, hash)	(((hash) >> 4) & (m)->mask)
+#define MEMO_SEEN_WORD(hash)	((hash) >> 22)
+#define MEMO_SEEN_BIT(hash)	((uint64_t)1 << (((hash) >> 16) & 63))
 
 void
 bt_insn_memo_init(struct bt_insn_memo *m, const uint8_t *code, size_t n)
@@ -33,15 +38,25 @@ bt_insn_memo_init(struct bt_insn_memo *m, const uint8_t *code, size_t n)
 	m->mask = size - 1;
 }
 
+void
+bt_insn_memo_release(struct bt_insn_memo *m)
+{
+	free(m->slot);
+	free(m->kept);
+	m->slot = NULL;
+	m->kept = NULL;
+	m->n = m->alloc = 0;
+}
+
 /* Put a slot into the table (a free one is there). */
 static void
-memo_put(struct bt_insn_memo *m, const struct bt_memo_slot *s)
+memo_put(struct bt_insn_memo *m, struct bt_memo_slot s)
 {
 	size_t k;
 
-	for (k = (s->hash >> 1) & m->mask; m->slot[k].hash != 0; k = (k + 1) & m->mask)
+	for (k = MEMO_SLOT(m, s.hash); m->slot[k].hash != 0; k = (k + 1) & m->mask)
 		;
-	m->slot[k] = *s;
+	m->slot[k] = s;
 }
 
 /* Twice the slots: the table stays at most half full. */
@@ -55,15 +70,8 @@ memo_grow(struct bt_insn_memo *m)
 	m->mask = 2 * n - 1;
 	for (i = 0; i < n; i++)
 		if (old[i].hash != 0)
-			memo_put(m, &old[i]);
+			memo_put(m, old[i]);
 	free(old);
-}
-
-void
-bt_insn_memo_release(struct bt_insn_memo *m)
-{
-	free(m->slot);
-	memset(m, 0, sizeof(*m));
 }
 
 /* Are a[0..len) and b[0..len) the same (len at most 15: no call)? */
@@ -87,13 +95,14 @@ bt_insn_memo_find(const struct bt_insn_memo *m, size_t off, size_t avail)
 	uint32_t hash;
 
 	for (len = 1; len <= max && (m->lens >> len) != 0; len++) {
-		hash = memo_step(&h, p[len - 1]);
-		if (!(m->lens & (1u << len)) || !(m->seen[(hash >> 17) & 511] >> ((hash >> 11) & 63) & 1))
+		hash = memo_step(&h, p[len - 1], len);
+		if (!(m->lens & (1u << len)) ||
+		    !(m->seen[MEMO_SEEN_WORD(hash)] & MEMO_SEEN_BIT(hash)))
 			continue;
-		for (k = (hash >> 1) & m->mask; m->slot[k].hash != 0; k = (k + 1) & m->mask) {
-			const struct bt_memo_slot *s = &m->slot[k];
-			if (s->hash == hash && s->len == len && same_bytes(m->code + s->off, p, len))
-				return (long)s->id;
+		for (k = MEMO_SLOT(m, hash); m->slot[k].hash != 0; k = (k + 1) & m->mask) {
+			const struct bt_memo_kept *e = &m->kept[m->slot[k].k];
+			if (m->slot[k].hash == hash && same_bytes(m->code + e->off, p, len))
+				return (long)e->id;
 		}
 	}
 	return -1;
@@ -103,21 +112,22 @@ void
 bt_insn_memo_add(struct bt_insn_memo *m, size_t off, size_t len, uint32_t id)
 {
 	const uint8_t *p = m->code + off;
-	struct bt_memo_slot s;
+	struct bt_memo_slot s = { 0, 0 };
 	uint64_t h = 0;
 	size_t i;
 
-	if (len == 0 || len > MEMO_MAX_LEN || off > UINT32_MAX)
+	if (len == 0 || len > MEMO_MAX_LEN || off > UINT32_MAX || m->n >= UINT32_MAX)
 		return;
 	if (2 * (m->n + 1) > m->mask + 1)
 		memo_grow(m);
 	for (i = 0; i < len; i++)
-		s.hash = memo_step(&h, p[i]);
-	s.off = (uint32_t)off;
-	s.id = id;
-	s.len = (uint32_t)len;
-	memo_put(m, &s);
-	m->seen[(s.hash >> 17) & 511] |= (uint64_t)1 << ((s.hash >> 11) & 63);
-	m->lens |= 1u << len;
+		s.hash = memo_step(&h, p[i], i + 1);
+	s.k = (uint32_t)m->n;
+	BT_ALLOC_GROW(m->kept, m->n + 1, m->alloc);
+	m->kept[m->n].off = (uint32_t)off;
+	m->kept[m->n].id = id;
 	m->n++;
+	memo_put(m, s);
+	m->seen[MEMO_SEEN_WORD(s.hash)] |= MEMO_SEEN_BIT(s.hash);
+	m->lens |= 1u << len;
 }
