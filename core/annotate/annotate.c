@@ -324,12 +324,7 @@ decode(struct bt_annotation *a, const struct bt_annotate_in *f, const uint8_t *b
 
 		BT_ALLOC_GROW(a->insns.v, a->insns.n + 1, a->insns.alloc);
 		ai = &a->insns.v[a->insns.n++];
-		memset(ai, 0, offsetof(struct bt_ainsn, in));
-		memset((char *)ai + offsetof(struct bt_ainsn, in) + sizeof(ai->in), 0,
-		    sizeof(*ai) - offsetof(struct bt_ainsn, in) - sizeof(ai->in));
-		ai->target_insn = -1;
-		ai->region = -1;
-		ai->loop = -1;
+		*ai = (struct bt_ainsn){ .target_insn = -1, .region = -1, .loop = -1 };
 		if (same >= 0) {
 			ai->in = a->insns.v[same].in;
 			ai->in.addr = addr;
