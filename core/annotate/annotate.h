@@ -43,23 +43,28 @@ struct bt_hit {
  * @region: index in regions (hottest first), -1 if none
  * @loop: the innermost loop holding it (index in loops), -1 if none
  * @loop_depth: number of loops around it
+ *
+ * 128 bytes, a cache line's worth or two: a 30,000-instruction function
+ * has 4 MB of them, which the kernel zeroes before it is annotated. Keep
+ * it so (narrow types, the pointers together).
  */
 struct bt_ainsn {
 	struct bt_insn in;
 	uint64_t samples, period;
 	double adjusted, adjusted_period;
 	const char *file;
-	unsigned line;
-	uint32_t chain, depth;
-	uint32_t dtype;
 	const char *target_name;
 	const char *mem_name;
-	long target_insn;
-	unsigned flags;
+	unsigned line;
+	uint32_t chain;
+	uint32_t dtype;
+	int32_t target_insn;
 	int32_t bci;
-	int region;
-	int loop;
-	int loop_depth;
+	int32_t region;
+	int32_t loop;
+	uint16_t loop_depth;	/* (at most 65,535: no more are counted) */
+	uint8_t depth;		/* (at most MAX_INLINE_DEPTH, annotate.c) */
+	uint8_t flags;		/* BT_AI_* */
 };
 
 /**

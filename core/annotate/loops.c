@@ -45,7 +45,8 @@ bt_find_loops(struct bt_annotation *a, const struct bt_cfg *g)
 				l.ninsns++;
 				l.samples += a->insns.v[i].samples;
 				l.adjusted += a->insns.v[i].adjusted;
-				a->insns.v[i].loop_depth++;
+				if (a->insns.v[i].loop_depth < UINT16_MAX)
+					a->insns.v[i].loop_depth++;
 			}
 			if (last->target_insn >= 0 && (size_t)last->target_insn <= g->last[blk] &&
 			    bt_cfg_in_loop(g, g->block[last->target_insn], (long)k))

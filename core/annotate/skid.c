@@ -45,8 +45,20 @@ static bool
 long_mnemonic(const char *m)
 {
 	size_t k, n;
+	const char *p;
 
-	if (m == NULL || (strstr(m, "div") == NULL && strstr(m, "sqrt") == NULL && m[0] != 'f' &&
+	if (m == NULL)
+		return false;
+	/*
+	 * Each mnemonic of the table, and each the test below lets on, has a
+	 * d, an f or an s: most instructions (mov, lea, xor, imul) have none,
+	 * and are told apart in one pass, with no search for each name
+	 */
+	for (p = m; *p != '\0' && *p != 'd' && *p != 'f' && *p != 's'; p++)
+		;
+	if (*p == '\0')
+		return false;
+	if ((strstr(m, "div") == NULL && strstr(m, "sqrt") == NULL && m[0] != 'f' &&
 	    strstr(m, "fence") == NULL && strcmp(m, "cpuid") != 0 && strcmp(m, "pause") != 0 &&
 	    strncmp(m, "rdrand", 6) != 0 && strncmp(m, "rdseed", 6) != 0))
 		return false;	/* most instructions: none of the table's */
@@ -153,10 +165,14 @@ struct skid_regs {
 	uint64_t reads, writes;
 };
 
-static bool
+/* Does m start with p? (Inline: insn_regs asks it dozens of times an instruction.) */
+static inline bool
 prefix(const char *m, const char *p)
 {
-	return strncmp(m, p, strlen(p)) == 0;
+	for (; *p != '\0'; m++, p++)
+		if (*m != *p)
+			return false;
+	return true;
 }
 
 /*
@@ -174,9 +190,15 @@ insn_regs(const struct bt_insn *in, struct skid_regs *r)
 
 	r->base = -1;
 	r->reads = r->writes = 0;
-	if (m == NULL || in->text == NULL || (t = strstr(in->text, m)) == NULL)
+	if (m == NULL || in->text == NULL)
 		return;
-	t += strlen(m);
+	/* the text starts with its mnemonic unless it has prefixes */
+	n = strlen(m);
+	if (prefix(in->text, m))
+		t = in->text;
+	else if ((t = strstr(in->text, m)) == NULL)
+		return;
+	t += n;
 	while (*t == ' ')
 		t++;
 	att = strchr(t, '%') != NULL;
@@ -290,7 +312,7 @@ miss_prone(struct skid_walk *w, size_t i)
 	size_t j = i, step, k;
 
 	if (!(in->flags & BT_INSN_F_MEM_READ) || (in->flags & (BT_INSN_F_RIPREL | BT_INSN_F_NOP)) ||
-	    (in->mnemonic != NULL && strncmp(in->mnemonic, "prefetch", 8) == 0))
+	    (in->mnemonic != NULL && prefix(in->mnemonic, "prefetch")))
 		return false;	/* no load (a nop's operand), or one nothing waits on */
 	if ((base = regs_of(w, i)->base) < 0 || base == REG_SP || base == REG_BP)
 		return false;
@@ -334,7 +356,7 @@ skid_class(struct skid_walk *w, const struct bt_insn *in, size_t i)
 		break;
 	}
 	if ((in->flags & (BT_INSN_F_INTERRUPTIBLE | BT_INSN_F_LOCK)) || long_mnemonic(in->mnemonic) ||
-	    (in->mnemonic != NULL && strncmp(in->mnemonic, "xchg", 4) == 0 &&
+	    (in->mnemonic != NULL && prefix(in->mnemonic, "xchg") &&
 	     (in->flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE))) ||	/* locked */
 	    miss_prone(w, i))
 		return SKID_LONG;
@@ -587,7 +609,7 @@ mispredicted(struct skid_walk *w, const double *rem, struct skid_ways *v, size_t
  * n bytes of zeros.
  */
 static void
-mispredicts(struct skid_walk *w, double *rem, double *adj, double *adjper, unsigned char *mark)
+mispredicts(struct skid_walk *w, double *rem, unsigned char *mark)
 {
 	const struct bt_annotation *a = w->a;
 	const struct bt_cfg *g = w->g;
@@ -616,8 +638,8 @@ mispredicts(struct skid_walk *w, double *rem, double *adj, double *adjper, unsig
 			f[2] = f[2] > 0 ? f[2] : 0;
 			for (k = 0; k < v.nlist; k++) {
 				i = v.list[k];
-				adj[x] += rem[i] * f[mark[i]];
-				adjper[x] += rem[n + i] * f[mark[i]];
+				a->insns.v[x].adjusted += rem[i] * f[mark[i]];
+				a->insns.v[x].adjusted_period += rem[n + i] * f[mark[i]];
 				rem[i] -= rem[i] * f[mark[i]];
 				rem[n + i] -= rem[n + i] * f[mark[i]];
 			}
@@ -654,11 +676,15 @@ mispredicts(struct skid_walk *w, double *rem, double *adj, double *adjper, unsig
  * as a guess. Before all that, a mispredicted branch takes what its
  * samples say is the restart's (mispredicts()).
  */
+/* The adjusted samples and period of instruction i, summed in place. */
+#define ADJ(i)		(a->insns.v[i].adjusted)
+#define ADJPER(i)	(a->insns.v[i].adjusted_period)
+
 void
 bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 {
 	size_t n = a->insns.n, i, k, np, *preds;
-	double *bweight, *adj, *adjper, *share, *rem;
+	double *bweight, *share, *rem;
 	unsigned char *cls;
 	struct skid_regs *regs;
 	struct skid_walk w;
@@ -666,8 +692,6 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	if (n == 0)
 		return;
 	bweight = bt_xcalloc(g->nb, sizeof(double));
-	adj = bt_xcalloc(n, sizeof(double));
-	adjper = bt_xcalloc(n, sizeof(double));
 	preds = bt_xmalloc((g->pred_off[g->nb] + 2) * sizeof(size_t));
 	share = bt_xmalloc((g->pred_off[g->nb] + 2) * sizeof(double));
 	cls = bt_xmalloc(n);
@@ -687,8 +711,9 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 		bweight[g->block[i]] += (double)a->insns.v[i].samples;
 		rem[i] = (double)a->insns.v[i].samples;
 		rem[n + i] = (double)a->insns.v[i].period;
+		ADJ(i) = ADJPER(i) = 0;	/* the sums of what each is credited */
 	}
-	mispredicts(&w, rem, adj, adjper, w.have + n);
+	mispredicts(&w, rem, w.have + n);
 
 	for (i = 0; i < n; i++) {
 		double smp = rem[i], per = rem[n + i];
@@ -708,8 +733,8 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 				preds[np++] = g->last[g->pred[k]];
 		if (np == 0 || class_of(&w, i) == SKID_LONG) {
 			/* the function's entry, or its own cost: keep */
-			adj[i] += smp;
-			adjper[i] += per;
+			ADJ(i) += smp;
+			ADJPER(i) += per;
 			continue;
 		}
 		/* inside a loop, only predecessors inside it share */
@@ -733,14 +758,14 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 			share[k] -= walk_back(&w, preds[k], share[k], 1);
 			if (share[k] < 1e-9)
 				continue;
-			adj[preds[k]] += smp * share[k];
-			adjper[preds[k]] += per * share[k];
+			ADJ(preds[k]) += smp * share[k];
+			ADJPER(preds[k]) += per * share[k];
 			best = share[k] > best ? share[k] : best;
 		}
 		for (k = 0; k < w.ntouched; k++) {
 			credit = w.found[w.touched[k]];
-			adj[w.touched[k]] += smp * credit;
-			adjper[w.touched[k]] += per * credit;
+			ADJ(w.touched[k]) += smp * credit;
+			ADJPER(w.touched[k]) += per * credit;
 			best = credit > best ? credit : best;
 		}
 		if (best < SKID_CLEAR) {	/* several candidates, none clearly the one */
@@ -755,9 +780,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	}
 	for (i = 0; i < n; i++) {
 		struct bt_ainsn *ai = &a->insns.v[i];
-		ai->adjusted = adj[i];
-		ai->adjusted_period = adjper[i];
-		if (adj[i] >= (double)ai->samples + 0.5)	/* credited at least half a sample */
+		if (ai->adjusted >= (double)ai->samples + 0.5)	/* credited at least half a sample */
 			ai->flags |= BT_AI_SKID_TARGET;
 		else
 			ai->flags &= ~(unsigned)BT_AI_SKID_GUESS;
@@ -770,7 +793,5 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	free(w.have);
 	free(share);
 	free(bweight);
-	free(adj);
-	free(adjper);
 	free(preds);
 }

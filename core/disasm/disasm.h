@@ -46,6 +46,12 @@ enum bt_insn_kind {
 #define BT_INSN_F_RIPREL	0x10	/* has a PC-relative memory operand: mem_target set */
 #define BT_INSN_F_LOCK		0x20	/* atomic (lock prefix, ldxr/stxr...) */
 #define BT_INSN_F_INTERRUPTIBLE	0x40	/* interrupted at its own address (rep movs...) */
+/*
+ * Decoded the same at any address (no relative operand: no target, no
+ * mem_target, no address in its text): the same bytes elsewhere decode to
+ * the same instruction, text and all (an annotation decodes them once)
+ */
+#define BT_INSN_F_ANYWHERE	0x80
 
 /**
  * struct bt_insn - one decoded instruction
@@ -76,18 +82,25 @@ enum bt_insn_kind {
  * bt_disasm_one() or bt_disasm_free(). An annotation keeps copies (a
  * 30,000-instruction function's instructions would otherwise be 4 MB of
  * mostly empty text buffers).
+ *
+ * 40 bytes: an annotation holds one for each instruction (struct
+ * bt_ainsn), and a big function's are zeroed by the kernel first. @target
+ * and @mem_target share their place (no instruction has both: read each
+ * only for its kinds and flag).
  */
 struct bt_insn {
 	uint64_t addr;
-	uint8_t len;
-	int8_t mem_base;
-	enum bt_insn_kind kind;
-	unsigned flags;
-	int32_t mem_disp;	/* x86's are 32 bits (a 64-bit one has no base) */
-	uint64_t target;
-	uint64_t mem_target;
+	union {			/* a direct branch has no PC-relative memory operand */
+		uint64_t target;	/* JUMP, CJUMP, CALL */
+		uint64_t mem_target;	/* BT_INSN_F_RIPREL */
+	};
 	const char *mnemonic;
 	const char *text;
+	int32_t mem_disp;	/* x86's are 32 bits (a 64-bit one has no base) */
+	uint8_t len;
+	int8_t mem_base;
+	uint8_t kind;		/* enum bt_insn_kind */
+	uint8_t flags;		/* BT_INSN_F_* */
 };
 
 struct bt_disasm;
@@ -109,5 +122,48 @@ enum bt_syntax bt_disasm_syntax(const struct bt_disasm *d);
  */
 size_t bt_disasm_one(struct bt_disasm *d, const uint8_t *buf, size_t len,
 		     uint64_t addr, struct bt_insn *out);
+
+/**
+ * struct bt_insn_memo - the instructions decoded already in one buffer of
+ * code, by their bytes: an instruction whose bytes were decoded before
+ * (BT_INSN_F_ANYWHERE) need not be decoded again. Compiled code repeats
+ * itself (mov %rax,%rdi; xor %eax,%eax; push %rbp): a third of a
+ * function's instructions, two thirds of an unrolled one's. x86 code is
+ * prefix-free, so the bytes that decoded to an instruction decode to it
+ * wherever they are, whatever follows them; at most one kept instruction
+ * matches the bytes at an offset.
+ * @code: the buffer
+ * @slot, @mask: the table (open addressing, at most half full): the hash
+ *               of the bytes with their length in its low 4 bits (0: a
+ *               free slot), and where they are in @kept
+ * @kept, @n: the instructions kept: their offset in @code, the caller's id
+ * @lens: bit L set when an instruction of L bytes is kept
+ * @seen: a bit for each hash kept (of 65,536: in the first level cache):
+ *        most bytes at an offset are no instruction kept, told without a
+ *        look in the table
+ */
+struct bt_insn_memo {
+	const uint8_t *code;
+	struct bt_memo_slot {
+		uint32_t hash, k;
+	} *slot;
+	struct bt_memo_kept {
+		uint32_t off, id;
+	} *kept;
+	size_t mask, n, alloc;
+	unsigned lens;
+	uint64_t seen[1024];
+};
+
+/* A memo of the instructions of code[0..n) (the table sized for n bytes). */
+void bt_insn_memo_init(struct bt_insn_memo *m, const uint8_t *code, size_t n);
+void bt_insn_memo_release(struct bt_insn_memo *m);
+/*
+ * The id kept for the instruction the bytes code[off..off+avail) start
+ * with, or -1: none of those kept.
+ */
+long bt_insn_memo_find(const struct bt_insn_memo *m, size_t off, size_t avail);
+/* Keep id for the len bytes at code[off]: an instruction decoded there, BT_INSN_F_ANYWHERE. */
+void bt_insn_memo_add(struct bt_insn_memo *m, size_t off, size_t len, uint32_t id);
 
 #endif

@@ -87,6 +87,10 @@ flags_of(const ZydisDecodedInstruction *in, const ZydisDecodedOperand *ops,
 		f |= BT_INSN_F_NOP;
 	if (in->mnemonic == ZYDIS_MNEMONIC_RDTSC || in->mnemonic == ZYDIS_MNEMONIC_RDTSCP)
 		f |= BT_INSN_F_TIMER;
+	/* a fwait alone: its bytes followed by an x87 opcode decode as one (fwait_form) */
+	if (!(in->attributes & ZYDIS_ATTRIB_IS_RELATIVE) && !(f & BT_INSN_F_RIPREL) &&
+	    in->mnemonic != ZYDIS_MNEMONIC_FWAIT)
+		f |= BT_INSN_F_ANYWHERE;
 	if ((in->attributes & ZYDIS_ATTRIB_HAS_LOCK) ||
 	    (in->mnemonic == ZYDIS_MNEMONIC_XCHG && (f & BT_INSN_F_MEM_WRITE)))
 		f |= BT_INSN_F_LOCK;

@@ -9,6 +9,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base.h"
@@ -288,6 +290,80 @@ test_aarch64(void **state)
 	bt_disasm_free(d);
 }
 
+/*
+ * The memo (struct bt_insn_memo) gives what decoding again gives: bytes of
+ * this test's own file (code, data, anything) decoded at every offset,
+ * each instruction found in the memo checked against a fresh decode.
+ */
+static void
+memo_check(enum bt_syntax syntax, const uint8_t *code, size_t n)
+{
+	struct bt_disasm *d = bt_disasm_new(BT_ARCH_X86_64, syntax, NULL);
+	struct bt_insn_memo memo;
+	struct bt_insn *kept = calloc(n, sizeof(*kept));
+	char *texts = calloc(n, 128);
+	size_t off, hits = 0, nkept = 0;
+
+	assert_non_null(d);
+	bt_insn_memo_init(&memo, code, n);
+	for (off = 0; off < n; off++) {
+		long same = bt_insn_memo_find(&memo, off, n - off);
+		struct bt_insn in;
+		size_t len = bt_disasm_one(d, code + off, n - off, 0x1000 + off, &in);
+
+		if (same >= 0) {
+			const struct bt_insn *k = &kept[same];
+			hits++;
+			assert_true(in.flags & BT_INSN_F_ANYWHERE);
+			assert_int_equal(k->len, len);
+			assert_int_equal(k->kind, in.kind);
+			assert_int_equal(k->flags, in.flags);
+			assert_int_equal(k->mem_base, in.mem_base);
+			assert_int_equal(k->mem_disp, in.mem_disp);
+			assert_string_equal(k->text, in.text);
+			assert_string_equal(k->mnemonic, in.mnemonic);
+			continue;
+		}
+		if (!(in.flags & BT_INSN_F_ANYWHERE))
+			continue;
+		assert_int_equal(in.target, 0);
+		assert_int_equal(in.mem_target, 0);
+		kept[nkept] = in;
+		snprintf(texts + 128 * nkept, 96, "%s", in.text);
+		snprintf(texts + 128 * nkept + 96, 32, "%s", in.mnemonic);
+		kept[nkept].text = texts + 128 * nkept;
+		kept[nkept].mnemonic = texts + 128 * nkept + 96;
+		bt_insn_memo_add(&memo, off, len, (uint32_t)nkept++);
+	}
+	assert_true(n < 4096 || hits > n / 8);	/* at every offset: a few each */
+	bt_insn_memo_release(&memo);
+	free(kept);
+	free(texts);
+	bt_disasm_free(d);
+}
+
+static void
+test_x86_memo(void **state)
+{
+	/* fwait alone, then fwait taken into the x87 instruction after it */
+	static const uint8_t wait[] = { 0x9b, 0x90, 0x9b, 0xdf, 0xe0, 0x9b, 0x90 };
+	uint8_t *code = malloc(1 << 17);
+	FILE *f = fopen("/proc/self/exe", "rb");
+	size_t n;
+
+	(void)state;
+	assert_non_null(f);
+	assert_int_equal(fseek(f, 4096, SEEK_SET), 0);
+	n = fread(code, 1, 1 << 17, f);
+	fclose(f);
+	assert_true(n > 4096);
+	memo_check(BT_SYNTAX_ATT, code, n);
+	memo_check(BT_SYNTAX_INTEL, code, n / 4);
+	memcpy(code, wait, sizeof(wait));
+	memo_check(BT_SYNTAX_ATT, code, sizeof(wait));
+	free(code);
+}
+
 static void
 test_arch_from_elf(void **state)
 {
@@ -309,6 +385,7 @@ main(void)
 		cmocka_unit_test(test_x86_syntax_and_bad),
 		cmocka_unit_test(test_x86_text),
 		cmocka_unit_test(test_aarch64),
+		cmocka_unit_test(test_x86_memo),
 		cmocka_unit_test(test_arch_from_elf),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
