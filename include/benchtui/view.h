@@ -401,6 +401,19 @@ BT_API struct bt_view *bt_view_annotate_stream(struct bt_selection *sel, size_t 
 					       const struct bt_view_opts *o,
 					       struct bt_error *err);
 /*
+ * The same view for a browser, which reads a screen's rows at a time,
+ * anywhere: its rows made as they are asked for, a window of a few
+ * hundred instructions' at a time, the last four windows kept (a screen's
+ * rows and where their jumps land): bt_view_row's row stays valid until
+ * rows of four other windows have been asked for since; a walk over every
+ * row uses each as it goes. bt_view_find_addr finds a row with none
+ * made. A function of 30,000 instructions holds ~1 MB of rows, not ~20.
+ * As bt_view_annotate_stream's, free it before the selection.
+ */
+BT_API struct bt_view *bt_view_annotate_lazy(struct bt_selection *sel, size_t func,
+					     const struct bt_view_opts *o,
+					     struct bt_error *err);
+/*
  * The benchmark table (benchtui/bench.h): one BT_ROW_BENCH row a
  * benchmark (name, time/op and ± as printed, how many times as slow as
  * the fastest, iterations, samples, share of the run, hottest function,

@@ -28,6 +28,7 @@
 #include "elf-funcs.h"
 #include "perf/perfdata.h"
 #include "synth.h"
+#include "view/view-int.h"
 
 /*
  * The recording: samples in this order in time, one every 250 us (4000
@@ -1251,15 +1252,21 @@ same_row(const struct bt_row *a, const struct bt_row *b)
 }
 
 /*
- * bt_view_annotate_stream's view of function fi is bt_view_annotate's:
- * the rows (read in order, then backward: each a window made again), the
- * headings, title, notes, regions, hot order, arrows and lanes.
+ * bt_view_annotate_stream's view of function fi is bt_view_annotate's
+ * (window 0), and so is one made window instructions at a time with
+ * nslots windows kept (bt_view_annotate_lazy's, in small windows): the
+ * rows (read in order, then backward: each a window made again), the
+ * headings, title, notes, regions, hot order, arrows and lanes, the row
+ * of each address; a row still valid after rows of nslots - 1 other
+ * windows.
  */
 static void
-same_stream(struct bt_selection *s, size_t fi, const struct bt_view_opts *o)
+same_stream(struct bt_selection *s, size_t fi, const struct bt_view_opts *o,
+	    size_t window, size_t nslots)
 {
 	struct bt_view *w = bt_view_annotate(s, fi, o, NULL);
-	struct bt_view *v = bt_view_annotate_stream(s, fi, o, NULL);
+	struct bt_view *v = window == 0 ? bt_view_annotate_stream(s, fi, o, NULL) :
+	    view_annotate_windows(s, fi, o, window, nslots, NULL);
 	const struct bt_view_region *rw, *rv;
 	const struct bt_arrow *aw, *av;
 	const size_t *hw, *hv;
@@ -1280,6 +1287,24 @@ same_stream(struct bt_selection *s, size_t fi, const struct bt_view_opts *o)
 	for (i = n; i-- > 0;)
 		same_row(bt_view_row(w, i), bt_view_row(v, i));
 	assert_null(bt_view_row(v, n));
+	for (i = 0; i < n; i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		size_t k;
+
+		for (k = 1; k < nslots; k++)	/* far rows, maybe other windows */
+			(void)bt_view_row(v, (i + k * n / nslots + k) % n);
+		same_row(bt_view_row(w, i), r);
+		r = bt_view_row(w, i);
+		if (r->kind == BT_ROW_INSN) {
+			assert_int_equal(bt_view_find_addr(v, r->addr),
+			    bt_view_find_addr(w, r->addr));
+			assert_int_equal(bt_view_find_addr(v, r->addr + r->size - 1),
+			    bt_view_find_addr(w, r->addr + r->size - 1));
+		}
+	}
+	assert_int_equal(bt_view_find_addr(v, 0), bt_view_find_addr(w, 0));
+	assert_int_equal(bt_view_find_addr(v, UINT64_MAX), bt_view_find_addr(w, UINT64_MAX));
+	assert_int_equal(bt_view_find_line(v, 1), bt_view_find_line(w, 1));
 	assert_int_equal(bt_view_nnotes(v), bt_view_nnotes(w));
 	for (i = 0; i < bt_view_nnotes(w); i++)
 		assert_string_equal(bt_view_note(v, i), bt_view_note(w, i));
@@ -1344,8 +1369,11 @@ test_annotate_stream(void **state)
 				o.width = 80;
 			}
 			for (fi = 0; fi < bt_selection_nfuncs(s); fi++)
-				if (bt_selection_func(s, fi)->can_annotate)
-					same_stream(s, fi, &o);
+				if (bt_selection_func(s, fi)->can_annotate) {
+					same_stream(s, fi, &o, 0, 1);
+					same_stream(s, fi, &o, 3, 2);
+					same_stream(s, fi, &o, 7, 4);
+				}
 		}
 		test_close(s);
 	}
