@@ -44,6 +44,7 @@ struct slot {
  */
 struct view_lazy {
 	struct ann c;
+	struct bt_selection *sel;	/* a reference: its annotation is read */
 	struct bt_strpool keep;
 	size_t nslots;
 	struct slot slots[SLOTS];
@@ -65,6 +66,13 @@ view_annotate_windows(struct bt_selection *sel, size_t func, const struct bt_vie
 		return NULL;
 	}
 	v->lazy = l;
+	/*
+	 * the annotation read as rows are asked for is the selection's: held
+	 * with it, as long as the view (a view outlives the selection it was
+	 * built from: the browser frees a screen's before its view when it
+	 * selects other samples)
+	 */
+	l->sel = bt_selection_ref(sel);
 	l->nslots = BT_MAX(1, BT_MIN(nslots, (size_t)SLOTS));
 	for (i = 0; i < SLOTS; i++) {
 		l->slots[i].win = (size_t)-1;
@@ -238,5 +246,6 @@ view_lazy_free(struct view_lazy *l)
 	free(l->c.row0);
 	free(l->c.marks);
 	bt_strpool_release(&l->keep);
+	bt_selection_free(l->sel);
 	free(l);
 }

@@ -1379,6 +1379,38 @@ test_annotate_stream(void **state)
 	}
 }
 
+/*
+ * A view outlives the selection it was built from, the browser's made a
+ * window at a time too (it reads the annotation as rows are asked for):
+ * the selection freed, its rows are still the whole view's.
+ */
+static void
+test_lazy_outlives_selection(void **state)
+{
+	struct bt_selection *s = test_open(rec);
+	struct bt_session *session;
+	struct bt_view *w = NULL, *v = NULL;
+	size_t fi, i;
+
+	assert_non_null(s);
+	session = bt_selection_session(s);
+	for (fi = 0; fi < bt_selection_nfuncs(s); fi++)
+		if (bt_selection_func(s, fi)->can_annotate)
+			break;
+	assert_true(fi < bt_selection_nfuncs(s));
+	w = bt_view_annotate(s, fi, NULL, NULL);
+	v = bt_view_annotate_lazy(s, fi, NULL, NULL);
+	assert_non_null(w);
+	assert_non_null(v);
+	bt_selection_free(s);
+	assert_int_equal(bt_view_nrows(v), bt_view_nrows(w));
+	for (i = bt_view_nrows(w); i-- > 0;)
+		same_row(bt_view_row(w, i), bt_view_row(v, i));
+	bt_view_free(v);
+	bt_view_free(w);
+	bt_session_free(session);
+}
+
 /* --- two selections side by side ------------------------------------------ */
 
 static void
@@ -1632,6 +1664,7 @@ main(void)
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_outlives_selection),
 		cmocka_unit_test(test_annotate_stream),
+		cmocka_unit_test(test_lazy_outlives_selection),
 		cmocka_unit_test(test_side_by_side),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
