@@ -40,7 +40,8 @@ struct ann {
 	struct bt_view *v;
 	struct bt_selection *sel;
 	const struct bt_annotation *a;
-	const struct bt_func *f;
+	const struct bt_func *f;		/* fn: its rows are made later */
+	struct bt_func fn;			/* (a selection's table grows) */
 	const struct bt_view_opts *o;
 	size_t func;
 	size_t wnum, wadj, wsmp, waddr, wpre;

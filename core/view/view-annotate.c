@@ -569,7 +569,13 @@ view_ann_begin(struct ann *c, struct bt_selection *sel, size_t func,
 		return NULL;
 	c->sel = sel;
 	c->func = func;
-	c->f = bt_selection_func(sel, func);
+	/*
+	 * a copy: a function asked for by address joins the selection's
+	 * table (bt_selection_func_at), which may move it before a window's
+	 * rows are made
+	 */
+	c->fn = *bt_selection_func(sel, func);
+	c->f = &c->fn;
 	c->v = v = view_new(sel);
 	view_set_func(v, func);
 	c->inl = view_inline_frames(v, c->a, &c->depth_col);

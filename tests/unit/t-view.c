@@ -1382,7 +1382,9 @@ test_annotate_stream(void **state)
 /*
  * A view outlives the selection it was built from, the browser's made a
  * window at a time too (it reads the annotation as rows are asked for):
- * the selection freed, its rows are still the whole view's.
+ * the selection's table grown by functions asked for by address (which
+ * may move it), then the selection freed, its rows are still the whole
+ * view's.
  */
 static void
 test_lazy_outlives_selection(void **state)
@@ -1390,7 +1392,9 @@ test_lazy_outlives_selection(void **state)
 	struct bt_selection *s = test_open(rec);
 	struct bt_session *session;
 	struct bt_view *w = NULL, *v = NULL;
-	size_t fi, i;
+	struct bt_func f;
+	uint64_t addr;
+	size_t fi, i, n;
 
 	assert_non_null(s);
 	session = bt_selection_session(s);
@@ -1402,6 +1406,11 @@ test_lazy_outlives_selection(void **state)
 	v = bt_view_annotate_lazy(s, fi, NULL, NULL);
 	assert_non_null(w);
 	assert_non_null(v);
+	f = *bt_selection_func(s, fi);
+	n = bt_selection_nfuncs(s);
+	for (addr = f.start & ~(uint64_t)0xffff; addr < f.end + 0x10000; addr++)
+		(void)bt_selection_func_at(s, f.mod, addr);
+	assert_true(bt_selection_nfuncs(s) > n);
 	bt_selection_free(s);
 	assert_int_equal(bt_view_nrows(v), bt_view_nrows(w));
 	for (i = bt_view_nrows(w); i-- > 0;)
