@@ -285,7 +285,16 @@ static long
 find_anchor(const struct bt_view *v, const struct anchor *a)
 {
 	size_t i;
+	long at;
 
+	/*
+	 * an instruction: the first row holding its address is the first
+	 * with it at its start, when that is where it starts (an
+	 * annotation's rows are found with none made)
+	 */
+	if (a->kind == BT_ROW_INSN && (at = bt_view_find_addr(v, a->addr)) >= 0 &&
+	    bt_view_row(v, (size_t)at)->addr == a->addr)
+		return at;
 	for (i = 0; i < bt_view_nrows(v); i++) {
 		const struct bt_row *r = bt_view_row(v, i);
 		if (r->kind != a->kind)

@@ -8,13 +8,17 @@
 #include "benchtui/session.h"
 #include "browse/browse-int.h"
 
-/* The function's annotation: kept from when it was last closed, else built. */
+/*
+ * The function's annotation: kept from when it was last closed, else
+ * built, its rows made as the screen shows them (a function of 30,000
+ * instructions is 50,000 rows: a few windows of them are made)
+ */
 static struct bt_view *
 build(struct bt_browser *b, const struct screen *sc, struct bt_error *err)
 {
 	struct bt_view *v = browse_kept_take(b, sc->sel, (size_t)sc->func);
 
-	return v != NULL ? v : bt_view_annotate(sc->sel, (size_t)sc->func, &b->o, err);
+	return v != NULL ? v : bt_view_annotate_lazy(sc->sel, (size_t)sc->func, &b->o, err);
 }
 
 static void

@@ -11,14 +11,10 @@
 #include "session/query.h"
 #include "symbols/symbols.h"
 #include "view/view-int.h"
+#include "view/view-annotate-int.h"
 
 #define WCI 7	/* the "±0.81" column, UTF-8 counted as one column */
 
-/* The rows' source file: looked up once for all its lines in a row. */
-struct src_at {
-	const char *path, *base;
-	const struct bt_srcfile *sf;
-};
 
 static const char *
 view_source_text(struct bt_selection *sel, struct src_at *at, const char *file,
@@ -36,50 +32,6 @@ view_source_text(struct bt_selection *sel, struct src_at *at, const char *file,
 }
 
 
-
-/*
- * An export's rows are made a window of WINDOW instructions at a time
- * (about twice as many rows with source lines), into the same memory.
- */
-#define WINDOW 2048
-
-/* Where the interleaving of source and inline rows is, before an instruction. */
-struct place {
-	const char *file;
-	unsigned line;
-	int32_t bci;
-	uint32_t chain, depth;
-};
-
-/*
- * One annotation's rows as they are laid out: the column widths (from a
- * first pass), and where the interleaving of source and inline rows is.
- */
-struct ann {
-	struct bt_view_opts opts;		/* o's, or as period (no per-op scale) */
-	struct bt_view *v;
-	struct bt_selection *sel;
-	const struct bt_annotation *a;
-	const struct bt_func *f;
-	const struct bt_view_opts *o;
-	size_t func;
-	size_t wnum, wadj, wsmp, waddr, wpre;
-	size_t lanes_at, prefix, lanes_room;	/* the branch arrows' (view-arrows.c) */
-	double denom;
-	const char *prev_file;
-	unsigned prev_line;
-	int32_t prev_bci;			/* -1: none */
-	uint32_t prev_chain, prev_depth;
-	const struct bt_row_inline *inl;	/* the frames as the rows keep them */
-	const char *fname;			/* the function's name, the view's copy */
-	const char *pname;			/* as perfasm names it (perfasm_frames) */
-	bool depth_col;				/* the gutter shows the inline depth */
-	size_t guesses;
-	uint32_t *row0;				/* instruction i's first row; [n]: the rows */
-	struct place *marks;			/* before each window's first instruction */
-	struct src_at src;
-	const char *gutters[NGUTTERS];
-};
 
 /* Digits of x in base: what a number column needs, without printf. */
 static size_t
@@ -135,12 +87,12 @@ measure(struct ann *c, bool whole)
 	c->wnum = c->wadj = c->wsmp = 7;
 	c->waddr = 4;
 	c->row0 = bt_xmalloc((a->insns.n + 1) * sizeof(*c->row0));
-	c->marks = bt_xmalloc((a->insns.n / WINDOW + 1) * sizeof(*c->marks));
+	c->marks = bt_xmalloc((a->insns.n / c->window + 1) * sizeof(*c->marks));
 	for (i = 0; i < a->insns.n; i++) {
 		const struct bt_ainsn *ai = &a->insns.v[i];
 
-		if (i % WINDOW == 0)
-			c->marks[i / WINDOW] = (struct place){ c->prev_file, c->prev_line,
+		if (i % c->window == 0)
+			c->marks[i / c->window] = (struct place){ c->prev_file, c->prev_line,
 			    c->prev_bci, c->prev_chain, c->prev_depth };
 		c->row0[i] = (uint32_t)nrows;
 		if ((ai->flags & (BT_AI_SKID_TARGET | BT_AI_SKID_GUESS)) ==
@@ -541,8 +493,8 @@ columns(struct ann *c)
  * v->rows; branch targets as rows (through the instructions: rows are
  * big).
  */
-static void
-ann_rows(struct ann *c, size_t from, size_t to, size_t base)
+void
+view_ann_rows(struct ann *c, size_t from, size_t to, size_t base)
 {
 	const struct bt_annotation *a = c->a;
 	struct bt_view *v = c->v;
@@ -598,13 +550,14 @@ ann_jumps(const struct ann *c, size_t *n)
  * What comes before the rows (the function, the widths, the rows'
  * count); NULL with err set when the function has no annotation.
  */
-static struct bt_view *
-ann_begin(struct ann *c, struct bt_selection *sel, size_t func,
-	  const struct bt_view_opts *o, bool whole, struct bt_error *err)
+struct bt_view *
+view_ann_begin(struct ann *c, struct bt_selection *sel, size_t func,
+	       const struct bt_view_opts *o, size_t window, struct bt_error *err)
 {
 	struct bt_view *v;
 
 	memset(c, 0, sizeof(*c));
+	c->window = window > 0 ? window : WINDOW;
 	if (o == NULL)
 		bt_view_opts_init(&c->opts);
 	else
@@ -616,7 +569,13 @@ ann_begin(struct ann *c, struct bt_selection *sel, size_t func,
 		return NULL;
 	c->sel = sel;
 	c->func = func;
-	c->f = bt_selection_func(sel, func);
+	/*
+	 * a copy: a function asked for by address joins the selection's
+	 * table (bt_selection_func_at), which may move it before a window's
+	 * rows are made
+	 */
+	c->fn = *bt_selection_func(sel, func);
+	c->f = &c->fn;
 	c->v = v = view_new(sel);
 	view_set_func(v, func);
 	c->inl = view_inline_frames(v, c->a, &c->depth_col);
@@ -629,7 +588,7 @@ ann_begin(struct ann *c, struct bt_selection *sel, size_t func,
 		c->opts.num = BT_NUM_PERIOD;
 		BT_VEC_PUSH(v->notes, bt_strpool_addstr(&v->pool, v->per_op.why));
 	}
-	measure(c, whole);
+	measure(c, window == 0);
 	return v;
 }
 
@@ -637,8 +596,8 @@ ann_begin(struct ann *c, struct bt_selection *sel, size_t func,
  * What comes with the rows: headings, notes, the arrows (their cells in
  * the rows, when made), regions, title.
  */
-static void
-ann_end(struct ann *c, struct bt_selection *sel)
+void
+view_ann_end(struct ann *c, struct bt_selection *sel)
 {
 	const struct bt_view_opts *o = c->o;
 	struct bt_view *v = c->v;
@@ -670,119 +629,14 @@ bt_view_annotate(struct bt_selection *sel, size_t func, const struct bt_view_opt
 		 struct bt_error *err)
 {
 	struct ann c;
-	struct bt_view *v = ann_begin(&c, sel, func, o, true, err);
+	struct bt_view *v = view_ann_begin(&c, sel, func, o, 0, err);
 
 	if (v == NULL)
 		return NULL;
-	ann_rows(&c, 0, c.a->insns.n, 0);
+	view_ann_rows(&c, 0, c.a->insns.n, 0);
 	view_seal(v);
-	ann_end(&c, sel);
+	view_ann_end(&c, sel);
 	free(c.row0);
 	free(c.marks);
 	return v;
-}
-
-/*
- * An export's annotation: its rows made a window at a time, as they are
- * read, in the memory of the window before (the text a window's cells
- * show in a pool of its own); what outlives a window in keep.
- */
-struct view_lazy {
-	struct ann c;
-	struct bt_strpool keep;
-	size_t win;		/* the window made, (size_t)-1 none */
-	size_t first;		/* its first row */
-};
-
-
-struct bt_view *
-bt_view_annotate_stream(struct bt_selection *sel, size_t func,
-			const struct bt_view_opts *o, struct bt_error *err)
-{
-	struct view_lazy *l = bt_xcalloc(1, sizeof(*l));
-	struct bt_view *v = ann_begin(&l->c, sel, func, o, false, err);
-
-	if (v == NULL) {
-		free(l);
-		return NULL;
-	}
-	v->lazy = l;
-	l->win = (size_t)-1;
-	ann_end(&l->c, sel);
-	view_ann_hot(v, l->c.a, l->c.o, l->c.row0, l->c.denom);
-	/* what is made from here on is a window's */
-	l->keep = v->pool;
-	bt_strpool_init(&v->pool);
-	return v;
-}
-
-size_t
-view_lazy_nrows(const struct view_lazy *l)
-{
-	return l->c.row0[l->c.a->insns.n];
-}
-
-/* Window w's rows, in place of the window before. */
-static void
-lazy_window(struct bt_view *v, size_t w)
-{
-	struct view_lazy *l = v->lazy;
-	struct ann *c = &l->c;
-	size_t from = w * WINDOW, to = BT_MIN(from + WINDOW, c->a->insns.n);
-	const struct place *p = &c->marks[w];
-
-	v->rows.n = 0;
-	v->cells.n = 0;
-	v->row_cells = 0;
-	v->cells_moved = false;
-	/* the window before's text, and what pointed into it */
-	bt_strpool_release(&v->pool);
-	memset(v->blanks, 0, sizeof(v->blanks));
-	memset(c->gutters, 0, sizeof(c->gutters));
-	c->pname = NULL;
-	c->prev_file = p->file;
-	c->prev_line = p->line;
-	c->prev_bci = p->bci;
-	c->prev_chain = p->chain;
-	c->prev_depth = p->depth;
-	ann_rows(c, from, to, c->row0[from]);
-	view_finish(v);
-	view_arrows_cells(v, c->row0[from], c->lanes_at, 1);
-	l->win = w;
-	l->first = c->row0[from];
-}
-
-const struct bt_row *
-view_lazy_row(struct bt_view *v, size_t i)
-{
-	struct view_lazy *l = v->lazy;
-	const uint32_t *row0 = l->c.row0;
-	size_t lo = 0, hi;
-
-	if (i >= view_lazy_nrows(l))
-		return NULL;
-	if (l->win == (size_t)-1 || i < l->first || i >= l->first + v->rows.n) {
-		/* the last window starting at or before row i */
-		hi = (l->c.a->insns.n - 1) / WINDOW + 1;
-		while (hi - lo > 1) {
-			size_t mid = lo + (hi - lo) / 2;
-			if (row0[mid * WINDOW] <= i)
-				lo = mid;
-			else
-				hi = mid;
-		}
-		lazy_window(v, lo);
-	}
-	return &v->rows.v[i - l->first];
-}
-
-void
-view_lazy_free(struct view_lazy *l)
-{
-	if (l == NULL)
-		return;
-	free(l->c.row0);
-	free(l->c.marks);
-	bt_strpool_release(&l->keep);
-	free(l);
 }

@@ -71,12 +71,20 @@ void view_finish(struct bt_view *v);
 void view_hot_of(struct bt_view *v, const size_t *rows, const double *w, size_t n);
 
 /*
- * An export's annotation (bt_view_annotate_rows): its rows, and the row
- * i asks for made with its window (valid until the next call).
+ * An annotation whose rows are made as they are asked for
+ * (bt_view_annotate_stream, bt_view_annotate_lazy): window instructions'
+ * rows at a time (0: an export's), the last nslots windows kept (1 to 4;
+ * a row is valid until nslots other windows have been asked for since).
+ * Its rows, the row i asks for (made with its window), the row of the
+ * instruction containing addr (-1 none: from the annotation, no row made).
  */
 struct view_lazy;
+struct bt_view *view_annotate_windows(struct bt_selection *sel, size_t func,
+				      const struct bt_view_opts *o, size_t window,
+				      size_t nslots, struct bt_error *err);
 size_t view_lazy_nrows(const struct view_lazy *l);
 const struct bt_row *view_lazy_row(struct bt_view *v, size_t i);
+long view_lazy_find_addr(const struct view_lazy *l, uint64_t addr);
 void view_lazy_free(struct view_lazy *l);
 void view_set_columns(struct bt_view *v, const char *const *heads,
 		      const size_t *widths, const bool *right, size_t n);

@@ -666,8 +666,9 @@ const struct bt_row *
 bt_view_row(const struct bt_view *v, size_t i)
 {
 	/*
-	 * an export's annotation makes the window of rows i is in (the view
-	 * is not const: bt_view_annotate_rows made it, and says so)
+	 * an annotation made as it is read makes the window of rows i is in
+	 * (the view is not const: bt_view_annotate_stream and
+	 * bt_view_annotate_lazy made it, and say so)
 	 */
 	if (v->lazy != NULL)
 		return view_lazy_row((struct bt_view *)v, i);
@@ -742,8 +743,10 @@ bt_view_find_addr(const struct bt_view *v, uint64_t addr)
 {
 	size_t i, n = bt_view_nrows(v);
 
+	if (v->lazy != NULL)	/* no rows made to find it */
+		return view_lazy_find_addr(v->lazy, addr);
 	for (i = 0; i < n; i++) {
-		const struct bt_row *r = v->lazy != NULL ? bt_view_row(v, i) : &v->rows.v[i];
+		const struct bt_row *r = &v->rows.v[i];
 		if (r->kind == BT_ROW_INSN && addr >= r->addr && addr < r->addr + r->size)
 			return (long)i;
 	}
@@ -755,8 +758,10 @@ bt_view_find_line(const struct bt_view *v, unsigned line)
 {
 	size_t i, n = bt_view_nrows(v);
 
+	if (v->lazy != NULL)	/* an annotation's: no file lines */
+		return -1;
 	for (i = 0; i < n; i++) {
-		const struct bt_row *r = v->lazy != NULL ? bt_view_row(v, i) : &v->rows.v[i];
+		const struct bt_row *r = &v->rows.v[i];
 		if (r->kind == BT_ROW_LINE && r->line == line)
 			return (long)i;
 	}

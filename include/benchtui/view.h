@@ -394,12 +394,26 @@ BT_API struct bt_view *bt_view_annotate(struct bt_selection *sel, size_t func,
  * annotation), but its rows made as they are read, a window of a few
  * thousand at a time in the same memory: bt_view_row's row is valid
  * until the next call, and a function of 100,000 cases does not hold
- * its rows at once. The view reads its selection's annotation: free it
- * before the selection and before bt_selection_forget of func.
+ * its rows at once. The view reads its selection's annotation: it
+ * holds a reference to the selection; free it before
+ * bt_selection_forget of func.
  */
 BT_API struct bt_view *bt_view_annotate_stream(struct bt_selection *sel, size_t func,
 					       const struct bt_view_opts *o,
 					       struct bt_error *err);
+/*
+ * The same view for a browser, which reads a screen's rows at a time,
+ * anywhere: its rows made as they are asked for, a window of a few
+ * hundred instructions' at a time, the last four windows kept (a screen's
+ * rows and where their jumps land): bt_view_row's row stays valid until
+ * rows of four other windows have been asked for since; a walk over every
+ * row uses each as it goes. bt_view_find_addr finds a row with none
+ * made. A function of 30,000 instructions holds ~1 MB of rows, not ~20.
+ * As bt_view_annotate_stream's, it holds a reference to the selection.
+ */
+BT_API struct bt_view *bt_view_annotate_lazy(struct bt_selection *sel, size_t func,
+					     const struct bt_view_opts *o,
+					     struct bt_error *err);
 /*
  * The benchmark table (benchtui/bench.h): one BT_ROW_BENCH row a
  * benchmark (name, time/op and ± as printed, how many times as slow as

@@ -28,6 +28,7 @@
 #include "elf-funcs.h"
 #include "perf/perfdata.h"
 #include "synth.h"
+#include "view/view-int.h"
 
 /*
  * The recording: samples in this order in time, one every 250 us (4000
@@ -1251,15 +1252,21 @@ same_row(const struct bt_row *a, const struct bt_row *b)
 }
 
 /*
- * bt_view_annotate_stream's view of function fi is bt_view_annotate's:
- * the rows (read in order, then backward: each a window made again), the
- * headings, title, notes, regions, hot order, arrows and lanes.
+ * bt_view_annotate_stream's view of function fi is bt_view_annotate's
+ * (window 0), and so is one made window instructions at a time with
+ * nslots windows kept (bt_view_annotate_lazy's, in small windows): the
+ * rows (read in order, then backward: each a window made again), the
+ * headings, title, notes, regions, hot order, arrows and lanes, the row
+ * of each address; a row still valid after rows of nslots - 1 other
+ * windows.
  */
 static void
-same_stream(struct bt_selection *s, size_t fi, const struct bt_view_opts *o)
+same_stream(struct bt_selection *s, size_t fi, const struct bt_view_opts *o,
+	    size_t window, size_t nslots)
 {
 	struct bt_view *w = bt_view_annotate(s, fi, o, NULL);
-	struct bt_view *v = bt_view_annotate_stream(s, fi, o, NULL);
+	struct bt_view *v = window == 0 ? bt_view_annotate_stream(s, fi, o, NULL) :
+	    view_annotate_windows(s, fi, o, window, nslots, NULL);
 	const struct bt_view_region *rw, *rv;
 	const struct bt_arrow *aw, *av;
 	const size_t *hw, *hv;
@@ -1280,6 +1287,24 @@ same_stream(struct bt_selection *s, size_t fi, const struct bt_view_opts *o)
 	for (i = n; i-- > 0;)
 		same_row(bt_view_row(w, i), bt_view_row(v, i));
 	assert_null(bt_view_row(v, n));
+	for (i = 0; i < n; i++) {
+		const struct bt_row *r = bt_view_row(v, i);
+		size_t k;
+
+		for (k = 1; k < nslots; k++)	/* far rows, maybe other windows */
+			(void)bt_view_row(v, (i + k * n / nslots + k) % n);
+		same_row(bt_view_row(w, i), r);
+		r = bt_view_row(w, i);
+		if (r->kind == BT_ROW_INSN) {
+			assert_int_equal(bt_view_find_addr(v, r->addr),
+			    bt_view_find_addr(w, r->addr));
+			assert_int_equal(bt_view_find_addr(v, r->addr + r->size - 1),
+			    bt_view_find_addr(w, r->addr + r->size - 1));
+		}
+	}
+	assert_int_equal(bt_view_find_addr(v, 0), bt_view_find_addr(w, 0));
+	assert_int_equal(bt_view_find_addr(v, UINT64_MAX), bt_view_find_addr(w, UINT64_MAX));
+	assert_int_equal(bt_view_find_line(v, 1), bt_view_find_line(w, 1));
 	assert_int_equal(bt_view_nnotes(v), bt_view_nnotes(w));
 	for (i = 0; i < bt_view_nnotes(w); i++)
 		assert_string_equal(bt_view_note(v, i), bt_view_note(w, i));
@@ -1344,11 +1369,55 @@ test_annotate_stream(void **state)
 				o.width = 80;
 			}
 			for (fi = 0; fi < bt_selection_nfuncs(s); fi++)
-				if (bt_selection_func(s, fi)->can_annotate)
-					same_stream(s, fi, &o);
+				if (bt_selection_func(s, fi)->can_annotate) {
+					same_stream(s, fi, &o, 0, 1);
+					same_stream(s, fi, &o, 3, 2);
+					same_stream(s, fi, &o, 7, 4);
+				}
 		}
 		test_close(s);
 	}
+}
+
+/*
+ * A view outlives the selection it was built from, the browser's made a
+ * window at a time too (it reads the annotation as rows are asked for):
+ * the selection's table grown by functions asked for by address (which
+ * may move it), then the selection freed, its rows are still the whole
+ * view's.
+ */
+static void
+test_lazy_outlives_selection(void **state)
+{
+	struct bt_selection *s = test_open(rec);
+	struct bt_session *session;
+	struct bt_view *w = NULL, *v = NULL;
+	struct bt_func f;
+	uint64_t addr;
+	size_t fi, i, n;
+
+	assert_non_null(s);
+	session = bt_selection_session(s);
+	for (fi = 0; fi < bt_selection_nfuncs(s); fi++)
+		if (bt_selection_func(s, fi)->can_annotate)
+			break;
+	assert_true(fi < bt_selection_nfuncs(s));
+	w = bt_view_annotate(s, fi, NULL, NULL);
+	v = bt_view_annotate_lazy(s, fi, NULL, NULL);
+	assert_non_null(w);
+	assert_non_null(v);
+	f = *bt_selection_func(s, fi);
+	n = bt_selection_nfuncs(s);
+	for (addr = f.start & ~(uint64_t)0xffff; addr < f.end + 0x10000; addr++)
+		(void)bt_selection_func_at(s, f.mod, addr);
+	assert_true(bt_selection_nfuncs(s) > n);
+	bt_selection_free(s);
+	assert_int_equal(bt_view_nrows(v), bt_view_nrows(w));
+	for (i = bt_view_nrows(w); i-- > 0;)
+		same_row(bt_view_row(w, i), bt_view_row(v, i));
+	bt_view_free(v);
+	bt_view_free(w);
+	bt_session_free(session);
 }
 
 /* --- two selections side by side ------------------------------------------ */
@@ -1604,6 +1673,7 @@ main(void)
 		cmocka_unit_test(test_timeline),
 		cmocka_unit_test(test_outlives_selection),
 		cmocka_unit_test(test_annotate_stream),
+		cmocka_unit_test(test_lazy_outlives_selection),
 		cmocka_unit_test(test_side_by_side),
 	};
 	return cmocka_run_group_tests(tests, setup, teardown);
