@@ -75,6 +75,10 @@ for x, b in zip(sorted(ours), blocks):
     locs = [(f, l) if f and l else ("??", 0) for f, l in
             [(file, line)] + [(c[1], c[2]) for c in reversed(chain)]]
     got = list(zip(names, locs))
+    # a PLT stub has no symbol: llvm-symbolizer names the one before it
+    # (_init), benchtui and perf name it from its relocation (memmove@plt)
+    if fn.endswith("@plt") and not chain and [w[1] for w in want] == [("??", 0)]:
+        continue
     if got != want:
         bad.append("0x%x: ours %s, llvm-symbolizer %s" % (x, got, want))
 if len(blocks) != len(ours):
