@@ -128,11 +128,15 @@ if command -v tmux >/dev/null; then
 			grep -qE '^ +[0-9.]+ +[0-9]+      \+(0|8) \((next|val)\) +chase' <<<"$s" &&
 			ok "D: $(grep -c '  struct\|  class' <<<"$s") types, members under them" ||
 			fail "D: $s"
-		# the pane: the cursor row's instructions, hottest first
-		grep -qE '^ struct node: [0-9]+ samples \([0-9.]+%\) in [0-9]+ instructions?$' <<<"$s" &&
-			grep -qE '^ chase\+0x[0-9a-f]+  [a-z]+ ' <<<"$s" &&
-			ok "D's pane: $(grep -A1 '^ struct node: ' <<<"$s" | tr -s ' ' | tr '\n' ' ')" ||
-			fail "D's pane: $(tail -8 <<<"$s")"
+		# the pane: the cursor row's instructions, hottest first (the cursor
+		# is on the first type, the hottest: struct node or struct line,
+		# as the machine and its load share the samples)
+		ty=$(grep -m1 -oE '^ +[0-9.]+ +[0-9]+  (struct|class|union) [^ ]+' <<<"$s" |
+			sed -E 's/^ +[0-9.]+ +[0-9]+  //')
+		[ -n "$ty" ] && grep -qE "^ $ty: [0-9]+ samples \([0-9.]+%\) in [0-9]+ instructions?\$" <<<"$s" &&
+			grep -A1 "^ $ty: " <<<"$s" | tail -1 | grep -qE '^ [a-z_]+(\+0x[0-9a-f]+)?  [a-z]+ ' &&
+			ok "D's pane: $(grep -A1 "^ $ty: " <<<"$s" | tr -s ' ' | tr '\n' ' ')" ||
+			fail "D's pane of '$ty': $(tail -8 <<<"$s")"
 		# the first member row of the hottest type
 		row=$(grep -nE '^ +[0-9.]+ +[0-9]+      \+' <<<"$s" | head -1)
 		member=$(sed -E 's/^[0-9]+: +[0-9.]+ +[0-9]+ +(\+[0-9]+ \([^)]*\)).*/\1/' <<<"$row")
