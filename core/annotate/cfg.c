@@ -244,7 +244,10 @@ loops(struct bt_cfg *g)
 		struct bt_cfg_loop L;
 		size_t sp = 0;
 
-		memset(in, 0, g->nb);
+		for (i = g->pred_off[h]; i < g->pred_off[h + 1] && !any; i++)
+			any = bt_cfg_dominates(g, h, g->pred[i]);
+		if (!any)
+			continue;	/* no back edge: not a header (in[] stays clear) */
 		memset(&L, 0, sizeof(L));
 		L.header = h;
 		L.latch_last = 0;
@@ -252,7 +255,7 @@ loops(struct bt_cfg *g)
 			size_t p = g->pred[i];
 			if (!bt_cfg_dominates(g, h, p))
 				continue;
-			any = true;	/* p -> h is a back edge */
+			/* p -> h is a back edge */
 			if (g->last[p] > L.latch_last)
 				L.latch_last = g->last[p];
 			if (!in[p]) {
@@ -260,8 +263,6 @@ loops(struct bt_cfg *g)
 				stack[sp++] = p;
 			}
 		}
-		if (!any)
-			continue;
 		in[h] = 1;
 		while (sp) {	/* everything that reaches a latch without passing h */
 			size_t b = stack[--sp];
@@ -278,6 +279,8 @@ loops(struct bt_cfg *g)
 			if (in[k])
 				BT_VEC_PUSH(body, k);
 		L.nblocks = body.n - L.body;
+		for (k = L.body; k < body.n; k++)
+			in[body.v[k]] = 0;	/* clear for the next header: its body only */
 		BT_ALLOC_GROW(g->loops, g->nloops + 1, g->loops_alloc);
 		g->loops[g->nloops++] = L;
 	}

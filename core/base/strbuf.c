@@ -297,28 +297,38 @@ skip_plain(const unsigned char *p, size_t len)
 	return p;
 }
 
-bool
-bt_text_is_safe(const char *s)
+/*
+ * The len bytes at s print as they are: eight at a time again after each
+ * run that is not plain ASCII (an arrow's UTF-8 in an annotation row).
+ */
+static bool
+text_is_safe_n(const char *s, size_t len)
 {
-	const unsigned char *p = skip_plain((const unsigned char *)s, strlen(s));
+	const unsigned char *p = (const unsigned char *)s, *end = p + len;
 	size_t n;
 
-	while (*p) {
+	while ((p = skip_plain(p, (size_t)(end - p))) < end) {
 		n = safe_run(p);
-		if (n == 0)
+		if (n == 0 || n > (size_t)(end - p))
 			return false;
 		p += n;
 	}
 	return true;
 }
 
+bool
+bt_text_is_safe(const char *s)
+{
+	return text_is_safe_n(s, strlen(s));
+}
+
 const char *
-bt_text_safe(const char *s, struct bt_textbuf *tb)
+bt_text_safe_n(const char *s, size_t len, struct bt_textbuf *tb)
 {
 	struct bt_strbuf sb;
 	const unsigned char *p = (const unsigned char *)s;
 
-	if (bt_text_is_safe(s))
+	if (s[len] == '\0' && text_is_safe_n(s, len))
 		return s;
 	sb.buf = tb->buf;
 	sb.alloc = tb->alloc;
@@ -340,6 +350,12 @@ bt_text_safe(const char *s, struct bt_textbuf *tb)
 	tb->alloc = sb.alloc;
 	tb->len = sb.len;
 	return tb->buf;
+}
+
+const char *
+bt_text_safe(const char *s, struct bt_textbuf *tb)
+{
+	return bt_text_safe_n(s, strlen(s), tb);
 }
 
 void

@@ -20,10 +20,11 @@ static void
 put_buf(FILE *out, const char *s, size_t len)
 {
 	struct bt_textbuf tb = { 0 };
-	const char *t = bt_text_safe(s, &tb);
+	const char *t = bt_text_safe_n(s, len, &tb);
 
-	fwrite(t, 1, t == s ? len : tb.len, out);
-	fputc('\n', out);
+	/* the export's own stream, written by this thread alone */
+	fwrite_unlocked(t, 1, t == s ? len : tb.len, out);
+	putc_unlocked('\n', out);
 	bt_textbuf_release(&tb);
 }
 

@@ -60,6 +60,8 @@ BT_API const char *bt_wait_describe(int status, char *buf, size_t len);
  * through this one function. bt_text_safe() returns s itself when nothing
  * needs escaping, else a string in buf (valid until the next call with
  * the same buf); bt_text_is_safe() says whether s can be printed as is.
+ * bt_text_safe_n() is bt_text_safe() of the string s of len bytes (its
+ * length known: not measured again).
  */
 struct bt_textbuf {
 	char *buf;
@@ -67,6 +69,7 @@ struct bt_textbuf {
 };
 BT_API bool bt_text_is_safe(const char *s);
 BT_API const char *bt_text_safe(const char *s, struct bt_textbuf *buf);
+BT_API const char *bt_text_safe_n(const char *s, size_t len, struct bt_textbuf *buf);
 BT_API void bt_textbuf_release(struct bt_textbuf *buf);
 
 /* Wilson 95% interval of k successes out of n, in percent. */

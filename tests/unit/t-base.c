@@ -111,8 +111,18 @@ test_text_safe(void **state)
 				line[i] = (char)odd[k];
 				/* a tab prints; the rest need escaping (0xc3 cut short) */
 				assert_int_equal(bt_text_is_safe(line), odd[k] == 0x09);
+				/* and after an arrow's UTF-8 early in the line */
+				if (i > 3) {
+					memcpy(line, "\xe2\x86\x91", 3);
+					assert_int_equal(bt_text_is_safe(line), odd[k] == 0x09);
+					assert_int_equal(bt_text_safe_n(line, strlen(line), &tb) == line,
+					    odd[k] == 0x09);
+				}
 			}
 	}
+	/* bt_text_safe_n: the length given, the same answers */
+	assert_ptr_equal(bt_text_safe_n(ok, strlen(ok), &tb), ok);
+	assert_string_equal(bt_text_safe_n("a\x1b" "b", 3, &tb), "a\\x1bb");
 	bt_textbuf_release(&tb);
 }
 
