@@ -176,13 +176,24 @@ view_alloc(struct bt_view *v, size_t size)
 	    ~(uintptr_t)7);
 }
 
+/*
+ * Columns of s: its bytes but UTF-8 continuation bytes (10xxxxxx), these
+ * counted eight at a time (bit 7 set, bit 6 clear).
+ */
 size_t
 view_ncols(const char *s)
 {
-	size_t n = 0;
+	const uint64_t tops = 0x8080808080808080ULL;
+	size_t len = strlen(s), n = len, i = 0;
+	uint64_t x;
 
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xc0) != 0x80;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&x, s + i, 8);
+		x = (x & ~(x << 1) & tops) >> 7;	/* 1 in each continuation byte */
+		n -= (size_t)((x * 0x0101010101010101ULL) >> 56);
+	}
+	for (; i < len; i++)
+		n -= ((unsigned char)s[i] & 0xc0) == 0x80;
 	return n;
 }
 
