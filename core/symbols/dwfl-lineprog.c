@@ -60,6 +60,9 @@ struct lineprog {
 	uint8_t min_len, line_range, opcode_base;
 	int8_t line_base;
 	const uint8_t *oplen;		/* standard opcode lengths, [1..opcode_base-1] */
+	/* each special opcode's line and address advance: no division a row */
+	int16_t sp_line[256];
+	uint16_t sp_addr[256];
 	const char **files;		/* names as libdw composes them */
 	size_t nfiles;
 	char **owned;			/* the composed ones */
@@ -98,9 +101,8 @@ lp_step(const struct lineprog *lp, struct lp_state *s, struct lineprog_row *row)
 		bool endseq = false;
 
 		if (op >= lp->opcode_base) {
-			op -= lp->opcode_base;
-			s->line += lp->line_base + (int)(op % lp->line_range);
-			s->addr += (uint64_t)lp->min_len * (op / lp->line_range);
+			s->line += lp->sp_line[op];
+			s->addr += lp->sp_addr[op];
 		} else if (op == 0) {
 			unsigned len, sub;
 
@@ -548,6 +550,10 @@ read_header(Dwarf *dw, uint64_t off, unsigned addr_size, const char *comp_dir)
 	if (lp->line_range == 0 || lp->opcode_base < 10 ||
 	    hend - p < lp->opcode_base - 1)
 		goto fail;
+	for (i = lp->opcode_base; i < 256; i++) {
+		lp->sp_line[i] = (int16_t)(lp->line_base + (int)((i - lp->opcode_base) % lp->line_range));
+		lp->sp_addr[i] = (uint16_t)(lp->min_len * ((i - lp->opcode_base) / lp->line_range));
+	}
 	lp->oplen = p - 1;
 	for (i = 1; i < lp->opcode_base && i < 13; i++)
 		if (lp->oplen[i] != std_oplen[i])
