@@ -6,7 +6,7 @@ PKGS="gcc make pkg-config libdw-dev libelf-dev libzydis-dev libcapstone-dev libz
 libncurses-dev libcmocka-dev binutils elfutils tmux linux-perf libc6-dbg clang llvm libclang-rt-14-dev gcc-multilib
 python3 nodejs openjdk-17-jdk-headless zstd libiberty-dev rustc
 g++ libbenchmark-dev golang-go cargo librust-criterion-dev
-binutils-aarch64-linux-gnu libc6-arm64-cross chromium python3-jsonschema gdb"
+binutils-aarch64-linux-gnu libc6-arm64-cross chromium python3-jsonschema gdb openssl"
 # Debian's nodejs has npm apart; NodeSource's nodejs (20, here) brings it along.
 command -v npm >/dev/null 2>&1 || PKGS="$PKGS npm"
 # (aarch64: objdump and the arm64 libc for tests/test-objdump.sh; not

@@ -68,7 +68,7 @@ struct harness_ops {
 extern const struct harness_ops harness_gbench, harness_go, harness_criterion,
     harness_libtest, harness_tinybench, harness_mitata, harness_benchmarkjs,
     harness_benchnode;
-extern const struct harness_ops harness_jmh, harness_custom;
+extern const struct harness_ops harness_jmh, harness_custom, harness_openssl;
 
 struct bt_harness_parser {
 	enum bt_harness only;

@@ -23,6 +23,7 @@ static const struct harness_ops *const harnesses[] = {
 	&harness_benchmarkjs,
 	&harness_benchnode,
 	&harness_jmh,
+	&harness_openssl,
 	&harness_custom,	/* last: only lines no other harness reads */
 };
 /* one harness an enum value: a parser's arrays hold every one of them */

@@ -42,12 +42,13 @@ enum bt_harness {
 	BT_HARNESS_BENCHMARKJS,	/* JS benchmark.js (npm "benchmark") */
 	BT_HARNESS_BENCHNODE,	/* JS bench-node */
 	BT_HARNESS_CUSTOM,	/* the program's own "NAME 1.5 ns/op" lines */
+	BT_HARNESS_OPENSSL,	/* openssl speed */
 	BT_HARNESS_COUNT
 };
 
 /*
  * "gbench", "go", "criterion", "libtest", "tinybench", "mitata", "jmh",
- * "benchmark.js", "bench-node", "custom" ("unknown").
+ * "benchmark.js", "bench-node", "custom", "openssl" ("unknown").
  */
 const char *bt_harness_name(enum bt_harness h);
 /* The harness of that name, or BT_HARNESS_UNKNOWN. */

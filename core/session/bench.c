@@ -24,28 +24,41 @@
 
 /*
  * Replay the recorded output (core/perf/meta.h's chunks) into a parser:
- * standard output only, standard error's times kept (where the first
- * benchmark starts).
+ * standard output, standard error's times kept (where the first
+ * benchmark starts). openssl speed writes its results on standard error:
+ * a second parser reads that for openssl's lines alone, and its results
+ * are the run's when standard output had none.
  */
 static void
 parse_output(struct bt_benches *bs, const char *d, size_t len)
 {
+	struct bt_harness_parser *ep = bt_harness_parser_new(BT_HARNESS_OPENSSL);
 	const char *end = d + len, *bytes;
-	double t = NAN;
+	double t = NAN, te = NAN;
 	uint64_t ns;
 	size_t n;
 	int stream;
 
 	bs->parser = bt_harness_parser_new(BT_HARNESS_UNKNOWN);
 	while (bt_meta_output_next(&d, end, &ns, &stream, &bytes, &n) > 0) {
-		if (stream == 2)
-			BT_VEC_PUSH(bs->err_times, (double)ns / 1e9);
-		else {
+		if (stream == 2) {
+			te = (double)ns / 1e9;
+			BT_VEC_PUSH(bs->err_times, te);
+			bt_harness_feed(ep, bytes, n, te);
+		} else {
 			t = (double)ns / 1e9;
 			bt_harness_feed(bs->parser, bytes, n, t);
 		}
 	}
 	bt_harness_finish(bs->parser, t);
+	bt_harness_finish(ep, te);
+	if (bt_harness_count(bs->parser) == 0 && bt_harness_count(ep) > 0) {
+		struct bt_harness_parser *x = bs->parser;
+
+		bs->parser = ep;
+		ep = x;
+	}
+	bt_harness_parser_free(ep);
 }
 
 /* "BM_sum/8_mean" -> "BM_sum/8": the name a result groups under. */

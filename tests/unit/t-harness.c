@@ -578,7 +578,8 @@ test_registry(void **state)
 
 		assert_string_not_equal(name, "unknown");
 		assert_int_equal(bt_harness_from_name(name), h);
-		if (h == BT_HARNESS_CUSTOM) {	/* no runner: a function named like it */
+		if (h == BT_HARNESS_CUSTOM || h == BT_HARNESS_OPENSSL) {
+			/* no runner: a function named like it; openssl's binary is stripped */
 			assert_null(hf);
 			continue;
 		}
@@ -602,6 +603,7 @@ test_registry(void **state)
 	assert_int_equal(bt_harness_traits(BT_HARNESS_BENCHMARKJS), 0);
 	assert_int_equal(bt_harness_traits(BT_HARNESS_BENCHNODE), BT_HARNESS_T_AT_END);
 	assert_int_equal(bt_harness_traits(BT_HARNESS_CUSTOM), BT_HARNESS_T_AT_END);
+	assert_int_equal(bt_harness_traits(BT_HARNESS_OPENSSL), BT_HARNESS_T_ANNOUNCES);
 }
 
 static struct bt_harness_parser *
@@ -646,6 +648,65 @@ test_custom(void **state)
 	assert_int_equal(bt_harness_result(p, 0)->harness, BT_HARNESS_GO);
 	assert_int_equal(bt_harness_result(p, 0)->index, 0);
 	bt_harness_parser_free(p);
+}
+
+/*
+ * openssl speed (on its standard error): the announcement, then the count
+ * and CPU seconds on the same line, or -mr's +DT and +R lines.
+ */
+static void
+test_openssl(void **state)
+{
+	struct bt_harness_parser *p = bt_harness_parser_new(BT_HARNESS_OPENSSL);
+	static const char *const junk[] = {
+		"Doing the dishes for you: now\n",
+		"Doing sha256 for 3s on 16 size blocks: \n",
+		"Doing sha256 for 3s on 16 size blocks: -5 sha256's in 2.98s\n",
+		"Doing sha256 for 3s on 16 size blocks: 5 sha256's in soon\n",
+		"+R:12:sha1:1.000000\n",
+		"+DT:sha1:3:16\n+R:12:md5:1.000000\n",
+		"+DT:sha1:3:16\n+R:1.5:sha1:1.000000\n",
+	};
+	const struct bt_bench_result *r;
+	const char *a = "Doing sha256 for 1s on 64 size blocks: ", *b = "2242231 sha256's in 0.68s\n";
+
+	(void)state;
+	/* the announcement when the run begins, its end when the run ends */
+	bt_harness_feed(p, a, strlen(a), 1.0);
+	bt_harness_feed(p, b, strlen(b), 2.0);
+	a = "Doing 2048 bits private rsa's for 10s: 1334 2048 bits private RSA's in 9.97s\n";
+	bt_harness_feed(p, a, strlen(a), 3.0);
+	a = "+DT:md5:3:16\n";
+	bt_harness_feed(p, a, strlen(a), 4.0);
+	a = "+R:16843574:md5:2.980000\n";
+	bt_harness_feed(p, a, strlen(a), 7.0);
+	bt_harness_finish(p, 8.0);
+	assert_int_equal(bt_harness_count(p), 3);
+	r = bt_harness_result(p, 0);
+	assert_string_equal(r->name, "sha256/64");
+	assert_string_equal(r->family, "sha256");
+	assert_string_equal(r->iterations.text, "2242231");
+	assert_true(r->iterations.value == 2242231);
+	assert_true(r->time.value == 0.68 * 1e9 / 2242231);
+	assert_string_equal(r->time.text, "303.3 ns");
+	assert_string_equal(counter(r, "cpu")->text, "0.68s");
+	assert_true(r->t_begin == 1.0 && r->t_end == 2.0);
+	r = bt_harness_result(p, 1);
+	assert_string_equal(r->name, "2048 bits private rsa");
+	assert_true(r->iterations.value == 1334);
+	assert_true(r->time.value == 9.97 * 1e9 / 1334);
+	r = bt_harness_result(p, 2);
+	assert_string_equal(r->name, "md5/16");
+	assert_string_equal(r->family, "md5");
+	assert_true(r->time.value == 2.98 * 1e9 / 16843574);
+	assert_true(r->t_begin == 4.0 && r->t_end == 7.0);
+	bt_harness_parser_free(p);
+	for (size_t i = 0; i < BT_ARRAY_SIZE(junk); i++) {
+		p = feed_text(junk[i]);
+		if (bt_harness_count(p) != 0)
+			fail_msg("read a result in '%s'", junk[i]);
+		bt_harness_parser_free(p);
+	}
 }
 
 /* One line of each harness, in one output. */
@@ -868,6 +929,7 @@ main(void)
 		cmocka_unit_test(test_chains),
 		cmocka_unit_test(test_registry),
 		cmocka_unit_test(test_custom),
+		cmocka_unit_test(test_openssl),
 		cmocka_unit_test(test_only),
 		cmocka_unit_test(test_gbench_console),
 		cmocka_unit_test(test_gbench_json),
