@@ -378,7 +378,8 @@ body_has_work(struct bt_selection *sel, size_t fi, struct bt_annotation **a, siz
 
 /*
  * The part of JIT loop li that runs: from its first to its last
- * instruction with samples (raw or skid-adjusted) in address order, into
+ * instruction with samples (raw, or half a sample or more skid-adjusted:
+ * the jump back from a slow path shares a sliver of the loop head's) in address order, into
  * *lo and *hi; returns how many of the loop's instructions it holds. What
  * lies outside, never sampled, is the JIT's out-of-line slow paths (V8
  * calls its interrupt and stack guards from blocks placed after the
@@ -393,7 +394,8 @@ hot_span(const struct bt_annotation *a, size_t li, size_t *lo, size_t *hi)
 
 	for (k = l->head; k <= l->tail; k++) {
 		const struct bt_ainsn *x = &a->insns.v[k];
-		if (!bt_annotation_in_loop(a, k, li) || (x->samples == 0 && x->adjusted <= 0))
+		/* a slow path the skid model gave a sliver of a head's sample does not run */
+		if (!bt_annotation_in_loop(a, k, li) || (x->samples == 0 && x->adjusted < 0.5))
 			continue;
 		if (!seen)
 			*lo = k;
