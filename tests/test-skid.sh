@@ -49,6 +49,7 @@ EOF
 # the costly instructions, by their text: a load through its own base
 # register is the pointer chase
 chase='^mov +\((%r[a-z0-9]+)\),\1$'
+vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
 printf '   %-9s %6s %6s %6s %6s %s\n' kernel truth raw adjust ctl "(percent of the kernel's samples)"
 for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	case $k in
@@ -90,6 +91,13 @@ for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	fi
 	printf '   %-9s %6s %6s %6s %6s  %s ns control, %s ns kernel%s\n' "$k" "$truth" "$raw" "$adj" "$ctl" \
 	    "$tc" "$tk" "$before"
+	if [ $k = branch ] && [ "$vendor" != AuthenticAMD ]; then
+		# the mispredict rule reads the restart's samples as AMD's cores
+		# leave them (the heads 2.3-4.1x the loop's rate); an Intel Xeon
+		# VM's spreads them over the loop (1.7x in a recording): not calibrated there yet
+		skipped "$k on $vendor: the mispredict rule is calibrated on AMD: adjusted $adj% against a truth of $truth%, the control's predicted je $ctl% (truth 0)"
+		continue
+	fi
 	if ! awk -v a="$tc" -v b="$tk" 'BEGIN { exit !(a < 0.8 * b) }'; then
 		skipped "$k: the control ($tc ns) is not clearly faster than the kernel ($tk ns): too noisy to measure"
 	elif awk -v t="$truth" -v a="$adj" 'BEGIN { d = a - t; exit !(d <= 10 && d >= -10) }'; then
