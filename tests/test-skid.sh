@@ -66,7 +66,10 @@ for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	fi
 	tk=$( (cat "$TMP/$k.out"; fastest "$k" k 1) |
 		awk '$3 == "ns_per_iter" && (min == "" || $4 < min) { min = $4 } END { print min }')
-	tc=$(fastest "$k" c 3)
+	# the control's fastest of 15: on a VM whose neighbours share its cores
+	# a control of ~1 ns took 0.97-1.20 ns in the fastest of 3, and join's
+	# truth moved 87.7-90.9 with it
+	tc=$(fastest "$k" c 15)
 	set -- $(share "$TMP/$k.json" "k_$k" "$re")
 	if [ "$1" = none ]; then
 		fail "$k: no annotation of k_$k with its costly instruction"
