@@ -106,7 +106,7 @@ doing_line(struct bt_harness_parser *p, const struct hline *l)
 		return;
 	slen = t[n - 1].len;
 	blocks = hp_find(forp, (size_t)(colon - forp), " on ");
-	if (blocks != NULL && hp_starts(colon - 12, 12, " size blocks")) {
+	if (blocks != NULL && colon - 12 >= blocks + 4 && hp_starts(colon - 12, 12, " size blocks")) {
 		const char *b = blocks + 4;
 		size_t blen = (size_t)(colon - 12 - b);
 

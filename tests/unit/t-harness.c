@@ -701,6 +701,11 @@ test_openssl(void **state)
 	assert_true(r->time.value == 2.98 * 1e9 / 16843574);
 	assert_true(r->t_begin == 4.0 && r->t_end == 7.0);
 	bt_harness_parser_free(p);
+	/* " on " and " size blocks" overlapping: no block size to name */
+	p = feed_text("Doing x for 1s on size blocks: 5 x's in 1.00s\n");
+	assert_int_equal(bt_harness_count(p), 1);
+	assert_string_equal(bt_harness_result(p, 0)->name, "x");
+	bt_harness_parser_free(p);
 	for (size_t i = 0; i < BT_ARRAY_SIZE(junk); i++) {
 		p = feed_text(junk[i]);
 		if (bt_harness_count(p) != 0)
