@@ -124,8 +124,12 @@ if command -v tmux >/dev/null; then
 	$T send-keys -t bt D
 	if wait_for "data types: "; then
 		s=$(screen)
+		# every type a row, its members right under it (which types are
+		# on the first screen is the samples': struct node is fourth of
+		# four on one machine, first on another)
 		grep -qE '^ +[0-9.]+ +[0-9]+  struct node ' <<<"$s" &&
-			grep -qE '^ +[0-9.]+ +[0-9]+      \+(0|8) \((next|val)\) +chase' <<<"$s" &&
+			grep -A1 -E '^ +[0-9.]+ +[0-9]+  (struct|class) ' <<<"$s" |
+			grep -qE '^ +[0-9.]+ +[0-9]+      \+[0-9]+ \([^)]+\) +[a-z_]' &&
 			ok "D: $(grep -c '  struct\|  class' <<<"$s") types, members under them" ||
 			fail "D: $s"
 		# the pane: the cursor row's instructions, hottest first (the cursor
