@@ -274,7 +274,26 @@ else
 		cal $r
 	done
 	d j1 j2 jj
-	dr=$(drift j1.cal j2.cal)
+	# the drift: the fixed loop's, or tinybench's own numbers (each task
+	# row's first number: ops/sec or its average time) between the runs,
+	# whichever moved more (as go's below)
+	dr=$(python3 - "$TMP/j1.out" "$TMP/j2.out" "$(drift j1.cal j2.cal)" <<'PY'
+import re, sys
+def rows(path):
+    t = {}
+    try:
+        for l in open(path, errors="replace"):
+            m = re.search(r"'([^']+)'\s*\W+\s*'?([0-9][0-9,.]*)", l)
+            if m:
+                t[m[1]] = float(m[2].replace(",", ""))
+    except (OSError, ValueError):
+        pass
+    return t
+a, b = rows(sys.argv[1]), rows(sys.argv[2])
+d = [max(abs(b[k] / a[k] - 1), abs(a[k] / b[k] - 1)) for k in a if k in b and a[k] > 0 and b[k] > 0]
+print("%.3f" % max(d + [float(sys.argv[3])]))
+PY
+)
 	read -r called total quiet excused < <(python3 "$TMP/check.py" rate "$dr" "$TMP/jj.json" 2>"$TMP/called")
 	echo "   tinybench twice: $called of $total units slower/faster" \
 		"($(python3 -c "print('%.1f%%' % (100 * $called / max($total, 1)))")), $quiet unchanged or unresolved;" \
