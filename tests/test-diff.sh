@@ -65,7 +65,7 @@ rec s1 A --benchmark_min_time=0.05
 rec s2 B --benchmark_min_time=0.05
 
 cat >"$TMP/check.py" <<'PY'
-import itertools, json, math, statistics, sys
+import itertools, json, math, re, statistics, sys
 
 def units(path):
     d = json.load(open(path))
@@ -118,6 +118,35 @@ elif cmd == "others":		# others FILE BENCH: the other benchmarks' verdicts
     d = json.load(open(sys.argv[2]))
     print(" ".join("%s=%s" % (b["name"], b["verdict"]) for b in d["benchmarks"]
                    if b["name"] != sys.argv[3]))
+elif cmd == "own":		# own KIND OUT1 OUT2 DRIFT: the larger of DRIFT and how far
+    # the harness's own printed numbers moved between the two runs, per
+    # benchmark (go: its ns/op medians; criterion: its estimates;
+    # tinybench: each task row's first number, ops/sec or its average time)
+    units = {"ps": 1e-3, "ns": 1, "\u00b5s": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
+    def numbers(path):
+        t = {}
+        for l in open(path, errors="replace"):
+            if sys.argv[2] == "go":
+                m = re.match(r"(Benchmark\S+)\s+\d+\s+([0-9.]+) ns/op", l)
+                if m:
+                    t.setdefault(m[1], []).append(float(m[2]))
+            elif sys.argv[2] == "criterion":
+                m = re.match(r"^(\S.*?)\s+time:\s+\[\S+ \S+ ([0-9.]+) (\S+) ", l)
+                if m and m[3] in units:
+                    t[m[1]] = [float(m[2]) * units[m[3]]]
+            else:
+                m = re.search(r"'([^']+)'\s*\W+\s*'?([0-9][0-9,.]*)", l)
+                if m:
+                    try:
+                        t[m[1]] = [float(m[2].replace(",", ""))]
+                    except ValueError:
+                        pass
+        return {k: statistics.median(v) for k, v in t.items()}
+    a, b = numbers(sys.argv[3]), numbers(sys.argv[4])
+    # tinybench's first number may be a rate: its change either way round
+    d = [max(abs(b[k] / a[k] - 1), abs(a[k] / b[k] - 1) if sys.argv[2] == "tinybench" else 0)
+         for k in a if k in b and a[k] > 0 and b[k] > 0]
+    print("%.3f" % max(d + [float(sys.argv[5])]))
 elif cmd == "renamed":		# renamed FILE BENCH: its functions' "A -> B (how)"
     d = json.load(open(sys.argv[2]))
     for b in d["benchmarks"]:
@@ -210,19 +239,7 @@ if command -v go >/dev/null && G=$(go_fixture gobench); then
 	# benchmark) between the runs, whichever moved more: a throughput-bound
 	# benchmark moves with a neighbour on its core's other thread where a
 	# chain of adds does not (PopcntKept 18.5% with the loop within 4%)
-	dr=$(python3 - "$TMP/g1.out" "$TMP/g2.out" "$(drift g1.cal g2.cal)" <<'PY'
-import re, statistics, sys
-def med(path):
-    t = {}
-    for l in open(path):
-        m = re.match(r"(Benchmark\S+)\s+\d+\s+([0-9.]+) ns/op", l)
-        if m:
-            t.setdefault(m[1], []).append(float(m[2]))
-    return {k: statistics.median(v) for k, v in t.items()}
-a, b = med(sys.argv[1]), med(sys.argv[2])
-print("%.3f" % max([abs(b[k] / a[k] - 1) for k in a if k in b and a[k] > 0] + [float(sys.argv[3])]))
-PY
-)
+	dr=$(python3 "$TMP/check.py" own go "$TMP/g1.out" "$TMP/g2.out" "$(drift g1.cal g2.cal)")
 	# go prints wall-clock ns/op (a busy machine moves it between runs):
 	# the benchmarks' times and functions' cost are the profile's CPU time
 	v=$(python3 -c 'import json, sys
@@ -277,23 +294,7 @@ else
 	# the drift: the fixed loop's, or tinybench's own numbers (each task
 	# row's first number: ops/sec or its average time) between the runs,
 	# whichever moved more (as go's below)
-	dr=$(python3 - "$TMP/j1.out" "$TMP/j2.out" "$(drift j1.cal j2.cal)" <<'PY'
-import re, sys
-def rows(path):
-    t = {}
-    try:
-        for l in open(path, errors="replace"):
-            m = re.search(r"'([^']+)'\s*\W+\s*'?([0-9][0-9,.]*)", l)
-            if m:
-                t[m[1]] = float(m[2].replace(",", ""))
-    except (OSError, ValueError):
-        pass
-    return t
-a, b = rows(sys.argv[1]), rows(sys.argv[2])
-d = [max(abs(b[k] / a[k] - 1), abs(a[k] / b[k] - 1)) for k in a if k in b and a[k] > 0 and b[k] > 0]
-print("%.3f" % max(d + [float(sys.argv[3])]))
-PY
-)
+	dr=$(python3 "$TMP/check.py" own tinybench "$TMP/j1.out" "$TMP/j2.out" "$(drift j1.cal j2.cal)")
 	read -r called total quiet excused < <(python3 "$TMP/check.py" rate "$dr" "$TMP/jj.json" 2>"$TMP/called")
 	echo "   tinybench twice: $called of $total units slower/faster" \
 		"($(python3 -c "print('%.1f%%' % (100 * $called / max($total, 1)))")), $quiet unchanged or unresolved;" \
@@ -332,20 +333,7 @@ else
 	d c1 c2 cc
 	# the drift: the fixed loop's, or criterion's own estimates between
 	# the runs, whichever moved more (as go's above)
-	dr=$(python3 - "$TMP/c1.out" "$TMP/c2.out" "$(drift c1.cal c2.cal)" <<'PY'
-import re, sys
-units = {"ps": 1e-3, "ns": 1, "µs": 1e3, "us": 1e3, "ms": 1e6, "s": 1e9}
-def est(path):
-    t = {}
-    for l in open(path):
-        m = re.match(r"^(\S.*?)\s+time:\s+\[\S+ \S+ ([0-9.]+) (\S+) ", l)
-        if m and m[3] in units:
-            t[m[1]] = float(m[2]) * units[m[3]]
-    return t
-a, b = est(sys.argv[1]), est(sys.argv[2])
-print("%.3f" % max([abs(b[k] / a[k] - 1) for k in a if k in b and a[k] > 0] + [float(sys.argv[3])]))
-PY
-)
+	dr=$(python3 "$TMP/check.py" own criterion "$TMP/c1.out" "$TMP/c2.out" "$(drift c1.cal c2.cal)")
 	read -r called total quiet excused < <(python3 "$TMP/check.py" rate "$dr" "$TMP/cc.json" 2>"$TMP/called")
 	echo "   criterion twice: $called of $total units slower/faster" \
 		"($(python3 -c "print('%.1f%%' % (100 * $called / max($total, 1)))")), $quiet unchanged or unresolved;" \
