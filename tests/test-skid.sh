@@ -4,8 +4,16 @@
 # loop without it; the costly instruction's share of the time is then at
 # least 1 - t_control / t_kernel (each time the program's own clock, the
 # fastest of its runs). Each kernel is recorded with cpu-clock (the
-# timer interrupt the model is calibrated on) and the skid-adjusted share of its costly instructions must be
-# within 10 points of that truth; the raw share is printed beside it.
+# timer interrupt the model is calibrated on) and the skid-adjusted share
+# of its costly instructions is checked against that truth; the raw share
+# is printed beside it. Where the control's work waits on the costly
+# instruction (divdep's adds chained on the quotient, the branch's next
+# pass after a restart) the truth is the share, and the adjusted share
+# must be within 10 points of it; where that work runs beside it (the
+# join's other path, the loop's own counting under a div or a load) the
+# truth is only a lower bound, and the adjusted share must not be more
+# than 10 points under it (the join's cheap path, once in eight, hides
+# under the divs: truth 88-90, adjusted 97-100).
 # A kernel whose control is not clearly faster (a noisy machine) is
 # skipped, said so. Where the control keeps the costly instruction (the
 # branch, which predicts there) the control is recorded too: its adjusted
@@ -18,10 +26,21 @@ need_recording
 
 skid=$(fixture skid)
 
-# fastest KERNEL k|c RUNS: the fastest ns per iteration of RUNS runs
-fastest() {
-	for _ in $(seq "$3"); do "$skid" "$1" "$2"; done |
-		awk '$3 == "ns_per_iter" && (min == "" || $4 < min) { min = $4 } END { print min }'
+# times KERNEL: "control kernel", the fastest ns per iteration of each in
+# 8 rounds of the two run one after the other (a quarter of the kernel's
+# default iterations a run), so that both see the same neighbours: the
+# control's fastest of 15 beside the kernel's of 2 read truths of
+# 68.4-72.6 for the branch where the two side by side read 63.5-65.0
+times() {
+	local n
+	case $1 in
+	chase) n=500000 ;; deps) n=25000000 ;; divchain) n=12500000 ;; divadd) n=20000000 ;;
+	divdep) n=10000000 ;; join) n=15000000 ;; sqrt) n=10000000 ;; rep) n=62500 ;;
+	branch) n=25000000 ;;
+	esac
+	for _ in 1 2 3 4 5 6 7 8; do "$skid" "$1" k $n; "$skid" "$1" c $n; done |
+		awk '$3 == "ns_per_iter" { if (!($2 in min) || $4 < min[$2]) min[$2] = $4 }
+		     END { print min["c"], min["k"] }'
 }
 
 # share JSON FUNCTION REGEX: "raw adjusted" percent of the instructions of
@@ -49,7 +68,6 @@ EOF
 # the costly instructions, by their text: a load through its own base
 # register is the pointer chase
 chase='^mov +\((%r[a-z0-9]+)\),\1$'
-vendor=$(awk -F': *' '/^vendor_id/ { print $2; exit }' /proc/cpuinfo)
 printf '   %-9s %6s %6s %6s %6s %s\n' kernel truth raw adjust ctl "(percent of the kernel's samples)"
 # measure KERNEL REGEX: record the kernel (and the branch's control), time
 # both, and set truth, raw, adj and ctl; 1 when the kernel cannot be measured
@@ -60,12 +78,8 @@ measure() {
 		fail "$k: recording failed: $(cat "$TMP/err")"
 		return 1
 	fi
-	tk=$( (cat "$TMP/$k.out"; fastest "$k" k 1) |
-		awk '$3 == "ns_per_iter" && (min == "" || $4 < min) { min = $4 } END { print min }')
-	# the control's fastest of 15: on a VM whose neighbours share its cores
-	# a control of ~1 ns took 0.97-1.20 ns in the fastest of 3, and join's
-	# truth moved 87.7-90.9 with it
-	tc=$(fastest "$k" c 15)
+	set -- $(times "$k")
+	tc=$1 tk=$2
 	set -- $(share "$TMP/$k.json" "k_$k" "$re")
 	if [ "$1" = none ]; then
 		fail "$k: no annotation of k_$k with its costly instruction"
@@ -92,9 +106,11 @@ measure() {
 	    "$tc" "$tk" "$before"
 }
 
-# within: the adjusted share within 10 points of the truth
+# within: the adjusted share within 10 points of the truth (divdep,
+# branch), or not more than 10 under it where it is a lower bound
 within() {
-	awk -v t="$truth" -v a="$adj" 'BEGIN { d = a - t; exit !(d <= 10 && d >= -10) }'
+	case $k in divdep | branch) exact=1 ;; *) exact=0 ;; esac
+	awk -v t="$truth" -v a="$adj" -v e=$exact 'BEGIN { d = a - t; exit !((d <= 10 || !e) && d >= -10) }'
 }
 
 for k in chase deps divchain divadd divdep join sqrt rep branch; do
@@ -113,21 +129,13 @@ for k in chase deps divchain divadd divdep join sqrt rep branch; do
 	# recording and both times, up to three times in all, each printed
 	for attempt in 2 3; do
 		within && break
-		[ $k = branch ] && [ "$vendor" != AuthenticAMD ] && break
 		echo "   ($k outside by more than 10 points: measured again, attempt $attempt of 3)"
 		measure $k "$re" || continue 2
 	done
-	if [ $k = branch ] && [ "$vendor" != AuthenticAMD ]; then
-		# the mispredict rule reads the restart's samples as AMD's cores
-		# leave them (the heads 2.3-4.1x the loop's rate); an Intel Xeon
-		# VM's spreads them over the loop (1.7x in a recording): not calibrated there yet
-		skipped "$k on $vendor: the mispredict rule is calibrated on AMD: adjusted $adj% against a truth of $truth%, the control's predicted je $ctl% (truth 0)"
-		continue
-	fi
 	if ! awk -v a="$tc" -v b="$tk" 'BEGIN { exit !(a < 0.8 * b) }'; then
 		skipped "$k: the control ($tc ns) is not clearly faster than the kernel ($tk ns): too noisy to measure"
 	elif within; then
-		ok "$k: adjusted $adj% within 10 points of the truth $truth% (raw $raw%)"
+		ok "$k: adjusted $adj% $([ $exact = 1 ] && echo within || echo "not more than") 10 points $([ $exact = 1 ] && echo of || echo under) the truth $truth% (raw $raw%)"
 	else
 		fail "$k: adjusted $adj%, truth $truth% (raw $raw%)"
 	fi

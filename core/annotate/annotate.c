@@ -490,7 +490,7 @@ bt_annotate(const struct bt_annotate_in *f, struct bt_error *err)
 	if (f->precise)
 		no_skid(a);
 	else
-		bt_skid_adjust(a, g);
+		bt_skid_adjust(a, g, f->intel);
 	bt_find_loops(a, g);
 	bt_cfg_free(g);
 	bt_find_regions(a, f->region_threshold, f->region_margin);

@@ -145,6 +145,7 @@ struct bt_annotate_in {
 	size_t nhits;
 	bool lines;
 	bool precise;		/* the event has no skid (precise_ip 2, 3): none adjusted */
+	bool intel;		/* recorded on an Intel core (its CPU id): skid.c's calibration */
 	double region_threshold;
 	size_t region_margin;
 	const char *(*name_at)(void *arg, uint64_t addr, uint64_t *start);
@@ -181,7 +182,7 @@ bool bt_annotation_in_loop(const struct bt_annotation *a, size_t insn, size_t lo
 
 /* Algorithms of DESIGN.md §4 (core/annotate/skid.c) on its graph (cfg.h). */
 struct bt_cfg;
-void bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g);
+void bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g, bool intel);
 void bt_find_loops(struct bt_annotation *a, const struct bt_cfg *g);
 void bt_find_regions(struct bt_annotation *a, double threshold, size_t margin);
 

@@ -281,6 +281,7 @@ struct skid_walk {
 	double *found;		/* per instruction: the share of this sample it is credited */
 	size_t *touched;	/* the instructions found credits */
 	size_t ntouched;
+	bool fuse;		/* Intel's cores: a compare and its branch take one slot (slot()) */
 };
 
 /* An instruction's registers, read the first time they are asked for. */
@@ -456,6 +457,38 @@ induction(const struct bt_insn *in, const struct skid_regs *r)
 	    prefix(m, "dec") || prefix(m, "lea");
 }
 
+/* Is mnemonic m the integer operation o, with or without AT&T's size suffix? */
+static bool
+op(const char *m, const char *o)
+{
+	size_t n = strlen(o);
+
+	return strncmp(m, o, n) == 0 && (m[n] == '\0' || (strchr("bwlq", m[n]) && m[n + 1] == '\0'));
+}
+
+/*
+ * The retire slots instruction i takes, where a restart is sampled: 0 for
+ * one that Intel's cores fuse with the conditional branch after it in its
+ * block (a compare or test, or a flag-setting add, sub, and, inc or dec
+ * with no memory operand: the two decode and retire as one, and a sample
+ * never names the branch), else 1.
+ */
+static unsigned
+slot(struct skid_walk *w, size_t i)
+{
+	const struct bt_ainsn *ai = &w->a->insns.v[i];
+	const char *m = ai->in.mnemonic != NULL ? ai->in.mnemonic : "";
+	bool mem = (ai->in.flags & (BT_INSN_F_MEM_READ | BT_INSN_F_MEM_WRITE)) != 0;
+
+	if (!w->fuse || i + 1 >= w->a->insns.n || w->a->insns.v[i + 1].in.kind != BT_INSN_CJUMP ||
+	    w->g->block[i + 1] != w->g->block[i] || (ai->in.flags & BT_INSN_F_MEM_WRITE))
+		return 1;
+	if (op(m, "cmp") || op(m, "test"))
+		return 0;
+	return !mem && (op(m, "add") || op(m, "sub") || op(m, "and") || op(m, "inc") ||
+	    op(m, "dec")) ? 0 : 1;
+}
+
 /*
  * Does the condition of the branch that ends block b come from data: does
  * its compare read memory, or a register the loop writes other than by
@@ -502,14 +535,14 @@ data_cond(struct skid_walk *w, size_t b, const struct bt_cfg_loop *L)
  */
 struct skid_ways {
 	unsigned char *mark;
-	size_t list[4 * SKID_HEADS], nlist, nm[4];
+	size_t list[8 * SKID_HEADS], nlist, nm[4];	/* nm: in slots (slot()) */
 	double sm[4];
 };
 
 /*
- * Mark, with m, the instructions at positions [from, to) of the way on
- * from block s inside loop l, the branch x not among them nor any marked
- * already; one that reads what a load of the way wrote (a conditional
+ * Mark, with m, the instructions at positions [from, to) (in slots) of
+ * the way on from block s inside loop l, the branch x (and a compare fused
+ * with it) not among them nor any marked already; one that reads what a load of the way wrote (a conditional
  * branch reads the flags of a compare with memory) with SKID_WAITS
  * instead. A latch is followed back into the loop.
  */
@@ -520,17 +553,20 @@ way(struct skid_walk *w, const double *rem, struct skid_ways *v, size_t s, long 
 	const struct bt_cfg *g = w->g;
 	size_t i = g->first[s], k;
 	uint64_t loaded = 0;
+	unsigned sl = 1;
 
-	for (k = 0; k < to && i != x && bt_cfg_in_loop(g, g->block[i], l); k++) {
+	for (k = 0; k < to && i != x && !(i + 1 == x && slot(w, i) == 0) &&
+	    bt_cfg_in_loop(g, g->block[i], l); k += sl) {
 		const struct bt_ainsn *ai = &w->a->insns.v[i];
 		const struct skid_regs *r = regs_of(w, i);
 		uint64_t reads = r->reads | (ai->in.kind == BT_INSN_CJUMP ? REG_FLAGS : 0);
 		bool on = ai->target_insn >= 0 && bt_cfg_in_loop(g, g->block[ai->target_insn], l);
 
+		sl = slot(w, i);
 		if (k >= from && v->mark[i] == 0) {
 			v->mark[i] = reads & loaded ? SKID_WAITS : m;
 			v->list[v->nlist++] = i;
-			v->nm[v->mark[i]]++;
+			v->nm[v->mark[i]] += sl;
 			v->sm[v->mark[i]] += rem[i];
 		}
 		if (ai->in.flags & BT_INSN_F_MEM_READ)
@@ -580,7 +616,7 @@ mispredicted(struct skid_walk *w, const double *rem, struct skid_ways *v, size_t
 	for (k = L->body; k < L->body + L->nblocks; k++)
 		for (i = g->first[g->body[k]]; i <= g->last[g->body[k]]; i++)
 			if (v->mark[i] == 0)
-				rest += rem[i], v->nm[0]++;
+				rest += rem[i], v->nm[0] += slot(w, i);
 	v->sm[0] = rest;
 	/* the heads' rate against the rest's, the tails among the rest */
 	if (v->sm[0] + v->sm[2] == 0)
@@ -681,7 +717,7 @@ mispredicts(struct skid_walk *w, double *rem, unsigned char *mark)
 #define ADJPER(i)	(a->insns.v[i].adjusted_period)
 
 void
-bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
+bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g, bool intel)
 {
 	size_t n = a->insns.n, i, k, np, *preds;
 	double *bweight, *share, *rem;
@@ -703,6 +739,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 	w.bweight = bweight;
 	w.cls = cls;
 	w.regs = regs;
+	w.fuse = intel;
 	w.have = bt_xcalloc(2 * n, 1);	/* then mispredicts()'s marks */
 	w.found = bt_xcalloc(n, sizeof(double));
 	w.touched = bt_xmalloc(n * sizeof(size_t));
@@ -731,6 +768,12 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g)
 		else
 			for (k = g->pred_off[b]; k < g->pred_off[b + 1]; k++)
 				preds[np++] = g->last[g->pred[k]];
+		/* a branch fused with its compare retires with it: the pair's
+		 * time is the compare's (the branch's own is its mispredicts) */
+		for (k = 0; k < np; k++)
+			if (a->insns.v[preds[k]].in.kind == BT_INSN_CJUMP && preds[k] > 0 &&
+			    slot(&w, preds[k] - 1) == 0)
+				preds[k]--;
 		if (np == 0 || class_of(&w, i) == SKID_LONG) {
 			/* the function's entry, or its own cost: keep */
 			ADJ(i) += smp;

@@ -384,6 +384,7 @@ annotate_in(struct bt_selection *sel, struct bt_sfunc *sf, enum bt_asm_syntax sy
 	in->nhits = sf->hit_hi - sf->hit_lo;
 	in->lines = lines && bt_session_dwarf(s, f->mod);
 	in->precise = s->p->event_attrs != NULL && precise(&s->p->event_attrs[sel->attr]);
+	in->intel = strncmp(s->p->meta.cpu_id, "GenuineIntel,", 13) == 0;
 	in->region_threshold = s->o.region_threshold / 100;
 	in->region_margin = s->o.region_margin;
 	if (s->p->modules.v[f->mod].kind == BT_MOD_JIT) {

@@ -302,6 +302,7 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 	Elf *e;
 	size_t nph;
 	int k;
+	bool intel = false;
 	uint64_t map_start = 0, map_len = 0, pgoff = 0, nsamples = 0;
 
 	e = tool_open_elf(binary);
@@ -317,7 +318,8 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 			a.attr.config = PERF_COUNT_HW_CPU_CYCLES;
 			a.attr.precise_ip = 2;
 			a.name = (char *)"cycles:pp";
-		}
+		} else if (strcmp(specs[k], "intel=1") == 0)
+			intel = true;
 	a.ids = ids;
 	a.nids = 1;
 	w = bt_pd_create(out, &a, 1, &err);
@@ -338,7 +340,7 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 			goto fail;
 		}
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - specs[k]), specs[k]);
-		if (strcmp(name, "precise") == 0)
+		if (strcmp(name, "precise") == 0 || strcmp(name, "intel") == 0)
 			continue;
 		if (strcmp(name, "lost") == 0 || strcmp(name, "throttle") == 0) {
 			bool lost = name[0] == 'l';
@@ -380,6 +382,8 @@ synth_recording(const char *out, const char *binary, char *const *specs,
 	m.freq = 4000;
 	m.has_status = true;
 	m.duration = (double)nsamples / 4000;
+	if (intel)	/* a Sapphire Rapids Xeon's */
+		snprintf(m.cpu_id, sizeof(m.cpu_id), "GenuineIntel,6,143");
 	bt_meta_encode(&m, &sec);
 	memset(&f, 0, sizeof(f));
 	f.hostname = "golden";

@@ -56,8 +56,8 @@ void test_close(struct bt_selection *sel);
  * given, one every 250 us: "SYM+0xOFF=N" (N samples at that address),
  * "kernel=N", "unknown=N"; and "lost=N" (a LOST record of N samples),
  * "throttle=N" (N THROTTLE records) where they stand; "precise=1"
- * makes the event cycles:pp (precise_ip 2, as PEBS). Returns 0, or -1
- * with msg set.
+ * makes the event cycles:pp (precise_ip 2, as PEBS); "intel=1" says the
+ * CPU is Intel's (its CPU id). Returns 0, or -1 with msg set.
  */
 int synth_recording(const char *out, const char *binary, char *const *specs,
 		    int nspecs, char *msg, size_t msglen);
