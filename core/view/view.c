@@ -265,6 +265,21 @@ view_cut_middle(struct bt_view *v, const char *s, size_t width)
 	/* a third the start, the rest the end: the end tells rows apart */
 	head = (width - 1) / 3;
 	tail = width - 1 - head;
+	/*
+	 * a function known by its module and address keeps "+0x..." whole and
+	 * loses the module's end: "libcrypto.so.3+0x240ce0" in 13 columns is
+	 * "lib…+0x240ce0", never "libc…0x240ce0" (another module's name)
+	 */
+	{
+		const char *at = strrchr(s, '+');
+
+		if (at != NULL && at > s && strncmp(at, "+0x", 3) == 0 && at[3] != '\0' &&
+		    strspn(at + 3, "0123456789abcdef") == strlen(at + 3) &&
+		    strchr(s, ' ') == NULL && (size_t)(s + strlen(s) - at) + 2 <= width) {
+			tail = (size_t)(s + strlen(s) - at);
+			head = width - 1 - tail;
+		}
+	}
 	h = view_col_offset(s, head);
 	t = view_col_offset(s, cols - tail);
 	return bt_strpool_addf(&v->pool, "%.*s\xe2\x80\xa6%s", (int)h, s, s + t);

@@ -31,6 +31,11 @@ test_cut_middle(void **state)
 	assert_int_equal(strncmp(c, "BenchmarkCRC", 12), 0);
 	assert_string_equal(c + strlen(c) - 17, "size=15/align=0-2");
 	assert_string_equal(view_cut_middle(v, "short", 40), "short");
+	/* a module and address: the address whole, never another module's name */
+	assert_string_equal(view_cut_middle(v, "libcrypto.so.3+0x240ce0", 13),
+	    "lib\xe2\x80\xa6+0x240ce0");
+	assert_string_equal(view_cut_middle(v, "libcrypto.so.3+0x240ce0", 10),
+	    "lib\xe2\x80\xa6" "240ce0");	/* too narrow for the rule: as before */
 	/* characters, not bytes: "×" is one column */
 	assert_int_equal(view_ncols(view_cut_middle(v,
 	    "a\xc3\x97" "b\xc3\x97" "c\xc3\x97" "d\xc3\x97" "e\xc3\x97" "f\xc3\x97" "g",
