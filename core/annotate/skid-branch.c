@@ -72,12 +72,12 @@ data_cond(struct skid_walk *w, size_t b, const struct bt_cfg_loop *L)
 	c = &w->a->insns.v[g->last[b] - 1].in;
 	if ((c->flags & BT_INSN_F_MEM_READ) && !(c->flags & BT_INSN_F_RIPREL))
 		return true;
-	reads = regs_of(w, g->last[b] - 1)->reads;
+	reads = skid_regs_of(w, g->last[b] - 1)->reads;
 	for (pass = 0; pass < 2; pass++)
 		for (k = L->body; k < L->body + L->nblocks; k++)
 			for (i = g->first[g->body[k]]; i <= g->last[g->body[k]]; i++) {
 				const struct bt_insn *in = &w->a->insns.v[i].in;
-				const struct skid_regs *r = regs_of(w, i);
+				const struct skid_regs *r = skid_regs_of(w, i);
 				uint64_t other = r->reads & ~r->writes;
 
 				if (pass == 0)
@@ -105,10 +105,11 @@ struct skid_ways {
 
 /*
  * Mark, with m, the instructions at positions [from, to) (in slots) of
- * the way on from block s inside loop l, the branch x (and a compare fused
- * with it) not among them nor any marked already; one that reads what a load of the way wrote (a conditional
- * branch reads the flags of a compare with memory) with SKID_WAITS
- * instead. A latch is followed back into the loop.
+ * the way on from block s inside loop l, the branch x (and a compare
+ * fused with it) not among them nor any marked already; one that reads
+ * what a load of the way wrote (a conditional branch reads the flags of a
+ * compare with memory) with SKID_WAITS instead. A latch is followed back
+ * into the loop.
  */
 static void
 way(struct skid_walk *w, const double *rem, struct skid_ways *v, size_t s, long l, size_t x,
@@ -122,7 +123,7 @@ way(struct skid_walk *w, const double *rem, struct skid_ways *v, size_t s, long 
 	for (k = 0; k < to && i != x && !(i + 1 == x && skid_slot(w, i) == 0) &&
 	    bt_cfg_in_loop(g, g->block[i], l); k += sl) {
 		const struct bt_ainsn *ai = &w->a->insns.v[i];
-		const struct skid_regs *r = regs_of(w, i);
+		const struct skid_regs *r = skid_regs_of(w, i);
 		uint64_t reads = r->reads | (ai->in.kind == BT_INSN_CJUMP ? REG_FLAGS : 0);
 		bool on = ai->target_insn >= 0 && bt_cfg_in_loop(g, g->block[ai->target_insn], l);
 
@@ -171,10 +172,10 @@ mispredicted(struct skid_walk *w, const double *rem, struct skid_ways *v, size_t
 		return 0;
 	/* a long wait on the heads or before the branch explains them better */
 	for (i = g->first[b]; i <= x; i++)
-		if (class_of(w, i) == SKID_LONG)
+		if (skid_class_of(w, i) == SKID_LONG)
 			return 0;
 	for (k = 0; k < v->nlist; k++)
-		if (class_of(w, v->list[k]) == SKID_LONG)
+		if (skid_class_of(w, v->list[k]) == SKID_LONG)
 			return 0;
 	v->nm[0] = 0;
 	for (k = L->body; k < L->body + L->nblocks; k++)

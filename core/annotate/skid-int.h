@@ -58,8 +58,8 @@ struct skid_walk {
 	bool fuse;		/* Intel's cores: a compare and its branch take one slot (skid_slot()) */
 };
 
-const struct skid_regs *regs_of(struct skid_walk *w, size_t i);
-enum skid_class class_of(struct skid_walk *w, size_t i);
+const struct skid_regs *skid_regs_of(struct skid_walk *w, size_t i);
+enum skid_class skid_class_of(struct skid_walk *w, size_t i);
 /* skid-branch.c: the mispredicted branches' samples, taken first (rem, mark) */
 void skid_mispredicts(struct skid_walk *w, double *rem, unsigned char *mark);
 /* skid-branch.c: the retire slots instruction i takes (Intel's fusion) */

@@ -245,7 +245,7 @@ insn_regs(const struct bt_insn *in, struct skid_regs *r)
 
 /* An instruction's registers, read the first time they are asked for. */
 const struct skid_regs *
-regs_of(struct skid_walk *w, size_t i)
+skid_regs_of(struct skid_walk *w, size_t i)
 {
 	if (!w->have[i]) {
 		insn_regs(&w->a->insns.v[i].in, &w->regs[i]);
@@ -274,7 +274,7 @@ miss_prone(struct skid_walk *w, size_t i)
 	if (!(in->flags & BT_INSN_F_MEM_READ) || (in->flags & (BT_INSN_F_RIPREL | BT_INSN_F_NOP)) ||
 	    (in->mnemonic != NULL && prefix(in->mnemonic, "prefetch")))
 		return false;	/* no load (a nop's operand), or one nothing waits on */
-	if ((base = regs_of(w, i)->base) < 0 || base == REG_SP || base == REG_BP)
+	if ((base = skid_regs_of(w, i)->base) < 0 || base == REG_SP || base == REG_BP)
 		return false;
 	for (step = 0; step < SKID_CHASE; step++) {
 		size_t b = g->block[j];
@@ -294,7 +294,7 @@ miss_prone(struct skid_walk *w, size_t i)
 		wi = &a->insns.v[j].in;
 		if (wi->kind == BT_INSN_CALL || wi->kind == BT_INSN_ICALL)
 			return false;
-		r = regs_of(w, j);
+		r = skid_regs_of(w, j);
 		if (!(r->writes & REG_BIT(base)))
 			continue;
 		return (wi->flags & BT_INSN_F_MEM_READ) && !(wi->flags & BT_INSN_F_RIPREL) &&
@@ -325,7 +325,7 @@ skid_class(struct skid_walk *w, const struct bt_insn *in, size_t i)
 
 /* What a sample after instruction i says of it, worked out the first time asked. */
 enum skid_class
-class_of(struct skid_walk *w, size_t i)
+skid_class_of(struct skid_walk *w, size_t i)
 {
 	const struct bt_insn *in = &w->a->insns.v[i].in;
 	enum skid_class c;
@@ -345,18 +345,18 @@ class_of(struct skid_walk *w, size_t i)
 static unsigned
 path_deps(struct skid_walk *w, size_t l, size_t len, size_t x, bool *xwaits)
 {
-	uint64_t taint = regs_of(w, l)->writes;
+	uint64_t taint = skid_regs_of(w, l)->writes;
 	unsigned deps = 0;
 
 	while (len-- > 0) {
-		const struct skid_regs *r = regs_of(w, w->path[len]);
+		const struct skid_regs *r = skid_regs_of(w, w->path[len]);
 		if (r->reads & taint) {
 			deps++;
 			taint |= r->writes;
 		} else
 			taint &= ~r->writes;
 	}
-	*xwaits = (regs_of(w, x)->reads & taint) != 0;
+	*xwaits = (skid_regs_of(w, x)->reads & taint) != 0;
 	return deps;
 }
 
@@ -376,7 +376,7 @@ walk_back(struct skid_walk *w, size_t j, double q, unsigned depth)
 	size_t b = g->block[j], k;
 	double total = 0, got = 0;
 
-	if (class_of(w, j) == SKID_LONG) {
+	if (skid_class_of(w, j) == SKID_LONG) {
 		bool xwaits;
 		unsigned deps = path_deps(w, j, depth - 1, w->x, &xwaits);
 
@@ -504,7 +504,7 @@ bt_skid_adjust(struct bt_annotation *a, const struct bt_cfg *g, bool intel)
 		if (smp <= 0)
 			continue;
 		np = preds_of(&w, i, preds);
-		if (np == 0 || class_of(&w, i) == SKID_LONG) {
+		if (np == 0 || skid_class_of(&w, i) == SKID_LONG) {
 			/* the function's entry, or its own cost: keep */
 			ADJ(i) += smp;
 			ADJPER(i) += per;
