@@ -105,6 +105,17 @@ else
 	done
 	grep -q '"harness": "custom"' "$d/Cold.json" && ok "java: its 'cold N ns/op' line read (custom)" ||
 		fail "java: no custom benchmark: $(benches "$d/Cold.json" | tr '\n\t' '; ')"
+	# the warm-up's share of the second half moves with when the JIT's
+	# threads get a CPU (a CI run beside the sanitizer pass found none
+	# once, where alone it is 65-82%): unflagged, Cold is recorded again,
+	# up to three times in all, each said
+	for attempt in 2 3; do
+		case ",$(checks_of cold "$d/Cold.json")," in *,jit-warmup,*) break ;; esac
+		echo "   (cold not flagged: '$(checks_of cold "$d/Cold.json")', recorded again, attempt $attempt of 3)"
+		(cd "$d" && "$BT" -q -F 50000 -o Cold.data --export Cold.json --format json --top 0 \
+			java -cp . Cold) >"$TMP/Cold.out" 2>&1 ||
+			fail "recording java Cold failed: $(tail -3 "$TMP/Cold.out")"
+	done
 	lie cold "$d/Cold.json" jit-warmup
 	twin warm "$d/Warm.json" jit-warmup
 	# jit-recompiled: the custom harness has no measured phase; its window

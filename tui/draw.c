@@ -212,8 +212,49 @@ col_offset(const char *s, int col)
 	return i;
 }
 
-const char *
-tui_elide(const char *s, int width, char *buf, size_t len)
+/* Does byte h of s end a word (a space or punctuation next)? */
+static bool
+word_end(const char *s, size_t h)
+{
+	return h == 0 || s[h] == ' ' || s[h - 1] == ' ' || (s[h] != '\0' && strchr(",;:)", s[h]));
+}
+
+/*
+ * Text of words (a command line), cut at head h and tail t
+ * (byte offsets): the cut moved between words where one is near (a
+ * quarter of width), the tail taking its first word whole and the head
+ * giving that up, back to a word's end: "openssl…-seconds 1 -evp sha256",
+ * not "openssl speed -…ds 1 -evp sha256".
+ */
+static void
+words(const char *s, int width, size_t *h, size_t *t)
+{
+	size_t w = *t, reach = (size_t)width / 4, nh;
+	int tail;
+
+	while (w > 0 && s[w - 1] != ' ' && *t - w < reach)
+		w--;
+	if (w == 0 || s[w - 1] != ' ')
+		return;
+	tail = ncols(s + w);
+	if (width - 1 - tail < width / 4)
+		return;
+	nh = col_offset(s, width - 1 - tail);
+	while (nh > 0 && !word_end(s, nh) && col_offset(s, width - 1 - tail) - nh < reach)
+		nh--;
+	if (!word_end(s, nh))
+		return;
+	while (nh > 0 && s[nh - 1] == ' ')
+		nh--;
+	if (nh == 0)
+		return;
+	*h = nh;
+	*t = w;
+}
+
+/* s in width columns, its middle cut; by_words: between words (words()) */
+static const char *
+elide(const char *s, int width, char *buf, size_t len, bool by_words)
 {
 	int n = ncols(s), head, tail;
 	size_t h, t;
@@ -226,8 +267,16 @@ tui_elide(const char *s, int width, char *buf, size_t len)
 	tail = width - 1 - head;
 	h = col_offset(s, head);
 	t = col_offset(s, n - tail);
+	if (by_words)
+		words(s, width, &h, &t);
 	snprintf(buf, len, "%.*s\u2026%s", (int)h, s, s + t);
 	return buf;
+}
+
+const char *
+tui_elide(const char *s, int width, char *buf, size_t len)
+{
+	return elide(s, width, buf, len, false);
 }
 
 /*
@@ -292,7 +341,7 @@ draw_header(struct tui *t)
 			break;
 		if (step == 3) {
 			int over = ncols(buf) + ncols(lint) - COLS;
-			tui_elide(m->command, TUI_MAX(ncols(m->command) - over, 8), cmd, sizeof(cmd));
+			elide(m->command, TUI_MAX(ncols(m->command) - over, 8), cmd, sizeof(cmd), true);
 		}
 		if (step == 5) {
 			int over = ncols(buf) + ncols(lint) - COLS;
