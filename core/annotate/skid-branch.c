@@ -8,6 +8,8 @@
 #include "annotate/skid-int.h"
 
 #define SKID_HEADS 2		/* instructions of each way on where a restart is sampled */
+#define SKID_TAILS 2		/* the next ones, where its samples run on */
+#define SKID_TAILS_INTEL 3	/* in slots, on Intel's cores (docs/architecture.md) */
 #define SKID_MISP_MIN 20	/* samples on the heads that are evidence at all */
 #define SKID_WAITS 3		/* mark: waits on a load of the way */
 #define REG_FLAGS REG_BIT(63)	/* in way(): the flags, as a register */
@@ -92,14 +94,14 @@ data_cond(struct skid_walk *w, size_t b, const struct bt_cfg_loop *L)
 /**
  * struct skid_ways - the ways on from a branch, as skid_mispredicts() reads them
  * @mark: per instruction, 0 or what it is: 1 a head, 2 a tail (the next
- *        SKID_HEADS of its way), SKID_WAITS one that waits on a load of
+ *        SKID_TAILS of its way), SKID_WAITS one that waits on a load of
  *        the way (no evidence either way)
  * @list, @nlist: the instructions marked
  * @nm, @sm: per mark, how many instructions and their samples
  */
 struct skid_ways {
 	unsigned char *mark;
-	size_t list[8 * SKID_HEADS], nlist, nm[4];	/* nm: in slots (skid_slot()) */
+	size_t list[4 * (SKID_HEADS + SKID_TAILS_INTEL)], nlist, nm[4];	/* nm: in slots (skid_slot()) */
 	double sm[4];
 };
 
@@ -167,7 +169,8 @@ mispredicted(struct skid_walk *w, const double *rem, struct skid_ways *v, size_t
 	for (k = g->succ_off[b]; k < g->succ_off[b + 1]; k++)
 		way(w, rem, v, g->succ[k], l, x, 0, SKID_HEADS, 1);
 	for (k = g->succ_off[b]; k < g->succ_off[b + 1]; k++)
-		way(w, rem, v, g->succ[k], l, x, SKID_HEADS, 2 * SKID_HEADS, 2);
+		way(w, rem, v, g->succ[k], l, x, SKID_HEADS,
+		    SKID_HEADS + (w->fuse ? SKID_TAILS_INTEL : SKID_TAILS), 2);
 	if (v->nm[1] == 0 || v->sm[1] < SKID_MISP_MIN || !data_cond(w, b, L))
 		return 0;
 	/* a long wait on the heads or before the branch explains them better */
@@ -202,8 +205,9 @@ mispredicted(struct skid_walk *w, const double *rem, struct skid_ways *v, size_t
  * compare reads data (not an induction variable or a constant), takes
  * the samples of its heads (the first SKID_HEADS instructions of both
  * ways) when they are sampled at least twice as often per instruction as
- * the rest of the loop, and of the next SKID_HEADS of each way (where
- * the restart's samples run on to) what they have beyond the rate of the
+ * the rest of the loop, and of the next SKID_TAILS of each way (where
+ * the restart's samples run on to; on Intel's cores, counted in slots,
+ * three) what they have beyond the rate of the
  * loop's other instructions. Between once and twice as often, it takes
  * that share of them, a guess. rem: what is left of each instruction's
  * samples (rem[n + i]: its period) for the rest of the adjustment; mark:
