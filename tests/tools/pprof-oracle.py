@@ -98,21 +98,22 @@ def cmd_traces(export, path):
                 callers[fr[k]][fr[k + 1]] += n
     # benchtui's functions by name, as pprof shows them (two _start: ld.so's, the program's)
     winc, wcallers = Counter(), defaultdict(Counter)
-    most, mods = Counter(), defaultdict(set)
+    most, entries = Counter(), Counter()
     for f in d["functions"]:
         if "inclusive_samples" not in f or f["module"] == "[kernel]":
             continue
         winc[f["name"]] += f["inclusive_samples"]
         most[f["name"]] = max(most[f["name"]], f["inclusive_samples"])
-        mods[f["name"]].add(f["module"])
+        entries[f["name"]] += 1
         for c in f.get("callers", []):
             wcallers[f["name"]][c["name"]] += c["samples"]
     bad = []
     checked = 0
     for name, n in winc.items():
-        # one name in two modules (ld.so's and libc's call_init): a trace
-        # through both counts once by name in pprof, once in each for benchtui
-        twice = len(mods[name]) > 1
+        # one name for two functions (ld.so's and libc's call_init, or two
+        # static call_init of one module): a trace through both counts once
+        # by name in pprof, once in each for benchtui
+        twice = entries[name] > 1
         if (inc[name] != n) if not twice else not most[name] <= inc[name] <= n:
             bad.append("%s: inclusive pprof %d, benchtui %d" % (name, inc[name], n))
         for c, k in wcallers[name].items():
