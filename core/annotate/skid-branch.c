@@ -97,11 +97,12 @@ data_cond(struct skid_walk *w, size_t b, const struct bt_cfg_loop *L)
  *        SKID_TAILS of its way), SKID_WAITS one that waits on a load of
  *        the way (no evidence either way)
  * @list, @nlist: the instructions marked
- * @nm, @sm: per mark, how many instructions and their samples
+ * @nm, @sm: per mark, how many slots (skid_slot(): instructions but on
+ *          Intel's cores) and their samples
  */
 struct skid_ways {
 	unsigned char *mark;
-	size_t list[4 * (SKID_HEADS + SKID_TAILS_INTEL)], nlist, nm[4];	/* nm: in slots (skid_slot()) */
+	size_t list[4 * (SKID_HEADS + SKID_TAILS_INTEL)], nlist, nm[4];
 	double sm[4];
 };
 
