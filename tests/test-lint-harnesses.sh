@@ -96,12 +96,16 @@ else
 	# tiers need samples: at 20 kHz its 80-120 samples gave a warm-up
 	# share of 36-94% run to run (under load once below the check's
 	# floor); at 50 kHz, 750-880 samples, 65-78%
+	# record_java CLASS: recorded into $d/CLASS.data and .json
+	record_java() {
+		local f=20000
+		[ "$1" = Cold ] && f=50000
+		(cd "$d" && "$BT" -q -F $f -o "$1.data" --export "$1.json" --format json --top 0 \
+			java -cp . "$1") >"$TMP/$1.out" 2>&1 ||
+			fail "recording java $1 failed: $(tail -3 "$TMP/$1.out")"
+	}
 	for c in Cold Warm Dead; do
-		f=20000
-		[ $c = Cold ] && f=50000
-		(cd "$d" && "$BT" -q -F $f -o $c.data --export $c.json --format json --top 0 \
-			java -cp . $c) >"$TMP/$c.out" 2>&1 ||
-			fail "recording java $c failed: $(tail -3 "$TMP/$c.out")"
+		record_java $c
 	done
 	grep -q '"harness": "custom"' "$d/Cold.json" && ok "java: its 'cold N ns/op' line read (custom)" ||
 		fail "java: no custom benchmark: $(benches "$d/Cold.json" | tr '\n\t' '; ')"
@@ -112,9 +116,7 @@ else
 	for attempt in 2 3; do
 		case ",$(checks_of cold "$d/Cold.json")," in *,jit-warmup,*) break ;; esac
 		echo "   (cold not flagged: '$(checks_of cold "$d/Cold.json")', recorded again, attempt $attempt of 3)"
-		(cd "$d" && "$BT" -q -F 50000 -o Cold.data --export Cold.json --format json --top 0 \
-			java -cp . Cold) >"$TMP/Cold.out" 2>&1 ||
-			fail "recording java Cold failed: $(tail -3 "$TMP/Cold.out")"
+		record_java Cold
 	done
 	lie cold "$d/Cold.json" jit-warmup
 	twin warm "$d/Warm.json" jit-warmup
