@@ -229,7 +229,7 @@ word_end(const char *s, size_t h)
 static void
 words(const char *s, int width, size_t *h, size_t *t)
 {
-	size_t w = *t, reach = (size_t)width / 4, nh;
+	size_t w = *t, reach = (size_t)width / 4, nh, at;
 	int tail;
 
 	while (w > 0 && s[w - 1] != ' ' && *t - w < reach)
@@ -239,8 +239,8 @@ words(const char *s, int width, size_t *h, size_t *t)
 	tail = ncols(s + w);
 	if (width - 1 - tail < width / 4)
 		return;
-	nh = col_offset(s, width - 1 - tail);
-	while (nh > 0 && !word_end(s, nh) && col_offset(s, width - 1 - tail) - nh < reach)
+	nh = at = col_offset(s, width - 1 - tail);
+	while (nh > 0 && !word_end(s, nh) && at - nh < reach)
 		nh--;
 	if (!word_end(s, nh))
 		return;

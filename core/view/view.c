@@ -255,6 +255,18 @@ view_col_offset(const char *s, size_t col)
 	return i;
 }
 
+/* The bytes (one column each) of name s's "+0xHEX" end when s is "MODULE+0xHEX", else 0. */
+static size_t
+addr_tail(const char *s)
+{
+	const char *at = strrchr(s, '+');
+
+	if (at == NULL || at == s || strncmp(at, "+0x", 3) != 0 || at[3] == '\0' ||
+	    at[3 + strspn(at + 3, "0123456789abcdef")] != '\0' || strchr(s, ' ') != NULL)
+		return 0;
+	return strlen(at);
+}
+
 const char *
 view_cut_middle(struct bt_view *v, const char *s, size_t width)
 {
@@ -270,16 +282,8 @@ view_cut_middle(struct bt_view *v, const char *s, size_t width)
 	 * loses the module's end: "libcrypto.so.3+0x240ce0" in 13 columns is
 	 * "lib…+0x240ce0", never "libc…0x240ce0" (another module's name)
 	 */
-	{
-		const char *at = strrchr(s, '+');
-
-		if (at != NULL && at > s && strncmp(at, "+0x", 3) == 0 && at[3] != '\0' &&
-		    strspn(at + 3, "0123456789abcdef") == strlen(at + 3) &&
-		    strchr(s, ' ') == NULL && (size_t)(s + strlen(s) - at) + 2 <= width) {
-			tail = (size_t)(s + strlen(s) - at);
-			head = width - 1 - tail;
-		}
-	}
+	if ((t = addr_tail(s)) > 0 && t + 2 <= width)
+		tail = t, head = width - 1 - t;
 	h = view_col_offset(s, head);
 	t = view_col_offset(s, cols - tail);
 	return bt_strpool_addf(&v->pool, "%.*s\xe2\x80\xa6%s", (int)h, s, s + t);
